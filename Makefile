@@ -1,0 +1,116 @@
+# qsim: a cycle-level cache-coherence simulator.
+#   make          build ./qsim (objects under build/)
+#   make run      build, then run the main job
+#   make check    build, then run every test (also under ASan/UBSan)
+#   make install  PREFIX=/usr/local DESTDIR=
+# Missing Debian build dependencies are installed when run as root (build-aux/deps.sh).
+
+VERSION   := 0.1.0
+PREFIX    ?= /usr/local
+BINDIR    ?= $(PREFIX)/bin
+DATADIR   ?= $(PREFIX)/share/qsim
+DESTDIR   ?=
+CC        ?= cc
+PKGS      := glib-2.0 yaml-0.1 json-glib-1.0
+
+NODEPS_GOALS := clean distclean help
+ifeq ($(filter-out $(NODEPS_GOALS),$(or $(MAKECMDGOALS),all)),)
+else
+DEPS_OK := $(shell sh build-aux/deps.sh >&2 && echo yes)
+ifneq ($(DEPS_OK),yes)
+$(error build dependencies missing (see the apt-get line above))
+endif
+endif
+
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
+CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null)
+
+WARN     := -Wall -Wextra -Wno-unused-parameter
+CFLAGS   ?= -O2 -g
+ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) $(PKG_CFLAGS) -I. -MMD -MP \
+             -DQSIM_VERSION=\"$(VERSION)\" -DQSIM_DATADIR=\"$(DATADIR)\" \
+             -DQSIM_SRCDIR=\"$(CURDIR)\"
+LDLIBS   := $(PKG_LIBS) -lm -lpthread
+
+MODULES  := sim cores coherence locks
+LIB_SRC  := $(filter-out sim/main.c,$(foreach m,$(MODULES),$(wildcard $(m)/*.c)))
+TEST_SRC := $(wildcard tests/*.c)
+
+# Two build flavours share these rules: normal (build/) and sanitized (build/asan/).
+B ?= build
+LIB_OBJ  := $(LIB_SRC:%.c=$(B)/%.o)
+TEST_OBJ := $(TEST_SRC:%.c=$(B)/%.o)
+
+.PHONY: all run check check-unit check-asan bench install uninstall clean docs
+all: qsim
+
+qsim: $(B)/qsim
+	@if [ "$(B)" = build ]; then cp $(B)/qsim qsim; fi
+
+$(B)/qsim: $(B)/sim/main.o $(B)/libqsim.a
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+
+$(B)/libqsim.a: $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(B)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(if $(filter tests/%,$<),$(CHECK_CFLAGS) -I$(B)/tests) -c -o $@ $<
+
+# The test runner collects every make_*_suite() defined under tests/.
+$(B)/tests/suites.h: $(TEST_SRC)
+	@mkdir -p $(dir $@)
+	@grep -ho '^Suite \*make_[a-z0-9_]*_suite' $(TEST_SRC) | sed 's/^Suite \*//' | sort -u | \
+	  awk '{ print "Suite *" $$1 "(void);"; l = l "    " $$1 ",\n" } \
+	       END { printf "static Suite *(*const qsim_suites[])(void) = {\n%s    NULL\n};\n", l }' > $@.tmp
+	@cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
+
+$(B)/tests/check_main.o: $(B)/tests/suites.h
+
+$(B)/check_qsim: $(TEST_OBJ) $(B)/libqsim.a
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS)
+
+# ---- tests ----
+check: qsim
+	$(MAKE) --no-print-directory check-unit B=build
+	$(MAKE) --no-print-directory check-asan
+	@echo "make check: all tests passed"
+
+check-unit: $(B)/check_qsim $(B)/qsim
+	QSIM_BIN=$(CURDIR)/$(B)/qsim QSIM_SRCDIR=$(CURDIR) $(B)/check_qsim
+
+# Same sources, built with sanitizers, running the same suites at a reduced scale.
+check-asan:
+	$(MAKE) --no-print-directory B=build/asan \
+	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
+	  build/asan/check_qsim build/asan/qsim
+	ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 QSIM_TEST_SCALE=quick \
+	  QSIM_BIN=$(CURDIR)/build/asan/qsim QSIM_SRCDIR=$(CURDIR) build/asan/check_qsim
+
+run: qsim
+	./qsim list configs
+	./qsim config haswell
+
+docs: qsim
+	./qsim config --reference > docs/config.md
+
+bench: qsim
+	@echo "make bench: no benchmarks yet (the timing model lands with the core issue)"
+
+install: qsim
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/configs $(DESTDIR)$(DATADIR)/locks
+	install -m 755 qsim $(DESTDIR)$(BINDIR)/qsim
+	install -m 644 configs/*.yaml $(DESTDIR)$(DATADIR)/configs/
+	if ls locks/*.qs >/dev/null 2>&1; then install -m 644 locks/*.qs $(DESTDIR)$(DATADIR)/locks/; fi
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/qsim
+	rm -rf $(DESTDIR)$(DATADIR)
+
+clean:
+	rm -rf build qsim
+
+-include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(B)/sim/main.d

@@ -1,0 +1,26 @@
+#!/bin/sh
+# Installs (as root) or names (otherwise) the Debian packages qsim builds and tests with.
+# Called by `make`; prints nothing when everything is present.
+# pkg-config name -> Debian package, one per line.
+set -u
+pkgs=""
+need() { pkg-config --exists "$1" 2>/dev/null || pkgs="$pkgs $2"; }
+command -v pkg-config >/dev/null 2>&1 || pkgs="$pkgs pkg-config"
+command -v cc >/dev/null 2>&1 || pkgs="$pkgs gcc"
+need glib-2.0 libglib2.0-dev
+need yaml-0.1 libyaml-dev
+need check check
+need json-glib-1.0 libjson-glib-dev
+if [ "${1:-}" = "--with-plot" ]; then
+  command -v gnuplot >/dev/null 2>&1 || pkgs="$pkgs gnuplot-nox"
+fi
+[ -z "$pkgs" ] && exit 0
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+  echo "qsim: installing build dependencies:$pkgs" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq >&2 && apt-get install -y -qq $pkgs >&2 && exit 0
+  echo "qsim: apt-get failed; install by hand:" >&2
+fi
+echo "qsim: missing build dependencies. Run:" >&2
+echo "  sudo apt-get install$pkgs" >&2
+exit 1

@@ -1,0 +1,76 @@
+/* The port: the one interface between a core and the memory system.
+ *
+ * A core issues an access (load, store, atomic read-modify-write) for an address; the memory
+ * system moves lines through the caches under the configured protocol and, when the access has
+ * been performed, calls the core's `done` with the value (the loaded value, or the old value
+ * of an atomic).  Whenever a line leaves a core's L1 or loses write permission (a snoop
+ * invalidation, a downgrade, an eviction) the memory system tells that core through
+ * `line_lost`: that is what the core model's load-ordering rollback, LL/SC monitor and WFE
+ * wake-up watch.  Cores and caches meet only here.
+ *
+ * Contract:
+ *  - an access never crosses a naturally aligned boundary of its size (size 1, 2, 4 or 8);
+ *  - `done` is called from an engine event, never from inside memsys_issue();
+ *  - a store or atomic is performed (visible to every later access in coherence order) when
+ *    `done` runs; the line is then in M (or O/E->M) in the issuing core's L1, except for far
+ *    atomics which are performed at the home;
+ *  - `hold_cycles` > 0 on an atomic keeps the line in the L1 against snoops for that many
+ *    cycles after it is performed (x86 locked RMW): snoops wait, and the wait is counted. */
+#ifndef QSIM_PORT_H
+#define QSIM_PORT_H
+
+#include <glib.h>
+#include <stdint.h>
+#include "sim/engine.h"
+#include "sim/config.h"
+
+typedef enum {
+    MEM_LOAD,      /* read `size` bytes */
+    MEM_STORE,     /* write `value` (needs the line in M) */
+    MEM_RMW,       /* atomic: needs the line in M unless `far` */
+} MemKind;
+
+typedef enum {
+    RMW_CAS,       /* if old == expected: new = value.  A failing CAS still takes the line in M */
+    RMW_XCHG,      /* new = value */
+    RMW_ADD,       /* new = old + value */
+    RMW_OR,        /* new = old | value */
+    RMW_AND,       /* new = old & value */
+} RmwKind;
+
+typedef enum {
+    MEM_SRC_L1, MEM_SRC_L2, MEM_SRC_LLC, MEM_SRC_PEER_SAME_SOCKET, MEM_SRC_PEER_REMOTE_SOCKET,
+    MEM_SRC_MEMORY, MEM_SRC_HOME_ATOMIC,
+} MemSource;
+
+typedef enum {
+    LINE_INVALIDATED,  /* a remote write (GetM/upgrade) removed our copy */
+    LINE_DOWNGRADED,   /* a remote read took M/E down to S/O: we lost write permission */
+    LINE_EVICTED,      /* replaced in the L1 (capacity/conflict or back-invalidation) */
+} LineLossCause;
+
+typedef struct {
+    MemKind kind;
+    RmwKind rmw;
+    uint64_t addr;
+    uint8_t size;          /* 1, 2, 4, 8 */
+    uint64_t value;        /* store data / atomic operand */
+    uint64_t expected;     /* CAS compare value */
+    gboolean far;          /* arm64 LSE far atomic: performed at the home */
+    uint32_t hold_cycles;  /* see contract */
+    uint64_t tag;          /* the core's, echoed back */
+} MemRequest;
+
+typedef struct {
+    uint64_t tag;
+    uint64_t value;        /* loaded value, or an atomic's old value */
+    MemSource source;
+    Cycle issued, done;
+} MemResponse;
+
+typedef struct {
+    void (*done)(void *core, const MemResponse *r);
+    void (*line_lost)(void *core, uint64_t line_addr, LineLossCause cause);
+} PortClient;
+
+#endif
