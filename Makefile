@@ -43,7 +43,7 @@ B ?= build
 LIB_OBJ  := $(LIB_SRC:%.c=$(B)/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(B)/%.o)
 
-.PHONY: all run check check-unit check-asan bench install uninstall clean docs
+.PHONY: all run check check-unit check-install check-asan bench install uninstall clean docs
 all: qsim
 
 qsim: $(B)/qsim
@@ -76,6 +76,7 @@ $(B)/check_qsim: $(TEST_OBJ) $(B)/libqsim.a
 # ---- tests ----
 check: qsim
 	$(MAKE) --no-print-directory check-unit B=build
+	$(MAKE) --no-print-directory check-install
 	$(MAKE) --no-print-directory check-asan
 	@echo "make check: all tests passed"
 
@@ -89,6 +90,15 @@ check-asan:
 	  build/asan/check_qsim build/asan/qsim
 	ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 QSIM_TEST_SCALE=quick \
 	  QSIM_BIN=$(CURDIR)/build/asan/qsim QSIM_SRCDIR=$(CURDIR) build/asan/check_qsim
+
+# A staged install must find its configs and locks with the source tree out of reach.
+check-install: qsim
+	@stage=$$(mktemp -d /tmp/qsim-stage.XXXXXX) && \
+	$(MAKE) --no-print-directory install DESTDIR=$$stage PREFIX=/opt/qsim >/dev/null && \
+	test -x $$stage/opt/qsim/bin/qsim && test -f $$stage/opt/qsim/share/qsim/configs/teaching.yaml && \
+	(cd / && QSIM_CONFIG_PATH= $$stage/opt/qsim/bin/qsim list configs | grep -q '^teaching ') && \
+	(cd / && $$stage/opt/qsim/bin/qsim config teaching >/dev/null) && \
+	rm -rf $$stage && echo "check-install: a staged install finds its data"
 
 run: qsim
 	./qsim list configs

@@ -14,6 +14,9 @@ const QsimCommand *qsim_command_find(const char *name)
 gboolean cli_parse(GOptionContext *ctx, int *argc, char ***argv)
 {
     g_autoptr(GError) error = NULL;
+    /* Help then reads "Usage: qsim NAME [OPTION...]". */
+    g_autofree char *prg = g_strdup_printf("qsim %s", (*argv)[0]);
+    g_set_prgname(prg);
     if (!g_option_context_parse(ctx, argc, argv, &error)) {
         fprintf(stderr, "qsim %s: %s (try `qsim %s --help`)\n", (*argv)[0], error->message,
                 (*argv)[0]);
@@ -28,23 +31,26 @@ int cli_fail(const GError *error)
     return QSIM_EXIT_USAGE;
 }
 
+/* Optimal string alignment distance: insertions, deletions, substitutions and swaps of two
+ * neighbouring letters each cost one (a swap is the commonest typo). */
 static guint edit_distance(const char *a, const char *b)
 {
-    gsize la = strlen(a), lb = strlen(b);
-    g_autofree guint *prev = g_new(guint, lb + 1);
-    g_autofree guint *cur = g_new(guint, lb + 1);
+    gsize la = strlen(a), lb = strlen(b), w = lb + 1;
+    g_autofree guint *d = g_new(guint, (la + 1) * w);
+    for (gsize i = 0; i <= la; i++)
+        d[i * w] = i;
     for (gsize j = 0; j <= lb; j++)
-        prev[j] = j;
-    for (gsize i = 1; i <= la; i++) {
-        cur[0] = i;
+        d[j] = j;
+    for (gsize i = 1; i <= la; i++)
         for (gsize j = 1; j <= lb; j++) {
-            guint sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
-            guint del = prev[j] + 1, ins = cur[j - 1] + 1;
-            cur[j] = MIN(sub, MIN(del, ins));
+            guint cost = a[i - 1] != b[j - 1];
+            guint v = MIN(d[(i - 1) * w + j] + 1, d[i * w + j - 1] + 1);
+            v = MIN(v, d[(i - 1) * w + j - 1] + cost);
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+                v = MIN(v, d[(i - 2) * w + j - 2] + 1);
+            d[i * w + j] = v;
         }
-        memcpy(prev, cur, (lb + 1) * sizeof(guint));
-    }
-    return prev[lb];
+    return d[la * w + lb];
 }
 
 const char *cli_did_you_mean(const char *word, const char *const *candidates, guint n)

@@ -250,14 +250,17 @@ GPtrArray *config_search_dirs(const char *subdir)
     g_autofree char *exe = g_file_read_link("/proc/self/exe", NULL);
     gboolean in_tree = exe && g_str_has_prefix(exe, QSIM_SRCDIR "/");
     char *src = g_build_filename(QSIM_SRCDIR, subdir, NULL);
-    char *data = g_build_filename(QSIM_DATADIR, subdir, NULL);
-    if (in_tree) {
+    if (in_tree)
         g_ptr_array_add(dirs, src);
-        g_ptr_array_add(dirs, data);
-    } else {
-        g_ptr_array_add(dirs, data);
-        g_ptr_array_add(dirs, src);
+    /* An installed binary finds its data beside it (PREFIX/bin/qsim -> PREFIX/share/qsim), so a
+     * staged (DESTDIR) or moved install works too; then the configured data dir. */
+    if (exe) {
+        g_autofree char *bindir = g_path_get_dirname(exe);
+        g_ptr_array_add(dirs, g_build_filename(bindir, "..", "share", "qsim", subdir, NULL));
     }
+    g_ptr_array_add(dirs, g_build_filename(QSIM_DATADIR, subdir, NULL));
+    if (!in_tree)
+        g_ptr_array_add(dirs, src);
     return dirs;
 }
 

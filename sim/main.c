@@ -1,13 +1,8 @@
 /* qsim: the command line.  Dispatch is driven by one table of sub-commands. */
+#include <locale.h>
 #include <stdio.h>
 #include <string.h>
 #include "sim/commands.h"
-
-const QsimCommand qsim_commands[] = {
-    { "list",    "list the known configs or locks",                       cmd_list },
-    { "config",  "print a config's effective values as YAML (or the key reference)", cmd_config },
-    { NULL, NULL, NULL },
-};
 
 static void usage(FILE *out)
 {
@@ -24,6 +19,7 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
+    setlocale(LC_ALL, "");
     if (argc < 2) {
         usage(stderr);
         return QSIM_EXIT_USAGE;

@@ -1,0 +1,8 @@
+/* The table of sub-commands: one row each, driving dispatch, `qsim --help` and did-you-mean. */
+#include "sim/commands.h"
+
+const QsimCommand qsim_commands[] = {
+    { "list",    "list the known configs or locks",                       cmd_list },
+    { "config",  "print a config's effective values as YAML (or the key reference)", cmd_config },
+    { NULL, NULL, NULL },
+};

@@ -1,0 +1,46 @@
+#include <check.h>
+#include "tests/run_qsim.h"
+
+const char *test_srcdir(void)
+{
+    const char *s = g_getenv("QSIM_SRCDIR");
+    return s ? s : QSIM_SRCDIR;
+}
+
+gboolean test_scale_quick(void)
+{
+    return !g_strcmp0(g_getenv("QSIM_TEST_SCALE"), "quick");
+}
+
+int run_qsim(const char *const *args, char **out, char **err)
+{
+    const char *bin = g_getenv("QSIM_BIN");
+    g_autofree char *fallback = g_build_filename(test_srcdir(), "qsim", NULL);
+    GPtrArray *argv = g_ptr_array_new();
+    g_ptr_array_add(argv, (char *)(bin ? bin : fallback));
+    for (guint i = 0; args[i]; i++)
+        g_ptr_array_add(argv, (char *)args[i]);
+    g_ptr_array_add(argv, NULL);
+    int status = -1;
+    GError *error = NULL;
+    char *o = NULL, *e = NULL;
+    gboolean ok = g_spawn_sync(test_srcdir(), (char **)argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                               &o, &e, &status, &error);
+    g_ptr_array_free(argv, TRUE);
+    ck_assert_msg(ok, "could not run qsim: %s", error ? error->message : "?");
+    if (out)
+        *out = o;
+    else
+        g_free(o);
+    if (err)
+        *err = e;
+    else
+        g_free(e);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+int run_qsim_line(const char *line, char **out, char **err)
+{
+    g_auto(GStrv) args = g_strsplit(line, " ", -1);
+    return run_qsim((const char *const *)args, out, err);
+}

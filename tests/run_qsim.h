@@ -1,0 +1,16 @@
+/* Test helper: runs the built qsim binary (env QSIM_BIN, set by `make check-unit`). */
+#ifndef QSIM_TEST_RUN_QSIM_H
+#define QSIM_TEST_RUN_QSIM_H
+
+#include <glib.h>
+
+/* Runs `qsim ARGS...` (NULL-terminated) in the source tree; returns the exit status and, when
+ * asked, what it printed.  Asserts (via Check) that the binary could be started. */
+int run_qsim(const char *const *args, char **out, char **err);
+/* As run_qsim, with the arguments as one space-separated string (no quoting). */
+int run_qsim_line(const char *line, char **out, char **err);
+/* QSIM_TEST_SCALE=quick (the sanitizer run) asks heavy tests to do less. */
+gboolean test_scale_quick(void);
+const char *test_srcdir(void);
+
+#endif

@@ -1,0 +1,133 @@
+/* The command line: help of every sub-command, exit codes, --set, the `run` shorthand. */
+#include <check.h>
+#include <string.h>
+#include <glib/gstdio.h>
+#include "sim/commands.h"
+#include "sim/config.h"
+#include "tests/run_qsim.h"
+
+START_TEST(test_every_command_has_help)
+{
+    const QsimCommand *c = &qsim_commands[_i];
+    const char *args[] = { c->name, "--help", NULL };
+    g_autofree char *out = NULL;
+    int rc = run_qsim(args, &out, NULL);
+    ck_assert_msg(rc == 0, "qsim %s --help: exit %d", c->name, rc);
+    g_autofree char *usage = g_strdup_printf("Usage:\n  qsim %s", c->name);
+    ck_assert_msg(strstr(out, usage), "qsim %s --help does not start with its usage:\n%s", c->name, out);
+}
+END_TEST
+
+START_TEST(test_top_level_help_and_version)
+{
+    g_autofree char *out = NULL;
+    ck_assert_int_eq(run_qsim_line("--help", &out, NULL), 0);
+    for (const QsimCommand *c = qsim_commands; c->name; c++)
+        ck_assert_msg(strstr(out, c->name), "--help does not list %s", c->name);
+    g_free(out);
+    out = NULL;
+    ck_assert_int_eq(run_qsim_line("--version", &out, NULL), 0);
+    ck_assert(g_str_has_prefix(out, "qsim " QSIM_VERSION));
+}
+END_TEST
+
+START_TEST(test_unknown_command_suggests)
+{
+    g_autofree char *err = NULL;
+    ck_assert_int_eq(run_qsim_line("lsit configs", NULL, &err), 2);
+    ck_assert_msg(strstr(err, "unknown command 'lsit'; did you mean 'list'?"), "%s", err);
+}
+END_TEST
+
+START_TEST(test_no_arguments_is_usage_error)
+{
+    const char *args[] = { NULL };
+    g_autofree char *err = NULL;
+    ck_assert_int_eq(run_qsim(args, NULL, &err), 2);
+    ck_assert(strstr(err, "Usage:"));
+}
+END_TEST
+
+START_TEST(test_config_set_and_errors)
+{
+    g_autofree char *out = NULL, *err = NULL;
+    ck_assert_int_eq(run_qsim_line("config teaching --set core.pause_cycles=140 --set protocol=moesi", &out, &err), 0);
+    ck_assert(strstr(out, "  pause_cycles: 140\n"));
+    ck_assert(strstr(out, "protocol: moesi\n"));
+    g_free(out);
+    g_free(err);
+    out = err = NULL;
+    ck_assert_int_eq(run_qsim_line("config teaching --set core.pause_cycles=-3", &out, &err), 2);
+    ck_assert_msg(strstr(err, "--set core.pause_cycles=-3: core.pause_cycles: value -3 is out of range"), "%s", err);
+    g_free(out);
+    g_free(err);
+    out = err = NULL;
+    ck_assert_int_eq(run_qsim_line("config no-such-config", &out, &err), 2);
+    ck_assert(strstr(err, "no-such-config: no such config file"));
+    g_free(out);
+    g_free(err);
+    out = err = NULL;
+    ck_assert_int_eq(run_qsim_line("config teaching --bogus", &out, &err), 2);
+    ck_assert(strstr(err, "Unknown option --bogus"));
+}
+END_TEST
+
+/* A config file with an error: the message carries the file's position. */
+START_TEST(test_config_file_error_position)
+{
+    g_autofree char *dir = g_dir_make_tmp("qsim-cli-XXXXXX", NULL);
+    g_autofree char *path = g_build_filename(dir, "bad.yaml", NULL);
+    ck_assert(g_file_set_contents(path, "name: b\narch: x86\ntopology:\n  sockets: 1\n  cores_per_socket: 2\n"
+                                        "core:\n  rob: lots\n", -1, NULL));
+    const char *args[] = { "config", path, NULL };
+    g_autofree char *err = NULL;
+    ck_assert_int_eq(run_qsim(args, NULL, &err), 2);
+    g_autofree char *want = g_strdup_printf("%s:7:8: core.rob: expected an integer, got 'lots'", path);
+    ck_assert_msg(strstr(err, want), "%s", err);
+    g_unlink(path);
+    g_rmdir(dir);
+}
+END_TEST
+
+/* `qsim config X` prints YAML that loads back to the same config. */
+START_TEST(test_config_output_loads_back)
+{
+    g_autofree char *out = NULL;
+    ck_assert_int_eq(run_qsim_line("config teaching.yaml", &out, NULL), 0);
+    GError *error = NULL;
+    g_autoptr(QsimConfig) a = config_load("teaching", NULL, &error);
+    ck_assert_msg(a != NULL, "%s", error ? error->message : "");
+    g_autoptr(QsimConfig) b = config_load_string(out, "printed", NULL, &error);
+    ck_assert_msg(b != NULL, "%s", error ? error->message : "");
+    ck_assert(config_equal(a, b));
+}
+END_TEST
+
+START_TEST(test_list)
+{
+    g_autofree char *out = NULL, *err = NULL;
+    ck_assert_int_eq(run_qsim_line("list configs", &out, NULL), 0);
+    ck_assert(strstr(out, "teaching "));
+    ck_assert_int_eq(run_qsim_line("list trains", NULL, &err), 2);
+}
+END_TEST
+
+Suite *make_cli_suite(void)
+{
+    Suite *s = suite_create("cli");
+    TCase *tc = tcase_create("commands");
+    guint n = 0;
+    while (qsim_commands[n].name)
+        n++;
+    tcase_add_loop_test(tc, test_every_command_has_help, 0, n);
+    tcase_add_test(tc, test_top_level_help_and_version);
+    tcase_add_test(tc, test_unknown_command_suggests);
+    tcase_add_test(tc, test_no_arguments_is_usage_error);
+    tcase_add_test(tc, test_config_set_and_errors);
+    tcase_add_test(tc, test_config_file_error_position);
+    tcase_add_test(tc, test_config_output_loads_back);
+    tcase_add_test(tc, test_list);
+    tcase_set_timeout(tc, 60);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -1,0 +1,185 @@
+/* The config loader: every error kind names file:line:col and the key path; defaults; units;
+ * --set; the printed config loads back to the same effective config; the docs match the schema. */
+#include <check.h>
+#include <string.h>
+#include "sim/config.h"
+
+#define BASE "name: t\narch: x86\ntopology:\n  sockets: 1\n  cores_per_socket: 2\n"
+
+typedef struct {
+    const char *title;
+    const char *input;
+    const char *const *sets;
+    int code;
+    const char *message;   /* the whole message, position included */
+} ErrorCase;
+
+static const char *const set_bad_type[] = { "core.pause_cycles=lots", NULL };
+static const char *const set_unknown[] = { "core.pause_cycle=140", NULL };
+static const char *const set_range[] = { "core.rob=0", NULL };
+static const char *const set_no_eq[] = { "core.rob", NULL };
+
+static const ErrorCase error_cases[] = {
+    { "unknown key with did-you-mean", BASE "core:\n  pause_cycels: 10\n", NULL,
+      QSIM_CONFIG_ERROR_UNKNOWN_KEY,
+      "t.yaml:7:3: unknown key 'core.pause_cycels'; did you mean 'core.pause_cycles'?" },
+    { "unknown top-level key, nothing close", BASE "zebra: 1\n", NULL, QSIM_CONFIG_ERROR_UNKNOWN_KEY,
+      "t.yaml:6:1: unknown key 'zebra' (`qsim config --reference` lists every key)" },
+    { "wrong type: integer", BASE "core:\n  rob: many\n", NULL, QSIM_CONFIG_ERROR_TYPE,
+      "t.yaml:7:8: core.rob: expected an integer, got 'many'" },
+    { "wrong type: size", BASE "l1:\n  size: big\n", NULL, QSIM_CONFIG_ERROR_TYPE,
+      "t.yaml:7:9: l1.size: expected a size such as 32KiB or 2.5MiB (whole bytes), got 'big'" },
+    { "wrong type: boolean", BASE "l2:\n  enabled: maybe\n", NULL, QSIM_CONFIG_ERROR_TYPE,
+      "t.yaml:7:12: l2.enabled: expected true or false, got 'maybe'" },
+    { "wrong type: section given a value", BASE "core: 3\n", NULL, QSIM_CONFIG_ERROR_TYPE,
+      "t.yaml:6:7: core: expected a mapping of keys (a section), got a single value" },
+    { "wrong type: value given a list", BASE "core:\n  rob: [1, 2]\n", NULL, QSIM_CONFIG_ERROR_TYPE,
+      "t.yaml:7:8: core.rob: expected a single value, got a list" },
+    { "enum with did-you-mean", BASE "protocol: moesy\n", NULL, QSIM_CONFIG_ERROR_TYPE,
+      "t.yaml:6:11: protocol: unknown value 'moesy'; did you mean 'moesi'? (one of: mesi, moesi, mesif)" },
+    { "out of range", BASE "core:\n  rob: 0\n", NULL, QSIM_CONFIG_ERROR_RANGE,
+      "t.yaml:7:8: core.rob: value 0 is out of range [1, 4096]" },
+    { "size out of range", BASE "l1:\n  size: 12B\n", NULL, QSIM_CONFIG_ERROR_RANGE,
+      "t.yaml:7:9: l1.size: size 12B is out of range [1024, 1000000000] bytes" },
+    { "missing required key", "name: t\narch: x86\ntopology:\n  sockets: 1\n", NULL, QSIM_CONFIG_ERROR_MISSING,
+      "t.yaml:1:1: missing required key 'topology.cores_per_socket' (Cores per socket.)" },
+    { "YAML syntax error", BASE "core:\n  rob: [1, 2\n", NULL, QSIM_CONFIG_ERROR_SYNTAX,
+      "t.yaml:8:1: YAML syntax error: did not find expected ',' or ']' while parsing a flow sequence" },
+    { "not a mapping", "- 1\n- 2\n", NULL, QSIM_CONFIG_ERROR_TYPE,
+      "t.yaml:1:1: a config is a mapping of keys, got a list" },
+    { "key given twice", BASE "core:\n  rob: 10\n  rob: 12\n", NULL, QSIM_CONFIG_ERROR_INVALID,
+      "t.yaml:8:3: core.rob: key given twice (first at line 7)" },
+    { "cross-key check names the key", BASE "l1:\n  size: 1100B\n", NULL, QSIM_CONFIG_ERROR_INVALID,
+      "t.yaml:7:9: l1.size: must be a multiple of ways x line_size (512 bytes)" },
+    { "line size power of two", BASE "line_size: 96\n", NULL, QSIM_CONFIG_ERROR_INVALID,
+      "t.yaml:6:12: line_size: must be a power of two, got 96" },
+    { "--set wrong type", BASE, set_bad_type, QSIM_CONFIG_ERROR_TYPE,
+      "--set core.pause_cycles=lots: core.pause_cycles: expected an integer, got 'lots'" },
+    { "--set unknown key", BASE, set_unknown, QSIM_CONFIG_ERROR_UNKNOWN_KEY,
+      "--set core.pause_cycle=140: unknown key 'core.pause_cycle'; did you mean 'core.pause_cycles'?" },
+    { "--set out of range", BASE, set_range, QSIM_CONFIG_ERROR_RANGE,
+      "--set core.rob=0: core.rob: value 0 is out of range [1, 4096]" },
+    { "--set without =", BASE, set_no_eq, QSIM_CONFIG_ERROR_SYNTAX,
+      "--set core.rob: expected key.path=value" },
+};
+
+START_TEST(test_error_cases)
+{
+    const ErrorCase *c = &error_cases[_i];
+    GError *error = NULL;
+    QsimConfig *cfg = config_load_string(c->input, "t.yaml", c->sets, &error);
+    ck_assert_msg(cfg == NULL, "%s: loaded", c->title);
+    ck_assert_msg(error != NULL, "%s: no error", c->title);
+    ck_assert_msg(g_error_matches(error, QSIM_CONFIG_ERROR, c->code), "%s: code %d, wanted %d (%s)",
+                  c->title, error->code, c->code, error->message);
+    ck_assert_msg(!strcmp(error->message, c->message), "%s:\n got  '%s'\n want '%s'", c->title,
+                  error->message, c->message);
+    g_error_free(error);
+}
+END_TEST
+
+START_TEST(test_missing_file)
+{
+    GError *error = NULL;
+    ck_assert_ptr_null(config_load("no-such-machine", NULL, &error));
+    ck_assert(g_error_matches(error, QSIM_CONFIG_ERROR, QSIM_CONFIG_ERROR_NOT_FOUND));
+    ck_assert(g_str_has_prefix(error->message, "no-such-machine: no such config file"));
+    g_error_free(error);
+}
+END_TEST
+
+START_TEST(test_defaults_units_and_sets)
+{
+    const char *const sets[] = { "core.pause_cycles=140", "llc.size = 2.5MiB", "description='x y'", NULL };
+    GError *error = NULL;
+    g_autoptr(QsimConfig) c = config_load_string(BASE "l1:\n  size: 64KiB\n  ways: 16\n", "t.yaml", sets, &error);
+    ck_assert_msg(c != NULL, "%s", error ? error->message : "");
+    ck_assert_str_eq(c->name, "t");
+    ck_assert_int_eq(c->arch, ARCH_X86);
+    ck_assert_int_eq(c->l1.size, 65536);
+    ck_assert_int_eq(c->l1.ways, 16);
+    ck_assert_int_eq(c->llc.size, 2621440);
+    ck_assert_int_eq(c->core.pause_cycles, 140);
+    ck_assert_str_eq(c->description, "x y");
+    ck_assert_int_eq(c->core.rob, 192); /* default */
+    ck_assert_int_eq(c->protocol, PROTO_MESI);
+    ck_assert_uint_eq(config_total_cores(c), 2);
+}
+END_TEST
+
+START_TEST(test_round_trip)
+{
+    const char *const sets[] = { "description=quote \" and \\ back", "protocol=moesi", "l2.enabled=false", NULL };
+    GError *error = NULL;
+    g_autoptr(QsimConfig) a = config_load_string(BASE, "t.yaml", sets, &error);
+    ck_assert_msg(a != NULL, "%s", error ? error->message : "");
+    g_autofree char *yaml = config_to_yaml(a);
+    g_autoptr(QsimConfig) b = config_load_string(yaml, "printed.yaml", NULL, &error);
+    ck_assert_msg(b != NULL, "%s\n%s", error ? error->message : "", yaml);
+    ck_assert(config_equal(a, b));
+    g_autofree char *again = config_to_yaml(b);
+    ck_assert_str_eq(yaml, again);
+    /* and a difference is seen */
+    b->core.rob++;
+    ck_assert(!config_equal(a, b));
+}
+END_TEST
+
+/* Every shipped config loads, and prints back to itself. */
+START_TEST(test_shipped_configs_round_trip)
+{
+    const char *src = g_getenv("QSIM_SRCDIR");
+    g_autofree char *dir = g_build_filename(src ? src : QSIM_SRCDIR, "configs", NULL);
+    GDir *d = g_dir_open(dir, 0, NULL);
+    ck_assert_ptr_nonnull(d);
+    const char *f;
+    guint n = 0;
+    while ((f = g_dir_read_name(d))) {
+        if (!g_str_has_suffix(f, ".yaml"))
+            continue;
+        g_autofree char *path = g_build_filename(dir, f, NULL);
+        GError *error = NULL;
+        g_autoptr(QsimConfig) a = config_load(path, NULL, &error);
+        ck_assert_msg(a != NULL, "%s: %s", f, error ? error->message : "");
+        g_autofree char *yaml = config_to_yaml(a);
+        g_autoptr(QsimConfig) b = config_load_string(yaml, f, NULL, &error);
+        ck_assert_msg(b != NULL && config_equal(a, b), "%s does not round-trip", f);
+        n++;
+    }
+    g_dir_close(d);
+    ck_assert_uint_ge(n, 1);
+}
+END_TEST
+
+/* docs/config.md is generated from the schema: they cannot drift apart. */
+START_TEST(test_reference_doc_matches_schema)
+{
+    const char *src = g_getenv("QSIM_SRCDIR");
+    g_autofree char *path = g_build_filename(src ? src : QSIM_SRCDIR, "docs", "config.md", NULL);
+    g_autofree char *text = NULL;
+    ck_assert_msg(g_file_get_contents(path, &text, NULL, NULL), "docs/config.md missing");
+    g_autofree char *md = config_reference_markdown();
+    ck_assert_msg(!strcmp(text, md), "docs/config.md is stale: run `make docs`");
+    for (guint i = 0; i < qsim_config_schema_len; i++) {
+        const CfgKey *k = &qsim_config_schema[i];
+        ck_assert_msg(k->doc && *k->doc, "%s has no description", k->path);
+        ck_assert_ptr_eq(config_schema_find(k->path), k); /* no duplicate paths */
+    }
+}
+END_TEST
+
+Suite *make_config_suite(void)
+{
+    Suite *s = suite_create("config");
+    TCase *tc = tcase_create("errors");
+    tcase_add_loop_test(tc, test_error_cases, 0, G_N_ELEMENTS(error_cases));
+    tcase_add_test(tc, test_missing_file);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("values");
+    tcase_add_test(tc, test_defaults_units_and_sets);
+    tcase_add_test(tc, test_round_trip);
+    tcase_add_test(tc, test_shipped_configs_round_trip);
+    tcase_add_test(tc, test_reference_doc_matches_schema);
+    suite_add_tcase(s, tc);
+    return s;
+}
