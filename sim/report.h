@@ -1,0 +1,32 @@
+/* Report writers.  A run's results are one JSON tree (json-glib), built once; the writers turn
+ * it into JSON, CSV (one header line, one row: nested keys flattened with dots) or text for
+ * people.  Writers never know the fields, so adding a counter to a report is one line. */
+#ifndef QSIM_REPORT_H
+#define QSIM_REPORT_H
+
+#include <glib.h>
+#include <json-glib/json-glib.h>
+
+typedef enum { REPORT_TEXT, REPORT_JSON, REPORT_CSV } ReportFormat;
+
+gboolean report_format_parse(const char *s, ReportFormat *out, GError **error);
+/* The report in `fmt`, ending in a newline. */
+char *report_format(JsonNode *root, ReportFormat fmt);
+char *report_to_json(JsonNode *root);
+/* Header and row, keys flattened ("latency.p50", "per_thread.0.core"). */
+char *report_to_csv(JsonNode *root, gboolean with_header);
+char *report_to_text(JsonNode *root);
+/* Two reports side by side, with the ratio b/a of every number that differs in both. */
+char *report_compare_text(JsonNode *a, JsonNode *b, const char *label_a, const char *label_b);
+
+/* Flattened (key, value-as-text) pairs in tree order. */
+typedef struct {
+    char *key;
+    char *value;
+    gboolean numeric;
+    double number;
+} ReportField;
+GArray *report_flatten(JsonNode *root); /* of ReportField; free with report_fields_free */
+void report_fields_free(GArray *fields);
+
+#endif
