@@ -85,6 +85,7 @@ typedef struct {
     int32_t target;        /* branch/jump/call target pc; la: symbol index */
     int64_t n;             /* work/mark count */
     uint32_t line, col;    /* source position */
+    uint16_t file;         /* index into IsaProgram.files (added by the assembler issue) */
 } IsaInsn;
 
 /* Static properties of each op, in IsaOp order (cores/isa_ops.c). */
@@ -117,6 +118,9 @@ typedef struct {
     GArray *insns;         /* IsaInsn */
     GPtrArray *syms;       /* IsaSym* */
     GArray *entries;       /* IsaEntry: named entry points (labels marked `.entry`) */
+    /* Added by the assembler issue; either may be NULL in hand-built programs. */
+    GPtrArray *files;      /* char*: source names, indexed by IsaInsn.file */
+    GArray *labels;        /* IsaEntry: every label with its pc, in source order (listings) */
 } IsaProgram;
 
 /* Where each symbol lives for a run of `nthreads` threads. */

@@ -77,9 +77,19 @@ IsaLayout *isa_layout_new(const IsaProgram *p, guint nthreads, uint32_t line_siz
             continue;
         uint64_t align = MAX(sym->align, 1u), at;
         if (sym->with >= 0) {
-            /* In the partner's line (the assembler checked that it fits). */
-            at = align_up(next_free[sym->with], align);
-            next_free[sym->with] = at + sym->size;
+            /* In the partner's line (the assembler checked that it fits).  Chains (`c with b`,
+             * `b with a`) share the root's line, so follow them to the root; and when the root
+             * does not own its line, symbols declared after it may already sit there, so start
+             * past them too (`cur`), else the two would overlap. */
+            int32_t root = sym->with;
+            while (((const IsaSym *)p->syms->pdata[root])->with >= 0)
+                root = ((const IsaSym *)p->syms->pdata[root])->with;
+            const IsaSym *rs = p->syms->pdata[root];
+            uint64_t from = rs->own_line ? next_free[root] : MAX(next_free[root], cur);
+            at = align_up(from, align);
+            next_free[root] = at + sym->size;
+            if (!rs->own_line)
+                cur = MAX(cur, at + sym->size);
         } else {
             if (sym->own_line)
                 cur = align_up(cur, line_size);

@@ -6,6 +6,7 @@
 #define QSIM_COMMANDS_H
 
 #include <glib.h>
+#include "sim/config.h"
 
 #define QSIM_EXIT_OK 0
 #define QSIM_EXIT_FAILED 1
@@ -27,7 +28,12 @@ int cli_fail(const GError *error);
 /* Suggests the closest of `candidates` to `word` (edit distance), or NULL. */
 const char *cli_did_you_mean(const char *word, const char *const *candidates, guint n);
 
+/* --arch x86|arm64 (NULL: x86). */
+gboolean cli_parse_arch(const char *s, Arch *arch, GError **error);
+
 int cmd_list(int argc, char **argv);
+int cmd_asm(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
 int cmd_config(int argc, char **argv);
 
 #endif

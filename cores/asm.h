@@ -1,0 +1,52 @@
+/* The assembler: ISA text (docs/isa.md) to an IsaProgram.
+ *
+ * Grammar, one statement per line ('#' or ';' starts a comment):
+ *   line      := [label ':']* [statement]
+ *   statement := directive | op operand (',' operand)*
+ *   directive := '.shared' NAME SIZE decl-opt*        shared variable, one copy
+ *              | '.thread' NAME SIZE decl-opt*        per-thread variable, one copy per thread
+ *              | '.equ' NAME VALUE                     named constant, usable as an immediate
+ *              | '.entry' LABEL                        marks LABEL as a named entry point
+ *   decl-opt  := 'align' N | 'own_line' | 'with' SYM | 'init' VALUE
+ *   operand   := REG | IMM | LABEL | SYM | '[' term (('+'|'-') term)* ']'
+ *   REG       := r0..r15 | tid | nthreads;  IMM := decimal | 0x.. | -N | .equ name
+ *
+ * Several sources (a lock file and the harness) assemble into one program: declarations,
+ * constants and labels are shared across them, positions keep their own file name.  Every
+ * error of every source is collected and reported as "file:line:col: message", one a line. */
+#ifndef QSIM_ASM_H
+#define QSIM_ASM_H
+
+#include "cores/isa.h"
+
+#define ASM_ERROR (asm_error_quark())
+GQuark asm_error_quark(void);
+typedef enum {
+    ASM_ERROR_INVALID,   /* the source has errors (the message lists them all) */
+} AsmError;
+
+/* The cache line size the assembler checks `with` placement against. */
+#define ASM_LINE_SIZE 64
+
+typedef struct {
+    const char *name;    /* shown in positions, e.g. "locks/tas.qs" or "<harness>" */
+    const char *text;
+} AsmSource;
+
+/* Assembles `n` sources, in order, for `arch`.  NULL with every error in `error`. */
+IsaProgram *asm_assemble_sources(const AsmSource *sources, guint n, Arch arch, GError **error);
+/* One source. */
+IsaProgram *asm_assemble(const char *name, const char *text, Arch arch, GError **error);
+void asm_program_free(IsaProgram *p);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(IsaProgram, asm_program_free)
+
+/* The decoded instruction as text ("cas32.acqrel r2, [lock_word], r0, 1"); branch targets
+ * print as the label at that pc when the program has one, else "@pc". */
+char *asm_format_insn(const IsaProgram *p, const IsaInsn *in);
+/* "file:line:col" of an instruction. */
+char *asm_format_pos(const IsaProgram *p, const IsaInsn *in);
+/* A full listing: entry points, labels, each pc with its position and decoded op, and the
+ * memory layout for `nthreads` threads. */
+char *asm_listing(const IsaProgram *p, Arch arch, guint nthreads);
+
+#endif

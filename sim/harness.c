@@ -1,0 +1,112 @@
+/* The workload harness text (see harness.h).  The generated code, per thread:
+ *
+ *   main:   r12 := iterations
+ *   loop:   mark 1; call lock; mark 2
+ *           check h_flag (and h_readers) are 0, else count a violation
+ *           h_flag := 1; h_counter := h_counter + 1 (plain ld/add/st); cs_writes data stores
+ *           work cs_work; h_flag := 0
+ *           call unlock; mark 3; work think
+ *           r12 -= 1; loop while r12 != 0; halt
+ *
+ * Readers (tid < readers) take the read side and count themselves in h_readers instead, so a
+ * checker sees both exclusion against writers and overlap between readers (h_max_readers). */
+#include <stdio.h>
+#include "sim/harness.h"
+
+void harness_options_init(HarnessOptions *o)
+{
+    *o = (HarnessOptions){ .threads = 1, .iterations = 3, .cs_writes = 1, .data = HARNESS_SEPARATE_LINE };
+}
+
+char *harness_source(const HarnessOptions *o)
+{
+    GString *g = g_string_new(NULL);
+    const char *place = o->data == HARNESS_SAME_LINE ? "with " HARNESS_LOCK_WORD : "own_line";
+    g_string_append_printf(g,
+        "# The workload harness: %u iterations per thread, %u extra writes, data %s.\n"
+        ".shared " HARNESS_COUNTER " 8 %s\n"
+        ".shared " HARNESS_FLAG " 8 %s\n",
+        o->iterations, o->cs_writes, o->data == HARNESS_SAME_LINE ? "in the lock's line" : "in its own line",
+        place, o->data == HARNESS_SAME_LINE ? place : "with " HARNESS_COUNTER);
+    if (o->cs_writes)
+        g_string_append_printf(g, ".shared " HARNESS_DATA " %u %s\n", o->cs_writes * 8,
+                               o->data == HARNESS_SAME_LINE ? place : "with " HARNESS_COUNTER);
+    /* The checker's own variables stay off the lock's line so they do not perturb it much. */
+    g_string_append_printf(g,
+        ".shared " HARNESS_VIOLATIONS " 8 own_line\n"
+        ".shared " HARNESS_READERS " 8 own_line\n"
+        ".shared " HARNESS_MAX_READERS " 8 with " HARNESS_READERS "\n"
+        ".shared " HARNESS_READS " 8 with " HARNESS_READERS "\n"
+        "\n.entry main\n"
+        "main:\n"
+        "    mov r12, %u\n", o->iterations);
+    g_string_append_printf(g, "    beq r12, 0, h_done\n");
+    if (o->readers)
+        g_string_append_printf(g, "    bltu tid, %u, h_read_loop\n", o->readers);
+    g_string_append(g,
+        "h_write_loop:\n"
+        "    mark 1\n"
+        "    call lock\n"
+        "    mark 2\n"
+        "    ld r0, [" HARNESS_FLAG "]\n"
+        "    ld r1, [" HARNESS_READERS "]\n"
+        "    or r0, r0, r1\n"
+        "    beq r0, 0, h_write_ok\n"
+        "    fadd r0, [" HARNESS_VIOLATIONS "], 1\n"
+        "h_write_ok:\n"
+        "    add r0, tid, 1\n"
+        "    st [" HARNESS_FLAG "], r0\n"
+        "    ld r0, [" HARNESS_COUNTER "]\n"
+        "    add r0, r0, 1\n"
+        "    st [" HARNESS_COUNTER "], r0\n");
+    for (guint i = 0; i < o->cs_writes; i++)
+        g_string_append_printf(g, "    st [" HARNESS_DATA "+%u], r0\n", i * 8);
+    if (o->cs_work)
+        g_string_append_printf(g, "    work %u\n", o->cs_work);
+    g_string_append(g,
+        "    st [" HARNESS_FLAG "], 0\n"
+        "    call unlock\n"
+        "    mark 3\n");
+    if (o->think)
+        g_string_append_printf(g, "    work %u\n", o->think);
+    g_string_append(g,
+        "    sub r12, r12, 1\n"
+        "    bne r12, 0, h_write_loop\n"
+        "    jmp h_done\n");
+    if (o->readers) {
+        g_string_append(g,
+            "h_read_loop:\n"
+            "    mark 1\n"
+            "    call read_lock\n"
+            "    mark 2\n"
+            "    fadd r0, [" HARNESS_READERS "], 1\n"
+            "    ld r1, [" HARNESS_FLAG "]\n"
+            "    beq r1, 0, h_read_ok\n"
+            "    fadd r1, [" HARNESS_VIOLATIONS "], 1\n"
+            "h_read_ok:\n"
+            "    add r0, r0, 1\n"
+            "h_read_max:\n"                         /* h_max_readers := max(it, r0) */
+            "    ld r1, [" HARNESS_MAX_READERS "]\n"
+            "    bgeu r1, r0, h_read_body\n"
+            "    cas r2, [" HARNESS_MAX_READERS "], r1, r0\n"
+            "    bne r2, r1, h_read_max\n"
+            "h_read_body:\n"
+            "    ld r1, [" HARNESS_COUNTER "]\n");
+        for (guint i = 0; i < o->cs_writes; i++)
+            g_string_append_printf(g, "    ld r1, [" HARNESS_DATA "+%u]\n", i * 8);
+        if (o->cs_work)
+            g_string_append_printf(g, "    work %u\n", o->cs_work);
+        g_string_append(g,
+            "    fadd r0, [" HARNESS_READERS "], -1\n"
+            "    fadd r0, [" HARNESS_READS "], 1\n"
+            "    call read_unlock\n"
+            "    mark 3\n");
+        if (o->think)
+            g_string_append_printf(g, "    work %u\n", o->think);
+        g_string_append(g,
+            "    sub r12, r12, 1\n"
+            "    bne r12, 0, h_read_loop\n");
+    }
+    g_string_append(g, "h_done:\n    halt\n");
+    return g_string_free(g, FALSE);
+}

@@ -1,0 +1,49 @@
+/* The workload harness: generates the ISA text of `main`, the per-thread loop that wraps a lock
+ * (acquire, a checked critical section, release, think).  Only ISA ops are used, so the same
+ * text runs on the reference interpreter, the timing model and natively.
+ *
+ * Register convention: lock entry points may use r0..r11 freely and must preserve r12..r15,
+ * which the harness keeps its loop state in. */
+#ifndef QSIM_HARNESS_H
+#define QSIM_HARNESS_H
+
+#include <glib.h>
+
+/* Names of the harness's variables, for checkers reading memory after a run. */
+#define HARNESS_COUNTER     "h_counter"      /* 8 bytes: writers' increments (plain ld/add/st) */
+#define HARNESS_FLAG        "h_flag"         /* 8 bytes: nonzero while a writer is inside */
+#define HARNESS_VIOLATIONS  "h_violations"   /* 8 bytes: times the critical section was shared */
+#define HARNESS_DATA        "h_data"         /* cs_writes words of critical-section data */
+#define HARNESS_READERS     "h_readers"      /* 8 bytes: readers inside now */
+#define HARNESS_MAX_READERS "h_max_readers"  /* 8 bytes: most readers seen inside at once */
+#define HARNESS_READS       "h_reads"        /* 8 bytes: read-side critical sections completed */
+/* The lock's word, which every lock file declares (as a shared variable); same-line data is
+ * placed `with` it. */
+#define HARNESS_LOCK_WORD   "lock_word"
+
+typedef enum {
+    HARNESS_SAME_LINE,       /* counter, flag and data share the lock word's line */
+    HARNESS_SEPARATE_LINE,   /* they get a line of their own */
+} HarnessPlacement;
+
+typedef struct {
+    guint threads;           /* for checkers: how many run (the text itself does not depend on it) */
+    guint iterations;        /* acquisitions per thread */
+    guint cs_writes;         /* extra words written in each critical section */
+    HarnessPlacement data;
+    guint cs_work;           /* `work` cycles inside the critical section (0: none) */
+    guint think;             /* `work` cycles after each release (0: none) */
+    guint readers;           /* threads 0..readers-1 take the read side (read_lock/read_unlock) */
+} HarnessOptions;
+
+/* Defaults: 1 thread, 3 iterations, 1 extra write, separate line, no work, no think, no readers. */
+void harness_options_init(HarnessOptions *o);
+/* The ISA text of the harness (its position names are "<harness>"). */
+char *harness_source(const HarnessOptions *o);
+/* Writers among `o->threads`. */
+static inline guint harness_writers(const HarnessOptions *o)
+{
+    return o->threads > o->readers ? o->threads - o->readers : 0;
+}
+
+#endif

@@ -1,0 +1,39 @@
+/* Lock verification on the reference interpreter: a lock plus the harness, run under many
+ * seeded interleavings, checked for mutual exclusion, progress and completion. */
+#ifndef QSIM_VERIFY_H
+#define QSIM_VERIFY_H
+
+#include "cores/isa.h"
+#include "sim/harness.h"
+
+typedef struct {
+    HarnessOptions harness;
+    Arch arch;
+    guint seeds;             /* seeds first_seed .. first_seed + seeds - 1 */
+    guint64 first_seed;
+    guint64 max_steps;       /* livelock bound per run; 0: from the workload's size */
+} VerifyOptions;
+
+typedef struct {
+    guint runs;              /* seeds run (stops at the first failure) */
+    gboolean ok;
+    guint64 failed_seed;     /* when !ok */
+    char *failure;           /* when !ok: what went wrong, with each thread's state */
+    guint64 max_readers;     /* most readers seen inside at once, over all runs */
+    guint64 steps;           /* interpreter steps, over all runs */
+} VerifyResult;
+
+void verify_options_init(VerifyOptions *o);
+void verify_result_clear(VerifyResult *r);
+
+/* Assembles `lock_text` (named `lock_name` in positions) with the harness and runs the seeds.
+ * FALSE with an error when the sources do not assemble or lack the entry points the workload
+ * needs; TRUE otherwise, with the verdict in *r. */
+gboolean verify_lock(const char *lock_name, const char *lock_text, const VerifyOptions *o,
+                     VerifyResult *r, GError **error);
+
+/* The path of built-in lock NAME (NAME.qs in the `locks` search folders), or NULL with an
+ * error that suggests a close name and `qsim list locks`. */
+char *verify_find_lock(const char *name, GError **error);
+
+#endif

@@ -1,0 +1,211 @@
+/* The assembler: one row per error kind (message and position), and good programs decoding to
+ * the expected ops. */
+#include <check.h>
+#include <string.h>
+#include "cores/asm.h"
+#include "cores/isa_exec.h"
+
+/* Every input starts with these declarations (lines 1-4), so its own lines start at line 5. */
+#define PRE ".shared w 8 own_line\n.shared h 4\n.thread node 16 own_line\n.equ K 3\n"
+
+typedef struct {
+    const char *title, *input, *expected;
+    Arch arch;
+} AsmErrorRow;
+
+static const AsmErrorRow error_rows[] = {
+    { "unknown op with did-you-mean", PRE "x:\n    lod r1, [w]\n", "t.qs:6:5: unknown op `lod`; did you mean `ld`?", ARCH_X86 },
+    { "wrong operand count", PRE "    add r1, r2\n", "t.qs:5:5: `add` takes 3 operands, not 2", ARCH_X86 },
+    { "wrong operand kind: register expected", PRE "    mov 5, r1\n", "t.qs:5:9: operand 1 of `mov` must be a register, not `5`", ARCH_X86 },
+    { "wrong operand kind: memory expected", PRE "    ld r1, r2\n", "t.qs:5:12: expected a memory operand like [sym], [r1+8] or [sym+r2], not `r2`", ARCH_X86 },
+    { "no such register", PRE "    add r1, r16, 1\n", "t.qs:5:13: no register `r16`", ARCH_X86 },
+    { "undefined label", PRE "    beq r1, 0, nowhere\n", "t.qs:5:16: undefined label `nowhere`", ARCH_X86 },
+    { "undefined label with did-you-mean", PRE "spin:\n    jmp spn\n", "t.qs:6:9: undefined label `spn`; did you mean `spin`?", ARCH_X86 },
+    { "duplicate label", PRE "a:\n    nop\na:\n    ret\n", "t.qs:7:1: duplicate label `a` (first defined at t.qs:5:1)", ARCH_X86 },
+    { "undefined variable", PRE "    ld r1, [nope+8]\n", "t.qs:5:13: undefined variable `nope`", ARCH_X86 },
+    { "duplicate variable", PRE ".shared w 4\n", "t.qs:5:9: duplicate variable `w` (first declared at line 1)", ARCH_X86 },
+    { "immediate out of range for the access size", PRE "    st8 [w], 300\n", "t.qs:5:14: immediate 300 is out of range for a 8-bit operand", ARCH_X86 },
+    { "immediate too big for 64 bits", PRE "    mov r1, 0x1ffffffffffffffff\n", "t.qs:5:13: immediate 0x1ffffffffffffffff is out of range", ARCH_X86 },
+    { "shift out of range", PRE "    shl r1, r1, 64\n", "t.qs:5:17: shift amount 64 is out of range (0..63)", ARCH_X86 },
+    { "work count out of range", PRE "    work -1\n", "t.qs:5:10: work count -1 is out of range (0..1000000)", ARCH_X86 },
+    { "unaligned declaration", PRE ".shared v 8 align 4\n", "t.qs:5:19: unaligned declaration: `v` (8 bytes) needs at least 8-byte alignment, not 4", ARCH_X86 },
+    { "alignment not a power of two", PRE ".shared v 8 align 12\n", "t.qs:5:19: alignment `12` must be a power of two", ARCH_X86 },
+    { "sub-word access crossing its alignment", PRE "    ld16 r1, [w+1]\n", "t.qs:5:14: 16-bit access at w+1 crosses its natural alignment (2 bytes)", ARCH_X86 },
+    { "access running outside its variable", PRE "    ld r1, [h]\n", "t.qs:5:12: 8-byte access at h+0 runs outside `h` (4 bytes)", ARCH_X86 },
+    { "arm64-only op on x86", PRE "    ldx r1, [w]\n", "t.qs:5:5: `ldx` is not available on x86 (arm64 only)", ARCH_X86 },
+    { "wfe on x86", PRE "    wfe\n", "t.qs:5:5: `wfe` is not available on x86 (arm64 only)", ARCH_X86 },
+    { "write to tid", PRE "    add tid, tid, 1\n", "t.qs:5:9: `tid` is read-only: `add` cannot write it", ARCH_X86 },
+    { "write to nthreads", PRE "    ld nthreads, [w]\n", "t.qs:5:8: `nthreads` is read-only: `ld` cannot write it", ARCH_ARM64 },
+    { "with that does not fit", PRE ".shared big 64 with w\n", "t.qs:5:9: `big` (64 bytes) does not fit in `w`'s 64-byte line", ARCH_X86 },
+    { "with an undeclared partner", PRE ".shared v 8 with q\n", "t.qs:5:18: `with q`: no variable `q` declared before this line", ARCH_X86 },
+    { "with on a per-thread variable", PRE ".thread v 8 with w\n", "t.qs:5:13: `with` places shared variables", ARCH_X86 },
+    { "bad ordering suffix", PRE "    ld.rel r1, [w]\n", "t.qs:5:7: `ld` takes .acq, not `.rel`", ARCH_X86 },
+    { "bad fence kind", PRE "    fence.acq\n", "t.qs:5:10: `fence` takes .full, .load or .store, not `.acq`", ARCH_X86 },
+    { "entry point without a label", PRE ".entry lock\n", "t.qs:5:8: entry point `lock` has no label", ARCH_X86 },
+    { "unknown directive", PRE ".global x\n", "t.qs:5:1: unknown directive `.global`", ARCH_X86 },
+    { "la of an unknown variable", PRE "    la r1, nodes, r2\n", "t.qs:5:12: undefined variable `nodes`", ARCH_X86 },
+    { "la takes 2 or 3 operands", PRE "    la r1\n", "t.qs:5:5: `la` takes 2 or 3 operands, not 1", ARCH_X86 },
+};
+
+START_TEST(test_error_row)
+{
+    const AsmErrorRow *row = &error_rows[_i];
+    g_autoptr(GError) err = NULL;
+    g_autoptr(IsaProgram) p = asm_assemble("t.qs", row->input, row->arch, &err);
+    ck_assert_msg(p == NULL, "%s: assembled without error", row->title);
+    ck_assert(g_error_matches(err, ASM_ERROR, ASM_ERROR_INVALID));
+    ck_assert_msg(strstr(err->message, row->expected), "%s:\n expected: %s\n got:      %s", row->title,
+                  row->expected, err->message);
+}
+END_TEST
+
+START_TEST(test_all_errors_collected_in_order)
+{
+    const char *src = PRE "    lod r1, [w]\n"   /* 5 */
+                      "    jmp nowhere\n"         /* 6 */
+                      ".shared v 8 align 3\n"     /* 7: reported from pass 1, still sorted */
+                      "    add tid, r1, 1\n";     /* 8 */
+    g_autoptr(GError) err = NULL;
+    g_autoptr(IsaProgram) p = asm_assemble("t.qs", src, ARCH_X86, &err);
+    ck_assert_ptr_null(p);
+    g_auto(GStrv) lines = g_strsplit(err->message, "\n", -1);
+    ck_assert_uint_eq(g_strv_length(lines), 4);
+    ck_assert(g_str_has_prefix(lines[0], "t.qs:5:5: "));
+    ck_assert(g_str_has_prefix(lines[1], "t.qs:6:9: "));
+    ck_assert(g_str_has_prefix(lines[2], "t.qs:7:19: "));
+    ck_assert(g_str_has_prefix(lines[3], "t.qs:8:9: "));
+}
+END_TEST
+
+START_TEST(test_errors_name_their_source)
+{
+    AsmSource src[2] = { { "lock.qs", ".shared lock_word 4\n.entry lock\nlock:\n    ret\n" },
+                         { "<harness>", "main:\n    call lok\n" } };
+    g_autoptr(GError) err = NULL;
+    g_autoptr(IsaProgram) p = asm_assemble_sources(src, 2, ARCH_X86, &err);
+    ck_assert_ptr_null(p);
+    ck_assert_str_eq(err->message, "<harness>:2:10: undefined label `lok`; did you mean `lock`?");
+}
+END_TEST
+
+/* Good programs: each source line decodes to the expected text. */
+typedef struct {
+    const char *in, *out;
+} RoundTrip;
+
+static const RoundTrip good[] = {
+    { "mov r1, -5", "mov r1, -5" },
+    { "add r2, tid, 1", "add r2, tid, 1" },
+    { "shl r3, r2, K", "shl r3, r2, 3" },
+    { "la r4, node", "la r4, node" },
+    { "la r4, node, r2", "la r4, node, r2" },
+    { "ld r0, [w]", "ld r0, [w]" },
+    { "ld64 r0, [w]", "ld r0, [w]" },
+    { "ld8.acq r0, [w+7]", "ld8.acq r0, [w+7]" },
+    { "ld32 r0, [r4+8]", "ld32 r0, [r4+8]" },
+    { "ld16 r0, [node+r2+4]", "ld16 r0, [node+r2+4]" },
+    { "st16.rel [h+2], 0xffff", "st16.rel [h+2], 65535" },
+    { "st32 [h], -1", "st32 [h], -1" },
+    { "cas32.acqrel r1, [h], 0, 1", "cas32.acqrel r1, [h], 0, 1" },
+    { "xchg16.acq r1, [h+2], r6", "xchg16.acq r1, [h+2], r6" },
+    { "fadd.rel r1, [w], -K", "fadd.rel r1, [w], -3" },
+    { "for8 r1, [w], 1", "for8 r1, [w], 1" },
+    { "fand r1, [w], r3", "fand r1, [w], r3" },
+    { "fence", "fence" },
+    { "fence.load", "fence.load" },
+    { "fence.store", "fence.store" },
+    { "pause", "pause" },
+    { "bltu r1, 10, top", "bltu r1, 10, top" },
+    { "bge r1, r2, top", "bge r1, r2, top" },
+    { "call top", "call top" },
+    { "work 100", "work 100" },
+    { "mark 2", "mark 2" },
+    { "ret", "ret" },
+    { "halt", "halt" },
+};
+
+START_TEST(test_round_trip)
+{
+    GString *src = g_string_new(PRE "top:   # a comment\n");
+    for (guint i = 0; i < G_N_ELEMENTS(good); i++)
+        g_string_append_printf(src, "    %s ; trailing comment\n", good[i].in);
+    g_autoptr(GError) err = NULL;
+    g_autoptr(IsaProgram) p = asm_assemble("t.qs", src->str, ARCH_X86, &err);
+    ck_assert_msg(p != NULL, "%s", err ? err->message : "");
+    ck_assert_uint_eq(p->insns->len, G_N_ELEMENTS(good));
+    for (guint i = 0; i < G_N_ELEMENTS(good); i++) {
+        const IsaInsn *in = &g_array_index(p->insns, IsaInsn, i);
+        g_autofree char *txt = asm_format_insn(p, in);
+        ck_assert_str_eq(txt, good[i].out);
+        ck_assert_uint_eq(in->line, 6 + i);
+        ck_assert_uint_eq(in->col, 5);
+    }
+    g_string_free(src, TRUE);
+}
+END_TEST
+
+START_TEST(test_decoded_fields)
+{
+    const char *src = PRE ".entry main\nmain:\n    cas32.acq r1, [node+r2+8], r3, 7\n    bne r1, 0, main\n"
+                          "    ldx8.acq r5, [w]\n    stx8.rel r6, [w], r5\n    wfe\n";
+    g_autoptr(GError) err = NULL;
+    g_autoptr(IsaProgram) p = asm_assemble("t.qs", src, ARCH_ARM64, &err);
+    ck_assert_msg(p != NULL, "%s", err ? err->message : "");
+    const IsaInsn *c = &g_array_index(p->insns, IsaInsn, 0);
+    ck_assert_int_eq(c->op, OP_CAS);
+    ck_assert_uint_eq(c->size, 4);
+    ck_assert_int_eq(c->order, ORD_ACQ);
+    ck_assert_int_eq(c->rd, 1);
+    ck_assert_int_eq(c->mem.sym, isa_program_find_sym(p, "node"));
+    ck_assert_int_eq(c->mem.base, 2);
+    ck_assert_int_eq(c->mem.offset, 8);
+    ck_assert_int_eq(c->a.reg, 3);
+    ck_assert_int_eq(c->b.reg, ISA_NO_REG);
+    ck_assert_int_eq(c->b.imm, 7);
+    const IsaInsn *b = &g_array_index(p->insns, IsaInsn, 1);
+    ck_assert_int_eq(b->op, OP_BR);
+    ck_assert_int_eq(b->cond, COND_NE);
+    ck_assert_int_eq(b->target, 0);
+    ck_assert_int_eq(isa_program_find_entry(p, "main"), 0);
+    ck_assert_int_eq(g_array_index(p->insns, IsaInsn, 2).op, OP_LDX);
+    ck_assert_int_eq(g_array_index(p->insns, IsaInsn, 3).order, ORD_REL);
+}
+END_TEST
+
+START_TEST(test_with_layout)
+{
+    /* Data `with` a lock word that owns its line shares it; a later own-line variable does not;
+     * a `with` partner that does not own its line gets no overlap with later variables. */
+    const char *src = ".shared lock 4 own_line\n.shared a 8 own_line\n.shared data 16 with lock\n"
+                      ".shared x 4\n.shared y 4\n.shared z 8 with x\n";
+    g_autoptr(GError) err = NULL;
+    g_autoptr(IsaProgram) p = asm_assemble("t.qs", src, ARCH_X86, &err);
+    ck_assert_msg(p != NULL, "%s", err ? err->message : "");
+    IsaLayout *l = isa_layout_new(p, 2, 64, 0x1000);
+    uint64_t lock = isa_sym_addr(l, 0, 0), a = isa_sym_addr(l, 1, 0), data = isa_sym_addr(l, 2, 0);
+    uint64_t x = isa_sym_addr(l, 3, 0), y = isa_sym_addr(l, 4, 0), z = isa_sym_addr(l, 5, 0);
+    ck_assert_uint_eq(lock, 0x1000);
+    ck_assert_uint_eq(data, 0x1008);
+    ck_assert_uint_eq(a, 0x1040);
+    ck_assert_uint_eq(x, 0x1080);
+    ck_assert_uint_eq(y, 0x1084);
+    ck_assert_uint_eq(z, 0x1088); /* after y, not on top of it */
+    isa_layout_free(l);
+}
+END_TEST
+
+Suite *make_asm_suite(void)
+{
+    Suite *s = suite_create("asm");
+    TCase *tc = tcase_create("errors");
+    tcase_add_loop_test(tc, test_error_row, 0, G_N_ELEMENTS(error_rows));
+    tcase_add_test(tc, test_all_errors_collected_in_order);
+    tcase_add_test(tc, test_errors_name_their_source);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("programs");
+    tcase_add_test(tc, test_round_trip);
+    tcase_add_test(tc, test_decoded_fields);
+    tcase_add_test(tc, test_with_layout);
+    suite_add_tcase(s, tc);
+    return s;
+}
