@@ -4,5 +4,7 @@
 const QsimCommand qsim_commands[] = {
     { "list",    "list the known configs or locks",                       cmd_list },
     { "config",  "print a config's effective values as YAML (or the key reference)", cmd_config },
+    { "asm",     "assemble an ISA source file and print the listing (or its errors)", cmd_asm },
+    { "verify",  "check a lock's mutual exclusion and progress on the reference interpreter", cmd_verify },
     { NULL, NULL, NULL },
 };
