@@ -29,5 +29,17 @@ const char *cli_did_you_mean(const char *word, const char *const *candidates, gu
 
 int cmd_list(int argc, char **argv);
 int cmd_config(int argc, char **argv);
+int cmd_latency(int argc, char **argv);
+
+/* `qsim latency`'s measurements (sim/cmd_latency.c), also used by the tests. */
+typedef struct {
+    const char *op;        /* "load", "store", "cas" */
+    const char *state;     /* the other core's state: "M", "E", "S", "O", "I" */
+    char distance[24];     /* "same-socket", "same-package", "1-hop", ... */
+    guint other_socket;    /* the other core's socket (I: the line's home socket) */
+    guint64 cycles;
+} LatencyRow;
+/* Measures every row by driving a fresh memory system through the port.  Array of LatencyRow. */
+GArray *latency_measure(const void *cfg, GError **error);
 
 #endif
