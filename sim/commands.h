@@ -35,5 +35,17 @@ int cmd_list(int argc, char **argv);
 int cmd_asm(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_config(int argc, char **argv);
+int cmd_latency(int argc, char **argv);
+
+/* `qsim latency`'s measurements (sim/cmd_latency.c), also used by the tests. */
+typedef struct {
+    const char *op;        /* "load", "store", "cas" */
+    const char *state;     /* the other core's state: "M", "E", "S", "O", "I" */
+    char distance[24];     /* "same-socket", "same-package", "1-hop", ... */
+    guint other_socket;    /* the other core's socket (I: the line's home socket) */
+    guint64 cycles;
+} LatencyRow;
+/* Measures every row by driving a fresh memory system through the port.  Array of LatencyRow. */
+GArray *latency_measure(const void *cfg, GError **error);
 
 #endif

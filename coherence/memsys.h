@@ -1,0 +1,127 @@
+/* The memory system: private caches, per-socket inclusive LLCs, the home directory, the
+ * interconnect, and the backing store, driven through the port (coherence/port.h).
+ *
+ * Model (see DESIGN.md "Coherence"):
+ *  - per core a private L1 (and an L2 when l2.enabled) holding one coherence state per line for
+ *    the whole private hierarchy; L2 is inclusive of L1.  Set-associative, LRU.
+ *  - per socket an inclusive LLC (tags, LRU); evicting a line from it back-invalidates the
+ *    socket's private copies (line_lost(LINE_EVICTED)).
+ *  - a flat directory at each line's home socket (home = line index mod sockets; slice = line
+ *    index mod llc slices), blocking: one transaction per line at a time, later requests wait in
+ *    a FIFO at the home (counted in home_queue_cycles).
+ *  - protocols: the tables in coherence/mesi.c and coherence/moesi.c; `mesif` runs the MESI
+ *    tables (F's forwarding is not modelled: a clean shared line is served by the LLC/memory).
+ *
+ * Latency of each path, the sum of configured parts (hop = topology.ondie_hop_cycles,
+ * d(x,y) on-die distance in stops between a core and the line's slice, S(a,b) the one-way
+ * socket path cost, s = requester's socket, h = home socket, o = owner core on socket so):
+ *   L1 hit                     l1.latency
+ *   L2 hit                     l2.latency
+ *   from the LLC               d(c,k)hop + S(s,h) + llc.latency + S(h,s) + d(k,c)hop
+ *   from memory                d(c,k)hop + S(s,h) + memory.latency + S(h,s) + d(k,c)hop
+ *   cache to cache             d(c,k)hop + S(s,h) + llc.latency + S(h,so) + d(k,o)hop
+ *                              + c2c_cycles + route(o -> c)
+ *   with route(a -> b) = d(a,b)hop on one socket, else d(a,k)hop + S(sa,sb) + d(k,b)hop;
+ *   invalidation acks go route(sharer -> requester) and the access completes when the data
+ *   and the last ack are in.  With cross_socket: broadcast the home also snoops every other
+ *   socket t and the access cannot complete before llc.latency + max_t(S(h,t) + S(t,s)) +
+ *   d(k,c)hop after the request reached the home.  memory.latency is DRAM load-to-use
+ *   including the LLC miss, so it replaces llc.latency on that path.
+ *
+ * Determinism: everything is ordered by the engine; hash tables are only looked up, never
+ * iterated for decisions (listings sort their keys).  No global mutable state. */
+#ifndef QSIM_MEMSYS_H
+#define QSIM_MEMSYS_H
+
+#include <glib.h>
+#include "coherence/port.h"
+#include "coherence/protocol.h"
+
+typedef struct MemSys MemSys;
+
+/* Message types, for the counters. */
+typedef enum {
+    MSG_GETS, MSG_GETM, MSG_UPGRADE, MSG_PUTS, MSG_PUTE, MSG_PUTM, MSG_PUTO,
+    MSG_FWD_GETS, MSG_FWD_GETM, MSG_INV, MSG_INV_ACK, MSG_PUT_ACK,
+    MSG_DATA_MEM, MSG_DATA_LLC, MSG_DATA_C2C, MSG_ACK_COUNT, MSG_UNBLOCK, MSG_COPYBACK,
+    MSG_FAR_ATOMIC, MSG_ATOMIC_REPLY,
+    MSG__N
+} MsgType;
+const char *memsys_msg_name(MsgType t);
+
+typedef struct {
+    guint64 msgs[MSG__N];
+    guint64 mem_reads, mem_writes;     /* DRAM accesses at the homes */
+    guint64 l1_hits, l1_misses, l2_hits, l2_misses, llc_hits, llc_misses;
+    guint64 c2c_transfers;
+    guint64 rfos;                      /* GetM and Upgrade requests */
+    guint64 home_queue_cycles;         /* requests waiting for a busy line at its home */
+    guint64 home_queued;               /* requests that had to wait */
+    guint64 hold_wait_cycles;          /* snoops waiting for an atomic's hold_cycles */
+    guint64 back_invalidations;        /* private copies removed by an LLC eviction */
+    guint64 evictions;                 /* lines leaving a private hierarchy by replacement */
+    guint64 far_atomics;
+    guint64 *inval_received;           /* per core: invalidations (Inv, Fwd-GetM) received */
+    guint64 *cache_rows_fired;         /* per cache-table row, in table order */
+    guint64 *dir_rows_fired;           /* per directory-table row */
+} MemStats;
+
+typedef struct {
+    guint64 msgs;                      /* messages about this line */
+    guint64 invalidations;             /* copies invalidated */
+    guint64 rfos;
+    guint64 home_queue_cycles;
+    guint64 c2c_transfers;
+    guint64 mem_writes;
+} LineStats;
+
+/* ---- lifecycle ---- */
+MemSys *memsys_new(const QsimConfig *cfg, Engine *e, GError **error);
+void memsys_free(MemSys *ms);
+/* Core `core` (0 .. total cores - 1) receives its completions and line losses through client. */
+void memsys_attach(MemSys *ms, guint core, const PortClient *client, void *core_obj);
+
+/* ---- the port ---- */
+/* Starts an access; `done` follows from an engine event. */
+void memsys_issue(MemSys *ms, guint core, const MemRequest *req);
+/* TRUE when the core's L1 holds addr's line readable (need_write: writable, M or E).  Cheap. */
+gboolean memsys_l1_has(const MemSys *ms, guint core, uint64_t addr, gboolean need_write);
+
+/* ---- functional access ---- */
+/* The coherent value (last performed store), little-endian, size 1/2/4/8. */
+uint64_t memsys_peek(const MemSys *ms, uint64_t addr, guint size);
+/* Sets the value everywhere it is held; for initialisation (the line must not be mid-transaction). */
+void memsys_poke(MemSys *ms, uint64_t addr, guint size, uint64_t value);
+
+/* ---- statistics and checking ---- */
+const MemStats *memsys_stats(const MemSys *ms);
+/* Per-line counters (zeroes for a line never touched). */
+LineStats memsys_line_stats(const MemSys *ms, uint64_t addr);
+/* The lines the system has seen, sorted by address (caller frees). */
+GArray *memsys_lines(const MemSys *ms);
+/* Single writer or many readers for every line, inclusion, and every load so far returned the
+ * last store in coherence order. */
+gboolean memsys_check_invariants(const MemSys *ms, GError **error);
+/* Check the invariants of a line after every transition (first failure kept, see above). */
+void memsys_set_check(MemSys *ms, gboolean on);
+/* Calls fn(user, text) with each table row as it fires ("IS_D + Data -> S"), for traces. */
+void memsys_set_trace(MemSys *ms, void (*fn)(void *user, guint core, uint64_t line, const char *row),
+                      void *user);
+
+/* ---- introspection for tests and tools ---- */
+const CohProtocol *memsys_protocol(const MemSys *ms);
+CohCacheState memsys_cache_state(const MemSys *ms, guint core, uint64_t addr);
+CohDirState memsys_dir_state(const MemSys *ms, uint64_t addr);
+guint memsys_home_socket(const MemSys *ms, uint64_t addr);
+guint memsys_core_socket(const MemSys *ms, guint core);
+/* One-way cost and hop count between sockets. */
+guint64 memsys_socket_cycles(const MemSys *ms, guint a, guint b);
+guint memsys_socket_hops(const MemSys *ms, guint a, guint b);
+/* On-die distance in stops between a core and the slice holding addr's line. */
+guint memsys_ondie_distance(const MemSys *ms, guint core, uint64_t addr);
+guint memsys_core_distance(const MemSys *ms, guint a, guint b);
+/* Test hook: replace one cache-table cell for this MemSys only (seeded-bug tests). */
+void memsys_override_cache_row(MemSys *ms, CohCacheState s, CohCacheEvent e, guint32 actions,
+                               CohCacheState next);
+
+#endif

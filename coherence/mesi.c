@@ -1,0 +1,129 @@
+/* MESI, written as the two tables of a blocking directory protocol.
+ *
+ * Follows Sorin, Hill and Wood, "A Primer on Memory Consistency and Cache Coherence" (2nd ed.,
+ * 2020), ch. 8: Table 8.1/8.2 (the MSI directory protocol's cache and directory controllers)
+ * extended with E as in Tables 8.3 and 8.4 (MESI).  State and event names are the Primer's
+ * (IS_D, IM_AD, IM_A, SM_AD, SM_A, MI_A, EI_A, SI_A, II_A; Fwd-GetS, Fwd-GetM, Inv, Put-Ack,
+ * Data, Inv-Ack, Last-Inv-Ack).  Differences, each for a reason:
+ *  - the directory is blocking (requests for a busy line wait in the home FIFO, which is the
+ *    queue the design asks for), so the requester sends an Unblock when it is done, and the
+ *    directory has the transient states S_DU/S_D/S_U/EM_U that wait for it;
+ *  - the Primer's "Data from Dir (ack=0)", "Data from Dir (ack>0)" and "Data from Owner" are
+ *    classified by what is still outstanding after the message: Data (nothing) or Data_Acks;
+ *  - an upgrade (GetM from S) is answered with an ack count and no data (DA_ACKCOUNT_TO_REQ);
+ *  - far atomics (arm64 LSE) are performed at the home after invalidating every copy
+ *    (DS_AT_AD, DS_AT_A): not in the Primer.
+ * MESIF maps onto this table (the F state's forwarding is not modelled; see memsys.h). */
+#include "coherence/protocol.h"
+
+#define R(s, e, a, n) { CS_##s, CE_##e, CS_##n, (a) }
+#define STALL2(s) R(s, LOAD, CA_STALL, s), R(s, STORE, CA_STALL, s)
+
+static const CohRow mesi_cache[] = {
+    /* ---- stable states ---- */
+    R(I,  LOAD,        CA_SEND_GETS, IS_D),
+    R(I,  STORE,       CA_SEND_GETM, IM_AD),
+    R(S,  LOAD,        CA_HIT, S),
+    R(S,  STORE,       CA_SEND_UPGRADE, SM_AD),
+    R(S,  REPLACEMENT, CA_SEND_PUTS | CA_LEAVE, SI_A),
+    R(S,  INV,         CA_ACK_TO_REQ | CA_LOST_INV | CA_FREE, I),
+    R(E,  LOAD,        CA_HIT, E),
+    R(E,  STORE,       CA_HIT, M),
+    R(E,  REPLACEMENT, CA_SEND_PUTE | CA_LEAVE, EI_A),
+    R(E,  FWD_GETS,    CA_DATA_TO_REQ | CA_COPYBACK | CA_LOST_DOWN, S),
+    R(E,  FWD_GETM,    CA_DATA_TO_REQ | CA_LOST_INV | CA_FREE, I),
+    R(M,  LOAD,        CA_HIT, M),
+    R(M,  STORE,       CA_HIT, M),
+    R(M,  REPLACEMENT, CA_SEND_PUTM | CA_LEAVE, MI_A),
+    R(M,  FWD_GETS,    CA_DATA_TO_REQ | CA_COPYBACK | CA_LOST_DOWN, S),
+    R(M,  FWD_GETM,    CA_DATA_TO_REQ | CA_LOST_INV | CA_FREE, I),
+    /* ---- transient states ---- */
+    STALL2(IS_D),
+    R(IS_D,  DATA,          CA_SAVE_DATA | CA_UNBLOCK | CA_WAKE, S),
+    R(IS_D,  DATA_E,        CA_SAVE_DATA | CA_UNBLOCK | CA_WAKE, E),
+    STALL2(IM_AD),
+    R(IM_AD, DATA,          CA_SAVE_DATA | CA_UNBLOCK | CA_WAKE, M),
+    R(IM_AD, DATA_ACKS,     CA_SAVE_DATA, IM_A),
+    R(IM_AD, INV_ACK,       CA_DEC_ACK, IM_AD),
+    STALL2(IM_A),
+    R(IM_A,  INV_ACK,       CA_DEC_ACK, IM_A),
+    R(IM_A,  LAST_INV_ACK,  CA_DEC_ACK | CA_UNBLOCK | CA_WAKE, M),
+    R(SM_AD, LOAD,          CA_HIT, SM_AD),
+    R(SM_AD, STORE,         CA_STALL, SM_AD),
+    R(SM_AD, INV,           CA_ACK_TO_REQ | CA_LOST_INV | CA_LEAVE, IM_AD),
+    R(SM_AD, DATA,          CA_SAVE_DATA | CA_UNBLOCK | CA_WAKE, M),
+    R(SM_AD, DATA_ACKS,     CA_SAVE_DATA, SM_A),
+    R(SM_AD, INV_ACK,       CA_DEC_ACK, SM_AD),
+    R(SM_A,  LOAD,          CA_HIT, SM_A),
+    R(SM_A,  STORE,         CA_STALL, SM_A),
+    R(SM_A,  INV_ACK,       CA_DEC_ACK, SM_A),
+    R(SM_A,  LAST_INV_ACK,  CA_DEC_ACK | CA_UNBLOCK | CA_WAKE, M),
+    STALL2(MI_A),
+    R(MI_A,  FWD_GETS,      CA_DATA_TO_REQ | CA_COPYBACK, SI_A),
+    R(MI_A,  FWD_GETM,      CA_DATA_TO_REQ, II_A),
+    R(MI_A,  PUT_ACK,       CA_FREE | CA_WAKE, I),
+    STALL2(EI_A),
+    R(EI_A,  FWD_GETS,      CA_DATA_TO_REQ | CA_COPYBACK, SI_A),
+    R(EI_A,  FWD_GETM,      CA_DATA_TO_REQ, II_A),
+    R(EI_A,  PUT_ACK,       CA_FREE | CA_WAKE, I),
+    STALL2(SI_A),
+    R(SI_A,  INV,           CA_ACK_TO_REQ, II_A),
+    R(SI_A,  PUT_ACK,       CA_FREE | CA_WAKE, I),
+    STALL2(II_A),
+    R(II_A,  PUT_ACK,       CA_FREE | CA_WAKE, I),
+};
+#undef R
+
+#define D(s, e, a, n) { DS_##s, DE_##e, DS_##n, (a) }
+/* A busy line queues every request; the FIFO is the home's serialisation point. */
+#define DSTALL(s)                                                                      \
+    D(s, GETS, DA_STALL, s), D(s, GETM, DA_STALL, s), D(s, UPGRADE, DA_STALL, s),      \
+    D(s, FAR_ATOMIC, DA_STALL, s), D(s, PUTS, DA_STALL, s), D(s, PUTS_LAST, DA_STALL, s), \
+    D(s, PUTE, DA_STALL, s), D(s, PUTM, DA_STALL, s), D(s, PUTO, DA_STALL, s),          \
+    D(s, PUT_STALE, DA_STALL, s)
+
+static const CohRow mesi_dir[] = {
+    /* ---- stable states ---- */
+    D(I,  GETS,       DA_DATA_E_TO_REQ | DA_SET_OWNER_REQ, EM_U),
+    D(I,  GETM,       DA_DATA_TO_REQ | DA_SET_OWNER_REQ, EM_U),
+    D(I,  FAR_ATOMIC, DA_ATOMIC_REPLY, I),
+    D(I,  PUT_STALE,  DA_PUT_ACK, I),
+    D(S,  GETS,       DA_DATA_TO_REQ | DA_ADD_REQ, S_U),
+    D(S,  GETM,       DA_DATA_TO_REQ | DA_INV_SHARERS | DA_CLEAR_SHARERS | DA_SET_OWNER_REQ, EM_U),
+    D(S,  UPGRADE,    DA_ACKCOUNT_TO_REQ | DA_INV_SHARERS | DA_CLEAR_SHARERS | DA_SET_OWNER_REQ, EM_U),
+    D(S,  FAR_ATOMIC, DA_INV_SHARERS | DA_FWD_TO_HOME | DA_SAVE_ACKS | DA_CLEAR_SHARERS, AT_A),
+    D(S,  PUTS,       DA_REMOVE_REQ | DA_PUT_ACK, S),
+    D(S,  PUTS_LAST,  DA_REMOVE_REQ | DA_PUT_ACK, I),
+    D(S,  PUT_STALE,  DA_PUT_ACK, S),
+    D(EM, GETS,       DA_FWD_GETS | DA_ADD_REQ | DA_OWNER_TO_SHARER, S_DU),
+    D(EM, GETM,       DA_FWD_GETM | DA_SET_OWNER_REQ, EM_U),
+    D(EM, FAR_ATOMIC, DA_FWD_GETM | DA_FWD_TO_HOME | DA_SAVE_ACKS | DA_CLEAR_OWNER, AT_AD),
+    D(EM, PUTE,       DA_CLEAR_OWNER | DA_PUT_ACK, I),
+    D(EM, PUTM,       DA_WRITE_MEM | DA_CLEAR_OWNER | DA_PUT_ACK, I),
+    D(EM, PUT_STALE,  DA_PUT_ACK, EM),
+    /* ---- transient states ---- */
+    DSTALL(S_DU),
+    D(S_DU, COPYBACK, DA_WRITE_MEM, S_U),
+    D(S_DU, UNBLOCK,  0, S_D),
+    DSTALL(S_D),
+    D(S_D,  COPYBACK, DA_WRITE_MEM, S),
+    DSTALL(S_U),
+    D(S_U,  UNBLOCK,  0, S),
+    DSTALL(EM_U),
+    D(EM_U, UNBLOCK,  0, EM),
+    DSTALL(AT_AD),
+    D(AT_AD, DATA,    DA_WRITE_MEM | DA_ATOMIC_REPLY, I),
+    DSTALL(AT_A),
+    D(AT_A, INV_ACK,      DA_DEC_ACK, AT_A),
+    D(AT_A, LAST_INV_ACK, DA_DEC_ACK | DA_ATOMIC_REPLY, I),
+};
+#undef D
+
+const CohProtocol coh_mesi = {
+    .name = "mesi",
+    .source = "Sorin, Hill, Wood: A Primer on Memory Consistency and Cache Coherence, "
+              "Tables 8.3-8.4 (MESI directory protocol), blocking-directory variant",
+    .cache = mesi_cache, .n_cache = G_N_ELEMENTS(mesi_cache),
+    .dir = mesi_dir, .n_dir = G_N_ELEMENTS(mesi_dir),
+    .has_o = FALSE, .has_e = TRUE,
+};

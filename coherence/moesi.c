@@ -1,0 +1,156 @@
+/* MOESI, written as the two tables of a blocking directory protocol.
+ *
+ * Follows Sorin, Hill and Wood, "A Primer on Memory Consistency and Cache Coherence" (2nd ed.,
+ * 2020), ch. 8: Tables 8.5 and 8.6 (the MOSI directory protocol's cache and directory
+ * controllers: O, OM_AC, OM_A, OI_A; an owner answers Fwd-GetS without writing memory back),
+ * with E added as in Tables 8.3 and 8.4 (MESI).  Same deviations as coherence/mesi.c (blocking
+ * home with Unblock, data classified by acks outstanding, far atomics at the home), plus:
+ *  - an E owner answers Fwd-GetS like an M owner and becomes O: the directory cannot tell E
+ *    from M (E -> M is silent), so whoever it forwarded to stays the owner;
+ *  - an owner that was E and answered a Fwd-GetS during its PutE (EI_A -> OI_A) is a clean O:
+ *    its Put carries no data, and PutO with no data writes nothing;
+ *  - a GetM from a sharer while another core owns the line (O) is forwarded to the owner, who
+ *    sends its data with the ack count; the upgrade path (DE_UPGRADE) is for S lines and for
+ *    the owner itself. */
+#include "coherence/protocol.h"
+
+#define R(s, e, a, n) { CS_##s, CE_##e, CS_##n, (a) }
+#define STALL2(s) R(s, LOAD, CA_STALL, s), R(s, STORE, CA_STALL, s)
+
+static const CohRow moesi_cache[] = {
+    /* ---- stable states ---- */
+    R(I,  LOAD,        CA_SEND_GETS, IS_D),
+    R(I,  STORE,       CA_SEND_GETM, IM_AD),
+    R(S,  LOAD,        CA_HIT, S),
+    R(S,  STORE,       CA_SEND_UPGRADE, SM_AD),
+    R(S,  REPLACEMENT, CA_SEND_PUTS | CA_LEAVE, SI_A),
+    R(S,  INV,         CA_ACK_TO_REQ | CA_LOST_INV | CA_FREE, I),
+    R(E,  LOAD,        CA_HIT, E),
+    R(E,  STORE,       CA_HIT, M),
+    R(E,  REPLACEMENT, CA_SEND_PUTE | CA_LEAVE, EI_A),
+    R(E,  FWD_GETS,    CA_DATA_TO_REQ | CA_LOST_DOWN, O),
+    R(E,  FWD_GETM,    CA_DATA_TO_REQ | CA_LOST_INV | CA_FREE, I),
+    R(O,  LOAD,        CA_HIT, O),
+    R(O,  STORE,       CA_SEND_UPGRADE, OM_AC),
+    R(O,  REPLACEMENT, CA_SEND_PUTO | CA_LEAVE, OI_A),
+    R(O,  FWD_GETS,    CA_DATA_TO_REQ, O),
+    R(O,  FWD_GETM,    CA_DATA_TO_REQ | CA_LOST_INV | CA_FREE, I),
+    R(M,  LOAD,        CA_HIT, M),
+    R(M,  STORE,       CA_HIT, M),
+    R(M,  REPLACEMENT, CA_SEND_PUTM | CA_LEAVE, MI_A),
+    R(M,  FWD_GETS,    CA_DATA_TO_REQ | CA_LOST_DOWN, O),
+    R(M,  FWD_GETM,    CA_DATA_TO_REQ | CA_LOST_INV | CA_FREE, I),
+    /* ---- transient states ---- */
+    STALL2(IS_D),
+    R(IS_D,  DATA,          CA_SAVE_DATA | CA_UNBLOCK | CA_WAKE, S),
+    R(IS_D,  DATA_E,        CA_SAVE_DATA | CA_UNBLOCK | CA_WAKE, E),
+    STALL2(IM_AD),
+    R(IM_AD, DATA,          CA_SAVE_DATA | CA_UNBLOCK | CA_WAKE, M),
+    R(IM_AD, DATA_ACKS,     CA_SAVE_DATA, IM_A),
+    R(IM_AD, INV_ACK,       CA_DEC_ACK, IM_AD),
+    STALL2(IM_A),
+    R(IM_A,  INV_ACK,       CA_DEC_ACK, IM_A),
+    R(IM_A,  LAST_INV_ACK,  CA_DEC_ACK | CA_UNBLOCK | CA_WAKE, M),
+    R(SM_AD, LOAD,          CA_HIT, SM_AD),
+    R(SM_AD, STORE,         CA_STALL, SM_AD),
+    R(SM_AD, INV,           CA_ACK_TO_REQ | CA_LOST_INV | CA_LEAVE, IM_AD),
+    R(SM_AD, DATA,          CA_SAVE_DATA | CA_UNBLOCK | CA_WAKE, M),
+    R(SM_AD, DATA_ACKS,     CA_SAVE_DATA, SM_A),
+    R(SM_AD, INV_ACK,       CA_DEC_ACK, SM_AD),
+    R(SM_A,  LOAD,          CA_HIT, SM_A),
+    R(SM_A,  STORE,         CA_STALL, SM_A),
+    R(SM_A,  INV_ACK,       CA_DEC_ACK, SM_A),
+    R(SM_A,  LAST_INV_ACK,  CA_DEC_ACK | CA_UNBLOCK | CA_WAKE, M),
+    R(OM_AC, LOAD,          CA_HIT, OM_AC),
+    R(OM_AC, STORE,         CA_STALL, OM_AC),
+    R(OM_AC, FWD_GETS,      CA_DATA_TO_REQ, OM_AC),
+    R(OM_AC, FWD_GETM,      CA_DATA_TO_REQ | CA_LOST_INV | CA_LEAVE, IM_AD),
+    R(OM_AC, DATA,          CA_SAVE_DATA | CA_UNBLOCK | CA_WAKE, M),
+    R(OM_AC, DATA_ACKS,     CA_SAVE_DATA, OM_A),
+    R(OM_AC, INV_ACK,       CA_DEC_ACK, OM_AC),
+    R(OM_A,  LOAD,          CA_HIT, OM_A),
+    R(OM_A,  STORE,         CA_STALL, OM_A),
+    R(OM_A,  INV_ACK,       CA_DEC_ACK, OM_A),
+    R(OM_A,  LAST_INV_ACK,  CA_DEC_ACK | CA_UNBLOCK | CA_WAKE, M),
+    STALL2(MI_A),
+    R(MI_A,  FWD_GETS,      CA_DATA_TO_REQ, OI_A),
+    R(MI_A,  FWD_GETM,      CA_DATA_TO_REQ, II_A),
+    R(MI_A,  PUT_ACK,       CA_FREE | CA_WAKE, I),
+    STALL2(EI_A),
+    R(EI_A,  FWD_GETS,      CA_DATA_TO_REQ, OI_A),
+    R(EI_A,  FWD_GETM,      CA_DATA_TO_REQ, II_A),
+    R(EI_A,  PUT_ACK,       CA_FREE | CA_WAKE, I),
+    STALL2(OI_A),
+    R(OI_A,  FWD_GETS,      CA_DATA_TO_REQ, OI_A),
+    R(OI_A,  FWD_GETM,      CA_DATA_TO_REQ, II_A),
+    R(OI_A,  PUT_ACK,       CA_FREE | CA_WAKE, I),
+    STALL2(SI_A),
+    R(SI_A,  INV,           CA_ACK_TO_REQ, II_A),
+    R(SI_A,  PUT_ACK,       CA_FREE | CA_WAKE, I),
+    STALL2(II_A),
+    R(II_A,  PUT_ACK,       CA_FREE | CA_WAKE, I),
+};
+#undef R
+
+#define D(s, e, a, n) { DS_##s, DE_##e, DS_##n, (a) }
+#define DSTALL(s)                                                                      \
+    D(s, GETS, DA_STALL, s), D(s, GETM, DA_STALL, s), D(s, UPGRADE, DA_STALL, s),      \
+    D(s, FAR_ATOMIC, DA_STALL, s), D(s, PUTS, DA_STALL, s), D(s, PUTS_LAST, DA_STALL, s), \
+    D(s, PUTE, DA_STALL, s), D(s, PUTM, DA_STALL, s), D(s, PUTO, DA_STALL, s),          \
+    D(s, PUT_STALE, DA_STALL, s)
+
+static const CohRow moesi_dir[] = {
+    /* ---- stable states ---- */
+    D(I,  GETS,       DA_DATA_E_TO_REQ | DA_SET_OWNER_REQ, EM_U),
+    D(I,  GETM,       DA_DATA_TO_REQ | DA_SET_OWNER_REQ, EM_U),
+    D(I,  FAR_ATOMIC, DA_ATOMIC_REPLY, I),
+    D(I,  PUT_STALE,  DA_PUT_ACK, I),
+    D(S,  GETS,       DA_DATA_TO_REQ | DA_ADD_REQ, S_U),
+    D(S,  GETM,       DA_DATA_TO_REQ | DA_INV_SHARERS | DA_CLEAR_SHARERS | DA_SET_OWNER_REQ, EM_U),
+    D(S,  UPGRADE,    DA_ACKCOUNT_TO_REQ | DA_INV_SHARERS | DA_CLEAR_SHARERS | DA_SET_OWNER_REQ, EM_U),
+    D(S,  FAR_ATOMIC, DA_INV_SHARERS | DA_FWD_TO_HOME | DA_SAVE_ACKS | DA_CLEAR_SHARERS, AT_A),
+    D(S,  PUTS,       DA_REMOVE_REQ | DA_PUT_ACK, S),
+    D(S,  PUTS_LAST,  DA_REMOVE_REQ | DA_PUT_ACK, I),
+    D(S,  PUT_STALE,  DA_PUT_ACK, S),
+    D(EM, GETS,       DA_FWD_GETS | DA_ADD_REQ, O_U),
+    D(EM, GETM,       DA_FWD_GETM | DA_SET_OWNER_REQ, EM_U),
+    D(EM, FAR_ATOMIC, DA_FWD_GETM | DA_FWD_TO_HOME | DA_SAVE_ACKS | DA_CLEAR_OWNER, AT_AD),
+    D(EM, PUTE,       DA_CLEAR_OWNER | DA_PUT_ACK, I),
+    D(EM, PUTM,       DA_WRITE_MEM | DA_CLEAR_OWNER | DA_PUT_ACK, I),
+    D(EM, PUT_STALE,  DA_PUT_ACK, EM),
+    D(O,  GETS,       DA_FWD_GETS | DA_ADD_REQ, O_U),
+    D(O,  GETM,       DA_FWD_GETM | DA_INV_SHARERS | DA_CLEAR_SHARERS | DA_SET_OWNER_REQ, EM_U),
+    D(O,  UPGRADE,    DA_ACKCOUNT_TO_REQ | DA_INV_SHARERS | DA_CLEAR_SHARERS | DA_SET_OWNER_REQ, EM_U),
+    D(O,  FAR_ATOMIC, DA_FWD_GETM | DA_INV_SHARERS | DA_FWD_TO_HOME | DA_SAVE_ACKS |
+                      DA_CLEAR_SHARERS | DA_CLEAR_OWNER, AT_AD),
+    D(O,  PUTS,       DA_REMOVE_REQ | DA_PUT_ACK, O),
+    D(O,  PUTE,       DA_CLEAR_OWNER | DA_PUT_ACK, I),
+    D(O,  PUTM,       DA_WRITE_MEM | DA_CLEAR_OWNER | DA_PUT_ACK, I),
+    D(O,  PUTO,       DA_WRITE_MEM | DA_CLEAR_OWNER | DA_PUT_ACK, S),
+    D(O,  PUT_STALE,  DA_PUT_ACK, O),
+    /* ---- transient states ---- */
+    DSTALL(S_U),
+    D(S_U,  UNBLOCK,  0, S),
+    DSTALL(EM_U),
+    D(EM_U, UNBLOCK,  0, EM),
+    DSTALL(O_U),
+    D(O_U,  UNBLOCK,  0, O),
+    DSTALL(AT_AD),
+    D(AT_AD, DATA,       DA_WRITE_MEM | DA_ATOMIC_REPLY, I),
+    D(AT_AD, DATA_ACKS,  DA_WRITE_MEM, AT_A),
+    D(AT_AD, INV_ACK,    DA_DEC_ACK, AT_AD),
+    DSTALL(AT_A),
+    D(AT_A, INV_ACK,      DA_DEC_ACK, AT_A),
+    D(AT_A, LAST_INV_ACK, DA_DEC_ACK | DA_ATOMIC_REPLY, I),
+};
+#undef D
+
+const CohProtocol coh_moesi = {
+    .name = "moesi",
+    .source = "Sorin, Hill, Wood: A Primer on Memory Consistency and Cache Coherence, "
+              "Tables 8.5-8.6 (MOSI directory protocol) with E from Tables 8.3-8.4, "
+              "blocking-directory variant",
+    .cache = moesi_cache, .n_cache = G_N_ELEMENTS(moesi_cache),
+    .dir = moesi_dir, .n_dir = G_N_ELEMENTS(moesi_dir),
+    .has_o = TRUE, .has_e = TRUE,
+};

@@ -1,0 +1,106 @@
+/* Names, printing and well-formedness checks for the protocol tables. */
+#include <string.h>
+#include "coherence/protocol.h"
+
+G_DEFINE_QUARK(qsim-coherence-error-quark, coh_error)
+
+static const char *const cache_state_names[CS__N] = {
+    "I", "S", "E", "O", "M", "IS_D", "IM_AD", "IM_A", "SM_AD", "SM_A", "OM_AC", "OM_A",
+    "MI_A", "EI_A", "OI_A", "SI_A", "II_A",
+};
+static const char *const cache_event_names[CE__N] = {
+    "Load", "Store", "Replacement", "Fwd-GetS", "Fwd-GetM", "Inv", "Put-Ack",
+    "Data", "Data_Acks", "Data_E", "Inv-Ack", "Last-Inv-Ack",
+};
+static const char *const dir_state_names[DS__N] = {
+    "I", "S", "EM", "O", "S_DU", "S_D", "S_U", "EM_U", "O_U", "AT_AD", "AT_A",
+};
+static const char *const dir_event_names[DE__N] = {
+    "GetS", "GetM", "Upgrade", "FarAtomic", "PutS", "PutS-Last", "PutE", "PutM", "PutO",
+    "Put-Stale", "Unblock", "CopyBack", "Data", "Data_Acks", "Inv-Ack", "Last-Inv-Ack",
+};
+/* Bit i of the action masks, in order. */
+static const char *const cache_action_names[] = {
+    "stall", "hit", "send GetS", "send GetM", "send Upgrade", "send PutS", "send PutE",
+    "send PutM", "send PutO", "data to req", "copy-back", "ack to req", "save data",
+    "dec ack", "unblock", "wake", "lost-inv", "lost-down", "leave", "free",
+};
+static const char *const dir_action_names[] = {
+    "stall", "data to req", "data-E to req", "ack count to req", "fwd GetS", "fwd GetM",
+    "inv sharers", "add req", "owner to sharer", "owner := req", "clear owner",
+    "clear sharers", "remove req", "write mem", "put-ack", "save acks", "dec ack",
+    "atomic reply", "to home",
+};
+
+#define NAME(tab, i) ((i) < G_N_ELEMENTS(tab) ? tab[i] : "?")
+const char *coh_cache_state_name(guint s) { return NAME(cache_state_names, s); }
+const char *coh_cache_event_name(guint e) { return NAME(cache_event_names, e); }
+const char *coh_dir_state_name(guint s) { return NAME(dir_state_names, s); }
+const char *coh_dir_event_name(guint e) { return NAME(dir_event_names, e); }
+
+char *coh_row_text(const CohRow *r, gboolean dir)
+{
+    if (dir)
+        return g_strdup_printf("%s + %s -> %s", coh_dir_state_name(r->state),
+                               coh_dir_event_name(r->event), coh_dir_state_name(r->next));
+    return g_strdup_printf("%s + %s -> %s", coh_cache_state_name(r->state),
+                           coh_cache_event_name(r->event), coh_cache_state_name(r->next));
+}
+
+char *coh_actions_text(guint32 actions, gboolean dir)
+{
+    const char *const *names = dir ? dir_action_names : cache_action_names;
+    guint n = dir ? G_N_ELEMENTS(dir_action_names) : G_N_ELEMENTS(cache_action_names);
+    GString *s = g_string_new("");
+    for (guint i = 0; i < n; i++)
+        if (actions & (1u << i))
+            g_string_append_printf(s, "%s%s", s->len ? ", " : "", names[i]);
+    return g_string_free(s, FALSE);
+}
+
+static gboolean check_table(const CohRow *rows, guint n, guint nstates, guint nevents,
+                            guint32 all, guint32 stall, gboolean dir, GError **error)
+{
+    g_autofree guint8 *seen = g_new0(guint8, nstates * nevents);
+    for (guint i = 0; i < n; i++) {
+        const CohRow *r = &rows[i];
+        const char *what = dir ? "directory" : "cache";
+        if (r->state >= nstates || r->event >= nevents || r->next >= nstates) {
+            g_set_error(error, COH_ERROR, COH_ERROR_TABLE, "%s row %u out of range", what, i);
+            return FALSE;
+        }
+        g_autofree char *text = coh_row_text(r, dir);
+        if (seen[r->state * nevents + r->event]++) {
+            g_set_error(error, COH_ERROR, COH_ERROR_TABLE, "%s row %u (%s) duplicates a cell",
+                        what, i, text);
+            return FALSE;
+        }
+        if (r->actions & ~all) {
+            g_set_error(error, COH_ERROR, COH_ERROR_TABLE, "%s row %u (%s) has unknown actions",
+                        what, i, text);
+            return FALSE;
+        }
+        if ((r->actions & stall) && (r->actions != stall || r->next != r->state)) {
+            g_set_error(error, COH_ERROR, COH_ERROR_TABLE,
+                        "%s row %u (%s): a stall does nothing else and keeps the state", what, i, text);
+            return FALSE;
+        }
+    }
+    return TRUE;
+}
+
+gboolean coh_protocol_check(const CohProtocol *p, GError **error)
+{
+    if (!check_table(p->cache, p->n_cache, CS__N, CE__N, CA__ALL, CA_STALL, FALSE, error))
+        return FALSE;
+    if (!check_table(p->dir, p->n_dir, DS__N, DE__N, DA__ALL, DA_STALL, TRUE, error))
+        return FALSE;
+    /* A cache row never leads into O in a protocol without O. */
+    for (guint i = 0; i < p->n_cache && !p->has_o; i++)
+        if (p->cache[i].next == CS_O || p->cache[i].next == CS_OI_A || p->cache[i].next == CS_OM_AC) {
+            g_set_error(error, COH_ERROR, COH_ERROR_TABLE, "%s: row %u enters an O state",
+                        p->name, i);
+            return FALSE;
+        }
+    return TRUE;
+}

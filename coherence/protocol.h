@@ -1,0 +1,166 @@
+/* Coherence protocols as data: the states, events and actions shared by coherence/mesi.c and
+ * coherence/moesi.c, and the row type those files fill in.
+ *
+ * Two controllers, each one table (after Sorin, Hill and Wood, "A Primer on Memory Consistency
+ * and Cache Coherence", ch. 8):
+ *  - the cache controller (one per core's private hierarchy): state x event -> actions, next;
+ *  - the home/directory controller (one per line, at the line's home socket).
+ * The home is *blocking*: while a line is in a transient directory state, requests for it wait
+ * in a FIFO at the home (the tables write this out as DA_STALL rows).  The requester tells the
+ * home it is done with an Unblock, as in gem5's blocking directories; acks still go to the
+ * requester as in the Primer.
+ *
+ * Classifying a message into an event is done by the memory system (coherence/memsys.c);
+ * these tables only say what happens.  A (state, event) pair that no row covers is an
+ * internal error (g_error) naming both. */
+#ifndef QSIM_PROTOCOL_H
+#define QSIM_PROTOCOL_H
+
+#include <glib.h>
+#include <stdint.h>
+
+/* Errors of the coherence module. */
+#define COH_ERROR (coh_error_quark())
+GQuark coh_error_quark(void);
+typedef enum { COH_ERROR_TABLE, COH_ERROR_INVARIANT, COH_ERROR_CONFIG } CohError;
+
+/* ---- cache controller ---- */
+typedef enum {
+    /* stable */
+    CS_I, CS_S, CS_E, CS_O, CS_M,
+    /* transient: from X to Y, waiting for A = acks, D = data, C = ack count */
+    CS_IS_D, CS_IM_AD, CS_IM_A, CS_SM_AD, CS_SM_A, CS_OM_AC, CS_OM_A,
+    CS_MI_A, CS_EI_A, CS_OI_A, CS_SI_A, CS_II_A,
+    CS__N
+} CohCacheState;
+
+typedef enum {
+    /* from the own core */
+    CE_LOAD, CE_STORE, CE_REPLACEMENT,
+    /* forwarded from the home (other cores' transactions) */
+    CE_FWD_GETS, CE_FWD_GETM, CE_INV, CE_PUT_ACK,
+    /* responses to the own transaction */
+    CE_DATA,          /* data or ack count with no acks outstanding after it */
+    CE_DATA_ACKS,     /* data or ack count with acks still to come */
+    CE_DATA_E,        /* exclusive clean data (MESI/MOESI E grant) */
+    CE_INV_ACK,       /* not the last one */
+    CE_LAST_INV_ACK,
+    CE__N
+} CohCacheEvent;
+
+typedef enum {
+    CA_STALL        = 1u << 0,  /* the access waits in the line's MSHR queue */
+    CA_HIT          = 1u << 1,  /* perform the access now */
+    CA_SEND_GETS    = 1u << 2,
+    CA_SEND_GETM    = 1u << 3,
+    CA_SEND_UPGRADE = 1u << 4,  /* GetM from a holder of valid data */
+    CA_SEND_PUTS    = 1u << 5,
+    CA_SEND_PUTE    = 1u << 6,
+    CA_SEND_PUTM    = 1u << 7,
+    CA_SEND_PUTO    = 1u << 8,
+    CA_DATA_TO_REQ  = 1u << 9,  /* cache-to-cache data (with the forwarded ack count) */
+    CA_COPYBACK     = 1u << 10, /* data to the home, which writes memory */
+    CA_ACK_TO_REQ   = 1u << 11,
+    CA_SAVE_DATA    = 1u << 12, /* take data and ack count from the message */
+    CA_DEC_ACK      = 1u << 13,
+    CA_UNBLOCK      = 1u << 14, /* tell the home the transaction is complete */
+    CA_WAKE         = 1u << 15, /* retry the accesses queued on the line */
+    CA_LOST_INV     = 1u << 16, /* tell the core: invalidated */
+    CA_LOST_DOWN    = 1u << 17, /* tell the core: lost write permission */
+    CA_LEAVE        = 1u << 18, /* the line leaves the L1/L2 arrays (stays in the MSHR) */
+    CA_FREE         = 1u << 19, /* the line is gone: back to I */
+} CohCacheAction;
+#define CA__ALL ((1u << 20) - 1)
+
+/* ---- home / directory controller ---- */
+typedef enum {
+    /* stable */
+    DS_I, DS_S, DS_EM, DS_O,
+    /* transient (the line is busy; requests queue) */
+    DS_S_DU,   /* to S: waiting for the old owner's copy-back and the requester's Unblock */
+    DS_S_D,    /* to S: waiting for the copy-back */
+    DS_S_U,    /* to S: waiting for the Unblock */
+    DS_EM_U,   /* to EM: waiting for the Unblock */
+    DS_O_U,    /* to O: waiting for the Unblock */
+    DS_AT_AD,  /* far atomic: waiting for the owner's data and the acks */
+    DS_AT_A,   /* far atomic: waiting for the acks */
+    DS__N
+} CohDirState;
+
+typedef enum {
+    DE_GETS, DE_GETM,
+    DE_UPGRADE,       /* GetM from a core that holds valid data (sharer or owner) */
+    DE_FAR_ATOMIC,
+    DE_PUTS,          /* from a sharer that is not the last holder */
+    DE_PUTS_LAST,     /* from the last sharer, no owner */
+    DE_PUTE,          /* from the owner, no data */
+    DE_PUTM,          /* from the owner, with data, no sharers left */
+    DE_PUTO,          /* from the owner, with data, sharers remain */
+    DE_PUT_STALE,     /* from a core the directory no longer lists */
+    DE_UNBLOCK,
+    DE_COPYBACK,      /* the old owner's data after a Fwd-GetS (MESI) */
+    DE_DATA,          /* far atomic: owner's data, no acks outstanding */
+    DE_DATA_ACKS,     /* far atomic: owner's data, acks outstanding */
+    DE_INV_ACK, DE_LAST_INV_ACK,
+    DE__N
+} CohDirEvent;
+
+typedef enum {
+    DA_STALL          = 1u << 0,  /* queue the request in the line's home FIFO */
+    DA_DATA_TO_REQ    = 1u << 1,  /* data from the LLC or memory, with the ack count */
+    DA_DATA_E_TO_REQ  = 1u << 2,  /* exclusive clean data */
+    DA_ACKCOUNT_TO_REQ= 1u << 3,  /* upgrade grant: no data, just the ack count */
+    DA_FWD_GETS       = 1u << 4,
+    DA_FWD_GETM       = 1u << 5,  /* the owner sends its data (and ack count) to the requester */
+    DA_INV_SHARERS    = 1u << 6,  /* every sharer but the requester; acks to the requester */
+    DA_ADD_REQ        = 1u << 7,  /* requester joins the sharers */
+    DA_OWNER_TO_SHARER= 1u << 8,
+    DA_SET_OWNER_REQ  = 1u << 9,
+    DA_CLEAR_OWNER    = 1u << 10,
+    DA_CLEAR_SHARERS  = 1u << 11,
+    DA_REMOVE_REQ     = 1u << 12, /* from the sharers */
+    DA_WRITE_MEM      = 1u << 13,
+    DA_PUT_ACK        = 1u << 14,
+    DA_SAVE_ACKS      = 1u << 15, /* far atomic: note the expected acks */
+    DA_DEC_ACK        = 1u << 16,
+    DA_ATOMIC_REPLY   = 1u << 17, /* perform the far atomic on memory, reply to the requester */
+    DA_FWD_TO_HOME    = 1u << 18, /* far atomic: DA_FWD_GETM/DA_INV_SHARERS answer the home */
+} CohDirAction;
+#define DA__ALL ((1u << 19) - 1)
+
+typedef struct {
+    guint8 state;      /* CohCacheState or CohDirState */
+    guint8 event;      /* CohCacheEvent or CohDirEvent */
+    guint8 next;
+    guint32 actions;   /* CohCacheAction or CohDirAction bits */
+} CohRow;
+
+typedef struct {
+    const char *name;               /* "mesi" */
+    const char *source;             /* the Primer tables it follows */
+    const CohRow *cache;
+    guint n_cache;
+    const CohRow *dir;
+    guint n_dir;
+    gboolean has_o, has_e;
+} CohProtocol;
+
+extern const CohProtocol coh_mesi;
+extern const CohProtocol coh_moesi;
+
+const char *coh_cache_state_name(guint s);
+const char *coh_cache_event_name(guint e);
+const char *coh_dir_state_name(guint s);
+const char *coh_dir_event_name(guint e);
+static inline gboolean coh_cache_state_stable(guint s) { return s <= CS_M; }
+static inline gboolean coh_dir_state_stable(guint s) { return s <= DS_O; }
+
+/* "IS_D + Data -> S": the row as a trace quotes it (caller frees). */
+char *coh_row_text(const CohRow *r, gboolean dir);
+/* "send GetM, lost-inv" : the actions of a row (caller frees). */
+char *coh_actions_text(guint32 actions, gboolean dir);
+/* Checks a table: states, events and next states in range, no duplicate (state, event),
+ * actions known, stall rows keep their state.  FALSE with a message on the first problem. */
+gboolean coh_protocol_check(const CohProtocol *p, GError **error);
+
+#endif

@@ -1,0 +1,245 @@
+/* `qsim latency --config NAME`: the latency of a load, a store and a CAS by core 0 to a line
+ * that another core holds in M, E, S, O (where the protocol has it) or that is only in memory
+ * (I), for the other core on the same socket and at each socket distance the topology has.
+ * Like ccbench (David, Guerraoui, Trigonakis, SOSP 2013), every figure is measured: the state
+ * is set up with real accesses through the port, then one access is timed. */
+#include <stdio.h>
+#include <string.h>
+#include <json-glib/json-glib.h>
+#include "coherence/memsys.h"
+#include "sim/commands.h"
+#include "sim/config.h"
+
+typedef struct {
+    gboolean got;
+    MemResponse r;
+} LatClient;
+
+static void lat_done(void *obj, const MemResponse *r)
+{
+    LatClient *c = obj;
+    c->got = TRUE;
+    c->r = *r;
+}
+
+typedef struct {
+    Engine *e;
+    MemSys *ms;
+    LatClient *cl;
+} LatRig;
+
+static Cycle lat_access(LatRig *g, guint core, MemKind kind, uint64_t addr)
+{
+    MemRequest q = { .kind = kind, .rmw = RMW_CAS, .addr = addr, .size = 8, .value = 1, .expected = 0 };
+    g->cl[core].got = FALSE;
+    memsys_issue(g->ms, core, &q);
+    while (!g->cl[core].got && engine_step(g->e))
+        ;
+    g_assert(g->cl[core].got);
+    Cycle lat = g->cl[core].r.done - g->cl[core].r.issued;
+    while (engine_step(g->e)) /* let write-backs and unblocks finish: the next access starts quiet */
+        ;
+    return lat;
+}
+
+/* One measurement: fresh machine, the other core sets the state, core 0 does `op`. */
+static gboolean measure_one(const QsimConfig *cfg, const char *op, char state, guint other, guint helper,
+                            guint home, guint64 *out, GError **error)
+{
+    LatRig g = { engine_new(1), NULL, NULL };
+    g.ms = memsys_new(cfg, g.e, error);
+    if (!g.ms) {
+        engine_free(g.e);
+        return FALSE;
+    }
+    guint n = config_total_cores(cfg);
+    g.cl = g_new0(LatClient, n);
+    static const PortClient client = { lat_done, NULL };
+    for (guint i = 0; i < n; i++)
+        memsys_attach(g.ms, i, &client, &g.cl[i]);
+    /* a line homed at `home`: line index = home (mod sockets), away from line 0 */
+    uint64_t addr = ((guint64)cfg->topology.sockets * 64 + home) * (guint64)cfg->line_size;
+    switch (state) {
+    case 'M': lat_access(&g, other, MEM_STORE, addr); break;
+    case 'E': lat_access(&g, other, MEM_LOAD, addr); break;
+    case 'S': /* MOESI: the helper reads first, so the other core ends in S (helper in O) */
+        lat_access(&g, memsys_protocol(g.ms)->has_o ? helper : other, MEM_LOAD, addr);
+        lat_access(&g, memsys_protocol(g.ms)->has_o ? other : helper, MEM_LOAD, addr);
+        break;
+    case 'O':
+        lat_access(&g, other, MEM_STORE, addr);
+        lat_access(&g, helper, MEM_LOAD, addr);
+        break;
+    default: break; /* I: only in memory */
+    }
+    MemKind kind = !strcmp(op, "load") ? MEM_LOAD : !strcmp(op, "store") ? MEM_STORE : MEM_RMW;
+    *out = lat_access(&g, 0, kind, addr);
+    memsys_free(g.ms);
+    engine_free(g.e);
+    g_free(g.cl);
+    return TRUE;
+}
+
+GArray *latency_measure(const void *cfgp, GError **error)
+{
+    const QsimConfig *cfg = cfgp;
+    guint cps = (guint)cfg->topology.cores_per_socket, ns = (guint)cfg->topology.sockets;
+    GArray *rows = g_array_new(FALSE, TRUE, sizeof(LatencyRow));
+    /* the other core's placements: same socket (core 1), then the first socket at each distance */
+    typedef struct { guint socket; char label[24]; } Place;
+    Place places[64];
+    guint np = 0;
+    if (cps > 1)
+        places[np++] = (Place){ 0, "same-socket" };
+    Engine *e0 = engine_new(1);
+    MemSys *m0 = memsys_new(cfg, e0, error);
+    if (!m0) {
+        engine_free(e0);
+        g_array_free(rows, TRUE);
+        return NULL;
+    }
+    for (guint t = 1; t < ns && np < G_N_ELEMENTS(places); t++) {
+        Place p = { t, "" };
+        if (cfg->topology.socket_links == SOCKETS_MCM_PAIRS && t / 2 == 0)
+            g_strlcpy(p.label, "same-package", sizeof p.label);
+        else
+            g_snprintf(p.label, sizeof p.label, "%u-hop", memsys_socket_hops(m0, 0, t));
+        gboolean seen = FALSE;
+        for (guint i = 0; i < np; i++)
+            seen |= !strcmp(places[i].label, p.label);
+        if (!seen)
+            places[np++] = p;
+    }
+    gboolean has_o = memsys_protocol(m0)->has_o;
+    memsys_free(m0);
+    engine_free(e0);
+    static const char *const ops[] = { "load", "store", "cas" };
+    const char *states = has_o ? "MESOI" : "MESI";
+    for (guint o = 0; o < G_N_ELEMENTS(ops); o++)
+        for (const char *s = states; *s; s++)
+            for (guint p = 0; p < np; p++) {
+                guint other = places[p].socket * cps + (places[p].socket == 0 ? 1 : 0);
+                /* S and O need a second holder, beside the first */
+                guint helper = (other + 1) % cps == 0 ? other - 1 : other + 1;
+                if ((*s == 'S' || *s == 'O') && (cps < 2 || (places[p].socket == 0 && cps < 3)))
+                    continue;
+                if (places[p].socket == 0 && (*s == 'S' || *s == 'O'))
+                    helper = 2;
+                LatencyRow r = { ops[o], NULL, "", places[p].socket, 0 };
+                static const char *const names[] = { "M", "E", "S", "O", "I" };
+                r.state = names[strchr("MESOI", *s) - "MESOI"];
+                g_strlcpy(r.distance, places[p].label, sizeof r.distance);
+                guint home = *s == 'I' ? places[p].socket : 0;
+                if (!measure_one(cfg, ops[o], *s, other, helper, home, &r.cycles, error)) {
+                    g_array_free(rows, TRUE);
+                    return NULL;
+                }
+                g_array_append_val(rows, r);
+            }
+    return rows;
+}
+
+int cmd_latency(int argc, char **argv)
+{
+    g_auto(GStrv) sets = NULL;
+    g_autofree char *config = NULL, *format = NULL;
+    GOptionEntry entries[] = {
+        { "config", 'c', 0, G_OPTION_ARG_STRING, &config, "Machine config (name or path)", "NAME" },
+        { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "Output: text (default), json or csv", "FMT" },
+        { "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets, "Override a config value (repeatable)", "KEY=VALUE" },
+        { NULL },
+    };
+    GOptionContext *ctx = g_option_context_new("");
+    g_option_context_set_summary(ctx,
+        "Measure, by simulation, the cycles of a load, a store and a CAS by core 0 to a line that\n"
+        "another core holds in each coherence state, on the same socket and at each socket distance.");
+    g_option_context_add_main_entries(ctx, entries, NULL);
+    gboolean ok = cli_parse(ctx, &argc, &argv);
+    g_option_context_free(ctx);
+    if (!ok)
+        return QSIM_EXIT_USAGE;
+    if (!config || argc != 1) {
+        fprintf(stderr, "qsim latency: name a config, e.g. `qsim latency --config haswell`\n");
+        return QSIM_EXIT_USAGE;
+    }
+    const char *fmt = format ? format : "text";
+    if (strcmp(fmt, "text") && strcmp(fmt, "json") && strcmp(fmt, "csv")) {
+        fprintf(stderr, "qsim latency: --format is text, json or csv, not '%s'\n", fmt);
+        return QSIM_EXIT_USAGE;
+    }
+    g_autoptr(GError) error = NULL;
+    g_autoptr(QsimConfig) cfg = config_load(config, (const char *const *)sets, &error);
+    if (!cfg)
+        return cli_fail(error);
+    GArray *rows = latency_measure(cfg, &error);
+    if (!rows)
+        return cli_fail(error);
+    if (!strcmp(fmt, "json")) {
+        g_autoptr(JsonBuilder) b = json_builder_new();
+        json_builder_begin_object(b);
+        json_builder_set_member_name(b, "config");
+        json_builder_add_string_value(b, cfg->name);
+        json_builder_set_member_name(b, "rows");
+        json_builder_begin_array(b);
+        for (guint i = 0; i < rows->len; i++) {
+            const LatencyRow *r = &g_array_index(rows, LatencyRow, i);
+            json_builder_begin_object(b);
+            json_builder_set_member_name(b, "op");
+            json_builder_add_string_value(b, r->op);
+            json_builder_set_member_name(b, "state");
+            json_builder_add_string_value(b, r->state);
+            json_builder_set_member_name(b, "distance");
+            json_builder_add_string_value(b, r->distance);
+            json_builder_set_member_name(b, "cycles");
+            json_builder_add_int_value(b, (gint64)r->cycles);
+            json_builder_end_object(b);
+        }
+        json_builder_end_array(b);
+        json_builder_end_object(b);
+        g_autoptr(JsonGenerator) gen = json_generator_new();
+        g_autoptr(JsonNode) root = json_builder_get_root(b);
+        json_generator_set_root(gen, root);
+        json_generator_set_pretty(gen, TRUE);
+        g_autofree char *text = json_generator_to_data(gen, NULL);
+        printf("%s\n", text);
+    } else if (!strcmp(fmt, "csv")) {
+        printf("op,state,distance,cycles\n");
+        for (guint i = 0; i < rows->len; i++) {
+            const LatencyRow *r = &g_array_index(rows, LatencyRow, i);
+            printf("%s,%s,%s,%" G_GUINT64_FORMAT "\n", r->op, r->state, r->distance, r->cycles);
+        }
+    } else {
+        /* one line per (op, state), one column per distance, in the order measured */
+        GPtrArray *dists = g_ptr_array_new();
+        for (guint i = 0; i < rows->len; i++) {
+            const char *d = g_array_index(rows, LatencyRow, i).distance;
+            gboolean seen = FALSE;
+            for (guint j = 0; j < dists->len; j++)
+                seen |= !strcmp(dists->pdata[j], d);
+            if (!seen)
+                g_ptr_array_add(dists, (gpointer)d);
+        }
+        printf("%s: cycles for core 0 to access a line another core holds (measured)\n", cfg->name);
+        printf("%-6s %-5s", "op", "state");
+        for (guint j = 0; j < dists->len; j++)
+            printf(" %12s", (const char *)dists->pdata[j]);
+        printf("\n");
+        for (guint i = 0; i < rows->len;) {
+            const LatencyRow *first = &g_array_index(rows, LatencyRow, i);
+            printf("%-6s %-5s", first->op, first->state);
+            for (guint j = 0; j < dists->len; j++) {
+                const LatencyRow *r = i < rows->len ? &g_array_index(rows, LatencyRow, i) : NULL;
+                if (r && r->op == first->op && r->state == first->state && !strcmp(r->distance, dists->pdata[j])) {
+                    printf(" %12" G_GUINT64_FORMAT, r->cycles);
+                    i++;
+                } else {
+                    printf(" %12s", "-");
+                }
+            }
+            printf("\n");
+        }
+        g_ptr_array_free(dists, TRUE);
+    }
+    g_array_free(rows, TRUE);
+    return QSIM_EXIT_OK;
+}

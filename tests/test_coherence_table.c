@@ -1,0 +1,84 @@
+/* The protocol tables: every cell well-formed, rows print as a trace quotes them, and an
+ * uncovered (state, event) pair is a loud internal error. */
+#include <check.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "tests/coh_rig.h"
+
+static const CohProtocol *const protos[] = { &coh_mesi, &coh_moesi };
+
+/* Walks every cell of both tables of protocol _i. */
+START_TEST(test_every_cell_well_formed)
+{
+    const CohProtocol *p = protos[_i];
+    g_autoptr(GError) error = NULL;
+    ck_assert_msg(coh_protocol_check(p, &error), "%s", error ? error->message : "");
+    for (guint i = 0; i < p->n_cache; i++) {
+        const CohRow *r = &p->cache[i];
+        ck_assert_uint_lt(r->next, CS__N);
+        ck_assert_uint_eq(r->actions & ~CA__ALL, 0);
+        /* leaving for I frees the line; a stable next state with a send is impossible */
+        if (r->next == CS_I)
+            ck_assert(r->actions & CA_FREE);
+        if (r->actions & (CA_SEND_GETS | CA_SEND_GETM | CA_SEND_UPGRADE))
+            ck_assert(!coh_cache_state_stable(r->next));
+        if (r->actions & CA_UNBLOCK)
+            ck_assert(coh_cache_state_stable(r->next));
+        g_autofree char *t = coh_row_text(r, FALSE);
+        ck_assert_ptr_nonnull(strstr(t, " -> "));
+    }
+    for (guint i = 0; i < p->n_dir; i++) {
+        const CohRow *r = &p->dir[i];
+        ck_assert_uint_lt(r->next, DS__N);
+        ck_assert_uint_eq(r->actions & ~DA__ALL, 0);
+        /* every transient directory state has a way out */
+        if (!coh_dir_state_stable(r->next)) {
+            gboolean out = FALSE;
+            for (guint j = 0; j < p->n_dir; j++)
+                out |= p->dir[j].state == r->next && p->dir[j].next != r->next;
+            ck_assert_msg(out, "%s: directory state %s has no exit", p->name, coh_dir_state_name(r->next));
+        }
+    }
+}
+END_TEST
+
+START_TEST(test_row_text)
+{
+    const CohRow r = { CS_IS_D, CE_DATA, CS_S, CA_SAVE_DATA };
+    g_autofree char *t = coh_row_text(&r, FALSE);
+    ck_assert_str_eq(t, "IS_D + Data -> S");
+    g_autofree char *a = coh_actions_text(CA_SEND_GETM | CA_LOST_INV, FALSE);
+    ck_assert_str_eq(a, "send GetM, lost-inv");
+}
+END_TEST
+
+/* A table with a hole: the first event hitting it must stop the run, naming state and event. */
+START_TEST(test_missing_cell_is_fatal)
+{
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        g_autofree char *y = rig_yaml(1, 2, "mesi");
+        CohRig *r = rig_new(y, NULL);
+        /* I + Load now waits in IM_A, which has no Data row */
+        memsys_override_cache_row(r->ms, CS_I, CE_LOAD, CA_SEND_GETS, CS_IM_A);
+        rig_do(r, 0, MEM_LOAD, 0, 0);
+        _exit(0);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    ck_assert(!(WIFEXITED(status) && WEXITSTATUS(status) == 0));
+}
+END_TEST
+
+Suite *make_coh_table_suite(void)
+{
+    Suite *s = suite_create("coh_table");
+    TCase *tc = tcase_create("cells");
+    tcase_add_loop_test(tc, test_every_cell_well_formed, 0, G_N_ELEMENTS(protos));
+    tcase_add_test(tc, test_row_text);
+    tcase_add_test(tc, test_missing_cell_is_fatal);
+    suite_add_tcase(s, tc);
+    return s;
+}
