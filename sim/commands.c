@@ -6,5 +6,6 @@ const QsimCommand qsim_commands[] = {
     { "config",  "print a config's effective values as YAML (or the key reference)", cmd_config },
     { "asm",     "assemble an ISA source file and print the listing (or its errors)", cmd_asm },
     { "verify",  "check a lock's mutual exclusion and progress on the reference interpreter", cmd_verify },
+    { "latency", "measure load/store/CAS latency to a line held in each state (ccbench-like)", cmd_latency },
     { NULL, NULL, NULL },
 };
