@@ -14,6 +14,7 @@ typedef enum { ATOMICS_LLSC, ATOMICS_LSE_NEAR, ATOMICS_LSE_FAR } AtomicsKind;
 typedef enum { SOCKETS_FULL, SOCKETS_RING, SOCKETS_TWISTED_HYPERCUBE, SOCKETS_MCM_PAIRS } SocketTopology;
 typedef enum { ONDIE_RING, ONDIE_MESH, ONDIE_CROSSBAR } OnDieTopology;
 typedef enum { XSOCKET_BROADCAST, XSOCKET_DIRECTORY } CrossSocketCoherence;
+typedef enum { HOME_INTERLEAVE, HOME_FIRST_TOUCH } HomePolicy;
 
 typedef struct {
     gint64 size;      /* bytes */
@@ -67,6 +68,7 @@ typedef struct {
 
     struct {
         gint64 latency;                /* cycles from the home to DRAM and back */
+        HomePolicy home;               /* which socket is a line's home */
     } memory;
 
     struct {

@@ -16,6 +16,7 @@ static const char *const atomics_choices[] = { "llsc", "lse-near", "lse-far", NU
 static const char *const links_choices[] = { "full", "ring", "twisted-hypercube", "mcm-pairs", NULL };
 static const char *const ondie_choices[] = { "ring", "mesh", "crossbar", NULL };
 static const char *const xsock_choices[] = { "broadcast", "directory", NULL };
+static const char *const home_choices[] = { "interleave", "first-touch", NULL };
 
 const CfgKey qsim_config_schema[] = {
     /* path, type, offset, default, min, max, choices, unit, doc */
@@ -102,6 +103,10 @@ const CfgKey qsim_config_schema[] = {
       "LLC slices per socket, lines interleaved across them (0: one per core)." },
     { "memory.latency", CFG_INT, OFF(memory.latency), "200", 1, 100000, NULL, "cycles",
       "Load from local DRAM, load-to-use." },
+    { "memory.home", CFG_ENUM, OFF(memory.home), "interleave", 0, 0, home_choices, NULL,
+      "A line's home socket (its memory and directory): interleave (line i on socket i mod "
+      "sockets) or first-touch (the socket of the first core to access it, as Linux's default "
+      "local allocation)." },
     { "run.stall_cycles", CFG_INT, OFF(run.stall_cycles), "1000000", 1000, 1e12, NULL, "cycles",
       "A run with no retirement on any core for this long has stalled: it ends with exit 1." },
 };
