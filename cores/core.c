@@ -1,0 +1,990 @@
+/* The core timing model: pipeline stages called retire-first each cycle, and the port
+ * callbacks through which the memory system answers and tells us of lost lines.
+ *
+ * Simplifications, each chosen to keep the model small where the locks studied do not care:
+ * unlimited issue width (fetch_width bounds throughput); a load waits until every older
+ * store's address is known (no memory-dependence speculation); a load forwarded from the store
+ * buffer is not watched by the ordering rollback; `stx` and atomics take no store-buffer entry
+ * (they perform at the ROB head); on arm64 a younger load waits for an older unfinished atomic
+ * or `stx`; `stx` is performed as a compare-and-swap against the value `ldx` read (so an ABA
+ * write in between is not seen as a failure). */
+#include <string.h>
+#include "cores/core_internal.h"
+#include "cores/isa_exec.h"
+
+static void core_tick(Core *c);
+
+/* ==================== scheduling ==================== */
+
+uint64_t core_new_req(Core *c)
+{
+    return ++c->next_req;
+}
+
+static void tick_event(void *obj, uint64_t gen)
+{
+    Core *c = obj;
+    if (gen != c->tick_gen)
+        return; /* superseded by an earlier tick */
+    c->tick_at = CYCLE_NEVER;
+    core_tick(c);
+}
+
+static void schedule_tick_at(Core *c, Cycle when)
+{
+    if (c->halted || !c->started)
+        return;
+    if (c->tick_at != CYCLE_NEVER && c->tick_at <= when)
+        return;
+    c->tick_at = when;
+    engine_schedule_at(c->e, when, tick_event, c, ++c->tick_gen);
+}
+
+/* Something changed from outside the pipeline (a response, a lost line, an event): tick this
+ * cycle if the core has not ticked yet this cycle, else the next. */
+void core_wake(Core *c)
+{
+    Cycle now = engine_now(c->e);
+    schedule_tick_at(c, c->last_tick == now ? now + 1 : now);
+}
+
+static void start_event(void *obj, uint64_t arg)
+{
+    Core *c = obj;
+    c->started = TRUE;
+    c->start_cycle = engine_now(c->e);
+    schedule_tick_at(c, c->start_cycle);
+}
+
+void core_start(Core *c, Cycle delay)
+{
+    engine_schedule(c->e, delay, start_event, c, 0);
+}
+
+/* ==================== helpers ==================== */
+
+static inline gboolean is_load_op(IsaOp op) { return op == OP_LD || op == OP_LDX; }
+static inline gboolean takes_lb(IsaOp op) { return is_load_op(op) || isa_op_info[op].is_atomic; }
+static inline gboolean has_mem(IsaOp op)
+{
+    return isa_op_info[op].is_load || isa_op_info[op].is_store;
+}
+
+static inline void mark_done(RobEntry *en, Cycle now)
+{
+    en->state = E_DONE;
+    en->done_at = now;
+}
+
+static void timer(RobEntry *en, Cycle now, gint64 cycles)
+{
+    en->state = E_EXEC;
+    en->complete_at = now + (Cycle)MAX(cycles, 1);
+}
+
+static void set_stall(Core *c, StallCause cause)
+{
+    if (cause == c->stall_cause)
+        return;
+    Cycle now = engine_now(c->e);
+    guint64 d = now - c->stall_since;
+    switch (c->stall_cause) {
+    case STALL_ROB: c->st.stall_rob_full += d; break;
+    case STALL_LB: c->st.stall_lb_full += d; break;
+    case STALL_SB: c->st.stall_sb_full += d; break;
+    case STALL_NONE: break;
+    }
+    c->stall_cause = cause;
+    c->stall_since = now;
+}
+
+static uint64_t mem_address(Core *c, const RobEntry *en)
+{
+    uint64_t regs[ISA_NREG_SLOTS] = { 0 };
+    const IsaMem *m = &en->in->mem;
+    if (m->base != ISA_NO_REG)
+        regs[m->base] = rob_reg_value(c, m->base, en->src[2]);
+    return isa_address(m, c->lay, c->tid, regs);
+}
+
+static void arm_monitor(Core *c, const RobEntry *en, uint64_t value)
+{
+    c->mon_armed = TRUE;
+    c->mon_line = en->line;
+    c->mon_addr = en->addr;
+    c->mon_size = en->in->size;
+    c->mon_value = value;
+}
+
+static void issue_mem(Core *c, RobEntry *en, MemKind kind, RmwKind rmw, uint64_t value,
+                      uint64_t expected, gboolean far, uint32_t hold)
+{
+    en->req_id = core_new_req(c);
+    en->state = E_EXEC;
+    en->complete_at = CYCLE_NEVER;
+    MemRequest r = { .kind = kind, .rmw = rmw, .addr = en->addr, .size = en->in->size,
+                     .value = value, .expected = expected, .far = far, .hold_cycles = hold,
+                     .tag = tag_make(en->req_id, FALSE, (guint)(en->seq % c->rob_size)) };
+    if (kind == MEM_LOAD)
+        c->st.loads_issued++;
+    c->issue(c->ms, c->id, &r);
+}
+
+static RmwKind rmw_kind(IsaOp op)
+{
+    switch (op) {
+    case OP_CAS: return RMW_CAS;
+    case OP_XCHG: return RMW_XCHG;
+    case OP_FADD: return RMW_ADD;
+    case OP_FOR: return RMW_OR;
+    case OP_FAND: return RMW_AND;
+    default: g_assert_not_reached();
+    }
+}
+
+/* Squash from `seq` (inclusive) and refetch at `pc` after `penalty` cycles. */
+static guint squash_refetch(Core *c, uint64_t seq, int32_t pc, gint64 penalty)
+{
+    guint n = rob_squash_from(c, seq);
+    c->fetch_pc = pc;
+    c->fetch_resume_at = engine_now(c->e) + (Cycle)penalty;
+    return n;
+}
+
+/* ==================== retire ==================== */
+
+static void halt_core(Core *c)
+{
+    Cycle now = engine_now(c->e);
+    c->halted = TRUE;
+    set_stall(c, STALL_NONE);
+    c->st.cycles = now - c->start_cycle;
+    c->tick_gen++; /* cancels any pending tick */
+    c->tick_at = CYCLE_NEVER;
+}
+
+static gboolean stage_retire(Core *c)
+{
+    Cycle now = engine_now(c->e);
+    guint n = 0;
+    while (n < (guint)c->cfg->core.retire_width && rob_count(c) > 0) {
+        RobEntry *en = rob_at(c, c->head_seq);
+        if (en->state != E_DONE || en->done_at >= now)
+            break; /* an op retires at the earliest the cycle after it completes */
+        const IsaInsn *in = en->in;
+        switch (in->op) {
+        case OP_LD:
+        case OP_LDX:
+            c->lb_used--;
+            c->st.loads_retired++;
+            break;
+        case OP_CAS: case OP_XCHG: case OP_FADD: case OP_FOR: case OP_FAND:
+            c->lb_used--;
+            break;
+        case OP_ST:
+            /* x86: st.rel is a plain store (TSO orders it already). */
+            sb_commit(c, en->seq, !c->x86 && (in->order == ORD_REL || in->order == ORD_ACQREL));
+            c->st.stores_retired++;
+            break;
+        case OP_FENCE:
+            if (!c->x86 && in->fence != FENCE_LOAD)
+                sb_bump_epoch(c); /* dmb ish / ishst: later stores drain after earlier ones */
+            break;
+        case OP_MARK:
+            c->st.marks++;
+            if (c->mark_fn)
+                c->mark_fn(c->mark_ctx, c->id, in->n, now);
+            break;
+        case OP_SEV:
+            if (c->sev_fn)
+                c->sev_fn(c->sev_ctx, c->id);
+            else
+                core_signal_event(c);
+            break;
+        case OP_SEVL:
+            c->event_reg = TRUE;
+            c->event_cause = WAKE_SEV;
+            break;
+        default:
+            break;
+        }
+        if (in->rd != ISA_NO_REG && in->rd < ISA_NREGS) {
+            c->regs[in->rd] = en->value;
+            if (c->rename[in->rd] == en->seq)
+                c->rename[in->rd] = SEQ_NONE;
+        }
+        c->head_seq++;
+        c->st.insns_retired++;
+        c->last_retire = now;
+        n++;
+        if (in->op == OP_HALT) {
+            halt_core(c);
+            break;
+        }
+    }
+    return n > 0;
+}
+
+/* ==================== execute ==================== */
+
+static void mispredict(Core *c, RobEntry *en, int32_t actual)
+{
+    gint64 pen = c->cfg->core.branch_mispredict_penalty;
+    c->st.branch_mispredicts++;
+    c->st.bm_squashed_ops += squash_refetch(c, en->seq + 1, actual, pen);
+    c->st.bm_penalty_cycles += (guint64)pen;
+    en->pred_next = actual;
+}
+
+/* Finishes an op whose timer ran out. */
+static void complete_timer(Core *c, RobEntry *en, Cycle now)
+{
+    mark_done(en, now);
+    if (en->in->op == OP_FENCE) {
+        c->st.fence_ops++;
+        c->st.fence_cycles += now - en->head_since;
+    }
+}
+
+/* Ordering state of the ops older than the one being looked at, built up oldest first. */
+typedef struct {
+    gboolean block_loads;     /* an older barrier keeps younger loads from performing */
+    gboolean block_all;       /* x86 lfence: nothing younger starts */
+    gboolean store_addr_unknown;
+} Older;
+
+static gboolean start_load(Core *c, RobEntry *en, const Older *o)
+{
+    const IsaInsn *in = en->in;
+    if (!rob_src_ready(c, en->src[2]) || o->block_loads || o->store_addr_unknown)
+        return FALSE;
+    /* arm64 LDAR is RCsc: it does not perform before an older STLR. */
+    if (!c->x86 && in->order == ORD_ACQ && sb_has_release(c, en->seq))
+        return FALSE;
+    en->addr = mem_address(c, en);
+    en->line = core_line(c, en->addr);
+    en->addr_known = TRUE;
+    uint64_t v;
+    int f = sb_forward(c, en->seq, en->addr, in->size, &v);
+    if (f < 0)
+        return FALSE; /* partial overlap or data not ready: wait for the store */
+    if (f > 0) {
+        en->value = v;
+        en->performed = TRUE;
+        c->st.loads_forwarded++;
+        if (in->op == OP_LDX)
+            arm_monitor(c, en, v);
+        timer(en, engine_now(c->e), c->cfg->l1.latency);
+        return TRUE;
+    }
+    issue_mem(c, en, MEM_LOAD, RMW_CAS, 0, 0, FALSE, 0);
+    return TRUE;
+}
+
+static gboolean start_store(Core *c, RobEntry *en)
+{
+    const IsaInsn *in = en->in;
+    gboolean did = FALSE;
+    SbEntry *s = &c->sb[en->sb_slot];
+    g_assert(s->seq == en->seq);
+    if (!en->addr_known && rob_src_ready(c, en->src[2])) {
+        en->addr = mem_address(c, en);
+        en->line = core_line(c, en->addr);
+        en->addr_known = s->addr_known = TRUE;
+        s->addr = en->addr;
+        s->line = en->line;
+        did = TRUE;
+    }
+    if (!en->data_known && rob_src_ready(c, en->src[0])) {
+        en->data = isa_truncate(rob_src_value(c, &in->a, en->src[0]), in->size);
+        en->data_known = s->data_known = TRUE;
+        s->data = en->data;
+        did = TRUE;
+    }
+    if (en->addr_known && en->data_known)
+        timer(en, engine_now(c->e), 1);
+    return did;
+}
+
+/* An atomic or stx may perform once it is the oldest op and what must precede it has. */
+static gboolean rmw_may_perform(Core *c, const RobEntry *en)
+{
+    if (c->x86)
+        return sb_empty_committed(c); /* LOCK: the store buffer drains first */
+    IsaOrder o = en->in->order;
+    if (o == ORD_REL || o == ORD_ACQREL)
+        return sb_empty_committed(c);
+    return !sb_has_line(c, en->line);
+}
+
+static gboolean start_atomic(Core *c, RobEntry *en, gboolean head)
+{
+    const IsaInsn *in = en->in;
+    if (!head || !rob_src_ready(c, en->src[0]) || !rob_src_ready(c, en->src[1]) ||
+        !rob_src_ready(c, en->src[2]))
+        return FALSE;
+    en->addr = mem_address(c, en);
+    en->line = core_line(c, en->addr);
+    en->addr_known = TRUE;
+    if (!rmw_may_perform(c, en))
+        return FALSE;
+    en->data = isa_truncate(rob_src_value(c, &in->a, en->src[0]), in->size);
+    en->data_b = isa_truncate(rob_src_value(c, &in->b, en->src[1]), in->size);
+    if (in->op == OP_STX) {
+        if (!c->mon_armed || c->mon_addr != en->addr || c->mon_size != in->size) {
+            c->mon_armed = FALSE;
+            c->st.llsc_failures++;
+            en->value = 1;
+            timer(en, engine_now(c->e), 1);
+            return TRUE;
+        }
+        issue_mem(c, en, MEM_RMW, RMW_CAS, en->data, c->mon_value, FALSE, 0);
+        return TRUE;
+    }
+    RmwKind k = rmw_kind(in->op);
+    /* CAS: memory compares with a and writes b; the others apply a. */
+    uint64_t val = in->op == OP_CAS ? en->data_b : en->data;
+    uint64_t exp = en->data;
+    if (c->x86) {
+        issue_mem(c, en, MEM_RMW, k, val, exp, FALSE, (uint32_t)c->cfg->core.locked_rmw_cycles);
+    } else if (c->cfg->core.atomics == ATOMICS_LLSC) {
+        en->ll = LL_LOAD;
+        issue_mem(c, en, MEM_LOAD, RMW_CAS, 0, 0, FALSE, 0);
+    } else {
+        issue_mem(c, en, MEM_RMW, k, val, exp, c->cfg->core.atomics == ATOMICS_LSE_FAR, 0);
+    }
+    return TRUE;
+}
+
+/* The store-exclusive half of an llsc atomic, or its retry. */
+static gboolean step_llsc(Core *c, RobEntry *en)
+{
+    if (en->ll == LL_RETRY) {
+        en->ll = LL_LOAD;
+        issue_mem(c, en, MEM_LOAD, RMW_CAS, 0, 0, FALSE, 0);
+        return TRUE;
+    }
+    if (en->ll != LL_LOADED)
+        return FALSE;
+    if (!c->mon_armed || c->mon_line != en->line) {
+        c->st.llsc_failures++;
+        en->ll = LL_LOAD;
+        issue_mem(c, en, MEM_LOAD, RMW_CAS, 0, 0, FALSE, 0);
+        return TRUE;
+    }
+    en->ll = LL_STORE;
+    issue_mem(c, en, MEM_RMW, RMW_CAS, en->ll_new, en->value, FALSE, 0);
+    return TRUE;
+}
+
+static gboolean start_fence(Core *c, RobEntry *en, gboolean head)
+{
+    if (!head)
+        return FALSE;
+    const gint64 *cost;
+    switch (en->in->fence) {
+    case FENCE_FULL:
+        /* mfence / dmb ish: every older store is visible first. */
+        if (!sb_empty_committed(c))
+            return FALSE;
+        cost = &c->cfg->core.mfence_cycles;
+        break;
+    case FENCE_LOAD: cost = &c->cfg->core.lfence_cycles; break;
+    default: cost = &c->cfg->core.sfence_cycles; break;
+    }
+    timer(en, engine_now(c->e), *cost);
+    return TRUE;
+}
+
+static gboolean start_wfe(Core *c, RobEntry *en, gboolean head)
+{
+    Cycle now = engine_now(c->e);
+    if (!head)
+        return FALSE;
+    if (c->x86) {
+        timer(en, now, 1);
+        return TRUE;
+    }
+    gboolean timeout = c->wfe_sleeping && c->cfg->core.wfe_timeout > 0 &&
+                       now >= c->wfe_since + (Cycle)c->cfg->core.wfe_timeout;
+    if (c->event_reg || timeout) {
+        if (c->wfe_sleeping) {
+            c->wfe_sleeping = FALSE;
+            c->st.wfe_sleep_cycles += now - c->wfe_since;
+            if (c->event_reg && c->event_cause == WAKE_MONITOR)
+                c->st.wfe_wake_monitor++;
+            else if (c->event_reg)
+                c->st.wfe_wake_sev++;
+            else
+                c->st.wfe_wake_timeout++;
+        }
+        c->event_reg = FALSE;
+        c->event_cause = WAKE_NONE;
+        timer(en, now, 1);
+        return TRUE;
+    }
+    if (!c->wfe_sleeping) {
+        c->wfe_sleeping = TRUE;
+        c->wfe_since = now;
+        c->st.wfe_sleeps++;
+        return TRUE;
+    }
+    return FALSE;
+}
+
+/* Starts an op whose turn has come; returns whether it did anything. */
+static gboolean start_op(Core *c, RobEntry *en, gboolean head, const Older *o)
+{
+    const IsaInsn *in = en->in;
+    Cycle now = engine_now(c->e);
+    switch (in->op) {
+    case OP_NOP: case OP_MARK: case OP_JMP: case OP_CALL: case OP_RET: case OP_SEV:
+    case OP_SEVL:
+        timer(en, now, 1);
+        return TRUE;
+    case OP_MOV: case OP_ADD: case OP_SUB: case OP_AND: case OP_OR: case OP_XOR: case OP_SHL:
+    case OP_SHR: case OP_MUL:
+        if (!rob_src_ready(c, en->src[0]) || !rob_src_ready(c, en->src[1]))
+            return FALSE;
+        en->value = isa_alu(in->op, rob_src_value(c, &in->a, en->src[0]),
+                            rob_src_value(c, &in->b, en->src[1]));
+        timer(en, now, in->op == OP_MUL ? 3 : 1);
+        return TRUE;
+    case OP_LA: {
+        if (!rob_src_ready(c, en->src[2]))
+            return FALSE;
+        guint t = in->rt == ISA_NO_REG ? c->tid
+                                         : (guint)(rob_reg_value(c, in->rt, en->src[2]) % c->nthreads);
+        en->value = isa_sym_addr(c->lay, (guint)in->target, t);
+        timer(en, now, 1);
+        return TRUE;
+    }
+    case OP_WORK:
+        timer(en, now, in->n);
+        return TRUE;
+    case OP_BR: {
+        if (!rob_src_ready(c, en->src[0]) || !rob_src_ready(c, en->src[1]))
+            return FALSE;
+        gboolean taken = isa_cond(in->cond, rob_src_value(c, &in->a, en->src[0]),
+                                  rob_src_value(c, &in->b, en->src[1]));
+        int32_t actual = taken ? in->target : en->pc + 1;
+        bp_update(c, en->pc, taken);
+        timer(en, now, 1);
+        if (actual != en->pred_next)
+            mispredict(c, en, actual);
+        return TRUE;
+    }
+    case OP_LD: case OP_LDX:
+        return start_load(c, en, o);
+    case OP_ST:
+        return start_store(c, en);
+    case OP_CAS: case OP_XCHG: case OP_FADD: case OP_FOR: case OP_FAND: case OP_STX:
+        return start_atomic(c, en, head);
+    case OP_FENCE:
+        return start_fence(c, en, head);
+    case OP_WFE:
+        return start_wfe(c, en, head);
+    case OP_HALT:
+        /* Halting leaves nothing behind: every store has drained. */
+        if (!head || c->sb_count)
+            return FALSE;
+        timer(en, now, 1);
+        return TRUE;
+    case OP_PAUSE: /* started at dispatch */
+    case OP__COUNT:
+        break;
+    }
+    return FALSE;
+}
+
+/* What this op means for the younger ones behind it. */
+static void note_older(Core *c, const RobEntry *en, Older *o)
+{
+    const IsaInsn *in = en->in;
+    gboolean done = en->state == E_DONE;
+    switch (in->op) {
+    case OP_FENCE:
+        if (done)
+            break;
+        if (c->x86) {
+            if (in->fence == FENCE_FULL)
+                o->block_loads = TRUE;
+            else if (in->fence == FENCE_LOAD)
+                o->block_all = TRUE;
+        } else if (in->fence != FENCE_STORE) {
+            o->block_loads = TRUE;
+        }
+        break;
+    case OP_CAS: case OP_XCHG: case OP_FADD: case OP_FOR: case OP_FAND: case OP_STX:
+        /* x86: LOCK'd ops are full barriers.  arm64: see the file comment. */
+        if (!done)
+            o->block_loads = TRUE;
+        break;
+    case OP_LD: case OP_LDX:
+        if (!c->x86 && in->order == ORD_ACQ && !en->performed)
+            o->block_loads = TRUE; /* LDAR */
+        break;
+    case OP_ST:
+        if (!en->addr_known)
+            o->store_addr_unknown = TRUE;
+        break;
+    case OP_WFE:
+        /* Nothing runs ahead of a wait: a load behind it would re-arm the monitor early. */
+        if (!done && !c->x86)
+            o->block_all = TRUE;
+        break;
+    default:
+        break;
+    }
+}
+
+static gboolean stage_execute(Core *c)
+{
+    Cycle now = engine_now(c->e);
+    gboolean did = FALSE;
+    Older o = { FALSE, FALSE, FALSE };
+    /* Finished ops order nothing younger: start the scan after them. */
+    c->exec_lo = MAX(c->exec_lo, c->head_seq);
+    while (c->exec_lo < c->next_seq && rob_at(c, c->exec_lo)->state == E_DONE)
+        c->exec_lo++;
+    guint slot = (guint)(c->exec_lo % c->rob_size); /* walked without a division per entry */
+    for (uint64_t s = c->exec_lo; s < c->next_seq; s++, slot = slot + 1 == c->rob_size ? 0 : slot + 1) {
+        RobEntry *en = &c->rob[slot];
+        gboolean head = s == c->head_seq;
+        if (head && en->head_since == CYCLE_NEVER)
+            en->head_since = now;
+        if (en->state == E_EXEC && en->req_id == 0) {
+            if (en->complete_at <= now) {
+                complete_timer(c, en, now);
+                did = TRUE;
+            } else if (en->ll == LL_LOADED || en->ll == LL_RETRY) {
+                did |= step_llsc(c, en);
+            }
+        }
+        if (en->state == E_WAIT && !o.block_all)
+            did |= start_op(c, en, head, &o);
+        note_older(c, en, &o);
+    }
+    return did;
+}
+
+/* ==================== dispatch ==================== */
+
+static gboolean stage_dispatch(Core *c)
+{
+    Cycle now = engine_now(c->e);
+    StallCause cause = STALL_NONE;
+    guint n = 0;
+    while (n < (guint)c->cfg->core.fetch_width && c->fq_count > 0 &&
+           now >= c->dispatch_blocked_until) {
+        const FetchSlot *f = &c->fq[c->fq_head];
+        const IsaInsn *in = &c->code[f->pc];
+        IsaOp op = in->op;
+        if (rob_count(c) == c->rob_size) {
+            cause = STALL_ROB;
+            break;
+        }
+        if (takes_lb(op) && c->lb_used == (guint)c->cfg->core.load_buffer) {
+            cause = STALL_LB;
+            break;
+        }
+        if (op == OP_ST && c->sb_count == c->sb_size) {
+            cause = STALL_SB;
+            break;
+        }
+        RobEntry *en = rob_alloc(c);
+        en->in = in;
+        en->pc = f->pc;
+        en->pred_next = f->pred_next;
+        en->ras_sp = f->ras_sp;
+        en->ras_val = f->ras_val;
+        en->head_since = CYCLE_NEVER;
+        en->state = E_WAIT;
+        if (in->a.reg != ISA_NO_REG)
+            en->src[0] = c->rename[in->a.reg];
+        if (in->b.reg != ISA_NO_REG)
+            en->src[1] = c->rename[in->b.reg];
+        if (has_mem(op) && in->mem.base != ISA_NO_REG)
+            en->src[2] = c->rename[in->mem.base];
+        else if (op == OP_LA && in->rt != ISA_NO_REG)
+            en->src[2] = c->rename[in->rt];
+        if (in->rd != ISA_NO_REG && in->rd < ISA_NREGS)
+            c->rename[in->rd] = en->seq;
+        if (takes_lb(op))
+            c->lb_used++;
+        if (op == OP_ST)
+            sb_alloc(c, en->seq, &en->sb_slot)->size = in->size;
+        c->fq_head = (c->fq_head + 1) % c->fq_size;
+        c->fq_count--;
+        n++;
+        if (op == OP_PAUSE) {
+            /* PAUSE holds back everything younger; that bounds a spin loop's loads in flight. */
+            gint64 p = c->cfg->core.pause_cycles;
+            c->dispatch_blocked_until = now + (Cycle)p;
+            timer(en, now, p);
+            c->st.pause_ops++;
+            c->st.pause_cycles += (guint64)p;
+            if (p > 0)
+                break;
+        }
+    }
+    set_stall(c, cause);
+    return n > 0;
+}
+
+/* ==================== fetch ==================== */
+
+static gboolean stage_fetch(Core *c)
+{
+    Cycle now = engine_now(c->e);
+    if (c->fetch_stopped || now < c->fetch_resume_at)
+        return FALSE;
+    guint n = 0;
+    while (n < (guint)c->cfg->core.fetch_width && c->fq_count < c->fq_size) {
+        int32_t pc = c->fetch_pc;
+        if (pc < 0 || (guint)pc >= c->ncode) {
+            c->fetch_stopped = TRUE; /* ran off the program: the watchdog reports it */
+            break;
+        }
+        const IsaInsn *in = &c->code[pc];
+        FetchSlot *f = &c->fq[(c->fq_head + c->fq_count) % c->fq_size];
+        f->pc = pc;
+        f->ras_sp = -1;
+        int32_t next = pc + 1;
+        switch (in->op) {
+        case OP_BR:
+            if (bp_predict(c, pc))
+                next = in->target;
+            break;
+        case OP_JMP:
+            next = in->target;
+            break;
+        case OP_CALL:
+            f->ras_sp = c->ras_sp;
+            f->ras_val = c->ras[c->ras_sp % RAS_DEPTH];
+            c->ras[c->ras_sp % RAS_DEPTH] = pc + 1;
+            c->ras_sp++;
+            next = in->target;
+            break;
+        case OP_RET:
+            if (c->ras_sp == 0) {
+                c->fetch_stopped = TRUE; /* return with an empty stack */
+                return n > 0;
+            }
+            f->ras_sp = c->ras_sp;
+            f->ras_val = c->ras[c->ras_sp % RAS_DEPTH];
+            c->ras_sp--;
+            next = c->ras[c->ras_sp % RAS_DEPTH];
+            break;
+        case OP_HALT:
+            c->fetch_stopped = TRUE;
+            break;
+        default:
+            break;
+        }
+        f->pred_next = next;
+        c->fq_count++;
+        n++;
+        c->fetch_pc = next;
+        if (c->fetch_stopped || next != pc + 1)
+            break; /* a taken control transfer ends the fetch group */
+    }
+    return n > 0;
+}
+
+/* ==================== the cycle ==================== */
+
+static Cycle next_timer(Core *c)
+{
+    Cycle now = engine_now(c->e), t = CYCLE_NEVER;
+    if (!c->fetch_stopped && c->fetch_resume_at > now)
+        t = MIN(t, c->fetch_resume_at);
+    if (c->fq_count && c->dispatch_blocked_until > now)
+        t = MIN(t, c->dispatch_blocked_until);
+    guint slot = (guint)(c->exec_lo % c->rob_size);
+    for (uint64_t s = c->exec_lo; s < c->next_seq; s++, slot = slot + 1 == c->rob_size ? 0 : slot + 1) {
+        const RobEntry *en = &c->rob[slot];
+        if (en->state == E_EXEC && en->req_id == 0)
+            t = MIN(t, en->complete_at);
+    }
+    if (rob_count(c) && rob_at(c, c->head_seq)->state == E_DONE)
+        t = MIN(t, now + 1);
+    if (c->wfe_sleeping && c->cfg->core.wfe_timeout > 0)
+        t = MIN(t, c->wfe_since + (Cycle)c->cfg->core.wfe_timeout);
+    return t;
+}
+
+static void core_tick(Core *c)
+{
+    Cycle now = engine_now(c->e);
+    c->last_tick = now;
+    c->st.cycles = now - c->start_cycle;
+    gboolean did = stage_retire(c);
+    if (c->halted)
+        return;
+    did |= sb_drain(c);
+    did |= stage_execute(c);
+    did |= stage_dispatch(c);
+    did |= stage_fetch(c);
+    if (did) {
+        schedule_tick_at(c, now + 1);
+    } else {
+        /* Nothing moved: sleep until a timer, or until memory or an event wakes us. */
+        Cycle t = next_timer(c);
+        if (t != CYCLE_NEVER)
+            schedule_tick_at(c, MAX(t, now + 1));
+    }
+}
+
+/* ==================== port callbacks ==================== */
+
+static void finish_atomic(Core *c, RobEntry *en, uint64_t old)
+{
+    en->value = old;
+    mark_done(en, engine_now(c->e));
+    c->st.atomics++;
+    c->st.atomic_cycles += engine_now(c->e) - en->head_since;
+    if (en->in->op == OP_CAS && old != en->data)
+        c->st.cas_failed++;
+}
+
+/* arm64 keeps same-address loads in order: when `en` performs, a younger load to the same
+ * bytes that performed earlier and has since lost its line may hold an older value than `en`
+ * just read, so it (and all after it) reads again. */
+static void check_same_address(Core *c, const RobEntry *en)
+{
+    for (uint64_t s = en->seq + 1; s < c->next_seq; s++) {
+        const RobEntry *y = rob_at(c, s);
+        if (is_load_op(y->in->op) && y->stale && y->addr < en->addr + en->in->size &&
+            en->addr < y->addr + y->in->size) {
+            c->st.same_addr_replays++;
+            squash_refetch(c, s, y->pc, c->cfg->core.machine_clear_penalty);
+            return;
+        }
+    }
+}
+
+static void core_done(void *obj, const MemResponse *r)
+{
+    Core *c = obj;
+    guint slot = (guint)(r->tag & ((1u << TAG_SLOT_BITS) - 1));
+    uint64_t req = r->tag >> (TAG_SLOT_BITS + 1);
+    if (r->tag & TAG_KIND_SB) {
+        sb_store_done(c, slot, req);
+        core_wake(c);
+        return;
+    }
+    RobEntry *en = &c->rob[slot];
+    if (en->req_id != req || en->seq < c->head_seq || en->seq >= c->next_seq)
+        return; /* the op was squashed while its access was in flight */
+    en->req_id = 0;
+    const IsaInsn *in = en->in;
+    uint64_t v = isa_truncate(r->value, in->size);
+    switch (in->op) {
+    case OP_LD:
+    case OP_LDX:
+        en->value = v;
+        en->performed = en->watched = TRUE;
+        mark_done(en, engine_now(c->e));
+        if (in->op == OP_LDX)
+            arm_monitor(c, en, v);
+        if (!c->x86)
+            check_same_address(c, en);
+        break;
+    case OP_STX:
+        en->value = v == c->mon_value ? 0 : 1;
+        if (en->value)
+            c->st.llsc_failures++;
+        c->mon_armed = FALSE;
+        mark_done(en, engine_now(c->e));
+        break;
+    default:
+        if (en->ll == LL_LOAD) {
+            arm_monitor(c, en, v);
+            uint64_t nv = 0;
+            if (!isa_rmw(in->op, v, en->data, en->data_b, &nv)) {
+                c->mon_armed = FALSE; /* failing CAS: clrex, no store */
+                finish_atomic(c, en, v);
+                break;
+            }
+            en->value = v;
+            en->ll_new = isa_truncate(nv, in->size);
+            en->ll = LL_LOADED;
+        } else if (en->ll == LL_STORE) {
+            if (v == en->value) {
+                c->mon_armed = FALSE;
+                en->ll = LL_IDLE;
+                finish_atomic(c, en, v);
+            } else {
+                c->st.llsc_failures++;
+                en->ll = LL_RETRY;
+            }
+        } else {
+            finish_atomic(c, en, v);
+        }
+        break;
+    }
+    core_wake(c);
+}
+
+/* A lost line: clears the exclusive monitor, and may squash loads that already read it. */
+static void core_line_lost(void *obj, uint64_t line_addr, LineLossCause cause)
+{
+    Core *c = obj;
+    if (cause == LINE_DOWNGRADED)
+        return; /* a downgrade leaves every value we read valid */
+    c->st.lines_lost++;
+    if (c->halted)
+        return;
+    uint64_t line = core_line(c, line_addr);
+    if (!c->x86 && c->mon_armed && c->mon_line == line) {
+        c->mon_armed = FALSE;
+        if (!c->event_reg) {
+            c->event_reg = TRUE;
+            c->event_cause = WAKE_MONITOR;
+        }
+    }
+    if (c->x86 && c->cfg->core.rollback != ROLLBACK_NONE) {
+        /* Memory-ordering machine clear: the oldest performed, unretired load of the line. */
+        gboolean precise = c->cfg->core.rollback == ROLLBACK_PRECISE, older_pending = FALSE;
+        for (uint64_t s = c->head_seq; s < c->next_seq; s++) {
+            RobEntry *en = rob_at(c, s);
+            if (!is_load_op(en->in->op))
+                continue;
+            if (en->watched && en->line == line && (!precise || older_pending)) {
+                gint64 pen = c->cfg->core.machine_clear_penalty;
+                c->st.machine_clears++;
+                c->st.mc_squashed_ops += squash_refetch(c, s, en->pc, pen);
+                c->st.mc_penalty_cycles += (guint64)pen;
+                break;
+            }
+            if (!en->performed)
+                older_pending = TRUE;
+        }
+    } else if (!c->x86) {
+        /* arm64: loads may reorder, but a load that read this line may now be older news
+         * than what an older load to the same bytes will read: see check_same_address. */
+        for (uint64_t s = c->head_seq; s < c->next_seq; s++) {
+            RobEntry *en = rob_at(c, s);
+            if (is_load_op(en->in->op) && en->watched && en->line == line)
+                en->stale = TRUE;
+        }
+    }
+    core_wake(c);
+}
+
+static const PortClient core_client = { core_done, core_line_lost };
+
+const PortClient *core_port_client(void)
+{
+    return &core_client;
+}
+
+void core_signal_event(Core *c)
+{
+    c->event_reg = TRUE;
+    c->event_cause = WAKE_SEV;
+    if (c->started && !c->halted)
+        core_wake(c);
+}
+
+/* ==================== life cycle and queries ==================== */
+
+Core *core_new(Engine *e, const QsimConfig *cfg, guint id, const IsaProgram *prog,
+               const IsaLayout *layout, guint tid, guint nthreads, int32_t entry_pc,
+               CoreIssueFn issue, void *ms)
+{
+    g_return_val_if_fail(cfg->core.rob <= (1 << TAG_SLOT_BITS), NULL);
+    Core *c = g_new0(Core, 1);
+    c->e = e;
+    c->cfg = cfg;
+    c->id = id;
+    c->tid = tid;
+    c->nthreads = nthreads;
+    c->prog = prog;
+    c->code = (const IsaInsn *)prog->insns->data;
+    c->ncode = prog->insns->len;
+    c->lay = layout;
+    c->issue = issue;
+    c->ms = ms;
+    c->x86 = cfg->arch == ARCH_X86;
+    c->regs[ISA_REG_TID] = tid;
+    c->regs[ISA_REG_NTHREADS] = nthreads;
+    rob_init(c);
+    sb_init(c);
+    bp_init(c);
+    c->fq_size = 2 * (guint)cfg->core.fetch_width;
+    c->fq = g_new0(FetchSlot, c->fq_size);
+    c->fetch_pc = entry_pc;
+    c->tick_at = CYCLE_NEVER;
+    c->last_tick = CYCLE_NEVER;
+    return c;
+}
+
+void core_free(Core *c)
+{
+    if (!c)
+        return;
+    g_free(c->rob);
+    g_free(c->sb);
+    g_free(c->fq);
+    g_free(c->bp);
+    g_free(c);
+}
+
+void core_set_mark_hook(Core *c, CoreMarkFn fn, void *ctx)
+{
+    c->mark_fn = fn;
+    c->mark_ctx = ctx;
+}
+
+void core_set_sev_hook(Core *c, CoreSevFn fn, void *ctx)
+{
+    c->sev_fn = fn;
+    c->sev_ctx = ctx;
+}
+
+gboolean core_halted(const Core *c) { return c->halted; }
+guint core_id(const Core *c) { return c->id; }
+Cycle core_last_retire(const Core *c) { return c->last_retire; }
+
+const CoreStats *core_stats(const Core *c)
+{
+    return &c->st;
+}
+
+uint64_t core_reg(const Core *c, guint reg)
+{
+    g_return_val_if_fail(reg < ISA_NREG_SLOTS, 0);
+    return c->regs[reg];
+}
+
+void core_describe_wait(const Core *c, GString *out)
+{
+    Core *m = (Core *)c;
+    g_string_append_printf(out, "core %u: ", c->id);
+    if (c->halted) {
+        g_string_append(out, "halted");
+        return;
+    }
+    if (!c->started) {
+        g_string_append(out, "not started");
+        return;
+    }
+    if (c->wfe_sleeping)
+        g_string_append(out, "asleep in wfe; ");
+    if (rob_count(c) == 0) {
+        g_string_append_printf(out, "ROB empty, fetch pc %d%s", c->fetch_pc,
+                               c->fetch_stopped ? " (fetch stopped: off the program or bad ret)" : "");
+        return;
+    }
+    const RobEntry *en = rob_at(m, c->head_seq);
+    g_string_append_printf(out, "ROB head pc %d (%s, line %u) %s", en->pc,
+                           isa_op_info[en->in->op].name, en->in->line,
+                           en->state == E_WAIT ? "waiting to start"
+                           : en->req_id ? "waiting for memory" : "executing");
+    if (en->addr_known)
+        g_string_append_printf(out, " addr 0x%" G_GINT64_MODIFIER "x", en->addr);
+    g_string_append_printf(out, "; %u in ROB, %u stores buffered (%u retired)", rob_count(c),
+                           c->sb_count, c->sb_ncommit);
+}

@@ -1,0 +1,104 @@
+/* The core timing model: an out-of-order window in front of in-order retirement, with the x86
+ * and arm64 memory-ordering rules (DESIGN.md, "Cores: where the rollback lives").
+ *
+ * A core runs one thread of an IsaProgram.  It is ticked by engine events only while it has
+ * work; halted, sleeping in WFE, or waiting on nothing but memory it schedules nothing and is
+ * woken by the memory system's callbacks (the PortClient returned by core_port_client()).
+ * Models count, never print: every squash, stall and wait lands in CoreStats by cause. */
+#ifndef QSIM_CORE_H
+#define QSIM_CORE_H
+
+#include <glib.h>
+#include <stdint.h>
+#include "sim/engine.h"
+#include "sim/config.h"
+#include "coherence/port.h"
+#include "cores/isa.h"
+
+/* ---- counters ---- */
+/* Every field is a guint64 counter registered in core_stats_table (cores/core_stats.c) with a
+ * name and description, so report writers never hand-list fields. */
+typedef struct {
+    guint64 cycles;                 /* cycles from start until halt (or until now) */
+    guint64 insns_retired;
+    guint64 loads_retired;
+    guint64 stores_retired;
+    guint64 loads_forwarded;        /* served from the store buffer */
+    guint64 loads_issued;           /* MEM_LOAD requests sent to the L1 */
+    guint64 stores_drained;         /* MEM_STORE requests performed */
+    guint64 machine_clears;         /* memory-ordering machine clears (x86 load rollback) */
+    guint64 mc_squashed_ops;
+    guint64 mc_penalty_cycles;
+    guint64 same_addr_replays;      /* arm64: younger same-address load re-executed */
+    guint64 branch_mispredicts;
+    guint64 bm_squashed_ops;
+    guint64 bm_penalty_cycles;
+    guint64 pause_ops;
+    guint64 pause_cycles;
+    guint64 fence_ops;
+    guint64 fence_cycles;           /* from reaching the ROB head to completion */
+    guint64 atomics;
+    guint64 cas_failed;
+    guint64 atomic_cycles;          /* from reaching the ROB head to completion */
+    guint64 llsc_failures;          /* store-exclusive failures (ISA stx and llsc atomics) */
+    guint64 wfe_sleeps;
+    guint64 wfe_wake_monitor;
+    guint64 wfe_wake_sev;
+    guint64 wfe_wake_timeout;
+    guint64 wfe_sleep_cycles;
+    guint64 stall_rob_full;         /* dispatch stall cycles by cause */
+    guint64 stall_lb_full;
+    guint64 stall_sb_full;
+    guint64 lines_lost;             /* line_lost callbacks received (invalidation or eviction) */
+    guint64 marks;
+} CoreStats;
+
+typedef struct {
+    const char *name;
+    gsize offset;
+    const char *doc;
+} CoreStatInfo;
+
+extern const CoreStatInfo core_stats_table[];
+extern const guint core_stats_count;
+static inline guint64 core_stats_get(const CoreStats *s, guint i)
+{
+    return *(const guint64 *)((const char *)s + core_stats_table[i].offset);
+}
+void core_stats_add(CoreStats *dst, const CoreStats *src);
+gboolean core_stats_equal(const CoreStats *a, const CoreStats *b);
+
+/* ---- hooks ---- */
+/* How the core reaches the memory system (the port's request side). */
+typedef void (*CoreIssueFn)(void *ms, guint core, const MemRequest *r);
+/* `mark N` retired on `core` at cycle `when` (1: lock call begins, 2: acquired, 3: released). */
+typedef void (*CoreMarkFn)(void *ctx, guint core, int64_t n, Cycle when);
+/* `sev` retired on `core`: the receiver signals every core (core_signal_event), itself too. */
+typedef void (*CoreSevFn)(void *ctx, guint core);
+
+typedef struct Core Core;
+
+/* `tid`/`nthreads` fill slots 16/17; `entry_pc` is where the thread starts (its `main`). */
+Core *core_new(Engine *e, const QsimConfig *cfg, guint id, const IsaProgram *prog,
+               const IsaLayout *layout, guint tid, guint nthreads, int32_t entry_pc,
+               CoreIssueFn issue, void *ms);
+void core_free(Core *c);
+void core_set_mark_hook(Core *c, CoreMarkFn fn, void *ctx);
+void core_set_sev_hook(Core *c, CoreSevFn fn, void *ctx);
+/* The callbacks the memory system calls; its `core` argument is the Core*. */
+const PortClient *core_port_client(void);
+/* Starts fetching `delay` cycles from now. */
+void core_start(Core *c, Cycle delay);
+/* An SEV from some core: sets the event register and wakes a WFE sleeper. */
+void core_signal_event(Core *c);
+
+gboolean core_halted(const Core *c);
+guint core_id(const Core *c);
+const CoreStats *core_stats(const Core *c);
+Cycle core_last_retire(const Core *c);     /* 0 before the first retirement */
+/* Architectural register (0..17), valid once the core has halted or between retirements. */
+uint64_t core_reg(const Core *c, guint reg);
+/* One line saying what the core is waiting for (for the stall report). */
+void core_describe_wait(const Core *c, GString *out);
+
+#endif

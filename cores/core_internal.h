@@ -1,0 +1,188 @@
+/* The core's private state, shared by the files of cores/ that each hold one idea: the ROB and
+ * renaming (rob.c), the store buffer (store_buffer.c), the branch predictor
+ * (branch_predictor.c) and the pipeline stages (core.c).  Nothing outside cores/ includes it. */
+#ifndef QSIM_CORE_INTERNAL_H
+#define QSIM_CORE_INTERNAL_H
+
+#include "cores/core.h"
+
+#define SEQ_NONE UINT64_MAX
+#define RAS_DEPTH 64
+
+/* Where an op is in its life. */
+typedef enum {
+    E_WAIT,        /* dispatched, not started (operands or ordering) */
+    E_EXEC,        /* started: a timer (complete_at) or a memory response will finish it */
+    E_DONE,        /* result available; may retire */
+} EntryState;
+
+/* Phases of an arm64 LL/SC atomic (core.atomics: llsc). */
+typedef enum { LL_IDLE, LL_LOAD, LL_LOADED, LL_STORE, LL_RETRY } LlscPhase;
+
+/* One ROB entry.  Invariant: the entry with sequence number s lives in slot s % rob_size, and
+ * sequence numbers in the ROB are contiguous from head_seq. */
+typedef struct {
+    const IsaInsn *in;
+    int32_t pc;
+    int32_t pred_next;      /* the pc fetch followed after this op */
+    uint64_t seq;
+    EntryState state;
+    uint64_t src[3];        /* producer seq of a, b, base/rt; SEQ_NONE: architectural */
+    uint64_t value;         /* result for rd */
+    Cycle complete_at;      /* E_EXEC on a timer: when it completes */
+    Cycle done_at;          /* cycle it became E_DONE: it retires at the earliest one later */
+    Cycle head_since;       /* first cycle seen at the ROB head (fences, atomics) */
+    uint64_t req_id;        /* outstanding memory request, 0: none */
+    guint sb_slot;          /* a store's store-buffer slot */
+    uint64_t addr, line;
+    uint64_t data;          /* store data / atomic operand a */
+    uint64_t data_b;        /* cas new value */
+    gboolean addr_known, data_known;
+    gboolean performed;     /* a load has its value */
+    gboolean watched;       /* performed from the L1: line_lost of `line` may squash it */
+    gboolean stale;         /* arm64: its line was lost after it performed */
+    LlscPhase ll;
+    uint64_t ll_new;        /* llsc atomic: the value the store-exclusive writes */
+    int ras_sp;             /* RAS state this op changed at fetch, for undo */
+    int32_t ras_val;
+} RobEntry;
+
+/* A fetched op waiting for dispatch. */
+typedef struct {
+    int32_t pc, pred_next;
+    int ras_sp;
+    int32_t ras_val;
+} FetchSlot;
+
+/* One store-buffer entry.  Entries are in program order; a store holds one from dispatch until
+ * it drains.  Committed (retired) entries sit before uncommitted ones. */
+typedef struct {
+    uint64_t seq;
+    uint64_t addr, line, data;
+    uint8_t size;
+    gboolean addr_known, data_known;
+    gboolean committed, issued, drained;
+    gboolean release;       /* arm64 st.rel */
+    uint64_t epoch;         /* arm64: stores of one epoch may drain out of order (other lines) */
+    uint64_t req_id;
+} SbEntry;
+
+typedef enum { STALL_NONE, STALL_ROB, STALL_LB, STALL_SB } StallCause;
+
+struct Core {
+    Engine *e;
+    const QsimConfig *cfg;
+    guint id, tid, nthreads;
+    const IsaProgram *prog;
+    const IsaInsn *code;
+    guint ncode;
+    const IsaLayout *lay;
+    CoreIssueFn issue;
+    void *ms;
+    CoreMarkFn mark_fn;
+    void *mark_ctx;
+    CoreSevFn sev_fn;
+    void *sev_ctx;
+    gboolean x86;
+
+    uint64_t regs[ISA_NREG_SLOTS];  /* architectural */
+    uint64_t rename[ISA_NREG_SLOTS];/* youngest in-flight producer, SEQ_NONE: architectural */
+
+    /* ROB */
+    RobEntry *rob;
+    guint rob_size;
+    uint64_t head_seq, next_seq;    /* entries [head_seq, next_seq) */
+    uint64_t exec_lo;               /* every entry older than this is E_DONE */
+    guint lb_used;                  /* load-buffer entries held (loads, ldx, atomics) */
+
+    /* store buffer ring */
+    SbEntry *sb;
+    guint sb_size, sb_head, sb_count, sb_ncommit;
+    uint64_t sb_epoch;
+
+    /* front end */
+    FetchSlot *fq;
+    guint fq_size, fq_head, fq_count;
+    int32_t fetch_pc;
+    gboolean fetch_stopped;         /* fetched a halt */
+    Cycle fetch_resume_at;          /* after a mispredict or machine clear */
+    int32_t ras[RAS_DEPTH];
+    int ras_sp;
+    guint8 *bp;                     /* 2-bit counter per pc */
+
+    /* dispatch */
+    Cycle dispatch_blocked_until;   /* PAUSE */
+    StallCause stall_cause;
+    Cycle stall_since;
+
+    /* arm64 exclusive monitor and event register */
+    gboolean mon_armed;
+    uint64_t mon_line, mon_addr, mon_value;
+    uint8_t mon_size;
+    gboolean event_reg;
+    enum { WAKE_NONE, WAKE_MONITOR, WAKE_SEV } event_cause;
+    gboolean wfe_sleeping;
+    Cycle wfe_since;
+
+    /* scheduling */
+    gboolean started, halted;
+    Cycle start_cycle;
+    Cycle tick_at;                  /* pending tick, CYCLE_NEVER: none */
+    uint64_t tick_gen;
+    Cycle last_tick;
+    Cycle last_retire;
+    uint64_t next_req;
+
+    CoreStats st;
+};
+
+static inline RobEntry *rob_at(Core *c, uint64_t seq) { return &c->rob[seq % c->rob_size]; }
+static inline guint rob_count(const Core *c) { return (guint)(c->next_seq - c->head_seq); }
+static inline uint64_t core_line(const Core *c, uint64_t addr)
+{
+    return addr & ~(uint64_t)(c->cfg->line_size - 1);
+}
+
+/* rob.c */
+void rob_init(Core *c);
+RobEntry *rob_alloc(Core *c);
+gboolean rob_src_ready(Core *c, uint64_t producer);
+uint64_t rob_src_value(Core *c, const IsaSrc *s, uint64_t producer);
+uint64_t rob_reg_value(Core *c, int reg, uint64_t producer);
+void rob_rename_rebuild(Core *c);
+guint rob_squash_from(Core *c, uint64_t seq);
+
+/* store_buffer.c */
+void sb_init(Core *c);
+SbEntry *sb_alloc(Core *c, uint64_t seq, guint *slot);
+void sb_truncate_from(Core *c, uint64_t seq);
+void sb_commit(Core *c, uint64_t seq, gboolean release);
+void sb_bump_epoch(Core *c);
+/* Forwarding lookup for a load of [addr, addr+size) younger than every store before `seq`:
+ * returns 1 and the value when one store covers it, 0 when no older store overlaps, -1 when it
+ * must wait (a partial overlap, or data not yet known). */
+int sb_forward(Core *c, uint64_t seq, uint64_t addr, unsigned size, uint64_t *value);
+gboolean sb_has_line(Core *c, uint64_t line);
+gboolean sb_has_release(Core *c, uint64_t before_seq);
+gboolean sb_drain(Core *c);
+void sb_store_done(Core *c, guint slot, uint64_t req_id);
+static inline gboolean sb_empty_committed(const Core *c) { return c->sb_ncommit == 0; }
+
+/* branch_predictor.c */
+void bp_init(Core *c);
+gboolean bp_predict(const Core *c, int32_t pc);
+void bp_update(Core *c, int32_t pc, gboolean taken);
+
+/* core.c */
+uint64_t core_new_req(Core *c);
+void core_wake(Core *c);
+
+/* Request tags: [req_id : 51][kind : 1][slot : 12]. */
+#define TAG_SLOT_BITS 12
+#define TAG_KIND_SB (1ULL << TAG_SLOT_BITS)
+static inline uint64_t tag_make(uint64_t req, gboolean sb, guint slot)
+{
+    return (req << (TAG_SLOT_BITS + 1)) | (sb ? TAG_KIND_SB : 0) | slot;
+}
+
+#endif

@@ -1,0 +1,93 @@
+/* The reorder buffer and register renaming by ROB tags. */
+#include <string.h>
+#include "cores/core_internal.h"
+
+void rob_init(Core *c)
+{
+    c->rob_size = (guint)c->cfg->core.rob;
+    c->rob = g_new0(RobEntry, c->rob_size);
+    for (guint r = 0; r < ISA_NREG_SLOTS; r++)
+        c->rename[r] = SEQ_NONE;
+}
+
+/* The caller checked that the ROB has room. */
+RobEntry *rob_alloc(Core *c)
+{
+    g_assert(rob_count(c) < c->rob_size);
+    RobEntry *en = rob_at(c, c->next_seq);
+    memset(en, 0, sizeof *en);
+    en->seq = c->next_seq++;
+    en->src[0] = en->src[1] = en->src[2] = SEQ_NONE;
+    return en;
+}
+
+/* A source is ready when it is architectural, its producer retired, or its producer is done. */
+gboolean rob_src_ready(Core *c, uint64_t p)
+{
+    return p == SEQ_NONE || p < c->head_seq || rob_at(c, p)->state == E_DONE;
+}
+
+/* Once the producer retired the architectural register holds its value: no op between the
+ * producer and the consumer writes that register (the producer was the youngest older one). */
+uint64_t rob_reg_value(Core *c, int reg, uint64_t p)
+{
+    if (p == SEQ_NONE || p < c->head_seq)
+        return c->regs[reg];
+    return rob_at(c, p)->value;
+}
+
+uint64_t rob_src_value(Core *c, const IsaSrc *s, uint64_t p)
+{
+    return s->reg == ISA_NO_REG ? (uint64_t)s->imm : rob_reg_value(c, s->reg, p);
+}
+
+void rob_rename_rebuild(Core *c)
+{
+    for (guint r = 0; r < ISA_NREG_SLOTS; r++)
+        c->rename[r] = SEQ_NONE;
+    for (uint64_t s = c->head_seq; s < c->next_seq; s++) {
+        const RobEntry *en = rob_at(c, s);
+        if (en->in->rd != ISA_NO_REG)
+            c->rename[en->in->rd] = s;
+    }
+}
+
+/* Removes `seq` and every younger op (and everything fetched behind them), undoing their
+ * effects on the return-address stack youngest first so that it is exact again.  Returns the
+ * number of ROB entries squashed.  The caller redirects fetch. */
+guint rob_squash_from(Core *c, uint64_t seq)
+{
+    g_assert(seq >= c->head_seq && seq <= c->next_seq);
+    for (guint i = c->fq_count; i-- > 0;) {
+        const FetchSlot *f = &c->fq[(c->fq_head + i) % c->fq_size];
+        if (f->ras_sp >= 0) {
+            c->ras_sp = f->ras_sp;
+            c->ras[f->ras_sp % RAS_DEPTH] = f->ras_val;
+        }
+    }
+    c->fq_count = 0;
+    guint n = 0;
+    for (uint64_t s = c->next_seq; s-- > seq;) {
+        RobEntry *en = rob_at(c, s);
+        if (en->ras_sp >= 0) {
+            c->ras_sp = en->ras_sp;
+            c->ras[en->ras_sp % RAS_DEPTH] = en->ras_val;
+        }
+        IsaOp op = en->in->op;
+        if (op == OP_LD || op == OP_LDX || isa_op_info[op].is_atomic)
+            c->lb_used--;
+        if (op == OP_PAUSE && en->state != E_DONE)
+            c->dispatch_blocked_until = 0;
+        if (op == OP_WFE && c->wfe_sleeping) {
+            c->wfe_sleeping = FALSE;
+            c->st.wfe_sleep_cycles += engine_now(c->e) - c->wfe_since;
+        }
+        n++;
+    }
+    c->next_seq = seq;
+    c->exec_lo = MIN(c->exec_lo, seq);
+    sb_truncate_from(c, seq);
+    rob_rename_rebuild(c);
+    c->fetch_stopped = FALSE;
+    return n;
+}

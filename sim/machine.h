@@ -1,0 +1,60 @@
+/* The machine: N cores running one program's threads, wired to a memory system through the
+ * port, run on the engine to completion with a stall watchdog.
+ *
+ * The memory system is reached through MemSystemOps, which mirrors coherence/port.h: the real
+ * one plugs in with a one-line adapter, tests plug in tests/fake_memory. */
+#ifndef QSIM_MACHINE_H
+#define QSIM_MACHINE_H
+
+#include <glib.h>
+#include "sim/engine.h"
+#include "sim/config.h"
+#include "coherence/port.h"
+#include "cores/isa.h"
+#include "cores/core.h"
+
+typedef struct {
+    /* Send request `r` from `core`; the answer comes through that core's PortClient.done,
+     * always from an engine event. */
+    void (*issue)(void *ms, guint core, const MemRequest *r);
+    /* Register core `core`'s callbacks; `core_obj` is passed back as their first argument. */
+    void (*attach)(void *ms, guint core, const PortClient *client, void *core_obj);
+    /* Coherent value of memory now, and initial writes; no timing, no messages. */
+    uint64_t (*peek)(void *ms, uint64_t addr, unsigned size);
+    void (*poke)(void *ms, uint64_t addr, unsigned size, uint64_t value);
+} MemSystemOps;
+
+typedef enum {
+    MACHINE_DONE,      /* every core halted */
+    MACHINE_STALLED,   /* no retirement anywhere for run.stall_cycles, or nothing left to run */
+    MACHINE_LIMIT,     /* the cycle limit passed to machine_run came first */
+} MachineOutcome;
+
+typedef struct Machine Machine;
+
+/* One core per thread (nthreads <= the config's cores); every thread starts at entry `main`.
+ * The layout is the caller's (the memory system is sized from it); memory is initialised from
+ * the program's symbols through ops->poke.  Borrowed: cfg, e, ms, prog, layout. */
+Machine *machine_new(const QsimConfig *cfg, Engine *e, const MemSystemOps *ops, void *ms,
+                     const IsaProgram *prog, const IsaLayout *layout, guint nthreads,
+                     GError **error);
+void machine_free(Machine *m);
+
+/* Start delays: core i starts `delay` cycles after machine_run begins (default 0). */
+void machine_set_start_delay(Machine *m, guint core, Cycle delay);
+/* Draws every core's start delay uniformly in [0, max_skew] from the "machine.skew" stream. */
+void machine_randomize_start(Machine *m, Cycle max_skew);
+void machine_set_mark_hook(Machine *m, CoreMarkFn fn, void *ctx);
+
+/* Runs until every core halts, the watchdog fires, or `max_cycles` (CYCLE_NEVER: no limit). */
+MachineOutcome machine_run(Machine *m, Cycle max_cycles);
+/* After a stall: one line per core saying what it waits for. */
+const char *machine_stall_report(const Machine *m);
+
+guint machine_ncores(const Machine *m);
+Core *machine_core(const Machine *m, guint i);
+const CoreStats *machine_core_stats(const Machine *m, guint i);
+void machine_total_stats(const Machine *m, CoreStats *out);
+Cycle machine_cycles(const Machine *m);   /* cycle the run ended at */
+
+#endif

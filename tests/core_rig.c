@@ -1,0 +1,94 @@
+/* The core test rig (see core_rig.h). */
+#include <check.h>
+#include <string.h>
+#include "tests/core_rig.h"
+#include "cores/isa_exec.h"
+
+/* Haswell-like x86, values from PARAMETERS.md (buffers [TD], costs [AF-T], mispredict [LLVM]). */
+static const char haswell_yaml[] =
+    "name: haswell-test\n"
+    "arch: x86\n"
+    "topology: { sockets: 1, cores_per_socket: 4 }\n"
+    "core: { fetch_width: 4, retire_width: 4, rob: 192, load_buffer: 72, store_buffer: 42,\n"
+    "        branch_mispredict_penalty: 16, machine_clear_penalty: 16, pause_cycles: 9,\n"
+    "        locked_rmw_cycles: 19, mfence_cycles: 33, lfence_cycles: 4, sfence_cycles: 5 }\n"
+    "l1: { latency: 4 }\n";
+
+/* Neoverse-N1-like arm64 (ROB/LB/SB [TD], mispredict [LLVM], L1 [AT]); YIELD chosen small. */
+static const char n1_yaml[] =
+    "name: n1-test\n"
+    "arch: arm64\n"
+    "topology: { sockets: 1, cores_per_socket: 4 }\n"
+    "core: { fetch_width: 4, retire_width: 4, rob: 128, load_buffer: 62, store_buffer: 40,\n"
+    "        branch_mispredict_penalty: 11, machine_clear_penalty: 11, pause_cycles: 1,\n"
+    "        atomics: llsc }\n"
+    "l1: { latency: 4 }\n";
+
+static void on_mark(void *ctx, guint core, int64_t n, Cycle when)
+{
+    Rig *r = ctx;
+    RigMark m = { core, n, when };
+    g_array_append_val(r->marks, m);
+}
+
+Rig *rig_new(const char *config, const char *const *sets, IsaProgram *p, guint nthreads,
+             guint64 seed, Cycle miss_latency)
+{
+    g_autoptr(GError) err = NULL;
+    Rig *r = g_new0(Rig, 1);
+    if (!strcmp(config, "haswell"))
+        r->cfg = config_load_string(haswell_yaml, "haswell-test", sets, &err);
+    else if (!strcmp(config, "n1"))
+        r->cfg = config_load_string(n1_yaml, "n1-test", sets, &err);
+    else
+        r->cfg = config_load(config, sets, &err);
+    if (!r->cfg)
+        ck_abort_msg("config %s: %s", config, err->message);
+    r->e = engine_new(seed);
+    r->p = p;
+    r->lay = isa_layout_new(p, nthreads, (uint32_t)r->cfg->line_size, 0x10000);
+    r->fm = fake_memory_new(r->e, r->cfg, r->lay->base, MAX(r->lay->size, 64), nthreads,
+                            miss_latency);
+    r->m = machine_new(r->cfg, r->e, &fake_memory_ops, r->fm, p, r->lay, nthreads, &err);
+    if (!r->m)
+        ck_abort_msg("machine: %s", err->message);
+    r->marks = g_array_new(FALSE, FALSE, sizeof(RigMark));
+    machine_set_mark_hook(r->m, on_mark, r);
+    return r;
+}
+
+MachineOutcome rig_run(Rig *r)
+{
+    r->outcome = machine_run(r->m, CYCLE_NEVER);
+    if (r->outcome != MACHINE_DONE)
+        ck_abort_msg("run did not finish: %s", machine_stall_report(r->m));
+    return r->outcome;
+}
+
+uint64_t rig_sym(Rig *r, const char *sym, guint tid, unsigned size)
+{
+    int s = isa_program_find_sym(r->p, sym);
+    ck_assert_int_ge(s, 0);
+    return fake_memory_ops.peek(r->fm, isa_sym_addr(r->lay, (guint)s, tid), size);
+}
+
+uint64_t rig_reg(Rig *r, guint core, guint reg) { return core_reg(machine_core(r->m, core), reg); }
+const CoreStats *rig_stats(Rig *r, guint core) { return machine_core_stats(r->m, core); }
+
+void rig_free(Rig *r)
+{
+    machine_free(r->m);
+    fake_memory_free(r->fm);
+    isa_layout_free(r->lay);
+    pb_program_free(r->p);
+    engine_free(r->e);
+    config_free(r->cfg);
+    g_array_free(r->marks, TRUE);
+    g_free(r);
+}
+
+guint rig_scale(guint full, guint quick)
+{
+    const char *s = g_getenv("QSIM_TEST_SCALE");
+    return s && !strcmp(s, "quick") ? quick : full;
+}

@@ -1,0 +1,39 @@
+/* Test rig for the core suites: a config, an engine, the fake memory, a program from the
+ * builder and a machine, in one struct. */
+#ifndef QSIM_CORE_RIG_H
+#define QSIM_CORE_RIG_H
+
+#include "sim/machine.h"
+#include "tests/fake_memory.h"
+#include "tests/prog_builder.h"
+
+typedef struct {
+    QsimConfig *cfg;
+    Engine *e;
+    FakeMemory *fm;
+    IsaProgram *p;
+    IsaLayout *lay;
+    Machine *m;
+    GArray *marks;          /* RigMark, in retirement order */
+    MachineOutcome outcome;
+} Rig;
+
+typedef struct {
+    guint core;
+    int64_t n;
+    Cycle when;
+} RigMark;
+
+/* `config`: "teaching" (configs/teaching.yaml), "haswell" (a Haswell-like x86 built here) or
+ * "n1" (a Neoverse-N1-like arm64 built here); `sets` are key=value overrides.  Takes `p`. */
+Rig *rig_new(const char *config, const char *const *sets, IsaProgram *p, guint nthreads,
+             guint64 seed, Cycle miss_latency);
+MachineOutcome rig_run(Rig *r);
+uint64_t rig_sym(Rig *r, const char *sym, guint tid, unsigned size);
+uint64_t rig_reg(Rig *r, guint core, guint reg);
+const CoreStats *rig_stats(Rig *r, guint core);
+void rig_free(Rig *r);
+/* Repetitions: `full`, or `quick` under QSIM_TEST_SCALE=quick. */
+guint rig_scale(guint full, guint quick);
+
+#endif

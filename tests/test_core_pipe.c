@@ -1,0 +1,204 @@
+/* The core's pipeline: full buffers stall dispatch by cause, a mispredicted branch costs its
+ * penalty, and runs are deterministic. */
+#include <check.h>
+#include <string.h>
+#include "tests/core_rig.h"
+
+static const char *const cfgs[] = { "teaching", "haswell" };
+
+/* A load that misses for a long time at the head, then `n` independent nops: the ROB fills. */
+START_TEST(test_rob_full_stalls_dispatch)
+{
+    ProgBuilder *b = pb_new();
+    pb_shared(b, "x", 8, TRUE, 0);
+    pb_entry(b, "main");
+    pb_ld(b, 1, "x", 0);
+    for (int i = 0; i < 400; i++)
+        pb_op(b, OP_NOP);
+    pb_op(b, OP_HALT);
+    Rig *r = rig_new(cfgs[_i], NULL, pb_finish(b), 1, 1, 500);
+    rig_run(r);
+    const CoreStats *s = rig_stats(r, 0);
+    ck_assert_uint_gt(s->stall_rob_full, 300);
+    ck_assert_uint_eq(s->stall_lb_full, 0);
+    ck_assert_uint_eq(s->stall_sb_full, 0);
+    ck_assert_uint_eq(s->insns_retired, 402);
+    rig_free(r);
+}
+END_TEST
+
+/* More missing loads (each to its own line) than load-buffer entries. */
+START_TEST(test_lb_full_stalls_dispatch)
+{
+    ProgBuilder *b = pb_new();
+    pb_shared(b, "a", 64 * 100, TRUE, 0);
+    pb_entry(b, "main");
+    for (int i = 0; i < 100; i++)
+        pb_ld(b, 1 + i % 8, "a", 64 * i);
+    pb_op(b, OP_HALT);
+    Rig *r = rig_new(cfgs[_i], NULL, pb_finish(b), 1, 1, 500);
+    rig_run(r);
+    const CoreStats *s = rig_stats(r, 0);
+    ck_assert_uint_gt(s->stall_lb_full, 100);
+    ck_assert_uint_eq(s->stall_sb_full, 0);
+    ck_assert_uint_eq(s->loads_retired, 100);
+    rig_free(r);
+}
+END_TEST
+
+/* More stores (each to its own line, draining one at a time) than store-buffer entries. */
+START_TEST(test_sb_full_stalls_dispatch)
+{
+    ProgBuilder *b = pb_new();
+    pb_shared(b, "a", 64 * 100, TRUE, 0);
+    pb_entry(b, "main");
+    for (int i = 0; i < 100; i++)
+        pb_st(b, "a", 64 * i, I(i + 1));
+    pb_op(b, OP_HALT);
+    Rig *r = rig_new(cfgs[_i], NULL, pb_finish(b), 1, 1, 100);
+    rig_run(r);
+    const CoreStats *s = rig_stats(r, 0);
+    ck_assert_uint_gt(s->stall_sb_full, 1000);
+    ck_assert_uint_eq(s->stall_lb_full, 0);
+    ck_assert_uint_eq(s->stores_drained, 100);
+    ck_assert_uint_eq(rig_sym(r, "a", 0, 8), 1);
+    rig_free(r);
+}
+END_TEST
+
+/* A counted loop: the 2-bit counter starts weakly not-taken, so the first and the last branch
+ * mispredict.  Raising the penalty by d adds exactly 2 d cycles. */
+static IsaProgram *loop_program(void)
+{
+    ProgBuilder *b = pb_new();
+    pb_entry(b, "main");
+    pb_alu(b, OP_MOV, 1, I(0), I(0));
+    pb_label(b, "loop");
+    pb_alu(b, OP_ADD, 1, R(1), I(1));
+    pb_br(b, COND_LT, R(1), I(20), "loop");
+    pb_op(b, OP_HALT);
+    return pb_finish(b);
+}
+
+START_TEST(test_mispredict_costs_penalty)
+{
+    const char *p10[] = { "core.branch_mispredict_penalty=10", NULL };
+    const char *p30[] = { "core.branch_mispredict_penalty=30", NULL };
+    Rig *a = rig_new(cfgs[_i], p10, loop_program(), 1, 1, 40);
+    Rig *b = rig_new(cfgs[_i], p30, loop_program(), 1, 1, 40);
+    rig_run(a);
+    rig_run(b);
+    ck_assert_uint_eq(rig_reg(a, 0, 1), 20);
+    ck_assert_uint_eq(rig_stats(a, 0)->branch_mispredicts, 2);
+    ck_assert_uint_eq(rig_stats(a, 0)->bm_penalty_cycles, 20);
+    ck_assert_uint_gt(rig_stats(a, 0)->bm_squashed_ops, 0);
+    ck_assert_uint_eq(rig_stats(b, 0)->cycles, rig_stats(a, 0)->cycles + 40);
+    rig_free(a);
+    rig_free(b);
+}
+END_TEST
+
+/* call/ret through the core's return-address stack, nested. */
+START_TEST(test_call_ret)
+{
+    ProgBuilder *b = pb_new();
+    pb_entry(b, "main");
+    pb_jmp(b, OP_CALL, "f");
+    pb_jmp(b, OP_CALL, "f");
+    pb_op(b, OP_HALT);
+    pb_label(b, "f");
+    pb_alu(b, OP_ADD, 1, R(1), I(1));
+    pb_jmp(b, OP_CALL, "g");
+    pb_op(b, OP_RET);
+    pb_label(b, "g");
+    pb_alu(b, OP_ADD, 2, R(2), I(10));
+    pb_op(b, OP_RET);
+    Rig *r = rig_new(cfgs[_i], NULL, pb_finish(b), 1, 1, 40);
+    rig_run(r);
+    ck_assert_uint_eq(rig_reg(r, 0, 1), 2);
+    ck_assert_uint_eq(rig_reg(r, 0, 2), 20);
+    rig_free(r);
+}
+END_TEST
+
+/* The spin-and-set program twice with the same seed: identical counters everywhere. */
+static IsaProgram *contended_program(void)
+{
+    ProgBuilder *b = pb_new();
+    pb_shared(b, "x", 8, TRUE, 0);
+    pb_entry(b, "main");
+    pb_alu(b, OP_MOV, 2, I(0), I(0));
+    pb_label(b, "loop");
+    pb_ld(b, 1, "x", 0);
+    pb_op(b, OP_PAUSE);
+    pb_atomic(b, OP_FADD, 3, "x", I(1), I(0));
+    pb_alu(b, OP_ADD, 2, R(2), I(1));
+    pb_br(b, COND_LT, R(2), I(50), "loop");
+    pb_op(b, OP_HALT);
+    return pb_finish(b);
+}
+
+START_TEST(test_deterministic)
+{
+    guint n = _i ? 3 : 2;
+    CoreStats s[2][3];
+    Cycle end[2];
+    for (int k = 0; k < 2; k++) {
+        Rig *r = rig_new(cfgs[_i], NULL, contended_program(), n, 42, 40);
+        machine_randomize_start(r->m, 30);
+        rig_run(r);
+        for (guint c = 0; c < n; c++)
+            s[k][c] = *rig_stats(r, c);
+        end[k] = machine_cycles(r->m);
+        ck_assert_uint_eq(rig_sym(r, "x", 0, 8), 50 * n);
+        ck_assert_uint_eq(s[k][0].atomics, 50);
+        ck_assert_uint_gt(s[k][0].lines_lost, 0);
+        rig_free(r);
+    }
+    ck_assert_uint_eq(end[0], end[1]);
+    for (guint c = 0; c < n; c++)
+        ck_assert(core_stats_equal(&s[0][c], &s[1][c]));
+}
+END_TEST
+
+/* A thread that spins forever retires all the time: the cycle limit ends it.  One that waits
+ * forever (wfe, no timeout, nobody signals) trips the watchdog, which says why. */
+START_TEST(test_watchdog_reports_stall)
+{
+    const char *sets[] = { "arch=arm64", "run.stall_cycles=1000", NULL };
+    ProgBuilder *b = pb_new();
+    pb_shared(b, "flag", 8, TRUE, 0);
+    pb_entry(b, "main");
+    pb_label(b, "spin");
+    pb_ld(b, 1, "flag", 0);
+    pb_br(b, COND_EQ, R(1), I(0), "spin");
+    pb_op(b, OP_HALT);
+    Rig *r = rig_new("teaching", sets, pb_finish(b), 1, 1, 40);
+    ck_assert_int_eq(machine_run(r->m, 20000), MACHINE_LIMIT);
+    rig_free(r);
+    b = pb_new();
+    pb_entry(b, "main");
+    pb_op(b, OP_WFE);
+    pb_op(b, OP_HALT);
+    r = rig_new("teaching", sets, pb_finish(b), 1, 1, 40);
+    ck_assert_int_eq(machine_run(r->m, CYCLE_NEVER), MACHINE_STALLED);
+    ck_assert(strstr(machine_stall_report(r->m), "asleep in wfe"));
+    rig_free(r);
+}
+END_TEST
+
+Suite *make_core_pipe_suite(void)
+{
+    Suite *s = suite_create("core_pipe");
+    TCase *tc = tcase_create("pipeline");
+    tcase_set_timeout(tc, 60);
+    tcase_add_loop_test(tc, test_rob_full_stalls_dispatch, 0, 2);
+    tcase_add_loop_test(tc, test_lb_full_stalls_dispatch, 0, 2);
+    tcase_add_loop_test(tc, test_sb_full_stalls_dispatch, 0, 2);
+    tcase_add_loop_test(tc, test_mispredict_costs_penalty, 0, 2);
+    tcase_add_loop_test(tc, test_call_ret, 0, 2);
+    tcase_add_loop_test(tc, test_deterministic, 0, 2);
+    tcase_add_test(tc, test_watchdog_reports_stall);
+    suite_add_tcase(s, tc);
+    return s;
+}
