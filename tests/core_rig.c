@@ -31,7 +31,7 @@ static void on_mark(void *ctx, guint core, int64_t n, Cycle when)
     g_array_append_val(r->marks, m);
 }
 
-Rig *rig_new(const char *config, const char *const *sets, IsaProgram *p, guint nthreads,
+Rig *core_rig_new(const char *config, const char *const *sets, IsaProgram *p, guint nthreads,
              guint64 seed, Cycle miss_latency)
 {
     g_autoptr(GError) err = NULL;
@@ -75,7 +75,7 @@ uint64_t rig_sym(Rig *r, const char *sym, guint tid, unsigned size)
 uint64_t rig_reg(Rig *r, guint core, guint reg) { return core_reg(machine_core(r->m, core), reg); }
 const CoreStats *rig_stats(Rig *r, guint core) { return machine_core_stats(r->m, core); }
 
-void rig_free(Rig *r)
+void core_rig_free(Rig *r)
 {
     machine_free(r->m);
     fake_memory_free(r->fm);

@@ -26,13 +26,13 @@ typedef struct {
 
 /* `config`: "teaching" (configs/teaching.yaml), "haswell" (a Haswell-like x86 built here) or
  * "n1" (a Neoverse-N1-like arm64 built here); `sets` are key=value overrides.  Takes `p`. */
-Rig *rig_new(const char *config, const char *const *sets, IsaProgram *p, guint nthreads,
+Rig *core_rig_new(const char *config, const char *const *sets, IsaProgram *p, guint nthreads,
              guint64 seed, Cycle miss_latency);
 MachineOutcome rig_run(Rig *r);
 uint64_t rig_sym(Rig *r, const char *sym, guint tid, unsigned size);
 uint64_t rig_reg(Rig *r, guint core, guint reg);
 const CoreStats *rig_stats(Rig *r, guint core);
-void rig_free(Rig *r);
+void core_rig_free(Rig *r);
 /* Repetitions: `full`, or `quick` under QSIM_TEST_SCALE=quick. */
 guint rig_scale(guint full, guint quick);
 

@@ -87,7 +87,7 @@ static const LockCase cases[] = {
 static void check_lock(IsaProgram *p, int64_t iters, const LockCase *lc, gboolean held)
 {
     const char *sets[] = { lc->set1, lc->set2, NULL };
-    Rig *r = rig_new(lc->cfg, sets, p, lc->threads, 7, 60);
+    Rig *r = core_rig_new(lc->cfg, sets, p, lc->threads, 7, 60);
     machine_randomize_start(r->m, 50);
     rig_run(r);
     ck_assert_uint_eq(rig_sym(r, "counter", 0, 8), (uint64_t)iters * lc->threads);
@@ -117,7 +117,7 @@ static void check_lock(IsaProgram *p, int64_t iters, const LockCase *lc, gboolea
         ck_assert_uint_gt(fake_memory_snoops_held(r->fm), 0);
     else if (r->cfg->arch != ARCH_X86)
         ck_assert_uint_eq(fake_memory_snoops_held(r->fm), 0);
-    rig_free(r);
+    core_rig_free(r);
 }
 
 START_TEST(test_ttas_lock)

@@ -14,13 +14,13 @@ START_TEST(test_load_forwards_from_store_buffer)
     pb_st(b, "x", 0, I(42));
     pb_ld(b, 1, "x", 0);
     pb_op(b, OP_HALT);
-    Rig *r = rig_new(cfgs[_i], NULL, pb_finish(b), 1, 1, 40);
+    Rig *r = core_rig_new(cfgs[_i], NULL, pb_finish(b), 1, 1, 40);
     rig_run(r);
     ck_assert_uint_eq(rig_reg(r, 0, 1), 42);
     ck_assert_uint_eq(rig_stats(r, 0)->loads_forwarded, 1);
     ck_assert_uint_eq(rig_stats(r, 0)->loads_issued, 0);
     ck_assert_uint_eq(rig_sym(r, "x", 0, 8), 42);
-    rig_free(r);
+    core_rig_free(r);
 }
 END_TEST
 
@@ -35,13 +35,13 @@ START_TEST(test_partial_overlap_waits_for_drain)
     pb_ld(b, 1, "x", 0);                    /* 8 bytes over a 2-byte store: wait */
     pb_ld(b, 2, "x", 3)->size = 1;          /* inside the store: forward 0xAB */
     pb_op(b, OP_HALT);
-    Rig *r = rig_new(cfgs[_i], NULL, pb_finish(b), 1, 1, 40);
+    Rig *r = core_rig_new(cfgs[_i], NULL, pb_finish(b), 1, 1, 40);
     rig_run(r);
     ck_assert_uint_eq(rig_reg(r, 0, 1), 0x11111111ABCD1111ULL);
     ck_assert_uint_eq(rig_reg(r, 0, 2), 0xAB);
     ck_assert_uint_eq(rig_stats(r, 0)->loads_forwarded, 1);
     ck_assert_uint_eq(rig_stats(r, 0)->loads_issued, 1);
-    rig_free(r);
+    core_rig_free(r);
 }
 END_TEST
 
@@ -58,7 +58,7 @@ START_TEST(test_failing_cas_invalidates_sharer)
     pb_label(b, "reader");
     pb_ld(b, 1, "x", 0);
     pb_op(b, OP_HALT);
-    Rig *r = rig_new(cfgs[_i], NULL, pb_finish(b), 2, 1, 40);
+    Rig *r = core_rig_new(cfgs[_i], NULL, pb_finish(b), 2, 1, 40);
     rig_run(r);
     ck_assert_uint_eq(rig_reg(r, 0, 1), 3);       /* the old value */
     ck_assert_uint_eq(rig_sym(r, "x", 0, 8), 3);  /* unchanged */
@@ -70,7 +70,7 @@ START_TEST(test_failing_cas_invalidates_sharer)
     ck_assert(!fake_memory_holds(r->fm, 1, x));
     /* The locked op waited for the line (and for the drain) at the ROB head. */
     ck_assert_uint_ge(rig_stats(r, 0)->atomic_cycles, 40);
-    rig_free(r);
+    core_rig_free(r);
 }
 END_TEST
 
@@ -98,18 +98,18 @@ START_TEST(test_stx_fails_after_remote_store)
     const char *sets[] = { "arch=arm64", NULL };
     const char *cfg = _i ? "n1" : "teaching";
     const char *const *s = _i ? NULL : sets;
-    Rig *r = rig_new(cfg, s, llsc_program(TRUE), 2, 1, 40);
+    Rig *r = core_rig_new(cfg, s, llsc_program(TRUE), 2, 1, 40);
     rig_run(r);
     ck_assert_uint_eq(rig_reg(r, 0, 2), 1);
     ck_assert_uint_eq(rig_stats(r, 0)->llsc_failures, 1);
     ck_assert_uint_eq(rig_sym(r, "x", 0, 8), 9);
-    rig_free(r);
-    r = rig_new(cfg, s, llsc_program(FALSE), 2, 1, 40);
+    core_rig_free(r);
+    r = core_rig_new(cfg, s, llsc_program(FALSE), 2, 1, 40);
     rig_run(r);
     ck_assert_uint_eq(rig_reg(r, 0, 2), 0);
     ck_assert_uint_eq(rig_stats(r, 0)->llsc_failures, 0);
     ck_assert_uint_eq(rig_sym(r, "x", 0, 8), 5);
-    rig_free(r);
+    core_rig_free(r);
 }
 END_TEST
 
@@ -133,7 +133,7 @@ START_TEST(test_wfe_wakes_on_invalidation)
     pb_n(b, OP_WORK, 2000);
     pb_st(b, "flag", 0, I(1));
     pb_op(b, OP_HALT);
-    Rig *r = rig_new(_i ? "n1" : "teaching", _i ? NULL : sets, pb_finish(b), 2, 1, 40);
+    Rig *r = core_rig_new(_i ? "n1" : "teaching", _i ? NULL : sets, pb_finish(b), 2, 1, 40);
     rig_run(r);
     const CoreStats *s = rig_stats(r, 0);
     ck_assert_uint_eq(rig_reg(r, 0, 1), 1);
@@ -143,7 +143,7 @@ START_TEST(test_wfe_wakes_on_invalidation)
     ck_assert_uint_ge(s->wfe_sleep_cycles, 1900);
     /* Asleep means no events: the whole run took far fewer events than cycles. */
     ck_assert_uint_lt(engine_events_run(r->e), 500);
-    rig_free(r);
+    core_rig_free(r);
 }
 END_TEST
 
@@ -158,14 +158,14 @@ START_TEST(test_wfe_timeout_and_sevl)
     pb_op(b, OP_WFE);          /* consumes the local event */
     pb_op(b, OP_WFE);          /* sleeps until the timeout */
     pb_op(b, OP_HALT);
-    Rig *r = rig_new("teaching", sets, pb_finish(b), 1, 1, 40);
+    Rig *r = core_rig_new("teaching", sets, pb_finish(b), 1, 1, 40);
     rig_run(r);
     const CoreStats *s = rig_stats(r, 0);
     ck_assert_uint_eq(s->wfe_sleeps, 1);
     ck_assert_uint_eq(s->wfe_wake_timeout, 1);
     ck_assert_uint_ge(s->wfe_sleep_cycles, 100);
     ck_assert_uint_lt(s->cycles, 130);
-    rig_free(r);
+    core_rig_free(r);
 }
 END_TEST
 
@@ -183,11 +183,11 @@ START_TEST(test_sev_wakes_other_core)
     pb_n(b, OP_WORK, 500);
     pb_op(b, OP_SEV);
     pb_op(b, OP_HALT);
-    Rig *r = rig_new("teaching", sets, pb_finish(b), 2, 1, 40);
+    Rig *r = core_rig_new("teaching", sets, pb_finish(b), 2, 1, 40);
     rig_run(r);
     ck_assert_uint_eq(rig_stats(r, 0)->wfe_wake_sev, 1);
     ck_assert_uint_ge(rig_stats(r, 0)->wfe_sleep_cycles, 400);
-    rig_free(r);
+    core_rig_free(r);
 }
 END_TEST
 

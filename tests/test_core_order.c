@@ -29,7 +29,7 @@ static IsaProgram *spin_program(gboolean with_pause, int64_t delay)
 static const CoreStats *run_spin(Rig **out, const char *cfg, const char *const *sets,
                                  gboolean with_pause)
 {
-    Rig *r = rig_new(cfg, sets, spin_program(with_pause, 300), 2, 1, 40);
+    Rig *r = core_rig_new(cfg, sets, spin_program(with_pause, 300), 2, 1, 40);
     rig_run(r);
     ck_assert_uint_eq(rig_reg(r, 0, 1), 1);
     *out = r;
@@ -45,7 +45,7 @@ START_TEST(test_spin_store_causes_machine_clear)
     ck_assert_uint_gt(s->mc_squashed_ops, 0);
     ck_assert_uint_eq(s->mc_penalty_cycles, s->machine_clears * (guint64)r->cfg->core.machine_clear_penalty);
     ck_assert_uint_eq(rig_stats(r, 1)->machine_clears, 0);
-    rig_free(r);
+    core_rig_free(r);
 }
 END_TEST
 
@@ -57,7 +57,7 @@ START_TEST(test_no_clear_without_rollback)
     const CoreStats *s = run_spin(&r, cfgs[_i], sets, FALSE);
     ck_assert_uint_eq(s->machine_clears, 0);
     ck_assert_uint_eq(s->mc_squashed_ops, 0);
-    rig_free(r);
+    core_rig_free(r);
 }
 END_TEST
 
@@ -68,7 +68,7 @@ START_TEST(test_no_clear_on_arm64)
     const CoreStats *s = run_spin(&r, _i ? "n1" : "teaching", _i ? NULL : sets, FALSE);
     ck_assert_uint_eq(s->machine_clears, 0);
     ck_assert_uint_ge(s->lines_lost, 1);
-    rig_free(r);
+    core_rig_free(r);
 }
 END_TEST
 
@@ -80,8 +80,8 @@ START_TEST(test_precise_clears_no_more_than_conservative)
     const CoreStats *c = run_spin(&rc, "haswell", NULL, FALSE);
     const CoreStats *p = run_spin(&rp, "haswell", sets, FALSE);
     ck_assert_uint_le(p->machine_clears, c->machine_clears);
-    rig_free(rc);
-    rig_free(rp);
+    core_rig_free(rc);
+    core_rig_free(rp);
 }
 END_TEST
 
@@ -92,11 +92,11 @@ static void spin_sum(const char *cfg, const char *pause, CoreStats *sum)
     const char *sets[] = { pause, NULL };
     memset(sum, 0, sizeof *sum);
     for (int64_t d = 300; d < 340; d++) {
-        Rig *r = rig_new(cfg, sets, spin_program(TRUE, d), 2, 1, 40);
+        Rig *r = core_rig_new(cfg, sets, spin_program(TRUE, d), 2, 1, 40);
         rig_run(r);
         ck_assert_uint_eq(rig_reg(r, 0, 1), 1);
         core_stats_add(sum, rig_stats(r, 0));
-        rig_free(r);
+        core_rig_free(r);
     }
 }
 
@@ -145,13 +145,13 @@ static guint count_relaxed(const char *cfg, const char *const *sets, gboolean fe
 {
     guint relaxed = 0;
     for (guint seed = 1; seed <= runs; seed++) {
-        Rig *r = rig_new(cfg, sets, sb_program(fence), 2, seed, 40);
+        Rig *r = core_rig_new(cfg, sets, sb_program(fence), 2, seed, 40);
         machine_randomize_start(r->m, 60);
         rig_run(r);
         if (rig_reg(r, 0, 1) == 0 && rig_reg(r, 1, 1) == 0)
             relaxed++;
         ck_assert_uint_eq(rig_stats(r, 0)->fence_ops, fence ? 2 : 1);
-        rig_free(r);
+        core_rig_free(r);
     }
     return relaxed;
 }
@@ -211,13 +211,13 @@ static guint count_mp_relaxed(const char *cfg, const char *const *sets, gboolean
     guint relaxed = 0;
     *clears = 0;
     for (guint seed = 1; seed <= runs; seed++) {
-        Rig *r = rig_new(cfg, sets, mp_program(acquire), 2, seed, 40);
+        Rig *r = core_rig_new(cfg, sets, mp_program(acquire), 2, seed, 40);
         machine_randomize_start(r->m, 80);
         rig_run(r);
         if (rig_reg(r, 0, 1) == 1 && rig_reg(r, 0, 2) == 0)
             relaxed++;
         *clears += rig_stats(r, 0)->machine_clears;
-        rig_free(r);
+        core_rig_free(r);
     }
     return relaxed;
 }
@@ -268,7 +268,7 @@ START_TEST(test_corr_same_address_order)
     guint runs = rig_scale(80, 20);
     guint64 squashes = 0, new_then_old = 0;
     for (guint seed = 1; seed <= runs; seed++) {
-        Rig *r = rig_new("teaching", _i ? arm : NULL, corr_program(), 2, seed, 40);
+        Rig *r = core_rig_new("teaching", _i ? arm : NULL, corr_program(), 2, seed, 40);
         machine_randomize_start(r->m, 80);
         rig_run(r);
         if (rig_reg(r, 0, 1) == 1 && rig_reg(r, 0, 2) == 0)
@@ -276,7 +276,7 @@ START_TEST(test_corr_same_address_order)
         squashes += rig_stats(r, 0)->same_addr_replays + rig_stats(r, 0)->machine_clears;
         if (_i)
             ck_assert_uint_eq(rig_stats(r, 0)->machine_clears, 0);
-        rig_free(r);
+        core_rig_free(r);
     }
     ck_assert_uint_eq(new_then_old, 0);
     ck_assert_uint_gt(squashes, 0); /* the race did happen, and was repaired */

@@ -16,14 +16,14 @@ START_TEST(test_rob_full_stalls_dispatch)
     for (int i = 0; i < 400; i++)
         pb_op(b, OP_NOP);
     pb_op(b, OP_HALT);
-    Rig *r = rig_new(cfgs[_i], NULL, pb_finish(b), 1, 1, 500);
+    Rig *r = core_rig_new(cfgs[_i], NULL, pb_finish(b), 1, 1, 500);
     rig_run(r);
     const CoreStats *s = rig_stats(r, 0);
     ck_assert_uint_gt(s->stall_rob_full, 300);
     ck_assert_uint_eq(s->stall_lb_full, 0);
     ck_assert_uint_eq(s->stall_sb_full, 0);
     ck_assert_uint_eq(s->insns_retired, 402);
-    rig_free(r);
+    core_rig_free(r);
 }
 END_TEST
 
@@ -36,13 +36,13 @@ START_TEST(test_lb_full_stalls_dispatch)
     for (int i = 0; i < 100; i++)
         pb_ld(b, 1 + i % 8, "a", 64 * i);
     pb_op(b, OP_HALT);
-    Rig *r = rig_new(cfgs[_i], NULL, pb_finish(b), 1, 1, 500);
+    Rig *r = core_rig_new(cfgs[_i], NULL, pb_finish(b), 1, 1, 500);
     rig_run(r);
     const CoreStats *s = rig_stats(r, 0);
     ck_assert_uint_gt(s->stall_lb_full, 100);
     ck_assert_uint_eq(s->stall_sb_full, 0);
     ck_assert_uint_eq(s->loads_retired, 100);
-    rig_free(r);
+    core_rig_free(r);
 }
 END_TEST
 
@@ -55,14 +55,14 @@ START_TEST(test_sb_full_stalls_dispatch)
     for (int i = 0; i < 100; i++)
         pb_st(b, "a", 64 * i, I(i + 1));
     pb_op(b, OP_HALT);
-    Rig *r = rig_new(cfgs[_i], NULL, pb_finish(b), 1, 1, 100);
+    Rig *r = core_rig_new(cfgs[_i], NULL, pb_finish(b), 1, 1, 100);
     rig_run(r);
     const CoreStats *s = rig_stats(r, 0);
     ck_assert_uint_gt(s->stall_sb_full, 1000);
     ck_assert_uint_eq(s->stall_lb_full, 0);
     ck_assert_uint_eq(s->stores_drained, 100);
     ck_assert_uint_eq(rig_sym(r, "a", 0, 8), 1);
-    rig_free(r);
+    core_rig_free(r);
 }
 END_TEST
 
@@ -84,8 +84,8 @@ START_TEST(test_mispredict_costs_penalty)
 {
     const char *p10[] = { "core.branch_mispredict_penalty=10", NULL };
     const char *p30[] = { "core.branch_mispredict_penalty=30", NULL };
-    Rig *a = rig_new(cfgs[_i], p10, loop_program(), 1, 1, 40);
-    Rig *b = rig_new(cfgs[_i], p30, loop_program(), 1, 1, 40);
+    Rig *a = core_rig_new(cfgs[_i], p10, loop_program(), 1, 1, 40);
+    Rig *b = core_rig_new(cfgs[_i], p30, loop_program(), 1, 1, 40);
     rig_run(a);
     rig_run(b);
     ck_assert_uint_eq(rig_reg(a, 0, 1), 20);
@@ -93,8 +93,8 @@ START_TEST(test_mispredict_costs_penalty)
     ck_assert_uint_eq(rig_stats(a, 0)->bm_penalty_cycles, 20);
     ck_assert_uint_gt(rig_stats(a, 0)->bm_squashed_ops, 0);
     ck_assert_uint_eq(rig_stats(b, 0)->cycles, rig_stats(a, 0)->cycles + 40);
-    rig_free(a);
-    rig_free(b);
+    core_rig_free(a);
+    core_rig_free(b);
 }
 END_TEST
 
@@ -113,11 +113,11 @@ START_TEST(test_call_ret)
     pb_label(b, "g");
     pb_alu(b, OP_ADD, 2, R(2), I(10));
     pb_op(b, OP_RET);
-    Rig *r = rig_new(cfgs[_i], NULL, pb_finish(b), 1, 1, 40);
+    Rig *r = core_rig_new(cfgs[_i], NULL, pb_finish(b), 1, 1, 40);
     rig_run(r);
     ck_assert_uint_eq(rig_reg(r, 0, 1), 2);
     ck_assert_uint_eq(rig_reg(r, 0, 2), 20);
-    rig_free(r);
+    core_rig_free(r);
 }
 END_TEST
 
@@ -144,7 +144,7 @@ START_TEST(test_deterministic)
     CoreStats s[2][3];
     Cycle end[2];
     for (int k = 0; k < 2; k++) {
-        Rig *r = rig_new(cfgs[_i], NULL, contended_program(), n, 42, 40);
+        Rig *r = core_rig_new(cfgs[_i], NULL, contended_program(), n, 42, 40);
         machine_randomize_start(r->m, 30);
         rig_run(r);
         for (guint c = 0; c < n; c++)
@@ -153,7 +153,7 @@ START_TEST(test_deterministic)
         ck_assert_uint_eq(rig_sym(r, "x", 0, 8), 50 * n);
         ck_assert_uint_eq(s[k][0].atomics, 50);
         ck_assert_uint_gt(s[k][0].lines_lost, 0);
-        rig_free(r);
+        core_rig_free(r);
     }
     ck_assert_uint_eq(end[0], end[1]);
     for (guint c = 0; c < n; c++)
@@ -173,17 +173,17 @@ START_TEST(test_watchdog_reports_stall)
     pb_ld(b, 1, "flag", 0);
     pb_br(b, COND_EQ, R(1), I(0), "spin");
     pb_op(b, OP_HALT);
-    Rig *r = rig_new("teaching", sets, pb_finish(b), 1, 1, 40);
+    Rig *r = core_rig_new("teaching", sets, pb_finish(b), 1, 1, 40);
     ck_assert_int_eq(machine_run(r->m, 20000), MACHINE_LIMIT);
-    rig_free(r);
+    core_rig_free(r);
     b = pb_new();
     pb_entry(b, "main");
     pb_op(b, OP_WFE);
     pb_op(b, OP_HALT);
-    r = rig_new("teaching", sets, pb_finish(b), 1, 1, 40);
+    r = core_rig_new("teaching", sets, pb_finish(b), 1, 1, 40);
     ck_assert_int_eq(machine_run(r->m, CYCLE_NEVER), MACHINE_STALLED);
     ck_assert(strstr(machine_stall_report(r->m), "asleep in wfe"));
-    rig_free(r);
+    core_rig_free(r);
 }
 END_TEST
 
