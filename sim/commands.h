@@ -29,5 +29,6 @@ const char *cli_did_you_mean(const char *word, const char *const *candidates, gu
 
 int cmd_list(int argc, char **argv);
 int cmd_config(int argc, char **argv);
+int cmd_native(int argc, char **argv);
 
 #endif
