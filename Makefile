@@ -32,16 +32,22 @@ CFLAGS   ?= -O2 -g
 ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) $(PKG_CFLAGS) -I. -MMD -MP \
              -DQSIM_VERSION=\"$(VERSION)\" -DQSIM_DATADIR=\"$(DATADIR)\" \
              -DQSIM_SRCDIR=\"$(CURDIR)\"
-LDLIBS   := $(PKG_LIBS) -lm -lpthread
+LDLIBS   := $(PKG_LIBS) -lm -lpthread -ldl
 
 MODULES  := sim cores coherence locks
-LIB_SRC  := $(filter-out sim/main.c,$(foreach m,$(MODULES),$(wildcard $(m)/*.c)))
+# Programs with their own main(), kept out of the library.
+MAIN_SRC := sim/main.c locks/gen_native_main.c
+LIB_SRC  := $(filter-out $(MAIN_SRC),$(foreach m,$(MODULES),$(wildcard $(m)/*.c)))
+LOCK_QS  := $(wildcard locks/*.qs)
 TEST_SRC := $(wildcard tests/*.c)
 
 # Two build flavours share these rules: normal (build/) and sanitized (build/asan/).
 B ?= build
 LIB_OBJ  := $(LIB_SRC:%.c=$(B)/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(B)/%.o)
+# The built-in locks translated to C at build time (never committed); linked into qsim and
+# the tests, not into the library, because the generator that writes it links the library.
+NATIVE_GEN := $(B)/native/locks_gen.o
 
 .PHONY: all run check check-unit check-install check-asan bench install uninstall clean docs
 all: qsim
@@ -49,12 +55,23 @@ all: qsim
 qsim: $(B)/qsim
 	@if [ "$(B)" = build ]; then cp $(B)/qsim qsim; fi
 
-$(B)/qsim: $(B)/sim/main.o $(B)/libqsim.a
+$(B)/qsim: $(B)/sim/main.o $(NATIVE_GEN) $(B)/libqsim.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
 
 $(B)/libqsim.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
+
+# ---- native backend: locks/*.qs -> C at build time ----
+$(B)/qsim-gen-native: $(B)/locks/gen_native_main.o $(B)/libqsim.a
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+
+$(B)/native/locks_gen.c: $(B)/qsim-gen-native $(LOCK_QS)
+	@mkdir -p $(dir $@)
+	ASAN_OPTIONS=detect_leaks=0 $(B)/qsim-gen-native -o $@ $(LOCK_QS)
+
+$(B)/native/locks_gen.o: $(B)/native/locks_gen.c
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -70,7 +87,7 @@ $(B)/tests/suites.h: $(TEST_SRC)
 
 $(B)/tests/check_main.o: $(B)/tests/suites.h
 
-$(B)/check_qsim: $(TEST_OBJ) $(B)/libqsim.a
+$(B)/check_qsim: $(TEST_OBJ) $(NATIVE_GEN) $(B)/libqsim.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS)
 
 # ---- tests ----
@@ -123,4 +140,5 @@ uninstall:
 clean:
 	rm -rf build qsim
 
--include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(B)/sim/main.d
+-include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(B)/sim/main.d $(B)/locks/gen_native_main.d \
+  $(NATIVE_GEN:.o=.d)

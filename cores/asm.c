@@ -841,25 +841,8 @@ static void do_line(Asm *a, guint pass, guint lineno, char *line)
     g_free(rest);
 }
 
-static void entry_clear(gpointer e) { g_free(((IsaEntry *)e)->name); }
 
-void asm_program_free(IsaProgram *p)
-{
-    if (!p)
-        return;
-    g_free(p->filename);
-    if (p->insns)
-        g_array_free(p->insns, TRUE);
-    if (p->syms)
-        g_ptr_array_free(p->syms, TRUE);
-    if (p->entries)
-        g_array_free(p->entries, TRUE);
-    if (p->labels)
-        g_array_free(p->labels, TRUE);
-    if (p->files)
-        g_ptr_array_free(p->files, TRUE);
-    g_free(p);
-}
+void asm_program_free(IsaProgram *p) { isa_program_free(p); }
 
 static gint diag_cmp(gconstpointer x, gconstpointer y)
 {
@@ -875,15 +858,7 @@ IsaProgram *asm_assemble_sources(const AsmSource *sources, guint n, Arch arch, G
 {
     Asm a = { 0 };
     a.arch = arch;
-    a.p = g_new0(IsaProgram, 1);
-    a.p->filename = g_strdup(n ? sources[0].name : "<empty>");
-    a.p->insns = g_array_new(FALSE, FALSE, sizeof(IsaInsn));
-    a.p->syms = g_ptr_array_new_with_free_func(sym_free);
-    a.p->entries = g_array_new(FALSE, FALSE, sizeof(IsaEntry));
-    g_array_set_clear_func(a.p->entries, entry_clear);
-    a.p->labels = g_array_new(FALSE, FALSE, sizeof(IsaEntry));
-    g_array_set_clear_func(a.p->labels, entry_clear);
-    a.p->files = g_ptr_array_new_with_free_func(g_free);
+    a.p = isa_program_new(n ? sources[0].name : "<empty>");
     a.diags = g_array_new(FALSE, FALSE, sizeof(AsmDiag));
     a.labels = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
     a.consts = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);

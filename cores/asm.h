@@ -18,6 +18,7 @@
 #define QSIM_ASM_H
 
 #include "cores/isa.h"
+#include "cores/isa_exec.h"
 
 #define ASM_ERROR (asm_error_quark())
 GQuark asm_error_quark(void);
@@ -38,7 +39,6 @@ IsaProgram *asm_assemble_sources(const AsmSource *sources, guint n, Arch arch, G
 /* One source. */
 IsaProgram *asm_assemble(const char *name, const char *text, Arch arch, GError **error);
 void asm_program_free(IsaProgram *p);
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(IsaProgram, asm_program_free)
 
 /* The decoded instruction as text ("cas32.acqrel r2, [lock_word], r0, 1"); branch targets
  * print as the label at that pc when the program has one, else "@pc". */

@@ -168,3 +168,44 @@ int isa_program_find_entry(const IsaProgram *p, const char *name)
             return g_array_index(p->entries, IsaEntry, i).pc;
     return -1;
 }
+
+static void sym_free(gpointer s)
+{
+    IsaSym *sym = s;
+    g_free(sym->name);
+    g_free(sym);
+}
+
+static void entry_clear(gpointer e) { g_free(((IsaEntry *)e)->name); }
+
+IsaProgram *isa_program_new(const char *filename)
+{
+    IsaProgram *p = g_new0(IsaProgram, 1);
+    p->filename = g_strdup(filename);
+    p->insns = g_array_new(FALSE, TRUE, sizeof(IsaInsn));
+    p->syms = g_ptr_array_new_with_free_func(sym_free);
+    p->entries = g_array_new(FALSE, TRUE, sizeof(IsaEntry));
+    g_array_set_clear_func(p->entries, entry_clear);
+    p->labels = g_array_new(FALSE, TRUE, sizeof(IsaEntry));
+    g_array_set_clear_func(p->labels, entry_clear);
+    p->files = g_ptr_array_new_with_free_func(g_free);
+    return p;
+}
+
+void isa_program_free(IsaProgram *p)
+{
+    if (!p)
+        return;
+    g_free(p->filename);
+    if (p->insns)
+        g_array_free(p->insns, TRUE);
+    if (p->syms)
+        g_ptr_array_free(p->syms, TRUE);
+    if (p->entries)
+        g_array_free(p->entries, TRUE);
+    if (p->labels)
+        g_array_free(p->labels, TRUE);
+    if (p->files)
+        g_ptr_array_free(p->files, TRUE);
+    g_free(p);
+}

@@ -42,6 +42,13 @@ void isa_layout_init_memory(const IsaLayout *l, const IsaProgram *p,
                             void (*poke)(void *ctx, uint64_t addr, unsigned size, uint64_t value),
                             void *ctx);
 
+/* An empty program whose arrays own their contents (symbols, entry and label names, file
+ * names); isa_program_free releases all of it.  Every producer of programs (the assembler,
+ * the litmus translator, test builders) starts here. */
+IsaProgram *isa_program_new(const char *filename);
+void isa_program_free(IsaProgram *p);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(IsaProgram, isa_program_free)
+
 /* Looks a symbol or entry point up by name: index, or -1. */
 int isa_program_find_sym(const IsaProgram *p, const char *name);
 int isa_program_find_entry(const IsaProgram *p, const char *name);

@@ -3,14 +3,6 @@
 #include <string.h>
 #include "sim/commands.h"
 
-const QsimCommand *qsim_command_find(const char *name)
-{
-    for (const QsimCommand *c = qsim_commands; c->name; c++)
-        if (!strcmp(c->name, name))
-            return c;
-    return NULL;
-}
-
 gboolean cli_parse(GOptionContext *ctx, int *argc, char ***argv)
 {
     g_autoptr(GError) error = NULL;

@@ -47,5 +47,6 @@ typedef struct {
 } LatencyRow;
 /* Measures every row by driving a fresh memory system through the port.  Array of LatencyRow. */
 GArray *latency_measure(const void *cfg, GError **error);
+int cmd_native(int argc, char **argv);
 
 #endif

@@ -12,11 +12,7 @@ struct ProgBuilder {
 ProgBuilder *pb_new(void)
 {
     ProgBuilder *b = g_new0(ProgBuilder, 1);
-    b->p = g_new0(IsaProgram, 1);
-    b->p->filename = g_strdup("test");
-    b->p->insns = g_array_new(FALSE, TRUE, sizeof(IsaInsn));
-    b->p->syms = g_ptr_array_new();
-    b->p->entries = g_array_new(FALSE, TRUE, sizeof(IsaEntry));
+    b->p = isa_program_new("test");
     b->labels = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     b->fixups = g_ptr_array_new_with_free_func(g_free);
     return b;
@@ -188,20 +184,4 @@ IsaProgram *pb_finish(ProgBuilder *b)
     return p;
 }
 
-void pb_program_free(IsaProgram *p)
-{
-    if (!p)
-        return;
-    for (guint i = 0; i < p->syms->len; i++) {
-        IsaSym *s = p->syms->pdata[i];
-        g_free(s->name);
-        g_free(s);
-    }
-    g_ptr_array_free(p->syms, TRUE);
-    for (guint i = 0; i < p->entries->len; i++)
-        g_free(g_array_index(p->entries, IsaEntry, i).name);
-    g_array_free(p->entries, TRUE);
-    g_array_free(p->insns, TRUE);
-    g_free(p->filename);
-    g_free(p);
-}
+void pb_program_free(IsaProgram *p) { isa_program_free(p); }
