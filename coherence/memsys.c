@@ -34,6 +34,7 @@ typedef struct PrivLine {
     gboolean data_in;           /* the response of the own transaction has arrived */
     gint acks;                  /* acks still expected (negative: arrived before the count) */
     Cycle held_until;           /* an atomic's hold_cycles: snoops wait until then */
+    gboolean snoop_waiting;     /* a snoop waits for held_until: later atomics do not extend it */
     MemSource src;              /* where the last fill came from */
     gint32 wait_head, wait_tail;/* accesses waiting for this line (Access indices) */
     struct PrivLine *free_next;
@@ -839,8 +840,11 @@ static gboolean access_attempt(MemSys *ms, gint32 ai)
     uint32_t hold = a->req.hold_cycles;
     apply_cache_event(ms, c, line, pl, ev, NIL, ai);
     if (hit && kind == MEM_RMW && hold) {
+        /* The line is held for one locked op at a time: a snoop already waiting gets it when
+         * the current hold ends, else a core spinning on locked ops would keep it forever. */
         pl = pl_find(c, line);
-        pl->held_until = engine_now(ms->e) + hold;
+        if (!pl->snoop_waiting)
+            pl->held_until = engine_now(ms->e) + hold;
     }
     return hit;
 }
@@ -884,9 +888,12 @@ static gboolean cache_receive(MemSys *ms, Core *c, gint32 mi)
     if (ev == CE_FWD_GETS || ev == CE_FWD_GETM || ev == CE_INV) {
         if (pl && pl->held_until > now) { /* a locked RMW keeps the line for hold_cycles */
             ms->stats.hold_wait_cycles += pl->held_until - now;
+            pl->snoop_waiting = TRUE;
             engine_schedule_at(ms->e, pl->held_until, deliver, ms, (uint64_t)mi);
             return TRUE;
         }
+        if (pl)
+            pl->snoop_waiting = FALSE;
         if (ev != CE_FWD_GETS) {
             ms->stats.inval_received[c->id]++;
             dir_get(ms, line)->st.invalidations++;

@@ -460,7 +460,7 @@ static gboolean start_op(Core *c, RobEntry *en, gboolean head, const Older *o)
         return TRUE;
     }
     case OP_WORK:
-        timer(en, now, in->n);
+        timer(en, now, in->n + (c->work_jitter ? g_rand_int_range(c->work_rand, 0, (gint32)c->work_jitter + 1) : 0));
         return TRUE;
     case OP_BR: {
         if (!rob_src_ready(c, en->src[0]) || !rob_src_ready(c, en->src[1]))
@@ -929,7 +929,16 @@ void core_free(Core *c)
     g_free(c->sb);
     g_free(c->fq);
     g_free(c->bp);
+    if (c->work_rand)
+        g_rand_free(c->work_rand);
     g_free(c);
+}
+
+void core_set_work_jitter(Core *c, guint jitter)
+{
+    c->work_jitter = jitter;
+    if (!c->work_rand)
+        c->work_rand = engine_rand_new(c->e, "core.work", c->id);
 }
 
 void core_set_mark_hook(Core *c, CoreMarkFn fn, void *ctx)

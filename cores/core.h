@@ -85,6 +85,8 @@ Core *core_new(Engine *e, const QsimConfig *cfg, guint id, const IsaProgram *pro
 void core_free(Core *c);
 void core_set_mark_hook(Core *c, CoreMarkFn fn, void *ctx);
 void core_set_sev_hook(Core *c, CoreSevFn fn, void *ctx);
+/* `work N` then takes N plus a draw in [0, jitter] from this core's "core.work" stream. */
+void core_set_work_jitter(Core *c, guint jitter);
 /* The callbacks the memory system calls; its `core` argument is the Core*. */
 const PortClient *core_port_client(void);
 /* Starts fetching `delay` cycles from now. */

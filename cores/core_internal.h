@@ -83,6 +83,8 @@ struct Core {
     void *mark_ctx;
     CoreSevFn sev_fn;
     void *sev_ctx;
+    guint work_jitter;              /* `work N` takes N + uniform [0, work_jitter] */
+    GRand *work_rand;
     gboolean x86;
 
     uint64_t regs[ISA_NREG_SLOTS];  /* architectural */

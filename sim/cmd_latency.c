@@ -82,7 +82,11 @@ static gboolean measure_one(const QsimConfig *cfg, const char *op, char state, g
 
 GArray *latency_measure(const void *cfgp, GError **error)
 {
-    const QsimConfig *cfg = cfgp;
+    /* Rows place a line's home at a chosen distance by its address, so homes interleave here
+     * whatever memory.home says (a shallow copy: the strings stay the caller's). */
+    QsimConfig interleaved = *(const QsimConfig *)cfgp;
+    interleaved.memory.home = HOME_INTERLEAVE;
+    const QsimConfig *cfg = &interleaved;
     guint cps = (guint)cfg->topology.cores_per_socket, ns = (guint)cfg->topology.sockets;
     GArray *rows = g_array_new(FALSE, TRUE, sizeof(LatencyRow));
     /* the other core's placements: same socket (core 1), then the first socket at each distance */

@@ -3,6 +3,7 @@
 #include "sim/commands.h"
 
 const QsimCommand qsim_commands[] = {
+    { "run",     "run a lock on a machine model and report where the cycles went", cmd_run },
     { "list",    "list the known configs or locks",                       cmd_list },
     { "config",  "print a config's effective values as YAML (or the key reference)", cmd_config },
     { "asm",     "assemble an ISA source file and print the listing (or its errors)", cmd_asm },

@@ -31,6 +31,7 @@ const char *cli_did_you_mean(const char *word, const char *const *candidates, gu
 /* --arch x86|arm64 (NULL: x86). */
 gboolean cli_parse_arch(const char *s, Arch *arch, GError **error);
 
+int cmd_run(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_asm(int argc, char **argv);
 int cmd_verify(int argc, char **argv);

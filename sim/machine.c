@@ -30,7 +30,7 @@ static void poke_cb(void *ctx, uint64_t addr, unsigned size, uint64_t value)
 
 Machine *machine_new(const QsimConfig *cfg, Engine *e, const MemSystemOps *ops, void *ms,
                      const IsaProgram *prog, const IsaLayout *layout, guint nthreads,
-                     GError **error)
+                     const guint *cores, GError **error)
 {
     if (nthreads == 0 || nthreads > config_total_cores(cfg)) {
         g_set_error(error, QSIM_CONFIG_ERROR, QSIM_CONFIG_ERROR_INVALID,
@@ -55,9 +55,10 @@ Machine *machine_new(const QsimConfig *cfg, Engine *e, const MemSystemOps *ops, 
     m->report = g_string_new("");
     isa_layout_init_memory(layout, prog, poke_cb, m);
     for (guint i = 0; i < nthreads; i++) {
-        m->cores[i] = core_new(e, cfg, i, prog, layout, i, nthreads, entry, ops->issue, ms);
+        guint id = cores ? cores[i] : i;
+        m->cores[i] = core_new(e, cfg, id, prog, layout, i, nthreads, entry, ops->issue, ms);
         core_set_sev_hook(m->cores[i], sev_all, m);
-        ops->attach(ms, i, core_port_client(), m->cores[i]);
+        ops->attach(ms, id, core_port_client(), m->cores[i]);
     }
     return m;
 }
@@ -78,6 +79,12 @@ void machine_set_start_delay(Machine *m, guint core, Cycle delay)
 {
     g_return_if_fail(core < m->n);
     m->delay[core] = delay;
+}
+
+void machine_set_work_jitter(Machine *m, guint jitter)
+{
+    for (guint i = 0; i < m->n; i++)
+        core_set_work_jitter(m->cores[i], jitter);
 }
 
 void machine_randomize_start(Machine *m, Cycle max_skew)

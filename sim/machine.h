@@ -32,12 +32,13 @@ typedef enum {
 
 typedef struct Machine Machine;
 
-/* One core per thread (nthreads <= the config's cores); every thread starts at entry `main`.
+/* One core per thread (nthreads <= the config's cores); thread i runs on core cores[i] (NULL:
+ * core i), and every thread starts at entry `main`.
  * The layout is the caller's (the memory system is sized from it); memory is initialised from
  * the program's symbols through ops->poke.  Borrowed: cfg, e, ms, prog, layout. */
 Machine *machine_new(const QsimConfig *cfg, Engine *e, const MemSystemOps *ops, void *ms,
                      const IsaProgram *prog, const IsaLayout *layout, guint nthreads,
-                     GError **error);
+                     const guint *cores, GError **error);
 void machine_free(Machine *m);
 
 /* Start delays: core i starts `delay` cycles after machine_run begins (default 0). */
@@ -45,6 +46,8 @@ void machine_set_start_delay(Machine *m, guint core, Cycle delay);
 /* Draws every core's start delay uniformly in [0, max_skew] from the "machine.skew" stream. */
 void machine_randomize_start(Machine *m, Cycle max_skew);
 void machine_set_mark_hook(Machine *m, CoreMarkFn fn, void *ctx);
+/* Every `work N` takes N plus a seeded uniform draw in [0, jitter] cycles (think-time jitter). */
+void machine_set_work_jitter(Machine *m, guint jitter);
 
 /* Runs until every core halts, the watchdog fires, or `max_cycles` (CYCLE_NEVER: no limit). */
 MachineOutcome machine_run(Machine *m, Cycle max_cycles);

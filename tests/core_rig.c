@@ -49,7 +49,7 @@ Rig *core_rig_new(const char *config, const char *const *sets, IsaProgram *p, gu
     r->lay = isa_layout_new(p, nthreads, (uint32_t)r->cfg->line_size, 0x10000);
     r->fm = fake_memory_new(r->e, r->cfg, r->lay->base, MAX(r->lay->size, 64), nthreads,
                             miss_latency);
-    r->m = machine_new(r->cfg, r->e, &fake_memory_ops, r->fm, p, r->lay, nthreads, &err);
+    r->m = machine_new(r->cfg, r->e, &fake_memory_ops, r->fm, p, r->lay, nthreads, NULL, &err);
     if (!r->m)
         ck_abort_msg("machine: %s", err->message);
     r->marks = g_array_new(FALSE, FALSE, sizeof(RigMark));

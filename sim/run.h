@@ -1,0 +1,47 @@
+/* One simulated run of the lock benchmark: a lock plus the workload harness on a machine model,
+ * from options to a report tree.  Used by `qsim run`, `make run`, the study and sweeps. */
+#ifndef QSIM_RUN_H
+#define QSIM_RUN_H
+
+#include <glib.h>
+#include <json-glib/json-glib.h>
+#include "sim/config.h"
+#include "sim/harness.h"
+#include "sim/placement.h"
+
+typedef struct {
+    const char *config;          /* name or path */
+    const char *const *sets;     /* "key.path=value" overrides, NULL-terminated, may be NULL */
+    const char *lock;            /* built-in lock name, or NULL when lock_file is given */
+    const char *lock_file;
+    guint threads;
+    guint iterations;            /* fixed-work mode: acquisitions per thread */
+    guint64 duration;            /* fixed-time mode (cycles) when nonzero */
+    guint cs_writes;
+    HarnessPlacement data;
+    guint cs_work;
+    guint think;
+    guint jitter;                /* think time and start skew drawn in [0, jitter] */
+    guint readers;               /* qrwlock: the first `readers` threads take the read side */
+    guint64 seed;
+    PlacementPolicy placement;
+    gboolean check;              /* coherence invariants after every transition */
+    gboolean host_time;          /* report host_seconds */
+} RunOptions;
+
+void run_options_init(RunOptions *o);
+
+typedef struct {
+    JsonNode *report;            /* the report tree (owned) */
+    gboolean ok;                 /* mutual exclusion held and the run did not stall */
+    char *failure;               /* when !ok: why, with what each core waited on */
+} RunResult;
+
+void run_result_clear(RunResult *r);
+/* FALSE with an error for bad input (config, lock, options: exit 2); TRUE with the result
+ * otherwise, which may still say the run failed (exit 1). */
+gboolean run_simulation(const RunOptions *o, RunResult *r, GError **error);
+/* A short headline for people: what happened and the counters that explain it. */
+char *run_headline(JsonNode *report);
+
+#endif
