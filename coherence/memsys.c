@@ -1167,6 +1167,7 @@ static void hit_event(void *obj, uint64_t arg)
 void memsys_issue(MemSys *ms, guint core, const MemRequest *req)
 {
     g_assert(core < ms->ncores);
+    g_assert(ms->cores[core].l1.w != NULL); /* memsys_attach first */
     g_assert(req->size == 1 || req->size == 2 || req->size == 4 || req->size == 8);
     g_assert((req->addr & (req->size - 1)) == 0);
     gint32 ai = acc_new(ms);
@@ -1285,9 +1286,6 @@ MemSys *memsys_new(const QsimConfig *cfg, Engine *e, GError **error)
         c->id = i;
         c->socket = i / ms->cps;
         c->local = i % ms->cps;
-        tags_init(&c->l1, &cfg->l1, ms->line_size);
-        if (cfg->l2_enabled)
-            tags_init(&c->l2, &cfg->l2, ms->line_size);
         c->lines = g_hash_table_new(g_int64_hash, g_int64_equal);
     }
     ms->llc_ways = (guint)cfg->llc.ways;
@@ -1348,6 +1346,14 @@ void memsys_free(MemSys *ms)
 void memsys_attach(MemSys *ms, guint core, const PortClient *client, void *core_obj)
 {
     g_assert(core < ms->ncores);
+    Core *c = &ms->cores[core];
+    if (!c->l1.w) {
+        /* Tag arrays are made for the cores in use only: a 2-thread run on a 64-core model
+         * should not pay for 62 idle cores' caches. */
+        tags_init(&c->l1, &ms->cfg->l1, ms->line_size);
+        if (ms->cfg->l2_enabled)
+            tags_init(&c->l2, &ms->cfg->l2, ms->line_size);
+    }
     ms->cores[core].client = *client;
     ms->cores[core].obj = core_obj;
 }

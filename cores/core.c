@@ -612,8 +612,13 @@ static gboolean stage_dispatch(Core *c)
             c->rename[in->rd] = en->seq;
         if (takes_lb(op))
             c->lb_used++;
-        if (op == OP_ST)
-            sb_alloc(c, en->seq, &en->sb_slot)->size = in->size;
+        if (op == OP_ST) {
+            SbEntry *sb = sb_alloc(c, en->seq, &en->sb_slot);
+            sb->size = in->size;
+            /* Known from dispatch on, so that a younger LDAR waits for an STLR that has not
+             * retired yet either (RCsc: SB+dmb.sy+rel-acq is forbidden). */
+            sb->release = !c->x86 && (in->order == ORD_REL || in->order == ORD_ACQREL);
+        }
         c->fq_head = (c->fq_head + 1) % c->fq_size;
         c->fq_count--;
         n++;

@@ -78,6 +78,17 @@ int cmd_litmus(int argc, char **argv)
     LitmusJob job = { { (guint)runs, (guint64)seed }, fmt == REPORT_JSON, kinds };
     GString *out = g_string_new(NULL), *err = g_string_new(NULL);
     int rc = litmus_job_run((const char *const *)files, &job, NULL, out, err);
+    /* An X86 test on an arm64 machine (or the reverse) would test nothing meaningful. */
+    for (guint i = 0; rc == QSIM_EXIT_OK && files[i]; i++) {
+        g_autoptr(LitmusTest) t = litmus_parse_file(files[i], NULL);
+        Arch want = t && t->arch == LITMUS_AARCH64 ? ARCH_ARM64 : ARCH_X86;
+        if (t && want != cfg->arch) {
+            g_string_append_printf(err, "qsim litmus: %s: a %s test cannot run on config %s (arch %s)\n",
+                                   files[i], litmus_arch_name(t->arch), cfg->name,
+                                   cfg->arch == ARCH_X86 ? "x86" : "arm64");
+            rc = QSIM_EXIT_USAGE;
+        }
+    }
     if (rc == QSIM_EXIT_OK) {
         g_autoptr(LitmusExecutor) ex = litmus_executor_for_config(cfg, &error);
         if (!ex)

@@ -33,6 +33,7 @@ gboolean cli_parse_arch(const char *s, Arch *arch, GError **error);
 
 int cmd_run(int argc, char **argv);
 int cmd_list(int argc, char **argv);
+int cmd_litmus(int argc, char **argv);
 int cmd_asm(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_config(int argc, char **argv);

@@ -7,31 +7,8 @@
 #include "sim/commands.h"
 #include "sim/litmus.h"
 #include "tests/litmus_sc.h"
+#include "tests/litmus_files.h"
 #include "tests/run_qsim.h"
-
-#define HERD_DIR "/work/shared/herd-catalogue"
-
-static const char *herd_dir(void)
-{
-    const char *d = g_getenv("QSIM_HERD_CATALOGUE");
-    return d ? d : HERD_DIR;
-}
-
-/* The *.litmus files of a folder, sorted; NULL when the folder is absent. */
-static GPtrArray *litmus_files(const char *dir)
-{
-    GDir *d = g_dir_open(dir, 0, NULL);
-    if (!d)
-        return NULL;
-    GPtrArray *files = g_ptr_array_new_with_free_func(g_free);
-    const char *name;
-    while ((name = g_dir_read_name(d)))
-        if (g_str_has_suffix(name, ".litmus"))
-            g_ptr_array_add(files, g_build_filename(dir, name, NULL));
-    g_dir_close(d);
-    g_ptr_array_sort(files, (GCompareFunc)g_strcmp0);
-    return files;
-}
 
 static guint sc_runs(void)
 {
@@ -491,13 +468,31 @@ START_TEST(test_job)
 }
 END_TEST
 
-/* The command: input errors are 2; without a timing model it says so and reports nothing. */
+/* The command: runs on the timing model; a failed check is 1; input errors are 2. */
 START_TEST(test_command)
 {
     g_autofree char *out = NULL, *err = NULL;
-    ck_assert_int_eq(run_qsim_line("litmus tests/litmus/x86/SB.litmus --config teaching --runs 10", &out, &err), 2);
-    ck_assert_msg(strstr(err, "timing model not yet integrated"), "%s", err);
-    ck_assert_msg(!strstr(out, "Histogram"), "%s", out);
+    ck_assert_int_eq(run_qsim_line("litmus tests/litmus/x86/SB.litmus --config teaching --runs 50 "
+                                   "--expect tests/litmus/x86/kinds.txt", &out, &err), 0);
+    ck_assert_msg(strstr(out, "Histogram") && strstr(out, "Runs 50 on teaching"), "%s", out);
+    g_free(out);
+    g_free(err);
+    out = err = NULL;
+    /* A kinds file that calls SB forbidden: the relaxed outcome shows, so the check fails. */
+    g_autofree char *dir = g_dir_make_tmp("qsim-litmus-XXXXXX", NULL);
+    g_autofree char *kinds = g_build_filename(dir, "kinds.txt", NULL);
+    ck_assert(g_file_set_contents(kinds, "SB Forbidden\n", -1, NULL));
+    g_autofree char *line = g_strdup_printf("litmus tests/litmus/x86/SB.litmus --config haswell --runs 500 "
+                                            "--expect %s", kinds);
+    ck_assert_int_eq(run_qsim_line(line, &out, &err), 1);
+    ck_assert_msg(strstr(err, "SB: Forbidden, but its condition was observed"), "%s", err);
+    g_unlink(kinds);
+    g_rmdir(dir);
+    g_free(out);
+    g_free(err);
+    out = err = NULL;
+    ck_assert_int_eq(run_qsim_line("litmus tests/litmus/x86/SB.litmus --config neoverse-n1", &out, &err), 2);
+    ck_assert_msg(strstr(err, "a X86 test cannot run on config neoverse-n1 (arch arm64)"), "%s", err);
     g_free(out);
     g_free(err);
     out = err = NULL;

@@ -1,0 +1,15 @@
+/* Test helpers: where the litmus catalogues are, and their files. */
+#ifndef QSIM_TEST_LITMUS_FILES_H
+#define QSIM_TEST_LITMUS_FILES_H
+
+#include <glib.h>
+
+/* herdtools7's catalogue: $QSIM_HERD_CATALOGUE, else shared/ beside the checkout (as CI lays
+ * it out). */
+const char *herd_dir(void);
+/* Our own catalogue, tests/litmus. */
+char *own_litmus_dir(const char *arch);
+/* The *.litmus files of a folder, sorted by name; NULL when the folder is absent. */
+GPtrArray *litmus_files(const char *dir);
+
+#endif
