@@ -49,7 +49,7 @@ TEST_OBJ := $(TEST_SRC:%.c=$(B)/%.o)
 # the tests, not into the library, because the generator that writes it links the library.
 NATIVE_GEN := $(B)/native/locks_gen.o
 
-.PHONY: all run check check-unit check-install check-asan bench install uninstall clean docs
+.PHONY: all run study check check-unit check-install check-asan bench install uninstall clean docs
 all: qsim
 
 qsim: $(B)/qsim
@@ -117,15 +117,24 @@ check-install: qsim
 	(cd / && $$stage/opt/qsim/bin/qsim config teaching >/dev/null) && \
 	rm -rf $$stage && echo "check-install: a staged install finds its data"
 
+# The main job: the seed patch's question on its machine, workloads A (data in the lock's line)
+# and B (data in its own line), two threads, side by side with the counters that explain it.
 run: qsim
-	./qsim list configs
-	./qsim config haswell
+	@echo "== Workload A: critical-section data in the lock's cache line =="
+	./qsim run --config haswell --lock qspin --vs qspin-cmpxchg --threads 2 --iterations 2000 --data same-line
+	@echo "== Workload B: critical-section data in a separate cache line =="
+	./qsim run --config haswell --lock qspin --vs qspin-cmpxchg --threads 2 --iterations 2000 --data separate-line
 
 docs: qsim
 	./qsim config --reference > docs/config.md
 
+# Simulation speed and memory (long measurements live here, not in `make check`).
 bench: qsim
-	@echo "make bench: no benchmarks yet (the timing model lands with the core issue)"
+	sh build-aux/bench.sh ./qsim
+
+# Regenerates docs/study-qspin-cmpxchg.md's tables from qsim's own runs.
+study: qsim
+	sh build-aux/study.sh ./qsim docs/study-qspin-cmpxchg.md
 
 install: qsim
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/configs $(DESTDIR)$(DATADIR)/locks

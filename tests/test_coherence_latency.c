@@ -107,6 +107,38 @@ START_TEST(test_latency_command_json)
 }
 END_TEST
 
+/* The two machines SOSP 2013 measured: the model's load-from-M figures, which come from the
+ * configured parts (no per-cell constant), land within 15% of Table 2. */
+typedef struct { const char *config, *distance; guint64 published; } Published;
+static const Published sosp13[] = {
+    { "westmere-ex", "same-socket", 109 }, { "westmere-ex", "1-hop", 289 }, { "westmere-ex", "2-hop", 400 },
+    { "magny-cours", "same-socket", 81 }, { "magny-cours", "same-package", 161 },
+    { "magny-cours", "1-hop", 172 }, { "magny-cours", "2-hop", 252 },
+};
+
+START_TEST(test_latency_near_sosp13)
+{
+    const Published *p = &sosp13[_i];
+    GError *error = NULL;
+    g_autoptr(QsimConfig) cfg = config_load(p->config, NULL, &error);
+    ck_assert_msg(cfg, "%s", error ? error->message : "");
+    GArray *rows = latency_measure(cfg, &error);
+    ck_assert_msg(rows, "%s", error ? error->message : "");
+    gboolean found = FALSE;
+    for (guint i = 0; i < rows->len; i++) {
+        const LatencyRow *r = &g_array_index(rows, LatencyRow, i);
+        if (strcmp(r->op, "load") || strcmp(r->state, "M") || strcmp(r->distance, p->distance))
+            continue;
+        found = TRUE;
+        double err = ((double)r->cycles - (double)p->published) / (double)p->published;
+        ck_assert_msg(err < 0.15 && err > -0.15, "%s load from M at %s: %" G_GUINT64_FORMAT " cycles, SOSP 2013: %"
+                      G_GUINT64_FORMAT, p->config, p->distance, r->cycles, p->published);
+    }
+    ck_assert_msg(found, "%s: no %s row", p->config, p->distance);
+    g_array_free(rows, TRUE);
+}
+END_TEST
+
 Suite *make_coh_latency_suite(void)
 {
     Suite *s = suite_create("coh_latency");
@@ -114,6 +146,7 @@ Suite *make_coh_latency_suite(void)
     tcase_add_loop_test(tc, test_latency_sums, 0, 2);
     tcase_add_test(tc, test_latency_ring_hops_and_levels);
     tcase_add_test(tc, test_latency_command_json);
+    tcase_add_loop_test(tc, test_latency_near_sosp13, 0, G_N_ELEMENTS(sosp13));
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,0 +1,232 @@
+/* The lock benchmark end to end: every lock on an x86 and an arm64 machine completes with
+ * mutual exclusion and a complete report; runs are deterministic; bad input is exit 2; a
+ * stalled run is exit 1 with what each core waited on. */
+#include <check.h>
+#include <string.h>
+#include <glib/gstdio.h>
+#include "sim/run.h"
+#include "sim/report.h"
+#include "tests/run_qsim.h"
+
+static const char *const locks[] = { "tas", "ttas", "ticket", "mcs", "clh", "qspin", "qspin-cmpxchg", "qrwlock" };
+static const char *const arch_configs[] = { "haswell", "neoverse-n1" };
+static const guint thread_counts[] = { 1, 2, 4 };
+
+/* The keys the issue promises, as flattened paths. */
+static const char *const required_keys[] = {
+    "config", "arch", "lock", "threads", "seed", "cycles", "acquisitions", "cycles_per_acquisition",
+    "latency.mean", "latency.p50", "latency.p99", "per_thread.0.core", "per_thread.0.acquisitions",
+    "per_thread.0.cycles_waiting", "fairness.min", "fairness.avg", "fairness.max", "mutual_exclusion",
+    "machine_clears.memory_ordering", "machine_clears.branch", "machine_clears.cycles_lost", "pause_cycles",
+    "atomics.count", "atomics.failed_cas", "atomics.cycles", "coherence.messages.GetS",
+    "coherence.invalidations", "coherence.rfo", "coherence.lock_line.rfo", "coherence.lock_line.invalidations",
+    "l1_hit_rate", "sim_instructions", "host_seconds",
+};
+
+static gboolean has_key(GArray *f, const char *key)
+{
+    for (guint i = 0; i < f->len; i++)
+        if (!strcmp(g_array_index(f, ReportField, i).key, key))
+            return TRUE;
+    return FALSE;
+}
+
+START_TEST(test_every_lock_every_arch)
+{
+    guint n = _i;
+    const char *lock = locks[n % G_N_ELEMENTS(locks)];
+    n /= G_N_ELEMENTS(locks);
+    const char *config = arch_configs[n % G_N_ELEMENTS(arch_configs)];
+    n /= G_N_ELEMENTS(arch_configs);
+    guint threads = thread_counts[n];
+    RunOptions o;
+    run_options_init(&o);
+    o.config = config;
+    o.lock = lock;
+    o.threads = threads;
+    o.iterations = test_scale_quick() ? 5 : 30;
+    RunResult r;
+    GError *error = NULL;
+    ck_assert_msg(run_simulation(&o, &r, &error), "%s", error ? error->message : "");
+    ck_assert_msg(r.ok, "%s on %s, %u threads: %s", lock, config, threads, r.failure);
+    /* The JSON parses back and carries every promised key. */
+    g_autofree char *json = report_to_json(r.report);
+    g_autoptr(JsonParser) p = json_parser_new();
+    ck_assert(json_parser_load_from_data(p, json, -1, NULL));
+    GArray *f = report_flatten(json_parser_get_root(p));
+    for (guint k = 0; k < G_N_ELEMENTS(required_keys); k++)
+        ck_assert_msg(has_key(f, required_keys[k]), "%s: no key %s", lock, required_keys[k]);
+    report_fields_free(f);
+    JsonObject *obj = json_node_get_object(r.report);
+    ck_assert_int_eq(json_object_get_int_member(obj, "acquisitions"), threads * o.iterations);
+    ck_assert(json_object_get_boolean_member(obj, "mutual_exclusion"));
+    ck_assert_int_gt(json_object_get_int_member(obj, "cycles"), 0);
+    run_result_clear(&r);
+}
+END_TEST
+
+/* Every machine model runs a two-thread ticket lock to completion with mutual exclusion. */
+static const char *const all_configs[] = { "haswell", "westmere-ex", "skylake-sp", "neoverse-n1", "thunderx",
+                                           "magny-cours", "teaching" };
+
+START_TEST(test_every_config_runs_ticket)
+{
+    RunOptions o;
+    run_options_init(&o);
+    o.config = all_configs[_i];
+    o.lock = "ticket";
+    o.iterations = test_scale_quick() ? 5 : 50;
+    o.check = TRUE; /* coherence invariants after every transition */
+    RunResult r;
+    GError *error = NULL;
+    ck_assert_msg(run_simulation(&o, &r, &error), "%s", error ? error->message : "");
+    ck_assert_msg(r.ok, "%s: %s", o.config, r.failure);
+    run_result_clear(&r);
+}
+END_TEST
+
+static char *report_text(const RunOptions *o, ReportFormat fmt)
+{
+    RunResult r;
+    GError *error = NULL;
+    ck_assert_msg(run_simulation(o, &r, &error), "%s", error ? error->message : "");
+    char *s = report_format(r.report, fmt);
+    run_result_clear(&r);
+    return s;
+}
+
+START_TEST(test_deterministic)
+{
+    RunOptions o;
+    run_options_init(&o);
+    o.lock = "qspin";
+    o.threads = 4;
+    o.iterations = 20;
+    o.jitter = 40;
+    o.host_time = FALSE;
+    g_autofree char *a = report_text(&o, REPORT_JSON), *b = report_text(&o, REPORT_JSON);
+    ck_assert_str_eq(a, b);
+    g_autofree char *t1 = report_text(&o, REPORT_TEXT), *t2 = report_text(&o, REPORT_TEXT);
+    ck_assert_str_eq(t1, t2);
+    /* and the seed matters */
+    o.seed = 2;
+    g_autofree char *c = report_text(&o, REPORT_JSON);
+    ck_assert_str_ne(a, c);
+}
+END_TEST
+
+START_TEST(test_fixed_time_mode)
+{
+    RunOptions o;
+    run_options_init(&o);
+    o.config = "teaching";
+    o.lock = "ticket";
+    o.duration = 20000;
+    RunResult r;
+    GError *error = NULL;
+    ck_assert_msg(run_simulation(&o, &r, &error), "%s", error ? error->message : "");
+    ck_assert_msg(r.ok, "%s", r.failure);
+    JsonObject *obj = json_node_get_object(r.report);
+    ck_assert_int_eq(json_object_get_int_member(obj, "cycles"), 20000);
+    JsonObject *fair = json_object_get_object_member(obj, "fairness");
+    ck_assert_int_gt(json_object_get_int_member(fair, "min"), 0);
+    ck_assert_str_eq(json_object_get_string_member(obj, "mode"), "fixed-time");
+    run_result_clear(&r);
+}
+END_TEST
+
+START_TEST(test_readers_and_writers)
+{
+    RunOptions o;
+    run_options_init(&o);
+    o.config = "neoverse-n1";
+    o.lock = "qrwlock";
+    o.threads = 4;
+    o.readers = 2;
+    o.iterations = 20;
+    RunResult r;
+    GError *error = NULL;
+    ck_assert_msg(run_simulation(&o, &r, &error), "%s", error ? error->message : "");
+    ck_assert_msg(r.ok, "%s", r.failure);
+    JsonArray *pt = json_object_get_array_member(json_node_get_object(r.report), "per_thread");
+    ck_assert_str_eq(json_object_get_string_member(json_array_get_object_element(pt, 0), "role"), "reader");
+    ck_assert_str_eq(json_object_get_string_member(json_array_get_object_element(pt, 3), "role"), "writer");
+    run_result_clear(&r);
+}
+END_TEST
+
+START_TEST(test_bad_input_is_exit_2)
+{
+    g_autofree char *err = NULL;
+    ck_assert_int_eq(run_qsim_line("run --config teaching --lock ticket --threads 3", NULL, &err), 2);
+    ck_assert_msg(strstr(err, "--threads 3: config 'teaching' has 2 cores"), "%s", err);
+    g_free(err);
+    err = NULL;
+    ck_assert_int_eq(run_qsim_line("--config teaching --lock tiket", NULL, &err), 2);
+    ck_assert_msg(strstr(err, "no built-in lock `tiket`; did you mean `ticket`?"), "%s", err);
+    g_free(err);
+    err = NULL;
+    ck_assert_int_eq(run_qsim_line("run --config teaching", NULL, &err), 2);
+    ck_assert_msg(strstr(err, "--lock NAME or --lock-file PATH"), "%s", err);
+    g_free(err);
+    err = NULL;
+    ck_assert_int_eq(run_qsim_line("run --config teaching --lock ticket --format xml", NULL, &err), 2);
+    g_free(err);
+    err = NULL;
+    ck_assert_int_eq(run_qsim_line("run --config nosuch --lock ticket", NULL, &err), 2);
+    ck_assert_msg(strstr(err, "nosuch: no such config file"), "%s", err);
+}
+END_TEST
+
+START_TEST(test_cli_formats)
+{
+    g_autofree char *out = NULL;
+    ck_assert_int_eq(run_qsim_line("--config teaching --lock ticket --iterations 10 --format csv --no-host-time",
+                                   &out, NULL), 0);
+    g_auto(GStrv) lines = g_strsplit(out, "\n", -1);
+    ck_assert_uint_eq(g_strv_length(lines), 3); /* header, row, "" */
+    ck_assert(g_str_has_prefix(lines[0], "config,arch,lock,threads"));
+    ck_assert(!strstr(lines[0], "host_seconds"));
+    g_free(out);
+    out = NULL;
+    ck_assert_int_eq(run_qsim_line("run --config haswell --lock qspin --vs qspin-cmpxchg --iterations 20", &out, NULL), 0);
+    ck_assert_msg(strstr(out, "cycles_per_acquisition") && strstr(out, "qspin-cmpxchg") && strstr(out, "ratio"), "%s", out);
+}
+END_TEST
+
+/* A lock that sleeps for good stops every core retiring: the watchdog ends the run, exit 1. */
+START_TEST(test_stall_is_exit_1)
+{
+    g_autofree char *dir = g_dir_make_tmp("qsim-run-XXXXXX", NULL);
+    g_autofree char *path = g_build_filename(dir, "sleeper.qs", NULL);
+    ck_assert(g_file_set_contents(path, ".shared lock_word 4 own_line\n.entry lock\n.entry unlock\n"
+                                        "lock:\n    wfe\n    jmp lock\nunlock:\n    ret\n", -1, NULL));
+    g_autofree char *line = g_strdup_printf("run --config neoverse-n1 --lock-file %s --set run.stall_cycles=5000", path);
+    g_autofree char *out = NULL, *err = NULL;
+    ck_assert_int_eq(run_qsim_line(line, &out, &err), 1);
+    ck_assert_msg(strstr(err, "the run stalled") && strstr(err, "core 0"), "%s", err);
+    g_unlink(path);
+    g_rmdir(dir);
+}
+END_TEST
+
+Suite *make_run_suite(void)
+{
+    Suite *s = suite_create("run");
+    TCase *tc = tcase_create("end_to_end");
+    tcase_add_loop_test(tc, test_every_lock_every_arch, 0,
+                        G_N_ELEMENTS(locks) * G_N_ELEMENTS(arch_configs) * G_N_ELEMENTS(thread_counts));
+    tcase_add_loop_test(tc, test_every_config_runs_ticket, 0, G_N_ELEMENTS(all_configs));
+    tcase_add_test(tc, test_deterministic);
+    tcase_add_test(tc, test_fixed_time_mode);
+    tcase_add_test(tc, test_readers_and_writers);
+    tcase_set_timeout(tc, 120);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("command");
+    tcase_add_test(tc, test_bad_input_is_exit_2);
+    tcase_add_test(tc, test_cli_formats);
+    tcase_add_test(tc, test_stall_is_exit_1);
+    tcase_set_timeout(tc, 60);
+    suite_add_tcase(s, tc);
+    return s;
+}
