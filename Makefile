@@ -53,7 +53,7 @@ NATIVE_GEN := $(B)/native/locks_gen.o
 all: qsim
 
 qsim: $(B)/qsim
-	@if [ "$(B)" = build ]; then cp $(B)/qsim qsim; fi
+	@if [ "$(B)" = build ]; then cp $(B)/qsim qsim.tmp && mv -f qsim.tmp qsim; fi
 
 $(B)/qsim: $(B)/sim/main.o $(NATIVE_GEN) $(B)/libqsim.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)

@@ -4,6 +4,7 @@
 #include "sim/commands.h"
 #include "sim/report.h"
 #include "sim/run.h"
+#include "locks/native_run.h"
 
 /* The keys `--vs` prints side by side: the result and the counters that explain it. */
 static const char *const compare_keys[] = {
@@ -15,7 +16,13 @@ static const char *const compare_keys[] = {
     "l1_hit_rate", "sim_instructions", NULL,
 };
 
-static JsonNode *select_keys(JsonNode *report)
+/* The keys a model run and a native run share, for `--native`. */
+static const char *const native_keys[] = {
+    "threads", "acquisitions", "cycles_per_acquisition", "latency.mean", "latency.p50", "latency.p99",
+    "fairness.min", "fairness.avg", "fairness.max", "mutual_exclusion", NULL,
+};
+
+static JsonNode *select_keys(JsonNode *report, const char *const *compare_keys)
 {
     GArray *f = report_flatten(report);
     g_autoptr(JsonBuilder) b = json_builder_new();
@@ -36,6 +43,40 @@ static JsonNode *select_keys(JsonNode *report)
     return json_builder_get_root(b);
 }
 
+/* The same lock and workload on the host, printed beside the model's report.  Cycles differ in
+ * kind: the model's are the modelled core's, the host's are its time-stamp counter's. */
+static int run_native_beside(const RunOptions *o, JsonNode *model)
+{
+    g_autoptr(GError) error = NULL;
+    g_autoptr(NativeLock) lock = o->lock_file ? native_lock_from_file(o->lock_file, &error)
+                                              : native_lock_builtin(o->lock, &error);
+    if (!lock)
+        return cli_fail(error);
+    NativeOptions n;
+    native_options_init(&n);
+    n.threads = o->threads;
+    n.iterations = o->iterations;
+    n.cs_writes = o->cs_writes;
+    n.data_same_line = o->data == HARNESS_SAME_LINE;
+    n.cs_work = o->cs_work;
+    n.think = o->think;
+    JsonNode *host = native_run(lock, &n, &error);
+    if (!host)
+        return cli_fail(error);
+    g_autofree char *head = run_headline(model);
+    JsonNode *a = select_keys(model, native_keys), *b = select_keys(host, native_keys);
+    g_autofree char *table = report_compare_text(a, b, "model", "host");
+    printf("%s(host cycles are time-stamp-counter cycles of this machine; model cycles are the modelled core's)\n\n%s",
+           head, table);
+    gboolean ok = json_object_get_boolean_member(json_node_get_object(host), "mutual_exclusion");
+    json_node_unref(a);
+    json_node_unref(b);
+    json_node_unref(host);
+    if (!ok)
+        fprintf(stderr, "qsim run: the native run violated mutual exclusion\n");
+    return ok ? QSIM_EXIT_OK : QSIM_EXIT_FAILED;
+}
+
 int cmd_run(int argc, char **argv)
 {
     RunOptions o;
@@ -46,7 +87,7 @@ int cmd_run(int argc, char **argv)
     gint threads = (gint)o.threads, iterations = (gint)o.iterations, cs_writes = (gint)o.cs_writes;
     gint cs_work = 0, think = 0, jitter = 0, readers = 0, writers = -1;
     gint64 duration = 0, seed = (gint64)o.seed;
-    gboolean check = FALSE, no_host_time = FALSE;
+    gboolean check = FALSE, no_host_time = FALSE, native = FALSE;
     GOptionEntry entries[] = {
         { "config", 'c', 0, G_OPTION_ARG_STRING, &config, "Machine config: a name from `qsim list configs` or a path (default haswell)", "CFG" },
         { "lock", 'l', 0, G_OPTION_ARG_STRING, &lock, "Built-in lock (`qsim list locks`)", "NAME" },
@@ -68,6 +109,7 @@ int cmd_run(int argc, char **argv)
         { "check", 0, 0, G_OPTION_ARG_NONE, &check, "Check coherence invariants after every transition (slow)", NULL },
         { "no-host-time", 0, 0, G_OPTION_ARG_NONE, &no_host_time, "Leave host_seconds out, so that reports compare byte for byte", NULL },
         { "vs", 0, 0, G_OPTION_ARG_STRING, &vs, "Also run built-in lock NAME with the same options; print both side by side", "NAME" },
+        { "native", 0, 0, G_OPTION_ARG_NONE, &native, "Also run the same lock and workload natively on this host (`qsim native`); print model and host side by side", NULL },
         { NULL },
     };
     GOptionContext *ctx = g_option_context_new(NULL);
@@ -143,7 +185,7 @@ int cmd_run(int argc, char **argv)
             return cli_fail(error);
         }
         g_autofree char *h1 = run_headline(r.report), *h2 = run_headline(r2.report);
-        JsonNode *a = select_keys(r.report), *b = select_keys(r2.report);
+        JsonNode *a = select_keys(r.report, compare_keys), *b = select_keys(r2.report, compare_keys);
         g_autofree char *table = report_compare_text(a, b, o.lock_file ? o.lock_file : o.lock, vs);
         printf("%s%s%s\n", h1, h2, table);
         json_node_unref(a);
@@ -153,6 +195,9 @@ int cmd_run(int argc, char **argv)
             rc = QSIM_EXIT_FAILED;
         }
         run_result_clear(&r2);
+    } else if (native) {
+        int nrc = run_native_beside(&o, r.report); /* not inside MAX(): it would run twice */
+        rc = MAX(rc, nrc);
     } else {
         g_autofree char *out = report_format(r.report, fmt);
         if (fmt == REPORT_TEXT) {

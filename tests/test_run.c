@@ -2,6 +2,7 @@
  * mutual exclusion and a complete report; runs are deterministic; bad input is exit 2; a
  * stalled run is exit 1 with what each core waited on. */
 #include <check.h>
+#include <stdio.h>
 #include <string.h>
 #include <glib/gstdio.h>
 #include "sim/run.h"
@@ -194,6 +195,22 @@ START_TEST(test_cli_formats)
 }
 END_TEST
 
+/* --native: the same lock and workload on the host, printed beside the model. */
+START_TEST(test_native_beside_model)
+{
+    if (g_get_num_processors() < 2) {
+        fprintf(stderr, "note: one CPU: the model-vs-host comparison is not run\n");
+        return;
+    }
+    g_autofree char *out = NULL, *err = NULL;
+    int rc = run_qsim_line("run --config haswell --lock ticket --threads 2 --iterations 200 --native", &out, &err);
+    ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
+    ck_assert_msg(strstr(out, "model") && strstr(out, "host") && strstr(out, "cycles_per_acquisition"), "%s", out);
+    /* printed once */
+    ck_assert_ptr_eq(strstr(out, "cycles_per_acquisition"), g_strrstr(out, "cycles_per_acquisition"));
+}
+END_TEST
+
 /* A lock that sleeps for good stops every core retiring: the watchdog ends the run, exit 1. */
 START_TEST(test_stall_is_exit_1)
 {
@@ -226,6 +243,7 @@ Suite *make_run_suite(void)
     tcase_add_test(tc, test_bad_input_is_exit_2);
     tcase_add_test(tc, test_cli_formats);
     tcase_add_test(tc, test_stall_is_exit_1);
+    tcase_add_test(tc, test_native_beside_model);
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
     return s;
