@@ -168,6 +168,15 @@ gboolean interp_read(const Interp *in, uint64_t addr, unsigned size, uint64_t *v
     return TRUE;
 }
 
+gboolean interp_write(Interp *in, uint64_t addr, unsigned size, uint64_t value)
+{
+    const IsaLayout *l = in->layout;
+    if (addr < l->base || addr + size > l->base + l->size)
+        return FALSE;
+    poke(in, addr, size, value);
+    return TRUE;
+}
+
 gboolean interp_read_sym(const Interp *in, const char *sym, guint t, unsigned size, uint64_t *value)
 {
     int s = isa_program_find_sym(in->p, sym);

@@ -78,6 +78,9 @@ const IsaLayout *interp_layout(const Interp *in);
 
 /* Memory access for checkers (little-endian); FALSE when outside the program's memory. */
 gboolean interp_read(const Interp *in, uint64_t addr, unsigned size, uint64_t *value);
+/* Sets memory before a run (an initial state the declarations cannot express, such as a
+ * pointer); FALSE when outside the program's memory. */
+gboolean interp_write(Interp *in, uint64_t addr, unsigned size, uint64_t value);
 /* The value of variable `sym` (thread t's copy), `size` bytes at offset 0; FALSE if no such
  * variable. */
 gboolean interp_read_sym(const Interp *in, const char *sym, guint t, unsigned size, uint64_t *value);

@@ -19,6 +19,7 @@
 #include "cores/isa_exec.h"
 #include "locks/native_c.h"
 #include "locks/native_run.h"
+#include "sim/report.h"
 #include "sim/commands.h"
 
 /* ------------------------------------------------------------------------------------------ */
@@ -505,24 +506,6 @@ static int cmp_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static void add_int(JsonBuilder *b, const char *k, gint64 v)
-{
-    json_builder_set_member_name(b, k);
-    json_builder_add_int_value(b, v);
-}
-
-static void add_double(JsonBuilder *b, const char *k, double v)
-{
-    json_builder_set_member_name(b, k);
-    json_builder_add_double_value(b, v);
-}
-
-static void add_string(JsonBuilder *b, const char *k, const char *v)
-{
-    json_builder_set_member_name(b, k);
-    json_builder_add_string_value(b, v);
-}
-
 /* Picks CPUs, checks the thread count against them. */
 static GArray *choose_cpus(const NativeOptions *o, guint *threads, GError **error)
 {
@@ -585,68 +568,67 @@ static JsonNode *build_report(const QnLockDesc *d, const NativeOptions *o, Arch 
 
     g_autoptr(JsonBuilder) b = json_builder_new();
     json_builder_begin_object(b);
-    add_string(b, "config", "native");
-    add_string(b, "arch", arch == ARCH_X86 ? "x86" : "arm64");
-    add_string(b, "lock", d->name);
-    add_int(b, "threads", nt);
+    report_add_string(b, "config", "native");
+    report_add_string(b, "arch", arch == ARCH_X86 ? "x86" : "arm64");
+    report_add_string(b, "lock", d->name);
+    report_add_int(b, "threads", nt);
     json_builder_set_member_name(b, "cpus");
     json_builder_begin_array(b);
     for (guint t = 0; t < nt; t++)
         json_builder_add_int_value(b, ws[t]->cpu);
     json_builder_end_array(b);
     if (o->iterations)
-        add_int(b, "iterations", (gint64)o->iterations);
+        report_add_int(b, "iterations", (gint64)o->iterations);
     else
-        add_int(b, "duration_ms", o->duration_ms);
-    add_int(b, "cs_writes", o->cs_writes);
-    add_string(b, "data", o->data_same_line ? "same-line" : "separate-line");
-    add_int(b, "cs_work", (gint64)o->cs_work);
-    add_int(b, "think", (gint64)o->think);
+        report_add_int(b, "duration_ms", o->duration_ms);
+    report_add_int(b, "cs_writes", o->cs_writes);
+    report_add_string(b, "data", o->data_same_line ? "same-line" : "separate-line");
+    report_add_int(b, "cs_work", (gint64)o->cs_work);
+    report_add_int(b, "think", (gint64)o->think);
 #if defined(__x86_64__)
-    add_int(b, "cycles", (gint64)(st1 - st0));
+    report_add_int(b, "cycles", (gint64)(st1 - st0));
 #else
     (void)st0; (void)st1;
 #endif
-    add_int(b, "ns", (gint64)(ns1 - ns0));
-    add_int(b, "acquisitions", (gint64)total);
+    report_add_int(b, "ns", (gint64)(ns1 - ns0));
+    report_add_int(b, "acquisitions", (gint64)total);
 #if defined(__x86_64__)
     if (total)
-        add_double(b, "cycles_per_acquisition", (double)(st1 - st0) / (double)total);
+        report_add_double(b, "cycles_per_acquisition", (double)(st1 - st0) / (double)total);
 #endif
     if (total)
-        add_double(b, "ns_per_acquisition", (double)(ns1 - ns0) / (double)total);
+        report_add_double(b, "ns_per_acquisition", (double)(ns1 - ns0) / (double)total);
     if (nsamples) {
         json_builder_set_member_name(b, "latency");
         json_builder_begin_object(b);
-        add_string(b, "unit", stamp_unit());
-        add_double(b, "mean", sum / (double)nsamples * stamp_to_unit(1));
-        add_double(b, "p50", stamp_to_unit(all[(nsamples - 1) * 50 / 100]));
-        add_double(b, "p99", stamp_to_unit(all[(nsamples - 1) * 99 / 100]));
-        add_int(b, "samples", (gint64)nsamples);
+        report_add_string(b, "unit", stamp_unit());
+        report_add_double(b, "mean", sum / (double)nsamples * stamp_to_unit(1));
+        report_add_double(b, "p50", stamp_to_unit(all[(nsamples - 1) * 50 / 100]));
+        report_add_double(b, "p99", stamp_to_unit(all[(nsamples - 1) * 99 / 100]));
+        report_add_int(b, "samples", (gint64)nsamples);
         json_builder_end_object(b);
     }
     json_builder_set_member_name(b, "per_thread");
     json_builder_begin_array(b);
     for (guint t = 0; t < nt; t++) {
         json_builder_begin_object(b);
-        add_int(b, "cpu", ws[t]->cpu);
-        add_int(b, "acquisitions", (gint64)ws[t]->acquisitions);
-        add_double(b, "cycles_waiting", stamp_to_unit(ws[t]->waiting));
+        report_add_int(b, "cpu", ws[t]->cpu);
+        report_add_int(b, "acquisitions", (gint64)ws[t]->acquisitions);
+        report_add_double(b, "cycles_waiting", stamp_to_unit(ws[t]->waiting));
         json_builder_end_object(b);
     }
     json_builder_end_array(b);
     json_builder_set_member_name(b, "fairness");
     json_builder_begin_object(b);
-    add_int(b, "min", (gint64)min_a);
-    add_double(b, "avg", (double)total / nt);
-    add_int(b, "max", (gint64)max_a);
+    report_add_int(b, "min", (gint64)min_a);
+    report_add_double(b, "avg", (double)total / nt);
+    report_add_int(b, "max", (gint64)max_a);
     json_builder_end_object(b);
-    json_builder_set_member_name(b, "mutual_exclusion");
-    json_builder_add_boolean_value(b, mutex_ok);
-    add_int(b, "counter", (gint64)counter);
-    add_int(b, "in_cs_violations", (gint64)violations);
-    add_int(b, "line_size", line);
-    add_double(b, "work_unit_ns", work_ns);
+    report_add_bool(b, "mutual_exclusion", mutex_ok);
+    report_add_int(b, "counter", (gint64)counter);
+    report_add_int(b, "in_cs_violations", (gint64)violations);
+    report_add_int(b, "line_size", line);
+    report_add_double(b, "work_unit_ns", work_ns);
     json_builder_set_member_name(b, "counters");
     if (ws[0]->perf_errno || ws[0]->fd[CTR_CYCLES] < 0) {
         int e = ws[0]->perf_errno;
@@ -665,11 +647,11 @@ static JsonNode *build_report(const QnLockDesc *d, const NativeOptions *o, Arch 
             guint64 v = 0;
             for (guint t = 0; t < nt; t++)
                 v += ws[t]->ctr[i];
-            add_int(b, ctr_names[i], (gint64)v);
+            report_add_int(b, ctr_names[i], (gint64)v);
         }
         json_builder_end_object(b);
     }
-    add_double(b, "host_seconds", (double)(now_ns() - host_t0) / 1e9);
+    report_add_double(b, "host_seconds", (double)(now_ns() - host_t0) / 1e9);
     json_builder_end_object(b);
     g_free(all);
     return json_builder_get_root(b);

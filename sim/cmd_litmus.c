@@ -27,15 +27,16 @@ int cmd_litmus(int argc, char **argv)
     g_autofree char *config = NULL, *expect = NULL, *format = NULL;
     gint runs = 1000;
     gint64 seed = 1;
-    gboolean show_only = FALSE;
+    gboolean show_only = FALSE, sc = FALSE;
     GOptionEntry entries[] = {
-        { "config", 'c', 0, G_OPTION_ARG_STRING, &config, "Machine config to run on (required)", "CFG" },
+        { "config", 'c', 0, G_OPTION_ARG_STRING, &config, "Machine config to run on (required unless --sc)", "CFG" },
         { "runs", 'n', 0, G_OPTION_ARG_INT, &runs, "Runs per test (default 1000)", "N" },
         { "seed", 0, 0, G_OPTION_ARG_INT64, &seed, "Seed of the perturbations (default 1)", "S" },
         { "expect", 0, 0, G_OPTION_ARG_FILENAME, &expect,
           "herd kinds.txt: fail (exit 1) when a Forbidden outcome is seen or a Required one is not", "KINDS" },
         { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "Output format: text (default) or json", "FMT" },
         { "show", 0, 0, G_OPTION_ARG_NONE, &show_only, "Print each test's ISA translation and exit", NULL },
+        { "sc", 0, 0, G_OPTION_ARG_NONE, &sc, "Run on the sequentially consistent reference interpreter instead of a config", NULL },
         { NULL },
     };
     GOptionContext *ctx = g_option_context_new("FILE...");
@@ -65,12 +66,12 @@ int cmd_litmus(int argc, char **argv)
         fprintf(stderr, "qsim litmus: --runs must be at least 1\n");
         return QSIM_EXIT_USAGE;
     }
-    if (!config) {
-        fprintf(stderr, "qsim litmus: --config CFG is required (see `qsim list configs`)\n");
+    if (!config == !sc) {
+        fprintf(stderr, "qsim litmus: --config CFG is required (see `qsim list configs`), or --sc\n");
         return QSIM_EXIT_USAGE;
     }
-    g_autoptr(QsimConfig) cfg = config_load(config, NULL, &error);
-    if (!cfg)
+    g_autoptr(QsimConfig) cfg = sc ? NULL : config_load(config, NULL, &error);
+    if (!sc && !cfg)
         return cli_fail(error);
     g_autoptr(GHashTable) kinds = NULL;
     if (expect && !(kinds = litmus_kinds_load(expect, &error)))
@@ -82,7 +83,7 @@ int cmd_litmus(int argc, char **argv)
     for (guint i = 0; rc == QSIM_EXIT_OK && files[i]; i++) {
         g_autoptr(LitmusTest) t = litmus_parse_file(files[i], NULL);
         Arch want = t && t->arch == LITMUS_AARCH64 ? ARCH_ARM64 : ARCH_X86;
-        if (t && want != cfg->arch) {
+        if (t && cfg && want != cfg->arch) {
             g_string_append_printf(err, "qsim litmus: %s: a %s test cannot run on config %s (arch %s)\n",
                                    files[i], litmus_arch_name(t->arch), cfg->name,
                                    cfg->arch == ARCH_X86 ? "x86" : "arm64");
@@ -90,7 +91,7 @@ int cmd_litmus(int argc, char **argv)
         }
     }
     if (rc == QSIM_EXIT_OK) {
-        g_autoptr(LitmusExecutor) ex = litmus_executor_for_config(cfg, &error);
+        g_autoptr(LitmusExecutor) ex = sc ? litmus_interp_executor_new() : litmus_executor_for_config(cfg, &error);
         if (!ex)
             rc = cli_fail(error);
         else

@@ -136,8 +136,6 @@ typedef struct {
 LitmusProgram *litmus_translate(const LitmusTest *t, GError **error);
 void litmus_program_free(LitmusProgram *p);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(LitmusProgram, litmus_program_free)
-/* Frees an IsaProgram built by the translator (insns, syms, entries and their names). */
-void litmus_isa_program_free(IsaProgram *p);
 /* The program as ISA assembly-like text, for --show and for reading tests' failures. */
 char *litmus_program_dump(const LitmusProgram *p);
 
@@ -187,6 +185,8 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(LitmusExecutor, litmus_executor_free)
 
 /* The executor for a machine config (sim/litmus_exec.c): the timing model's slot. */
 LitmusExecutor *litmus_executor_for_config(const QsimConfig *cfg, GError **error);
+/* The sequentially consistent reference interpreter (cores/interp.c) as an executor. */
+LitmusExecutor *litmus_interp_executor_new(void);
 
 /* ---- kinds.txt ---- */
 

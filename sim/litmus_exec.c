@@ -1,15 +1,18 @@
-/* The executor `qsim litmus --config CFG` runs tests on: the timing model (cores + memory
- * system) of that config, one fresh machine per run.
+/* The executors litmus tests run on: the timing model (cores + memory system) of a config, one
+ * fresh machine per run (`qsim litmus --config CFG`), and the sequentially consistent reference
+ * interpreter (`qsim litmus --sc`), which no outcome forbidden by any weaker model may escape.
  *
  * Per run: lay the program out, write each location's initial value (pointer locations get
  * their target's address), put each location's line in the caches the perturbation names (the
  * owner's in M by a store of the same value, sharers' in S by loads), then start thread t on core
  * t after start_skew[t] cycles and run to every halt.  `think` becomes the machine's work jitter
  * bound, the one per-run delay the model has. */
+#include <string.h>
 #include "sim/litmus.h"
 #include "sim/machine.h"
 #include "cores/isa_exec.h"
 #include "coherence/memsys.h"
+#include "cores/interp.h"
 
 #define LITMUS_MEMORY_BASE 0x10000
 /* A litmus thread is a handful of ops: a run this long has hung (a spin that never ends). */
@@ -114,5 +117,49 @@ LitmusExecutor *litmus_executor_for_config(const QsimConfig *cfg, GError **error
     ex->name = cfg->name;
     ex->run = machine_exec;
     ex->ctx = (void *)cfg; /* borrowed: the command's config outlives the executor */
+    return ex;
+}
+
+/* ---- the SC reference interpreter ---- */
+
+/* Per run: the interpreter interleaves the threads one op at a time, the next thread drawn
+ * from the run's seed; caches, skew and think delays do not exist there. */
+static gboolean interp_exec(void *ctx, const LitmusProgram *p, guint64 seed, const LitmusPerturb *pt,
+                            LitmusFinal *out, GError **error)
+{
+    InterpOptions o = { .threads = p->nthreads, .seed = seed, .max_steps = LITMUS_CYCLE_LIMIT };
+    g_autoptr(Interp) in = interp_new(p->prog, &o, error);
+    if (!in)
+        return FALSE;
+    const IsaLayout *lay = interp_layout(in);
+    for (guint l = 0; l < p->locs->len; l++) {
+        const LitmusLoc *loc = p->locs->pdata[l];
+        if (loc->points_to >= 0) {
+            const LitmusLoc *to = p->locs->pdata[loc->points_to];
+            interp_write(in, isa_sym_addr(lay, (guint)loc->sym, 0), loc->size, isa_sym_addr(lay, (guint)to->sym, 0));
+        }
+    }
+    InterpOutcome r = interp_run(in);
+    if (r != INTERP_FINISHED) {
+        g_autofree char *why = interp_describe(in);
+        g_set_error(error, LITMUS_ERROR, LITMUS_ERROR_EXEC, "the run did not finish (%s):\n%s",
+                    interp_outcome_name(r), why);
+        return FALSE;
+    }
+    for (guint t = 0; t < p->nthreads; t++)
+        memcpy(&out->regs[t * ISA_NREG_SLOTS], interp_thread(in, t)->regs, sizeof(uint64_t) * ISA_NREG_SLOTS);
+    for (guint l = 0; l < p->locs->len && l < out->nlocs; l++) {
+        const LitmusLoc *loc = p->locs->pdata[l];
+        out->addr[l] = isa_sym_addr(lay, (guint)loc->sym, 0);
+        interp_read(in, out->addr[l], loc->size, &out->mem[l]);
+    }
+    return TRUE;
+}
+
+LitmusExecutor *litmus_interp_executor_new(void)
+{
+    LitmusExecutor *ex = g_new0(LitmusExecutor, 1);
+    ex->name = "sc";
+    ex->run = interp_exec;
     return ex;
 }

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <string.h>
 #include "sim/litmus_priv.h"
+#include "cores/isa_exec.h"
 
 /* ---- helpers shared with the instruction translators ---- */
 
@@ -141,34 +142,11 @@ static void loc_free(LitmusLoc *l)
     g_free(l);
 }
 
-static void sym_free(IsaSym *s)
-{
-    g_free(s->name);
-    g_free(s);
-}
-
-void litmus_isa_program_free(IsaProgram *p)
-{
-    if (!p)
-        return;
-    g_free(p->filename);
-    if (p->insns)
-        g_array_free(p->insns, TRUE);
-    if (p->syms)
-        g_ptr_array_free(p->syms, TRUE);
-    if (p->entries) {
-        for (guint i = 0; i < p->entries->len; i++)
-            g_free(g_array_index(p->entries, IsaEntry, i).name);
-        g_array_free(p->entries, TRUE);
-    }
-    g_free(p);
-}
-
 void litmus_program_free(LitmusProgram *p)
 {
     if (!p)
         return;
-    litmus_isa_program_free(p->prog);
+    isa_program_free(p->prog);
     if (p->locs)
         g_ptr_array_free(p->locs, TRUE);
     g_free(p->obs_reg);
@@ -292,11 +270,7 @@ LitmusProgram *litmus_translate(const LitmusTest *t, GError **error)
     g_autoptr(LitmusProgram) lp = g_new0(LitmusProgram, 1);
     lp->nthreads = t->nthreads;
     lp->locs = g_ptr_array_new_with_free_func((GDestroyNotify)loc_free);
-    IsaProgram *prog = lp->prog = g_new0(IsaProgram, 1);
-    prog->filename = g_strdup(t->filename);
-    prog->insns = g_array_new(FALSE, FALSE, sizeof(IsaInsn));
-    prog->syms = g_ptr_array_new_with_free_func((GDestroyNotify)sym_free);
-    prog->entries = g_array_new(FALSE, FALSE, sizeof(IsaEntry));
+    IsaProgram *prog = lp->prog = isa_program_new(t->filename);
     Xl x = { t, lp, g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL) };
 
     /* Locations in the order the test names them: initial state, observables, values. */

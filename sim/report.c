@@ -205,3 +205,27 @@ char *report_compare_text(JsonNode *a, JsonNode *b, const char *label_a, const c
     report_fields_free(fb);
     return g_string_free(s, FALSE);
 }
+
+void report_add_int(JsonBuilder *b, const char *key, gint64 v)
+{
+    json_builder_set_member_name(b, key);
+    json_builder_add_int_value(b, v);
+}
+
+void report_add_double(JsonBuilder *b, const char *key, double v)
+{
+    json_builder_set_member_name(b, key);
+    json_builder_add_double_value(b, v);
+}
+
+void report_add_string(JsonBuilder *b, const char *key, const char *v)
+{
+    json_builder_set_member_name(b, key);
+    json_builder_add_string_value(b, v);
+}
+
+void report_add_bool(JsonBuilder *b, const char *key, gboolean v)
+{
+    json_builder_set_member_name(b, key);
+    json_builder_add_boolean_value(b, v);
+}

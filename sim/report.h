@@ -19,6 +19,12 @@ char *report_to_text(JsonNode *root);
 /* Two reports side by side, with the ratio b/a of every number that differs in both. */
 char *report_compare_text(JsonNode *a, JsonNode *b, const char *label_a, const char *label_b);
 
+/* Building a report: one member each (json-glib's builder wants the name and value apart). */
+void report_add_int(JsonBuilder *b, const char *key, gint64 v);
+void report_add_double(JsonBuilder *b, const char *key, double v);
+void report_add_string(JsonBuilder *b, const char *key, const char *v);
+void report_add_bool(JsonBuilder *b, const char *key, gboolean v);
+
 /* Flattened (key, value-as-text) pairs in tree order. */
 typedef struct {
     char *key;

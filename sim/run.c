@@ -4,6 +4,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include "sim/run.h"
+#include "sim/report.h"
 #include "sim/engine.h"
 #include "sim/latency_stats.h"
 #include "sim/machine.h"
@@ -80,30 +81,6 @@ static void ms_poke(void *ms, uint64_t addr, unsigned size, uint64_t v) { memsys
 static const MemSystemOps memsys_ops = { ms_issue, ms_attach, ms_peek, ms_poke };
 
 /* ---- report building ---- */
-
-static void add_int(JsonBuilder *b, const char *k, gint64 v)
-{
-    json_builder_set_member_name(b, k);
-    json_builder_add_int_value(b, v);
-}
-
-static void add_double(JsonBuilder *b, const char *k, double v)
-{
-    json_builder_set_member_name(b, k);
-    json_builder_add_double_value(b, v);
-}
-
-static void add_string(JsonBuilder *b, const char *k, const char *v)
-{
-    json_builder_set_member_name(b, k);
-    json_builder_add_string_value(b, v);
-}
-
-static void add_bool(JsonBuilder *b, const char *k, gboolean v)
-{
-    json_builder_set_member_name(b, k);
-    json_builder_add_boolean_value(b, v);
-}
 
 static double ratio(double a, double b) { return b ? a / b : 0; }
 
@@ -245,32 +222,32 @@ gboolean run_simulation(const RunOptions *o, RunResult *r, GError **error)
     Cycle cycles = o->duration ? MIN(machine_cycles(m), o->duration) : machine_cycles(m);
     g_autoptr(JsonBuilder) b = json_builder_new();
     json_builder_begin_object(b);
-    add_string(b, "config", cfg->name);
-    add_string(b, "arch", cfg->arch == ARCH_X86 ? "x86" : "arm64");
-    add_string(b, "lock", lock_name);
-    add_int(b, "threads", o->threads);
-    add_string(b, "placement", placement_name(o->placement));
-    add_string(b, "data", o->data == HARNESS_SAME_LINE ? "same-line" : "separate-line");
-    add_string(b, "mode", o->duration ? "fixed-time" : "fixed-work");
-    add_int(b, "seed", (gint64)o->seed);
-    add_int(b, "cycles", (gint64)cycles);
-    add_int(b, "acquisitions", (gint64)acquisitions);
-    add_double(b, "cycles_per_acquisition", ratio((double)cycles, (double)acquisitions));
+    report_add_string(b, "config", cfg->name);
+    report_add_string(b, "arch", cfg->arch == ARCH_X86 ? "x86" : "arm64");
+    report_add_string(b, "lock", lock_name);
+    report_add_int(b, "threads", o->threads);
+    report_add_string(b, "placement", placement_name(o->placement));
+    report_add_string(b, "data", o->data == HARNESS_SAME_LINE ? "same-line" : "separate-line");
+    report_add_string(b, "mode", o->duration ? "fixed-time" : "fixed-work");
+    report_add_int(b, "seed", (gint64)o->seed);
+    report_add_int(b, "cycles", (gint64)cycles);
+    report_add_int(b, "acquisitions", (gint64)acquisitions);
+    report_add_double(b, "cycles_per_acquisition", ratio((double)cycles, (double)acquisitions));
     json_builder_set_member_name(b, "latency");
     json_builder_begin_object(b);
-    add_double(b, "mean", latency_mean(&log.latency));
-    add_int(b, "p50", (gint64)latency_percentile(&log.latency, 50));
-    add_int(b, "p99", (gint64)latency_percentile(&log.latency, 99));
+    report_add_double(b, "mean", latency_mean(&log.latency));
+    report_add_int(b, "p50", (gint64)latency_percentile(&log.latency, 50));
+    report_add_int(b, "p99", (gint64)latency_percentile(&log.latency, 99));
     json_builder_end_object(b);
     json_builder_set_member_name(b, "per_thread");
     json_builder_begin_array(b);
     guint64 amin = G_MAXUINT64, amax = 0;
     for (guint t = 0; t < o->threads; t++) {
         json_builder_begin_object(b);
-        add_int(b, "core", cores[t]);
-        add_string(b, "role", t < o->readers ? "reader" : "writer");
-        add_int(b, "acquisitions", (gint64)log.acquisitions[t]);
-        add_int(b, "cycles_waiting", (gint64)log.waiting[t]);
+        report_add_int(b, "core", cores[t]);
+        report_add_string(b, "role", t < o->readers ? "reader" : "writer");
+        report_add_int(b, "acquisitions", (gint64)log.acquisitions[t]);
+        report_add_int(b, "cycles_waiting", (gint64)log.waiting[t]);
         json_builder_end_object(b);
         amin = MIN(amin, log.acquisitions[t]);
         amax = MAX(amax, log.acquisitions[t]);
@@ -278,65 +255,65 @@ gboolean run_simulation(const RunOptions *o, RunResult *r, GError **error)
     json_builder_end_array(b);
     json_builder_set_member_name(b, "fairness");
     json_builder_begin_object(b);
-    add_int(b, "min", (gint64)amin);
-    add_double(b, "avg", ratio((double)acquisitions, o->threads));
-    add_int(b, "max", (gint64)amax);
+    report_add_int(b, "min", (gint64)amin);
+    report_add_double(b, "avg", ratio((double)acquisitions, o->threads));
+    report_add_int(b, "max", (gint64)amax);
     json_builder_end_object(b);
-    add_bool(b, "mutual_exclusion", mutex_ok);
-    add_bool(b, "stalled", stalled);
+    report_add_bool(b, "mutual_exclusion", mutex_ok);
+    report_add_bool(b, "stalled", stalled);
     json_builder_set_member_name(b, "machine_clears");
     json_builder_begin_object(b);
-    add_int(b, "memory_ordering", (gint64)tot.machine_clears);
-    add_int(b, "branch", (gint64)tot.branch_mispredicts);
-    add_int(b, "cycles_lost", (gint64)(tot.mc_penalty_cycles + tot.bm_penalty_cycles));
-    add_int(b, "squashed_ops", (gint64)(tot.mc_squashed_ops + tot.bm_squashed_ops));
+    report_add_int(b, "memory_ordering", (gint64)tot.machine_clears);
+    report_add_int(b, "branch", (gint64)tot.branch_mispredicts);
+    report_add_int(b, "cycles_lost", (gint64)(tot.mc_penalty_cycles + tot.bm_penalty_cycles));
+    report_add_int(b, "squashed_ops", (gint64)(tot.mc_squashed_ops + tot.bm_squashed_ops));
     json_builder_end_object(b);
-    add_int(b, "pause_cycles", (gint64)tot.pause_cycles);
+    report_add_int(b, "pause_cycles", (gint64)tot.pause_cycles);
     json_builder_set_member_name(b, "atomics");
     json_builder_begin_object(b);
-    add_int(b, "count", (gint64)tot.atomics);
-    add_int(b, "failed_cas", (gint64)tot.cas_failed);
-    add_int(b, "cycles", (gint64)tot.atomic_cycles);
+    report_add_int(b, "count", (gint64)tot.atomics);
+    report_add_int(b, "failed_cas", (gint64)tot.cas_failed);
+    report_add_int(b, "cycles", (gint64)tot.atomic_cycles);
     json_builder_end_object(b);
     json_builder_set_member_name(b, "coherence");
     json_builder_begin_object(b);
     json_builder_set_member_name(b, "messages");
     json_builder_begin_object(b);
     for (guint i = 0; i < MSG__N; i++)
-        add_int(b, memsys_msg_name((MsgType)i), (gint64)mst->msgs[i]);
+        report_add_int(b, memsys_msg_name((MsgType)i), (gint64)mst->msgs[i]);
     json_builder_end_object(b);
     guint64 inval = 0;
     for (guint c = 0; c < ncores; c++)
         inval += mst->inval_received[c];
-    add_int(b, "invalidations", (gint64)inval);
-    add_int(b, "rfo", (gint64)mst->rfos);
-    add_int(b, "home_queue_cycles", (gint64)mst->home_queue_cycles);
-    add_int(b, "hold_wait_cycles", (gint64)mst->hold_wait_cycles);
+    report_add_int(b, "invalidations", (gint64)inval);
+    report_add_int(b, "rfo", (gint64)mst->rfos);
+    report_add_int(b, "home_queue_cycles", (gint64)mst->home_queue_cycles);
+    report_add_int(b, "hold_wait_cycles", (gint64)mst->hold_wait_cycles);
     if (lock_sym >= 0) {
         LineStats ls = memsys_line_stats(ms, isa_sym_addr(layout, (guint)lock_sym, 0));
         json_builder_set_member_name(b, "lock_line");
         json_builder_begin_object(b);
-        add_int(b, "messages", (gint64)ls.msgs);
-        add_int(b, "invalidations", (gint64)ls.invalidations);
-        add_int(b, "rfo", (gint64)ls.rfos);
-        add_int(b, "c2c_transfers", (gint64)ls.c2c_transfers);
-        add_int(b, "home_queue_cycles", (gint64)ls.home_queue_cycles);
+        report_add_int(b, "messages", (gint64)ls.msgs);
+        report_add_int(b, "invalidations", (gint64)ls.invalidations);
+        report_add_int(b, "rfo", (gint64)ls.rfos);
+        report_add_int(b, "c2c_transfers", (gint64)ls.c2c_transfers);
+        report_add_int(b, "home_queue_cycles", (gint64)ls.home_queue_cycles);
         json_builder_end_object(b);
     }
     json_builder_end_object(b);
-    add_double(b, "l1_hit_rate", ratio((double)mst->l1_hits, (double)(mst->l1_hits + mst->l1_misses)));
-    add_int(b, "sim_instructions", (gint64)tot.insns_retired);
+    report_add_double(b, "l1_hit_rate", ratio((double)mst->l1_hits, (double)(mst->l1_hits + mst->l1_misses)));
+    report_add_int(b, "sim_instructions", (gint64)tot.insns_retired);
     /* Every core counter by name, summed over cores: the full explanation. */
     json_builder_set_member_name(b, "core_counters");
     json_builder_begin_object(b);
     for (guint i = 0; i < core_stats_count; i++)
-        add_int(b, core_stats_table[i].name, (gint64)core_stats_get(&tot, i));
+        report_add_int(b, core_stats_table[i].name, (gint64)core_stats_get(&tot, i));
     json_builder_end_object(b);
     if (o->host_time) {
-        add_double(b, "host_seconds", host_seconds);
+        report_add_double(b, "host_seconds", host_seconds);
         struct rusage ru;
         getrusage(RUSAGE_SELF, &ru);
-        add_int(b, "host_peak_rss_kib", ru.ru_maxrss); /* Linux reports KiB */
+        report_add_int(b, "host_peak_rss_kib", ru.ru_maxrss); /* Linux reports KiB */
     }
     json_builder_end_object(b);
     r->report = json_builder_get_root(b);

@@ -1,12 +1,11 @@
 /* Litmus tests: the parser over herd's catalogue and ours, conditions, parse errors at
- * file:line:col, and the translation checked by running it under SC (tests/litmus_sc.c), which
+ * file:line:col, and the translation checked by running it under SC (the reference interpreter, cores/interp.c), which
  * must never show an outcome that any architecture forbids. */
 #include <check.h>
 #include <string.h>
 #include <glib/gstdio.h>
 #include "sim/commands.h"
 #include "sim/litmus.h"
-#include "tests/litmus_sc.h"
 #include "tests/litmus_files.h"
 #include "tests/run_qsim.h"
 
@@ -101,7 +100,7 @@ static void check_sc_dir(const char *dir, const char *kinds_path, gboolean all_n
         kinds = litmus_kinds_load(kinds_path, &e);
         ck_assert_msg(kinds != NULL, "%s", e ? e->message : "");
     }
-    g_autoptr(LitmusExecutor) sc = litmus_sc_executor_new();
+    g_autoptr(LitmusExecutor) sc = litmus_interp_executor_new();
     LitmusRunOptions o = { sc_runs(), 7 };
     guint checked = 0;
     for (guint i = 0; i < files->len; i++) {
@@ -300,7 +299,7 @@ static guint64 run_sc_text(const char *text, guint runs, LitmusResult **keep)
     ck_assert_msg(t != NULL, "%s", e ? e->message : "");
     g_autoptr(LitmusProgram) p = litmus_translate(t, &e);
     ck_assert_msg(p != NULL, "%s", e ? e->message : "");
-    g_autoptr(LitmusExecutor) sc = litmus_sc_executor_new();
+    g_autoptr(LitmusExecutor) sc = litmus_interp_executor_new();
     LitmusRunOptions o = { runs, 3 };
     LitmusResult *r = litmus_run_test(t, p, sc, &o, &e);
     ck_assert_msg(r != NULL, "%s", e ? e->message : "");
@@ -416,7 +415,7 @@ START_TEST(test_job)
         "X86 Never\n{}\n P0 ;\n MOV [x],$1 ;\nexists (x=2)\n");
     g_autofree char *kbad = write_tmp(dir, "bad.txt", "Seen Forbidden\nNever Forbid\n");
     g_autofree char *kok = write_tmp(dir, "ok.txt", "# ours\nSeen Allowed\nNever.litmus Forbidden\n\n");
-    g_autoptr(LitmusExecutor) sc = litmus_sc_executor_new();
+    g_autoptr(LitmusExecutor) sc = litmus_interp_executor_new();
     const char *files[] = { t1, t2, NULL };
     GError *e = NULL;
     g_autoptr(GHashTable) bad = litmus_kinds_load(kbad, &e);
