@@ -53,6 +53,27 @@ NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
             done
         done
     done
+    echo
+    echo "### What-ifs on haswell, 2 threads, short critical section"
+    echo
+    echo "One parameter changed at a time (\`--set\`), to see which mechanism decides the ratio."
+    echo
+    echo "| change | workload | qspin cyc/acq | cmpxchg cyc/acq | ratio | MC q / c | RFO q / c | atomic q / c |"
+    echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+    for set in "" core.rollback=none core.pause_cycles=0 core.pause_cycles=140 core.machine_clear_penalty=100 \
+               core.locked_rmw_cycles=0 topology.c2c_cycles=10; do
+        for data in same-line separate-line; do
+            w=A; [ "$data" = separate-line ] && w=B
+            args=""; [ -n "$set" ] && args="--set $set"
+            q=$($Q run --config haswell --lock qspin --threads 2 --data "$data" --iterations "$ITER" $args \
+                --format csv --no-host-time | awk -F, "$pick")
+            c=$($Q run --config haswell --lock qspin-cmpxchg --threads 2 --data "$data" --iterations "$ITER" $args \
+                --format csv --no-host-time | awk -F, "$pick")
+            echo "$q $c" | awk -v w="$w" -v set="${set:-(none: the config as shipped)}" '{
+                printf "| %s | %s | %.1f | %.1f | %.3f | %.2f / %.2f | %.2f / %.2f | %.1f / %.1f |\n",
+                       set, w, $2, $9, $9 / $2, $3, $10, $4, $11, $6, $13 }'
+        done
+    done
 } > "$tables"
 
 if [ -f "$DOC" ] && grep -q 'tables:begin' "$DOC"; then
