@@ -18,12 +18,6 @@
 /* A litmus thread is a handful of ops: a run this long has hung (a spin that never ends). */
 #define LITMUS_CYCLE_LIMIT 2000000
 
-static void ms_issue(void *ms, guint core, const MemRequest *r) { memsys_issue(ms, core, r); }
-static void ms_attach(void *ms, guint core, const PortClient *c, void *obj) { memsys_attach(ms, core, c, obj); }
-static uint64_t ms_peek(void *ms, uint64_t addr, unsigned size) { return memsys_peek(ms, addr, size); }
-static void ms_poke(void *ms, uint64_t addr, unsigned size, uint64_t v) { memsys_poke(ms, addr, size, v); }
-static const MemSystemOps memsys_ops = { ms_issue, ms_attach, ms_peek, ms_poke };
-
 static void ignore_done(void *core, const MemResponse *r) {}
 static const PortClient placing_client = { ignore_done, NULL };
 
@@ -55,7 +49,7 @@ static gboolean machine_exec(void *ctx, const LitmusProgram *p, guint64 seed, co
         return FALSE;
     }
     memsys_set_check(ms, TRUE);
-    isa_layout_init_memory(lay, p->prog, (void (*)(void *, uint64_t, unsigned, uint64_t))ms_poke, ms);
+    isa_layout_init_memory(lay, p->prog, machine_memsys_ops.poke, ms);
     for (guint l = 0; l < p->locs->len; l++) {
         const LitmusLoc *loc = p->locs->pdata[l];
         if (loc->points_to >= 0) {
@@ -76,7 +70,7 @@ static gboolean machine_exec(void *ctx, const LitmusProgram *p, guint64 seed, co
                 if (pt->sharers[l] >> t & 1)
                     place(ms, e, t, MEM_LOAD, a, loc->size);
     }
-    Machine *m = machine_new(cfg, e, &memsys_ops, ms, p->prog, lay, p->nthreads, NULL, error);
+    Machine *m = machine_new(cfg, e, &machine_memsys_ops, ms, p->prog, lay, p->nthreads, NULL, error);
     gboolean ok = m != NULL;
     if (ok) {
         guint64 think = 0;

@@ -24,6 +24,9 @@ typedef struct {
     void (*poke)(void *ms, uint64_t addr, unsigned size, uint64_t value);
 } MemSystemOps;
 
+/* The real memory system (coherence/memsys.h), for machine_new(..., &machine_memsys_ops, ms, ...). */
+extern const MemSystemOps machine_memsys_ops;
+
 typedef enum {
     MACHINE_DONE,      /* every core halted */
     MACHINE_STALLED,   /* no retirement anywhere for run.stall_cycles, or nothing left to run */

@@ -72,14 +72,6 @@ static void on_mark(void *ctx, guint core, int64_t n, Cycle when)
     }
 }
 
-/* ---- the memory system behind the machine's port ---- */
-
-static void ms_issue(void *ms, guint core, const MemRequest *r) { memsys_issue(ms, core, r); }
-static void ms_attach(void *ms, guint core, const PortClient *c, void *obj) { memsys_attach(ms, core, c, obj); }
-static uint64_t ms_peek(void *ms, uint64_t addr, unsigned size) { return memsys_peek(ms, addr, size); }
-static void ms_poke(void *ms, uint64_t addr, unsigned size, uint64_t v) { memsys_poke(ms, addr, size, v); }
-static const MemSystemOps memsys_ops = { ms_issue, ms_attach, ms_peek, ms_poke };
-
 /* ---- report building ---- */
 
 static double ratio(double a, double b) { return b ? a / b : 0; }
@@ -154,7 +146,7 @@ gboolean run_simulation(const RunOptions *o, RunResult *r, GError **error)
         return FALSE;
     }
     memsys_set_check(ms, o->check);
-    Machine *m = machine_new(cfg, engine, &memsys_ops, ms, prog, layout, o->threads, cores, error);
+    Machine *m = machine_new(cfg, engine, &machine_memsys_ops, ms, prog, layout, o->threads, cores, error);
     if (!m) {
         memsys_free(ms);
         engine_free(engine);

@@ -6,11 +6,15 @@
 #include "sim/machine.h"
 #include "tests/fake_memory.h"
 #include "tests/prog_builder.h"
+#include <check.h>
 
 typedef struct {
     QsimConfig *cfg;
     Engine *e;
-    FakeMemory *fm;
+    FakeMemory *fm;         /* the fake memory, or NULL ... */
+    struct MemSys *ms;      /* ... the real memory system (cases run "+memsys") */
+    const MemSystemOps *ops;
+    void *mem;              /* fm or ms */
     IsaProgram *p;
     IsaLayout *lay;
     Machine *m;
@@ -33,6 +37,17 @@ uint64_t rig_sym(Rig *r, const char *sym, guint tid, unsigned size);
 uint64_t rig_reg(Rig *r, guint core, guint reg);
 const CoreStats *rig_stats(Rig *r, guint core);
 void core_rig_free(Rig *r);
+/* What the memory side saw, whichever memory runs: snoops made to wait by a locked op's hold;
+ * whether `core` holds the line of `addr` with write permission, or at all. */
+guint64 rig_snoops_held(Rig *r);
+gboolean rig_owns(Rig *r, guint core, uint64_t addr);
+gboolean rig_holds(Rig *r, guint core, uint64_t addr);
+/* Adds the cases `add` registers twice: on the fake memory (TCase `name`), and on the real
+ * memory system with its invariants checked after every transition (`name`+memsys). */
+void rig_add_cases(Suite *s, const char *name, void (*add)(TCase *tc));
+/* The fake memory only: cases whose assertions rest on its fixed latencies (buffer-full stalls
+ * need a long miss) or that tests/test_litmus_machine.c covers on real configs (SB, MP). */
+void rig_add_fake_cases(Suite *s, const char *name, void (*add)(TCase *tc));
 /* Repetitions: `full`, or `quick` under QSIM_TEST_SCALE=quick. */
 guint rig_scale(guint full, guint quick);
 

@@ -66,8 +66,8 @@ START_TEST(test_failing_cas_invalidates_sharer)
     ck_assert_uint_eq(rig_stats(r, 0)->cas_failed, 1);
     ck_assert_uint_eq(rig_stats(r, 1)->lines_lost, 1);
     uint64_t x = isa_sym_addr(r->lay, 0, 0);
-    ck_assert(fake_memory_owns(r->fm, 0, x));
-    ck_assert(!fake_memory_holds(r->fm, 1, x));
+    ck_assert(rig_owns(r, 0, x));
+    ck_assert(!rig_holds(r, 1, x));
     /* The locked op waited for the line (and for the drain) at the ROB head. */
     ck_assert_uint_ge(rig_stats(r, 0)->atomic_cycles, 40);
     core_rig_free(r);
@@ -140,7 +140,9 @@ START_TEST(test_wfe_wakes_on_invalidation)
     ck_assert_uint_eq(s->wfe_sleeps, 1);
     ck_assert_uint_eq(s->wfe_wake_monitor, 1);
     ck_assert_uint_eq(s->wfe_wake_timeout, 0);
-    ck_assert_uint_ge(s->wfe_sleep_cycles, 1900);
+    /* It slept until the store after `work 2000`, less its own first miss (longer on the real
+     * memory system than on the fake one). */
+    ck_assert_uint_ge(s->wfe_sleep_cycles, 1500);
     /* Asleep means no events: the whole run took far fewer events than cycles. */
     ck_assert_uint_lt(engine_events_run(r->e), 500);
     core_rig_free(r);
@@ -191,19 +193,25 @@ START_TEST(test_sev_wakes_other_core)
 }
 END_TEST
 
-Suite *make_core_mem_suite(void)
+static void add_memory_cases(TCase *tc)
 {
-    Suite *s = suite_create("core_mem");
-    TCase *tc = tcase_create("memory");
     tcase_add_loop_test(tc, test_load_forwards_from_store_buffer, 0, 2);
     tcase_add_loop_test(tc, test_partial_overlap_waits_for_drain, 0, 2);
     tcase_add_loop_test(tc, test_failing_cas_invalidates_sharer, 0, 2);
-    suite_add_tcase(s, tc);
-    TCase *ex = tcase_create("exclusive");
-    tcase_add_loop_test(ex, test_stx_fails_after_remote_store, 0, 2);
-    tcase_add_loop_test(ex, test_wfe_wakes_on_invalidation, 0, 2);
-    tcase_add_test(ex, test_wfe_timeout_and_sevl);
-    tcase_add_test(ex, test_sev_wakes_other_core);
-    suite_add_tcase(s, ex);
+}
+
+static void add_exclusive_cases(TCase *tc)
+{
+    tcase_add_loop_test(tc, test_stx_fails_after_remote_store, 0, 2);
+    tcase_add_loop_test(tc, test_wfe_wakes_on_invalidation, 0, 2);
+    tcase_add_test(tc, test_wfe_timeout_and_sevl);
+    tcase_add_test(tc, test_sev_wakes_other_core);
+}
+
+Suite *make_core_mem_suite(void)
+{
+    Suite *s = suite_create("core_mem");
+    rig_add_cases(s, "memory", add_memory_cases);
+    rig_add_cases(s, "exclusive", add_exclusive_cases);
     return s;
 }

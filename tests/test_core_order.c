@@ -283,23 +283,29 @@ START_TEST(test_corr_same_address_order)
 }
 END_TEST
 
-Suite *make_core_order_suite(void)
+static void add_rollback_cases(TCase *tc)
 {
-    Suite *s = suite_create("core_order");
-    TCase *tc = tcase_create("rollback");
     tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, test_spin_store_causes_machine_clear, 0, 2);
     tcase_add_loop_test(tc, test_no_clear_without_rollback, 0, 2);
     tcase_add_loop_test(tc, test_no_clear_on_arm64, 0, 2);
     tcase_add_test(tc, test_precise_clears_no_more_than_conservative);
     tcase_add_loop_test(tc, test_pause_bounds_squash, 0, 2);
-    suite_add_tcase(s, tc);
-    TCase *lit = tcase_create("litmus");
-    tcase_set_timeout(lit, 120);
-    tcase_add_loop_test(lit, test_sb_litmus, 0, 2);
-    tcase_add_test(lit, test_sb_litmus_arm64_dmb);
-    tcase_add_test(lit, test_mp_litmus);
-    tcase_add_loop_test(lit, test_corr_same_address_order, 0, 2);
-    suite_add_tcase(s, lit);
+}
+
+static void add_litmus_cases(TCase *tc)
+{
+    tcase_set_timeout(tc, 120);
+    tcase_add_loop_test(tc, test_sb_litmus, 0, 2);
+    tcase_add_test(tc, test_sb_litmus_arm64_dmb);
+    tcase_add_test(tc, test_mp_litmus);
+    tcase_add_loop_test(tc, test_corr_same_address_order, 0, 2);
+}
+
+Suite *make_core_order_suite(void)
+{
+    Suite *s = suite_create("core_order");
+    rig_add_cases(s, "rollback", add_rollback_cases);
+    rig_add_fake_cases(s, "litmus", add_litmus_cases);
     return s;
 }

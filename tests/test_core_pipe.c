@@ -187,10 +187,8 @@ START_TEST(test_watchdog_reports_stall)
 }
 END_TEST
 
-Suite *make_core_pipe_suite(void)
+static void add_pipeline_cases(TCase *tc)
 {
-    Suite *s = suite_create("core_pipe");
-    TCase *tc = tcase_create("pipeline");
     tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, test_rob_full_stalls_dispatch, 0, 2);
     tcase_add_loop_test(tc, test_lb_full_stalls_dispatch, 0, 2);
@@ -199,6 +197,11 @@ Suite *make_core_pipe_suite(void)
     tcase_add_loop_test(tc, test_call_ret, 0, 2);
     tcase_add_loop_test(tc, test_deterministic, 0, 2);
     tcase_add_test(tc, test_watchdog_reports_stall);
-    suite_add_tcase(s, tc);
+}
+
+Suite *make_core_pipe_suite(void)
+{
+    Suite *s = suite_create("core_pipe");
+    rig_add_fake_cases(s, "pipeline", add_pipeline_cases);
     return s;
 }
