@@ -11,9 +11,9 @@ need glib-2.0 libglib2.0-dev
 need yaml-0.1 libyaml-dev
 need check check
 need json-glib-1.0 libjson-glib-dev
-if [ "${1:-}" = "--with-plot" ]; then
-  command -v gnuplot >/dev/null 2>&1 || pkgs="$pkgs gnuplot-nox"
-fi
+# `qsim sweep --plot` draws with gnuplot, and `make check` tests the plots, so it is a normal
+# dependency (--with-plot, its old opt-in, is still accepted and changes nothing).
+command -v gnuplot >/dev/null 2>&1 || pkgs="$pkgs gnuplot-nox"
 [ -z "$pkgs" ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
   echo "qsim: installing build dependencies:$pkgs" >&2

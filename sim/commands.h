@@ -50,5 +50,6 @@ typedef struct {
 /* Measures every row by driving a fresh memory system through the port.  Array of LatencyRow. */
 GArray *latency_measure(const void *cfg, GError **error);
 int cmd_native(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
 
 #endif

@@ -99,14 +99,17 @@ const char *litmus_reg_canonical(LitmusArch arch, const char *name, int *width)
     int w = 0;
     const char *res = NULL;
     if (arch == LITMUS_AARCH64) {
-        static char canon[31][4];
+        /* A const table, not a lazily filled buffer: callers may run on several threads. */
+        static const char canon[31][4] = {
+            "X0", "X1", "X2", "X3", "X4", "X5", "X6", "X7", "X8", "X9", "X10",
+            "X11", "X12", "X13", "X14", "X15", "X16", "X17", "X18", "X19", "X20",
+            "X21", "X22", "X23", "X24", "X25", "X26", "X27", "X28", "X29", "X30",
+        };
         if ((name[0] == 'X' || name[0] == 'W' || name[0] == 'x' || name[0] == 'w') &&
             g_ascii_isdigit(name[1])) {
             char *endp;
             long n = strtol(name + 1, &endp, 10);
             if (*endp == '\0' && n >= 0 && n <= 30 && (name[1] != '0' || name[2] == '\0')) {
-                if (!canon[n][0])
-                    g_snprintf(canon[n], sizeof canon[n], "X%ld", n);
                 res = canon[n];
                 w = (name[0] == 'X' || name[0] == 'x') ? 8 : 4;
             }
