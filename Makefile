@@ -137,10 +137,11 @@ study: qsim
 	sh build-aux/study.sh ./qsim docs/study-qspin-cmpxchg.md
 
 install: qsim
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/configs $(DESTDIR)$(DATADIR)/locks
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/configs $(DESTDIR)$(DATADIR)/locks $(DESTDIR)$(DATADIR)/sweeps
 	install -m 755 qsim $(DESTDIR)$(BINDIR)/qsim
 	install -m 644 configs/*.yaml $(DESTDIR)$(DATADIR)/configs/
 	if ls locks/*.qs >/dev/null 2>&1; then install -m 644 locks/*.qs $(DESTDIR)$(DATADIR)/locks/; fi
+	install -m 644 sweeps/*.yaml $(DESTDIR)$(DATADIR)/sweeps/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/qsim

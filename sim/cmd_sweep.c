@@ -132,7 +132,7 @@ int cmd_sweep(int argc, char **argv)
         return cli_fail(error);
     printf("qsim sweep: %u points%s%s, %u failed; results in %s/results.csv\n", s->npoints,
            o.nshards > 1 ? " in the sweep, this shard " : "", o.nshards > 1 ? shard : "", failed, o.out);
-    if (plot && !sweep_plot(o.out, plot_y, plot_x, &error))
+    if (plot && !sweep_plot(o.out, plot_y ? plot_y : s->plot_y, plot_x ? plot_x : s->plot_x, &error))
         return cli_fail(error);
     if (plot)
         printf("qsim sweep: plots in %s/plot.png and %s/plot.svg (script %s/plot.gp)\n", o.out, o.out, o.out);

@@ -61,6 +61,8 @@ void sweep_free(Sweep *s)
     g_ptr_array_unref(s->axes);
     g_array_unref(s->points);
     g_free(s->fingerprint);
+    g_free(s->plot_x);
+    g_free(s->plot_y);
     g_free(s);
 }
 
@@ -174,6 +176,8 @@ static void unknown_axis(SweepLoader *L, yaml_node_t *kn, GError **error)
     for (guint i = 0; i < G_N_ELEMENTS(axis_table); i++)
         g_ptr_array_add(names, (gpointer)axis_table[i].name);
     g_ptr_array_add(names, "exclude");
+    g_ptr_array_add(names, "plot_x");
+    g_ptr_array_add(names, "plot_y");
     for (guint i = 0; i < qsim_config_schema_len; i++)
         g_ptr_array_add(names, (gpointer)qsim_config_schema[i].path);
     const char *hint = cli_did_you_mean(key, (const char *const *)names->pdata, names->len);
@@ -414,6 +418,18 @@ static gboolean load_root(SweepLoader *L, Sweep *s, GError **error)
         }
         if (!strcmp(scalar(kn), "exclude")) {
             exclude = vn;   /* after the axes, which it refers to (in any order) */
+            continue;
+        }
+        if (!strcmp(scalar(kn), "plot_x") || !strcmp(scalar(kn), "plot_y")) {
+            /* The plot a sweep is made for (a pause sweep wants pause on x): --plot's defaults. */
+            if (vn->type != YAML_SCALAR_NODE) {
+                g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
+                            POS_FMT "%s: expected one name, got %s", POS_ARGS(L, vn), scalar(kn), node_kind(vn));
+                return FALSE;
+            }
+            char **slot = !strcmp(scalar(kn), "plot_x") ? &s->plot_x : &s->plot_y;
+            g_free(*slot);
+            *slot = g_strdup(scalar(vn));
             continue;
         }
         SweepAxis *a = parse_axis(L, kn, vn, error);

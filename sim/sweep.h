@@ -42,6 +42,7 @@ typedef struct {
     guint npoints;
     guint excluded;        /* combinations removed by `exclude` */
     char *fingerprint;     /* SHA-256 of every point's key: the identity of the sweep */
+    char *plot_x, *plot_y; /* `plot_x:`/`plot_y:` in the file: --plot's defaults, or NULL */
 } Sweep;
 
 Sweep *sweep_load(const char *path, GError **error);
