@@ -87,7 +87,7 @@ int cmd_run(int argc, char **argv)
     gint threads = (gint)o.threads, iterations = (gint)o.iterations, cs_writes = (gint)o.cs_writes;
     gint cs_work = 0, think = 0, jitter = 0, readers = 0, writers = -1;
     gint64 duration = 0, seed = (gint64)o.seed;
-    gboolean check = FALSE, no_host_time = FALSE, native = FALSE;
+    gboolean check = FALSE, no_host_time = FALSE, native = FALSE, trace = FALSE;
     GOptionEntry entries[] = {
         { "config", 'c', 0, G_OPTION_ARG_STRING, &config, "Machine config: a name from `qsim list configs` or a path (default haswell)", "CFG" },
         { "lock", 'l', 0, G_OPTION_ARG_STRING, &lock, "Built-in lock (`qsim list locks`)", "NAME" },
@@ -107,6 +107,7 @@ int cmd_run(int argc, char **argv)
         { "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets, "Override a config value (repeatable), e.g. --set core.pause_cycles=140", "KEY=VALUE" },
         { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "Report format (default text)", "text|json|csv" },
         { "check", 0, 0, G_OPTION_ARG_NONE, &check, "Check coherence invariants after every transition (slow)", NULL },
+        { "trace", 0, 0, G_OPTION_ARG_NONE, &trace, "Print every coherence protocol row as it fires (cycle, core or home, line, row) on stderr: for watching MESI/MOESI at work on a short run", NULL },
         { "no-host-time", 0, 0, G_OPTION_ARG_NONE, &no_host_time, "Leave host_seconds out, so that reports compare byte for byte", NULL },
         { "vs", 0, 0, G_OPTION_ARG_STRING, &vs, "Also run built-in lock NAME with the same options; print both side by side", "NAME" },
         { "native", 0, 0, G_OPTION_ARG_NONE, &native, "Also run the same lock and workload natively on this host (`qsim native`); print model and host side by side", NULL },
@@ -170,6 +171,7 @@ int cmd_run(int argc, char **argv)
     o.seed = (guint64)seed;
     o.check = check;
     o.host_time = !no_host_time;
+    o.trace = trace ? stderr : NULL;
 
     RunResult r;
     if (!run_simulation(&o, &r, &error))

@@ -1,6 +1,7 @@
 /* The lock benchmark run: assemble lock + harness, build the machine, run it, and turn the
  * counters into the report.  Every number in the report comes from a counter or a timestamp
  * of the modelled run. */
+#include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
 #include "sim/run.h"
@@ -98,6 +99,22 @@ static gboolean load_lock(const RunOptions *o, char **name, char **text, GError 
     return TRUE;
 }
 
+/* --trace: each protocol table row as it fires, with the cycle and who it fired for. */
+typedef struct {
+    Engine *e;
+    FILE *out;
+} TraceCtx;
+
+static void trace_row(void *user, guint core, uint64_t line, const char *row)
+{
+    TraceCtx *t = user;
+    if (core == G_MAXUINT)
+        fprintf(t->out, "%10" G_GUINT64_FORMAT "  home    line 0x%" G_GINT64_MODIFIER "x  %s\n", engine_now(t->e), line, row);
+    else
+        fprintf(t->out, "%10" G_GUINT64_FORMAT "  core %-3u line 0x%" G_GINT64_MODIFIER "x  %s\n", engine_now(t->e), core,
+                line, row);
+}
+
 gboolean run_simulation(const RunOptions *o, RunResult *r, GError **error)
 {
     memset(r, 0, sizeof *r);
@@ -146,6 +163,9 @@ gboolean run_simulation(const RunOptions *o, RunResult *r, GError **error)
         return FALSE;
     }
     memsys_set_check(ms, o->check);
+    TraceCtx trace = { engine, o->trace };
+    if (o->trace)
+        memsys_set_trace(ms, trace_row, &trace);
     Machine *m = machine_new(cfg, engine, &machine_memsys_ops, ms, prog, layout, o->threads, cores, error);
     if (!m) {
         memsys_free(ms);

@@ -3,6 +3,7 @@
 #ifndef QSIM_RUN_H
 #define QSIM_RUN_H
 
+#include <stdio.h>
 #include <glib.h>
 #include <json-glib/json-glib.h>
 #include "sim/config.h"
@@ -27,6 +28,7 @@ typedef struct {
     PlacementPolicy placement;
     gboolean check;              /* coherence invariants after every transition */
     gboolean host_time;          /* report host_seconds */
+    FILE *trace;                 /* print each coherence table row as it fires, or NULL */
 } RunOptions;
 
 void run_options_init(RunOptions *o);

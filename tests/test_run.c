@@ -211,6 +211,15 @@ START_TEST(test_native_beside_model)
 }
 END_TEST
 
+/* --trace quotes the protocol rows as they fire. */
+START_TEST(test_trace_quotes_rows)
+{
+    g_autofree char *out = NULL, *err = NULL;
+    ck_assert_int_eq(run_qsim_line("run --config teaching --lock tas --iterations 1 --trace", &out, &err), 0);
+    ck_assert_msg(strstr(err, "I + Store -> IM_AD") && strstr(err, "IM_AD + Data -> M") && strstr(err, "home"), "%s", err);
+}
+END_TEST
+
 /* A lock that sleeps for good stops every core retiring: the watchdog ends the run, exit 1. */
 START_TEST(test_stall_is_exit_1)
 {
@@ -244,6 +253,7 @@ Suite *make_run_suite(void)
     tcase_add_test(tc, test_cli_formats);
     tcase_add_test(tc, test_stall_is_exit_1);
     tcase_add_test(tc, test_native_beside_model);
+    tcase_add_test(tc, test_trace_quotes_rows);
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
     return s;
