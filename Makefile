@@ -27,7 +27,7 @@ PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null)
 
-WARN     := -Wall -Wextra -Wno-unused-parameter
+WARN     := -Wall -Wextra
 CFLAGS   ?= -O2 -g
 ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) $(PKG_CFLAGS) -I. -MMD -MP \
              -DQSIM_VERSION=\"$(VERSION)\" -DQSIM_DATADIR=\"$(DATADIR)\" \

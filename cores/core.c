@@ -48,7 +48,7 @@ void core_wake(Core *c)
     schedule_tick_at(c, c->last_tick == now ? now + 1 : now);
 }
 
-static void start_event(void *obj, uint64_t arg)
+static void start_event(void *obj, uint64_t arg G_GNUC_UNUSED)
 {
     Core *c = obj;
     c->started = TRUE;

@@ -16,7 +16,7 @@ IsaProgram *native_assemble_file(const char *path, Arch arch, GError **error)
     return asm_assemble(path, text, arch, error);
 }
 
-gboolean native_host_arch(Arch *out, GError **error)
+gboolean native_host_arch(Arch *out, GError **error G_GNUC_UNUSED)
 {
 #if defined(__x86_64__)
     *out = ARCH_X86;

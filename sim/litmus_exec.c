@@ -18,7 +18,7 @@
 /* A litmus thread is a handful of ops: a run this long has hung (a spin that never ends). */
 #define LITMUS_CYCLE_LIMIT 2000000
 
-static void ignore_done(void *core, const MemResponse *r) {}
+static void ignore_done(void *core G_GNUC_UNUSED, const MemResponse *r G_GNUC_UNUSED) {}
 static const PortClient placing_client = { ignore_done, NULL };
 
 static void place(MemSys *ms, Engine *e, guint core, MemKind kind, uint64_t addr, unsigned size)
@@ -105,7 +105,7 @@ static gboolean machine_exec(void *ctx, const LitmusProgram *p, guint64 seed, co
     return ok;
 }
 
-LitmusExecutor *litmus_executor_for_config(const QsimConfig *cfg, GError **error)
+LitmusExecutor *litmus_executor_for_config(const QsimConfig *cfg, GError **error G_GNUC_UNUSED)
 {
     LitmusExecutor *ex = g_new0(LitmusExecutor, 1);
     ex->name = cfg->name;
@@ -118,7 +118,7 @@ LitmusExecutor *litmus_executor_for_config(const QsimConfig *cfg, GError **error
 
 /* Per run: the interpreter interleaves the threads one op at a time, the next thread drawn
  * from the run's seed; caches, skew and think delays do not exist there. */
-static gboolean interp_exec(void *ctx, const LitmusProgram *p, guint64 seed, const LitmusPerturb *pt,
+static gboolean interp_exec(void *ctx G_GNUC_UNUSED, const LitmusProgram *p, guint64 seed, const LitmusPerturb *pt G_GNUC_UNUSED,
                             LitmusFinal *out, GError **error)
 {
     InterpOptions o = { .threads = p->nthreads, .seed = seed, .max_steps = LITMUS_CYCLE_LIMIT };

@@ -15,7 +15,7 @@ struct Machine {
     Cycle end;
 };
 
-static void sev_all(void *ctx, guint from)
+static void sev_all(void *ctx, guint from G_GNUC_UNUSED)
 {
     Machine *m = ctx;
     for (guint i = 0; i < m->n; i++)

@@ -28,7 +28,7 @@ static void on_done(void *obj, const MemResponse *resp)
     c->r->last[c->id] = *resp;
 }
 
-static void on_lost(void *obj, uint64_t line, LineLossCause cause)
+static void on_lost(void *obj, uint64_t line G_GNUC_UNUSED, LineLossCause cause)
 {
     RigCore *c = obj;
     c->r->lost[c->id][cause]++;

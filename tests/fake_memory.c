@@ -91,7 +91,7 @@ static uint64_t apply_rmw(const MemRequest *r, uint64_t old, gboolean *write)
     g_assert_not_reached();
 }
 
-static void perform(void *obj, uint64_t arg)
+static void perform(void *obj, uint64_t arg G_GNUC_UNUSED)
 {
     Pending *p = obj;
     FakeMemory *fm = p->fm;

@@ -64,9 +64,9 @@ static void t_done(void *obj, const MemResponse *r)
         engine_schedule(t->e, g_rand_int_range(c->rnd, 0, 30), issue_next, c, 0);
 }
 
-static void t_lost(void *obj, uint64_t line, LineLossCause cause) {}
+static void t_lost(void *obj G_GNUC_UNUSED, uint64_t line G_GNUC_UNUSED, LineLossCause cause G_GNUC_UNUSED) {}
 
-static void issue_next(void *obj, uint64_t arg)
+static void issue_next(void *obj, uint64_t arg G_GNUC_UNUSED)
 {
     TCore *c = obj;
     Tester *t = c->t;
