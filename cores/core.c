@@ -76,10 +76,13 @@ static inline void mark_done(RobEntry *en, Cycle now)
     en->done_at = now;
 }
 
-static void timer(RobEntry *en, Cycle now, gint64 cycles)
+static void timer(Core *c, RobEntry *en, gint64 cycles)
 {
     en->state = E_EXEC;
-    en->complete_at = now + (Cycle)MAX(cycles, 1);
+    en->complete_at = engine_now(c->e) + (Cycle)MAX(cycles, 1);
+    g_assert(c->ntimers < c->rob_size);
+    c->timers[c->ntimers++] = en->seq;
+    c->timer_next = MIN(c->timer_next, en->complete_at);
 }
 
 static void set_stall(Core *c, StallCause cause)
@@ -114,6 +117,7 @@ static void arm_monitor(Core *c, const RobEntry *en, uint64_t value)
     c->mon_addr = en->addr;
     c->mon_size = en->in->size;
     c->mon_value = value;
+    core_touch_head(c); /* a store-exclusive at the head checks the monitor */
 }
 
 static void issue_mem(Core *c, RobEntry *en, MemKind kind, RmwKind rmw, uint64_t value,
@@ -214,6 +218,7 @@ static gboolean stage_retire(Core *c)
                 c->rename[in->rd] = SEQ_NONE;
         }
         c->head_seq++;
+        c->head_slot = c->head_slot + 1 == c->rob_size ? 0 : c->head_slot + 1;
         c->st.insns_retired++;
         c->last_retire = now;
         n++;
@@ -222,6 +227,8 @@ static gboolean stage_retire(Core *c)
             break;
         }
     }
+    if (n > 0)
+        core_touch_head(c); /* a new head; committed stores and events changed */
     return n > 0;
 }
 
@@ -246,13 +253,6 @@ static void complete_timer(Core *c, RobEntry *en, Cycle now)
     }
 }
 
-/* Ordering state of the ops older than the one being looked at, built up oldest first. */
-typedef struct {
-    gboolean block_loads;     /* an older barrier keeps younger loads from performing */
-    gboolean block_all;       /* x86 lfence: nothing younger starts */
-    gboolean store_addr_unknown;
-} Older;
-
 static gboolean start_load(Core *c, RobEntry *en, const Older *o)
 {
     const IsaInsn *in = en->in;
@@ -274,7 +274,7 @@ static gboolean start_load(Core *c, RobEntry *en, const Older *o)
         c->st.loads_forwarded++;
         if (in->op == OP_LDX)
             arm_monitor(c, en, v);
-        timer(en, engine_now(c->e), c->cfg->l1.latency);
+        timer(c, en, c->cfg->l1.latency);
         return TRUE;
     }
     issue_mem(c, en, MEM_LOAD, RMW_CAS, 0, 0, FALSE, 0);
@@ -302,7 +302,7 @@ static gboolean start_store(Core *c, RobEntry *en)
         did = TRUE;
     }
     if (en->addr_known && en->data_known)
-        timer(en, engine_now(c->e), 1);
+        timer(c, en, 1);
     return did;
 }
 
@@ -335,7 +335,7 @@ static gboolean start_atomic(Core *c, RobEntry *en, gboolean head)
             c->mon_armed = FALSE;
             c->st.llsc_failures++;
             en->value = 1;
-            timer(en, engine_now(c->e), 1);
+            timer(c, en, 1);
             return TRUE;
         }
         issue_mem(c, en, MEM_RMW, RMW_CAS, en->data, c->mon_value, FALSE, 0);
@@ -392,7 +392,7 @@ static gboolean start_fence(Core *c, RobEntry *en, gboolean head)
     case FENCE_LOAD: cost = &c->cfg->core.lfence_cycles; break;
     default: cost = &c->cfg->core.sfence_cycles; break;
     }
-    timer(en, engine_now(c->e), *cost);
+    timer(c, en, *cost);
     return TRUE;
 }
 
@@ -402,7 +402,7 @@ static gboolean start_wfe(Core *c, RobEntry *en, gboolean head)
     if (!head)
         return FALSE;
     if (c->x86) {
-        timer(en, now, 1);
+        timer(c, en, 1);
         return TRUE;
     }
     gboolean timeout = c->wfe_sleeping && c->cfg->core.wfe_timeout > 0 &&
@@ -420,7 +420,7 @@ static gboolean start_wfe(Core *c, RobEntry *en, gboolean head)
         }
         c->event_reg = FALSE;
         c->event_cause = WAKE_NONE;
-        timer(en, now, 1);
+        timer(c, en, 1);
         return TRUE;
     }
     if (!c->wfe_sleeping) {
@@ -436,11 +436,10 @@ static gboolean start_wfe(Core *c, RobEntry *en, gboolean head)
 static gboolean start_op(Core *c, RobEntry *en, gboolean head, const Older *o)
 {
     const IsaInsn *in = en->in;
-    Cycle now = engine_now(c->e);
     switch (in->op) {
     case OP_NOP: case OP_MARK: case OP_JMP: case OP_CALL: case OP_RET: case OP_SEV:
     case OP_SEVL:
-        timer(en, now, 1);
+        timer(c, en, 1);
         return TRUE;
     case OP_MOV: case OP_ADD: case OP_SUB: case OP_AND: case OP_OR: case OP_XOR: case OP_SHL:
     case OP_SHR: case OP_MUL:
@@ -448,7 +447,7 @@ static gboolean start_op(Core *c, RobEntry *en, gboolean head, const Older *o)
             return FALSE;
         en->value = isa_alu(in->op, rob_src_value(c, &in->a, en->src[0]),
                             rob_src_value(c, &in->b, en->src[1]));
-        timer(en, now, in->op == OP_MUL ? 3 : 1);
+        timer(c, en, in->op == OP_MUL ? 3 : 1);
         return TRUE;
     case OP_LA: {
         if (!rob_src_ready(c, en->src[2]))
@@ -456,11 +455,11 @@ static gboolean start_op(Core *c, RobEntry *en, gboolean head, const Older *o)
         guint t = in->rt == ISA_NO_REG ? c->tid
                                          : (guint)(rob_reg_value(c, in->rt, en->src[2]) % c->nthreads);
         en->value = isa_sym_addr(c->lay, (guint)in->target, t);
-        timer(en, now, 1);
+        timer(c, en, 1);
         return TRUE;
     }
     case OP_WORK:
-        timer(en, now, in->n + (c->work_jitter ? g_rand_int_range(c->work_rand, 0, (gint32)c->work_jitter + 1) : 0));
+        timer(c, en, in->n + (c->work_jitter ? g_rand_int_range(c->work_rand, 0, (gint32)c->work_jitter + 1) : 0));
         return TRUE;
     case OP_BR: {
         if (!rob_src_ready(c, en->src[0]) || !rob_src_ready(c, en->src[1]))
@@ -469,7 +468,7 @@ static gboolean start_op(Core *c, RobEntry *en, gboolean head, const Older *o)
                                   rob_src_value(c, &in->b, en->src[1]));
         int32_t actual = taken ? in->target : en->pc + 1;
         bp_update(c, en->pc, taken);
-        timer(en, now, 1);
+        timer(c, en, 1);
         if (actual != en->pred_next)
             mispredict(c, en, actual);
         return TRUE;
@@ -488,7 +487,7 @@ static gboolean start_op(Core *c, RobEntry *en, gboolean head, const Older *o)
         /* Halting leaves nothing behind: every store has drained. */
         if (!head || c->sb_count)
             return FALSE;
-        timer(en, now, 1);
+        timer(c, en, 1);
         return TRUE;
     case OP_PAUSE: /* started at dispatch */
     case OP__COUNT:
@@ -538,33 +537,92 @@ static void note_older(Core *c, const RobEntry *en, Older *o)
     }
 }
 
+static gboolean on_timer(Core *c, uint64_t seq)
+{
+    if (seq < c->head_seq || seq >= c->next_seq)
+        return FALSE;
+    const RobEntry *en = rob_at(c, seq);
+    return en->state == E_EXEC && en->req_id == 0;
+}
+
+/* Drops the stale seqs from the timer list; returns the oldest seq whose timer is due. */
+static uint64_t timers_due(Core *c, Cycle now)
+{
+    if (now < c->timer_next)
+        return SEQ_NONE; /* nothing completed since the last pass: nothing stale either */
+    uint64_t due = SEQ_NONE;
+    Cycle next = CYCLE_NEVER;
+    guint n = 0;
+    for (guint i = 0; i < c->ntimers; i++) {
+        uint64_t s = c->timers[i];
+        if (!on_timer(c, s))
+            continue;
+        c->timers[n++] = s;
+        Cycle at = rob_at(c, s)->complete_at;
+        next = MIN(next, at);
+        if (at <= now)
+            due = MIN(due, s);
+    }
+    c->ntimers = n;
+    c->timer_next = next;
+    return due;
+}
+
+/* One op's turn in the scan: complete its timer or start it; then fold it into `o`. */
+static gboolean scan_entry(Core *c, uint64_t s, Older *o, Cycle now)
+{
+    RobEntry *en = rob_at(c, s);
+    gboolean did = FALSE, head = s == c->head_seq;
+    if (head && en->head_since == CYCLE_NEVER)
+        en->head_since = now;
+    if (en->state == E_EXEC && en->req_id == 0) {
+        if (en->complete_at <= now) {
+            complete_timer(c, en, now);
+            did = TRUE;
+        } else if (en->ll == LL_LOADED || en->ll == LL_RETRY) {
+            did |= step_llsc(c, en);
+        }
+    }
+    if (en->state == E_WAIT && !o->block_all)
+        did |= start_op(c, en, head, o);
+    note_older(c, en, o);
+    en->older = *o;
+    return did;
+}
+
+/* Looks at the window oldest first, starting ops whose turn has come and completing timers.
+ * An op whose inputs did not change since the last scan would do nothing, so the scan starts
+ * at the oldest that may act, resuming with the ordering state memoised behind it. */
 static gboolean stage_execute(Core *c)
 {
     Cycle now = engine_now(c->e);
     gboolean did = FALSE;
-    Older o = { FALSE, FALSE, FALSE };
     /* Finished ops order nothing younger: start the scan after them. */
     c->exec_lo = MAX(c->exec_lo, c->head_seq);
     while (c->exec_lo < c->next_seq && rob_at(c, c->exec_lo)->state == E_DONE)
         c->exec_lo++;
-    guint slot = (guint)(c->exec_lo % c->rob_size); /* walked without a division per entry */
-    for (uint64_t s = c->exec_lo; s < c->next_seq; s++, slot = slot + 1 == c->rob_size ? 0 : slot + 1) {
-        RobEntry *en = &c->rob[slot];
-        gboolean head = s == c->head_seq;
-        if (head && en->head_since == CYCLE_NEVER)
-            en->head_since = now;
-        if (en->state == E_EXEC && en->req_id == 0) {
-            if (en->complete_at <= now) {
-                complete_timer(c, en, now);
-                did = TRUE;
-            } else if (en->ll == LL_LOADED || en->ll == LL_RETRY) {
-                did |= step_llsc(c, en);
-            }
+    uint64_t from = MAX(MIN(c->scan_from, timers_due(c, now)), c->exec_lo);
+    gboolean head_dirty = c->head_dirty;
+    c->scan_from = SEQ_NONE;
+    c->head_dirty = FALSE;
+    if (c->wfe_sleeping && c->cfg->core.wfe_timeout > 0 &&
+        now >= c->wfe_since + (Cycle)c->cfg->core.wfe_timeout)
+        head_dirty = TRUE; /* the sleeping WFE at the head times out */
+    if (head_dirty && c->head_seq == c->exec_lo && c->head_seq < MIN(from, c->next_seq)) {
+        /* Nothing older orders the head.  Younger ops need a look only if it moved. */
+        Older o = { FALSE, FALSE, FALSE };
+        if (scan_entry(c, c->head_seq, &o, now)) {
+            did = TRUE;
+            from = c->head_seq + 1;
         }
-        if (en->state == E_WAIT && !o.block_all)
-            did |= start_op(c, en, head, &o);
-        note_older(c, en, &o);
     }
+    if (from >= c->next_seq)
+        return did;
+    Older o = { FALSE, FALSE, FALSE };
+    if (from > c->exec_lo)
+        o = rob_at(c, from - 1)->older;
+    for (uint64_t s = from; s < c->next_seq; s++)
+        did |= scan_entry(c, s, &o, now);
     return did;
 }
 
@@ -600,6 +658,7 @@ static gboolean stage_dispatch(Core *c)
         en->ras_val = f->ras_val;
         en->head_since = CYCLE_NEVER;
         en->state = E_WAIT;
+        core_touch(c, en->seq);
         if (in->a.reg != ISA_NO_REG)
             en->src[0] = c->rename[in->a.reg];
         if (in->b.reg != ISA_NO_REG)
@@ -626,7 +685,7 @@ static gboolean stage_dispatch(Core *c)
             /* PAUSE holds back everything younger; that bounds a spin loop's loads in flight. */
             gint64 p = c->cfg->core.pause_cycles;
             c->dispatch_blocked_until = now + (Cycle)p;
-            timer(en, now, p);
+            timer(c, en, p);
             c->st.pause_ops++;
             c->st.pause_cycles += (guint64)p;
             if (p > 0)
@@ -706,12 +765,9 @@ static Cycle next_timer(Core *c)
         t = MIN(t, c->fetch_resume_at);
     if (c->fq_count && c->dispatch_blocked_until > now)
         t = MIN(t, c->dispatch_blocked_until);
-    guint slot = (guint)(c->exec_lo % c->rob_size);
-    for (uint64_t s = c->exec_lo; s < c->next_seq; s++, slot = slot + 1 == c->rob_size ? 0 : slot + 1) {
-        const RobEntry *en = &c->rob[slot];
-        if (en->state == E_EXEC && en->req_id == 0)
-            t = MIN(t, en->complete_at);
-    }
+    for (guint i = 0; i < c->ntimers; i++)
+        if (on_timer(c, c->timers[i]))
+            t = MIN(t, rob_at(c, c->timers[i])->complete_at);
     if (rob_count(c) && rob_at(c, c->head_seq)->state == E_DONE)
         t = MIN(t, now + 1);
     if (c->wfe_sleeping && c->cfg->core.wfe_timeout > 0)
@@ -776,6 +832,7 @@ static void core_done(void *obj, const MemResponse *r)
     uint64_t req = r->tag >> (TAG_SLOT_BITS + 1);
     if (r->tag & TAG_KIND_SB) {
         sb_store_done(c, slot, req);
+        core_touch(c, c->head_seq); /* loads forwarding from it, ops waiting for a drain */
         core_wake(c);
         return;
     }
@@ -783,6 +840,7 @@ static void core_done(void *obj, const MemResponse *r)
     if (en->req_id != req || en->seq < c->head_seq || en->seq >= c->next_seq)
         return; /* the op was squashed while its access was in flight */
     en->req_id = 0;
+    core_touch(c, en->seq);
     const IsaInsn *in = en->in;
     uint64_t v = isa_truncate(r->value, in->size);
     switch (in->op) {
@@ -841,6 +899,7 @@ static void core_line_lost(void *obj, uint64_t line_addr, LineLossCause cause)
     c->st.lines_lost++;
     if (c->halted)
         return;
+    core_touch_head(c); /* the monitor and event register; a squash redispatches */
     uint64_t line = core_line(c, line_addr);
     if (!c->x86 && c->mon_armed && c->mon_line == line) {
         c->mon_armed = FALSE;
@@ -889,6 +948,7 @@ void core_signal_event(Core *c)
 {
     c->event_reg = TRUE;
     c->event_cause = WAKE_SEV;
+    core_touch_head(c); /* a WFE at the head */
     if (c->started && !c->halted)
         core_wake(c);
 }
@@ -931,6 +991,7 @@ void core_free(Core *c)
     if (!c)
         return;
     g_free(c->rob);
+    g_free(c->timers);
     g_free(c->sb);
     g_free(c->fq);
     g_free(c->bp);

@@ -19,6 +19,14 @@ typedef enum {
 /* Phases of an arm64 LL/SC atomic (core.atomics: llsc). */
 typedef enum { LL_IDLE, LL_LOAD, LL_LOADED, LL_STORE, LL_RETRY } LlscPhase;
 
+/* Ordering state of the ops older than the one being looked at, built up oldest first by the
+ * execute scan. */
+typedef struct {
+    gboolean block_loads;     /* an older barrier keeps younger loads from performing */
+    gboolean block_all;       /* x86 lfence: nothing younger starts */
+    gboolean store_addr_unknown;
+} Older;
+
 /* One ROB entry.  Invariant: the entry with sequence number s lives in slot s % rob_size, and
  * sequence numbers in the ROB are contiguous from head_seq. */
 typedef struct {
@@ -45,6 +53,7 @@ typedef struct {
     uint64_t ll_new;        /* llsc atomic: the value the store-exclusive writes */
     int ras_sp;             /* RAS state this op changed at fetch, for undo */
     int32_t ras_val;
+    Older older;            /* the scan's ordering state after this op, when last scanned */
 } RobEntry;
 
 /* A fetched op waiting for dispatch. */
@@ -94,7 +103,17 @@ struct Core {
     RobEntry *rob;
     guint rob_size;
     uint64_t head_seq, next_seq;    /* entries [head_seq, next_seq) */
+    guint head_slot;                /* head_seq % rob_size, kept to spare rob_at a division */
     uint64_t exec_lo;               /* every entry older than this is E_DONE */
+    /* The execute scan skips what cannot have changed: it starts at the oldest entry whose
+     * inputs changed since the last scan (scan_from, lowered by core_touch) or whose timer is
+     * due.  timers lists the seqs of entries that may be on a timer (E_EXEC, no request);
+     * stale ones are dropped when it is read. */
+    uint64_t scan_from;
+    gboolean head_dirty;            /* only the head's inputs changed (head-only ops) */
+    uint64_t *timers;
+    guint ntimers;
+    Cycle timer_next;               /* no listed timer is due before this */
     guint lb_used;                  /* load-buffer entries held (loads, ldx, atomics) */
 
     /* store buffer ring */
@@ -138,17 +157,27 @@ struct Core {
     CoreStats st;
 };
 
-static inline RobEntry *rob_at(Core *c, uint64_t seq) { return &c->rob[seq % c->rob_size]; }
+/* `seq` is in the window or the slot after it: [head_seq, head_seq + rob_size). */
+static inline RobEntry *rob_at(Core *c, uint64_t seq)
+{
+    guint i = c->head_slot + (guint)(seq - c->head_seq);
+    return &c->rob[i >= c->rob_size ? i - c->rob_size : i];
+}
 static inline guint rob_count(const Core *c) { return (guint)(c->next_seq - c->head_seq); }
 static inline uint64_t core_line(const Core *c, uint64_t addr)
 {
     return addr & ~(uint64_t)(c->cfg->line_size - 1);
 }
 
+/* A source is ready when it is architectural, its producer retired, or its producer is done. */
+static inline gboolean rob_src_ready(Core *c, uint64_t p)
+{
+    return p == SEQ_NONE || p < c->head_seq || rob_at(c, p)->state == E_DONE;
+}
+
 /* rob.c */
 void rob_init(Core *c);
 RobEntry *rob_alloc(Core *c);
-gboolean rob_src_ready(Core *c, uint64_t producer);
 uint64_t rob_src_value(Core *c, const IsaSrc *s, uint64_t producer);
 uint64_t rob_reg_value(Core *c, int reg, uint64_t producer);
 void rob_rename_rebuild(Core *c);
@@ -177,6 +206,12 @@ void bp_update(Core *c, int32_t pc, gboolean taken);
 
 /* core.c */
 uint64_t core_new_req(Core *c);
+/* Something the start of `seq` or a younger op depends on changed: the next execute scan
+ * looks at them again. */
+static inline void core_touch(Core *c, uint64_t seq) { c->scan_from = MIN(c->scan_from, seq); }
+/* Something only an op at the ROB head looks at changed (which op is the head, the committed
+ * stores, the exclusive monitor, the event register): the next scan looks at the head again. */
+static inline void core_touch_head(Core *c) { c->head_dirty = TRUE; }
 void core_wake(Core *c);
 
 /* Request tags: [req_id : 51][kind : 1][slot : 12]. */

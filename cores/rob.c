@@ -6,6 +6,7 @@ void rob_init(Core *c)
 {
     c->rob_size = (guint)c->cfg->core.rob;
     c->rob = g_new0(RobEntry, c->rob_size);
+    c->timers = g_new(uint64_t, c->rob_size);
     for (guint r = 0; r < ISA_NREG_SLOTS; r++)
         c->rename[r] = SEQ_NONE;
 }
@@ -19,12 +20,6 @@ RobEntry *rob_alloc(Core *c)
     en->seq = c->next_seq++;
     en->src[0] = en->src[1] = en->src[2] = SEQ_NONE;
     return en;
-}
-
-/* A source is ready when it is architectural, its producer retired, or its producer is done. */
-gboolean rob_src_ready(Core *c, uint64_t p)
-{
-    return p == SEQ_NONE || p < c->head_seq || rob_at(c, p)->state == E_DONE;
 }
 
 /* Once the producer retired the architectural register holds its value: no op between the
@@ -86,6 +81,12 @@ guint rob_squash_from(Core *c, uint64_t seq)
     }
     c->next_seq = seq;
     c->exec_lo = MIN(c->exec_lo, seq);
+    /* Squashed seqs are reused by the next dispatch: keep each listed at most once. */
+    guint k = 0;
+    for (guint i = 0; i < c->ntimers; i++)
+        if (c->timers[i] < seq)
+            c->timers[k++] = c->timers[i];
+    c->ntimers = k;
     sb_truncate_from(c, seq);
     rob_rename_rebuild(c);
     c->fetch_stopped = FALSE;
