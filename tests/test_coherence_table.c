@@ -56,9 +56,13 @@ END_TEST
 /* A table with a hole: the first event hitting it must stop the run, naming state and event. */
 START_TEST(test_missing_cell_is_fatal)
 {
+    int fds[2];
+    ck_assert_int_eq(pipe(fds), 0);
     pid_t pid = fork();
     ck_assert_int_ge(pid, 0);
     if (pid == 0) {
+        dup2(fds[1], 2); /* the parent reads what the error says */
+        close(fds[0]);
         g_autofree char *y = rig_yaml(1, 2, "mesi");
         CohRig *r = rig_new(y, NULL);
         /* I + Load now waits in IM_A, which has no Data row */
@@ -66,9 +70,18 @@ START_TEST(test_missing_cell_is_fatal)
         rig_do(r, 0, MEM_LOAD, 0, 0);
         _exit(0);
     }
+    close(fds[1]);
+    GString *msg = g_string_new(NULL);
+    char buf[256];
+    ssize_t n;
+    while ((n = read(fds[0], buf, sizeof buf)) > 0)
+        g_string_append_len(msg, buf, n);
+    close(fds[0]);
     int status = 0;
     waitpid(pid, &status, 0);
     ck_assert(!(WIFEXITED(status) && WEXITSTATUS(status) == 0));
+    ck_assert_msg(strstr(msg->str, "no cache-table row for state IM_A and event Data_E"), "%s", msg->str);
+    g_string_free(msg, TRUE);
 }
 END_TEST
 
