@@ -103,11 +103,14 @@ static void set_stall(Core *c, StallCause cause)
 
 static uint64_t mem_address(Core *c, const RobEntry *en)
 {
-    uint64_t regs[ISA_NREG_SLOTS] = { 0 };
+    /* isa_address reads regs[m->base] only: the rest need no clearing. */
     const IsaMem *m = &en->in->mem;
+    uint64_t a = (uint64_t)m->offset;
+    if (m->sym >= 0)
+        a += isa_sym_addr(c->lay, (guint)m->sym, c->tid);
     if (m->base != ISA_NO_REG)
-        regs[m->base] = rob_reg_value(c, m->base, en->src[2]);
-    return isa_address(m, c->lay, c->tid, regs);
+        a += rob_reg_value(c, m->base, en->src[2]);
+    return a;
 }
 
 static void arm_monitor(Core *c, const RobEntry *en, uint64_t value)
@@ -256,7 +259,11 @@ static void complete_timer(Core *c, RobEntry *en, Cycle now)
 static gboolean start_load(Core *c, RobEntry *en, const Older *o)
 {
     const IsaInsn *in = en->in;
-    if (!rob_src_ready(c, en->src[2]) || o->block_loads || o->store_addr_unknown)
+    if (!rob_src_ready(c, en->src[2])) {
+        en->wait_on = en->src[2];
+        return FALSE;
+    }
+    if (o->block_loads || o->store_addr_unknown)
         return FALSE;
     /* arm64 LDAR is RCsc: it does not perform before an older STLR. */
     if (!c->x86 && in->order == ORD_ACQ && sb_has_release(c, en->seq))
@@ -432,7 +439,25 @@ static gboolean start_wfe(Core *c, RobEntry *en, gboolean head)
     return FALSE;
 }
 
-/* Starts an op whose turn has come; returns whether it did anything. */
+/* Whether sources a and b are ready; if not, notes the one waited for: while it is not ready,
+ * start_op of an ALU op or branch returns FALSE and does nothing. */
+static inline gboolean src2_ready(Core *c, RobEntry *en)
+{
+    if (!rob_src_ready(c, en->src[0])) {
+        en->wait_on = en->src[0];
+        return FALSE;
+    }
+    if (!rob_src_ready(c, en->src[1])) {
+        en->wait_on = en->src[1];
+        return FALSE;
+    }
+    return TRUE;
+}
+
+/* Starts an op whose turn has come; returns whether it did anything.  It sets en->wait_on only
+ * where it returns FALSE, with no side effect, because that producer is not done, whatever the
+ * ordering state and wherever the op is: the scan skips such an op while the producer is not
+ * done. */
 static gboolean start_op(Core *c, RobEntry *en, gboolean head, const Older *o)
 {
     const IsaInsn *in = en->in;
@@ -443,15 +468,17 @@ static gboolean start_op(Core *c, RobEntry *en, gboolean head, const Older *o)
         return TRUE;
     case OP_MOV: case OP_ADD: case OP_SUB: case OP_AND: case OP_OR: case OP_XOR: case OP_SHL:
     case OP_SHR: case OP_MUL:
-        if (!rob_src_ready(c, en->src[0]) || !rob_src_ready(c, en->src[1]))
+        if (!src2_ready(c, en))
             return FALSE;
         en->value = isa_alu(in->op, rob_src_value(c, &in->a, en->src[0]),
                             rob_src_value(c, &in->b, en->src[1]));
         timer(c, en, in->op == OP_MUL ? 3 : 1);
         return TRUE;
     case OP_LA: {
-        if (!rob_src_ready(c, en->src[2]))
+        if (!rob_src_ready(c, en->src[2])) {
+            en->wait_on = en->src[2];
             return FALSE;
+        }
         guint t = in->rt == ISA_NO_REG ? c->tid
                                          : (guint)(rob_reg_value(c, in->rt, en->src[2]) % c->nthreads);
         en->value = isa_sym_addr(c->lay, (guint)in->target, t);
@@ -462,7 +489,7 @@ static gboolean start_op(Core *c, RobEntry *en, gboolean head, const Older *o)
         timer(c, en, in->n + (c->work_jitter ? g_rand_int_range(c->work_rand, 0, (gint32)c->work_jitter + 1) : 0));
         return TRUE;
     case OP_BR: {
-        if (!rob_src_ready(c, en->src[0]) || !rob_src_ready(c, en->src[1]))
+        if (!src2_ready(c, en))
             return FALSE;
         gboolean taken = isa_cond(in->cond, rob_src_value(c, &in->a, en->src[0]),
                                   rob_src_value(c, &in->b, en->src[1]));
@@ -497,7 +524,7 @@ static gboolean start_op(Core *c, RobEntry *en, gboolean head, const Older *o)
 }
 
 /* What this op means for the younger ones behind it. */
-static void note_older(Core *c, const RobEntry *en, Older *o)
+static inline void note_older(Core *c, const RobEntry *en, Older *o)
 {
     const IsaInsn *in = en->in;
     gboolean done = en->state == E_DONE;
@@ -555,10 +582,13 @@ static uint64_t timers_due(Core *c, Cycle now)
     guint n = 0;
     for (guint i = 0; i < c->ntimers; i++) {
         uint64_t s = c->timers[i];
-        if (!on_timer(c, s))
+        if (s < c->head_seq || s >= c->next_seq)
             continue;
+        const RobEntry *en = rob_at(c, s);
+        if (en->state != E_EXEC || en->req_id != 0)
+            continue; /* as !on_timer(c, s) */
         c->timers[n++] = s;
-        Cycle at = rob_at(c, s)->complete_at;
+        Cycle at = en->complete_at;
         next = MIN(next, at);
         if (at <= now)
             due = MIN(due, s);
@@ -621,8 +651,25 @@ static gboolean stage_execute(Core *c)
     Older o = { FALSE, FALSE, FALSE };
     if (from > c->exec_lo)
         o = rob_at(c, from - 1)->older;
-    for (uint64_t s = from; s < c->next_seq; s++)
+    /* Walk the slots directly (a squash only lowers next_seq).  A finished op other than the
+     * head has nothing to start or complete, nor has a waiting one whose start_op would fail
+     * for want of the producer it noted: only fold them into `o`. */
+    guint slot = c->head_slot + (guint)(from - c->head_seq);
+    if (slot >= c->rob_size)
+        slot -= c->rob_size;
+    for (uint64_t s = from; s < c->next_seq; s++) {
+        RobEntry *en = &c->rob[slot];
+        if (++slot == c->rob_size)
+            slot = 0;
+        if (s != c->head_seq &&
+            (en->state == E_DONE ||
+             (en->state == E_WAIT && en->wait_on != SEQ_NONE && !rob_src_ready(c, en->wait_on)))) {
+            note_older(c, en, &o);
+            en->older = o;
+            continue;
+        }
         did |= scan_entry(c, s, &o, now);
+    }
     return did;
 }
 
@@ -990,7 +1037,7 @@ void core_free(Core *c)
 {
     if (!c)
         return;
-    g_free(c->rob);
+    g_aligned_free(c->rob);
     g_free(c->timers);
     g_free(c->sb);
     g_free(c->fq);

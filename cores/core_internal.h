@@ -4,6 +4,7 @@
 #ifndef QSIM_CORE_INTERNAL_H
 #define QSIM_CORE_INTERNAL_H
 
+#include <stddef.h>
 #include "cores/core.h"
 
 #define SEQ_NONE UINT64_MAX
@@ -20,41 +21,47 @@ typedef enum {
 typedef enum { LL_IDLE, LL_LOAD, LL_LOADED, LL_STORE, LL_RETRY } LlscPhase;
 
 /* Ordering state of the ops older than the one being looked at, built up oldest first by the
- * execute scan. */
+ * execute scan.  Flags are bytes (0 or 1) to keep RobEntry's hot part in one cache line. */
 typedef struct {
-    gboolean block_loads;     /* an older barrier keeps younger loads from performing */
-    gboolean block_all;       /* x86 lfence: nothing younger starts */
-    gboolean store_addr_unknown;
+    guint8 block_loads;       /* an older barrier keeps younger loads from performing */
+    guint8 block_all;         /* x86 lfence: nothing younger starts */
+    guint8 store_addr_unknown;
 } Older;
 
 /* One ROB entry.  Invariant: the entry with sequence number s lives in slot s % rob_size, and
- * sequence numbers in the ROB are contiguous from head_seq. */
+ * sequence numbers in the ROB are contiguous from head_seq.  The fields the execute scan reads
+ * for every entry come first and fill one 64-byte line; flags are bytes holding 0 or 1. */
 typedef struct {
+    /* hot: read by the scan */
     const IsaInsn *in;
-    int32_t pc;
-    int32_t pred_next;      /* the pc fetch followed after this op */
-    uint64_t seq;
-    EntryState state;
+    uint64_t wait_on;       /* E_WAIT: a producer it cannot start before, SEQ_NONE: unknown */
     uint64_t src[3];        /* producer seq of a, b, base/rt; SEQ_NONE: architectural */
-    uint64_t value;         /* result for rd */
     Cycle complete_at;      /* E_EXEC on a timer: when it completes */
+    uint64_t req_id;        /* outstanding memory request, 0: none */
+    guint8 state;           /* EntryState */
+    guint8 ll;              /* LlscPhase */
+    Older older;            /* the scan's ordering state after this op, when last scanned */
+    guint8 addr_known, data_known;
+    guint8 performed;       /* a load has its value */
+    /* the rest */
+    uint64_t seq;
+    uint64_t value;         /* result for rd */
     Cycle done_at;          /* cycle it became E_DONE: it retires at the earliest one later */
     Cycle head_since;       /* first cycle seen at the ROB head (fences, atomics) */
-    uint64_t req_id;        /* outstanding memory request, 0: none */
-    guint sb_slot;          /* a store's store-buffer slot */
     uint64_t addr, line;
     uint64_t data;          /* store data / atomic operand a */
     uint64_t data_b;        /* cas new value */
-    gboolean addr_known, data_known;
-    gboolean performed;     /* a load has its value */
-    gboolean watched;       /* performed from the L1: line_lost of `line` may squash it */
-    gboolean stale;         /* arm64: its line was lost after it performed */
-    LlscPhase ll;
     uint64_t ll_new;        /* llsc atomic: the value the store-exclusive writes */
+    int32_t pc;
+    int32_t pred_next;      /* the pc fetch followed after this op */
+    guint sb_slot;          /* a store's store-buffer slot */
     int ras_sp;             /* RAS state this op changed at fetch, for undo */
     int32_t ras_val;
-    Older older;            /* the scan's ordering state after this op, when last scanned */
-} RobEntry;
+    guint8 watched;         /* performed from the L1: line_lost of `line` may squash it */
+    guint8 stale;           /* arm64: its line was lost after it performed */
+} __attribute__((aligned(64))) RobEntry;
+
+G_STATIC_ASSERT(offsetof(RobEntry, performed) < 64);
 
 /* A fetched op waiting for dispatch. */
 typedef struct {
@@ -177,9 +184,44 @@ static inline gboolean rob_src_ready(Core *c, uint64_t p)
 
 /* rob.c */
 void rob_init(Core *c);
-RobEntry *rob_alloc(Core *c);
-uint64_t rob_src_value(Core *c, const IsaSrc *s, uint64_t producer);
-uint64_t rob_reg_value(Core *c, int reg, uint64_t producer);
+
+/* The caller checked that the ROB has room.  Every field an op may read before it writes it
+ * starts at zero, as a cleared entry would; the caller sets in, pc, pred_next, ras_sp, ras_val,
+ * head_since and state, and a store's sb_slot. */
+static inline RobEntry *rob_alloc(Core *c)
+{
+    g_assert(rob_count(c) < c->rob_size);
+    RobEntry *en = rob_at(c, c->next_seq);
+    en->seq = c->next_seq++;
+    en->src[0] = en->src[1] = en->src[2] = SEQ_NONE;
+    en->wait_on = SEQ_NONE;
+    en->value = 0;
+    en->complete_at = 0;
+    en->done_at = 0;
+    en->req_id = 0;
+    en->addr = en->line = 0;
+    en->data = en->data_b = 0;
+    en->addr_known = en->data_known = FALSE;
+    en->performed = en->watched = en->stale = FALSE;
+    en->ll = LL_IDLE;
+    en->ll_new = 0;
+    en->older = (Older){ FALSE, FALSE, FALSE };
+    return en;
+}
+
+/* Once the producer retired the architectural register holds its value: no op between the
+ * producer and the consumer writes that register (the producer was the youngest older one). */
+static inline uint64_t rob_reg_value(Core *c, int reg, uint64_t p)
+{
+    if (p == SEQ_NONE || p < c->head_seq)
+        return c->regs[reg];
+    return rob_at(c, p)->value;
+}
+
+static inline uint64_t rob_src_value(Core *c, const IsaSrc *s, uint64_t p)
+{
+    return s->reg == ISA_NO_REG ? (uint64_t)s->imm : rob_reg_value(c, s->reg, p);
+}
 void rob_rename_rebuild(Core *c);
 guint rob_squash_from(Core *c, uint64_t seq);
 

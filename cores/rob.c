@@ -5,35 +5,10 @@
 void rob_init(Core *c)
 {
     c->rob_size = (guint)c->cfg->core.rob;
-    c->rob = g_new0(RobEntry, c->rob_size);
+    c->rob = g_aligned_alloc0(c->rob_size, sizeof(RobEntry), 64);
     c->timers = g_new(uint64_t, c->rob_size);
     for (guint r = 0; r < ISA_NREG_SLOTS; r++)
         c->rename[r] = SEQ_NONE;
-}
-
-/* The caller checked that the ROB has room. */
-RobEntry *rob_alloc(Core *c)
-{
-    g_assert(rob_count(c) < c->rob_size);
-    RobEntry *en = rob_at(c, c->next_seq);
-    memset(en, 0, sizeof *en);
-    en->seq = c->next_seq++;
-    en->src[0] = en->src[1] = en->src[2] = SEQ_NONE;
-    return en;
-}
-
-/* Once the producer retired the architectural register holds its value: no op between the
- * producer and the consumer writes that register (the producer was the youngest older one). */
-uint64_t rob_reg_value(Core *c, int reg, uint64_t p)
-{
-    if (p == SEQ_NONE || p < c->head_seq)
-        return c->regs[reg];
-    return rob_at(c, p)->value;
-}
-
-uint64_t rob_src_value(Core *c, const IsaSrc *s, uint64_t p)
-{
-    return s->reg == ISA_NO_REG ? (uint64_t)s->imm : rob_reg_value(c, s->reg, p);
 }
 
 void rob_rename_rebuild(Core *c)
