@@ -771,6 +771,13 @@ static gboolean stage_fetch(Core *c)
             next = in->target;
             break;
         case OP_CALL:
+            if (c->ras_sp >= RAS_DEPTH) {
+                /* Calls nested past the return stack (as the interpreter's limit): stop, and
+                 * let the watchdog report it, rather than wrap and return to the wrong place.
+                 * A squash restarts fetch if this was a wrong path. */
+                c->fetch_stopped = TRUE;
+                return n > 0;
+            }
             f->ras_sp = c->ras_sp;
             f->ras_val = c->ras[c->ras_sp % RAS_DEPTH];
             c->ras[c->ras_sp % RAS_DEPTH] = pc + 1;
@@ -1097,7 +1104,7 @@ void core_describe_wait(const Core *c, GString *out)
         g_string_append(out, "asleep in wfe; ");
     if (rob_count(c) == 0) {
         g_string_append_printf(out, "ROB empty, fetch pc %d%s", c->fetch_pc,
-                               c->fetch_stopped ? " (fetch stopped: off the program or bad ret)" : "");
+                               c->fetch_stopped ? " (fetch stopped: off the program, a ret with nothing to return to, or calls nested past 64)" : "");
         return;
     }
     const RobEntry *en = rob_at(m, c->head_seq);

@@ -211,6 +211,24 @@ START_TEST(test_native_beside_model)
 }
 END_TEST
 
+/* Calls nested past the 64-deep return stack stop the thread (they used to wrap around and
+ * return to the wrong place): the watchdog reports it, exit 1. */
+START_TEST(test_call_depth_stops_the_thread)
+{
+    g_autofree char *dir = g_dir_make_tmp("qsim-run-XXXXXX", NULL);
+    g_autofree char *path = g_build_filename(dir, "deep.qs", NULL);
+    ck_assert(g_file_set_contents(path, ".shared lock_word 4 own_line\n.entry lock\n.entry unlock\n"
+                                        "lock:\n    call lock\n    ret\nunlock:\n    ret\n", -1, NULL));
+    g_autofree char *line = g_strdup_printf("run --config teaching --lock-file %s --set run.stall_cycles=2000", path);
+    g_autofree char *out = NULL, *err = NULL;
+    ck_assert_int_eq(run_qsim_line(line, &out, &err), 1);
+    ck_assert_msg(strstr(err, "calls nested past 64"), "%s", err);
+    ck_assert_msg(!strstr(out, "MUTUAL EXCLUSION VIOLATED"), "%s", out);
+    g_unlink(path);
+    g_rmdir(dir);
+}
+END_TEST
+
 /* --trace quotes the protocol rows as they fire. */
 START_TEST(test_trace_quotes_rows)
 {
@@ -254,6 +272,7 @@ Suite *make_run_suite(void)
     tcase_add_test(tc, test_stall_is_exit_1);
     tcase_add_test(tc, test_native_beside_model);
     tcase_add_test(tc, test_trace_quotes_rows);
+    tcase_add_test(tc, test_call_depth_stops_the_thread);
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
     return s;
