@@ -1,0 +1,357 @@
+/* The cache controller: where a core's accesses enter (the port: memsys_issue, with L1 and L2
+ * hits answered from the tags), the cache table of the protocol (coherence/mesi.c, moesi.c)
+ * applied to a private line for an access or a message, and the access performed on the
+ * line's bytes.  Receiving a message only classifies it into an event; the table row decides
+ * what happens.  Accesses that must wait queue on the line and retry in order. */
+#include "coherence/memsys_internal.h"
+
+/* ======================================================================================
+ * Performing accesses
+ * ====================================================================================== */
+
+/* Performs access `ai` on the bytes `data` (a cached line or memory) and calls `done`. */
+static void access_perform(MemSys *ms, gint32 ai, guint8 *data, DirEntry *d)
+{
+    Access a = *acc_at(ms, ai);
+    acc_release(ms, ai);
+    guint off = (guint)(a.req.addr & (ms->line_size - 1));
+    uint64_t old = bytes_get(data + off, a.req.size);
+    if (ms->check || a.req.kind != MEM_LOAD) {
+        uint64_t gold = bytes_get(d->golden + off, a.req.size);
+        if (old != gold)
+            invariant_violation(ms, "core %u read 0x%" G_GINT64_MODIFIER "x at 0x%" G_GINT64_MODIFIER
+                      "x, the last store wrote 0x%" G_GINT64_MODIFIER "x", a.core, old, a.req.addr, gold);
+    }
+    if (a.req.kind == MEM_STORE || a.req.kind == MEM_RMW) {
+        uint64_t nv = a.req.kind == MEM_STORE ? a.req.value & size_mask(a.req.size) : rmw_apply(&a.req, old);
+        bytes_put(data + off, a.req.size, nv);
+        bytes_put(d->golden + off, a.req.size, nv);
+    }
+    Core *c = &ms->cores[a.core];
+    MemResponse r = { a.req.tag, old, a.src, a.issued, engine_now(ms->e) };
+    if (c->client.done)
+        c->client.done(c->obj, &r);
+}
+
+/* ======================================================================================
+ * The cache table
+ * ====================================================================================== */
+
+static const CohRow *cache_row(MemSys *ms, guint s, guint e)
+{
+    gint16 i = ms->cache_lut[s][e];
+    if (i < 0)
+        g_error("coherence (%s): no cache-table row for state %s and event %s", ms->proto->name,
+                coh_cache_state_name(s), coh_cache_event_name(e));
+    ms->stats.cache_rows_fired[i]++;
+    return &ms->cache_rows[i];
+}
+
+static void wait_push(MemSys *ms, PrivLine *pl, gint32 ai)
+{
+    acc_at(ms, ai)->next = NIL;
+    if (pl->wait_tail == NIL)
+        pl->wait_head = ai;
+    else
+        acc_at(ms, pl->wait_tail)->next = ai;
+    pl->wait_tail = ai;
+}
+
+static gboolean access_attempt(MemSys *ms, gint32 ai);
+
+static void send_put(MemSys *ms, Core *c, PrivLine *pl, MsgType t, gboolean data)
+{
+    gint32 i = msg_send(ms, t, (gint)c->id, HOME, (gint)c->id, pl->line, route_core_home(ms, (gint)c->id, pl->line));
+    if (data) {
+        Msg *m = msg_at(ms, i);
+        m->has_data = TRUE;
+        memcpy(m->data, pl->data, ms->line_size);
+    }
+}
+
+/* Runs the row for (state of the line, ev).  mi: the message that caused it (or NIL);
+ * ai: the access (for Load/Store).  pl may be NULL (state I). */
+void apply_cache_event(MemSys *ms, Core *c, uint64_t line, PrivLine *pl, CohCacheEvent ev,
+                              gint32 mi, gint32 ai)
+{
+    guint state = pl ? pl->state : CS_I;
+    const CohRow *row = cache_row(ms, state, ev);
+    guint32 a = row->actions;
+    gint me = (gint)c->id;
+    if (ms->trace) {
+        g_autofree char *t = coh_row_text(row, FALSE);
+        ms->trace(ms->trace_user, c->id, line, t);
+    }
+    if (a & CA_STALL) {
+        g_assert(pl && ai != NIL);
+        wait_push(ms, pl, ai);
+        return;
+    }
+    if (!pl && row->next != CS_I)
+        pl = pl_new(ms, c, line);
+    Msg *m = mi != NIL ? msg_at(ms, mi) : NULL;
+    if (a & CA_HIT) {
+        pl->state = row->next;
+        access_perform(ms, ai, pl->data, dir_get(ms, line));
+    }
+    if (a & (CA_SEND_GETS | CA_SEND_GETM | CA_SEND_UPGRADE)) {
+        MsgType t = (a & CA_SEND_GETS) ? MSG_GETS : (a & CA_SEND_GETM) ? MSG_GETM : MSG_UPGRADE;
+        if (t != MSG_GETS) {
+            ms->stats.rfos++;
+            dir_get(ms, line)->st.rfos++;
+        }
+        pl->data_in = FALSE;
+        pl->acks = 0;
+        msg_send(ms, t, me, HOME, me, line, route_core_home(ms, me, line));
+        if (ai != NIL)
+            wait_push(ms, pl, ai);
+    }
+    if (a & CA_SEND_PUTS) send_put(ms, c, pl, MSG_PUTS, FALSE);
+    if (a & CA_SEND_PUTE) send_put(ms, c, pl, MSG_PUTE, FALSE);
+    if (a & CA_SEND_PUTM) send_put(ms, c, pl, MSG_PUTM, TRUE);
+    if (a & CA_SEND_PUTO) send_put(ms, c, pl, MSG_PUTO, TRUE);
+    if (a & CA_DATA_TO_REQ) {
+        gint req = m->req;
+        Cycle delay = (Cycle)ms->cfg->topology.c2c_cycles + route_core_core(ms, me, req, line);
+        gint32 di = msg_send(ms, MSG_DATA_C2C, me, req, req, line, delay);
+        Msg *dm = msg_at(ms, di);
+        m = msg_at(ms, mi); /* the pool may have moved */
+        dm->has_data = TRUE;
+        dm->acks = m->acks;
+        dm->not_before = m->not_before;
+        dm->source = (req != HOME && ms->cores[req].socket == c->socket) ? MEM_SRC_PEER_SAME_SOCKET
+                                                                           : MEM_SRC_PEER_REMOTE_SOCKET;
+        memcpy(dm->data, pl->data, ms->line_size);
+        ms->stats.c2c_transfers++;
+        dir_get(ms, line)->st.c2c_transfers++;
+    }
+    if (a & CA_COPYBACK) {
+        gint32 di = msg_send(ms, MSG_COPYBACK, me, HOME, m->req, line, route_core_home(ms, me, line));
+        Msg *dm = msg_at(ms, di);
+        m = msg_at(ms, mi);
+        dm->has_data = TRUE;
+        memcpy(dm->data, pl->data, ms->line_size);
+    }
+    if (a & CA_ACK_TO_REQ)
+        msg_send(ms, MSG_INV_ACK, me, m->req, m->req, line, route_core_core(ms, me, m->req, line));
+    if (a & CA_SAVE_DATA) {
+        if (m->has_data)
+            memcpy(pl->data, m->data, ms->line_size);
+        pl->acks += m->acks;
+        pl->data_in = TRUE;
+        pl->src = m->source;
+    }
+    if (a & CA_DEC_ACK)
+        pl->acks--;
+    if ((a & (CA_LOST_INV | CA_LOST_DOWN)) && pl->in_l1 && c->client.line_lost)
+        c->client.line_lost(c->obj, line, (a & CA_LOST_INV) ? LINE_INVALIDATED : LINE_DOWNGRADED);
+    if (a & (CA_LEAVE | CA_FREE))
+        private_leave(ms, c, pl);
+    if (pl)
+        pl->state = row->next;
+    if (a & CA_UNBLOCK)
+        msg_send(ms, MSG_UNBLOCK, me, HOME, me, line, route_core_home(ms, me, line));
+    gint32 waiters = NIL;
+    if (a & CA_WAKE) {
+        waiters = pl->wait_head;
+        pl->wait_head = pl->wait_tail = NIL;
+    }
+    if (a & CA_FREE) {
+        g_assert(row->next == CS_I);
+        pl_release(ms, c, pl);
+        pl = NULL;
+    }
+    if (pl && pl->state != CS_I && coh_cache_state_stable(pl->state) && !pl->in_l1 && !pl->in_l2)
+        private_fill(ms, c, pl);
+    if (ms->check)
+        invariant_check_line(ms, line);
+    /* Waiting accesses retry in order; once one has to wait again, the rest queue behind it. */
+    while (waiters != NIL) {
+        gint32 next = acc_at(ms, waiters)->next;
+        if (!access_attempt(ms, waiters)) {
+            PrivLine *p2 = pl_find(c, line);
+            while (next != NIL) {
+                gint32 n2 = acc_at(ms, next)->next;
+                wait_push(ms, p2, next);
+                next = n2;
+            }
+        }
+        waiters = next;
+    }
+}
+
+/* Tries access ai against its line now; TRUE if it was performed. */
+static gboolean access_attempt(MemSys *ms, gint32 ai)
+{
+    Access *a = acc_at(ms, ai);
+    Core *c = &ms->cores[a->core];
+    uint64_t line = line_of(ms, a->req.addr);
+    PrivLine *pl = pl_find(c, line);
+    CohCacheEvent ev = a->req.kind == MEM_LOAD ? CE_LOAD : CE_STORE;
+    guint state = pl ? pl->state : CS_I;
+    gint16 ri = ms->cache_lut[state][ev];
+    gboolean hit = ri >= 0 && (ms->cache_rows[ri].actions & CA_HIT);
+    if (!hit)
+        a->missed = TRUE;
+    else if (a->missed)
+        a->src = pl->src; /* served by the fill it waited for */
+    MemKind kind = a->req.kind;
+    uint32_t hold = a->req.hold_cycles;
+    apply_cache_event(ms, c, line, pl, ev, NIL, ai);
+    if (hit && kind == MEM_RMW && hold) {
+        /* The line is held for one locked op at a time: a snoop already waiting gets it when
+         * the current hold ends, else a core spinning on locked ops would keep it forever. */
+        pl = pl_find(c, line);
+        if (!pl->snoop_waiting)
+            pl->held_until = engine_now(ms->e) + hold;
+    }
+    return hit;
+}
+
+/* A cache receives message mi. */
+gboolean cache_receive(MemSys *ms, Core *c, gint32 mi)
+{
+    Msg *m = msg_at(ms, mi);
+    uint64_t line = m->line;
+    PrivLine *pl = pl_find(c, line);
+    Cycle now = engine_now(ms->e);
+    CohCacheEvent ev;
+    switch (m->type) {
+    case MSG_FWD_GETS: ev = CE_FWD_GETS; break;
+    case MSG_FWD_GETM: ev = CE_FWD_GETM; break;
+    case MSG_INV: ev = CE_INV; break;
+    case MSG_PUT_ACK: ev = CE_PUT_ACK; break;
+    case MSG_INV_ACK:
+        ev = (pl && pl->data_in && pl->acks == 1) ? CE_LAST_INV_ACK : CE_INV_ACK;
+        break;
+    case MSG_DATA_MEM: case MSG_DATA_LLC: case MSG_DATA_C2C: case MSG_ACK_COUNT:
+        if (m->not_before > now) { /* the farthest socket's snoop answer is not in yet */
+            engine_schedule_at(ms->e, m->not_before, msg_deliver, ms, (uint64_t)mi);
+            return TRUE;
+        }
+        ev = m->excl ? CE_DATA_E : (pl && pl->acks + m->acks == 0) ? CE_DATA : CE_DATA_ACKS;
+        break;
+    case MSG_ATOMIC_REPLY: {
+        /* far atomic: performed at the home; the value travels back here */
+        Access *a = acc_at(ms, m->acc);
+        MemResponse r = { a->req.tag, bytes_get(m->data, 8), MEM_SRC_HOME_ATOMIC,
+                          a->issued, now };
+        acc_release(ms, m->acc);
+        if (c->client.done)
+            c->client.done(c->obj, &r);
+        return FALSE;
+    }
+    default:
+        g_error("coherence: a cache received %s", memsys_msg_name(m->type));
+    }
+    if (ev == CE_FWD_GETS || ev == CE_FWD_GETM || ev == CE_INV) {
+        if (pl && pl->held_until > now) { /* a locked RMW keeps the line for hold_cycles */
+            ms->stats.hold_wait_cycles += pl->held_until - now;
+            pl->snoop_waiting = TRUE;
+            engine_schedule_at(ms->e, pl->held_until, msg_deliver, ms, (uint64_t)mi);
+            return TRUE;
+        }
+        if (pl)
+            pl->snoop_waiting = FALSE;
+        if (ev != CE_FWD_GETS) {
+            ms->stats.inval_received[c->id]++;
+            dir_get(ms, line)->st.invalidations++;
+        }
+    }
+    apply_cache_event(ms, c, line, pl, ev, mi, NIL);
+    return FALSE;
+}
+
+void memsys_override_cache_row(MemSys *ms, CohCacheState s, CohCacheEvent e, guint32 actions,
+                               CohCacheState next)
+{
+    gint16 i = ms->cache_lut[s][e];
+    g_assert(i >= 0);
+    ms->cache_rows[i].actions = actions;
+    ms->cache_rows[i].next = next;
+}
+
+/* ======================================================================================
+ * The port
+ * ====================================================================================== */
+
+static void hit_event(void *obj, uint64_t arg)
+{
+    access_attempt(obj, (gint32)arg);
+}
+
+void memsys_issue(MemSys *ms, guint core, const MemRequest *req)
+{
+    g_assert(core < ms->ncores);
+    g_assert(ms->cores[core].l1.w != NULL); /* memsys_attach first */
+    g_assert(req->size == 1 || req->size == 2 || req->size == 4 || req->size == 8);
+    g_assert((req->addr & (req->size - 1)) == 0);
+    gint32 ai = acc_new(ms);
+    Access *a = acc_at(ms, ai);
+    a->req = *req;
+    a->core = core;
+    a->issued = engine_now(ms->e);
+    a->src = MEM_SRC_L1;
+    a->missed = FALSE;
+    Core *c = &ms->cores[core];
+    uint64_t line = line_of(ms, req->addr);
+    DirEntry *home = dir_get(ms, line);
+    if (home->home < 0)
+        home->home = ms->cfg->memory.home == HOME_FIRST_TOUCH ? (gint)c->socket
+                                                              : (gint)(line_index(ms, line) % ms->nsockets);
+    if (req->kind == MEM_RMW && req->far) {
+        gint32 mi = msg_send(ms, MSG_FAR_ATOMIC, (gint)core, HOME, (gint)core, line,
+                             route_core_home(ms, (gint)core, line));
+        msg_at(ms, mi)->acc = ai;
+        a->src = MEM_SRC_HOME_ATOMIC;
+        return;
+    }
+    CohCacheEvent ev = req->kind == MEM_LOAD ? CE_LOAD : CE_STORE;
+    Way *w = tags_find(ms, &c->l1, line);
+    if (w) {
+        gint16 ri = ms->cache_lut[w->pl->state][ev];
+        if (ri >= 0 && (ms->cache_rows[ri].actions & CA_HIT)) {
+            w->lru = ++c->l1.clock;
+            ms->stats.l1_hits++;
+            engine_schedule(ms->e, (Cycle)ms->cfg->l1.latency, hit_event, ms, (uint64_t)ai);
+            return;
+        }
+    }
+    ms->stats.l1_misses++;
+    if (ms->cfg->l2_enabled) {
+        Way *w2 = tags_find(ms, &c->l2, line);
+        if (w2) {
+            gint16 ri = ms->cache_lut[w2->pl->state][ev];
+            if (ri >= 0 && (ms->cache_rows[ri].actions & CA_HIT)) {
+                w2->lru = ++c->l2.clock;
+                ms->stats.l2_hits++;
+                a->src = MEM_SRC_L2;
+                private_fill(ms, c, w2->pl);
+                engine_schedule(ms->e, (Cycle)ms->cfg->l2.latency, hit_event, ms, (uint64_t)ai);
+                return;
+            }
+        }
+        ms->stats.l2_misses++;
+    }
+    /* A miss (or an upgrade).  A line with permission but in no array (the MSHR overflow
+     * case) still answers at L1 speed, from an event as the contract wants. */
+    PrivLine *pl = pl_find(c, line);
+    gint16 ri = ms->cache_lut[pl ? pl->state : CS_I][ev];
+    if (ri >= 0 && (ms->cache_rows[ri].actions & CA_HIT)) {
+        engine_schedule(ms->e, (Cycle)ms->cfg->l1.latency, hit_event, ms, (uint64_t)ai);
+        return;
+    }
+    access_attempt(ms, ai);
+}
+
+gboolean memsys_l1_has(const MemSys *ms, guint core, uint64_t addr, gboolean need_write)
+{
+    const Way *w = tags_find(ms, &ms->cores[core].l1, line_of(ms, addr));
+    if (!w)
+        return FALSE;
+    guint s = w->pl->state;
+    if (need_write)
+        return s == CS_M || s == CS_E;
+    return s == CS_S || s == CS_E || s == CS_O || s == CS_M || s == CS_SM_AD || s == CS_SM_A ||
+           s == CS_OM_AC || s == CS_OM_A;
+}

@@ -1,0 +1,127 @@
+/* A core's private hierarchy: the records of the lines it holds (PrivLine, kept in the core's
+ * table `lines` from leaving I until returning to it, transient lines included: the MSHRs) and
+ * the L1 and L2 tag arrays, set-associative with LRU, where stable lines live.  Filling a line
+ * evicts an LRU victim that is not busy; the L2 is inclusive of the L1.  The coherence state
+ * itself is changed only by the cache controller (cache_controller.c). */
+#include "coherence/memsys_internal.h"
+
+/* ======================================================================================
+ * Private lines
+ * ====================================================================================== */
+
+PrivLine *pl_new(MemSys *ms, Core *c, uint64_t line)
+{
+    PrivLine *pl = ms->pl_free;
+    if (pl)
+        ms->pl_free = pl->free_next;
+    else
+        pl = g_malloc(sizeof(PrivLine) + ms->line_size);
+    memset(pl, 0, sizeof(PrivLine));
+    pl->line = line;
+    pl->wait_head = pl->wait_tail = NIL;
+    g_hash_table_insert(c->lines, &pl->line, pl);
+    return pl;
+}
+void pl_release(MemSys *ms, Core *c, PrivLine *pl)
+{
+    g_hash_table_remove(c->lines, &pl->line);
+    pl->free_next = ms->pl_free;
+    ms->pl_free = pl;
+}
+
+CohCacheState memsys_cache_state(const MemSys *ms, guint core, uint64_t addr)
+{
+    const PrivLine *pl = pl_find(&ms->cores[core], line_of(ms, addr));
+    return pl ? pl->state : CS_I;
+}
+
+/* ======================================================================================
+ * Tag arrays
+ * ====================================================================================== */
+
+void tags_init(TagArray *t, const CacheConfig *cc, guint line_size)
+{
+    t->ways = (guint)cc->ways;
+    t->sets = (guint)(cc->size / (cc->ways * line_size));
+    t->w = g_new(Way, (gsize)t->sets * t->ways);
+    for (gsize i = 0; i < (gsize)t->sets * t->ways; i++)
+        t->w[i] = (Way){ NO_LINE, NULL, 0 };
+}
+static void tags_remove(const MemSys *ms, TagArray *t, uint64_t line)
+{
+    Way *w = tags_find(ms, t, line);
+    if (w)
+        *w = (Way){ NO_LINE, NULL, 0 };
+}
+
+/* A way for `line` in t: an empty one, else the LRU line that is not busy.  NULL: none free. */
+static Way *tags_victim(MemSys *ms, TagArray *t, uint64_t line, gboolean any)
+{
+    Way *s = tags_set(ms, t, line), *best = NULL;
+    for (guint i = 0; i < t->ways; i++) {
+        if (s[i].line == NO_LINE)
+            return &s[i];
+        if (!any && pl_busy(ms, s[i].pl))
+            continue;
+        if (!best || s[i].lru < best->lru)
+            best = &s[i];
+    }
+    return best;
+}
+
+/* ======================================================================================
+ * Fill, replacement, leaving
+ * ====================================================================================== */
+
+/* Replacement of a stable line from the private hierarchy (capacity, or the LLC's
+ * back-invalidation): the core hears LINE_EVICTED, the table sends the Put. */
+void private_evict(MemSys *ms, Core *c, PrivLine *pl)
+{
+    if (pl->in_l1 && c->client.line_lost)
+        c->client.line_lost(c->obj, pl->line, LINE_EVICTED);
+    ms->stats.evictions++;
+    apply_cache_event(ms, c, pl->line, pl, CE_REPLACEMENT, NIL, NIL);
+}
+
+/* The line has data in a stable state: place it in the arrays, evicting as needed. */
+void private_fill(MemSys *ms, Core *c, PrivLine *pl)
+{
+    gboolean has_l2 = ms->cfg->l2_enabled;
+    if (has_l2 && !pl->in_l2) {
+        Way *w = tags_victim(ms, &c->l2, pl->line, FALSE);
+        if (!w)
+            return; /* every way busy: the line stays in the MSHR until a later fill */
+        if (w->line != NO_LINE)
+            private_evict(ms, c, w->pl);
+        *w = (Way){ pl->line, pl, ++c->l2.clock };
+        pl->in_l2 = TRUE;
+    }
+    if (!pl->in_l1) {
+        Way *w = tags_victim(ms, &c->l1, pl->line, has_l2);
+        if (w) {
+            if (w->line != NO_LINE) {
+                if (has_l2) {
+                    PrivLine *v = w->pl;
+                    if (c->client.line_lost)
+                        c->client.line_lost(c->obj, v->line, LINE_EVICTED);
+                    v->in_l1 = FALSE;
+                    *w = (Way){ NO_LINE, NULL, 0 };
+                } else {
+                    private_evict(ms, c, w->pl);
+                }
+            }
+            *w = (Way){ pl->line, pl, ++c->l1.clock };
+            pl->in_l1 = TRUE;
+        }
+    }
+    llc_touch(ms, c->socket, pl->line);
+}
+
+void private_leave(MemSys *ms, Core *c, PrivLine *pl)
+{
+    if (pl->in_l1)
+        tags_remove(ms, &c->l1, pl->line);
+    if (pl->in_l2)
+        tags_remove(ms, &c->l2, pl->line);
+    pl->in_l1 = pl->in_l2 = FALSE;
+}

@@ -1,0 +1,217 @@
+/* The home controller: the directory table of the protocol (coherence/mesi.c, moesi.c)
+ * applied at a line's home socket.  A message is classified into an event (dir_classify), the
+ * row's actions send data, forwards, invalidations and acks with the latencies of memsys.h, and
+ * a request for a busy line joins the line's FIFO (directory.c) until the line is stable. */
+#include "coherence/memsys_internal.h"
+
+static const CohRow *dir_row(MemSys *ms, guint s, guint e)
+{
+    gint16 i = ms->dir_lut[s][e];
+    if (i < 0)
+        g_error("coherence (%s): no directory-table row for state %s and event %s", ms->proto->name,
+                coh_dir_state_name(s), coh_dir_event_name(e));
+    ms->stats.dir_rows_fired[i]++;
+    return &ms->dir_rows[i];
+}
+
+static CohDirEvent dir_classify(const DirEntry *d, const Msg *m)
+{
+    gint req = m->src;
+    switch (m->type) {
+    case MSG_GETS: return DE_GETS;
+    case MSG_GETM: case MSG_UPGRADE:
+        if ((d->state == DS_S && is_sharer(d, req)) || (d->state == DS_O && d->owner == req))
+            return DE_UPGRADE;
+        return DE_GETM;
+    case MSG_FAR_ATOMIC: return DE_FAR_ATOMIC;
+    case MSG_PUTS: case MSG_PUTE: case MSG_PUTM: case MSG_PUTO:
+        if (d->owner == req) /* a clean owner (E, or O from E) has no data to write */
+            return d->nsharers ? DE_PUTO : m->has_data ? DE_PUTM : DE_PUTE;
+        if (is_sharer(d, req))
+            return (d->nsharers == 1 && d->owner < 0) ? DE_PUTS_LAST : DE_PUTS;
+        return DE_PUT_STALE;
+    case MSG_UNBLOCK: return DE_UNBLOCK;
+    case MSG_COPYBACK: return DE_COPYBACK;
+    case MSG_DATA_C2C: return d->acks == 0 ? DE_DATA : DE_DATA_ACKS;
+    case MSG_INV_ACK: return (d->state == DS_AT_A && d->acks == 1) ? DE_LAST_INV_ACK : DE_INV_ACK;
+    default:
+        g_error("coherence: the home received %s", memsys_msg_name(m->type));
+    }
+}
+
+static void mem_written(MemSys *ms, DirEntry *d, gint writer)
+{
+    ms->stats.mem_writes++;
+    d->st.mem_writes++;
+    d->llc_valid = writer >= 0 ? 1ull << ms->cores[writer].socket : 0;
+}
+
+static void home_drain(MemSys *ms, DirEntry *d);
+
+/* Runs the directory row for message mi (a request being processed, or a response). */
+void home_apply(MemSys *ms, DirEntry *d, gint32 mi)
+{
+    Msg *m = msg_at(ms, mi);
+    CohDirEvent ev = dir_classify(d, m);
+    const CohRow *row = dir_row(ms, d->state, ev);
+    guint32 a = row->actions;
+    uint64_t line = d->line;
+    Cycle llc = (Cycle)ms->cfg->llc.latency;
+    gboolean to_home = (a & DA_FWD_TO_HOME) != 0;
+    gint req = is_request(m->type) ? m->src : d->req;
+    gint target = to_home ? HOME : req;
+    if (ms->trace) {
+        g_autofree char *t = coh_row_text(row, TRUE);
+        ms->trace(ms->trace_user, G_MAXUINT, line, t);
+    }
+    g_assert(!(a & DA_STALL)); /* the caller queues */
+    Cycle nb = broadcast_bound(ms, target, line);
+    Cycle not_before = nb ? engine_now(ms->e) + llc + nb : 0;
+    gint ninv = 0;
+    if (a & DA_INV_SHARERS) {
+        for (guint x = 0; x < ms->ncores; x++)
+            if (is_sharer(d, (gint)x) && (gint)x != target) {
+                msg_send(ms, MSG_INV, HOME, (gint)x, target, line, llc + route_core_home(ms, (gint)x, line));
+                ninv++;
+            }
+    }
+    if (a & (DA_DATA_TO_REQ | DA_DATA_E_TO_REQ)) {
+        gboolean from_llc = (d->llc_valid >> ms->cores[req].socket) & 1;
+        Cycle proc = from_llc ? llc : (Cycle)ms->cfg->memory.latency;
+        gint32 di = msg_send(ms, from_llc ? MSG_DATA_LLC : MSG_DATA_MEM, HOME, req, req, line,
+                             proc + route_core_home(ms, req, line));
+        Msg *dm = msg_at(ms, di);
+        dm->has_data = TRUE;
+        dm->excl = (a & DA_DATA_E_TO_REQ) != 0;
+        dm->acks = ninv;
+        dm->not_before = not_before;
+        dm->source = from_llc ? MEM_SRC_LLC : MEM_SRC_MEMORY;
+        memcpy(dm->data, d->mem, ms->line_size);
+        if (from_llc)
+            ms->stats.llc_hits++;
+        else {
+            ms->stats.llc_misses++;
+            ms->stats.mem_reads++;
+        }
+        d->llc_valid |= 1ull << ms->cores[req].socket;
+    }
+    if (a & DA_ACKCOUNT_TO_REQ) {
+        gint32 di = msg_send(ms, MSG_ACK_COUNT, HOME, req, req, line, llc + route_core_home(ms, req, line));
+        Msg *dm = msg_at(ms, di);
+        dm->acks = ninv;
+        dm->not_before = not_before;
+        dm->source = MEM_SRC_LLC; /* the requester had the data: only permission travels */
+    }
+    if (a & (DA_FWD_GETS | DA_FWD_GETM)) {
+        g_assert(d->owner >= 0);
+        gint32 fi = msg_send(ms, (a & DA_FWD_GETS) ? MSG_FWD_GETS : MSG_FWD_GETM, HOME, d->owner, target,
+                             line, llc + route_core_home(ms, d->owner, line));
+        Msg *fm = msg_at(ms, fi);
+        fm->acks = ninv;
+        fm->not_before = not_before;
+    }
+    m = msg_at(ms, mi);
+    if (a & (DA_SET_OWNER_REQ | DA_DATA_TO_REQ | DA_ACKCOUNT_TO_REQ | DA_FWD_GETM) && !(a & DA_DATA_E_TO_REQ) &&
+        ev != DE_GETS)
+        d->llc_valid = 0; /* a writer is coming: every LLC copy will be stale */
+    if (a & DA_OWNER_TO_SHARER) {
+        sharer_add(d, d->owner);
+        d->owner = -1;
+    }
+    if (a & DA_CLEAR_SHARERS) {
+        memset(d->sharers, 0, ms->sharer_words * sizeof(guint64));
+        d->nsharers = 0;
+    }
+    if (a & DA_CLEAR_OWNER)
+        d->owner = -1;
+    if (a & DA_ADD_REQ)
+        sharer_add(d, req);
+    if (a & DA_REMOVE_REQ)
+        sharer_remove(d, req);
+    if (a & DA_SET_OWNER_REQ)
+        d->owner = req;
+    if ((a & DA_WRITE_MEM) && m->has_data) {
+        memcpy(d->mem, m->data, ms->line_size);
+        mem_written(ms, d, m->src);
+    }
+    if (a & DA_PUT_ACK)
+        msg_send(ms, MSG_PUT_ACK, HOME, req, req, line, route_core_home(ms, req, line));
+    if (a & DA_SAVE_ACKS)
+        d->acks = ninv;
+    if (a & DA_DEC_ACK)
+        d->acks--;
+    if (is_request(m->type) && !coh_dir_state_stable(row->next)) {
+        d->req = req;
+        if (m->type == MSG_FAR_ATOMIC)
+            d->atomic_acc = m->acc;
+    }
+    if (ev == DE_FAR_ATOMIC)
+        d->atomic_acc = m->acc;
+    if (a & DA_ATOMIC_REPLY) {
+        /* performed on the home's copy: nobody else holds the line now */
+        gint32 ai = d->atomic_acc;
+        Access *acc = acc_at(ms, ai);
+        guint core = acc->core;
+        Cycle proc = d->state == DS_I ? (Cycle)ms->cfg->memory.latency : llc;
+        if (d->state == DS_I)
+            ms->stats.mem_reads++;
+        guint off = (guint)(acc->req.addr & (ms->line_size - 1));
+        uint64_t old = bytes_get(d->mem + off, acc->req.size);
+        uint64_t gold = bytes_get(d->golden + off, acc->req.size);
+        if (old != gold)
+            invariant_violation(ms, "far atomic by core %u read 0x%" G_GINT64_MODIFIER "x, the last store wrote 0x%"
+                      G_GINT64_MODIFIER "x", core, old, gold);
+        uint64_t nv = rmw_apply(&acc->req, old);
+        bytes_put(d->mem + off, acc->req.size, nv);
+        bytes_put(d->golden + off, acc->req.size, nv);
+        mem_written(ms, d, -1);
+        gint32 ri = msg_send(ms, MSG_ATOMIC_REPLY, HOME, (gint)core, (gint)core, line,
+                             proc + route_core_home(ms, (gint)core, line));
+        Msg *rm = msg_at(ms, ri);
+        rm->acc = ai;
+        bytes_put(rm->data, 8, old);
+        ms->stats.far_atomics++;
+        d->atomic_acc = NIL;
+    }
+    gboolean was_busy = !coh_dir_state_stable(d->state);
+    d->state = row->next;
+    if (ms->check)
+        invariant_check_line(ms, line);
+    if (was_busy && coh_dir_state_stable(d->state))
+        home_drain(ms, d);
+}
+
+/* A request is processed now, or joins the FIFO if the line is busy or others wait. */
+gboolean home_request(MemSys *ms, DirEntry *d, gint32 mi)
+{
+    Msg *m = msg_at(ms, mi);
+    gboolean stall = d->q_head != NIL;
+    if (!stall) {
+        CohDirEvent ev = dir_classify(d, m);
+        gint16 ri = ms->dir_lut[d->state][ev];
+        stall = ri >= 0 && (ms->dir_rows[ri].actions & DA_STALL);
+        if (stall)
+            ms->stats.dir_rows_fired[ri]++;
+    }
+    if (stall) {
+        dir_queue_push(ms, d, mi);
+        ms->stats.home_queued++;
+        return TRUE;
+    }
+    home_apply(ms, d, mi);
+    return FALSE;
+}
+
+/* The line went stable: serve the FIFO until a request makes it busy again. */
+static void home_drain(MemSys *ms, DirEntry *d)
+{
+    while (d->q_head != NIL && coh_dir_state_stable(d->state)) {
+        gint32 mi = dir_queue_pop(ms, d);
+        Msg *m = msg_at(ms, mi);
+        Cycle waited = engine_now(ms->e) - m->enq;
+        ms->stats.home_queue_cycles += waited;
+        d->st.home_queue_cycles += waited;
+        home_apply(ms, d, mi);
+        msg_release(ms, mi);
+    }
+}

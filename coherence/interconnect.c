@@ -1,0 +1,167 @@
+/* The interconnect: the on-die network of a socket (ring, mesh or crossbar: distance in stops
+ * between cores and LLC slices), the socket graph (hop counts and one-way costs, built once),
+ * the home socket of a line, the routes messages take (core to home slice, core to core) and
+ * the bound broadcast snooping puts on an access.  memsys.h's table of latencies is written in
+ * these parts. */
+#include "coherence/memsys_internal.h"
+
+/* ======================================================================================
+ * On-die distance
+ * ====================================================================================== */
+
+static guint stop_distance(const MemSys *ms, guint a, guint b)
+{
+    switch (ms->cfg->topology.ondie) {
+    case ONDIE_RING: {
+        guint d = a > b ? a - b : b - a;
+        return MIN(d, ms->cps - d);
+    }
+    case ONDIE_MESH: {
+        guint w = 1;
+        while (w * w < ms->cps)
+            w++;
+        guint ax = a % w, ay = a / w, bx = b % w, by = b / w;
+        return (ax > bx ? ax - bx : bx - ax) + (ay > by ? ay - by : by - ay);
+    }
+    case ONDIE_CROSSBAR:
+    default:
+        return 0;
+    }
+}
+guint memsys_ondie_distance(const MemSys *ms, guint core, uint64_t addr)
+{
+    return stop_distance(ms, ms->cores[core].local, slice_stop(ms, line_of(ms, addr)));
+}
+guint memsys_core_distance(const MemSys *ms, guint a, guint b)
+{
+    return stop_distance(ms, ms->cores[a].local, ms->cores[b].local);
+}
+
+/* ======================================================================================
+ * Sockets
+ * ====================================================================================== */
+
+/* memory.home: interleave puts line i on socket i mod S; first-touch puts a line on the socket of
+ * the core that first accesses it (Linux's default local allocation), fixed from then on. */
+guint memsys_home_socket(const MemSys *ms, uint64_t addr)
+{
+    uint64_t line = line_of(ms, addr);
+    const DirEntry *d = g_hash_table_lookup(ms->dir, &line);
+    if (d && d->home >= 0)
+        return (guint)d->home;
+    return (guint)(line_index(ms, line) % ms->nsockets);
+}
+guint memsys_core_socket(const MemSys *ms, guint core) { return ms->cores[core].socket; }
+guint64 memsys_socket_cycles(const MemSys *ms, guint a, guint b) { return ms->sock_cost[a * ms->nsockets + b]; }
+guint memsys_socket_hops(const MemSys *ms, guint a, guint b) { return ms->sock_hops[a * ms->nsockets + b]; }
+
+/* Socket graph: hop counts by BFS over the links, cost per hop from the config. */
+void interconnect_build(MemSys *ms)
+{
+    guint n = ms->nsockets;
+    const QsimConfig *c = ms->cfg;
+    ms->sock_cost = g_new0(guint64, n * n);
+    ms->sock_hops = g_new0(guint, n * n);
+    /* twisted 3-cube: a 3-cube with one face's dimension-1 links crossed: diameter 2 */
+    static const guint8 twisted[8][3] = {
+        { 1, 2, 4 }, { 0, 3, 5 }, { 0, 3, 6 }, { 1, 2, 7 },
+        { 0, 5, 7 }, { 1, 4, 6 }, { 2, 5, 7 }, { 3, 4, 6 },
+    };
+    for (guint a = 0; a < n; a++)
+        for (guint b = 0; b < n; b++) {
+            guint hops = 0;
+            guint64 cost = 0;
+            if (a == b) {
+                /* nothing */
+            } else if (c->topology.socket_links == SOCKETS_FULL) {
+                hops = 1;
+                cost = c->topology.socket_hop_cycles;
+            } else if (c->topology.socket_links == SOCKETS_RING) {
+                guint d = a > b ? a - b : b - a;
+                hops = MIN(d, n - d);
+                cost = hops * (guint64)c->topology.socket_hop_cycles;
+            } else if (c->topology.socket_links == SOCKETS_TWISTED_HYPERCUBE) {
+                hops = 2;
+                for (guint i = 0; i < 3; i++)
+                    if (twisted[a][i] == b)
+                        hops = 1;
+                cost = hops * (guint64)c->topology.socket_hop_cycles;
+            } else { /* mcm-pairs: dies 2k, 2k+1 share a package; equal parity dies are linked */
+                if (a / 2 == b / 2) {
+                    hops = 1;
+                    cost = c->topology.package_hop_cycles;
+                } else if (a % 2 == b % 2) {
+                    hops = 1;
+                    cost = c->topology.socket_hop_cycles;
+                } else {
+                    hops = 2;
+                    cost = c->topology.socket_hop_cycles + c->topology.package_hop_cycles;
+                }
+            }
+            ms->sock_hops[a * n + b] = hops;
+            ms->sock_cost[a * n + b] = cost;
+        }
+}
+
+/* ======================================================================================
+ * Routes
+ * ====================================================================================== */
+
+/* One way between a core and the home slice of `line` (possibly on another socket). */
+Cycle route_core_home(const MemSys *ms, gint core, uint64_t line)
+{
+    const Core *c = &ms->cores[core];
+    guint h = memsys_home_socket(ms, line);
+    return stop_distance(ms, c->local, slice_stop(ms, line)) * hop(ms) + memsys_socket_cycles(ms, c->socket, h);
+}
+Cycle route_core_core(const MemSys *ms, gint a, gint b, uint64_t line)
+{
+    if (a == HOME)
+        return route_core_home(ms, b, line);
+    if (b == HOME)
+        return route_core_home(ms, a, line);
+    const Core *ca = &ms->cores[a], *cb = &ms->cores[b];
+    if (ca->socket == cb->socket)
+        return stop_distance(ms, ca->local, cb->local) * hop(ms);
+    guint k = slice_stop(ms, line);
+    return stop_distance(ms, ca->local, k) * hop(ms) + memsys_socket_cycles(ms, ca->socket, cb->socket) +
+           stop_distance(ms, k, cb->local) * hop(ms);
+}
+/* Whether the line is cached somewhere and only on socket s: the socket's inclusive LLC, whose
+ * core-valid bits then name every holder, answers without snooping the other sockets (SOSP 2013
+ * Table 2, Westmere-EX: a line in M on the same die loads in 109 cycles, not 289+). */
+static gboolean held_only_on_socket(const MemSys *ms, uint64_t line, guint s)
+{
+    const DirEntry *d = g_hash_table_lookup(ms->dir, &line);
+    if (!d)
+        return FALSE;
+    gboolean any = FALSE;
+    if (d->owner >= 0) {
+        if (ms->cores[d->owner].socket != s)
+            return FALSE;
+        any = TRUE;
+    }
+    for (guint c = 0; c < ms->ncores; c++)
+        if (is_sharer(d, (gint)c)) {
+            if (ms->cores[c].socket != s)
+                return FALSE;
+            any = TRUE;
+        }
+    return any;
+}
+
+/* Broadcast snooping: the farthest socket's answer reaches the requester this long after
+ * the home looked the line up. */
+Cycle broadcast_bound(const MemSys *ms, gint req, uint64_t line)
+{
+    if (ms->cfg->topology.cross_socket != XSOCKET_BROADCAST || ms->nsockets < 2 || req == HOME)
+        return 0;
+    guint h = memsys_home_socket(ms, line), s = ms->cores[req].socket;
+    if (held_only_on_socket(ms, line, s))
+        return 0;
+    Cycle worst = 0;
+    for (guint t = 0; t < ms->nsockets; t++)
+        if (t != h)
+            worst = MAX(worst, memsys_socket_cycles(ms, h, t) + memsys_socket_cycles(ms, t, s));
+    return worst + stop_distance(ms, slice_stop(ms, line), ms->cores[req].local) * hop(ms);
+}

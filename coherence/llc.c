@@ -1,0 +1,67 @@
+/* The per-socket last-level caches: tag arrays with LRU (tags only: the data a socket's LLC
+ * holds is the home's memory copy, valid for the socket while the directory's llc_valid bit
+ * says so).  Inclusive: filling a private line touches its socket's LLC, and evicting an LLC
+ * line back-invalidates every private copy on the socket.  A line a transaction pins is never
+ * the victim; a set may over-fill while all its lines are pinned. */
+#include "coherence/memsys_internal.h"
+
+static gboolean llc_pinned(MemSys *ms, guint socket, uint64_t line)
+{
+    for (guint i = 0; i < ms->cps; i++) {
+        PrivLine *pl = pl_find(&ms->cores[socket * ms->cps + i], line);
+        if (pl && pl_busy(ms, pl))
+            return TRUE;
+    }
+    return FALSE;
+}
+
+/* Inclusive LLC: a line a core fills is in its socket's LLC; evicting one removes it from
+ * every private hierarchy on that socket. */
+void llc_touch(MemSys *ms, guint socket, uint64_t line)
+{
+    LlcSet *set = &ms->llc[socket * ms->llc_sets + line_index(ms, line) % ms->llc_sets];
+    static const guint32 LRU_STEP = 1;
+    guint32 now = 0;
+    for (guint i = 0; i < set->n; i++)
+        now = MAX(now, set->l[i].lru);
+    now += LRU_STEP;
+    for (guint i = 0; i < set->n; i++)
+        if (set->l[i].line == line) {
+            set->l[i].lru = now;
+            return;
+        }
+    while (set->n >= ms->llc_ways) {
+        gint best = -1;
+        for (guint i = 0; i < set->n; i++)
+            if (!llc_pinned(ms, socket, set->l[i].line) && (best < 0 || set->l[i].lru < set->l[best].lru))
+                best = (gint)i;
+        if (best < 0)
+            break; /* all pinned: over-fill this set for now */
+        uint64_t victim = set->l[best].line;
+        set->l[best] = set->l[--set->n];
+        DirEntry *d = dir_get(ms, victim);
+        d->llc_valid &= ~(1ull << socket);
+        for (guint i = 0; i < ms->cps; i++) {
+            Core *c = &ms->cores[socket * ms->cps + i];
+            PrivLine *pl = pl_find(c, victim);
+            if (pl && pl->state != CS_I && coh_cache_state_stable(pl->state)) {
+                ms->stats.back_invalidations++;
+                private_evict(ms, c, pl);
+            }
+        }
+    }
+    if (set->n == set->cap) {
+        set->cap = set->cap ? set->cap * 2 : ms->llc_ways + 1;
+        set->l = g_renew(LlcLine, set->l, set->cap);
+    }
+    set->l[set->n++] = (LlcLine){ line, now };
+}
+
+gboolean llc_has(const MemSys *ms, guint socket, uint64_t line)
+{
+    const LlcSet *set = &ms->llc[socket * ms->llc_sets + line_index(ms, line) % ms->llc_sets];
+    for (guint i = 0; i < set->n; i++)
+        if (set->l[i].line == line)
+            return TRUE;
+    return FALSE;
+}

@@ -1,0 +1,288 @@
+/* The memory system's private state, shared by the files of coherence/ that each hold one idea
+ * of it (memsys.h describes the model and the latency of each path):
+ *   cache_tags.c        a core's private hierarchy: its lines, the L1/L2 tag arrays (LRU),
+ *                       fills and replacement
+ *   llc.c               the per-socket inclusive LLC tags and back-invalidation
+ *   directory.c         the home's directory entries, their FIFO of waiting requests, and
+ *                       the per-line queries (state, counters, the list of lines)
+ *   interconnect.c      socket topology, hop costs, on-die distance, routes, broadcast bound
+ *   messages.c          the access and message pools; sending and delivering messages
+ *   cache_controller.c  the port (accesses in, hits) and the cache table applied to a line
+ *   home_controller.c   the directory table applied at a line's home
+ *   invariants.c        single writer / many readers, values, inclusion; the violation log
+ *   memsys.c            the public API's glue: lifecycle, functional peek/poke, statistics
+ * Helpers called on every access or message are `static inline` here, so that the split costs
+ * no speed.  Nothing outside coherence/ includes it. */
+#ifndef QSIM_MEMSYS_INTERNAL_H
+#define QSIM_MEMSYS_INTERNAL_H
+
+#include <string.h>
+#include "coherence/memsys.h"
+
+#define HOME (-1)
+#define NO_LINE G_MAXUINT64
+#define NIL (-1)
+
+/* ======================================================================================
+ * Types
+ * ====================================================================================== */
+
+/* An access from a core, from memsys_issue() until `done`.  Pool slot; `next` links the MSHR
+ * wait queue of a line, or the free list. */
+typedef struct {
+    MemRequest req;
+    guint core;
+    Cycle issued;
+    MemSource src;
+    gboolean missed;            /* it waited for a transaction */
+    gint32 next;
+} Access;
+
+/* A line in a core's private hierarchy (any state but I).  Invariant: in_l1 implies the line
+ * is in the L1 tag array (and, with an L2, in_l2); a transient line may be in no array (it is
+ * then only in the core's MSHR table `lines`). */
+typedef struct PrivLine {
+    uint64_t line;              /* key of Core.lines */
+    guint8 state;               /* CohCacheState */
+    gboolean in_l1, in_l2;
+    gboolean data_in;           /* the response of the own transaction has arrived */
+    gint acks;                  /* acks still expected (negative: arrived before the count) */
+    Cycle held_until;           /* an atomic's hold_cycles: snoops wait until then */
+    gboolean snoop_waiting;     /* a snoop waits for held_until: later atomics do not extend it */
+    MemSource src;              /* where the last fill came from */
+    gint32 wait_head, wait_tail;/* accesses waiting for this line (Access indices) */
+    struct PrivLine *free_next;
+    guint8 data[];
+} PrivLine;
+
+typedef struct {
+    uint64_t line;              /* NO_LINE: empty */
+    PrivLine *pl;
+    guint32 lru;
+} Way;
+
+typedef struct {
+    guint sets, ways;
+    Way *w;
+    guint32 clock;
+} TagArray;
+
+typedef struct {
+    uint64_t line;
+    guint32 lru;
+} LlcLine;
+
+/* An LLC set may exceed `ways` briefly when every line in it is pinned by a transaction. */
+typedef struct {
+    LlcLine *l;
+    guint n, cap;
+} LlcSet;
+
+typedef struct {
+    guint id, socket, local;
+    PortClient client;
+    void *obj;
+    TagArray l1, l2;
+    GHashTable *lines;          /* uint64 line -> PrivLine*: every line not in I */
+} Core;
+
+/* A message in flight or queued at a home.  Pool slot; data is a line buffer owned by it. */
+typedef struct {
+    guint8 type;                /* MsgType */
+    gboolean has_data, excl;
+    guint8 source;              /* MemSource of data */
+    gint src, dst, req;         /* cores, or HOME */
+    uint64_t line;
+    gint acks;
+    gint32 acc;                 /* far atomic: the access */
+    Cycle not_before;           /* broadcast snoops: data may not complete earlier */
+    Cycle enq;                  /* when it joined the home FIFO */
+    gint32 next;                /* home FIFO link or free list */
+    guint8 *data;
+} Msg;
+
+/* The home's record of a line: directory state, FIFO of waiting requests, memory contents and
+ * the golden copy (the value of the last performed store, for checking).  Invariant: owner is
+ * not among the sharers; state is transient exactly while a transaction is in flight. */
+typedef struct {
+    uint64_t line;
+    guint8 state;               /* CohDirState */
+    gint owner;                 /* core or -1 */
+    guint nsharers;
+    gint req;                   /* requester of the transaction in flight */
+    gint acks;                  /* far atomic: acks still expected */
+    gint32 atomic_acc;
+    gint32 q_head, q_tail;      /* queued Msg indices */
+    guint64 llc_valid;          /* bit s: socket s's LLC holds memory's current data */
+    gint home;                  /* home socket, fixed at the first access; -1 before it */
+    LineStats st;
+    guint8 *mem, *golden;
+    guint64 sharers[];
+} DirEntry;
+
+struct MemSys {
+    QsimConfig cfgv;            /* copied scalars (strings not used) */
+    const QsimConfig *cfg;
+    Engine *e;
+    const CohProtocol *proto;
+    CohRow *cache_rows, *dir_rows;           /* own copies: overridable per MemSys */
+    gint16 cache_lut[CS__N][CE__N], dir_lut[DS__N][DE__N];
+    guint ncores, nsockets, cps, nslices, line_shift, line_size, sharer_words;
+    Core *cores;
+    LlcSet *llc;                /* nsockets * llc_sets */
+    guint llc_sets, llc_ways;
+    guint64 *sock_cost;
+    guint *sock_hops;
+    GHashTable *dir;            /* uint64 line -> DirEntry* */
+    GArray *acc;                /* Access */
+    gint32 acc_free;
+    GArray *msg;                /* Msg */
+    gint32 msg_free;
+    PrivLine *pl_free;
+    MemStats stats;
+    gboolean check;
+    GString *violation;         /* first invariant violation */
+    guint64 n_violations;
+    void (*trace)(void *user, guint core, uint64_t line, const char *row);
+    void *trace_user;
+};
+
+/* ======================================================================================
+ * Lookups (hot: static inline)
+ * ====================================================================================== */
+
+static inline uint64_t line_of(const MemSys *ms, uint64_t addr) { return addr & ~(uint64_t)(ms->line_size - 1); }
+static inline uint64_t line_index(const MemSys *ms, uint64_t line) { return line >> ms->line_shift; }
+static inline Access *acc_at(MemSys *ms, gint32 i) { return &g_array_index(ms->acc, Access, i); }
+static inline Msg *msg_at(MemSys *ms, gint32 i) { return &g_array_index(ms->msg, Msg, i); }
+static inline PrivLine *pl_find(const Core *c, uint64_t line) { return g_hash_table_lookup(c->lines, &line); }
+static inline gboolean is_sharer(const DirEntry *d, gint c) { return c >= 0 && (d->sharers[c / 64] >> (c % 64)) & 1; }
+static inline void sharer_add(DirEntry *d, gint c)
+{
+    if (!is_sharer(d, c)) {
+        d->sharers[c / 64] |= 1ull << (c % 64);
+        d->nsharers++;
+    }
+}
+static inline void sharer_remove(DirEntry *d, gint c)
+{
+    if (is_sharer(d, c)) {
+        d->sharers[c / 64] &= ~(1ull << (c % 64));
+        d->nsharers--;
+    }
+}
+
+/* The on-die stop of the LLC slice holding `line`, and the cost of one on-die hop. */
+static inline guint slice_stop(const MemSys *ms, uint64_t line)
+{
+    guint k = (guint)(line_index(ms, line) % ms->nslices);
+    return (guint)((guint64)k * ms->cps / ms->nslices);
+}
+static inline Cycle hop(const MemSys *ms) { return (Cycle)ms->cfg->topology.ondie_hop_cycles; }
+
+static inline Way *tags_set(const MemSys *ms, const TagArray *t, uint64_t line)
+{
+    return &t->w[(line_index(ms, line) % t->sets) * t->ways];
+}
+static inline Way *tags_find(const MemSys *ms, const TagArray *t, uint64_t line)
+{
+    Way *s = tags_set(ms, t, line);
+    for (guint i = 0; i < t->ways; i++)
+        if (s[i].line == line)
+            return &s[i];
+    return NULL;
+}
+
+static inline gboolean pl_busy(const MemSys *ms, const PrivLine *pl)
+{
+    return !coh_cache_state_stable(pl->state) || pl->held_until > engine_now(ms->e);
+}
+
+static inline gboolean is_request(MsgType t)
+{
+    return t == MSG_GETS || t == MSG_GETM || t == MSG_UPGRADE || t == MSG_PUTS || t == MSG_PUTE ||
+           t == MSG_PUTM || t == MSG_PUTO || t == MSG_FAR_ATOMIC;
+}
+
+/* ======================================================================================
+ * Line bytes and RMWs (hot: static inline)
+ * ====================================================================================== */
+
+static inline uint64_t bytes_get(const guint8 *p, guint size)
+{
+    uint64_t v = 0;
+    for (guint i = 0; i < size; i++)
+        v |= (uint64_t)p[i] << (8 * i);
+    return v;
+}
+static inline void bytes_put(guint8 *p, guint size, uint64_t v)
+{
+    for (guint i = 0; i < size; i++)
+        p[i] = (guint8)(v >> (8 * i));
+}
+static inline uint64_t size_mask(guint size) { return size >= 8 ? G_MAXUINT64 : ((1ull << (8 * size)) - 1); }
+
+/* Applies an RMW; returns the new value. */
+static inline uint64_t rmw_apply(const MemRequest *r, uint64_t old)
+{
+    uint64_t m = size_mask(r->size), v = r->value & m;
+    switch (r->rmw) {
+    case RMW_CAS: return old == (r->expected & m) ? v : old;
+    case RMW_XCHG: return v;
+    case RMW_ADD: return (old + v) & m;
+    case RMW_OR: return old | v;
+    case RMW_AND: return old & v;
+    }
+    return old;
+}
+
+/* ======================================================================================
+ * Functions shared between the files, by file
+ * ====================================================================================== */
+
+/* messages.c */
+gint32 acc_new(MemSys *ms);
+void acc_release(MemSys *ms, gint32 i);
+void msg_release(MemSys *ms, gint32 i);
+gint32 msg_send(MemSys *ms, MsgType type, gint src, gint dst, gint req, uint64_t line, Cycle delay);
+/* An engine event: message `arg` reaches its destination (a home or a cache). */
+void msg_deliver(void *obj, uint64_t arg);
+
+/* cache_tags.c */
+PrivLine *pl_new(MemSys *ms, Core *c, uint64_t line);
+void pl_release(MemSys *ms, Core *c, PrivLine *pl);
+void tags_init(TagArray *t, const CacheConfig *cc, guint line_size);
+void private_evict(MemSys *ms, Core *c, PrivLine *pl);
+void private_fill(MemSys *ms, Core *c, PrivLine *pl);
+void private_leave(MemSys *ms, Core *c, PrivLine *pl);
+
+/* llc.c */
+void llc_touch(MemSys *ms, guint socket, uint64_t line);
+gboolean llc_has(const MemSys *ms, guint socket, uint64_t line);
+
+/* directory.c */
+DirEntry *dir_get(MemSys *ms, uint64_t line);
+void dir_entry_free(gpointer p);
+void dir_queue_push(MemSys *ms, DirEntry *d, gint32 mi);
+gint32 dir_queue_pop(MemSys *ms, DirEntry *d);
+
+/* interconnect.c */
+void interconnect_build(MemSys *ms);
+Cycle route_core_home(const MemSys *ms, gint core, uint64_t line);
+Cycle route_core_core(const MemSys *ms, gint a, gint b, uint64_t line);
+Cycle broadcast_bound(const MemSys *ms, gint req, uint64_t line);
+
+/* cache_controller.c */
+void apply_cache_event(MemSys *ms, Core *c, uint64_t line, PrivLine *pl, CohCacheEvent ev,
+                       gint32 mi, gint32 ai);
+gboolean cache_receive(MemSys *ms, Core *c, gint32 mi);
+
+/* home_controller.c */
+void home_apply(MemSys *ms, DirEntry *d, gint32 mi);
+gboolean home_request(MemSys *ms, DirEntry *d, gint32 mi);
+
+/* invariants.c */
+void invariant_violation(MemSys *ms, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+void invariant_check_line(MemSys *ms, uint64_t line);
+
+#endif
