@@ -78,24 +78,44 @@ int cmd_litmus(int argc, char **argv)
         return cli_fail(error);
     LitmusJob job = { { (guint)runs, (guint64)seed }, fmt == REPORT_JSON, kinds };
     GString *out = g_string_new(NULL), *err = g_string_new(NULL);
-    int rc = litmus_job_run((const char *const *)files, &job, NULL, out, err);
-    /* An X86 test on an arm64 machine (or the reverse) would test nothing meaningful. */
-    for (guint i = 0; rc == QSIM_EXIT_OK && files[i]; i++) {
-        g_autoptr(LitmusTest) t = litmus_parse_file(files[i], NULL);
-        Arch want = t && t->arch == LITMUS_AARCH64 ? ARCH_ARM64 : ARCH_X86;
-        if (t && cfg && want != cfg->arch) {
+    /* Every readable test runs; an unreadable file is named and makes the exit status 2 at the
+     * end, so that one bad file in a catalogue does not hide the verdicts of all the others. */
+    g_autoptr(GPtrArray) readable = g_ptr_array_new();
+    gboolean unreadable = FALSE, wrong_arch = FALSE;
+    for (guint i = 0; files[i]; i++) {
+        g_autoptr(GError) e = NULL;
+        g_autoptr(LitmusTest) t = litmus_parse_file(files[i], &e);
+        g_autoptr(LitmusProgram) p = t ? litmus_translate(t, &e) : NULL;
+        if (!p) {
+            g_string_append_printf(err, "qsim litmus: %s\n", e->message);
+            unreadable = TRUE;
+            continue;
+        }
+        /* An X86 test on an arm64 machine (or the reverse) would test nothing meaningful. */
+        Arch want = t->arch == LITMUS_AARCH64 ? ARCH_ARM64 : ARCH_X86;
+        if (cfg && want != cfg->arch) {
             g_string_append_printf(err, "qsim litmus: %s: a %s test cannot run on config %s (arch %s)\n",
                                    files[i], litmus_arch_name(t->arch), cfg->name,
                                    cfg->arch == ARCH_X86 ? "x86" : "arm64");
-            rc = QSIM_EXIT_USAGE;
+            wrong_arch = TRUE;
+            continue;
         }
+        g_ptr_array_add(readable, files[i]);
     }
-    if (rc == QSIM_EXIT_OK) {
+    g_ptr_array_add(readable, NULL);
+    int rc = QSIM_EXIT_OK;
+    if (wrong_arch) {
+        rc = QSIM_EXIT_USAGE;
+    } else if (readable->len > 1) {
         g_autoptr(LitmusExecutor) ex = sc ? litmus_interp_executor_new() : litmus_executor_for_config(cfg, &error);
         if (!ex)
             rc = cli_fail(error);
         else
-            rc = litmus_job_run((const char *const *)files, &job, ex, out, err);
+            rc = litmus_job_run((const char *const *)readable->pdata, &job, ex, out, err);
+    }
+    if (unreadable) {
+        g_string_append(err, "qsim litmus: some files could not be read (above); exit status 2\n");
+        rc = QSIM_EXIT_USAGE;
     }
     fputs(out->str, stdout);
     fputs(err->str, stderr);

@@ -500,6 +500,13 @@ START_TEST(test_command)
     g_free(out);
     g_free(err);
     out = err = NULL;
+    /* One unreadable file among good ones: the good ones still run, the status is still 2. */
+    ck_assert_int_eq(run_qsim_line("litmus tests/litmus/x86/SB.litmus /nonexistent.litmus --config teaching --runs 20",
+                                   &out, &err), 2);
+    ck_assert_msg(strstr(out, "Test SB") && strstr(err, "/nonexistent.litmus: cannot read"), "%s\n%s", out, err);
+    g_free(out);
+    g_free(err);
+    out = err = NULL;
     ck_assert_int_eq(run_qsim_line("litmus tests/litmus/x86/SB.litmus", &out, &err), 2);
     ck_assert_msg(strstr(err, "--config CFG is required"), "%s", err);
     g_free(out);
