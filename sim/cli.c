@@ -17,6 +17,18 @@ gboolean cli_parse(GOptionContext *ctx, int *argc, char ***argv)
     return TRUE;
 }
 
+gboolean cli_parse_command(int *argc, char ***argv, const char *params, const char *summary,
+                           const GOptionEntry *entries)
+{
+    GOptionContext *ctx = g_option_context_new(params);
+    g_option_context_set_summary(ctx, summary);
+    if (entries)
+        g_option_context_add_main_entries(ctx, entries, NULL);
+    gboolean ok = cli_parse(ctx, argc, argv);
+    g_option_context_free(ctx);
+    return ok;
+}
+
 int cli_fail(const GError *error)
 {
     fprintf(stderr, "qsim: %s\n", error->message);

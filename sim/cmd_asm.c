@@ -29,14 +29,11 @@ int cmd_asm(int argc, char **argv)
         { "harness", 0, 0, G_OPTION_ARG_NONE, &with_harness, "assemble together with the workload harness", NULL },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
-    GOptionContext *ctx = g_option_context_new("FILE");
-    g_option_context_set_summary(ctx, "Assemble an ISA source file (docs/isa.md) and print the listing:\n"
+    if (!cli_parse_command(&argc, &argv, "FILE",
+                           "Assemble an ISA source file (docs/isa.md) and print the listing:\n"
                                       "each pc with its source position and decoded op, the labels,\n"
-                                      "and the memory layout.  Errors print as file:line:col: message.");
-    g_option_context_add_main_entries(ctx, entries, NULL);
-    gboolean ok = cli_parse(ctx, &argc, &argv);
-    g_option_context_free(ctx);
-    if (!ok)
+                                      "and the memory layout.  Errors print as file:line:col: message.",
+                           entries))
         return QSIM_EXIT_USAGE;
     if (argc != 2) {
         fprintf(stderr, "qsim asm: name one source file (try `qsim asm --help`)\n");

@@ -15,14 +15,10 @@ int cmd_config(int argc, char **argv)
           "Print the reference of every config key (Markdown) instead", NULL },
         { NULL },
     };
-    GOptionContext *ctx = g_option_context_new("NAME");
-    g_option_context_set_summary(ctx,
-        "Print the effective config NAME (a path, or a name from `qsim list configs`, with or\n"
-        "without .yaml): every key with defaults filled in, as YAML that qsim can load again.");
-    g_option_context_add_main_entries(ctx, entries, NULL);
-    gboolean ok = cli_parse(ctx, &argc, &argv);
-    g_option_context_free(ctx);
-    if (!ok)
+    if (!cli_parse_command(&argc, &argv, "NAME",
+                           "Print the effective config NAME (a path, or a name from `qsim list configs`, with or\n"
+        "without .yaml): every key with defaults filled in, as YAML that qsim can load again.",
+                           entries))
         return QSIM_EXIT_USAGE;
     if (reference) {
         g_autofree char *md = config_reference_markdown();

@@ -153,14 +153,10 @@ int cmd_latency(int argc, char **argv)
         { "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets, "Override a config value (repeatable)", "KEY=VALUE" },
         { NULL },
     };
-    GOptionContext *ctx = g_option_context_new("");
-    g_option_context_set_summary(ctx,
-        "Measure, by simulation, the cycles of a load, a store and a CAS by core 0 to a line that\n"
-        "another core holds in each coherence state, on the same socket and at each socket distance.");
-    g_option_context_add_main_entries(ctx, entries, NULL);
-    gboolean ok = cli_parse(ctx, &argc, &argv);
-    g_option_context_free(ctx);
-    if (!ok)
+    if (!cli_parse_command(&argc, &argv, "",
+                           "Measure, by simulation, the cycles of a load, a store and a CAS by core 0 to a line that\n"
+        "another core holds in each coherence state, on the same socket and at each socket distance.",
+                           entries))
         return QSIM_EXIT_USAGE;
     if (!config || argc != 1) {
         fprintf(stderr, "qsim latency: name a config, e.g. `qsim latency --config haswell`\n");

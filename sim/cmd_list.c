@@ -69,12 +69,10 @@ static char *first_description(const char *path, gboolean yaml)
 
 int cmd_list(int argc, char **argv)
 {
-    GOptionContext *ctx = g_option_context_new("configs|locks");
-    g_option_context_set_summary(ctx, "List the machine configs or the built-in locks that qsim finds\n"
-                                      "(in $QSIM_CONFIG_PATH, the source tree or the installed data folder).");
-    gboolean ok = cli_parse(ctx, &argc, &argv);
-    g_option_context_free(ctx);
-    if (!ok)
+    if (!cli_parse_command(&argc, &argv, "configs|locks",
+                           "List the machine configs or the built-in locks that qsim finds\n"
+                           "(in $QSIM_CONFIG_PATH, the source tree or the installed data folder).",
+                           NULL))
         return QSIM_EXIT_USAGE;
     if (argc != 2 || (strcmp(argv[1], "configs") && strcmp(argv[1], "locks"))) {
         fprintf(stderr, "qsim list: say what to list: `qsim list configs` or `qsim list locks`\n");

@@ -39,15 +39,11 @@ int cmd_litmus(int argc, char **argv)
         { "sc", 0, 0, G_OPTION_ARG_NONE, &sc, "Run on the sequentially consistent reference interpreter instead of a config", NULL },
         { NULL },
     };
-    GOptionContext *ctx = g_option_context_new("FILE...");
-    g_option_context_set_summary(ctx,
-        "Run litmus tests (herdtools7 format: X86, X86_64, AArch64) on a machine model and report\n"
+    if (!cli_parse_command(&argc, &argv, "FILE...",
+                           "Run litmus tests (herdtools7 format: X86, X86_64, AArch64) on a machine model and report\n"
         "the final states seen, as litmus7 does.  Exit status: 0 ok, 1 an --expect check failed\n"
-        "(or a run failed), 2 unreadable input.");
-    g_option_context_add_main_entries(ctx, entries, NULL);
-    gboolean ok = cli_parse(ctx, &argc, &argv);
-    g_option_context_free(ctx);
-    if (!ok)
+        "(or a run failed), 2 unreadable input.",
+                           entries))
         return QSIM_EXIT_USAGE;
     if (argc < 2) {
         fprintf(stderr, "qsim litmus: name at least one .litmus file\n");

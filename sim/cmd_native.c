@@ -32,15 +32,12 @@ int cmd_native(int argc, char **argv)
         { "format", 0, 0, G_OPTION_ARG_STRING, &format, "report format (default text)", "text|json|csv" },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
-    GOptionContext *ctx = g_option_context_new(NULL);
-    g_option_context_set_summary(ctx, "Run a lock natively on this machine: the same ISA source as the\n"
+    if (!cli_parse_command(&argc, &argv, NULL,
+                           "Run a lock natively on this machine: the same ISA source as the\n"
                                       "simulator, translated to C, one pinned thread per CPU.\n"
                                       "A work unit is one iteration of a dependent-add loop (about one\n"
-                                      "core cycle; the report gives its measured ns as work_unit_ns).");
-    g_option_context_add_main_entries(ctx, entries, NULL);
-    gboolean ok = cli_parse(ctx, &argc, &argv);
-    g_option_context_free(ctx);
-    if (!ok)
+                                      "core cycle; the report gives its measured ns as work_unit_ns).",
+                           entries))
         return QSIM_EXIT_USAGE;
 
     g_autoptr(GError) error = NULL;

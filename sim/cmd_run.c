@@ -113,16 +113,12 @@ int cmd_run(int argc, char **argv)
         { "native", 0, 0, G_OPTION_ARG_NONE, &native, "Also run the same lock and workload natively on this host (`qsim native`); print model and host side by side", NULL },
         { NULL },
     };
-    GOptionContext *ctx = g_option_context_new(NULL);
-    g_option_context_set_summary(ctx,
-        "Run a lock on a machine model and report where the cycles went.\n"
+    if (!cli_parse_command(&argc, &argv, NULL,
+                           "Run a lock on a machine model and report where the cycles went.\n"
         "Each thread loops: acquire; critical section (a shared counter and --cs-writes words);\n"
         "release; think.  Exit 0 on success, 1 if mutual exclusion failed or the run stalled,\n"
-        "2 on bad input.  `qsim --config X --lock Y` is short for `qsim run --config X --lock Y`.");
-    g_option_context_add_main_entries(ctx, entries, NULL);
-    gboolean ok = cli_parse(ctx, &argc, &argv);
-    g_option_context_free(ctx);
-    if (!ok)
+        "2 on bad input.  `qsim --config X --lock Y` is short for `qsim run --config X --lock Y`.",
+                           entries))
         return QSIM_EXIT_USAGE;
     if (argc > 1) {
         fprintf(stderr, "qsim run: unexpected argument '%s'\n", argv[1]);

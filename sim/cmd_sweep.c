@@ -56,15 +56,11 @@ int cmd_sweep(int argc, char **argv)
         { "merge", 0, 0, G_OPTION_ARG_NONE, &merge, "Join the shard folders given as arguments into --out", NULL },
         { NULL },
     };
-    GOptionContext *ctx = g_option_context_new("SWEEP.yaml | --merge DIR...");
-    g_option_context_set_summary(ctx,
-        "Run every point of a sweep file (the cross product of its axes; see docs/sweeps.md) in\n"
+    if (!cli_parse_command(&argc, &argv, "SWEEP.yaml | --merge DIR...",
+                           "Run every point of a sweep file (the cross product of its axes; see docs/sweeps.md) in\n"
         "parallel and write DIR/results.csv and DIR/results.jsonl, one row per point, sorted by point.\n"
-        "Exit 0 when every point succeeded, 1 when any failed (mutual exclusion, stall), 2 on bad input.");
-    g_option_context_add_main_entries(ctx, entries, NULL);
-    gboolean ok = cli_parse(ctx, &argc, &argv);
-    g_option_context_free(ctx);
-    if (!ok)
+        "Exit 0 when every point succeeded, 1 when any failed (mutual exclusion, stall), 2 on bad input.",
+                           entries))
         return QSIM_EXIT_USAGE;
     g_autoptr(GError) error = NULL;
     if ((plot_y || plot_x) && !plot)

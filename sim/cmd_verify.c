@@ -23,14 +23,11 @@ int cmd_verify(int argc, char **argv)
         { "data", 0, 0, G_OPTION_ARG_STRING, &data_s, "critical-section data: separate-line (default) or same-line", "WHERE" },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
-    GOptionContext *ctx = g_option_context_new(NULL);
-    g_option_context_set_summary(ctx, "Check a lock on the reference interpreter (sequentially consistent memory,\n"
+    if (!cli_parse_command(&argc, &argv, NULL,
+                           "Check a lock on the reference interpreter (sequentially consistent memory,\n"
                                       "seeded random interleavings): mutual exclusion, no deadlock or livelock,\n"
-                                      "every thread finished.  Exit 0 when all held, 1 otherwise.");
-    g_option_context_add_main_entries(ctx, entries, NULL);
-    gboolean ok = cli_parse(ctx, &argc, &argv);
-    g_option_context_free(ctx);
-    if (!ok)
+                                      "every thread finished.  Exit 0 when all held, 1 otherwise.",
+                           entries))
         return QSIM_EXIT_USAGE;
     if (argc > 1) {
         fprintf(stderr, "qsim verify: unexpected argument `%s` (try `qsim verify --help`)\n", argv[1]);

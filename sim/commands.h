@@ -23,6 +23,11 @@ const QsimCommand *qsim_command_find(const char *name);
 
 /* Parses argv with a context whose help names `qsim NAME`; on error prints it and returns FALSE. */
 gboolean cli_parse(GOptionContext *ctx, int *argc, char ***argv);
+/* The one way a sub-command reads its options: a GOptionContext whose help shows
+ * "qsim NAME [OPTION...] PARAMS" and `summary`, with `entries`.  FALSE after printing the
+ * problem. */
+gboolean cli_parse_command(int *argc, char ***argv, const char *params, const char *summary,
+                           const GOptionEntry *entries);
 /* Prints "qsim: <message>" to stderr and returns QSIM_EXIT_USAGE. */
 int cli_fail(const GError *error);
 /* Suggests the closest of `candidates` to `word` (edit distance), or NULL. */
