@@ -53,18 +53,33 @@ static char *first_description(const char *path, gboolean yaml)
     g_autofree char *text = NULL;
     if (!g_file_get_contents(path, &text, NULL, NULL))
         return g_strdup("");
+    /* The header comment's first sentence, which may run over several comment lines. */
     g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+    GString *sentence = g_string_new(NULL);
     for (guint i = 0; lines[i]; i++) {
         char *l = g_strstrip(lines[i]);
-        if (*l == '#' || *l == ';') {
+        if (*l != '#' && *l != ';')
+            break;
+        while (*l == '#' || *l == ';' || *l == ' ')
             l++;
-            while (*l == '#' || *l == ';' || *l == ' ')
-                l++;
-            if (*l)
-                return g_strdup(l);
+        if (!*l)
+            break;
+        if (sentence->len)
+            g_string_append_c(sentence, ' ');
+        g_string_append(sentence, l);
+        const char *stop = strstr(sentence->str, ". ");
+        if (stop || g_str_has_suffix(sentence->str, ".")) {
+            if (stop)
+                g_string_truncate(sentence, (gsize)(stop - sentence->str) + 1);
+            break;
         }
     }
-    return g_strdup("");
+    /* "name: what it is" -> "what it is" */
+    const char *colon = strstr(sentence->str, ": ");
+    gboolean named = colon && !memchr(sentence->str, ' ', (gsize)(colon - sentence->str));
+    char *out = g_strdup(named ? colon + 2 : sentence->str);
+    g_string_free(sentence, TRUE);
+    return out;
 }
 
 int cmd_list(int argc, char **argv)
