@@ -8,6 +8,7 @@
  * (they perform at the ROB head); on arm64 a younger load waits for an older unfinished atomic
  * or `stx`; `stx` is performed as a compare-and-swap against the value `ldx` read (so an ABA
  * write in between is not seen as a failure). */
+#include <stdarg.h>
 #include <string.h>
 #include "cores/core_internal.h"
 #include "cores/isa_exec.h"
@@ -237,13 +238,40 @@ static gboolean stage_retire(Core *c)
 
 /* ==================== execute ==================== */
 
+/* --trace: what the pipeline did, in words; formatted only when someone listens. */
+static void trace_event(Core *c, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+static void trace_event(Core *c, const char *fmt, ...)
+{
+    if (!c->trace_fn)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    g_autofree char *text = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    c->trace_fn(c->trace_ctx, c->id, engine_now(c->e), text);
+}
+
+/* "file:line" of an op, for traces. */
+static char *src_pos(const Core *c, const IsaInsn *in)
+{
+    const char *file = c->prog->files && in->file < c->prog->files->len ? c->prog->files->pdata[in->file]
+                                                                       : c->prog->filename;
+    return g_strdup_printf("%s:%u", file ? file : "?", in->line);
+}
+
 static void mispredict(Core *c, RobEntry *en, int32_t actual)
 {
     gint64 pen = c->cfg->core.branch_mispredict_penalty;
     c->st.branch_mispredicts++;
-    c->st.bm_squashed_ops += squash_refetch(c, en->seq + 1, actual, pen);
+    guint squashed = squash_refetch(c, en->seq + 1, actual, pen);
+    c->st.bm_squashed_ops += squashed;
     c->st.bm_penalty_cycles += (guint64)pen;
     en->pred_next = actual;
+    if (c->trace_fn) {
+        g_autofree char *pos = src_pos(c, en->in);
+        trace_event(c, "branch at %s mispredicted: %u younger ops squashed, fetch resumes at pc %d after %"
+                       G_GINT64_FORMAT " cycles", pos, squashed, actual, pen);
+    }
 }
 
 /* Finishes an op whose timer ran out. */
@@ -434,6 +462,7 @@ static gboolean start_wfe(Core *c, RobEntry *en, gboolean head)
         c->wfe_sleeping = TRUE;
         c->wfe_since = now;
         c->st.wfe_sleeps++;
+        trace_event(c, "wfe at pc %d: asleep until an event", en->pc);
         return TRUE;
     }
     return FALSE;
@@ -873,7 +902,10 @@ static void check_same_address(Core *c, const RobEntry *en)
         if (is_load_op(y->in->op) && y->stale && y->addr < en->addr + en->in->size &&
             en->addr < y->addr + y->in->size) {
             c->st.same_addr_replays++;
-            squash_refetch(c, s, y->pc, c->cfg->core.machine_clear_penalty);
+            int32_t pc = y->pc;
+            guint squashed = squash_refetch(c, s, pc, c->cfg->core.machine_clear_penalty);
+            trace_event(c, "same-address replay: the younger load at pc %d read older data; %u ops squashed",
+                        pc, squashed);
             return;
         }
     }
@@ -971,9 +1003,16 @@ static void core_line_lost(void *obj, uint64_t line_addr, LineLossCause cause)
                 continue;
             if (en->watched && en->line == line && (!precise || older_pending)) {
                 gint64 pen = c->cfg->core.machine_clear_penalty;
+                int32_t pc = en->pc;
+                g_autofree char *pos = c->trace_fn ? src_pos(c, en->in) : NULL;
                 c->st.machine_clears++;
-                c->st.mc_squashed_ops += squash_refetch(c, s, en->pc, pen);
+                guint squashed = squash_refetch(c, s, pc, pen);
+                c->st.mc_squashed_ops += squashed;
                 c->st.mc_penalty_cycles += (guint64)pen;
+                trace_event(c, "memory-ordering machine clear: the load at %s (pc %d) had read line 0x%"
+                               G_GINT64_MODIFIER "x, which was %s before the load retired; %u ops squashed, "
+                               "refetch after %" G_GINT64_FORMAT " cycles", pos, pc, line,
+                            cause == LINE_EVICTED ? "evicted" : "invalidated", squashed, pen);
                 break;
             }
             if (!en->performed)
@@ -1065,6 +1104,12 @@ void core_set_mark_hook(Core *c, CoreMarkFn fn, void *ctx)
 {
     c->mark_fn = fn;
     c->mark_ctx = ctx;
+}
+
+void core_set_trace_hook(Core *c, CoreTraceFn fn, void *ctx)
+{
+    c->trace_fn = fn;
+    c->trace_ctx = ctx;
 }
 
 void core_set_sev_hook(Core *c, CoreSevFn fn, void *ctx)

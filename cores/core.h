@@ -73,6 +73,8 @@ gboolean core_stats_equal(const CoreStats *a, const CoreStats *b);
 typedef void (*CoreIssueFn)(void *ms, guint core, const MemRequest *r);
 /* `mark N` retired on `core` at cycle `when` (1: lock call begins, 2: acquired, 3: released). */
 typedef void (*CoreMarkFn)(void *ctx, guint core, int64_t n, Cycle when);
+/* A pipeline event in words (machine clear, mispredict, replay, WFE sleep), for --trace. */
+typedef void (*CoreTraceFn)(void *ctx, guint core, Cycle when, const char *event);
 /* `sev` retired on `core`: the receiver signals every core (core_signal_event), itself too. */
 typedef void (*CoreSevFn)(void *ctx, guint core);
 
@@ -85,6 +87,7 @@ Core *core_new(Engine *e, const QsimConfig *cfg, guint id, const IsaProgram *pro
 void core_free(Core *c);
 void core_set_mark_hook(Core *c, CoreMarkFn fn, void *ctx);
 void core_set_sev_hook(Core *c, CoreSevFn fn, void *ctx);
+void core_set_trace_hook(Core *c, CoreTraceFn fn, void *ctx);
 /* `work N` then takes N plus a draw in [0, jitter] from this core's "core.work" stream. */
 void core_set_work_jitter(Core *c, guint jitter);
 /* The callbacks the memory system calls; its `core` argument is the Core*. */

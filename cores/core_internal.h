@@ -99,6 +99,8 @@ struct Core {
     void *mark_ctx;
     CoreSevFn sev_fn;
     void *sev_ctx;
+    CoreTraceFn trace_fn;           /* NULL: no trace */
+    void *trace_ctx;
     guint work_jitter;              /* `work N` takes N + uniform [0, work_jitter] */
     GRand *work_rand;
     gboolean x86;

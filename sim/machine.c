@@ -81,6 +81,12 @@ void machine_set_start_delay(Machine *m, guint core, Cycle delay)
     m->delay[core] = delay;
 }
 
+void machine_set_trace_hook(Machine *m, CoreTraceFn fn, void *ctx)
+{
+    for (guint i = 0; i < m->n; i++)
+        core_set_trace_hook(m->cores[i], fn, ctx);
+}
+
 void machine_set_work_jitter(Machine *m, guint jitter)
 {
     for (guint i = 0; i < m->n; i++)

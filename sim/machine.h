@@ -51,6 +51,8 @@ void machine_randomize_start(Machine *m, Cycle max_skew);
 void machine_set_mark_hook(Machine *m, CoreMarkFn fn, void *ctx);
 /* Every `work N` takes N plus a seeded uniform draw in [0, jitter] cycles (think-time jitter). */
 void machine_set_work_jitter(Machine *m, guint jitter);
+/* Every core's pipeline events (machine clears, mispredicts, replays, WFE sleeps), in words. */
+void machine_set_trace_hook(Machine *m, CoreTraceFn fn, void *ctx);
 
 /* Runs until every core halts, the watchdog fires, or `max_cycles` (CYCLE_NEVER: no limit). */
 MachineOutcome machine_run(Machine *m, Cycle max_cycles);

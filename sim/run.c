@@ -115,6 +115,12 @@ static void trace_row(void *user, guint core, uint64_t line, const char *row)
                 line, row);
 }
 
+static void trace_core(void *user, guint core, Cycle when, const char *event)
+{
+    TraceCtx *t = user;
+    fprintf(t->out, "%10" G_GUINT64_FORMAT "  core %-3u %s\n", when, core, event);
+}
+
 gboolean run_simulation(const RunOptions *o, RunResult *r, GError **error)
 {
     memset(r, 0, sizeof *r);
@@ -184,6 +190,8 @@ gboolean run_simulation(const RunOptions *o, RunResult *r, GError **error)
     log.waiting = g_new0(guint64, o->threads);
     latency_init(&log.latency);
     machine_set_mark_hook(m, on_mark, &log);
+    if (o->trace)
+        machine_set_trace_hook(m, trace_core, &trace);
     machine_randomize_start(m, o->jitter ? o->jitter : RUN_DEFAULT_SKEW);
     if (o->jitter)
         machine_set_work_jitter(m, o->jitter);
