@@ -123,6 +123,23 @@ static int type_size(const char *t)
     return g_str_has_suffix(t, "_t") ? 8 : -1;
 }
 
+/* The register of a `P:REG` initial entry, the cursor after the ':'. */
+static gboolean parse_init_reg(const LitmusTest *t, LitCursor *c, LitmusInit *in, int64_t thread, GError **error)
+{
+    lit_skip_space(c);
+    guint rl = c->line, rc = c->col;
+    g_autofree char *reg = lit_parse_ident(c);
+    const char *canon = reg ? litmus_reg_canonical(t->arch, reg, NULL) : NULL;
+    if (!canon) {
+        lit_error_at(error, LITMUS_ERROR_SYNTAX, c->file, rl, rc, "'%s' is not a %s register", reg ? reg : "",
+                     litmus_arch_name(t->arch));
+        return FALSE;
+    }
+    in->thread = (int)thread;
+    in->name = g_strdup(canon);
+    return TRUE;
+}
+
 /* One initial-state entry, the cursor at its first character; stops before ';' or '}'. */
 static gboolean parse_init_entry(LitmusTest *t, LitCursor *c, GError **error)
 {
@@ -140,18 +157,10 @@ static gboolean parse_init_entry(LitmusTest *t, LitCursor *c, GError **error)
             return FALSE;
         }
         lit_advance(c);
-        lit_skip_space(c);
-        guint rl = c->line, rc = c->col;
-        g_autofree char *reg = lit_parse_ident(c);
-        const char *canon = reg ? litmus_reg_canonical(t->arch, reg, NULL) : NULL;
-        if (!canon) {
+        if (!parse_init_reg(t, c, in, thread, error)) {
             init_free(in);
-            lit_error_at(error, LITMUS_ERROR_SYNTAX, c->file, rl, rc, "'%s' is not a %s register",
-                         reg ? reg : "", litmus_arch_name(t->arch));
             return FALSE;
         }
-        in->thread = (int)thread;
-        in->name = g_strdup(canon);
     } else {
         /* [type words] ['*'] name */
         for (;;) {
@@ -188,18 +197,10 @@ static gboolean parse_init_entry(LitmusTest *t, LitCursor *c, GError **error)
                     lit_skip_space(c);
                     if (c->p < c->end && *c->p == ':')
                         lit_advance(c);
-                    lit_skip_space(c);
-                    guint rl = c->line, rc = c->col;
-                    g_autofree char *reg = lit_parse_ident(c);
-                    const char *canon = reg ? litmus_reg_canonical(t->arch, reg, NULL) : NULL;
-                    if (!canon) {
+                    if (!parse_init_reg(t, c, in, th, error)) {
                         init_free(in);
-                        lit_error_at(error, LITMUS_ERROR_SYNTAX, c->file, rl, rc, "'%s' is not a %s register",
-                                     reg ? reg : "", litmus_arch_name(t->arch));
                         return FALSE;
                     }
-                    in->thread = (int)th;
-                    in->name = g_strdup(canon);
                     break;
                 }
                 continue;
