@@ -128,19 +128,19 @@ gboolean sweep_execute(const Sweep *s, const SweepRunOptions *o, guint *failed, 
         g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_IO, "%s: %s", path, g_strerror(errno));
         return FALSE;
     }
-    g_autoptr(GArray) todo = g_array_new(FALSE, FALSE, sizeof(guint));
+    g_autoptr(GArray) pending = g_array_new(FALSE, FALSE, sizeof(guint));
     for (guint p = 0; p < s->npoints; p++)
         if (p % o->nshards == o->shard - 1 && !done[p])
-            g_array_append_val(todo, p);
-    st.total = todo->len;
-    if (todo->len) {
-        GThreadPool *pool = g_thread_pool_new(run_point, &st, (gint)MIN(o->jobs, todo->len), TRUE, error);
+            g_array_append_val(pending, p);
+    st.total = pending->len;
+    if (pending->len) {
+        GThreadPool *pool = g_thread_pool_new(run_point, &st, (gint)MIN(o->jobs, pending->len), TRUE, error);
         if (!pool) {
             fclose(st.jsonl);
             return FALSE;
         }
-        for (guint i = 0; i < todo->len; i++)
-            g_thread_pool_push(pool, GUINT_TO_POINTER(g_array_index(todo, guint, i) + 1), NULL);
+        for (guint i = 0; i < pending->len; i++)
+            g_thread_pool_push(pool, GUINT_TO_POINTER(g_array_index(pending, guint, i) + 1), NULL);
         g_thread_pool_free(pool, FALSE, TRUE);   /* waits for every point */
     }
     fclose(st.jsonl);

@@ -211,21 +211,31 @@ START_TEST(test_native_beside_model)
 }
 END_TEST
 
+/* Runs `qsim run --config CONFIG --lock-file F --set run.stall_cycles=STALL` on a lock whose
+ * `lock` body is `lock_body` (its unlock just returns); the exit status, and what it printed. */
+static int run_lock_body(const char *config, const char *lock_body, int stall, char **out, char **err)
+{
+    g_autofree char *dir = g_dir_make_tmp("qsim-run-XXXXXX", NULL);
+    g_autofree char *path = g_build_filename(dir, "lock.qs", NULL);
+    g_autofree char *text = g_strdup_printf(".shared lock_word 4 own_line\n.entry lock\n.entry unlock\n"
+                                            "lock:\n%sunlock:\n    ret\n", lock_body);
+    ck_assert(g_file_set_contents(path, text, -1, NULL));
+    g_autofree char *line = g_strdup_printf("run --config %s --lock-file %s --set run.stall_cycles=%d", config,
+                                            path, stall);
+    int rc = run_qsim_line(line, out, err);
+    g_unlink(path);
+    g_rmdir(dir);
+    return rc;
+}
+
 /* Calls nested past the 64-deep return stack stop the thread (they used to wrap around and
  * return to the wrong place): the watchdog reports it, exit 1. */
 START_TEST(test_call_depth_stops_the_thread)
 {
-    g_autofree char *dir = g_dir_make_tmp("qsim-run-XXXXXX", NULL);
-    g_autofree char *path = g_build_filename(dir, "deep.qs", NULL);
-    ck_assert(g_file_set_contents(path, ".shared lock_word 4 own_line\n.entry lock\n.entry unlock\n"
-                                        "lock:\n    call lock\n    ret\nunlock:\n    ret\n", -1, NULL));
-    g_autofree char *line = g_strdup_printf("run --config teaching --lock-file %s --set run.stall_cycles=2000", path);
     g_autofree char *out = NULL, *err = NULL;
-    ck_assert_int_eq(run_qsim_line(line, &out, &err), 1);
+    ck_assert_int_eq(run_lock_body("teaching", "    call lock\n    ret\n", 2000, &out, &err), 1);
     ck_assert_msg(strstr(err, "calls nested past 64"), "%s", err);
     ck_assert_msg(!strstr(out, "MUTUAL EXCLUSION VIOLATED"), "%s", out);
-    g_unlink(path);
-    g_rmdir(dir);
 }
 END_TEST
 
@@ -248,16 +258,9 @@ END_TEST
 /* A lock that sleeps for good stops every core retiring: the watchdog ends the run, exit 1. */
 START_TEST(test_stall_is_exit_1)
 {
-    g_autofree char *dir = g_dir_make_tmp("qsim-run-XXXXXX", NULL);
-    g_autofree char *path = g_build_filename(dir, "sleeper.qs", NULL);
-    ck_assert(g_file_set_contents(path, ".shared lock_word 4 own_line\n.entry lock\n.entry unlock\n"
-                                        "lock:\n    wfe\n    jmp lock\nunlock:\n    ret\n", -1, NULL));
-    g_autofree char *line = g_strdup_printf("run --config neoverse-n1 --lock-file %s --set run.stall_cycles=5000", path);
     g_autofree char *out = NULL, *err = NULL;
-    ck_assert_int_eq(run_qsim_line(line, &out, &err), 1);
+    ck_assert_int_eq(run_lock_body("neoverse-n1", "    wfe\n    jmp lock\n", 5000, &out, &err), 1);
     ck_assert_msg(strstr(err, "the run stalled") && strstr(err, "core 0"), "%s", err);
-    g_unlink(path);
-    g_rmdir(dir);
 }
 END_TEST
 
