@@ -34,9 +34,9 @@ ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) $(PKG_CFLAGS) -I. -MMD -MP \
              -DQSIM_SRCDIR=\"$(CURDIR)\"
 LDLIBS   := $(PKG_LIBS) -lm -lpthread -ldl
 
-MODULES  := sim cores coherence locks
+MODULES  := sim/base cores coherence sim locks sim/litmus sim/sweep sim/cli
 # Programs with their own main(), kept out of the library.
-MAIN_SRC := sim/main.c locks/gen_native_main.c
+MAIN_SRC := sim/cli/main.c locks/gen_native_main.c
 LIB_SRC  := $(filter-out $(MAIN_SRC),$(foreach m,$(MODULES),$(wildcard $(m)/*.c)))
 LOCK_QS  := $(wildcard locks/*.qs)
 TEST_SRC := $(wildcard tests/*.c)
@@ -49,13 +49,13 @@ TEST_OBJ := $(TEST_SRC:%.c=$(B)/%.o)
 # the tests, not into the library, because the generator that writes it links the library.
 NATIVE_GEN := $(B)/native/locks_gen.o
 
-.PHONY: all run study check check-unit check-install check-asan bench install uninstall clean docs
+.PHONY: all run study check check-layers check-unit check-install check-asan bench install uninstall clean docs
 all: qsim
 
 qsim: $(B)/qsim
 	@if [ "$(B)" = build ]; then cp $(B)/qsim qsim.tmp && mv -f qsim.tmp qsim; fi
 
-$(B)/qsim: $(B)/sim/main.o $(NATIVE_GEN) $(B)/libqsim.a
+$(B)/qsim: $(B)/sim/cli/main.o $(NATIVE_GEN) $(B)/libqsim.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
 
 $(B)/libqsim.a: $(LIB_OBJ)
@@ -92,6 +92,7 @@ $(B)/check_qsim: $(TEST_OBJ) $(NATIVE_GEN) $(B)/libqsim.a
 
 # ---- tests ----
 check: qsim
+	$(MAKE) --no-print-directory check-layers
 	$(MAKE) --no-print-directory check-unit B=build
 	$(MAKE) --no-print-directory check-install
 	$(MAKE) --no-print-directory check-asan
@@ -107,6 +108,15 @@ check-asan:
 	  build/asan/check_qsim build/asan/qsim
 	ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 QSIM_TEST_SCALE=quick \
 	  QSIM_BIN=$(CURDIR)/build/asan/qsim QSIM_SRCDIR=$(CURDIR) build/asan/check_qsim
+
+# No include runs upward through the layers (build-aux/check-layers.sh has the table); the
+# checker itself must catch one planted in a scratch tree.
+check-layers:
+	@sh build-aux/check-layers.sh
+	@t=$$(mktemp -d /tmp/qsim-layers.XXXXXX) && mkdir -p $$t/cores $$t/sim/base $$t/coherence $$t/locks && \
+	echo '#include "sim/run.h"' > $$t/cores/planted.c && \
+	if sh build-aux/check-layers.sh $$t >/dev/null 2>&1; then rm -rf $$t; echo "check-layers: missed a planted upward include" >&2; exit 1; fi; \
+	rm -rf $$t; echo "check-layers: a planted upward include is caught"
 
 # A staged install must find its configs and locks with the source tree out of reach.
 check-install: qsim
@@ -150,5 +160,5 @@ uninstall:
 clean:
 	rm -rf build qsim
 
--include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(B)/sim/main.d $(B)/locks/gen_native_main.d \
+-include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(B)/sim/cli/main.d $(B)/locks/gen_native_main.d \
   $(NATIVE_GEN:.o=.d)

@@ -21,8 +21,8 @@
 
 #include <glib.h>
 #include <stdint.h>
-#include "sim/engine.h"
-#include "sim/config.h"
+#include "sim/base/engine.h"
+#include "sim/base/config.h"
 
 typedef enum {
     MEM_LOAD,      /* read `size` bytes */

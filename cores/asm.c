@@ -9,7 +9,7 @@
 #include <ctype.h>
 #include "cores/asm.h"
 #include "cores/isa_exec.h"
-#include "sim/commands.h"
+#include "sim/base/suggest.h"
 
 G_DEFINE_QUARK(qsim-asm-error-quark, asm_error)
 
@@ -471,7 +471,7 @@ static const char *suggest_op(const char *m)
                 names[n++] = buf[nb++];
             }
     }
-    const char *hint = cli_did_you_mean(m, names, n);
+    const char *hint = suggest_closest(m, names, n);
     /* The hint may point into buf: map it back to the static op name it was built from. */
     for (guint i = 0; hint && i < G_N_ELEMENTS(asm_ops); i++)
         if (!strcmp(hint, asm_ops[i].name))
@@ -622,11 +622,9 @@ static void parse_insn(Asm *a, guint line, const Tok *mn, const char *rest, guin
             return;
         }
     }
-    const char *arch_name = a->arch == ARCH_X86 ? "x86" : "arm64";
-    gboolean on_arch = a->arch == ARCH_X86 ? isa_op_info[d->op].x86 : isa_op_info[d->op].arm64;
-    if (!on_arch) {
-        diag(a, line, mn->col, "`%s` is not available on %s (%s only)", mn->text, arch_name,
-             a->arch == ARCH_X86 ? "arm64" : "x86");
+    if (!isa_op_on_arch(d->op, a->arch)) {
+        diag(a, line, mn->col, "`%s` is not available on %s (%s only)", mn->text, arch_name(a->arch),
+             arch_name(arch_other(a->arch)));
         return;
     }
 
@@ -911,7 +909,7 @@ IsaProgram *asm_assemble_sources(const AsmSource *sources, guint n, Arch arch, G
             const char **names = g_new(const char *, a.p->labels->len + 1);
             for (guint k = 0; k < a.p->labels->len; k++)
                 names[k] = g_array_index(a.p->labels, IsaEntry, k).name;
-            const char *hint = cli_did_you_mean(f->label, names, a.p->labels->len);
+            const char *hint = suggest_closest(f->label, names, a.p->labels->len);
             if (hint)
                 diag(&a, f->line, f->col, "undefined label `%s`; did you mean `%s`?", f->label, hint);
             else
@@ -1112,7 +1110,7 @@ char *asm_listing(const IsaProgram *p, Arch arch, guint nthreads)
 {
     GString *g = g_string_new(NULL);
     g_string_append_printf(g, "# %s, assembled for %s: %u instructions, %u variables\n", p->filename,
-                           arch == ARCH_X86 ? "x86" : "arm64", p->insns->len, p->syms->len);
+                           arch_name(arch), p->insns->len, p->syms->len);
     g_string_append(g, "# entry points:");
     for (guint i = 0; i < p->entries->len; i++)
         g_string_append_printf(g, " %s=@%d", g_array_index(p->entries, IsaEntry, i).name,

@@ -10,8 +10,8 @@
 
 #include <glib.h>
 #include <stdint.h>
-#include "sim/engine.h"
-#include "sim/config.h"
+#include "sim/base/engine.h"
+#include "sim/base/config.h"
 #include "coherence/port.h"
 #include "cores/isa.h"
 

@@ -10,7 +10,7 @@
 
 #include <glib.h>
 #include <stdint.h>
-#include "sim/config.h"
+#include "cores/arch.h"
 
 #define ISA_NREGS 16
 #define ISA_REG_TID 16
@@ -95,6 +95,10 @@ typedef struct {
     gboolean x86, arm64;   /* available on the architecture */
 } IsaOpInfo;
 extern const IsaOpInfo isa_op_info[OP__COUNT];
+static inline gboolean isa_op_on_arch(IsaOp op, Arch a)
+{
+    return a == ARCH_X86 ? isa_op_info[op].x86 : isa_op_info[op].arm64;
+}
 
 typedef enum { SYM_SHARED, SYM_PER_THREAD } IsaSymScope;
 

@@ -148,10 +148,9 @@ static gboolean check_insn(Tr *tr, guint pc, GError **error)
     if ((guint)in->op >= OP__COUNT)
         return fail_at(tr, in, error, "unknown op %d", in->op);
     const IsaOpInfo *info = &isa_op_info[in->op];
-    gboolean ok = tr->arch == ARCH_X86 ? info->x86 : info->arm64;
-    if (!ok)
+    if (!isa_op_on_arch(in->op, tr->arch))
         return fail_at(tr, in, error, "`%s` cannot run natively on an %s host (%s only)", info->name,
-                       tr->arch == ARCH_X86 ? "x86" : "arm64", tr->arch == ARCH_X86 ? "arm64" : "x86");
+                       arch_name(tr->arch), arch_name(arch_other(tr->arch)));
     if ((info->is_load || info->is_store) &&
         in->size != 1 && in->size != 2 && in->size != 4 && in->size != 8)
         return fail_at(tr, in, error, "`%s` of %u bytes (1, 2, 4 or 8)", info->name, in->size);

@@ -19,8 +19,8 @@
 #include "cores/isa_exec.h"
 #include "locks/native_c.h"
 #include "locks/native_run.h"
-#include "sim/report.h"
-#include "sim/commands.h"
+#include "sim/base/report.h"
+#include "sim/base/suggest.h"
 
 /* ------------------------------------------------------------------------------------------ */
 /* Loading locks                                                                              */
@@ -68,7 +68,7 @@ NativeLock *native_lock_builtin(const char *name, GError **error)
                     "could be translated); use --lock-file", name);
         return NULL;
     }
-    const char *hint = cli_did_you_mean(name, (const char *const *)names->pdata, names->len);
+    const char *hint = suggest_closest(name, (const char *const *)names->pdata, names->len);
     g_ptr_array_add(names, NULL);
     g_autofree char *all = g_strjoinv(", ", (char **)names->pdata);
     g_set_error(error, NATIVE_ERROR, NATIVE_ERROR_USAGE, "--lock %s: unknown lock%s%s%s (built in: %s)",
@@ -569,7 +569,7 @@ static JsonNode *build_report(const QnLockDesc *d, const NativeOptions *o, Arch 
     g_autoptr(JsonBuilder) b = json_builder_new();
     json_builder_begin_object(b);
     report_add_string(b, "config", "native");
-    report_add_string(b, "arch", arch == ARCH_X86 ? "x86" : "arm64");
+    report_add_string(b, "arch", arch_name(arch));
     report_add_string(b, "lock", d->name);
     report_add_int(b, "threads", nt);
     json_builder_set_member_name(b, "cpus");

@@ -7,8 +7,8 @@
 #define QSIM_MACHINE_H
 
 #include <glib.h>
-#include "sim/engine.h"
-#include "sim/config.h"
+#include "sim/base/engine.h"
+#include "sim/base/config.h"
 #include "coherence/port.h"
 #include "cores/isa.h"
 #include "cores/core.h"

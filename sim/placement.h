@@ -6,7 +6,7 @@
 #define QSIM_PLACEMENT_H
 
 #include <glib.h>
-#include "sim/config.h"
+#include "sim/base/config.h"
 
 typedef enum { PLACE_FILL, PLACE_SPREAD } PlacementPolicy;
 

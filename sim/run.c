@@ -5,9 +5,9 @@
 #include <string.h>
 #include <sys/resource.h>
 #include "sim/run.h"
-#include "sim/report.h"
-#include "sim/engine.h"
-#include "sim/latency_stats.h"
+#include "sim/base/report.h"
+#include "sim/base/engine.h"
+#include "sim/base/latency_stats.h"
 #include "sim/machine.h"
 #include "sim/verify.h"
 #include "cores/asm.h"
@@ -244,7 +244,7 @@ gboolean run_simulation(const RunOptions *o, RunResult *r, GError **error)
     g_autoptr(JsonBuilder) b = json_builder_new();
     json_builder_begin_object(b);
     report_add_string(b, "config", cfg->name);
-    report_add_string(b, "arch", cfg->arch == ARCH_X86 ? "x86" : "arm64");
+    report_add_string(b, "arch", arch_name(cfg->arch));
     report_add_string(b, "lock", lock_name);
     report_add_int(b, "threads", o->threads);
     report_add_string(b, "placement", placement_name(o->placement));

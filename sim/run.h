@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <glib.h>
 #include <json-glib/json-glib.h>
-#include "sim/config.h"
+#include "sim/base/config.h"
 #include "sim/harness.h"
 #include "sim/placement.h"
 

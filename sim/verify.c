@@ -1,8 +1,8 @@
 /* Lock verification (see verify.h). */
 #include <string.h>
 #include "sim/verify.h"
-#include "sim/config.h"
-#include "sim/commands.h"
+#include "sim/base/config.h"
+#include "sim/base/suggest.h"
 #include "cores/asm.h"
 #include "cores/interp.h"
 #include "cores/isa_exec.h"
@@ -131,7 +131,7 @@ char *verify_find_lock(const char *name, GError **error)
         if (d)
             g_dir_close(d);
     }
-    const char *hint = cli_did_you_mean(name, (const char *const *)known->pdata, known->len);
+    const char *hint = suggest_closest(name, (const char *const *)known->pdata, known->len);
     g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_NOENT, "no built-in lock `%s`%s%s%s (`qsim list locks` shows them; "
                 "use --lock-file PATH for your own)", name, hint ? "; did you mean `" : "", hint ? hint : "",
                 hint ? "`?" : "");

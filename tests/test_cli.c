@@ -2,8 +2,8 @@
 #include <check.h>
 #include <string.h>
 #include <glib/gstdio.h>
-#include "sim/commands.h"
-#include "sim/config.h"
+#include "sim/cli/commands.h"
+#include "sim/base/config.h"
 #include "tests/run_qsim.h"
 
 START_TEST(test_every_command_has_help)

@@ -2,7 +2,7 @@
  * `qsim latency` orders them as physics demands. */
 #include <check.h>
 #include <string.h>
-#include "sim/commands.h"
+#include "sim/latency_probe.h"
 #include "tests/coh_rig.h"
 
 /* 4 sockets on a ring (1 and 2 hops), 4 cores each, ring on die with 3 cycles per stop. */

@@ -2,7 +2,7 @@
  * --set; the printed config loads back to the same effective config; the docs match the schema. */
 #include <check.h>
 #include <string.h>
-#include "sim/config.h"
+#include "sim/base/config.h"
 
 #define BASE "name: t\narch: x86\ntopology:\n  sockets: 1\n  cores_per_socket: 2\n"
 

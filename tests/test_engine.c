@@ -1,6 +1,6 @@
 /* The event engine: ordering by (cycle, sequence), determinism, derived random streams. */
 #include <check.h>
-#include "sim/engine.h"
+#include "sim/base/engine.h"
 
 typedef struct {
     Engine *e;

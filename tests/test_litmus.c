@@ -4,8 +4,8 @@
 #include <check.h>
 #include <string.h>
 #include <glib/gstdio.h>
-#include "sim/commands.h"
-#include "sim/litmus.h"
+#include "sim/cli/commands.h"
+#include "sim/litmus/litmus.h"
 #include "tests/litmus_files.h"
 #include "tests/run_qsim.h"
 
@@ -423,14 +423,14 @@ START_TEST(test_job)
     ck_assert(bad && ok);
     LitmusJob job = { { 100, 5 }, FALSE, bad };
     GString *out = g_string_new(NULL), *err = g_string_new(NULL);
-    ck_assert_int_eq(litmus_job_run(files, &job, sc, out, err), QSIM_EXIT_FAILED);
+    ck_assert_int_eq(litmus_job_run(files, &job, sc, out, err), LITMUS_JOB_FAILED);
     ck_assert_msg(strstr(err->str, "Seen: Forbidden, but its condition was observed"), "%s", err->str);
     ck_assert_msg(!strstr(err->str, "Never:"), "%s", err->str);
     g_string_truncate(out, 0);
     g_string_truncate(err, 0);
     job.kinds = ok;
     job.json = TRUE;
-    ck_assert_int_eq(litmus_job_run(files, &job, sc, out, err), QSIM_EXIT_OK);
+    ck_assert_int_eq(litmus_job_run(files, &job, sc, out, err), LITMUS_JOB_OK);
     g_autoptr(JsonParser) jp = json_parser_new();
     ck_assert_msg(json_parser_load_from_data(jp, out->str, -1, NULL), "%s", out->str);
     JsonArray *arr = json_node_get_array(json_parser_get_root(jp));
@@ -449,11 +449,11 @@ START_TEST(test_job)
     /* Same seed, same report. */
     GString *again = g_string_new(NULL);
     g_string_truncate(err, 0);
-    ck_assert_int_eq(litmus_job_run(files, &job, sc, again, err), QSIM_EXIT_OK);
+    ck_assert_int_eq(litmus_job_run(files, &job, sc, again, err), LITMUS_JOB_OK);
     ck_assert_str_eq(again->str, out->str);
     /* Unreadable input: 2. */
     const char *missing[] = { t1, "/nonexistent.litmus", NULL };
-    ck_assert_int_eq(litmus_job_run(missing, &job, sc, out, err), QSIM_EXIT_USAGE);
+    ck_assert_int_eq(litmus_job_run(missing, &job, sc, out, err), LITMUS_JOB_BAD_INPUT);
     g_string_free(again, TRUE);
     g_string_free(out, TRUE);
     g_string_free(err, TRUE);

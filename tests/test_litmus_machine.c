@@ -5,7 +5,7 @@
 #include <check.h>
 #include <stdio.h>
 #include <string.h>
-#include "sim/litmus.h"
+#include "sim/litmus/litmus.h"
 #include "tests/litmus_files.h"
 #include "tests/run_qsim.h"
 

@@ -1,7 +1,7 @@
 /* Thread placement and latency statistics. */
 #include <check.h>
 #include "sim/placement.h"
-#include "sim/latency_stats.h"
+#include "sim/base/latency_stats.h"
 
 static QsimConfig *two_by_four(void)
 {

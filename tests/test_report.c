@@ -1,7 +1,7 @@
 /* Report writers: JSON round-trips, CSV flattens in tree order, text and comparison. */
 #include <check.h>
 #include <string.h>
-#include "sim/report.h"
+#include "sim/base/report.h"
 
 static JsonNode *sample(gint64 cycles)
 {

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <glib/gstdio.h>
 #include "sim/run.h"
-#include "sim/report.h"
+#include "sim/base/report.h"
 #include "tests/run_qsim.h"
 
 static const char *const locks[] = { "tas", "ttas", "ticket", "mcs", "clh", "qspin", "qspin-cmpxchg", "qrwlock" };

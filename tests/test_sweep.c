@@ -3,7 +3,7 @@
 #include <check.h>
 #include <string.h>
 #include <glib/gstdio.h>
-#include "sim/sweep.h"
+#include "sim/sweep/sweep.h"
 #include "tests/run_qsim.h"
 
 /* A few points on the two-core teaching machine: seconds in all, even under the sanitizers. */

@@ -1,0 +1,136 @@
+/* The machine configuration: one struct, filled from YAML through the schema table
+ * (sim/base/config_schema.c), which is the single definition of every key, its type, range, default
+ * and meaning.  Sizes are bytes, latencies core cycles. */
+#ifndef QSIM_CONFIG_H
+#define QSIM_CONFIG_H
+
+#include <glib.h>
+#include <stdint.h>
+#include "cores/arch.h"
+
+typedef enum { PROTO_MESI, PROTO_MOESI, PROTO_MESIF } ProtocolKind;
+typedef enum { ROLLBACK_CONSERVATIVE, ROLLBACK_PRECISE, ROLLBACK_NONE } RollbackPolicy;
+typedef enum { ATOMICS_LLSC, ATOMICS_LSE_NEAR, ATOMICS_LSE_FAR } AtomicsKind;
+typedef enum { SOCKETS_FULL, SOCKETS_RING, SOCKETS_TWISTED_HYPERCUBE, SOCKETS_MCM_PAIRS } SocketTopology;
+typedef enum { ONDIE_RING, ONDIE_MESH, ONDIE_CROSSBAR } OnDieTopology;
+typedef enum { XSOCKET_BROADCAST, XSOCKET_DIRECTORY } CrossSocketCoherence;
+typedef enum { HOME_INTERLEAVE, HOME_FIRST_TOUCH } HomePolicy;
+
+typedef struct {
+    gint64 size;      /* bytes */
+    gint64 ways;
+    gint64 latency;   /* cycles, load-to-use on a hit */
+} CacheConfig;
+
+typedef struct {
+    char *name;
+    char *description;
+    Arch arch;
+    ProtocolKind protocol;
+    gint64 line_size;
+    double frequency_ghz;
+
+    struct {
+        gint64 sockets;
+        gint64 cores_per_socket;
+        SocketTopology socket_links;
+        gint64 socket_hop_cycles;      /* one inter-socket hop, one way */
+        gint64 package_hop_cycles;     /* between dies of one package (mcm-pairs) */
+        OnDieTopology ondie;
+        gint64 ondie_hop_cycles;       /* one ring stop / mesh hop, one way */
+        gint64 c2c_cycles;             /* extra cost of a cache-to-cache transfer on one die */
+        CrossSocketCoherence cross_socket;
+    } topology;
+
+    struct {
+        gint64 fetch_width;
+        gint64 retire_width;
+        gint64 rob;
+        gint64 load_buffer;
+        gint64 store_buffer;
+        gint64 branch_mispredict_penalty;
+        gint64 machine_clear_penalty;
+        RollbackPolicy rollback;
+        gint64 pause_cycles;
+        gint64 locked_rmw_cycles;
+        gint64 mfence_cycles;
+        gint64 lfence_cycles;
+        gint64 sfence_cycles;
+        AtomicsKind atomics;
+        gint64 wfe_timeout;
+    } core;
+
+    CacheConfig l1;
+    gboolean l2_enabled;
+    CacheConfig l2;
+    CacheConfig llc;                   /* per socket */
+    gint64 llc_slices;                 /* per socket; 0 = one per core */
+
+    struct {
+        gint64 latency;                /* cycles from the home to DRAM and back */
+        HomePolicy home;               /* which socket is a line's home */
+    } memory;
+
+    struct {
+        gint64 stall_cycles;           /* no retirement anywhere this long: the run stalled */
+    } run;
+} QsimConfig;
+
+/* ---- schema ---- */
+typedef enum { CFG_INT, CFG_SIZE, CFG_DOUBLE, CFG_BOOL, CFG_ENUM, CFG_STRING } CfgType;
+
+typedef struct {
+    const char *path;               /* "core.pause_cycles" */
+    CfgType type;
+    gsize offset;                   /* into QsimConfig */
+    const char *def;                /* default as YAML text; NULL: required */
+    double min, max;                /* for INT, SIZE, DOUBLE */
+    const char *const *choices;     /* for ENUM: NULL-terminated, index = C enum value */
+    const char *unit;               /* "cycles", "bytes", ... */
+    const char *doc;
+} CfgKey;
+
+extern const CfgKey qsim_config_schema[];
+extern const guint qsim_config_schema_len;
+const CfgKey *config_schema_find(const char *path);
+
+/* ---- errors ---- */
+#define QSIM_CONFIG_ERROR (qsim_config_error_quark())
+GQuark qsim_config_error_quark(void);
+typedef enum {
+    QSIM_CONFIG_ERROR_NOT_FOUND,
+    QSIM_CONFIG_ERROR_SYNTAX,
+    QSIM_CONFIG_ERROR_UNKNOWN_KEY,
+    QSIM_CONFIG_ERROR_TYPE,
+    QSIM_CONFIG_ERROR_RANGE,
+    QSIM_CONFIG_ERROR_MISSING,
+    QSIM_CONFIG_ERROR_INVALID,
+} QsimConfigError;
+
+/* ---- loading ---- */
+QsimConfig *config_new_defaults(void);       /* every default; required keys zero/NULL */
+void config_free(QsimConfig *c);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(QsimConfig, config_free)
+
+/* Finds NAME as a path, else in the config folders, with or without ".yaml". */
+char *config_resolve_path(const char *name, GError **error);
+/* Loads a file, applies `sets` ("key.path=value", NULL-terminated, may be NULL), validates. */
+QsimConfig *config_load(const char *name, const char *const *sets, GError **error);
+QsimConfig *config_load_string(const char *text, const char *filename, const char *const *sets,
+                               GError **error);
+/* Applies one "key.path=value" override. */
+gboolean config_set(QsimConfig *c, const char *assignment, GError **error);
+/* The effective config as YAML that config_load can read back. */
+char *config_to_yaml(const QsimConfig *c);
+/* Markdown reference of every key, generated from the schema. */
+char *config_reference_markdown(void);
+gboolean config_equal(const QsimConfig *a, const QsimConfig *b);
+/* Searched folders, in order: $QSIM_CONFIG_PATH entries, the source tree, the data dir. */
+GPtrArray *config_search_dirs(const char *subdir);
+
+static inline guint config_total_cores(const QsimConfig *c)
+{
+    return (guint)(c->topology.sockets * c->topology.cores_per_socket);
+}
+
+#endif

@@ -1,0 +1,122 @@
+/* The config schema: every key qsim reads, defined once.  The loader, `--set`, `qsim config`
+ * and docs/config.md are all driven by this table.  Rows are grouped by section, in the order
+ * `qsim config` prints them.  Defaults are generic (an x86 server core of the Haswell era) and
+ * every shipped config overrides the ones its machine differs in, with sources. */
+#include <stddef.h>
+#include <string.h>
+#include "sim/base/config.h"
+
+#define OFF(field) offsetof(QsimConfig, field)
+#define NOMAX 1e18
+
+static const char *const arch_choices[] = { "x86", "arm64", NULL };
+static const char *const proto_choices[] = { "mesi", "moesi", "mesif", NULL };
+static const char *const rollback_choices[] = { "conservative", "precise", "none", NULL };
+static const char *const atomics_choices[] = { "llsc", "lse-near", "lse-far", NULL };
+static const char *const links_choices[] = { "full", "ring", "twisted-hypercube", "mcm-pairs", NULL };
+static const char *const ondie_choices[] = { "ring", "mesh", "crossbar", NULL };
+static const char *const xsock_choices[] = { "broadcast", "directory", NULL };
+static const char *const home_choices[] = { "interleave", "first-touch", NULL };
+
+const CfgKey qsim_config_schema[] = {
+    /* path, type, offset, default, min, max, choices, unit, doc */
+    { "name", CFG_STRING, OFF(name), NULL, 0, 0, NULL, NULL,
+      "Short name of the machine model, as printed in reports." },
+    { "description", CFG_STRING, OFF(description), "\"\"", 0, 0, NULL, NULL,
+      "One line describing the machine." },
+    { "arch", CFG_ENUM, OFF(arch), NULL, 0, 0, arch_choices, NULL,
+      "Instruction-set architecture: decides memory ordering and how each ISA op behaves." },
+    { "protocol", CFG_ENUM, OFF(protocol), "mesi", 0, 0, proto_choices, NULL,
+      "Cache-coherence protocol." },
+    { "line_size", CFG_SIZE, OFF(line_size), "64", 16, 4096, NULL, "bytes",
+      "Cache line size, the same at every level (a power of two)." },
+    { "frequency_ghz", CFG_DOUBLE, OFF(frequency_ghz), "2.3", 0.1, 10, NULL, "GHz",
+      "Core clock, used only to convert cycles to nanoseconds in reports." },
+
+    { "topology.sockets", CFG_INT, OFF(topology.sockets), NULL, 1, 64, NULL, NULL,
+      "Number of sockets (or dies with their own LLC)." },
+    { "topology.cores_per_socket", CFG_INT, OFF(topology.cores_per_socket), NULL, 1, 256, NULL, NULL,
+      "Cores per socket." },
+    { "topology.socket_links", CFG_ENUM, OFF(topology.socket_links), "full", 0, 0, links_choices, NULL,
+      "How sockets are joined: full (every pair one hop), ring, twisted-hypercube (8 sockets, at "
+      "most 2 hops), mcm-pairs (two dies per package: package_hop_cycles between them)." },
+    { "topology.socket_hop_cycles", CFG_INT, OFF(topology.socket_hop_cycles), "60", 0, 100000, NULL, "cycles",
+      "One hop between sockets, one way." },
+    { "topology.package_hop_cycles", CFG_INT, OFF(topology.package_hop_cycles), "40", 0, 100000, NULL, "cycles",
+      "One hop between the two dies of a package (mcm-pairs only), one way." },
+    { "topology.ondie", CFG_ENUM, OFF(topology.ondie), "ring", 0, 0, ondie_choices, NULL,
+      "On-die network between cores and LLC slices." },
+    { "topology.ondie_hop_cycles", CFG_INT, OFF(topology.ondie_hop_cycles), "1", 0, 1000, NULL, "cycles",
+      "One on-die hop (ring stop or mesh link), one way." },
+    { "topology.c2c_cycles", CFG_INT, OFF(topology.c2c_cycles), "20", 0, 10000, NULL, "cycles",
+      "Extra cost of a cache-to-cache transfer on one die (snoop and data forward)." },
+    { "topology.cross_socket", CFG_ENUM, OFF(topology.cross_socket), "directory", 0, 0, xsock_choices, NULL,
+      "Cross-socket coherence: broadcast snoops to every socket, or a directory/probe filter at "
+      "the home that records the owner." },
+
+    { "core.fetch_width", CFG_INT, OFF(core.fetch_width), "4", 1, 16, NULL, "ops/cycle",
+      "Ops fetched and dispatched per cycle." },
+    { "core.retire_width", CFG_INT, OFF(core.retire_width), "4", 1, 16, NULL, "ops/cycle",
+      "Ops retired per cycle." },
+    { "core.rob", CFG_INT, OFF(core.rob), "192", 1, 4096, NULL, "entries",
+      "Reorder buffer entries." },
+    { "core.load_buffer", CFG_INT, OFF(core.load_buffer), "72", 1, 1024, NULL, "entries",
+      "Load buffer entries (a load holds one from dispatch to retirement)." },
+    { "core.store_buffer", CFG_INT, OFF(core.store_buffer), "42", 1, 1024, NULL, "entries",
+      "Store buffer entries (a store holds one from dispatch until it drains to the L1)." },
+    { "core.branch_mispredict_penalty", CFG_INT, OFF(core.branch_mispredict_penalty), "16", 0, 1000, NULL, "cycles",
+      "Cycles before fetch resumes after a mispredicted branch resolves." },
+    { "core.machine_clear_penalty", CFG_INT, OFF(core.machine_clear_penalty), "16", 0, 10000, NULL, "cycles",
+      "Pipeline refill after a memory-ordering machine clear; the re-execution of squashed ops "
+      "is modelled separately by running them again." },
+    { "core.rollback", CFG_ENUM, OFF(core.rollback), "conservative", 0, 0, rollback_choices, NULL,
+      "x86 load-ordering rollback: conservative (any snoop hit on an executed, unretired load), "
+      "precise (only when an older load had not completed), none (what-if)." },
+    { "core.pause_cycles", CFG_INT, OFF(core.pause_cycles), "9", 0, 100000, NULL, "cycles",
+      "How long PAUSE (arm64: YIELD) holds back younger ops." },
+    { "core.locked_rmw_cycles", CFG_INT, OFF(core.locked_rmw_cycles), "19", 0, 10000, NULL, "cycles",
+      "x86 locked read-modify-write: cycles the line is held against snoops once in M." },
+    { "core.mfence_cycles", CFG_INT, OFF(core.mfence_cycles), "33", 0, 10000, NULL, "cycles",
+      "Cost of a full fence once older stores have drained." },
+    { "core.lfence_cycles", CFG_INT, OFF(core.lfence_cycles), "4", 0, 10000, NULL, "cycles",
+      "Cost of a load fence." },
+    { "core.sfence_cycles", CFG_INT, OFF(core.sfence_cycles), "5", 0, 10000, NULL, "cycles",
+      "Cost of a store fence." },
+    { "core.atomics", CFG_ENUM, OFF(core.atomics), "llsc", 0, 0, atomics_choices, NULL,
+      "arm64 atomics: llsc (LDAXR/STLXR loops), lse-near (in the L1, line in M), lse-far (at the home)." },
+    { "core.wfe_timeout", CFG_INT, OFF(core.wfe_timeout), "0", 0, 1e12, NULL, "cycles",
+      "arm64 WFE wakes after this many cycles without an event (0: never; the event stream is off)." },
+
+    { "l1.size", CFG_SIZE, OFF(l1.size), "32KiB", 1024, 1e9, NULL, "bytes", "Private L1 data cache size." },
+    { "l1.ways", CFG_INT, OFF(l1.ways), "8", 1, 64, NULL, NULL, "L1 associativity." },
+    { "l1.latency", CFG_INT, OFF(l1.latency), "4", 1, 1000, NULL, "cycles", "L1 hit, load-to-use." },
+    { "l2.enabled", CFG_BOOL, OFF(l2_enabled), "true", 0, 0, NULL, NULL, "Whether cores have a private L2." },
+    { "l2.size", CFG_SIZE, OFF(l2.size), "256KiB", 1024, 1e10, NULL, "bytes", "Private L2 size." },
+    { "l2.ways", CFG_INT, OFF(l2.ways), "8", 1, 64, NULL, NULL, "L2 associativity." },
+    { "l2.latency", CFG_INT, OFF(l2.latency), "12", 1, 1000, NULL, "cycles", "L2 hit, load-to-use." },
+    { "llc.size", CFG_SIZE, OFF(llc.size), "2.5MiB", 1024, 1e11, NULL, "bytes",
+      "Shared last-level cache per socket (inclusive), all slices together." },
+    { "llc.ways", CFG_INT, OFF(llc.ways), "20", 1, 64, NULL, NULL, "LLC associativity." },
+    { "llc.latency", CFG_INT, OFF(llc.latency), "36", 1, 10000, NULL, "cycles",
+      "LLC hit, load-to-use, for an average on-die distance." },
+    { "llc.slices", CFG_INT, OFF(llc_slices), "0", 0, 256, NULL, NULL,
+      "LLC slices per socket, lines interleaved across them (0: one per core)." },
+    { "memory.latency", CFG_INT, OFF(memory.latency), "200", 1, 100000, NULL, "cycles",
+      "Load from local DRAM, load-to-use." },
+    { "memory.home", CFG_ENUM, OFF(memory.home), "interleave", 0, 0, home_choices, NULL,
+      "A line's home socket (its memory and directory): interleave (line i on socket i mod "
+      "sockets) or first-touch (the socket of the first core to access it, as Linux's default "
+      "local allocation)." },
+    { "run.stall_cycles", CFG_INT, OFF(run.stall_cycles), "1000000", 1000, 1e12, NULL, "cycles",
+      "A run with no retirement on any core for this long has stalled: it ends with exit 1." },
+};
+
+const guint qsim_config_schema_len = G_N_ELEMENTS(qsim_config_schema);
+
+const CfgKey *config_schema_find(const char *path)
+{
+    for (guint i = 0; i < qsim_config_schema_len; i++)
+        if (!strcmp(qsim_config_schema[i].path, path))
+            return &qsim_config_schema[i];
+    return NULL;
+}

@@ -1,0 +1,230 @@
+/* JSON, CSV and text writers over a report tree. */
+#include <math.h>
+#include <string.h>
+#include "sim/base/report.h"
+
+gboolean report_format_parse(const char *s, ReportFormat *out, GError **error)
+{
+    static const char *const names[] = { "text", "json", "csv" };
+    for (guint i = 0; i < G_N_ELEMENTS(names); i++)
+        if (s && !strcmp(s, names[i])) {
+            *out = (ReportFormat)i;
+            return TRUE;
+        }
+    g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                "--format %s: unknown format (one of: text, json, csv)", s ? s : "");
+    return FALSE;
+}
+
+char *report_to_json(JsonNode *root)
+{
+    g_autoptr(JsonGenerator) gen = json_generator_new();
+    json_generator_set_pretty(gen, TRUE);
+    json_generator_set_indent(gen, 2);
+    json_generator_set_root(gen, root);
+    g_autofree char *s = json_generator_to_data(gen, NULL);
+    return g_strconcat(s, "\n", NULL);
+}
+
+/* Numbers print as integers when they are integral, else with 4 significant decimals. */
+static char *value_text(JsonNode *n, gboolean *numeric, double *number)
+{
+    *numeric = FALSE;
+    if (JSON_NODE_HOLDS_NULL(n))
+        return g_strdup("null");
+    GType t = json_node_get_value_type(n);
+    if (t == G_TYPE_BOOLEAN)
+        return g_strdup(json_node_get_boolean(n) ? "true" : "false");
+    if (t == G_TYPE_INT64) {
+        *numeric = TRUE;
+        *number = (double)json_node_get_int(n);
+        return g_strdup_printf("%" G_GINT64_FORMAT, json_node_get_int(n));
+    }
+    if (t == G_TYPE_DOUBLE) {
+        double d = json_node_get_double(n);
+        *numeric = TRUE;
+        *number = d;
+        char buf[G_ASCII_DTOSTR_BUF_SIZE];
+        if (d == floor(d) && fabs(d) < 1e15)
+            return g_strdup_printf("%.0f", d);
+        return g_strdup(g_ascii_formatd(buf, sizeof buf, "%.4f", d));
+    }
+    return g_strdup(json_node_get_string(n));
+}
+
+static void flatten(JsonNode *n, const char *prefix, GArray *out)
+{
+    if (JSON_NODE_HOLDS_OBJECT(n)) {
+        JsonObject *o = json_node_get_object(n);
+        g_autoptr(GList) members = json_object_get_members(o);
+        for (GList *l = members; l; l = l->next) {
+            g_autofree char *key = *prefix ? g_strconcat(prefix, ".", l->data, NULL) : g_strdup(l->data);
+            flatten(json_object_get_member(o, l->data), key, out);
+        }
+    } else if (JSON_NODE_HOLDS_ARRAY(n)) {
+        JsonArray *a = json_node_get_array(n);
+        for (guint i = 0; i < json_array_get_length(a); i++) {
+            g_autofree char *key = g_strdup_printf("%s.%u", prefix, i);
+            flatten(json_array_get_element(a, i), key, out);
+        }
+    } else {
+        ReportField f = { g_strdup(prefix), NULL, FALSE, 0 };
+        f.value = value_text(n, &f.numeric, &f.number);
+        g_array_append_val(out, f);
+    }
+}
+
+GArray *report_flatten(JsonNode *root)
+{
+    GArray *out = g_array_new(FALSE, FALSE, sizeof(ReportField));
+    flatten(root, "", out);
+    return out;
+}
+
+void report_fields_free(GArray *fields)
+{
+    for (guint i = 0; i < fields->len; i++) {
+        g_free(g_array_index(fields, ReportField, i).key);
+        g_free(g_array_index(fields, ReportField, i).value);
+    }
+    g_array_free(fields, TRUE);
+}
+
+static void csv_cell(GString *s, const char *v)
+{
+    if (strpbrk(v, ",\"\n")) {
+        g_string_append_c(s, '"');
+        for (const char *p = v; *p; p++) {
+            if (*p == '"')
+                g_string_append_c(s, '"');
+            g_string_append_c(s, *p);
+        }
+        g_string_append_c(s, '"');
+    } else {
+        g_string_append(s, v);
+    }
+}
+
+char *report_to_csv(JsonNode *root, gboolean with_header)
+{
+    GArray *f = report_flatten(root);
+    GString *s = g_string_new(NULL);
+    for (int pass = with_header ? 0 : 1; pass < 2; pass++) {
+        for (guint i = 0; i < f->len; i++) {
+            if (i)
+                g_string_append_c(s, ',');
+            ReportField *r = &g_array_index(f, ReportField, i);
+            csv_cell(s, pass == 0 ? r->key : r->value);
+        }
+        g_string_append_c(s, '\n');
+    }
+    report_fields_free(f);
+    return g_string_free(s, FALSE);
+}
+
+static void text_node(GString *s, JsonNode *n, const char *name, int depth)
+{
+    if (JSON_NODE_HOLDS_OBJECT(n)) {
+        if (name)
+            g_string_append_printf(s, "%*s%s:\n", depth * 2, "", name);
+        JsonObject *o = json_node_get_object(n);
+        g_autoptr(GList) members = json_object_get_members(o);
+        for (GList *l = members; l; l = l->next)
+            text_node(s, json_object_get_member(o, l->data), l->data, name ? depth + 1 : depth);
+    } else if (JSON_NODE_HOLDS_ARRAY(n)) {
+        JsonArray *a = json_node_get_array(n);
+        g_string_append_printf(s, "%*s%s:\n", depth * 2, "", name);
+        for (guint i = 0; i < json_array_get_length(a); i++) {
+            JsonNode *e = json_array_get_element(a, i);
+            if (JSON_NODE_HOLDS_OBJECT(e)) {
+                /* An array of records prints one line per record. */
+                GString *line = g_string_new(NULL);
+                JsonObject *o = json_node_get_object(e);
+                g_autoptr(GList) members = json_object_get_members(o);
+                for (GList *l = members; l; l = l->next) {
+                    gboolean num;
+                    double d;
+                    g_autofree char *v = value_text(json_object_get_member(o, l->data), &num, &d);
+                    g_string_append_printf(line, "%s%s %s", line->len ? ", " : "", (char *)l->data, v);
+                }
+                g_string_append_printf(s, "%*s- %s\n", (depth + 1) * 2, "", line->str);
+                g_string_free(line, TRUE);
+            } else {
+                gboolean num;
+                double d;
+                g_autofree char *v = value_text(e, &num, &d);
+                g_string_append_printf(s, "%*s- %s\n", (depth + 1) * 2, "", v);
+            }
+        }
+    } else {
+        gboolean num;
+        double d;
+        g_autofree char *v = value_text(n, &num, &d);
+        g_autofree char *label = g_strdup_printf("%s:", name);
+        g_string_append_printf(s, "%*s%-*s %s\n", depth * 2, "", 34 - depth * 2, label, v);
+    }
+}
+
+char *report_to_text(JsonNode *root)
+{
+    GString *s = g_string_new(NULL);
+    text_node(s, root, NULL, 0);
+    return g_string_free(s, FALSE);
+}
+
+char *report_format(JsonNode *root, ReportFormat fmt)
+{
+    switch (fmt) {
+    case REPORT_JSON: return report_to_json(root);
+    case REPORT_CSV: return report_to_csv(root, TRUE);
+    case REPORT_TEXT: return report_to_text(root);
+    }
+    g_assert_not_reached();
+}
+
+char *report_compare_text(JsonNode *a, JsonNode *b, const char *label_a, const char *label_b)
+{
+    GArray *fa = report_flatten(a), *fb = report_flatten(b);
+    GString *s = g_string_new(NULL);
+    g_string_append_printf(s, "%-44s %16s %16s %8s\n", "", label_a, label_b, "ratio");
+    for (guint i = 0; i < fa->len; i++) {
+        ReportField *x = &g_array_index(fa, ReportField, i);
+        ReportField *y = NULL;
+        for (guint j = 0; j < fb->len && !y; j++)
+            if (!strcmp(g_array_index(fb, ReportField, j).key, x->key))
+                y = &g_array_index(fb, ReportField, j);
+        if (!y)
+            continue;
+        g_autofree char *ratio = NULL;
+        if (x->numeric && y->numeric && x->number != 0 && x->number != y->number)
+            ratio = g_strdup_printf("%.3f", y->number / x->number);
+        g_string_append_printf(s, "%-44s %16s %16s %8s\n", x->key, x->value, y->value, ratio ? ratio : "");
+    }
+    report_fields_free(fa);
+    report_fields_free(fb);
+    return g_string_free(s, FALSE);
+}
+
+void report_add_int(JsonBuilder *b, const char *key, gint64 v)
+{
+    json_builder_set_member_name(b, key);
+    json_builder_add_int_value(b, v);
+}
+
+void report_add_double(JsonBuilder *b, const char *key, double v)
+{
+    json_builder_set_member_name(b, key);
+    json_builder_add_double_value(b, v);
+}
+
+void report_add_string(JsonBuilder *b, const char *key, const char *v)
+{
+    json_builder_set_member_name(b, key);
+    json_builder_add_string_value(b, v);
+}
+
+void report_add_bool(JsonBuilder *b, const char *key, gboolean v)
+{
+    json_builder_set_member_name(b, key);
+    json_builder_add_boolean_value(b, v);
+}

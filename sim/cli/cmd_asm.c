@@ -1,0 +1,52 @@
+/* `qsim asm FILE`: assembles a lock file and prints the listing, or every error. */
+#include <stdio.h>
+#include <string.h>
+#include "sim/cli/commands.h"
+#include "sim/harness.h"
+#include "cores/asm.h"
+
+int cmd_asm(int argc, char **argv)
+{
+    g_autofree char *arch_s = NULL;
+    gint threads = 2;
+    gboolean with_harness = FALSE;
+    GOptionEntry entries[] = {
+        { "arch", 0, 0, G_OPTION_ARG_STRING, &arch_s, "target architecture: x86 (default) or arm64", "ARCH" },
+        { "threads", 0, 0, G_OPTION_ARG_INT, &threads, "threads for the memory layout shown (default 2)", "N" },
+        { "harness", 0, 0, G_OPTION_ARG_NONE, &with_harness, "assemble together with the workload harness", NULL },
+        { NULL, 0, 0, 0, NULL, NULL, NULL },
+    };
+    if (!cli_parse_command(&argc, &argv, "FILE",
+                           "Assemble an ISA source file (docs/isa.md) and print the listing:\n"
+                                      "each pc with its source position and decoded op, the labels,\n"
+                                      "and the memory layout.  Errors print as file:line:col: message.",
+                           entries))
+        return QSIM_EXIT_USAGE;
+    if (argc != 2) {
+        fprintf(stderr, "qsim asm: name one source file (try `qsim asm --help`)\n");
+        return QSIM_EXIT_USAGE;
+    }
+    g_autoptr(GError) error = NULL;
+    Arch arch;
+    if (!arch_parse(arch_s, "--arch", &arch, &error))
+        return cli_fail(error);
+    if (threads < 1 || threads > 1024) {
+        fprintf(stderr, "qsim asm: --threads must be from 1 to 1024\n");
+        return QSIM_EXIT_USAGE;
+    }
+    g_autofree char *text = NULL;
+    if (!g_file_get_contents(argv[1], &text, NULL, &error))
+        return cli_fail(error);
+    HarnessOptions h;
+    harness_options_init(&h);
+    g_autofree char *harness = harness_source(&h);
+    AsmSource src[2] = { { argv[1], text }, { "<harness>", harness } };
+    g_autoptr(IsaProgram) p = asm_assemble_sources(src, with_harness ? 2 : 1, arch, &error);
+    if (!p) {
+        fprintf(stderr, "%s\n", error->message);
+        return QSIM_EXIT_USAGE;
+    }
+    g_autofree char *listing = asm_listing(p, arch, (guint)threads);
+    fputs(listing, stdout);
+    return QSIM_EXIT_OK;
+}

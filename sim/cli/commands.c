@@ -1,0 +1,26 @@
+/* The table of sub-commands: one row each, driving dispatch, `qsim --help` and did-you-mean. */
+#include <string.h>
+#include "sim/cli/commands.h"
+
+const QsimCommand qsim_commands[] = {
+    { "run",     "run a lock on a machine model and report where the cycles went", cmd_run },
+    { "list",    "list the known configs or locks",                       cmd_list },
+    { "config",  "print a config's effective values as YAML (or the key reference)", cmd_config },
+    { "asm",     "assemble an ISA source file and print the listing (or its errors)", cmd_asm },
+    { "verify",  "check a lock's mutual exclusion and progress on the reference interpreter", cmd_verify },
+    { "latency", "measure load/store/CAS latency to a line held in each state (ccbench-like)", cmd_latency },
+    { "native",  "run a lock natively on this machine, one pinned thread per CPU", cmd_native },
+    { "sweep",   "run a parameter sweep (axes from a YAML file) in parallel, or merge its shards", cmd_sweep },
+    { "litmus",  "run herd7 litmus tests on a machine model and check them against their verdicts", cmd_litmus },
+    { NULL, NULL, NULL },
+};
+
+/* Kept beside the table (not in cli.c) so that library code using the CLI helpers does not
+ * pull every command, and with them the native lock registry, into small programs. */
+const QsimCommand *qsim_command_find(const char *name)
+{
+    for (const QsimCommand *c = qsim_commands; c->name; c++)
+        if (!strcmp(c->name, name))
+            return c;
+    return NULL;
+}

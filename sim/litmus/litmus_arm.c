@@ -1,0 +1,644 @@
+/* AArch64 litmus instructions -> tiny ISA.
+ *
+ * Register data flow is kept exact, because address, data and control dependencies are what
+ * the hardware orders by: `EOR W2,W0,W0` feeding an address really computes through
+ * registers.  W-register results are truncated to 32 bits (an `and` after the op).  The ISA has
+ * no flags: CMP copies its operands into two scratch registers that B.cond and CSEL read.
+ *
+ *   LDR/STR[B|H]        ld/st (W: 4 bytes, X: 8)   [Xn], [Xn,#i], [Xn,Rm{,SXTW|UXTW|LSL #k}],
+ *                                                  post-index [Xn],#i and pre-index [Xn,#i]!
+ *   LDAR, LDAPR / STLR  ld.acq / st.rel            (LDAPR's weaker RCpc order: as LDAR)
+ *   LDXR/LDAXR          ldx / ldx.acq
+ *   STXR/STLXR          stx / stx.rel
+ *   CAS{A,L,AL}         cas (Rs := old; store Rt if old == Rs)
+ *   SWP, LDADD, LDSET, LDCLR {A,L,AL}   xchg, fadd, for, fand (LDCLR: and with ~Rs)
+ *   STADD, STSET, STCLR {L}             the same, result discarded
+ *   DMB/DSB SY|ISH|OSH|NSH -> fence; ..LD -> fence.load; ..ST -> fence.store; ISB -> fence
+ *   MOV ADD SUB EOR ORR AND CMP CSEL B B.EQ B.NE CBZ CBNZ NOP
+ *
+ * A no-return atomic (destination WZR/XZR) loses its acquire: the architecture does not order
+ * later accesses after a load whose result is discarded (herd's MP+rel+SWPacq-noret). */
+#include <stdlib.h>
+#include <string.h>
+#include "sim/litmus/litmus_priv.h"
+
+#define MASK32 0xffffffffLL
+
+typedef struct {
+    gboolean zr;
+    gboolean w;            /* 32-bit view */
+    char canon[4];         /* "X3" */
+} AReg;
+
+static gboolean parse_reg(const char *s, AReg *r)
+{
+    memset(r, 0, sizeof *r);
+    if (!g_ascii_strcasecmp(s, "WZR") || !g_ascii_strcasecmp(s, "XZR")) {
+        r->zr = TRUE;
+        r->w = g_ascii_toupper(s[0]) == 'W';
+        return TRUE;
+    }
+    int width;
+    const char *c = litmus_reg_canonical(LITMUS_AARCH64, s, &width);
+    if (!c)
+        return FALSE;
+    g_strlcpy(r->canon, c, sizeof r->canon);
+    r->w = width == 4;
+    return TRUE;
+}
+
+static gboolean parse_imm(const char *s, int64_t *v)
+{
+    if (*s != '#')
+        return FALSE;
+    s++;
+    char *end;
+    gboolean neg = *s == '-';
+    if (neg)
+        s++;
+    if (!g_ascii_isdigit(*s))
+        return FALSE;
+    guint64 u = (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) ? g_ascii_strtoull(s + 2, &end, 16)
+                                                             : g_ascii_strtoull(s, &end, 10);
+    if (*end)
+        return FALSE;
+    *v = neg ? -(int64_t)u : (int64_t)u;
+    return TRUE;
+}
+
+typedef struct {
+    GPtrArray *ops;
+    GArray *offs;
+    guint base;            /* column offset of the operand text in the cell */
+} Ops;
+
+static const char *op_s(Ops *o, guint i) { return o->ops->pdata[i]; }
+static guint op_off(Ops *o, guint i) { return o->base + g_array_index(o->offs, guint, i); }
+
+static gboolean want_reg(XlThread *th, Ops *o, guint i, AReg *r)
+{
+    if (!parse_reg(op_s(o, i), r))
+        return xl_fail(th, op_off(o, i), "expected a W or X register, got '%s'", op_s(o, i));
+    return TRUE;
+}
+
+/* A register operand as a source value (WZR/XZR read as 0). */
+static gboolean src_of(XlThread *th, const AReg *r, IsaSrc *out)
+{
+    if (r->zr) {
+        *out = xl_imm(0);
+        return TRUE;
+    }
+    int n = xl_reg(th, r->canon);
+    *out = xl_r(n);
+    return n >= 0;
+}
+
+/* A destination register; writes to WZR/XZR go to a scratch sink. */
+static int dst_of(XlThread *th, const AReg *r)
+{
+    return r->zr ? xl_scratch(th, &th->sink) : xl_reg(th, r->canon);
+}
+
+static void trunc_w(XlThread *th, int rd)
+{
+    xl_alu(th, OP_AND, rd, xl_r(rd), xl_imm(MASK32));
+}
+
+/* A register or #imm second operand. */
+static gboolean operand2(XlThread *th, Ops *o, guint i, gboolean w, IsaSrc *out)
+{
+    int64_t v;
+    if (parse_imm(op_s(o, i), &v)) {
+        *out = xl_imm(w ? (v & MASK32) : v);
+        return TRUE;
+    }
+    AReg r;
+    return want_reg(th, o, i, &r) && src_of(th, &r, out);
+}
+
+/* A memory operand (and an optional post-index immediate in the next operand); may emit the
+ * address computation into a scratch register; sets *wb_reg and *wb_imm for write-back forms and
+ * *pre for pre-index. */
+static gboolean mem_operand(XlThread *th, Ops *o, guint i, IsaMem *m, int *wb_reg, int64_t *wb_imm,
+                            gboolean *pre)
+{
+    const char *s = op_s(o, i);
+    guint off = op_off(o, i);
+    *wb_reg = -1;
+    *pre = FALSE;
+    gsize n = strlen(s);
+    gboolean bang = n && s[n - 1] == '!';
+    if (bang)
+        n--;
+    if (n < 2 || s[0] != '[' || s[n - 1] != ']')
+        return xl_fail(th, off, "expected a memory operand [Xn...], got '%s'", s);
+    g_autofree char *inner = g_strndup(s + 1, n - 2);
+    g_autoptr(GArray) offs = g_array_new(FALSE, FALSE, sizeof(guint));
+    g_autoptr(GPtrArray) parts = xl_split_operands(inner, offs);
+    AReg base;
+    if (parts->len < 1 || !parse_reg(parts->pdata[0], &base) || base.w || base.zr)
+        return xl_fail(th, off + 1, "expected an X base register in '%s'", s);
+    int rb = xl_reg(th, base.canon);
+    if (rb < 0)
+        return FALSE;
+    memset(m, 0, sizeof *m);
+    m->sym = -1;
+    m->base = (int8_t)rb;
+    int64_t imm;
+    if (parts->len == 2 && parse_imm(parts->pdata[1], &imm)) {
+        if (bang) {
+            /* pre-index: the base moves first, then the access uses it */
+            xl_alu(th, OP_ADD, rb, xl_r(rb), xl_imm(imm));
+            *pre = TRUE;
+        } else {
+            m->offset = imm;
+        }
+    } else if (parts->len >= 2) {
+        if (bang)
+            return xl_fail(th, off, "pre-index needs an immediate offset");
+        AReg idx;
+        if (!parse_reg(parts->pdata[1], &idx))
+            return xl_fail(th, off + 1 + g_array_index(offs, guint, 1), "expected an index register, got '%s'",
+                           (char *)parts->pdata[1]);
+        IsaSrc is;
+        if (!src_of(th, &idx, &is))
+            return FALSE;
+        int shift = 0;
+        gboolean sxtw = FALSE, uxtw = FALSE;
+        if (parts->len >= 3) {
+            char *ext = g_ascii_strup(parts->pdata[2], -1);
+            g_strstrip(ext);
+            char *sp = strpbrk(ext, " \t#");
+            int64_t k = 0;
+            if (sp) {
+                char *h = strchr(sp, '#');
+                if (!h || !parse_imm(h, &k)) {
+                    g_free(ext);
+                    return xl_fail(th, off + 1 + g_array_index(offs, guint, 2), "bad shift amount");
+                }
+                *sp = '\0';
+            }
+            shift = (int)k;
+            sxtw = !strcmp(ext, "SXTW");
+            uxtw = !strcmp(ext, "UXTW");
+            gboolean lsl = !strcmp(ext, "LSL") || !strcmp(ext, "SXTX") || !strcmp(ext, "UXTX");
+            g_free(ext);
+            if (!sxtw && !uxtw && !lsl)
+                return xl_fail(th, off + 1 + g_array_index(offs, guint, 2),
+                               "unsupported index extension '%s' (SXTW, UXTW or LSL)", (char *)parts->pdata[2]);
+        } else if (idx.w) {
+            return xl_fail(th, off, "a W index register needs SXTW or UXTW");
+        }
+        int t = xl_scratch(th, &th->t1);
+        if (t < 0)
+            return FALSE;
+        if (sxtw || uxtw) {
+            /* Extend the low 32 bits: sign extension is (v ^ 2^31) - 2^31 without a shift. */
+            xl_alu(th, OP_AND, t, is, xl_imm(MASK32));
+            if (sxtw) {
+                xl_alu(th, OP_XOR, t, xl_r(t), xl_imm(0x80000000LL));
+                xl_alu(th, OP_SUB, t, xl_r(t), xl_imm(0x80000000LL));
+            }
+        } else {
+            xl_alu(th, OP_MOV, t, is, xl_imm(0));
+        }
+        if (shift)
+            xl_alu(th, OP_SHL, t, xl_r(t), xl_imm(shift));
+        xl_alu(th, OP_ADD, t, xl_r(t), xl_r(rb));
+        m->base = (int8_t)t;
+    } else if (bang) {
+        return xl_fail(th, off, "pre-index needs an immediate offset");
+    }
+    /* Post-index: [Xn], #imm */
+    if (i + 1 < o->ops->len) {
+        if (!parse_imm(op_s(o, i + 1), wb_imm))
+            return xl_fail(th, op_off(o, i + 1), "expected a post-index immediate, got '%s'", op_s(o, i + 1));
+        if (parts->len != 1)
+            return xl_fail(th, off, "post-index needs a plain [Xn] address");
+        *wb_reg = rb;
+    }
+    return TRUE;
+}
+
+static void writeback(XlThread *th, int wb_reg, int64_t wb_imm)
+{
+    if (wb_reg >= 0)
+        xl_alu(th, OP_ADD, wb_reg, xl_r(wb_reg), xl_imm(wb_imm));
+}
+
+static gboolean nops(XlThread *th, Ops *o, guint lo, guint hi, const char *mn)
+{
+    if (o->ops->len < lo || o->ops->len > hi)
+        return xl_fail(th, 0, "%s takes %u operand%s, got %u", mn, lo, lo == 1 ? "" : "s", o->ops->len);
+    return TRUE;
+}
+
+/* Splits an atomic's mnemonic: base + {A, L, AL} + {B, H}. */
+static gboolean atomic_suffix(const char *mn, const char *base, IsaOrder *order, int *size_override)
+{
+    gsize n = strlen(base);
+    if (strncmp(mn, base, n))
+        return FALSE;
+    const char *s = mn + n;
+    *size_override = 0;
+    gsize len = strlen(s);
+    if (len && (s[len - 1] == 'B' || s[len - 1] == 'H')) {
+        *size_override = s[len - 1] == 'B' ? 1 : 2;
+        len--;
+    }
+    if (len == 0)
+        *order = ORD_PLAIN;
+    else if (len == 1 && s[0] == 'A')
+        *order = ORD_ACQ;
+    else if (len == 1 && s[0] == 'L')
+        *order = ORD_REL;
+    else if (len == 2 && s[0] == 'A' && s[1] == 'L')
+        *order = ORD_ACQREL;
+    else
+        return FALSE;
+    return TRUE;
+}
+
+static IsaOrder drop_acquire(IsaOrder o)
+{
+    return o == ORD_ACQREL ? ORD_REL : o == ORD_ACQ ? ORD_PLAIN : o;
+}
+
+static gboolean arm_atomic(XlThread *th, const char *mn, Ops *o, gboolean *handled)
+{
+    static const struct { const char *base; IsaOp op; gboolean store_only, clear; } fams[] = {
+        { "CAS", OP_CAS, FALSE, FALSE },  { "SWP", OP_XCHG, FALSE, FALSE },
+        { "LDADD", OP_FADD, FALSE, FALSE }, { "LDSET", OP_FOR, FALSE, FALSE },
+        { "LDCLR", OP_FAND, FALSE, TRUE }, { "STADD", OP_FADD, TRUE, FALSE },
+        { "STSET", OP_FOR, TRUE, FALSE }, { "STCLR", OP_FAND, TRUE, TRUE },
+    };
+    *handled = FALSE;
+    for (guint f = 0; f < G_N_ELEMENTS(fams); f++) {
+        IsaOrder order;
+        int bsize;
+        if (!atomic_suffix(mn, fams[f].base, &order, &bsize))
+            continue;
+        if (fams[f].store_only && (order == ORD_ACQ || order == ORD_ACQREL))
+            continue;      /* STADDA does not exist */
+        *handled = TRUE;
+        guint nreg = fams[f].store_only ? 1 : 2;
+        if (!nops(th, o, nreg + 1, nreg + 1, mn))
+            return FALSE;
+        AReg rs, rt;
+        if (!want_reg(th, o, 0, &rs))
+            return FALSE;
+        if (!fams[f].store_only && !want_reg(th, o, 1, &rt))
+            return FALSE;
+        if (fams[f].store_only)
+            rt = (AReg){ .zr = TRUE, .w = rs.w };
+        IsaMem m;
+        int wb;
+        int64_t wbi;
+        gboolean pre;
+        if (!mem_operand(th, o, nreg, &m, &wb, &wbi, &pre))
+            return FALSE;
+        if (wb >= 0 || pre || m.offset)
+            return xl_fail(th, op_off(o, nreg), "%s takes a plain [Xn] address", mn);
+        int size = bsize ? bsize : rs.w ? 4 : 8;
+        IsaSrc vs, vt;
+        if (!src_of(th, &rs, &vs))
+            return FALSE;
+        if (fams[f].op == OP_CAS) {
+            /* CAS Rs, Rt, [Xn]: Rs := old; if old == Rs then [Xn] := Rt */
+            if (!src_of(th, &rt, &vt))
+                return FALSE;
+            int rd = dst_of(th, &rs);
+            if (rd < 0)
+                return FALSE;
+            IsaInsn *in = xl_emit(th, OP_CAS);
+            in->size = (uint8_t)size;
+            in->order = rs.zr ? drop_acquire(order) : order;
+            in->rd = (int8_t)rd;
+            in->mem = m;
+            in->a = vs;
+            in->b = vt;
+            return TRUE;
+        }
+        /* OP Rs, Rt, [Xn]: Rt := old; [Xn] := old OP Rs */
+        if (fams[f].clear) {
+            int t = xl_scratch(th, &th->t2);
+            if (t < 0)
+                return FALSE;
+            xl_alu(th, OP_XOR, t, vs, xl_imm(-1));
+            vs = xl_r(t);
+        }
+        int rd = dst_of(th, &rt);
+        if (rd < 0)
+            return FALSE;
+        IsaInsn *in = xl_emit(th, fams[f].op);
+        in->size = (uint8_t)size;
+        in->order = rt.zr ? drop_acquire(order) : order;
+        in->rd = (int8_t)rd;
+        in->mem = m;
+        in->a = vs;
+        return TRUE;
+    }
+    return TRUE;
+}
+
+/* Loads and stores: base mnemonic, ISA op, order, whether it is a store-exclusive. */
+static const struct {
+    const char *mn;
+    IsaOp op;
+    IsaOrder order;
+    gboolean store;
+} ldst[] = {
+    { "LDR", OP_LD, ORD_PLAIN, FALSE },    { "LDAR", OP_LD, ORD_ACQ, FALSE },
+    { "LDAPR", OP_LD, ORD_ACQ, FALSE },    { "LDXR", OP_LDX, ORD_PLAIN, FALSE },
+    { "LDAXR", OP_LDX, ORD_ACQ, FALSE },   { "STR", OP_ST, ORD_PLAIN, TRUE },
+    { "STLR", OP_ST, ORD_REL, TRUE },      { "STXR", OP_STX, ORD_PLAIN, TRUE },
+    { "STLXR", OP_STX, ORD_REL, TRUE },
+};
+
+static gboolean arm_ldst(XlThread *th, const char *mn, Ops *o, gboolean *handled)
+{
+    *handled = FALSE;
+    for (guint k = 0; k < G_N_ELEMENTS(ldst); k++) {
+        gsize n = strlen(ldst[k].mn);
+        if (strncmp(mn, ldst[k].mn, n))
+            continue;
+        int bsize = 0;
+        if (mn[n] == 'B' && !mn[n + 1])
+            bsize = 1;
+        else if (mn[n] == 'H' && !mn[n + 1])
+            bsize = 2;
+        else if (mn[n])
+            continue;
+        *handled = TRUE;
+        gboolean excl = ldst[k].op == OP_STX;
+        guint first = excl ? 1 : 0;
+        if (o->ops->len < first + 2 || o->ops->len > first + 3)
+            return xl_fail(th, 0, "%s: wrong number of operands", mn);
+        AReg status = { 0 }, rt;
+        if (excl && !want_reg(th, o, 0, &status))
+            return FALSE;
+        if (!want_reg(th, o, first, &rt))
+            return FALSE;
+        IsaMem m;
+        int wb;
+        int64_t wbi;
+        gboolean pre;
+        if (!mem_operand(th, o, first + 1, &m, &wb, &wbi, &pre))
+            return FALSE;
+        /* Only LDR/STR have offset and write-back forms. */
+        gboolean plain_only = ldst[k].order != ORD_PLAIN || ldst[k].op == OP_LDX || excl;
+        if (plain_only && (wb >= 0 || pre || m.offset))
+            return xl_fail(th, op_off(o, first + 1), "%s takes a plain [Xn] address", mn);
+        int size = bsize ? bsize : rt.w ? 4 : 8;
+        if (ldst[k].store) {
+            IsaSrc v;
+            if (!src_of(th, &rt, &v))
+                return FALSE;
+            IsaInsn *in = xl_emit(th, ldst[k].op);
+            in->size = (uint8_t)size;
+            in->order = ldst[k].order;
+            in->mem = m;
+            in->a = v;
+            if (excl) {
+                int rs = dst_of(th, &status);
+                if (rs < 0)
+                    return FALSE;
+                g_array_index(th->body, IsaInsn, th->body->len - 1).rd = (int8_t)rs;
+            }
+        } else {
+            int rd = dst_of(th, &rt);
+            if (rd < 0)
+                return FALSE;
+            IsaInsn *in = xl_emit(th, ldst[k].op);
+            in->size = (uint8_t)size;
+            in->order = ldst[k].order;
+            in->mem = m;
+            in->rd = (int8_t)rd;
+        }
+        writeback(th, wb, wbi);
+        return TRUE;
+    }
+    return TRUE;
+}
+
+/* Flags as a pair of scratch registers: CMP a, b sets fa := a, fb := b (32-bit compares see
+ * only the low halves). */
+static gboolean arm_cmp(XlThread *th, Ops *o)
+{
+    if (!nops(th, o, 2, 2, "CMP"))
+        return FALSE;
+    AReg a;
+    if (!want_reg(th, o, 0, &a))
+        return FALSE;
+    IsaSrc va, vb;
+    if (!src_of(th, &a, &va) || !operand2(th, o, 1, a.w, &vb))
+        return FALSE;
+    int fa = xl_scratch(th, &th->fa), fb = xl_scratch(th, &th->fb);
+    if (fa < 0 || fb < 0)
+        return FALSE;
+    if (a.w) {
+        xl_alu(th, OP_AND, fa, va, xl_imm(MASK32));
+        xl_alu(th, OP_AND, fb, vb, xl_imm(MASK32));
+    } else {
+        xl_alu(th, OP_MOV, fa, va, xl_imm(0));
+        xl_alu(th, OP_MOV, fb, vb, xl_imm(0));
+    }
+    th->flags_set = TRUE;
+    return TRUE;
+}
+
+static gboolean parse_cc(const char *s, IsaCond *c)
+{
+    if (!g_ascii_strcasecmp(s, "EQ"))
+        *c = COND_EQ;
+    else if (!g_ascii_strcasecmp(s, "NE"))
+        *c = COND_NE;
+    else
+        return FALSE;
+    return TRUE;
+}
+
+/* CSEL d, n, m, cc without a branch, so that d depends on the compared values through data:
+ *   t1 = fa ^ fb;  t2 = 0 - t1;  t1 = (t1 | t2) >> 63      (1 iff fa != fb)
+ *   t2 = t1 - 1   (all ones iff equal);  t1 = 0 - t1   (all ones iff not equal)
+ *   EQ: d = (n & t2) | (m & t1);  NE: d = (m & t2) | (n & t1) */
+static gboolean arm_csel(XlThread *th, Ops *o)
+{
+    if (!nops(th, o, 4, 4, "CSEL"))
+        return FALSE;
+    AReg d, n, m;
+    IsaCond cc;
+    if (!want_reg(th, o, 0, &d) || !want_reg(th, o, 1, &n) || !want_reg(th, o, 2, &m))
+        return FALSE;
+    if (!parse_cc(op_s(o, 3), &cc))
+        return xl_fail(th, op_off(o, 3), "unsupported condition '%s' (EQ or NE)", op_s(o, 3));
+    if (!th->flags_set)
+        return xl_fail(th, 0, "CSEL with no CMP before it");
+    IsaSrc vn, vm;
+    if (!src_of(th, &n, &vn) || !src_of(th, &m, &vm))
+        return FALSE;
+    int t1 = xl_scratch(th, &th->t1), t2 = xl_scratch(th, &th->t2), rd = dst_of(th, &d);
+    if (t1 < 0 || t2 < 0 || rd < 0)
+        return FALSE;
+    xl_alu(th, OP_XOR, t1, xl_r(th->fa), xl_r(th->fb));
+    xl_alu(th, OP_SUB, t2, xl_imm(0), xl_r(t1));
+    xl_alu(th, OP_OR, t1, xl_r(t1), xl_r(t2));
+    xl_alu(th, OP_SHR, t1, xl_r(t1), xl_imm(63));
+    xl_alu(th, OP_SUB, t2, xl_r(t1), xl_imm(1));
+    xl_alu(th, OP_SUB, t1, xl_imm(0), xl_r(t1));
+    IsaSrc when_eq = cc == COND_EQ ? vn : vm, when_ne = cc == COND_EQ ? vm : vn;
+    xl_alu(th, OP_AND, t2, when_eq, xl_r(t2));
+    xl_alu(th, OP_AND, t1, when_ne, xl_r(t1));
+    xl_alu(th, OP_OR, rd, xl_r(t2), xl_r(t1));
+    if (d.w)
+        trunc_w(th, rd);
+    return TRUE;
+}
+
+static gboolean arm_fence(XlThread *th, const char *mn, Ops *o)
+{
+    if (!strcmp(mn, "ISB")) {
+        /* No fetch model to flush: a full fence is the conservative stand-in. */
+        xl_emit(th, OP_FENCE)->fence = FENCE_FULL;
+        return TRUE;
+    }
+    if (!nops(th, o, 1, 1, mn))
+        return FALSE;
+    g_autofree char *opt = g_ascii_strup(op_s(o, 0), -1);
+    static const struct { const char *name; IsaFence f; } opts[] = {
+        { "SY", FENCE_FULL },     { "ISH", FENCE_FULL },     { "OSH", FENCE_FULL },
+        { "NSH", FENCE_FULL },    { "LD", FENCE_LOAD },      { "ISHLD", FENCE_LOAD },
+        { "OSHLD", FENCE_LOAD },  { "NSHLD", FENCE_LOAD },   { "ST", FENCE_STORE },
+        { "ISHST", FENCE_STORE }, { "OSHST", FENCE_STORE },  { "NSHST", FENCE_STORE },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS(opts); i++)
+        if (!strcmp(opt, opts[i].name)) {
+            xl_emit(th, OP_FENCE)->fence = opts[i].f;
+            return TRUE;
+        }
+    return xl_fail(th, op_off(o, 0), "unsupported barrier option '%s'", op_s(o, 0));
+}
+
+static gboolean arm_alu(XlThread *th, IsaOp op, const char *mn, Ops *o)
+{
+    if (!nops(th, o, 3, 3, mn))
+        return FALSE;
+    AReg d, n;
+    if (!want_reg(th, o, 0, &d) || !want_reg(th, o, 1, &n))
+        return FALSE;
+    IsaSrc vn, vm;
+    if (!src_of(th, &n, &vn) || !operand2(th, o, 2, d.w, &vm))
+        return FALSE;
+    int rd = dst_of(th, &d);
+    if (rd < 0)
+        return FALSE;
+    xl_alu(th, op, rd, vn, vm);
+    if (d.w)
+        trunc_w(th, rd);
+    return TRUE;
+}
+
+gboolean xl_arm_reads_flags(const char *insn)
+{
+    return !g_ascii_strncasecmp(insn, "B.", 2) || !g_ascii_strncasecmp(insn, "CSEL", 4);
+}
+
+gboolean xl_arm_insn(XlThread *th, const char *text, guint col_off)
+{
+    const char *p = text;
+    while (*p && !g_ascii_isspace(*p))
+        p++;
+    g_autofree char *mn = g_ascii_strup(text, (gssize)(p - text));
+    while (*p && g_ascii_isspace(*p))
+        p++;
+    Ops o = { NULL, g_array_new(FALSE, FALSE, sizeof(guint)), col_off + (guint)(p - text) };
+    o.ops = *p ? xl_split_operands(p, o.offs) : g_ptr_array_new_with_free_func(g_free);
+    gboolean ok, handled;
+    guint save_col = th->col;
+
+    if (!strcmp(mn, "NOP")) {
+        ok = nops(th, &o, 0, 0, mn);
+        if (ok)
+            xl_emit(th, OP_NOP);
+    } else if (!strcmp(mn, "MOV")) {
+        ok = nops(th, &o, 2, 2, mn);
+        AReg d;
+        IsaSrc v;
+        if (ok)
+            ok = want_reg(th, &o, 0, &d) && operand2(th, &o, 1, d.w, &v);
+        if (ok) {
+            int rd = dst_of(th, &d);
+            ok = rd >= 0;
+            if (ok && d.w && v.reg != ISA_NO_REG)
+                xl_alu(th, OP_AND, rd, v, xl_imm(MASK32));
+            else if (ok)
+                xl_alu(th, OP_MOV, rd, v, xl_imm(0));
+        }
+    } else if (!strcmp(mn, "ADD")) {
+        ok = arm_alu(th, OP_ADD, mn, &o);
+    } else if (!strcmp(mn, "SUB")) {
+        ok = arm_alu(th, OP_SUB, mn, &o);
+    } else if (!strcmp(mn, "EOR")) {
+        ok = arm_alu(th, OP_XOR, mn, &o);
+    } else if (!strcmp(mn, "ORR")) {
+        ok = arm_alu(th, OP_OR, mn, &o);
+    } else if (!strcmp(mn, "AND")) {
+        ok = arm_alu(th, OP_AND, mn, &o);
+    } else if (!strcmp(mn, "CMP")) {
+        ok = arm_cmp(th, &o);
+    } else if (!strcmp(mn, "CSEL")) {
+        ok = arm_csel(th, &o);
+    } else if (!strcmp(mn, "DMB") || !strcmp(mn, "DSB") || !strcmp(mn, "ISB")) {
+        ok = arm_fence(th, mn, &o);
+    } else if (!strcmp(mn, "B")) {
+        ok = nops(th, &o, 1, 1, mn);
+        if (ok) {
+            xl_emit(th, OP_JMP);
+            xl_target(th, op_s(&o, 0), op_off(&o, 0));
+        }
+    } else if (!strncmp(mn, "B.", 2)) {
+        IsaCond cc = COND_EQ;
+        ok = nops(th, &o, 1, 1, mn);
+        if (ok && !parse_cc(mn + 2, &cc))
+            ok = xl_fail(th, col_off, "unsupported condition '%s' (B.EQ or B.NE)", mn);
+        else if (ok && !th->flags_set)
+            ok = xl_fail(th, col_off, "%s with no CMP before it", mn);
+        if (ok) {
+            IsaInsn *in = xl_emit(th, OP_BR);
+            in->cond = cc;
+            in->a = xl_r(th->fa);
+            in->b = xl_r(th->fb);
+            xl_target(th, op_s(&o, 0), op_off(&o, 0));
+        }
+    } else if (!strcmp(mn, "CBZ") || !strcmp(mn, "CBNZ")) {
+        AReg r;
+        IsaSrc v;
+        ok = nops(th, &o, 2, 2, mn) && want_reg(th, &o, 0, &r) && src_of(th, &r, &v);
+        if (ok && r.w && !r.zr) {
+            int t = xl_scratch(th, &th->t1);
+            ok = t >= 0;
+            if (ok) {
+                xl_alu(th, OP_AND, t, v, xl_imm(MASK32));
+                v = xl_r(t);
+            }
+        }
+        if (ok) {
+            IsaInsn *in = xl_emit(th, OP_BR);
+            in->cond = mn[2] == 'N' ? COND_NE : COND_EQ;
+            in->a = v;
+            in->b = xl_imm(0);
+            xl_target(th, op_s(&o, 1), op_off(&o, 1));
+        }
+    } else {
+        ok = arm_ldst(th, mn, &o, &handled);
+        if (ok && !handled)
+            ok = arm_atomic(th, mn, &o, &handled);
+        if (ok && !handled)
+            ok = xl_fail(th, col_off, "unsupported AArch64 instruction '%s'", mn);
+    }
+    th->col = save_col;
+    g_ptr_array_free(o.ops, TRUE);
+    g_array_free(o.offs, TRUE);
+    return ok;
+}

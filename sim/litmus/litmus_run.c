@@ -1,0 +1,398 @@
+/* Running a translated litmus test many times through an executor, with seeded perturbations,
+ * and judging the histogram of final states: the verdict, herd's kinds, text and JSON. */
+#include <stdio.h>
+#include <string.h>
+#include "sim/litmus/litmus_priv.h"
+#include "sim/base/report.h"
+
+void litmus_executor_free(LitmusExecutor *e)
+{
+    if (!e)
+        return;
+    if (e->ctx_free)
+        e->ctx_free(e->ctx);
+    g_free(e);
+}
+
+/* ---- kinds.txt ---- */
+
+const char *litmus_kind_name(LitmusKind k)
+{
+    switch (k) {
+    case LK_ALLOWED: return "Allowed";
+    case LK_FORBIDDEN: return "Forbidden";
+    case LK_REQUIRED: return "Required";
+    case LK_NONE: break;
+    }
+    return "none";
+}
+
+GHashTable *litmus_kinds_load(const char *path, GError **error)
+{
+    g_autofree char *text = NULL;
+    g_autoptr(GError) e = NULL;
+    if (!g_file_get_contents(path, &text, NULL, &e)) {
+        g_set_error(error, LITMUS_ERROR, LITMUS_ERROR_IO, "%s: cannot read: %s", path, e->message);
+        return NULL;
+    }
+    GHashTable *kinds = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+    for (guint i = 0; lines[i]; i++) {
+        char *hash = strchr(lines[i], '#');
+        if (hash)
+            *hash = '\0';
+        g_auto(GStrv) w = g_strsplit_set(g_strstrip(lines[i]), " \t", -1);
+        GPtrArray *words = g_ptr_array_new();
+        for (guint k = 0; w[k]; k++)
+            if (*w[k])
+                g_ptr_array_add(words, w[k]);
+        guint n = words->len;
+        const char *name = n ? words->pdata[0] : NULL, *kind = n > 1 ? words->pdata[1] : NULL;
+        g_ptr_array_free(words, TRUE);
+        if (n == 0)
+            continue;
+        LitmusKind k = LK_NONE;
+        if (kind && (!g_ascii_strcasecmp(kind, "Allowed") || !g_ascii_strcasecmp(kind, "Allow")))
+            k = LK_ALLOWED;
+        else if (kind && (!g_ascii_strcasecmp(kind, "Forbidden") || !g_ascii_strcasecmp(kind, "Forbid")))
+            k = LK_FORBIDDEN;
+        else if (kind && (!g_ascii_strcasecmp(kind, "Required") || !g_ascii_strcasecmp(kind, "Require")))
+            k = LK_REQUIRED;
+        if (n != 2 || k == LK_NONE) {
+            g_set_error(error, LITMUS_ERROR, LITMUS_ERROR_SYNTAX,
+                        "%s:%u: expected 'NAME Allowed|Forbidden|Required'", path, i + 1);
+            g_hash_table_destroy(kinds);
+            return NULL;
+        }
+        char *key = g_str_has_suffix(name, ".litmus") ? g_strndup(name, strlen(name) - 7) : g_strdup(name);
+        g_hash_table_replace(kinds, key, GINT_TO_POINTER(k));
+    }
+    return kinds;
+}
+
+/* ---- running ---- */
+
+void litmus_result_free(LitmusResult *r)
+{
+    if (!r)
+        return;
+    g_free(r->name);
+    g_free(r->filename);
+    g_free(r->condition);
+    g_free(r->executor);
+    if (r->states)
+        g_ptr_array_free(r->states, TRUE);
+    g_free(r);
+}
+
+static void state_free(LitmusState *s)
+{
+    g_free(s->key);
+    g_free(s);
+}
+
+typedef struct {
+    const LitmusProgram *p;
+    const LitmusFinal *f;
+} AddrCtx;
+
+static uint64_t final_loc_addr(void *ctx, const char *name)
+{
+    AddrCtx *a = ctx;
+    for (guint l = 0; l < a->p->locs->len; l++)
+        if (!strcmp(((LitmusLoc *)a->p->locs->pdata[l])->name, name))
+            return a->f->addr[l];
+    return 0;
+}
+
+static int state_cmp(gconstpointer a, gconstpointer b)
+{
+    const LitmusState *x = *(LitmusState *const *)a, *y = *(LitmusState *const *)b;
+    return strcmp(x->key, y->key);
+}
+
+static const char *quant_name(LitmusQuant q)
+{
+    return q == LQ_EXISTS ? "exists" : q == LQ_NOT_EXISTS ? "~exists" : "forall";
+}
+
+LitmusResult *litmus_run_test(const LitmusTest *t, const LitmusProgram *p, const LitmusExecutor *ex,
+                              const LitmusRunOptions *o, GError **error)
+{
+    guint runs = o && o->runs ? o->runs : 1000;
+    guint64 seed = o ? o->seed : 0;
+    guint nt = p->nthreads, nl = p->locs->len;
+    guint32 seeds[2] = { (guint32)seed, (guint32)(seed >> 32) };
+    g_autoptr(GRand) rng = g_rand_new_with_seed_array(seeds, 2);
+
+    LitmusPerturb pert = { nt, nl, g_new0(guint64, nt), g_new0(guint64, nt), g_new0(int, nl + 1),
+                           g_new0(guint64, nl + 1) };
+    LitmusFinal fin = { nt, nl, g_new0(uint64_t, (gsize)nt * ISA_NREG_SLOTS), g_new0(uint64_t, nl + 1),
+                        g_new0(uint64_t, nl + 1) };
+    g_autofree uint64_t *val = g_new0(uint64_t, t->obs->len + 1);
+    g_autoptr(GHashTable) seen = g_hash_table_new(g_str_hash, g_str_equal);
+
+    /* The histogram shows `locations [...]` first, then the condition's observables. */
+    g_autoptr(GArray) shown = g_array_new(FALSE, FALSE, sizeof(guint));
+    for (guint i = 0; i < t->locations->len; i++)
+        g_array_append_val(shown, g_array_index(t->locations, guint, i));
+    for (guint i = 0; i < t->obs->len; i++) {
+        gboolean listed = FALSE;
+        for (guint k = 0; k < t->locations->len; k++)
+            listed |= g_array_index(t->locations, guint, k) == i;
+        if (!listed)
+            g_array_append_val(shown, i);
+    }
+
+    LitmusResult *r = g_new0(LitmusResult, 1);
+    r->name = g_strdup(t->name);
+    r->filename = g_strdup(t->filename);
+    r->arch = t->arch;
+    r->quant = t->quant;
+    g_autofree char *c = litmus_cond_to_string(t->cond, t->obs);
+    r->condition = g_strdup_printf("%s (%s)", quant_name(t->quant), c);
+    r->executor = g_strdup(ex->name);
+    r->states = g_ptr_array_new_with_free_func((GDestroyNotify)state_free);
+    r->runs = runs;
+    gboolean ok = TRUE;
+    GString *key = g_string_new(NULL);
+    AddrCtx actx = { p, &fin };
+    for (guint run = 0; run < runs && ok; run++) {
+        for (guint k = 0; k < nt; k++) {
+            pert.start_skew[k] = (guint64)g_rand_int_range(rng, 0, 200);
+            pert.think[k] = (guint64)g_rand_int_range(rng, 0, 16);
+        }
+        for (guint l = 0; l < nl; l++) {
+            pert.owner[l] = g_rand_int_range(rng, -1, (gint32)nt);
+            pert.sharers[l] = pert.owner[l] < 0 ? (g_rand_int(rng) & ((nt >= 64 ? 0 : 1ULL << nt) - 1)) : 0;
+        }
+        guint64 run_seed = ((guint64)g_rand_int(rng) << 32) | g_rand_int(rng);
+        memset(fin.regs, 0, sizeof(uint64_t) * nt * ISA_NREG_SLOTS);
+        memset(fin.mem, 0, sizeof(uint64_t) * nl);
+        memset(fin.addr, 0, sizeof(uint64_t) * nl);
+        g_autoptr(GError) e = NULL;
+        if (!ex->run(ex->ctx, p, run_seed, &pert, &fin, &e)) {
+            g_set_error(error, LITMUS_ERROR, LITMUS_ERROR_EXEC, "%s: run %u (seed %" G_GUINT64_FORMAT "): %s",
+                        t->name, run, run_seed, e ? e->message : "the executor failed");
+            ok = FALSE;
+            break;
+        }
+        for (guint i = 0; i < t->obs->len; i++) {
+            const LitmusObs *ob = t->obs->pdata[i];
+            val[i] = p->obs_reg[i] >= 0 ? fin.regs[(gsize)ob->thread * ISA_NREG_SLOTS + (guint)p->obs_reg[i]]
+                                        : fin.mem[p->obs_loc[i]];
+        }
+        if (t->filter && !litmus_cond_eval(t->filter, val, final_loc_addr, &actx)) {
+            r->filtered++;
+            continue;
+        }
+        gboolean sat = litmus_cond_eval(t->cond, val, final_loc_addr, &actx);
+        r->positive += sat;
+        g_string_truncate(key, 0);
+        for (guint k = 0; k < shown->len; k++) {
+            guint i = g_array_index(shown, guint, k);
+            const LitmusObs *ob = t->obs->pdata[i];
+            const char *as_loc = NULL;
+            if (ob->thread >= 0)
+                for (guint l = 0; l < nl && !as_loc; l++)
+                    if (fin.addr[l] && fin.addr[l] == val[i])
+                        as_loc = ((LitmusLoc *)p->locs->pdata[l])->name;
+            if (as_loc)
+                g_string_append_printf(key, "%s=%s; ", ob->display, as_loc);
+            else
+                g_string_append_printf(key, "%s=%" G_GINT64_FORMAT "; ", ob->display, (int64_t)val[i]);
+        }
+        if (key->len)
+            g_string_truncate(key, key->len - 1);
+        LitmusState *st = g_hash_table_lookup(seen, key->str);
+        if (!st) {
+            st = g_new0(LitmusState, 1);
+            st->key = g_strdup(key->str);
+            st->satisfies = sat;
+            g_ptr_array_add(r->states, st);
+            g_hash_table_insert(seen, st->key, st);
+        }
+        st->count++;
+    }
+    g_string_free(key, TRUE);
+    g_free(pert.start_skew);
+    g_free(pert.think);
+    g_free(pert.owner);
+    g_free(pert.sharers);
+    g_free(fin.regs);
+    g_free(fin.mem);
+    g_free(fin.addr);
+    if (!ok) {
+        litmus_result_free(r);
+        return NULL;
+    }
+    g_ptr_array_sort(r->states, state_cmp);
+    guint64 judged = r->runs - r->filtered;
+    r->witnesses = t->quant == LQ_FORALL ? judged - r->positive : r->positive;
+    r->observed = r->witnesses > 0;
+    r->validated = t->quant == LQ_EXISTS ? r->positive > 0
+                 : t->quant == LQ_NOT_EXISTS ? r->positive == 0 : r->positive == judged;
+    return r;
+}
+
+void litmus_result_check(LitmusResult *r, LitmusKind expect)
+{
+    guint64 judged = r->runs - r->filtered;
+    r->expect = expect;
+    switch (expect) {
+    case LK_FORBIDDEN: r->expect_ok = r->positive == 0; break;
+    case LK_REQUIRED: r->expect_ok = r->positive == judged; break;
+    default: r->expect_ok = TRUE; break;
+    }
+}
+
+/* ---- reports ---- */
+
+char *litmus_result_text(const LitmusResult *r)
+{
+    GString *s = g_string_new(NULL);
+    g_string_append_printf(s, "Test %s%s%s\n", r->name, r->expect != LK_NONE ? " " : "",
+                           r->expect != LK_NONE ? litmus_kind_name(r->expect) : "");
+    g_string_append_printf(s, "Histogram (%u states)\n", r->states->len);
+    for (guint i = 0; i < r->states->len; i++) {
+        const LitmusState *st = r->states->pdata[i];
+        /* litmus7 marks the states that satisfy the proposition with '*'. */
+        g_string_append_printf(s, "%-8" G_GUINT64_FORMAT "%s>%s\n", st->count, st->satisfies ? "*" : ":", st->key);
+    }
+    g_string_append_printf(s, "%s\n\nWitnesses\n", r->validated ? "Ok" : "No");
+    guint64 judged = r->runs - r->filtered;
+    g_string_append_printf(s, "Positive: %" G_GUINT64_FORMAT ", Negative: %" G_GUINT64_FORMAT "\n", r->positive,
+                           judged - r->positive);
+    g_string_append_printf(s, "Condition %s is %svalidated\n", r->condition, r->validated ? "" : "NOT ");
+    const char *obs = r->positive == 0 ? "Never" : r->positive == judged ? "Always" : "Sometimes";
+    g_string_append_printf(s, "Observation %s %s %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT "\n", r->name, obs,
+                           r->positive, judged - r->positive);
+    if (r->filtered)
+        g_string_append_printf(s, "Filtered out: %" G_GUINT64_FORMAT "\n", r->filtered);
+    g_string_append_printf(s, "Runs %" G_GUINT64_FORMAT " on %s, witnesses %" G_GUINT64_FORMAT "\n", r->runs,
+                           r->executor, r->witnesses);
+    if (r->expect != LK_NONE)
+        g_string_append_printf(s, "Expected %s: %s\n", litmus_kind_name(r->expect),
+                               r->expect == LK_ALLOWED ? "not checked" : r->expect_ok ? "ok" : "FAILED");
+    g_string_append_c(s, '\n');
+    return g_string_free(s, FALSE);
+}
+
+JsonNode *litmus_result_json(const LitmusResult *r)
+{
+    g_autoptr(JsonBuilder) b = json_builder_new();
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "name");
+    json_builder_add_string_value(b, r->name);
+    json_builder_set_member_name(b, "file");
+    json_builder_add_string_value(b, r->filename);
+    json_builder_set_member_name(b, "arch");
+    json_builder_add_string_value(b, litmus_arch_name(r->arch));
+    json_builder_set_member_name(b, "executor");
+    json_builder_add_string_value(b, r->executor);
+    json_builder_set_member_name(b, "runs");
+    json_builder_add_int_value(b, (gint64)r->runs);
+    json_builder_set_member_name(b, "filtered");
+    json_builder_add_int_value(b, (gint64)r->filtered);
+    json_builder_set_member_name(b, "condition");
+    json_builder_add_string_value(b, r->condition);
+    json_builder_set_member_name(b, "positive");
+    json_builder_add_int_value(b, (gint64)r->positive);
+    json_builder_set_member_name(b, "witnesses");
+    json_builder_add_int_value(b, (gint64)r->witnesses);
+    json_builder_set_member_name(b, "observed");
+    json_builder_add_boolean_value(b, r->observed);
+    json_builder_set_member_name(b, "validated");
+    json_builder_add_boolean_value(b, r->validated);
+    json_builder_set_member_name(b, "states");
+    json_builder_begin_object(b);
+    for (guint i = 0; i < r->states->len; i++) {
+        const LitmusState *st = r->states->pdata[i];
+        json_builder_set_member_name(b, st->key);
+        json_builder_add_int_value(b, (gint64)st->count);
+    }
+    json_builder_end_object(b);
+    json_builder_set_member_name(b, "expect");
+    if (r->expect == LK_NONE) {
+        json_builder_add_null_value(b);
+    } else {
+        json_builder_add_string_value(b, litmus_kind_name(r->expect));
+        json_builder_set_member_name(b, "expect_ok");
+        json_builder_add_boolean_value(b, r->expect_ok);
+    }
+    json_builder_end_object(b);
+    return json_builder_get_root(b);
+}
+
+/* ---- the command's job ---- */
+
+LitmusJobOutcome litmus_job_run(const char *const *files, const LitmusJob *job, const LitmusExecutor *ex,
+                                GString *out, GString *err)
+{
+    g_autoptr(GPtrArray) tests = g_ptr_array_new_with_free_func((GDestroyNotify)litmus_test_free);
+    g_autoptr(GPtrArray) progs = g_ptr_array_new_with_free_func((GDestroyNotify)litmus_program_free);
+    /* Everything is read and translated before anything runs: bad input fails fast. */
+    for (guint i = 0; files[i]; i++) {
+        g_autoptr(GError) e = NULL;
+        LitmusTest *t = litmus_parse_file(files[i], &e);
+        LitmusProgram *p = t ? litmus_translate(t, &e) : NULL;
+        if (!p) {
+            g_string_append_printf(err, "qsim litmus: %s\n", e->message);
+            litmus_test_free(t);
+            return LITMUS_JOB_BAD_INPUT;
+        }
+        g_ptr_array_add(tests, t);
+        g_ptr_array_add(progs, p);
+    }
+    if (!ex)
+        return LITMUS_JOB_OK;  /* only checking the input */
+    LitmusJobOutcome rc = LITMUS_JOB_OK;
+    g_autoptr(JsonBuilder) b = json_builder_new();
+    g_autoptr(JsonNode) single = NULL;  /* one test: one object, not an array */
+    gboolean array = tests->len != 1;
+    if (array)
+        json_builder_begin_array(b);
+    for (guint i = 0; i < tests->len; i++) {
+        const LitmusTest *t = tests->pdata[i];
+        g_autoptr(GError) e = NULL;
+        g_autoptr(LitmusResult) r = litmus_run_test(t, progs->pdata[i], ex, &job->run, &e);
+        if (!r) {
+            g_string_append_printf(err, "qsim litmus: %s\n", e->message);
+            return LITMUS_JOB_FAILED;
+        }
+        if (job->kinds) {
+            gpointer k;
+            if (g_hash_table_lookup_extended(job->kinds, t->name, NULL, &k)) {
+                litmus_result_check(r, (LitmusKind)GPOINTER_TO_INT(k));
+                if (!r->expect_ok) {
+                    g_string_append_printf(err, "qsim litmus: %s: %s, but %s in %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " runs\n",
+                                           t->name, litmus_kind_name(r->expect),
+                                           r->expect == LK_FORBIDDEN ? "its condition was observed"
+                                                                     : "its condition failed",
+                                           r->expect == LK_FORBIDDEN ? r->positive
+                                                                     : r->runs - r->filtered - r->positive,
+                                           r->runs - r->filtered);
+                    rc = LITMUS_JOB_FAILED;
+                }
+            } else {
+                g_string_append_printf(err, "qsim litmus: %s: not in the kinds file; not checked\n", t->name);
+            }
+        }
+        if (job->json && array) {
+            json_builder_add_value(b, litmus_result_json(r));
+        } else if (job->json) {
+            single = litmus_result_json(r);
+        } else {
+            g_autofree char *txt = litmus_result_text(r);
+            g_string_append(out, txt);
+        }
+    }
+    if (array)
+        json_builder_end_array(b);
+    if (job->json) {
+        g_autoptr(JsonNode) root = array ? json_builder_get_root(b) : json_node_ref(single);
+        g_autofree char *s = report_to_json(root);
+        g_string_append(out, s);
+    }
+    return rc;
+}
