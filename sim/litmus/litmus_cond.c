@@ -52,6 +52,16 @@ gboolean lit_parse_int(LitCursor *c, int64_t *out)
     return TRUE;
 }
 
+gboolean lit_parse_value(LitCursor *c, int64_t *value, char **loc)
+{
+    if (lit_parse_int(c, value))
+        return TRUE;
+    if (c->p < c->end && *c->p == '&')
+        lit_advance(c);
+    *loc = lit_parse_ident(c);
+    return *loc != NULL;
+}
+
 static gboolean ident_char(char ch)
 {
     return g_ascii_isalnum(ch) || ch == '_' || ch == '.' || ch == '$' || ch == '%';
@@ -304,12 +314,7 @@ static LitmusCond *cp_atom(CondParser *cp)
         return NULL;
     }
     lit_skip_space(c);
-    if (lit_parse_int(c, &a->value))
-        return a;
-    if (c->p < c->end && *c->p == '&')
-        lit_advance(c);
-    a->value_loc = lit_parse_ident(c);
-    if (!a->value_loc) {
+    if (!lit_parse_value(c, &a->value, &a->value_loc)) {
         litmus_cond_free(a);
         cp_fail(cp, "expected a value (an integer or a location)%s", "");
         return NULL;
@@ -326,32 +331,30 @@ static LitmusCond *cp_unary(CondParser *cp)
     return cp_atom(cp);
 }
 
-static LitmusCond *cp_conj(CondParser *cp)
+/* operand { op operand }, grouped to the left. */
+static LitmusCond *cp_left_assoc(CondParser *cp, const char *op, LitmusCondKind kind,
+                                 LitmusCond *(*operand)(CondParser *))
 {
-    LitmusCond *l = cp_unary(cp);
-    while (l && cp_eat(cp, "/\\")) {
-        LitmusCond *r = cp_unary(cp);
+    LitmusCond *l = operand(cp);
+    while (l && cp_eat(cp, op)) {
+        LitmusCond *r = operand(cp);
         if (!r) {
             litmus_cond_free(l);
             return NULL;
         }
-        l = cond_new(LC_AND, l, r);
+        l = cond_new(kind, l, r);
     }
     return l;
 }
 
+static LitmusCond *cp_conj(CondParser *cp)
+{
+    return cp_left_assoc(cp, "/\\", LC_AND, cp_unary);
+}
+
 static LitmusCond *cp_disj(CondParser *cp)
 {
-    LitmusCond *l = cp_conj(cp);
-    while (l && cp_eat(cp, "\\/")) {
-        LitmusCond *r = cp_conj(cp);
-        if (!r) {
-            litmus_cond_free(l);
-            return NULL;
-        }
-        l = cond_new(LC_OR, l, r);
-    }
-    return l;
+    return cp_left_assoc(cp, "\\/", LC_OR, cp_conj);
 }
 
 static LitmusCond *cp_prop(CondParser *cp)

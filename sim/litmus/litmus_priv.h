@@ -36,6 +36,9 @@ void lit_error_at(GError **error, int code, const char *file, guint line, guint 
 
 /* Parses a decimal or 0x integer, optionally negative; advances over it. */
 gboolean lit_parse_int(LitCursor *c, int64_t *out);
+/* A value: an integer into *value, or a location (`x` or `&x`, its address) into *loc (newly
+ * allocated); FALSE, positioned where the location should be, when neither is there. */
+gboolean lit_parse_value(LitCursor *c, int64_t *value, char **loc);
 /* An identifier of letters, digits, '_', '.', '$' (herd names such as `x`, `X3`, `%eax`). */
 char *lit_parse_ident(LitCursor *c);
 
