@@ -94,6 +94,9 @@ int xl_loc(Xl *x, const char *name);
 /* Appends an instruction at the current cell's position; valid until the next append. */
 IsaInsn *xl_emit(XlThread *th, IsaOp op);
 void xl_alu(XlThread *th, IsaOp op, int rd, IsaSrc a, IsaSrc b);
+/* CMP a, b: the flags as two scratch registers, fa := a and fb := b, both cut to `size` bytes
+ * (the ISA has no flags; B.cond, Jcc and CSEL compare fa with fb). */
+gboolean xl_set_flags(XlThread *th, IsaSrc a, IsaSrc b, int size);
 /* A branch (OP_BR or OP_JMP already filled) to `label`, resolved at the end of the thread. */
 void xl_target(XlThread *th, const char *label, guint col_off);
 /* Error at the current cell, `col_off` characters into it. */
