@@ -183,12 +183,9 @@ static gboolean parse_init_typed(const LitmusTest *t, LitCursor *c, LitmusInit *
 {
     for (;;) {
         guint il = c->line, ic = c->col;
-        g_autofree char *word = lit_parse_ident(c);
-        if (!word) {
-            lit_error_at(error, LITMUS_ERROR_SYNTAX, c->file, il, ic,
-                         "expected a location or P:REG in the initial state");
+        g_autofree char *word = lit_expect_ident(c, "a location or P:REG in the initial state", error);
+        if (!word)
             return FALSE;
-        }
         lit_skip_space(c);
         gboolean star = FALSE;
         while (c->p < c->end && *c->p == '*') {

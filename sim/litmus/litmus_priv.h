@@ -41,6 +41,8 @@ gboolean lit_parse_int(LitCursor *c, int64_t *out);
 gboolean lit_parse_value(LitCursor *c, int64_t *value, char **loc);
 /* An identifier of letters, digits, '_', '.', '$' (herd names such as `x`, `X3`, `%eax`). */
 char *lit_parse_ident(LitCursor *c);
+/* The same, or NULL with "file:line:col: expected WHAT" where it should be. */
+char *lit_expect_ident(LitCursor *c, const char *what, GError **error);
 
 /* Condition-parser pieces the file parser reuses (sim/litmus/litmus_cond.c). */
 guint lit_obs_intern(GPtrArray *obs, int thread, const char *name, const char *display);
