@@ -55,7 +55,9 @@ static gboolean check_options(const NativeOptions *o, GError **error)
     return TRUE;
 }
 
-void native_harness_options(const NativeOptions *o, guint threads, HarnessOptions *h)
+/* The harness options of a run (fixed time: the simulator's loop count, which the stop flag
+ * cuts short). */
+static void harness_options(const NativeOptions *o, guint threads, HarnessOptions *h)
 {
     harness_options_init(h);
     h->threads = threads;
@@ -71,7 +73,7 @@ static char *build_program(const NativeLock *lock, const NativeOptions *o, guint
                            IsaProgram **prog, GError **error)
 {
     HarnessOptions h;
-    native_harness_options(o, threads, &h);
+    harness_options(o, threads, &h);
     *prog = native_lock_with_harness(lock, &h, arch, error);
     if (!*prog)
         return NULL;

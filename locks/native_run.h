@@ -24,9 +24,6 @@ typedef struct {
 /* The defaults of `qsim native`: 2 threads, 10000 iterations, separate-line data. */
 void native_options_init(NativeOptions *o);
 
-/* The harness options of a native run (fixed time: a loop count no run reaches). */
-void native_harness_options(const NativeOptions *o, guint threads, HarnessOptions *h);
-
 /* The C text of the program a run of `lock` with `o` executes (for inspection and tests). */
 char *native_program_c(const NativeLock *lock, const NativeOptions *o, GError **error);
 
