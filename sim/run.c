@@ -203,7 +203,7 @@ static void run_machine(const RunOptions *o, RunWiring *w)
 typedef struct {
     gboolean mutual_exclusion;
     gboolean stalled;
-} RunVerdicts;
+} RunJudgement;
 
 static uint64_t peek_sym(const RunWiring *w, const char *name)
 {
@@ -214,7 +214,7 @@ static uint64_t peek_sym(const RunWiring *w, const char *name)
 
 /* Mutual exclusion from the harness's counter and overlap flag; the stall from the machine.
  * Sets r->ok, and r->failure when not ok. */
-static RunVerdicts judge_run(const RunOptions *o, const RunWiring *w, RunResult *r)
+static RunJudgement judge_run(const RunOptions *o, const RunWiring *w, RunResult *r)
 {
     const WorkloadOptions *wl = &o->workload;
     uint64_t counter = peek_sym(w, HARNESS_COUNTER);
@@ -228,7 +228,7 @@ static RunVerdicts judge_run(const RunOptions *o, const RunWiring *w, RunResult 
     guint64 writers = wl->threads - wl->readers;
     gboolean counter_ok = wl->duration ? counter + writers >= writer_releases && counter <= writer_releases + 1
                                        : counter == writers * wl->iterations;
-    RunVerdicts v = { .stalled = w->outcome == MACHINE_STALLED };
+    RunJudgement v = { .stalled = w->outcome == MACHINE_STALLED };
     /* A stalled run never finished its work: the counter says nothing then, the flag still does. */
     v.mutual_exclusion = (counter_ok || v.stalled) && violations == 0;
     r->ok = v.mutual_exclusion && !v.stalled;
@@ -250,11 +250,11 @@ static RunVerdicts judge_run(const RunOptions *o, const RunWiring *w, RunResult 
 
 /* ---- the report ---- */
 
-static JsonNode *report_run(const RunOptions *o, RunWiring *w, const RunVerdicts *v)
+static JsonNode *report_run(const RunOptions *o, RunWiring *w, const RunJudgement *v)
 {
     CoreStats cores;
     machine_total_stats(w->m, &cores);
-    LineStats lock_line;
+    LineStats lock_line = { 0 };
     int lock_sym = isa_program_find_sym(w->prog, HARNESS_LOCK_WORD);
     if (lock_sym >= 0)
         lock_line = memsys_line_stats(w->ms, isa_sym_addr(w->layout, (guint)lock_sym, 0));
@@ -302,7 +302,7 @@ gboolean run_simulation(const RunOptions *o, RunResult *r, GError **error)
         return FALSE;
     }
     run_machine(o, &w);
-    RunVerdicts v = judge_run(o, &w, r);
+    RunJudgement v = judge_run(o, &w, r);
     r->report = report_run(o, &w, &v);
     wiring_free(&w);
     return TRUE;

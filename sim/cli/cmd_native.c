@@ -30,16 +30,19 @@ int cmd_native(int argc, char **argv)
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
     const GOptionEntry how[] = {
-        { "cpus", 0, 0, G_OPTION_ARG_STRING, &cpus, "CPUs to pin to, e.g. 0,2-5 (default: the first N allowed; without --threads, one thread per CPU listed)", "LIST" },
+        { "cpus", 0, 0, G_OPTION_ARG_STRING, &cpus,
+          "CPUs to pin to, e.g. 0,2-5 (default: the first N allowed; without --threads, one thread per CPU listed)",
+          "LIST" },
         { "format", 0, 0, G_OPTION_ARG_STRING, &format, "report format (default text)", "text|json|csv" },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
-    gboolean parsed = cli_parse_workload_command(&argc, &argv, NULL,
-                                                 "Run a lock natively on this machine: the same ISA source as the\n"
-                                                 "simulator, translated to C, one pinned thread per CPU.\n"
-                                                 "A work unit is one iteration of a dependent-add loop (about one\n"
-                                                 "core cycle; the report gives its measured ns as work_unit_ns).",
-                                                 what, &wf, how);
+    gboolean parsed = cli_parse_workload_command(
+        &argc, &argv, NULL,
+        "Run a lock natively on this machine: the same ISA source as the\n"
+        "simulator, translated to C, one pinned thread per CPU.\n"
+        "A work unit is one iteration of a dependent-add loop (about one\n"
+        "core cycle; the report gives its measured ns as work_unit_ns).",
+        what, &wf, how);
     workload_flags_clear(&wf);
     if (!parsed)
         return QSIM_EXIT_USAGE;

@@ -41,11 +41,12 @@ int cmd_verify(int argc, char **argv)
         { "arch", 0, 0, G_OPTION_ARG_STRING, &arch_s, "x86 (default) or arm64: which ops are allowed", "ARCH" },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
-    gboolean parsed = cli_parse_workload_command(&argc, &argv, NULL,
-                                                 "Check a lock on the reference interpreter (sequentially consistent memory,\n"
-                                                 "seeded random interleavings): mutual exclusion, no deadlock or livelock,\n"
-                                                 "every thread finished.  Exit 0 when all held, 1 otherwise.",
-                                                 what, &wf, how);
+    gboolean parsed = cli_parse_workload_command(
+        &argc, &argv, NULL,
+        "Check a lock on the reference interpreter (sequentially consistent memory,\n"
+        "seeded random interleavings): mutual exclusion, no deadlock or livelock,\n"
+        "every thread finished.  Exit 0 when all held, 1 otherwise.",
+        what, &wf, how);
     workload_flags_clear(&wf);
     if (!parsed)
         return QSIM_EXIT_USAGE;
