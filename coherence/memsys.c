@@ -59,9 +59,7 @@ MemSys *memsys_new(const QsimConfig *cfg, Engine *e, GError **error)
     ms->acc_free = NIL;
     ms->msg = g_array_new(FALSE, FALSE, sizeof(Msg));
     ms->msg_free = NIL;
-    ms->stats.inval_received = g_new0(guint64, ms->ncores);
-    ms->stats.cache_rows_fired = g_new0(guint64, p->n_cache);
-    ms->stats.dir_rows_fired = g_new0(guint64, p->n_dir);
+    mem_stats_init(&ms->stats, ms->ncores, p->n_cache, p->n_dir);
     ms->violation = g_string_new("");
     return ms;
 }
@@ -99,9 +97,7 @@ void memsys_free(MemSys *ms)
     g_free(ms->sock_hops);
     g_free(ms->cache_rows);
     g_free(ms->dir_rows);
-    g_free(ms->stats.inval_received);
-    g_free(ms->stats.cache_rows_fired);
-    g_free(ms->stats.dir_rows_fired);
+    mem_stats_clear(&ms->stats);
     g_string_free(ms->violation, TRUE);
     g_free(ms);
 }

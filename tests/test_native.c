@@ -534,7 +534,7 @@ START_TEST(test_fixed_time_and_keys)
     /* Keys only the model knows are absent, not zero. */
     static const char *const absent[] = {
         "seed", "machine_clears", "coherence", "coherence_messages", "l1_hit_rate",
-        "instructions", "pause_cycles", "fence_cycles", "rfo", "iterations",
+        "instructions", "paused_cycles", "fence_cycles", "rfo", "iterations",
     };
     for (guint i = 0; i < G_N_ELEMENTS(absent); i++)
         ck_assert_msg(!json_object_has_member(r, absent[i]), "key %s present", absent[i]);
@@ -763,7 +763,7 @@ START_TEST(test_cli_usage_errors)
         { "native --lock tas --cpus 3-1", "--cpus 3-1:" },
         { "native --lock tas --data middle", "--data middle: one of same-line, separate-line" },
         { "native --lock tas --format xml", "--format xml" },
-        { "native --lock tas --think -1", "--think -1: must not be negative" },
+        { "native --lock tas --think -1", "--think -1: out of range [0, 1000000]" },
         { "native --lock tsa", "no built-in lock `tsa`; did you mean `tas`?" },
         { "native --lock tas --threads 1 --iterations 5 --data same-line --cs-writes 7",
           "does not fit in `lock_word`'s 64-byte line" },
