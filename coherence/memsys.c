@@ -159,3 +159,5 @@ void memsys_set_trace(MemSys *ms, void (*fn)(void *, guint, uint64_t, const char
 const MemStats *memsys_stats(const MemSys *ms) { return &ms->stats; }
 
 const CohProtocol *memsys_protocol(const MemSys *ms) { return ms->proto; }
+const guint64 *memsys_cache_rows_fired(const MemSys *ms) { return ms->stats.cache_rows_fired; }
+const guint64 *memsys_dir_rows_fired(const MemSys *ms) { return ms->stats.dir_rows_fired; }

@@ -35,7 +35,7 @@ static guint64 row_fired(CohRig *r, CohCacheState st, CohCacheEvent ev)
     const CohProtocol *p = memsys_protocol(r->ms);
     for (guint i = 0; i < p->n_cache; i++)
         if (p->cache[i].state == st && p->cache[i].event == ev)
-            return memsys_stats(r->ms)->cache_rows_fired[i];
+            return memsys_cache_rows_fired(r->ms)[i];
     return 0;
 }
 
