@@ -132,8 +132,10 @@ void apply_cache_event(MemSys *ms, CoreCaches *c, uint64_t line, PrivLine *pl, C
         dm->has_data = TRUE;
         memcpy(dm->data, pl->data, ms->line_size);
     }
-    if (a & CA_ACK_TO_REQ)
+    if (a & CA_ACK_TO_REQ) {
         msg_send(ms, MSG_INV_ACK, me, m->req, m->req, line, route_core_core(ms, me, m->req, line));
+        m = msg_at(ms, mi);
+    }
     if (a & CA_SAVE_DATA) {
         if (m->has_data)
             memcpy(pl->data, m->data, ms->line_size);
