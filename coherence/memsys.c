@@ -43,9 +43,9 @@ MemSys *memsys_new(const QsimConfig *cfg, Engine *e, GError **error)
     ms->line_shift = (guint)g_bit_storage(ms->line_size) - 1;
     ms->sharer_words = (ms->ncores + 63) / 64;
     interconnect_build(ms);
-    ms->cores = g_new0(Core, ms->ncores);
+    ms->cores = g_new0(CoreCaches, ms->ncores);
     for (guint i = 0; i < ms->ncores; i++) {
-        Core *c = &ms->cores[i];
+        CoreCaches *c = &ms->cores[i];
         c->id = i;
         c->socket = i / ms->cps;
         c->local = i % ms->cps;
@@ -69,7 +69,7 @@ void memsys_free(MemSys *ms)
     if (!ms)
         return;
     for (guint i = 0; i < ms->ncores; i++) {
-        Core *c = &ms->cores[i];
+        CoreCaches *c = &ms->cores[i];
         GHashTableIter it;
         gpointer v;
         g_hash_table_iter_init(&it, c->lines);
@@ -105,7 +105,7 @@ void memsys_free(MemSys *ms)
 void memsys_attach(MemSys *ms, guint core, const PortClient *client, void *core_obj)
 {
     g_assert(core < ms->ncores);
-    Core *c = &ms->cores[core];
+    CoreCaches *c = &ms->cores[core];
     if (!c->l1.w) {
         /* Tag arrays are made for the cores in use only: a 2-thread run on a 64-core model
          * should not pay for 62 idle cores' caches. */
@@ -155,3 +155,5 @@ void memsys_set_trace(MemSys *ms, void (*fn)(void *, guint, uint64_t, const char
 const MemStats *memsys_stats(const MemSys *ms) { return &ms->stats; }
 
 const CohProtocol *memsys_protocol(const MemSys *ms) { return ms->proto; }
+const guint64 *memsys_cache_rows_fired(const MemSys *ms) { return ms->stats.cache_rows_fired; }
+const guint64 *memsys_dir_rows_fired(const MemSys *ms) { return ms->stats.dir_rows_fired; }

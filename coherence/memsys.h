@@ -133,6 +133,10 @@ guint memsys_socket_hops(const MemSys *ms, guint a, guint b);
 /* On-die distance in stops between a core and the slice holding addr's line. */
 guint memsys_ondie_distance(const MemSys *ms, guint core, uint64_t addr);
 guint memsys_core_distance(const MemSys *ms, guint a, guint b);
+/* How often each table row has fired, indexed like memsys_protocol()'s cache and dir arrays
+ * (a stall row counts each access or request it queued).  For coverage tests and tools. */
+const guint64 *memsys_cache_rows_fired(const MemSys *ms);
+const guint64 *memsys_dir_rows_fired(const MemSys *ms);
 /* Test hook: replace one cache-table cell for this MemSys only (seeded-bug tests). */
 void memsys_override_cache_row(MemSys *ms, CohCacheState s, CohCacheEvent e, guint32 actions,
                                CohCacheState next);
