@@ -294,6 +294,9 @@ static const RandomMachine random_machines[] = {
     { 1, FALSE, FALSE, "directory", 500000 },
     { 2, TRUE,  FALSE, "broadcast", 500000 },
     { 2, FALSE, TRUE,  "directory", 250000 },
+    /* far atomics meeting broadcast snoops and an L2; four sockets */
+    { 2, TRUE,  TRUE,  "broadcast", 100000 },
+    { 4, FALSE, FALSE, "directory", 100000 },
 };
 
 /* The rows that fired, summed over the runs of one protocol. */
