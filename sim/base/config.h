@@ -10,6 +10,7 @@
 
 typedef enum { PROTO_MESI, PROTO_MOESI, PROTO_MESIF } ProtocolKind;
 typedef enum { ROLLBACK_CONSERVATIVE, ROLLBACK_PRECISE, ROLLBACK_NONE } RollbackPolicy;
+typedef enum { ISSUE_OUT_OF_ORDER, ISSUE_IN_ORDER } IssuePolicy;
 typedef enum { ATOMICS_LLSC, ATOMICS_LSE_NEAR, ATOMICS_LSE_FAR } AtomicsKind;
 typedef enum { SOCKETS_FULL, SOCKETS_RING, SOCKETS_TWISTED_HYPERCUBE, SOCKETS_MCM_PAIRS } SocketTopology;
 typedef enum { ONDIE_RING, ONDIE_MESH, ONDIE_CROSSBAR } OnDieTopology;
@@ -43,6 +44,7 @@ typedef struct {
     } topology;
 
     struct {
+        IssuePolicy issue;
         gint64 fetch_width;
         gint64 retire_width;
         gint64 rob;
@@ -52,7 +54,8 @@ typedef struct {
         gint64 machine_clear_penalty;
         RollbackPolicy rollback;
         gint64 pause_cycles;
-        gint64 locked_rmw_cycles;
+        gint64 locked_rmw_cycles;      /* the core's own latency of a LOCK'd RMW on a hot line */
+        gint64 lock_hold_cycles;       /* the line held against snoops once the RMW has read it */
         gint64 mfence_cycles;
         gint64 lfence_cycles;
         gint64 sfence_cycles;

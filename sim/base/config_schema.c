@@ -12,6 +12,7 @@
 static const char *const arch_choices[] = { "x86", "arm64", NULL };
 static const char *const proto_choices[] = { "mesi", "moesi", "mesif", NULL };
 static const char *const rollback_choices[] = { "conservative", "precise", "none", NULL };
+static const char *const issue_choices[] = { "out-of-order", "in-order", NULL };
 static const char *const atomics_choices[] = { "llsc", "lse-near", "lse-far", NULL };
 static const char *const links_choices[] = { "full", "ring", "twisted-hypercube", "mcm-pairs", NULL };
 static const char *const ondie_choices[] = { "ring", "mesh", "crossbar", NULL };
@@ -54,6 +55,10 @@ const CfgKey qsim_config_schema[] = {
       "Cross-socket coherence: broadcast snoops to every socket, or a directory/probe filter at "
       "the home that records the owner." },
 
+    { "core.issue", CFG_ENUM, OFF(core.issue), "out-of-order", 0, 0, issue_choices, NULL,
+      "How ops start: out-of-order (as soon as their operands are ready, within the window) or "
+      "in-order (in program order, fetch_width per cycle, each waiting until every older op has "
+      "completed or started with it this cycle; an outstanding load blocks every younger op)." },
     { "core.fetch_width", CFG_INT, OFF(core.fetch_width), "4", 1, 16, NULL, "ops/cycle",
       "Ops fetched and dispatched per cycle." },
     { "core.retire_width", CFG_INT, OFF(core.retire_width), "4", 1, 16, NULL, "ops/cycle",
@@ -75,7 +80,12 @@ const CfgKey qsim_config_schema[] = {
     { "core.pause_cycles", CFG_INT, OFF(core.pause_cycles), "9", 0, 100000, NULL, "cycles",
       "How long PAUSE (arm64: YIELD) holds back younger ops." },
     { "core.locked_rmw_cycles", CFG_INT, OFF(core.locked_rmw_cycles), "19", 0, 10000, NULL, "cycles",
-      "x86 locked read-modify-write: cycles the line is held against snoops once in M." },
+      "x86 LOCK'd read-modify-write (cmpxchg, xadd, xchg): its latency on the core with the line "
+      "hot in the L1 in M; when the line must be fetched, the memory system's time replaces the "
+      "L1 part of it (the op completes locked_rmw_cycles - l1.latency after the line arrives)." },
+    { "core.lock_hold_cycles", CFG_INT, OFF(core.lock_hold_cycles), "15", 0, 10000, NULL, "cycles",
+      "x86 cache locking: cycles a LOCK'd RMW keeps its line against snoops after reading it "
+      "(from the load-lock to the store-unlock); a snoop arriving then waits." },
     { "core.mfence_cycles", CFG_INT, OFF(core.mfence_cycles), "33", 0, 10000, NULL, "cycles",
       "Cost of a full fence once older stores have drained." },
     { "core.lfence_cycles", CFG_INT, OFF(core.lfence_cycles), "4", 0, 10000, NULL, "cycles",
