@@ -36,18 +36,17 @@ LDLIBS   := $(PKG_LIBS) -lm -lpthread -ldl
 
 MODULES  := sim/base cores coherence sim locks sim/litmus sim/sweep sim/cli
 # Programs with their own main(), kept out of the library.
-MAIN_SRC := sim/cli/main.c locks/gen_native_main.c
+MAIN_SRC := sim/cli/main.c
 LIB_SRC  := $(filter-out $(MAIN_SRC),$(foreach m,$(MODULES),$(wildcard $(m)/*.c)))
-LOCK_QS  := $(wildcard locks/*.qs)
 TEST_SRC := $(wildcard tests/*.c)
 
 # Two build flavours share these rules: normal (build/) and sanitized (build/asan/).
 B ?= build
 LIB_OBJ  := $(LIB_SRC:%.c=$(B)/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(B)/%.o)
-# The built-in locks translated to C at build time (never committed); linked into qsim and
-# the tests, not into the library, because the generator that writes it links the library.
-NATIVE_GEN := $(B)/native/locks_gen.o
+# Native runs compile their programs at run time into a cache under $XDG_CACHE_HOME
+# (docs/native.md); the tests keep theirs in the build tree, shared by both flavours.
+TEST_CACHE := XDG_CACHE_HOME=$(CURDIR)/build/cache
 
 .PHONY: all run study check check-layers check-unit check-install check-asan bench install uninstall clean docs
 all: qsim
@@ -55,23 +54,12 @@ all: qsim
 qsim: $(B)/qsim
 	@if [ "$(B)" = build ]; then cp $(B)/qsim qsim.tmp && mv -f qsim.tmp qsim; fi
 
-$(B)/qsim: $(B)/sim/cli/main.o $(NATIVE_GEN) $(B)/libqsim.a
+$(B)/qsim: $(B)/sim/cli/main.o $(B)/libqsim.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
 
 $(B)/libqsim.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
-
-# ---- native backend: locks/*.qs -> C at build time ----
-$(B)/qsim-gen-native: $(B)/locks/gen_native_main.o $(B)/libqsim.a
-	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
-
-$(B)/native/locks_gen.c: $(B)/qsim-gen-native $(LOCK_QS)
-	@mkdir -p $(dir $@)
-	ASAN_OPTIONS=detect_leaks=0 $(B)/qsim-gen-native -o $@ $(LOCK_QS)
-
-$(B)/native/locks_gen.o: $(B)/native/locks_gen.c
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -87,7 +75,7 @@ $(B)/tests/suites.h: $(TEST_SRC)
 
 $(B)/tests/check_main.o: $(B)/tests/suites.h
 
-$(B)/check_qsim: $(TEST_OBJ) $(NATIVE_GEN) $(B)/libqsim.a
+$(B)/check_qsim: $(TEST_OBJ) $(B)/libqsim.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS)
 
 # ---- tests ----
@@ -99,7 +87,7 @@ check: qsim
 	@echo "make check: all tests passed"
 
 check-unit: $(B)/check_qsim $(B)/qsim
-	QSIM_BIN=$(CURDIR)/$(B)/qsim QSIM_SRCDIR=$(CURDIR) $(B)/check_qsim
+	QSIM_BIN=$(CURDIR)/$(B)/qsim QSIM_SRCDIR=$(CURDIR) $(TEST_CACHE) $(B)/check_qsim
 
 # Same sources, built with sanitizers, running the same suites at a reduced scale.
 check-asan:
@@ -107,7 +95,7 @@ check-asan:
 	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 	  build/asan/check_qsim build/asan/qsim
 	ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 QSIM_TEST_SCALE=quick \
-	  QSIM_BIN=$(CURDIR)/build/asan/qsim QSIM_SRCDIR=$(CURDIR) build/asan/check_qsim
+	  QSIM_BIN=$(CURDIR)/build/asan/qsim QSIM_SRCDIR=$(CURDIR) $(TEST_CACHE) build/asan/check_qsim
 
 # No include runs upward through the layers (build-aux/check-layers.sh has the table); the
 # checker itself must catch one planted in a scratch tree.
@@ -160,5 +148,4 @@ uninstall:
 clean:
 	rm -rf build qsim
 
--include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(B)/sim/cli/main.d $(B)/locks/gen_native_main.d \
-  $(NATIVE_GEN:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(B)/sim/cli/main.d

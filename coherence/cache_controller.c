@@ -27,7 +27,7 @@ static void access_perform(MemSys *ms, gint32 ai, guint8 *data, DirEntry *d)
         bytes_put(data + off, a.req.size, nv);
         bytes_put(d->golden + off, a.req.size, nv);
     }
-    Core *c = &ms->cores[a.core];
+    CoreCaches *c = &ms->cores[a.core];
     MemResponse r = { a.req.tag, old, a.src, a.issued, engine_now(ms->e) };
     if (c->client.done)
         c->client.done(c->obj, &r);
@@ -59,7 +59,7 @@ static void wait_push(MemSys *ms, PrivLine *pl, gint32 ai)
 
 static gboolean access_attempt(MemSys *ms, gint32 ai);
 
-static void send_put(MemSys *ms, Core *c, PrivLine *pl, MsgType t, gboolean data)
+static void send_put(MemSys *ms, CoreCaches *c, PrivLine *pl, MsgType t, gboolean data)
 {
     gint32 i = msg_send(ms, t, (gint)c->id, HOME, (gint)c->id, pl->line, route_core_home(ms, (gint)c->id, pl->line));
     if (data) {
@@ -71,8 +71,8 @@ static void send_put(MemSys *ms, Core *c, PrivLine *pl, MsgType t, gboolean data
 
 /* Runs the row for (state of the line, ev).  mi: the message that caused it (or NIL);
  * ai: the access (for Load/Store).  pl may be NULL (state I). */
-void apply_cache_event(MemSys *ms, Core *c, uint64_t line, PrivLine *pl, CohCacheEvent ev,
-                              gint32 mi, gint32 ai)
+void apply_cache_event(MemSys *ms, CoreCaches *c, uint64_t line, PrivLine *pl, CohCacheEvent ev,
+                       gint32 mi, gint32 ai)
 {
     guint state = pl ? pl->state : CS_I;
     const CohRow *row = cache_row(ms, state, ev);
@@ -132,8 +132,10 @@ void apply_cache_event(MemSys *ms, Core *c, uint64_t line, PrivLine *pl, CohCach
         dm->has_data = TRUE;
         memcpy(dm->data, pl->data, ms->line_size);
     }
-    if (a & CA_ACK_TO_REQ)
+    if (a & CA_ACK_TO_REQ) {
         msg_send(ms, MSG_INV_ACK, me, m->req, m->req, line, route_core_core(ms, me, m->req, line));
+        m = msg_at(ms, mi);
+    }
     if (a & CA_SAVE_DATA) {
         if (m->has_data)
             memcpy(pl->data, m->data, ms->line_size);
@@ -184,7 +186,7 @@ void apply_cache_event(MemSys *ms, Core *c, uint64_t line, PrivLine *pl, CohCach
 static gboolean access_attempt(MemSys *ms, gint32 ai)
 {
     Access *a = acc_at(ms, ai);
-    Core *c = &ms->cores[a->core];
+    CoreCaches *c = &ms->cores[a->core];
     uint64_t line = line_of(ms, a->req.addr);
     PrivLine *pl = pl_find(c, line);
     CohCacheEvent ev = a->req.kind == MEM_LOAD ? CE_LOAD : CE_STORE;
@@ -209,7 +211,7 @@ static gboolean access_attempt(MemSys *ms, gint32 ai)
 }
 
 /* A cache receives message mi. */
-gboolean cache_receive(MemSys *ms, Core *c, gint32 mi)
+gboolean cache_receive(MemSys *ms, CoreCaches *c, gint32 mi)
 {
     Msg *m = msg_at(ms, mi);
     uint64_t line = m->line;
@@ -293,7 +295,7 @@ void memsys_issue(MemSys *ms, guint core, const MemRequest *req)
     a->issued = engine_now(ms->e);
     a->src = MEM_SRC_L1;
     a->missed = FALSE;
-    Core *c = &ms->cores[core];
+    CoreCaches *c = &ms->cores[core];
     uint64_t line = line_of(ms, req->addr);
     DirEntry *home = dir_get(ms, line);
     if (home->home < 0)

@@ -9,7 +9,7 @@
  * Private lines
  * ====================================================================================== */
 
-PrivLine *pl_new(MemSys *ms, Core *c, uint64_t line)
+PrivLine *pl_new(MemSys *ms, CoreCaches *c, uint64_t line)
 {
     PrivLine *pl = ms->pl_free;
     if (pl)
@@ -22,7 +22,7 @@ PrivLine *pl_new(MemSys *ms, Core *c, uint64_t line)
     g_hash_table_insert(c->lines, &pl->line, pl);
     return pl;
 }
-void pl_release(MemSys *ms, Core *c, PrivLine *pl)
+void pl_release(MemSys *ms, CoreCaches *c, PrivLine *pl)
 {
     g_hash_table_remove(c->lines, &pl->line);
     pl->free_next = ms->pl_free;
@@ -75,7 +75,7 @@ static Way *tags_victim(MemSys *ms, TagArray *t, uint64_t line, gboolean any)
 
 /* Replacement of a stable line from the private hierarchy (capacity, or the LLC's
  * back-invalidation): the core hears LINE_EVICTED, the table sends the Put. */
-void private_evict(MemSys *ms, Core *c, PrivLine *pl)
+void private_evict(MemSys *ms, CoreCaches *c, PrivLine *pl)
 {
     if (pl->in_l1 && c->client.line_lost)
         c->client.line_lost(c->obj, pl->line, LINE_EVICTED);
@@ -84,7 +84,7 @@ void private_evict(MemSys *ms, Core *c, PrivLine *pl)
 }
 
 /* The line has data in a stable state: place it in the arrays, evicting as needed. */
-void private_fill(MemSys *ms, Core *c, PrivLine *pl)
+void private_fill(MemSys *ms, CoreCaches *c, PrivLine *pl)
 {
     gboolean has_l2 = ms->cfg->l2_enabled;
     if (has_l2 && !pl->in_l2) {
@@ -117,7 +117,7 @@ void private_fill(MemSys *ms, Core *c, PrivLine *pl)
     llc_touch(ms, c->socket, pl->line);
 }
 
-void private_leave(MemSys *ms, Core *c, PrivLine *pl)
+void private_leave(MemSys *ms, CoreCaches *c, PrivLine *pl)
 {
     if (pl->in_l1)
         tags_remove(ms, &c->l1, pl->line);

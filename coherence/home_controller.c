@@ -48,17 +48,21 @@ static void mem_written(MemSys *ms, DirEntry *d, gint writer)
 
 static void home_drain(MemSys *ms, DirEntry *d);
 
-/* Runs the directory row for message mi (a request being processed, or a response). */
+/* Runs the directory row for message mi (a request being processed, or a response).  Every
+ * send may move the message pool: what is needed of mi is read before the first send, and its
+ * data through a pointer taken again after the last send that precedes that use. */
 void home_apply(MemSys *ms, DirEntry *d, gint32 mi)
 {
-    Msg *m = msg_at(ms, mi);
+    const Msg *m = msg_at(ms, mi);
+    const MsgType mtype = m->type;
+    const gint32 macc = m->acc;
     CohDirEvent ev = dir_classify(d, m);
     const CohRow *row = dir_row(ms, d->state, ev);
     guint32 a = row->actions;
     uint64_t line = d->line;
     Cycle llc = (Cycle)ms->cfg->llc.latency;
     gboolean to_home = (a & DA_FWD_TO_HOME) != 0;
-    gint req = is_request(m->type) ? m->src : d->req;
+    gint req = is_request(mtype) ? m->src : d->req;
     gint target = to_home ? HOME : req;
     if (ms->trace) {
         g_autofree char *t = coh_row_text(row, TRUE);
@@ -110,7 +114,7 @@ void home_apply(MemSys *ms, DirEntry *d, gint32 mi)
         fm->acks = ninv;
         fm->not_before = not_before;
     }
-    m = msg_at(ms, mi);
+    m = msg_at(ms, mi); /* the sends above may have moved the pool */
     if (a & (DA_SET_OWNER_REQ | DA_DATA_TO_REQ | DA_ACKCOUNT_TO_REQ | DA_FWD_GETM) && !(a & DA_DATA_E_TO_REQ) &&
         ev != DE_GETS)
         d->llc_valid = 0; /* a writer is coming: every LLC copy will be stale */
@@ -140,13 +144,13 @@ void home_apply(MemSys *ms, DirEntry *d, gint32 mi)
         d->acks = ninv;
     if (a & DA_DEC_ACK)
         d->acks--;
-    if (is_request(m->type) && !coh_dir_state_stable(row->next)) {
+    if (is_request(mtype) && !coh_dir_state_stable(row->next)) {
         d->req = req;
-        if (m->type == MSG_FAR_ATOMIC)
-            d->atomic_acc = m->acc;
+        if (mtype == MSG_FAR_ATOMIC)
+            d->atomic_acc = macc;
     }
     if (ev == DE_FAR_ATOMIC)
-        d->atomic_acc = m->acc;
+        d->atomic_acc = macc;
     if (a & DA_ATOMIC_REPLY) {
         /* performed on the home's copy: nobody else holds the line now */
         gint32 ai = d->atomic_acc;

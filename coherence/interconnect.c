@@ -110,7 +110,7 @@ void interconnect_build(MemSys *ms)
 /* One way between a core and the home slice of `line` (possibly on another socket). */
 Cycle route_core_home(const MemSys *ms, gint core, uint64_t line)
 {
-    const Core *c = &ms->cores[core];
+    const CoreCaches *c = &ms->cores[core];
     guint h = memsys_home_socket(ms, line);
     return stop_distance(ms, c->local, slice_stop(ms, line)) * hop(ms) + memsys_socket_cycles(ms, c->socket, h);
 }
@@ -120,7 +120,7 @@ Cycle route_core_core(const MemSys *ms, gint a, gint b, uint64_t line)
         return route_core_home(ms, b, line);
     if (b == HOME)
         return route_core_home(ms, a, line);
-    const Core *ca = &ms->cores[a], *cb = &ms->cores[b];
+    const CoreCaches *ca = &ms->cores[a], *cb = &ms->cores[b];
     if (ca->socket == cb->socket)
         return stop_distance(ms, ca->local, cb->local) * hop(ms);
     guint k = slice_stop(ms, line);

@@ -42,7 +42,7 @@ void llc_touch(MemSys *ms, guint socket, uint64_t line)
         DirEntry *d = dir_get(ms, victim);
         d->llc_valid &= ~(1ull << socket);
         for (guint i = 0; i < ms->cps; i++) {
-            Core *c = &ms->cores[socket * ms->cps + i];
+            CoreCaches *c = &ms->cores[socket * ms->cps + i];
             PrivLine *pl = pl_find(c, victim);
             if (pl && pl->state != CS_I && coh_cache_state_stable(pl->state)) {
                 ms->stats.back_invalidations++;

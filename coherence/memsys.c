@@ -43,9 +43,9 @@ MemSys *memsys_new(const QsimConfig *cfg, Engine *e, GError **error)
     ms->line_shift = (guint)g_bit_storage(ms->line_size) - 1;
     ms->sharer_words = (ms->ncores + 63) / 64;
     interconnect_build(ms);
-    ms->cores = g_new0(Core, ms->ncores);
+    ms->cores = g_new0(CoreCaches, ms->ncores);
     for (guint i = 0; i < ms->ncores; i++) {
-        Core *c = &ms->cores[i];
+        CoreCaches *c = &ms->cores[i];
         c->id = i;
         c->socket = i / ms->cps;
         c->local = i % ms->cps;
@@ -59,9 +59,7 @@ MemSys *memsys_new(const QsimConfig *cfg, Engine *e, GError **error)
     ms->acc_free = NIL;
     ms->msg = g_array_new(FALSE, FALSE, sizeof(Msg));
     ms->msg_free = NIL;
-    ms->stats.inval_received = g_new0(guint64, ms->ncores);
-    ms->stats.cache_rows_fired = g_new0(guint64, p->n_cache);
-    ms->stats.dir_rows_fired = g_new0(guint64, p->n_dir);
+    mem_stats_init(&ms->stats, ms->ncores, p->n_cache, p->n_dir);
     ms->violation = g_string_new("");
     return ms;
 }
@@ -71,7 +69,7 @@ void memsys_free(MemSys *ms)
     if (!ms)
         return;
     for (guint i = 0; i < ms->ncores; i++) {
-        Core *c = &ms->cores[i];
+        CoreCaches *c = &ms->cores[i];
         GHashTableIter it;
         gpointer v;
         g_hash_table_iter_init(&it, c->lines);
@@ -99,9 +97,7 @@ void memsys_free(MemSys *ms)
     g_free(ms->sock_hops);
     g_free(ms->cache_rows);
     g_free(ms->dir_rows);
-    g_free(ms->stats.inval_received);
-    g_free(ms->stats.cache_rows_fired);
-    g_free(ms->stats.dir_rows_fired);
+    mem_stats_clear(&ms->stats);
     g_string_free(ms->violation, TRUE);
     g_free(ms);
 }
@@ -109,7 +105,7 @@ void memsys_free(MemSys *ms)
 void memsys_attach(MemSys *ms, guint core, const PortClient *client, void *core_obj)
 {
     g_assert(core < ms->ncores);
-    Core *c = &ms->cores[core];
+    CoreCaches *c = &ms->cores[core];
     if (!c->l1.w) {
         /* Tag arrays are made for the cores in use only: a 2-thread run on a 64-core model
          * should not pay for 62 idle cores' caches. */
@@ -159,3 +155,5 @@ void memsys_set_trace(MemSys *ms, void (*fn)(void *, guint, uint64_t, const char
 const MemStats *memsys_stats(const MemSys *ms) { return &ms->stats; }
 
 const CohProtocol *memsys_protocol(const MemSys *ms) { return ms->proto; }
+const guint64 *memsys_cache_rows_fired(const MemSys *ms) { return ms->stats.cache_rows_fired; }
+const guint64 *memsys_dir_rows_fired(const MemSys *ms) { return ms->stats.dir_rows_fired; }

@@ -36,6 +36,7 @@
 #include <glib.h>
 #include "coherence/port.h"
 #include "coherence/protocol.h"
+#include "sim/base/counters.h"
 
 typedef struct MemSys MemSys;
 
@@ -49,6 +50,8 @@ typedef enum {
 } MsgType;
 const char *memsys_msg_name(MsgType t);
 
+/* The memory system's counters, every field registered in mem_stats_registry
+ * (coherence/mem_stats.c) with its unit and meaning; run-sized arrays carry their length. */
 typedef struct {
     guint64 msgs[MSG__N];
     guint64 mem_reads, mem_writes;     /* DRAM accesses at the homes */
@@ -62,10 +65,19 @@ typedef struct {
     guint64 evictions;                 /* lines leaving a private hierarchy by replacement */
     guint64 far_atomics;
     guint64 *inval_received;           /* per core: invalidations (Inv, Fwd-GetM) received */
+    gsize n_inval_received;            /* cores */
     guint64 *cache_rows_fired;         /* per cache-table row, in table order */
+    gsize n_cache_rows_fired;
     guint64 *dir_rows_fired;           /* per directory-table row */
+    gsize n_dir_rows_fired;
 } MemStats;
 
+/* Allocates the run-sized arrays (zeroed) and records their lengths; clear frees them. */
+void mem_stats_init(MemStats *st, gsize ncores, gsize cache_rows, gsize dir_rows);
+void mem_stats_clear(MemStats *st);
+extern const CounterRegistry mem_stats_registry;
+
+/* Counters of one line (memsys_line_stats), registered in line_stats_registry. */
 typedef struct {
     guint64 msgs;                      /* messages about this line */
     guint64 invalidations;             /* copies invalidated */
@@ -74,6 +86,7 @@ typedef struct {
     guint64 c2c_transfers;
     guint64 mem_writes;
 } LineStats;
+extern const CounterRegistry line_stats_registry;
 
 /* ---- lifecycle ---- */
 MemSys *memsys_new(const QsimConfig *cfg, Engine *e, GError **error);
@@ -120,6 +133,10 @@ guint memsys_socket_hops(const MemSys *ms, guint a, guint b);
 /* On-die distance in stops between a core and the slice holding addr's line. */
 guint memsys_ondie_distance(const MemSys *ms, guint core, uint64_t addr);
 guint memsys_core_distance(const MemSys *ms, guint a, guint b);
+/* How often each table row has fired, indexed like memsys_protocol()'s cache and dir arrays
+ * (a stall row counts each access or request it queued).  For coverage tests and tools. */
+const guint64 *memsys_cache_rows_fired(const MemSys *ms);
+const guint64 *memsys_dir_rows_fired(const MemSys *ms);
 /* Test hook: replace one cache-table cell for this MemSys only (seeded-bug tests). */
 void memsys_override_cache_row(MemSys *ms, CohCacheState s, CohCacheEvent e, guint32 actions,
                                CohCacheState next);

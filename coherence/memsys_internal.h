@@ -42,7 +42,7 @@ typedef struct {
  * is in the L1 tag array (and, with an L2, in_l2); a transient line may be in no array (it is
  * then only in the core's MSHR table `lines`). */
 typedef struct PrivLine {
-    uint64_t line;              /* key of Core.lines */
+    uint64_t line;              /* key of CoreCaches.lines */
     guint8 state;               /* CohCacheState */
     gboolean in_l1, in_l2;
     gboolean data_in;           /* the response of the own transaction has arrived */
@@ -78,13 +78,16 @@ typedef struct {
     guint n, cap;
 } LlcSet;
 
+/* The memory system's side of one core (not the core model of cores/): where it sits on the
+ * die, the port client it answers, its private L1/L2 tag arrays and the records of every line
+ * it holds (the MSHRs included).  MemSys.cores is indexed by core id. */
 typedef struct {
-    guint id, socket, local;
+    guint id, socket, local;    /* core id, its socket, its stop on the socket's die */
     PortClient client;
     void *obj;
     TagArray l1, l2;
     GHashTable *lines;          /* uint64 line -> PrivLine*: every line not in I */
-} Core;
+} CoreCaches;
 
 /* A message in flight or queued at a home.  Pool slot; data is a line buffer owned by it. */
 typedef struct {
@@ -128,7 +131,7 @@ struct MemSys {
     CohRow *cache_rows, *dir_rows;           /* own copies: overridable per MemSys */
     gint16 cache_lut[CS__N][CE__N], dir_lut[DS__N][DE__N];
     guint ncores, nsockets, cps, nslices, line_shift, line_size, sharer_words;
-    Core *cores;
+    CoreCaches *cores;          /* per core id */
     LlcSet *llc;                /* nsockets * llc_sets */
     guint llc_sets, llc_ways;
     guint64 *sock_cost;
@@ -155,7 +158,10 @@ static inline uint64_t line_of(const MemSys *ms, uint64_t addr) { return addr & 
 static inline uint64_t line_index(const MemSys *ms, uint64_t line) { return line >> ms->line_shift; }
 static inline Access *acc_at(MemSys *ms, gint32 i) { return &g_array_index(ms->acc, Access, i); }
 static inline Msg *msg_at(MemSys *ms, gint32 i) { return &g_array_index(ms->msg, Msg, i); }
-static inline PrivLine *pl_find(const Core *c, uint64_t line) { return g_hash_table_lookup(c->lines, &line); }
+static inline PrivLine *pl_find(const CoreCaches *c, uint64_t line)
+{
+    return g_hash_table_lookup(c->lines, &line);
+}
 static inline gboolean is_sharer(const DirEntry *d, gint c) { return c >= 0 && (d->sharers[c / 64] >> (c % 64)) & 1; }
 static inline void sharer_add(DirEntry *d, gint c)
 {
@@ -249,12 +255,12 @@ gint32 msg_send(MemSys *ms, MsgType type, gint src, gint dst, gint req, uint64_t
 void msg_deliver(void *obj, uint64_t arg);
 
 /* cache_tags.c */
-PrivLine *pl_new(MemSys *ms, Core *c, uint64_t line);
-void pl_release(MemSys *ms, Core *c, PrivLine *pl);
+PrivLine *pl_new(MemSys *ms, CoreCaches *c, uint64_t line);
+void pl_release(MemSys *ms, CoreCaches *c, PrivLine *pl);
 void tags_init(TagArray *t, const CacheConfig *cc, guint line_size);
-void private_evict(MemSys *ms, Core *c, PrivLine *pl);
-void private_fill(MemSys *ms, Core *c, PrivLine *pl);
-void private_leave(MemSys *ms, Core *c, PrivLine *pl);
+void private_evict(MemSys *ms, CoreCaches *c, PrivLine *pl);
+void private_fill(MemSys *ms, CoreCaches *c, PrivLine *pl);
+void private_leave(MemSys *ms, CoreCaches *c, PrivLine *pl);
 
 /* llc.c */
 void llc_touch(MemSys *ms, guint socket, uint64_t line);
@@ -273,9 +279,9 @@ Cycle route_core_core(const MemSys *ms, gint a, gint b, uint64_t line);
 Cycle broadcast_bound(const MemSys *ms, gint req, uint64_t line);
 
 /* cache_controller.c */
-void apply_cache_event(MemSys *ms, Core *c, uint64_t line, PrivLine *pl, CohCacheEvent ev,
+void apply_cache_event(MemSys *ms, CoreCaches *c, uint64_t line, PrivLine *pl, CohCacheEvent ev,
                        gint32 mi, gint32 ai);
-gboolean cache_receive(MemSys *ms, Core *c, gint32 mi);
+gboolean cache_receive(MemSys *ms, CoreCaches *c, gint32 mi);
 
 /* home_controller.c */
 void home_apply(MemSys *ms, DirEntry *d, gint32 mi);

@@ -11,6 +11,10 @@
  * Contract:
  *  - an access never crosses a naturally aligned boundary of its size (size 1, 2, 4 or 8);
  *  - `done` is called from an engine event, never from inside memsys_issue();
+ *  - a core may keep any number of accesses in flight, to one line or to many; each is
+ *    performed on its own, so two to one line may perform out of issue order (a load hits
+ *    while an older store to its line waits for write permission): ordering them is the
+ *    core's business;
  *  - a store or atomic is performed (visible to every later access in coherence order) when
  *    `done` runs; the line is then in M (or O/E->M) in the issuing core's L1, except for far
  *    atomics which are performed at the home;

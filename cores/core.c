@@ -838,7 +838,7 @@ static gboolean stage_dispatch(Core *c)
             c->dispatch_blocked_until = now + (Cycle)p;
             timer(c, en, p);
             c->st.pause_ops++;
-            c->st.pause_cycles += (guint64)p;
+            c->st.paused_cycles += (guint64)p;
             if (p > 0)
                 break;
         }

@@ -12,12 +12,13 @@
 #include <stdint.h>
 #include "sim/base/engine.h"
 #include "sim/base/config.h"
+#include "sim/base/counters.h"
 #include "coherence/port.h"
 #include "cores/isa.h"
 
 /* ---- counters ---- */
-/* Every field is a guint64 counter registered in core_stats_table (cores/core_stats.c) with a
- * name and description, so report writers never hand-list fields. */
+/* Every field is a guint64 counter registered in core_stats_registry (cores/core_stats.c) with a
+ * name, unit and description, so report writers never hand-list fields. */
 typedef struct {
     guint64 cycles;                 /* cycles from start until halt (or until now) */
     guint64 insns_retired;
@@ -34,7 +35,7 @@ typedef struct {
     guint64 bm_squashed_ops;
     guint64 bm_penalty_cycles;
     guint64 pause_ops;
-    guint64 pause_cycles;
+    guint64 paused_cycles;          /* cycles dispatch was held by PAUSE/YIELD (not the config's core.pause_cycles) */
     guint64 fence_ops;
     guint64 fence_cycles;           /* from reaching the ROB head to completion */
     guint64 atomics;
@@ -53,18 +54,7 @@ typedef struct {
     guint64 marks;
 } CoreStats;
 
-typedef struct {
-    const char *name;
-    gsize offset;
-    const char *doc;
-} CoreStatInfo;
-
-extern const CoreStatInfo core_stats_table[];
-extern const guint core_stats_count;
-static inline guint64 core_stats_get(const CoreStats *s, guint i)
-{
-    return *(const guint64 *)((const char *)s + core_stats_table[i].offset);
-}
+extern const CounterRegistry core_stats_registry;
 void core_stats_add(CoreStats *dst, const CoreStats *src);
 gboolean core_stats_equal(const CoreStats *a, const CoreStats *b);
 

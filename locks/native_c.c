@@ -1,9 +1,10 @@
 /* The native translator: IsaProgram -> C (see native_c.h for the mapping). */
 #include <inttypes.h>
 #include <string.h>
+#include "cores/asm.h"
 #include "cores/isa_exec.h"
 #include "locks/native_abi.h"
-#include "locks/native_asm.h"
+#include "locks/native_host.h"
 #include "locks/native_c.h"
 
 /* ------------------------------------------------------------------------------------------ */
@@ -30,9 +31,8 @@ char *native_lock_name_from_path(const char *path)
 typedef struct {
     const IsaProgram *p;
     Arch arch;
-    const char *file;       /* for positions in messages */
+    const char *file;       /* the program's name, for messages about it as a whole */
     GString *out;
-    char *file_c;           /* file, escaped for a C string literal */
     gboolean calls;         /* the program has `call`: entries keep a return stack */
 } Tr;
 
@@ -49,8 +49,8 @@ static gboolean fail_at(Tr *tr, const IsaInsn *in, GError **error, const char *f
     va_start(ap, fmt);
     g_autofree char *msg = g_strdup_vprintf(fmt, ap);
     va_end(ap);
-    g_set_error(error, NATIVE_ERROR, NATIVE_ERROR_UNSUPPORTED, "%s:%u:%u: %s", tr->file, in->line,
-                in->col, msg);
+    g_autofree char *pos = asm_format_pos(tr->p, in);
+    g_set_error(error, NATIVE_ERROR, NATIVE_ERROR_UNSUPPORTED, "%s: %s", pos, msg);
     return FALSE;
 }
 
@@ -358,14 +358,17 @@ static void emit_insn(Tr *tr, guint pc, gboolean *uses_done)
     case OP_JMP:
         g_string_append_printf(o, "    goto L%d;\n", in->target);
         break;
-    case OP_CALL:
+    case OP_CALL: {
+        g_autofree char *pos = asm_format_pos(tr->p, in);
+        g_autofree char *pos_c = g_strescape(pos, NULL);
         g_string_append_printf(o,
-                               "    if (sp == %d) { t->fault = \"%s:%u:%u: call stack overflow "
+                               "    if (sp == %d) { t->fault = \"%s: call stack overflow "
                                "(%d deep)\"; goto done; }\n"
                                "    rs[sp++] = &&L%u;\n    goto L%d;\n",
-                               QN_RSTACK, tr->file_c, in->line, in->col, QN_RSTACK, pc + 1, in->target);
+                               QN_RSTACK, pos_c, QN_RSTACK, pc + 1, in->target);
         *uses_done = TRUE;
         break;
+    }
     case OP_RET:
         /* At depth 0 `ret` returns from the entry point to the runner. */
         if (tr->calls)
@@ -378,7 +381,9 @@ static void emit_insn(Tr *tr, guint pc, gboolean *uses_done)
         g_string_append_printf(o, "    qn_work(UINT64_C(%" PRId64 "));\n", in->n);
         break;
     case OP_MARK:
-        g_string_append_printf(o, "    t->mark(t, INT64_C(%" PRId64 "));\n", in->n);
+        /* The runner's hook; nonzero ends the entry call (a fixed-time run's stop). */
+        g_string_append_printf(o, "    if (t->mark(t, INT64_C(%" PRId64 "))) goto done;\n", in->n);
+        *uses_done = TRUE;
         break;
     case OP_HALT:
         g_string_append(o, "    goto done;\n");
@@ -400,14 +405,14 @@ static char *comment_safe(const char *s)
     return g_strjoinv("* /", parts);
 }
 
-static void emit_entry_fn(Tr *tr, const Analysis *an, const char *ident, const IsaEntry *e)
+static void emit_entry_fn(Tr *tr, const Analysis *an, const IsaEntry *e)
 {
     GString *o = tr->out;
     g_autofree char *en = native_c_ident(e->name);
     const IsaProgram *p = tr->p;
     guint n = p->insns->len;
     g_autofree char *name_cm = comment_safe(e->name);
-    g_string_append_printf(o, "/* entry `%s` */\nstatic void %s_%s(QnThread *t)\n{\n", name_cm, ident, en);
+    g_string_append_printf(o, "/* entry `%s` */\nstatic void qn_entry_%s(QnThread *t)\n{\n", name_cm, en);
     g_string_append(o, "    const uint64_t *const M = t->mine;\n"
                        "    const uint64_t TID = t->tid, NT = t->nthreads;\n"
                        "    uint64_t qn_discard;\n");
@@ -441,75 +446,67 @@ static char *c_string(const char *s)
     return g_strdup_printf("\"%s\"", esc);
 }
 
-gboolean native_translate_body(GString *out, const IsaProgram *p, Arch host_arch,
-                               const char *lock_name, const char *ident, GError **error)
+gboolean native_translate_body(GString *out, const IsaProgram *p, Arch host_arch, const char *entry,
+                               GError **error)
 {
-    Tr tr = { p, host_arch, p->filename ? p->filename : "<program>", out, NULL, FALSE };
+    Tr tr = { p, host_arch, p->filename ? p->filename : "<program>", out, FALSE };
     for (guint pc = 0; pc < p->insns->len; pc++)
         if (!check_insn(&tr, pc, error))
             return FALSE;
-    if (!p->entries->len) {
-        g_set_error(error, NATIVE_ERROR, NATIVE_ERROR_INVALID, "%s: the program has no entry points",
-                    tr.file);
-        return FALSE;
-    }
+    /* The entries to emit: all, or the one asked for. */
+    g_autoptr(GArray) entries = g_array_new(FALSE, FALSE, sizeof(IsaEntry));
     for (guint i = 0; i < p->entries->len; i++) {
         const IsaEntry *e = &g_array_index(p->entries, IsaEntry, i);
+        if (entry && strcmp(e->name, entry))
+            continue;
         if (e->pc < 0 || e->pc > (gint)p->insns->len) {
             g_set_error(error, NATIVE_ERROR, NATIVE_ERROR_INVALID,
                         "%s: entry `%s` is outside the program", tr.file, e->name);
             return FALSE;
         }
+        g_array_append_val(entries, *e);
+    }
+    if (!entries->len) {
+        if (entry)
+            g_set_error(error, NATIVE_ERROR, NATIVE_ERROR_INVALID, "%s: the program has no entry `%s`",
+                        tr.file, entry);
+        else
+            g_set_error(error, NATIVE_ERROR, NATIVE_ERROR_INVALID, "%s: the program has no entry points",
+                        tr.file);
+        return FALSE;
     }
     Analysis an = { 0 };
     analyse(p, &an);
     tr.calls = an.calls;
-    g_autofree char *file_c = g_strescape(tr.file, NULL);
-    tr.file_c = file_c;
     g_autofree char *fname = c_string(tr.file);
     g_autofree char *file_cm = comment_safe(tr.file);
-    g_autofree char *name_cm = comment_safe(lock_name);
-    g_string_append_printf(out, "/* ---- lock `%s`, from %s ---- */\n\n", name_cm, file_cm);
-    for (guint i = 0; i < p->entries->len; i++)
-        emit_entry_fn(&tr, &an, ident, &g_array_index(p->entries, IsaEntry, i));
+    g_string_append_printf(out, "/* ---- %s ---- */\n\n", file_cm);
+    for (guint i = 0; i < entries->len; i++)
+        emit_entry_fn(&tr, &an, &g_array_index(entries, IsaEntry, i));
     g_free(an.label);
 
-    g_string_append_printf(out, "static const QnEntry %s_entries[] = {\n", ident);
-    for (guint i = 0; i < p->entries->len; i++) {
-        const IsaEntry *e = &g_array_index(p->entries, IsaEntry, i);
+    g_string_append(out, "static const QnEntry qn_entries[] = {\n");
+    for (guint i = 0; i < entries->len; i++) {
+        const IsaEntry *e = &g_array_index(entries, IsaEntry, i);
         g_autofree char *en = native_c_ident(e->name);
         g_autofree char *name = c_string(e->name);
-        g_string_append_printf(out, "    { %s, %s_%s },\n", name, ident, en);
+        g_string_append_printf(out, "    { %s, qn_entry_%s },\n", name, en);
     }
-    g_string_append_printf(out, "};\n\nstatic const QnSym %s_syms[] = {\n", ident);
-    for (guint s = 0; s < p->syms->len; s++) {
-        const IsaSym *sym = p->syms->pdata[s];
-        g_autofree char *name = c_string(sym->name);
-        g_string_append_printf(out, "    { %s, %d, %d, %u, %u, %d, INT64_C(%" PRId64 ") },\n", name,
-                               sym->scope == SYM_PER_THREAD, sym->own_line ? 1 : 0, sym->size,
-                               sym->align, sym->with, sym->init);
-    }
-    if (!p->syms->len)
-        g_string_append(out, "    { 0 },\n");
-    g_autofree char *lname = c_string(lock_name);
-    g_string_append_printf(out,
-                           "};\n\nconst QnLockDesc %s = {\n    %d, %s, %s, %u, %u, %s_entries, %s_syms,\n};\n\n",
-                           ident, QN_ABI_VERSION, lname, fname, p->entries->len, p->syms->len, ident,
-                           ident);
+    g_string_append_printf(out, "};\n\nconst QnProgram %s = {\n    %d, %s, %u, qn_entries,\n};\n",
+                           QN_PROGRAM_SYMBOL, QN_ABI_VERSION, fname, entries->len);
     return TRUE;
 }
 
-char *native_translate_c(const IsaProgram *p, Arch host_arch, GError **error)
+char *native_translate_c(const IsaProgram *p, Arch host_arch, const char *entry, GError **error)
 {
     g_autoptr(GString) out = g_string_new(NULL);
-    g_autofree char *name = native_lock_name_from_path(p->filename);
     g_autofree char *file_cm = comment_safe(p->filename ? p->filename : "<program>");
     g_string_append_printf(out,
                            "/* %s translated to C by qsim %s for an %s host. */\n"
                            "#include <stdint.h>\n%s\n\n",
                            file_cm, QSIM_VERSION,
                            host_arch == ARCH_X86 ? "x86-64" : "arm64", QN_ABI_TEXT);
-    if (!native_translate_body(out, p, host_arch, name, "qsim_native_lock", error))
+    if (!native_translate_body(out, p, host_arch, entry, error))
         return NULL;
     return g_string_free(g_steal_pointer(&out), FALSE);
 }

@@ -1,14 +1,15 @@
-/* The lock benchmark run: assemble lock + harness, build the machine, run it, and turn the
- * counters into the report.  Every number in the report comes from a counter or a timestamp
- * of the modelled run. */
+/* The lock benchmark run, in its steps: check the options; wire the run (config, program,
+ * memory system, machine, hooks); run it; judge it (mutual exclusion, stall); report it (the
+ * builder in sim/run_report.c); free it.  Every number in the report comes from a counter or
+ * a timestamp of the modelled run. */
 #include <stdio.h>
 #include <string.h>
-#include <sys/resource.h>
 #include "sim/run.h"
-#include "sim/base/report.h"
+#include "sim/run_report.h"
+#include "sim/mark_log.h"
 #include "sim/base/engine.h"
-#include "sim/base/latency_stats.h"
 #include "sim/machine.h"
+#include "sim/placement.h"
 #include "sim/verify.h"
 #include "cores/asm.h"
 #include "cores/isa_exec.h"
@@ -23,12 +24,8 @@ void run_options_init(RunOptions *o)
 {
     memset(o, 0, sizeof *o);
     o->config = "haswell";
-    o->threads = 2;
-    o->iterations = 1000;
-    o->cs_writes = 1;
-    o->data = HARNESS_SEPARATE_LINE;
+    workload_init(&o->workload, WL_RUN);
     o->seed = 1;
-    o->placement = PLACE_FILL;
     o->host_time = TRUE;
 }
 
@@ -40,64 +37,7 @@ void run_result_clear(RunResult *r)
     memset(r, 0, sizeof *r);
 }
 
-/* ---- marks: per-thread acquisition timestamps ---- */
-
-typedef struct {
-    guint nthreads;
-    guint *thread_of_core;        /* indexed by core id */
-    Cycle *call_began;            /* per thread: the open lock call's mark 1 */
-    guint64 *acquisitions;
-    guint64 *releases;
-    guint64 *waiting;             /* cycles from mark 1 to mark 2, summed */
-    LatencySamples latency;
-} MarkLog;
-
-static void on_mark(void *ctx, guint core, int64_t n, Cycle when)
-{
-    MarkLog *log = ctx;
-    guint t = log->thread_of_core[core];
-    switch (n) {
-    case 1:
-        log->call_began[t] = when;
-        break;
-    case 2:
-        log->acquisitions[t]++;
-        log->waiting[t] += when - log->call_began[t];
-        latency_add(&log->latency, when - log->call_began[t]);
-        break;
-    case 3:
-        log->releases[t]++;
-        break;
-    default:
-        break;
-    }
-}
-
-/* ---- report building ---- */
-
-static double ratio(double a, double b) { return b ? a / b : 0; }
-
-static gboolean load_lock(const RunOptions *o, char **name, char **text, GError **error)
-{
-    g_autofree char *path = NULL;
-    if (o->lock_file) {
-        path = g_strdup(o->lock_file);
-        *name = g_strdup(o->lock_file);
-    } else {
-        path = verify_find_lock(o->lock ? o->lock : "", error);
-        if (!path)
-            return FALSE;
-        *name = g_strdup(o->lock);
-    }
-    GError *local = NULL;
-    if (!g_file_get_contents(path, text, NULL, &local)) {
-        g_set_error(error, G_FILE_ERROR, local->code, "%s: %s", path, local->message);
-        g_error_free(local);
-        g_clear_pointer(name, g_free);
-        return FALSE;
-    }
-    return TRUE;
-}
+/* ---- wiring ---- */
 
 /* --trace: each protocol table row as it fires, with the cycle and who it fired for. */
 typedef struct {
@@ -121,234 +61,250 @@ static void trace_core(void *user, guint core, Cycle when, const char *event)
     fprintf(t->out, "%10" G_GUINT64_FORMAT "  core %-3u %s\n", when, core, event);
 }
 
-gboolean run_simulation(const RunOptions *o, RunResult *r, GError **error)
+/* Everything one run owns, from wiring to freeing. */
+typedef struct {
+    QsimConfig *cfg;
+    guint *cores;                 /* per thread: its core */
+    guint *thread_of_core;        /* per core: its thread */
+    char *lock_name;
+    IsaProgram *prog;
+    IsaLayout *layout;
+    Engine *engine;
+    MemSys *ms;
+    Machine *m;
+    MarkLog log;
+    TraceCtx trace;
+    double host_seconds;
+    MachineOutcome outcome;
+} RunWiring;
+
+/* The machine's mark hook speaks of cores; the log of threads. */
+static void on_mark(void *ctx, guint core, int64_t n, Cycle when)
 {
-    memset(r, 0, sizeof *r);
-    g_autoptr(QsimConfig) cfg = config_load(o->config, o->sets, error);
-    if (!cfg)
-        return FALSE;
-    g_autofree guint *cores = g_new0(guint, MAX(o->threads, 1u));
-    if (!placement_assign(cfg, o->placement, o->threads, cores, error))
-        return FALSE;
-    if (o->readers > o->threads) {
+    RunWiring *w = ctx;
+    mark_log_mark(&w->log, w->thread_of_core[core], n, when);
+}
+
+static void wiring_free(RunWiring *w)
+{
+    machine_free(w->m);
+    memsys_free(w->ms);
+    if (w->engine)
+        engine_free(w->engine);
+    if (w->layout)
+        isa_layout_free(w->layout);
+    if (w->prog)
+        isa_program_free(w->prog);
+    if (w->log.nthreads)
+        mark_log_clear(&w->log);
+    g_free(w->lock_name);
+    g_free(w->thread_of_core);
+    g_free(w->cores);
+    if (w->cfg)
+        config_free(w->cfg);
+    memset(w, 0, sizeof *w);
+}
+
+static gboolean validate_options(const RunOptions *o, GError **error)
+{
+    if (!o->lock == !o->lock_file) {
         g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                    "--readers %u: more readers than threads (%u)", o->readers, o->threads);
+                    "give one of --lock NAME or --lock-file PATH (`qsim list locks`)");
         return FALSE;
     }
-    if (o->duration == 0 && o->iterations == 0) {
-        g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "--iterations must be at least 1");
-        return FALSE;
-    }
-    g_autofree char *lock_name = NULL, *lock_text = NULL;
-    if (!load_lock(o, &lock_name, &lock_text, error))
-        return FALSE;
+    return workload_validate(&o->workload, WL_RUN, error);
+}
 
+/* The lock's name (as reports show it) and source text. */
+static gboolean load_lock(const RunOptions *o, char **name, char **text, GError **error)
+{
+    g_autofree char *path = NULL;
+    if (o->lock_file) {
+        path = g_strdup(o->lock_file);
+        *name = g_strdup(o->lock_file);
+    } else {
+        path = verify_find_lock(o->lock, error);
+        if (!path)
+            return FALSE;
+        *name = g_strdup(o->lock);
+    }
+    GError *local = NULL;
+    if (!g_file_get_contents(path, text, NULL, &local)) {
+        g_set_error(error, G_FILE_ERROR, local->code, "%s: %s", path, local->message);
+        g_error_free(local);
+        g_clear_pointer(name, g_free);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+/* The config, thread placement and program (lock + harness, assembled for the config's arch). */
+static gboolean wire_program(const RunOptions *o, RunWiring *w, GError **error)
+{
+    const WorkloadOptions *wl = &o->workload;
+    w->cfg = config_load(o->config, o->sets, error);
+    if (!w->cfg)
+        return FALSE;
+    w->cores = g_new0(guint, wl->threads);
+    if (!placement_assign(w->cfg, wl->placement, wl->threads, w->cores, error))
+        return FALSE;
+    g_autofree char *lock_text = NULL;
+    if (!load_lock(o, &w->lock_name, &lock_text, error))
+        return FALSE;
     HarnessOptions h;
-    harness_options_init(&h);
-    h.threads = o->threads;
-    /* Fixed-time runs loop "forever"; the cycle limit ends them. */
-    h.iterations = o->duration ? G_MAXINT32 : o->iterations;
-    h.cs_writes = o->cs_writes;
-    h.data = o->data;
-    h.cs_work = o->cs_work;
-    h.think = o->think;
-    h.readers = o->readers;
+    workload_harness(wl, &h);
     g_autofree char *harness = harness_source(&h);
-    AsmSource sources[] = { { lock_name, lock_text }, { "<harness>", harness } };
-    g_autoptr(IsaProgram) prog = asm_assemble_sources(sources, G_N_ELEMENTS(sources), cfg->arch, error);
-    if (!prog)
-        return FALSE;
+    AsmSource sources[] = { { w->lock_name, lock_text }, { "<harness>", harness } };
+    w->prog = asm_assemble_sources(sources, G_N_ELEMENTS(sources), w->cfg->arch, error);
+    return w->prog != NULL;
+}
 
+/* The engine, memory system and machine, with the mark, trace and jitter hooks. */
+static gboolean wire_machine(const RunOptions *o, RunWiring *w, GError **error)
+{
+    const WorkloadOptions *wl = &o->workload;
+    w->layout = isa_layout_new(w->prog, wl->threads, (uint32_t)w->cfg->line_size, RUN_MEMORY_BASE);
+    w->engine = engine_new(o->seed);
+    w->ms = memsys_new(w->cfg, w->engine, error);
+    if (!w->ms)
+        return FALSE;
+    memsys_set_check(w->ms, o->check);
+    w->trace = (TraceCtx){ w->engine, o->trace };
+    if (o->trace)
+        memsys_set_trace(w->ms, trace_row, &w->trace);
+    w->m = machine_new(w->cfg, w->engine, &machine_memsys_ops, w->ms, w->prog, w->layout, wl->threads, w->cores,
+                       error);
+    if (!w->m)
+        return FALSE;
+    w->thread_of_core = g_new0(guint, config_total_cores(w->cfg));
+    for (guint t = 0; t < wl->threads; t++)
+        w->thread_of_core[w->cores[t]] = t;
+    mark_log_init(&w->log, wl->threads);
+    machine_set_mark_hook(w->m, on_mark, w);
+    if (o->trace)
+        machine_set_trace_hook(w->m, trace_core, &w->trace);
+    machine_randomize_start(w->m, wl->jitter ? wl->jitter : RUN_DEFAULT_SKEW);
+    if (wl->jitter)
+        machine_set_work_jitter(w->m, wl->jitter);
+    return TRUE;
+}
+
+/* ---- running ---- */
+
+static void run_machine(const RunOptions *o, RunWiring *w)
+{
     gint64 host_start = g_get_monotonic_time();
-    IsaLayout *layout = isa_layout_new(prog, o->threads, (uint32_t)cfg->line_size, RUN_MEMORY_BASE);
-    Engine *engine = engine_new(o->seed);
-    MemSys *ms = memsys_new(cfg, engine, error);
-    if (!ms) {
-        engine_free(engine);
-        isa_layout_free(layout);
-        return FALSE;
-    }
-    memsys_set_check(ms, o->check);
-    TraceCtx trace = { engine, o->trace };
-    if (o->trace)
-        memsys_set_trace(ms, trace_row, &trace);
-    Machine *m = machine_new(cfg, engine, &machine_memsys_ops, ms, prog, layout, o->threads, cores, error);
-    if (!m) {
-        memsys_free(ms);
-        engine_free(engine);
-        isa_layout_free(layout);
-        return FALSE;
-    }
-    guint ncores = config_total_cores(cfg);
-    MarkLog log = { .nthreads = o->threads };
-    log.thread_of_core = g_new0(guint, ncores);
-    for (guint t = 0; t < o->threads; t++)
-        log.thread_of_core[cores[t]] = t;
-    log.call_began = g_new0(Cycle, o->threads);
-    log.acquisitions = g_new0(guint64, o->threads);
-    log.releases = g_new0(guint64, o->threads);
-    log.waiting = g_new0(guint64, o->threads);
-    latency_init(&log.latency);
-    machine_set_mark_hook(m, on_mark, &log);
-    if (o->trace)
-        machine_set_trace_hook(m, trace_core, &trace);
-    machine_randomize_start(m, o->jitter ? o->jitter : RUN_DEFAULT_SKEW);
-    if (o->jitter)
-        machine_set_work_jitter(m, o->jitter);
+    w->outcome = machine_run(w->m, o->workload.duration ? o->workload.duration : CYCLE_NEVER);
+    w->host_seconds = (g_get_monotonic_time() - host_start) / 1e6;
+}
 
-    MachineOutcome outcome = machine_run(m, o->duration ? o->duration : CYCLE_NEVER);
-    double host_seconds = (g_get_monotonic_time() - host_start) / 1e6;
+/* ---- verdicts ---- */
 
-    /* ---- verdicts ---- */
-    int counter_sym = isa_program_find_sym(prog, HARNESS_COUNTER);
-    int viol_sym = isa_program_find_sym(prog, HARNESS_VIOLATIONS);
-    int lock_sym = isa_program_find_sym(prog, HARNESS_LOCK_WORD);
-    g_assert(counter_sym >= 0 && viol_sym >= 0);
-    uint64_t counter = memsys_peek(ms, isa_sym_addr(layout, (guint)counter_sym, 0), 8);
-    uint64_t violations = memsys_peek(ms, isa_sym_addr(layout, (guint)viol_sym, 0), 8);
-    guint64 acquisitions = 0, writer_releases = 0;
-    for (guint t = 0; t < o->threads; t++) {
-        acquisitions += log.acquisitions[t];
-        if (t >= o->readers)
-            writer_releases += log.releases[t];
-    }
+typedef struct {
+    gboolean mutual_exclusion;
+    gboolean stalled;
+} RunJudgement;
+
+static uint64_t peek_sym(const RunWiring *w, const char *name)
+{
+    int sym = isa_program_find_sym(w->prog, name);
+    g_assert(sym >= 0);
+    return memsys_peek(w->ms, isa_sym_addr(w->layout, (guint)sym, 0), 8);
+}
+
+/* Mutual exclusion from the harness's counter and overlap flag; the stall from the machine.
+ * Sets r->ok, and r->failure when not ok. */
+static RunJudgement judge_run(const RunOptions *o, const RunWiring *w, RunResult *r)
+{
+    const WorkloadOptions *wl = &o->workload;
+    uint64_t counter = peek_sym(w, HARNESS_COUNTER);
+    uint64_t violations = peek_sym(w, HARNESS_VIOLATIONS);
+    guint64 writer_releases = 0;
+    for (guint t = wl->readers; t < wl->threads; t++)
+        writer_releases += w->log.releases[t];
     /* Every completed writer critical section added one.  A run cut off by --duration may
      * leave one writer inside, its increment stored but not released, and a released
      * increment may still sit in a store buffer, not yet in memory: one per writer at most. */
-    guint64 w = harness_writers(&h);
-    gboolean counter_ok = o->duration ? counter + w >= writer_releases && counter <= writer_releases + 1
-                                      : counter == w * o->iterations;
-    gboolean stalled = outcome == MACHINE_STALLED;
+    guint64 writers = wl->threads - wl->readers;
+    gboolean counter_ok = wl->duration ? counter + writers >= writer_releases && counter <= writer_releases + 1
+                                       : counter == writers * wl->iterations;
+    RunJudgement v = { .stalled = w->outcome == MACHINE_STALLED };
     /* A stalled run never finished its work: the counter says nothing then, the flag still does. */
-    gboolean mutex_ok = (counter_ok || stalled) && violations == 0;
-    r->ok = mutex_ok && !stalled;
+    v.mutual_exclusion = (counter_ok || v.stalled) && violations == 0;
+    r->ok = v.mutual_exclusion && !v.stalled;
     if (!r->ok) {
         GString *why = g_string_new(NULL);
-        if (stalled)
+        if (v.stalled)
             g_string_append_printf(why, "the run stalled: no core retired anything for %" G_GINT64_FORMAT
-                                        " cycles (run.stall_cycles)\n%s", cfg->run.stall_cycles,
-                                   machine_stall_report(m));
-        if (!mutex_ok)
+                                        " cycles (run.stall_cycles)\n%s", w->cfg->run.stall_cycles,
+                                   machine_stall_report(w->m));
+        if (!v.mutual_exclusion)
             g_string_append_printf(why, "mutual exclusion violated: counter %" G_GUINT64_FORMAT
                                         " after %" G_GUINT64_FORMAT " writer releases, %" G_GUINT64_FORMAT
                                         " overlapping critical sections\n",
                                    counter, writer_releases, violations);
         r->failure = g_string_free(why, FALSE);
     }
+    return v;
+}
 
-    /* ---- the report ---- */
-    CoreStats tot;
-    machine_total_stats(m, &tot);
-    const MemStats *mst = memsys_stats(ms);
-    Cycle cycles = o->duration ? MIN(machine_cycles(m), o->duration) : machine_cycles(m);
-    g_autoptr(JsonBuilder) b = json_builder_new();
-    json_builder_begin_object(b);
-    report_add_string(b, "config", cfg->name);
-    report_add_string(b, "arch", arch_name(cfg->arch));
-    report_add_string(b, "lock", lock_name);
-    report_add_int(b, "threads", o->threads);
-    report_add_string(b, "placement", placement_name(o->placement));
-    report_add_string(b, "data", o->data == HARNESS_SAME_LINE ? "same-line" : "separate-line");
-    report_add_string(b, "mode", o->duration ? "fixed-time" : "fixed-work");
-    report_add_int(b, "seed", (gint64)o->seed);
-    report_add_int(b, "cycles", (gint64)cycles);
-    report_add_int(b, "acquisitions", (gint64)acquisitions);
-    report_add_double(b, "cycles_per_acquisition", ratio((double)cycles, (double)acquisitions));
-    json_builder_set_member_name(b, "latency");
-    json_builder_begin_object(b);
-    report_add_double(b, "mean", latency_mean(&log.latency));
-    report_add_int(b, "p50", (gint64)latency_percentile(&log.latency, 50));
-    report_add_int(b, "p99", (gint64)latency_percentile(&log.latency, 99));
-    json_builder_end_object(b);
-    json_builder_set_member_name(b, "per_thread");
-    json_builder_begin_array(b);
-    guint64 amin = G_MAXUINT64, amax = 0;
-    for (guint t = 0; t < o->threads; t++) {
-        json_builder_begin_object(b);
-        report_add_int(b, "core", cores[t]);
-        report_add_string(b, "role", t < o->readers ? "reader" : "writer");
-        report_add_int(b, "acquisitions", (gint64)log.acquisitions[t]);
-        report_add_int(b, "cycles_waiting", (gint64)log.waiting[t]);
-        json_builder_end_object(b);
-        amin = MIN(amin, log.acquisitions[t]);
-        amax = MAX(amax, log.acquisitions[t]);
-    }
-    json_builder_end_array(b);
-    json_builder_set_member_name(b, "fairness");
-    json_builder_begin_object(b);
-    report_add_int(b, "min", (gint64)amin);
-    report_add_double(b, "avg", ratio((double)acquisitions, o->threads));
-    report_add_int(b, "max", (gint64)amax);
-    json_builder_end_object(b);
-    report_add_bool(b, "mutual_exclusion", mutex_ok);
-    report_add_bool(b, "stalled", stalled);
-    json_builder_set_member_name(b, "machine_clears");
-    json_builder_begin_object(b);
-    report_add_int(b, "memory_ordering", (gint64)tot.machine_clears);
-    report_add_int(b, "branch", (gint64)tot.branch_mispredicts);
-    report_add_int(b, "cycles_lost", (gint64)(tot.mc_penalty_cycles + tot.bm_penalty_cycles));
-    report_add_int(b, "squashed_ops", (gint64)(tot.mc_squashed_ops + tot.bm_squashed_ops));
-    json_builder_end_object(b);
-    report_add_int(b, "pause_cycles", (gint64)tot.pause_cycles);
-    json_builder_set_member_name(b, "atomics");
-    json_builder_begin_object(b);
-    report_add_int(b, "count", (gint64)tot.atomics);
-    report_add_int(b, "failed_cas", (gint64)tot.cas_failed);
-    report_add_int(b, "cycles", (gint64)tot.atomic_cycles);
-    json_builder_end_object(b);
-    json_builder_set_member_name(b, "coherence");
-    json_builder_begin_object(b);
-    json_builder_set_member_name(b, "messages");
-    json_builder_begin_object(b);
-    for (guint i = 0; i < MSG__N; i++)
-        report_add_int(b, memsys_msg_name((MsgType)i), (gint64)mst->msgs[i]);
-    json_builder_end_object(b);
-    guint64 inval = 0;
-    for (guint c = 0; c < ncores; c++)
-        inval += mst->inval_received[c];
-    report_add_int(b, "invalidations", (gint64)inval);
-    report_add_int(b, "rfo", (gint64)mst->rfos);
-    report_add_int(b, "home_queue_cycles", (gint64)mst->home_queue_cycles);
-    report_add_int(b, "hold_wait_cycles", (gint64)mst->hold_wait_cycles);
-    if (lock_sym >= 0) {
-        LineStats ls = memsys_line_stats(ms, isa_sym_addr(layout, (guint)lock_sym, 0));
-        json_builder_set_member_name(b, "lock_line");
-        json_builder_begin_object(b);
-        report_add_int(b, "messages", (gint64)ls.msgs);
-        report_add_int(b, "invalidations", (gint64)ls.invalidations);
-        report_add_int(b, "rfo", (gint64)ls.rfos);
-        report_add_int(b, "c2c_transfers", (gint64)ls.c2c_transfers);
-        report_add_int(b, "home_queue_cycles", (gint64)ls.home_queue_cycles);
-        json_builder_end_object(b);
-    }
-    json_builder_end_object(b);
-    report_add_double(b, "l1_hit_rate", ratio((double)mst->l1_hits, (double)(mst->l1_hits + mst->l1_misses)));
-    report_add_int(b, "sim_instructions", (gint64)tot.insns_retired);
-    /* Every core counter by name, summed over cores: the full explanation. */
-    json_builder_set_member_name(b, "core_counters");
-    json_builder_begin_object(b);
-    for (guint i = 0; i < core_stats_count; i++)
-        report_add_int(b, core_stats_table[i].name, (gint64)core_stats_get(&tot, i));
-    json_builder_end_object(b);
-    if (o->host_time) {
-        report_add_double(b, "host_seconds", host_seconds);
-        struct rusage ru;
-        getrusage(RUSAGE_SELF, &ru);
-        report_add_int(b, "host_peak_rss_kib", ru.ru_maxrss); /* Linux reports KiB */
-    }
-    json_builder_end_object(b);
-    r->report = json_builder_get_root(b);
+/* ---- the report ---- */
 
-    latency_clear(&log.latency);
-    g_free(log.thread_of_core);
-    g_free(log.call_began);
-    g_free(log.acquisitions);
-    g_free(log.releases);
-    g_free(log.waiting);
-    machine_free(m);
-    memsys_free(ms);
-    engine_free(engine);
-    isa_layout_free(layout);
+static JsonNode *report_run(const RunOptions *o, RunWiring *w, const RunJudgement *v)
+{
+    CoreStats cores;
+    machine_total_stats(w->m, &cores);
+    LineStats lock_line = { 0 };
+    int lock_sym = isa_program_find_sym(w->prog, HARNESS_LOCK_WORD);
+    if (lock_sym >= 0)
+        lock_line = memsys_line_stats(w->ms, isa_sym_addr(w->layout, (guint)lock_sym, 0));
+    const CounterGroup groups[] = {
+        { "core", &core_stats_registry, &cores, "core_counters" },
+        { "memory", &mem_stats_registry, memsys_stats(w->ms), "memory_system" },
+        { "lock_line", &line_stats_registry, lock_sym >= 0 ? &lock_line : NULL, NULL },
+    };
+    const RunVerdict verdicts[] = {
+        { "mutual_exclusion", v->mutual_exclusion },
+        { "stalled", v->stalled },
+    };
+    Cycle cycles = machine_cycles(w->m);
+    if (o->workload.duration)
+        cycles = MIN(cycles, o->workload.duration);
+    RunReportInput in = {
+        .config = w->cfg->name,
+        .arch = arch_name(w->cfg->arch),
+        .lock = w->lock_name,
+        .workload = &o->workload,
+        .command = WL_RUN,
+        .seed = &o->seed,
+        .cycles = &cycles,
+        .marks = &w->log,
+        .place_key = "core",
+        .place = w->cores,
+        .verdicts = verdicts,
+        .nverdicts = G_N_ELEMENTS(verdicts),
+        .groups = groups,
+        .ngroups = G_N_ELEMENTS(groups),
+        .host_time = o->host_time,
+        .host_seconds = w->host_seconds,
+    };
+    return run_report_build(&in);
+}
+
+gboolean run_simulation(const RunOptions *o, RunResult *r, GError **error)
+{
+    memset(r, 0, sizeof *r);
+    if (!validate_options(o, error))
+        return FALSE;
+    RunWiring w = { 0 };
+    if (!wire_program(o, &w, error) || !wire_machine(o, &w, error)) {
+        wiring_free(&w);
+        return FALSE;
+    }
+    run_machine(o, &w);
+    RunJudgement v = judge_run(o, &w, r);
+    r->report = report_run(o, &w, &v);
+    wiring_free(&w);
     return TRUE;
 }
 
@@ -377,13 +333,13 @@ char *run_headline(JsonNode *report)
                            json_object_get_boolean_member(o, "mutual_exclusion") ? "" : "  ** MUTUAL EXCLUSION VIOLATED **");
     g_string_append_printf(s, "  per acquisition: %.2f memory-ordering machine clears, %.2f lock-line RFOs, "
                               "%.2f lock-line invalidations, %.2f atomics (%.2f failed CAS), %.1f atomic cycles, "
-                              "%.1f pause cycles\n\n",
+                              "%.1f paused cycles\n\n",
                            (double)member_int(o, "machine_clears.memory_ordering") / acq,
                            (double)member_int(o, "coherence.lock_line.rfo") / acq,
                            (double)member_int(o, "coherence.lock_line.invalidations") / acq,
                            (double)member_int(o, "atomics.count") / acq,
                            (double)member_int(o, "atomics.failed_cas") / acq,
                            (double)member_int(o, "atomics.cycles") / acq,
-                           (double)member_int(o, "pause_cycles") / acq);
+                           (double)member_int(o, "paused_cycles") / acq);
     return g_string_free(s, FALSE);
 }

@@ -7,30 +7,21 @@
 #include <glib.h>
 #include <json-glib/json-glib.h>
 #include "sim/base/config.h"
-#include "sim/harness.h"
-#include "sim/placement.h"
+#include "sim/workload.h"
 
 typedef struct {
     const char *config;          /* name or path */
     const char *const *sets;     /* "key.path=value" overrides, NULL-terminated, may be NULL */
     const char *lock;            /* built-in lock name, or NULL when lock_file is given */
     const char *lock_file;
-    guint threads;
-    guint iterations;            /* fixed-work mode: acquisitions per thread */
-    guint64 duration;            /* fixed-time mode (cycles) when nonzero */
-    guint cs_writes;
-    HarnessPlacement data;
-    guint cs_work;
-    guint think;
-    guint jitter;                /* think time and start skew drawn in [0, jitter] */
-    guint readers;               /* qrwlock: the first `readers` threads take the read side */
+    WorkloadOptions workload;    /* threads, iterations, critical section... (sim/workload.h) */
     guint64 seed;
-    PlacementPolicy placement;
     gboolean check;              /* coherence invariants after every transition */
     gboolean host_time;          /* report host_seconds */
     FILE *trace;                 /* print each coherence table row as it fires, or NULL */
 } RunOptions;
 
+/* The defaults of `qsim run` (the workload schema's, config haswell, seed 1). */
 void run_options_init(RunOptions *o);
 
 typedef struct {

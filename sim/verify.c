@@ -10,8 +10,7 @@
 void verify_options_init(VerifyOptions *o)
 {
     memset(o, 0, sizeof *o);
-    harness_options_init(&o->harness);
-    o->harness.threads = 2;
+    workload_init(&o->workload, WL_VERIFY);
     o->arch = ARCH_X86;
     o->seeds = 100;
     o->first_seed = 1;
@@ -30,9 +29,8 @@ static uint64_t read_var(const Interp *in, const char *name)
 }
 
 /* Checks one finished run; NULL when everything held, else what did not. */
-static char *check_run(const Interp *in, const VerifyOptions *o)
+static char *check_run(const Interp *in, const HarnessOptions *h)
 {
-    const HarnessOptions *h = &o->harness;
     GString *g = g_string_new(NULL);
     InterpOutcome oc = interp_outcome(in);
     if (oc != INTERP_FINISHED)
@@ -69,7 +67,9 @@ gboolean verify_lock(const char *lock_name, const char *lock_text, const VerifyO
                      VerifyResult *r, GError **error)
 {
     memset(r, 0, sizeof *r);
-    g_autofree char *harness = harness_source(&o->harness);
+    HarnessOptions h;
+    workload_harness(&o->workload, &h);
+    g_autofree char *harness = harness_source(&h);
     AsmSource src[2] = { { lock_name, lock_text }, { "<harness>", harness } };
     /* The lock alone first, so a missing entry point reads as such, not as the harness's
      * undefined label. */
@@ -77,7 +77,7 @@ gboolean verify_lock(const char *lock_name, const char *lock_text, const VerifyO
     if (!alone)
         return FALSE;
     const char *need[] = { "lock", "unlock", "read_lock", "read_unlock" };
-    for (guint i = 0; i < (o->harness.readers ? 4u : 2u); i++)
+    for (guint i = 0; i < (h.readers ? 4u : 2u); i++)
         if (isa_program_find_entry(alone, need[i]) < 0) {
             g_set_error(error, ASM_ERROR, ASM_ERROR_INVALID,
                         "%s: no entry point `%s`%s (mark its label with `.entry %s`)", lock_name, need[i],
@@ -89,12 +89,12 @@ gboolean verify_lock(const char *lock_name, const char *lock_text, const VerifyO
         return FALSE;
     /* Generous: a fair schedule needs about threads x ops-per-acquisition steps per acquisition. */
     guint64 bound = o->max_steps ? o->max_steps
-                                 : 2000000 + (guint64)o->harness.threads * o->harness.threads *
-                                                 o->harness.iterations * (2000 + o->harness.cs_work + o->harness.think);
+                                 : 2000000 + (guint64)h.threads * h.threads * h.iterations *
+                                                 (2000 + h.cs_work + h.think);
     r->ok = TRUE;
     for (guint k = 0; k < o->seeds; k++) {
         guint64 seed = o->first_seed + k;
-        InterpOptions io = { .threads = o->harness.threads, .seed = seed, .max_steps = bound };
+        InterpOptions io = { .threads = h.threads, .seed = seed, .max_steps = bound };
         g_autoptr(Interp) in = interp_new(p, &io, error);
         if (!in)
             return FALSE;
@@ -102,7 +102,7 @@ gboolean verify_lock(const char *lock_name, const char *lock_text, const VerifyO
         r->runs++;
         r->steps += interp_steps(in);
         r->max_readers = MAX(r->max_readers, read_var(in, HARNESS_MAX_READERS));
-        char *why = check_run(in, o);
+        char *why = check_run(in, &h);
         if (why) {
             r->ok = FALSE;
             r->failed_seed = seed;

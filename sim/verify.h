@@ -4,10 +4,10 @@
 #define QSIM_VERIFY_H
 
 #include "cores/isa.h"
-#include "sim/harness.h"
+#include "sim/workload.h"
 
 typedef struct {
-    HarnessOptions harness;
+    WorkloadOptions workload;   /* the rows of `qsim verify`: threads, readers, data, cs_writes, iterations */
     Arch arch;
     guint seeds;             /* seeds first_seed .. first_seed + seeds - 1 */
     guint64 first_seed;
@@ -23,6 +23,7 @@ typedef struct {
     guint64 steps;           /* interpreter steps, over all runs */
 } VerifyResult;
 
+/* The defaults of `qsim verify` (the workload schema's for WL_VERIFY, x86, seeds 1..100). */
 void verify_options_init(VerifyOptions *o);
 void verify_result_clear(VerifyResult *r);
 

@@ -35,7 +35,7 @@ static guint64 row_fired(CohRig *r, CohCacheState st, CohCacheEvent ev)
     const CohProtocol *p = memsys_protocol(r->ms);
     for (guint i = 0; i < p->n_cache; i++)
         if (p->cache[i].state == st && p->cache[i].event == ev)
-            return memsys_stats(r->ms)->cache_rows_fired[i];
+            return memsys_cache_rows_fired(r->ms)[i];
     return 0;
 }
 
@@ -124,6 +124,56 @@ START_TEST(test_writeback_race_with_forward)
 }
 END_TEST
 
+/* Regression: serving a Put, the home sent the Put-Ack and then read the Put through a
+ * pointer into the message pool, which the send may have moved (found by the random tester
+ * with several accesses in flight, under the sanitizer pass; only that pass sees the stale
+ * read).  Here the Put-Ack is the message that makes the pool grow: core 0's PutE for X0
+ * travels four ring stops while cores 2.. queue GetS requests for B, busy with core 1's
+ * miss, so the home holds the PutE, core 1's data and the queue when it sends the Put-Ack.
+ * _i + 1 requests queue, so one of the runs meets the pool's growth whatever its size. */
+START_TEST(test_put_ack_while_message_pool_grows)
+{
+    g_autofree char *y = rig_yaml(1, 8, "mesi");
+    const char *sets[] = { "topology.ondie=ring", "topology.ondie_hop_cycles=10", "l1.size=1KiB",
+                           NULL };
+    CohRig *r = rig_new(y, sets);
+    /* L1 set 0 (4 sets of 4 ways): X0 (slice 4, four stops from core 0), the fillers, then X4
+     * (slice 0, core 0's own stop) whose fill evicts X0; B: slice 5, at most three stops from
+     * cores 2..7, L1 set 1. */
+    const uint64_t X0 = 4 * 64, fill[] = { 8 * 64, 12 * 64, 16 * 64 }, X4 = 0, B = 5 * 64;
+    guint queued = _i + 1;
+    rig_do(r, 0, MEM_LOAD, X0, 0);
+    for (guint i = 0; i < G_N_ELEMENTS(fill); i++)
+        rig_do(r, 0, MEM_LOAD, fill[i], 0);
+    rig_settle(r);
+    ck_assert_int_eq(memsys_cache_state(r->ms, 0, X0), CS_E);
+    MemRequest q = { .kind = MEM_LOAD, .addr = X4, .size = 8 };
+    r->got[0] = FALSE;
+    memsys_issue(r->ms, 0, &q);
+    engine_run_until(r->e, engine_now(r->e) + 50);
+    q.addr = B;
+    memsys_issue(r->ms, 1, &q);
+    while (!r->got[0])
+        ck_assert(engine_step(r->e));
+    ck_assert_int_eq(memsys_cache_state(r->ms, 0, X0), CS_EI_A); /* the PutE has just left */
+    while (memsys_dir_state(r->ms, X4) != DS_EM) /* the Unblock, at the next stop, is in */
+        ck_assert(engine_step(r->e));
+    ck_assert_int_eq(memsys_dir_state(r->ms, B), DS_EM_U);       /* core 1's miss is on */
+    for (guint c = 2; c < 2 + queued; c++) {
+        r->got[c] = FALSE;
+        memsys_issue(r->ms, c, &q);
+    }
+    rig_settle(r);
+    ck_assert_int_eq(memsys_cache_state(r->ms, 0, X0), CS_I);
+    ck_assert_int_eq(memsys_dir_state(r->ms, X0), DS_I);
+    for (guint c = 1; c < 2 + queued; c++)
+        ck_assert(r->got[c]);
+    ck_assert_uint_eq(memsys_stats(r->ms)->home_queued, queued);
+    rig_assert_ok(r);
+    rig_free(r);
+}
+END_TEST
+
 /* MOESI: the O owner serves later readers itself; memory is never written. */
 START_TEST(test_moesi_owner_serves_reads)
 {
@@ -199,6 +249,7 @@ Suite *make_coh_directed_suite(void)
     tcase_add_test(tc, test_read_miss_remote_owner);
     tcase_add_loop_test(tc, test_rfo_three_sharers, 0, 2);
     tcase_add_test(tc, test_writeback_race_with_forward);
+    tcase_add_loop_test(tc, test_put_ack_while_message_pool_grows, 0, 6);
     tcase_add_test(tc, test_moesi_owner_serves_reads);
     tcase_add_test(tc, test_hold_cycles_delay_snoop);
     tcase_add_loop_test(tc, test_far_atomic, 0, 2);

@@ -107,7 +107,7 @@ START_TEST(test_pause_bounds_squash)
     spin_sum(cfgs[_i], "core.pause_cycles=0", &s);
     spin_sum(cfgs[_i], "core.pause_cycles=60", &l);
     ck_assert_uint_gt(s.pause_ops, 0);
-    ck_assert_uint_eq(l.pause_cycles, l.pause_ops * 60);
+    ck_assert_uint_eq(l.paused_cycles, l.pause_ops * 60);
     ck_assert_uint_lt(l.mc_squashed_ops, s.mc_squashed_ops);
     ck_assert_uint_lt(l.pause_ops, s.pause_ops);
 }

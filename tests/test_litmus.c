@@ -4,6 +4,7 @@
 #include <check.h>
 #include <string.h>
 #include <glib/gstdio.h>
+#include <sys/wait.h>
 #include "sim/cli/commands.h"
 #include "sim/litmus/litmus.h"
 #include "tests/litmus_files.h"
@@ -261,6 +262,10 @@ static const struct {
     { "B.EQ without CMP", "AArch64 T\n{}\n P0 ;\n B.EQ L ;\n L: ;\nexists (x=1)\n", "t.litmus:4:2: B.EQ with no CMP before it" },
     { "x86 64-bit in X86", "X86 T\n{}\n P0 ;\n MOV RAX,$1 ;\nexists (x=1)\n", "t.litmus:4:6: unsupported operand 'RAX'" },
     { "AT&T bad memory", "X86_64 T\n{}\n P0 ;\n movl $1,[x] ;\nexists (x=1)\n", "t.litmus:4:10: unsupported operand '[x]'" },
+    { "LOCK on a fence", "X86 T\n{}\n P0 ;\n LOCK MFENCE ;\nexists (x=1)\n", "t.litmus:4:2: LOCK cannot prefix mfence" },
+    { "x86 operand count", "X86 T\n{}\n P0 ;\n INC EAX,EBX ;\nexists (x=1)\n", "t.litmus:4:2: inc takes 1 operand, got 2" },
+    { "arm branch condition", "AArch64 T\n{}\n P0 ;\n CMP X0,#1 ;\n B.GT L ;\n L: ;\nexists (x=1)\n",
+      "t.litmus:5:2: unsupported condition 'B.GT' (B.EQ or B.NE)" },
     { "xadd without lock", "X86 T\n{}\n P0 ;\n XADD [x],EAX ;\nexists (x=1)\n", "t.litmus:4:2: xadd without LOCK is not atomic" },
     { "too many registers",
       "AArch64 T\n{}\n P0 ;\n ADD X0,X1,X2 ;\n ADD X3,X4,X5 ;\n ADD X6,X7,X8 ;\n ADD X9,X10,X11 ;\n ADD X12,X13,X14 ;\n ADD X15,X16,X17 ;\nexists (x=1)\n",
@@ -356,6 +361,8 @@ static const struct {
     { "x86 32-bit zero-extends", "X86_64 T\n{ 0:rax=-1; }\n P0 ;\n movl $5,%eax ;\nforall (0:rax=5)\n" },
     { "x86 mem ALU", "X86 T\n{ x=3; }\n P0 ;\n MOV EAX,$4 ;\n ADD [x],EAX ;\n XOR EBX,EBX ;\n INC EBX ;\nforall (x=7 /\\ 0:EBX=1)\n" },
     { "x86 locked sub", "X86 T\n{ x=10; }\n P0 ;\n MOV ECX,$3 ;\n LOCK SUB [x],ECX ;\n LOCK DEC [x] ;\nforall (x=6)\n" },
+    { "x86_64 cmpq sees 64 bits", "X86_64 T\n{ 0:rax=0x100000003; }\n P0 ;\n cmpq $3,%rax ;\n jz skip ;\n movl $9,%ebx ;\n skip: ;\nforall (0:rbx=9)\n" },
+    { "x86_64 cmpl sees 32", "X86_64 T\n{ 0:rax=0x100000003; 0:rbx=1; }\n P0 ;\n cmpl $3,%eax ;\n jz skip ;\n movl $9,%ebx ;\n skip: ;\nforall (0:rbx=1)\n" },
     { "x86 cmp/jne", "X86 T\n{ x=2; }\n P0 ;\n MOV EAX,[x] ;\n CMP EAX,$2 ;\n JNE skip ;\n MOV EBX,$9 ;\n skip: ;\nforall (0:EBX=9)\n" },
     { "LDCLR/LDSET", "AArch64 T\n{ x=0xff; 0:X1=x; }\n P0 ;\n MOV W0,#0x0f ;\n LDCLR W0,W2,[X1] ;\n MOV W0,#0x100 ;\n STSET W0,[X1] ;\nforall (x=0x1f0 /\\ 0:X2=0xff)\n" },
     { "CAS fails", "AArch64 T\n{ x=4; 0:X1=x; }\n P0 ;\n MOV W0,#3 ;\n MOV W2,#9 ;\n CAS W0,W2,[X1] ;\nforall (x=4 /\\ 0:X0=4)\n" },
@@ -405,6 +412,15 @@ static char *write_tmp(const char *dir, const char *name, const char *text)
     return path;
 }
 
+/* The job's notes as one text, for strstr. */
+static char *notes_text(GPtrArray *notes)
+{
+    g_ptr_array_add(notes, NULL);
+    char *s = g_strjoinv("\n", (char **)notes->pdata);
+    g_ptr_array_remove_index(notes, notes->len - 1);
+    return s;
+}
+
 START_TEST(test_job)
 {
     g_autofree char *dir = g_dir_make_tmp("qsim-litmus-XXXXXX", NULL);
@@ -422,15 +438,20 @@ START_TEST(test_job)
     g_autoptr(GHashTable) ok = litmus_kinds_load(kok, &e);
     ck_assert(bad && ok);
     LitmusJob job = { { 100, 5 }, FALSE, bad };
-    GString *out = g_string_new(NULL), *err = g_string_new(NULL);
-    ck_assert_int_eq(litmus_job_run(files, &job, sc, out, err), LITMUS_JOB_FAILED);
-    ck_assert_msg(strstr(err->str, "Seen: Forbidden, but its condition was observed"), "%s", err->str);
-    ck_assert_msg(!strstr(err->str, "Never:"), "%s", err->str);
+    g_autoptr(GString) out = g_string_new(NULL);
+    g_autoptr(GPtrArray) notes = g_ptr_array_new_with_free_func(g_free);
+    ck_assert_int_eq(litmus_job_run(files, &job, sc, out, notes), LITMUS_JOB_FAILED);
+    g_autofree char *n1 = notes_text(notes);
+    ck_assert_msg(strstr(n1, "Seen: Forbidden, but its condition was observed"), "%s", n1);
+    ck_assert_msg(!strstr(n1, "Never:"), "%s", n1);
+    /* A failed check stops nothing: the test after it ran too. */
+    ck_assert_msg(strstr(out->str, "Test Seen Forbidden") && strstr(out->str, "Test Never Forbidden"), "%s", out->str);
     g_string_truncate(out, 0);
-    g_string_truncate(err, 0);
+    g_ptr_array_set_size(notes, 0);
     job.kinds = ok;
     job.json = TRUE;
-    ck_assert_int_eq(litmus_job_run(files, &job, sc, out, err), LITMUS_JOB_OK);
+    ck_assert_int_eq(litmus_job_run(files, &job, sc, out, notes), LITMUS_JOB_OK);
+    ck_assert_uint_eq(notes->len, 0);
     g_autoptr(JsonParser) jp = json_parser_new();
     ck_assert_msg(json_parser_load_from_data(jp, out->str, -1, NULL), "%s", out->str);
     JsonArray *arr = json_node_get_array(json_parser_get_root(jp));
@@ -447,16 +468,19 @@ START_TEST(test_job)
     ck_assert_int_eq(json_object_get_int_member(states, "0:EAX=0;") + w, 100);
     ck_assert(!json_object_get_boolean_member(json_array_get_object_element(arr, 1), "observed"));
     /* Same seed, same report. */
-    GString *again = g_string_new(NULL);
-    g_string_truncate(err, 0);
-    ck_assert_int_eq(litmus_job_run(files, &job, sc, again, err), LITMUS_JOB_OK);
+    g_autoptr(GString) again = g_string_new(NULL);
+    ck_assert_int_eq(litmus_job_run(files, &job, sc, again, notes), LITMUS_JOB_OK);
     ck_assert_str_eq(again->str, out->str);
-    /* Unreadable input: 2. */
-    const char *missing[] = { t1, "/nonexistent.litmus", NULL };
-    ck_assert_int_eq(litmus_job_run(missing, &job, sc, out, err), LITMUS_JOB_BAD_INPUT);
-    g_string_free(again, TRUE);
-    g_string_free(out, TRUE);
-    g_string_free(err, TRUE);
+    /* Unreadable input: named, skipped, and 2 at the end; the readable test still runs, and
+     * alone it is one object, not an array. */
+    const char *missing[] = { "/nonexistent.litmus", t1, NULL };
+    g_string_truncate(out, 0);
+    ck_assert_int_eq(litmus_job_run(missing, &job, sc, out, notes), LITMUS_JOB_BAD_INPUT);
+    ck_assert_uint_eq(notes->len, 1);
+    ck_assert_msg(strstr(notes->pdata[0], "/nonexistent.litmus: cannot read"), "%s", (char *)notes->pdata[0]);
+    g_autoptr(JsonParser) jp1 = json_parser_new();
+    ck_assert_msg(json_parser_load_from_data(jp1, out->str, -1, NULL), "%s", out->str);
+    ck_assert_str_eq(json_object_get_string_member(json_node_get_object(json_parser_get_root(jp1)), "name"), "Seen");
     ck_assert_ptr_null(litmus_kinds_load(t1, &e));   /* not a kinds file */
     g_clear_error(&e);
     g_unlink(t1);
@@ -464,6 +488,56 @@ START_TEST(test_job)
     g_unlink(kbad);
     g_unlink(kok);
     g_rmdir(dir);
+}
+END_TEST
+
+/* A test of the other architecture than the machine's is named and skipped, like an unreadable
+ * file; the others still run (it used to stop every test of the command from running). */
+START_TEST(test_job_wrong_arch)
+{
+    GError *e = NULL;
+    g_autoptr(QsimConfig) cfg = config_load("teaching", NULL, &e);
+    ck_assert_msg(cfg, "%s", e ? e->message : "");
+    ck_assert_int_eq(cfg->arch, ARCH_X86);
+    g_autoptr(LitmusExecutor) machine = litmus_executor_for_config(cfg, &e);
+    g_autofree char *x86 = g_build_filename(test_srcdir(), "tests", "litmus", "x86", "SB.litmus", NULL);
+    g_autofree char *arm = g_build_filename(test_srcdir(), "tests", "litmus", "aarch64", "MP.litmus", NULL);
+    g_autofree char *x86_mp = g_build_filename(test_srcdir(), "tests", "litmus", "x86", "MP.litmus", NULL);
+    const char *files[] = { x86, arm, x86_mp, NULL };
+    LitmusJob job = { { 20, 1 }, FALSE, NULL };
+    g_autoptr(GString) out = g_string_new(NULL);
+    g_autoptr(GPtrArray) notes = g_ptr_array_new_with_free_func(g_free);
+    ck_assert_int_eq(litmus_job_run(files, &job, machine, out, notes), LITMUS_JOB_BAD_INPUT);
+    ck_assert_msg(strstr(out->str, "Test SB\n") && strstr(out->str, "Test MP\n"), "%s", out->str);
+    ck_assert_msg(strstr(out->str, "Runs 20 on teaching"), "%s", out->str);
+    ck_assert_uint_eq(notes->len, 1);
+    g_autofree char *want = g_strdup_printf("%s: a AArch64 test cannot run on config teaching (arch x86)", arm);
+    ck_assert_str_eq(notes->pdata[0], want);
+    /* The SC interpreter runs either architecture. */
+    g_autoptr(LitmusExecutor) sc = litmus_interp_executor_new();
+    g_ptr_array_set_size(notes, 0);
+    g_string_truncate(out, 0);
+    ck_assert_int_eq(litmus_job_run(files, &job, sc, out, notes), LITMUS_JOB_OK);
+    ck_assert_uint_eq(notes->len, 0);
+}
+END_TEST
+
+/* `qsim litmus` reads each file once: given a pipe (which a second read finds empty), it runs. */
+START_TEST(test_command_reads_once)
+{
+    g_autofree char *bash = g_find_program_in_path("bash");
+    ck_assert_msg(bash, "bash is needed for <(...)");
+    const char *bin = g_getenv("QSIM_BIN");
+    g_autofree char *fallback = g_build_filename(test_srcdir(), "qsim", NULL);
+    const char *argv[] = { bash, "-c", "exec \"$0\" litmus <(cat tests/litmus/x86/SB.litmus) --config teaching --runs 20",
+                           bin ? bin : fallback, NULL };
+    g_autofree char *out = NULL, *err = NULL;
+    int status;
+    GError *e = NULL;
+    ck_assert_msg(g_spawn_sync(test_srcdir(), (char **)argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, &e),
+                  "%s", e ? e->message : "");
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %d\n%s", status, err);
+    ck_assert_msg(strstr(out, "Test SB\n") && strstr(out, "Runs 20 on teaching"), "%s", out);
 }
 END_TEST
 
@@ -507,6 +581,15 @@ START_TEST(test_command)
     g_free(out);
     g_free(err);
     out = err = NULL;
+    /* One file of the other architecture among good ones: named, skipped, the rest run, 2. */
+    ck_assert_int_eq(run_qsim_line("litmus tests/litmus/x86/SB.litmus tests/litmus/aarch64/MP.litmus "
+                                   "tests/litmus/x86/MP.litmus --config teaching --runs 20", &out, &err), 2);
+    ck_assert_msg(strstr(out, "Test SB\n") && strstr(out, "Test MP\n"), "%s", out);
+    ck_assert_msg(strstr(err, "tests/litmus/aarch64/MP.litmus: a AArch64 test cannot run on config teaching") &&
+                  strstr(err, "exit status 2"), "%s", err);
+    g_free(out);
+    g_free(err);
+    out = err = NULL;
     ck_assert_int_eq(run_qsim_line("litmus tests/litmus/x86/SB.litmus", &out, &err), 2);
     ck_assert_msg(strstr(err, "--config CFG is required"), "%s", err);
     g_free(out);
@@ -535,6 +618,8 @@ Suite *make_litmus_suite(void)
     tcase_add_loop_test(tc, test_values, 0, G_N_ELEMENTS(value_cases));
     tcase_add_test(tc, test_runner_histogram);
     tcase_add_test(tc, test_job);
+    tcase_add_test(tc, test_job_wrong_arch);
+    tcase_add_test(tc, test_command_reads_once);
     tcase_add_test(tc, test_command);
     tcase_set_timeout(tc, 120);
     suite_add_tcase(s, tc);

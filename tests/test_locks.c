@@ -36,7 +36,7 @@ static void verify_ok(const char *name, const VerifyOptions *o, VerifyResult *r)
     g_autofree char *text = read_lock(name);
     g_autoptr(GError) err = NULL;
     ck_assert_msg(verify_lock(name, text, o, r, &err), "%s: %s", name, err ? err->message : "");
-    ck_assert_msg(r->ok, "%s, %u threads: seed %" G_GUINT64_FORMAT ": %s", name, o->harness.threads,
+    ck_assert_msg(r->ok, "%s, %u threads: seed %" G_GUINT64_FORMAT ": %s", name, o->workload.threads,
                   r->failed_seed, r->failure);
     ck_assert_uint_eq(r->runs, o->seeds);
 }
@@ -47,8 +47,8 @@ START_TEST(test_lock_verifies)
     const char *name = lock_names[_i / G_N_ELEMENTS(thread_counts)];
     VerifyOptions o;
     verify_options_init(&o);
-    o.harness.threads = thread_counts[_i % G_N_ELEMENTS(thread_counts)];
-    o.harness.iterations = 3;
+    o.workload.threads = thread_counts[_i % G_N_ELEMENTS(thread_counts)];
+    o.workload.iterations = 3;
     o.seeds = scaled_seeds();
     VerifyResult r;
     verify_ok(name, &o, &r);
@@ -61,9 +61,9 @@ START_TEST(test_lock_verifies_same_line_arm64)
 {
     VerifyOptions o;
     verify_options_init(&o);
-    o.harness.threads = 4;
-    o.harness.iterations = 3;
-    o.harness.data = HARNESS_SAME_LINE;
+    o.workload.threads = 4;
+    o.workload.iterations = 3;
+    o.workload.data = HARNESS_SAME_LINE;
     o.arch = ARCH_ARM64;
     o.seeds = scaled_seeds() / 4;
     VerifyResult r;
@@ -78,9 +78,9 @@ START_TEST(test_qrwlock_readers_overlap)
     for (guint m = 0; m < G_N_ELEMENTS(mixes); m++) {
         VerifyOptions o;
         verify_options_init(&o);
-        o.harness.threads = mixes[m][0];
-        o.harness.readers = mixes[m][1];
-        o.harness.iterations = 3;
+        o.workload.threads = mixes[m][0];
+        o.workload.readers = mixes[m][1];
+        o.workload.iterations = 3;
         o.seeds = scaled_seeds();
         VerifyResult r;
         verify_ok("qrwlock", &o, &r);
@@ -99,7 +99,7 @@ START_TEST(test_broken_lock_fails)
                          "unlock:\n    st32.rel [lock_word], 0\n    ret\n";
     VerifyOptions o;
     verify_options_init(&o);
-    o.harness.threads = 2;
+    o.workload.threads = 2;
     o.seeds = 10;
     VerifyResult r;
     g_autoptr(GError) err = NULL;
@@ -126,7 +126,7 @@ START_TEST(test_stuck_lock_fails)
                         "unlock:\n    ret\n";
     VerifyOptions o;
     verify_options_init(&o);
-    o.harness.threads = 2;
+    o.workload.threads = 2;
     o.seeds = 1;
     o.max_steps = 20000;
     VerifyResult r;

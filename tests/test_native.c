@@ -1,91 +1,97 @@
-/* The native backend: translation (golden C, refused ops), CPU lists, real runs of small locks
- * built in C (TAS with call/ret, ticket), a broken lock caught, the report's keys, the CLI. */
+/* The native backend: translation (golden C, refused ops, one entry), the program a run
+ * compiles (lock + the ISA harness), CPU lists, mark bookkeeping, real runs of small locks
+ * (TAS with call/ret, ticket), a broken lock caught, fixed-time runs, the compile cache, a
+ * missing compiler, the report's keys, the CLI. */
 #include <check.h>
 #include <string.h>
 #include <unistd.h>
 #include <glib/gstdio.h>
+#include "cores/asm.h"
 #include "locks/native_c.h"
+#include "locks/native_compile.h"
+#include "locks/native_marks.h"
 #include "locks/native_run.h"
 #include "tests/isa_builder.h"
 #include "tests/run_qsim.h"
 
 /* ------------------------------------------------------------------------------------------ */
-/* Programs                                                                                   */
+/* Locks                                                                                      */
 /* ------------------------------------------------------------------------------------------ */
 
 /* Test-and-set: cas.acq until it sees 0, backing off through `call spin` (pause; ret). */
-static IsaProgram *tas_lock(void)
-{
-    IsaProgram *p = tb_program("tas.qs");
-    int l = tb_sym(p, "lockw", SYM_SHARED, 8, TRUE, -1);
-    IsaInsn *in;
-    tb_entry(p, "lock");
-    in = tb_op(p, OP_CAS);                 /* 0 */
-    in->order = ORD_ACQ, in->rd = 1, in->mem = tb_m(l, 0), in->a = tb_i(0), in->b = tb_i(1);
-    in = tb_op(p, OP_BR);                  /* 1 */
-    in->cond = COND_EQ, in->a = tb_r(1), in->b = tb_i(0), in->target = 4;
-    tb_op(p, OP_CALL)->target = 7;         /* 2 */
-    tb_op(p, OP_JMP)->target = 0;          /* 3 */
-    tb_op(p, OP_RET);                      /* 4 */
-    tb_entry(p, "unlock");
-    in = tb_op(p, OP_ST);                  /* 5 */
-    in->order = ORD_REL, in->mem = tb_m(l, 0), in->a = tb_i(0);
-    tb_op(p, OP_RET);                      /* 6 */
-    tb_op(p, OP_PAUSE);                    /* 7: spin */
-    tb_op(p, OP_RET);                      /* 8 */
-    return p;
-}
+static const char tas_text[] =
+    ".shared lock_word 8 own_line\n"
+    ".entry lock\n"
+    ".entry unlock\n"
+    "lock:\n"
+    "    cas.acq r1, [lock_word], 0, 1\n"
+    "    beq r1, 0, tas_got\n"
+    "    call tas_spin\n"
+    "    jmp lock\n"
+    "tas_got:\n"
+    "    ret\n"
+    "unlock:\n"
+    "    st.rel [lock_word], 0\n"
+    "    ret\n"
+    "tas_spin:\n"
+    "    pause\n"
+    "    ret\n";
 
 /* Ticket: fadd the next ticket, spin with ld.acq + pause until owner matches; unlock bumps
- * owner with st.rel. */
-static IsaProgram *ticket_lock(void)
-{
-    IsaProgram *p = tb_program("ticket.qs");
-    int next = tb_sym(p, "next", SYM_SHARED, 8, TRUE, -1);
-    int owner = tb_sym(p, "owner", SYM_SHARED, 8, FALSE, next);
-    IsaInsn *in;
-    tb_entry(p, "lock");
-    in = tb_op(p, OP_FADD);                /* 0 */
-    in->rd = 1, in->mem = tb_m(next, 0), in->a = tb_i(1);
-    in = tb_op(p, OP_LD);                  /* 1 */
-    in->order = ORD_ACQ, in->rd = 2, in->mem = tb_m(owner, 0);
-    in = tb_op(p, OP_BR);                  /* 2 */
-    in->cond = COND_EQ, in->a = tb_r(2), in->b = tb_r(1), in->target = 5;
-    tb_op(p, OP_PAUSE);                    /* 3 */
-    tb_op(p, OP_JMP)->target = 1;          /* 4 */
-    tb_op(p, OP_RET);                      /* 5 */
-    tb_entry(p, "unlock");
-    in = tb_op(p, OP_LD);                  /* 6 */
-    in->rd = 3, in->mem = tb_m(owner, 0);
-    in = tb_op(p, OP_ADD);                 /* 7 */
-    in->rd = 3, in->a = tb_r(3), in->b = tb_i(1);
-    in = tb_op(p, OP_ST);                  /* 8 */
-    in->order = ORD_REL, in->mem = tb_m(owner, 0), in->a = tb_r(3);
-    tb_op(p, OP_RET);                      /* 9 */
-    return p;
-}
+ * owner with st.rel.  The ticket lives in r1 from `lock` to `unlock`'s caller. */
+static const char ticket_text[] =
+    ".shared lock_word 8 own_line\n"
+    ".shared owner 8 with lock_word\n"
+    ".entry lock\n"
+    ".entry unlock\n"
+    "lock:\n"
+    "    fadd r1, [lock_word], 1\n"
+    "ticket_spin:\n"
+    "    ld.acq r2, [owner]\n"
+    "    beq r2, r1, ticket_got\n"
+    "    pause\n"
+    "    jmp ticket_spin\n"
+    "ticket_got:\n"
+    "    ret\n"
+    "unlock:\n"
+    "    ld r3, [owner]\n"
+    "    add r3, r3, 1\n"
+    "    st.rel [owner], r3\n"
+    "    ret\n";
 
 /* Broken on purpose: test, then set with a plain store after `work`, so two threads can both
  * see the lock free. */
-static IsaProgram *broken_lock(void)
+static const char broken_text[] =
+    ".shared lock_word 8 own_line\n"
+    ".entry lock\n"
+    ".entry unlock\n"
+    "lock:\n"
+    "    ld r1, [lock_word]\n"
+    "    bne r1, 0, lock\n"
+    "    work 300\n"
+    "    st [lock_word], 1\n"
+    "    ret\n"
+    "unlock:\n"
+    "    st [lock_word], 0\n"
+    "    ret\n";
+
+/* Unbounded recursion: overflows the translated return stack. */
+static const char deep_text[] =
+    ".shared lock_word 8 own_line\n"
+    ".entry lock\n"
+    ".entry unlock\n"
+    "lock:\n"
+    "    call lock\n"
+    "unlock:\n"
+    "    ret\n";
+
+static NativeLock *load(const char *name, const char *text)
 {
-    IsaProgram *p = tb_program("broken.qs");
-    int l = tb_sym(p, "lockw", SYM_SHARED, 8, TRUE, -1);
-    IsaInsn *in;
-    tb_entry(p, "lock");
-    in = tb_op(p, OP_LD);                  /* 0 */
-    in->rd = 1, in->mem = tb_m(l, 0);
-    in = tb_op(p, OP_BR);                  /* 1 */
-    in->cond = COND_NE, in->a = tb_r(1), in->b = tb_i(0), in->target = 0;
-    tb_op(p, OP_WORK)->n = 300;            /* 2 */
-    in = tb_op(p, OP_ST);                  /* 3 */
-    in->mem = tb_m(l, 0), in->a = tb_i(1);
-    tb_op(p, OP_RET);                      /* 4 */
-    tb_entry(p, "unlock");
-    in = tb_op(p, OP_ST);                  /* 5 */
-    in->mem = tb_m(l, 0), in->a = tb_i(0);
-    tb_op(p, OP_RET);                      /* 6 */
-    return p;
+    g_autoptr(GError) e = NULL;
+    g_autofree char *file = g_strconcat(name, ".qs", NULL);
+    NativeLock *l = native_lock_from_source(name, file, text, &e);
+    ck_assert_msg(l, "%s", e ? e->message : "");
+    return l;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -119,10 +125,10 @@ static IsaProgram *golden_program(void)
 }
 
 static const char golden_x86[] =
-    "/* ---- lock `g`, from g.qs ---- */\n"
+    "/* ---- g.qs ---- */\n"
     "\n"
     "/* entry `go` */\n"
-    "static void qn_g_go(QnThread *t)\n"
+    "static void qn_entry_go(QnThread *t)\n"
     "{\n"
     "    const uint64_t *const M = t->mine;\n"
     "    const uint64_t TID = t->tid, NT = t->nthreads;\n"
@@ -143,7 +149,7 @@ static const char golden_x86[] =
     "    __asm__ __volatile__(\"sfence\" ::: \"memory\");\n"
     "L5:\n"
     "    qn_work(UINT64_C(7));\n"
-    "    t->mark(t, INT64_C(2));\n"
+    "    if (t->mark(t, INT64_C(2))) goto done;\n"
     "    r5 = r3 >= 64 ? 0 : r4 << r3;\n"
     "    goto done;\n"
     "done:\n"
@@ -154,26 +160,20 @@ static const char golden_x86[] =
     "    return;\n"
     "}\n"
     "\n"
-    "static const QnEntry qn_g_entries[] = {\n"
-    "    { \"go\", qn_g_go },\n"
+    "static const QnEntry qn_entries[] = {\n"
+    "    { \"go\", qn_entry_go },\n"
     "};\n"
     "\n"
-    "static const QnSym qn_g_syms[] = {\n"
-    "    { \"x\", 0, 1, 8, 8, -1, INT64_C(0) },\n"
-    "    { \"node\", 1, 1, 16, 8, -1, INT64_C(0) },\n"
-    "};\n"
-    "\n"
-    "const QnLockDesc qn_g = {\n"
-    "    1, \"g\", \"g.qs\", 1, 2, qn_g_entries, qn_g_syms,\n"
-    "};\n"
-    "\n";
+    "const QnProgram qsim_native_program = {\n"
+    "    2, \"g.qs\", 1, qn_entries,\n"
+    "};\n";
 
 START_TEST(test_translate_golden)
 {
     IsaProgram *p = golden_program();
     g_autoptr(GString) out = g_string_new(NULL);
     g_autoptr(GError) e = NULL;
-    ck_assert_msg(native_translate_body(out, p, ARCH_X86, "g", "qn_g", &e), "%s", e ? e->message : "");
+    ck_assert_msg(native_translate_body(out, p, ARCH_X86, NULL, &e), "%s", e ? e->message : "");
     ck_assert_str_eq(out->str, golden_x86);
     isa_program_free(p);
 }
@@ -183,17 +183,34 @@ START_TEST(test_translate_arm64_mapping)
 {
     /* The arm64 text differs where the ISA says it should: orderings kept, dmb, yield. */
     IsaProgram *p = golden_program();
-    g_autofree char *c = native_translate_c(p, ARCH_ARM64, NULL);
+    g_autofree char *c = native_translate_c(p, ARCH_ARM64, NULL, NULL);
     ck_assert(c);
     ck_assert_msg(strstr(c, "__ATOMIC_RELEASE, __ATOMIC_RELAXED); r4 = e;"), "%s", c);
     ck_assert_msg(strstr(c, "\"dmb ishst\""), "%s", c);
     isa_program_free(p);
-    p = ticket_lock();
+    p = asm_assemble("ticket.qs", ticket_text, ARCH_ARM64, NULL);
+    ck_assert(p);
     g_free(c);
-    c = native_translate_c(p, ARCH_ARM64, NULL);
+    c = native_translate_c(p, ARCH_ARM64, NULL, NULL);
     ck_assert_msg(strstr(c, "\"yield\"") && strstr(c, "__atomic_fetch_add((uint64_t *)(uintptr_t)(M[0]), "
                                                      "(uint64_t)UINT64_C(1), __ATOMIC_RELAXED)"), "%s", c);
     isa_program_free(p);
+}
+END_TEST
+
+START_TEST(test_translate_one_entry)
+{
+    /* Asked for one entry, the unit has that function only, and the descriptor lists it. */
+    g_autoptr(IsaProgram) p = asm_assemble("ticket.qs", ticket_text, ARCH_X86, NULL);
+    ck_assert(p);
+    g_autofree char *all = native_translate_c(p, ARCH_X86, NULL, NULL);
+    ck_assert(strstr(all, "qn_entry_lock(") && strstr(all, "qn_entry_unlock("));
+    g_autofree char *one = native_translate_c(p, ARCH_X86, "unlock", NULL);
+    ck_assert_msg(strstr(one, "qn_entry_unlock(") && !strstr(one, "qn_entry_lock("), "%s", one);
+    ck_assert_msg(strstr(one, "1, qn_entries,"), "%s", one);
+    g_autoptr(GError) e = NULL;
+    ck_assert(!native_translate_c(p, ARCH_X86, "main", &e));
+    ck_assert_str_eq(e->message, "ticket.qs: the program has no entry `main`");
 }
 END_TEST
 
@@ -210,12 +227,12 @@ START_TEST(test_x86_refuses_arm64_ops)
     in->col = 9;
     tb_op(p, OP_RET);
     g_autoptr(GError) e = NULL;
-    ck_assert(!native_translate_c(p, ARCH_X86, &e));
+    ck_assert(!native_translate_c(p, ARCH_X86, NULL, &e));
     g_autofree char *want = g_strdup_printf("locks/ll.qs:3:9: `%s` cannot run natively on an x86 host",
                                             isa_op_info[ops[_i]].name);
     ck_assert_msg(g_str_has_prefix(e->message, want), "%s", e->message);
     /* arm64 has them all (ldx/stx as LDXR/STXR inline asm). */
-    g_autofree char *c = native_translate_c(p, ARCH_ARM64, NULL);
+    g_autofree char *c = native_translate_c(p, ARCH_ARM64, NULL, NULL);
     ck_assert(c);
     isa_program_free(p);
 }
@@ -231,9 +248,66 @@ START_TEST(test_arm64_exclusive_asm)
     in = tb_op(p, OP_STX);
     in->size = 1, in->rd = 2, in->mem = tb_m(0, 0), in->a = tb_r(1);
     tb_op(p, OP_RET);
-    g_autofree char *c = native_translate_c(p, ARCH_ARM64, NULL);
+    g_autofree char *c = native_translate_c(p, ARCH_ARM64, NULL, NULL);
     ck_assert_msg(strstr(c, "\"ldaxr %w0, [%1]\"") && strstr(c, "\"stxrb %w0, %w2, [%1]\""), "%s", c);
     isa_program_free(p);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------------------------ */
+/* The program a run compiles                                                                 */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Where `needle` first occurs in `hay`, as an offset; fails the test when absent. */
+static gsize at(const char *hay, const char *needle)
+{
+    const char *p = strstr(hay, needle);
+    ck_assert_msg(p, "no `%s` in:\n%s", needle, hay);
+    return (gsize)(p - hay);
+}
+
+START_TEST(test_program_is_lock_with_harness)
+{
+    /* One function, `main`: the harness's loop around calls into the lock, in the harness's
+     * order, with the workload's numbers. */
+    g_autoptr(NativeLock) l = load("tas", tas_text);
+    NativeOptions o;
+    native_options_init(&o);
+    o.iterations = 123;
+    o.cs_writes = 2;
+    o.cs_work = 7;
+    o.think = 9;
+    g_autoptr(GError) e = NULL;
+    g_autofree char *c = native_program_c(l, &o, &e);
+    ck_assert_msg(c, "%s", e ? e->message : "");
+    ck_assert_msg(strstr(c, "static void qn_entry_main(") && !strstr(c, "qn_entry_lock("), "%s", c);
+    gsize count = at(c, "r12 = UINT64_C(123);");
+    gsize m1 = at(c, "if (t->mark(t, INT64_C(1))) goto done;");
+    gsize cas = at(c, "__atomic_compare_exchange_n(");       /* the lock's own code */
+    gsize m2 = at(c, "if (t->mark(t, INT64_C(2))) goto done;");
+    gsize cs_work = at(c, "qn_work(UINT64_C(7));");
+    gsize m3 = at(c, "if (t->mark(t, INT64_C(3))) goto done;");
+    gsize think = at(c, "qn_work(UINT64_C(9));");
+    gsize loop = at(c, "r12 = r12 - UINT64_C(1);");
+    ck_assert(count < m1 && m1 < m2 && m2 < cs_work && cs_work < m3 && m3 < think && think < loop);
+    ck_assert(cas < count); /* the lock's text comes first, as in the simulator */
+    /* The counter's plain increment and the cs_writes stores (h_data+0, h_data+8). */
+    ck_assert_msg(strstr(c, "r0 = r0 + UINT64_C(1);"), "%s", c);
+    ck_assert_msg(strstr(c, " + UINT64_C(8)), (uint64_t)r0, __ATOMIC_RELAXED);"), "%s", c);
+}
+END_TEST
+
+START_TEST(test_program_fixed_time_count)
+{
+    /* Fixed time: the simulator's loop count, ended by the mark hook. */
+    g_autoptr(NativeLock) l = load("tas", tas_text);
+    NativeOptions o;
+    native_options_init(&o);
+    o.iterations = 0;
+    o.duration_ms = 5;
+    g_autofree char *c = native_program_c(l, &o, NULL);
+    g_autofree char *want = g_strdup_printf("r12 = UINT64_C(%d);", G_MAXINT32);
+    ck_assert_msg(strstr(c, want), "%s", c);
 }
 END_TEST
 
@@ -279,6 +353,42 @@ START_TEST(test_parse_cpus)
 END_TEST
 
 /* ------------------------------------------------------------------------------------------ */
+/* Marks                                                                                      */
+/* ------------------------------------------------------------------------------------------ */
+
+START_TEST(test_marks_bookkeeping)
+{
+    /* Latency is mark 1 to mark 2; only the first `cap` are kept, all are summed; marks
+     * outside 1..3 are the lock's own and ignored. */
+    NativeMarks a, b;
+    native_marks_init(&a, 2);
+    native_marks_init(&b, 8);
+    static const struct { int64_t n; uint64_t at; } seen[] = {
+        { 1, 100 }, { 2, 130 }, { 3, 140 }, { 1, 200 }, { 7, 205 }, { 2, 260 }, { 3, 261 }, { 1, 300 }, { 2, 301 },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS(seen); i++)
+        native_marks_note(&a, seen[i].n, seen[i].at);
+    native_marks_note(&b, 1, 5);
+    native_marks_note(&b, 2, 1005);
+    ck_assert_uint_eq(a.acquisitions, 3);
+    ck_assert_uint_eq(a.releases, 2);
+    ck_assert_uint_eq(a.waiting, 30 + 60 + 1);
+    ck_assert_uint_eq(a.kept, 2);
+    NativeMarks *both[] = { &a, &b };
+    LatencySamples lat;
+    latency_init(&lat);
+    native_marks_latency(both, 2, &lat);
+    ck_assert_uint_eq(lat.samples->len, 3);
+    ck_assert_uint_eq(g_array_index(lat.samples, uint64_t, 0), 30);
+    ck_assert_uint_eq(g_array_index(lat.samples, uint64_t, 1), 60);
+    ck_assert_uint_eq(g_array_index(lat.samples, uint64_t, 2), 1000);
+    latency_clear(&lat);
+    native_marks_clear(&a);
+    native_marks_clear(&b);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------------------------ */
 /* Runs                                                                                       */
 /* ------------------------------------------------------------------------------------------ */
 
@@ -293,15 +403,6 @@ static guint64 scaled(guint64 n)
     return test_scale_quick() ? n / 10 : n;
 }
 
-static NativeLock *load(IsaProgram *p)
-{
-    g_autoptr(GError) e = NULL;
-    NativeLock *l = native_lock_from_program(p, &e);
-    ck_assert_msg(l, "%s", e ? e->message : "");
-    isa_program_free(p);
-    return l;
-}
-
 static JsonObject *run_ok(const NativeLock *l, const NativeOptions *o, JsonNode **root)
 {
     g_autoptr(GError) e = NULL;
@@ -310,9 +411,8 @@ static JsonObject *run_ok(const NativeLock *l, const NativeOptions *o, JsonNode 
     return json_node_get_object(*root);
 }
 
-static void check_correct_run(IsaProgram *(*make)(void), guint threads, gboolean same_line)
+static void check_correct_run(const NativeLock *l, guint threads, gboolean same_line)
 {
-    g_autoptr(NativeLock) l = load(make());
     NativeOptions o;
     native_options_init(&o);
     o.threads = threads;
@@ -321,6 +421,7 @@ static void check_correct_run(IsaProgram *(*make)(void), guint threads, gboolean
     o.data_same_line = same_line;
     JsonNode *root;
     JsonObject *r = run_ok(l, &o, &root);
+    /* `counter` is the harness's h_counter, read from the run's memory. */
     ck_assert_int_eq(json_object_get_int_member(r, "acquisitions"), (gint64)(threads * o.iterations));
     ck_assert_int_eq(json_object_get_int_member(r, "counter"), (gint64)(threads * o.iterations));
     ck_assert_int_eq(json_object_get_int_member(r, "in_cs_violations"), 0);
@@ -335,23 +436,52 @@ static void check_correct_run(IsaProgram *(*make)(void), guint threads, gboolean
 
 START_TEST(test_tas_runs)
 {
+    g_autoptr(NativeLock) l = load("tas", tas_text);
     guint n = ncpus();
-    check_correct_run(tas_lock, 1, FALSE);
+    check_correct_run(l, 1, FALSE);
     if (n >= 2)
-        check_correct_run(tas_lock, 2, TRUE);
+        check_correct_run(l, 2, TRUE);
     if (n >= 4)
-        check_correct_run(tas_lock, MIN(n, 8u), FALSE);
+        check_correct_run(l, MIN(n, 8u), FALSE);
 }
 END_TEST
 
 START_TEST(test_ticket_runs)
 {
+    g_autoptr(NativeLock) l = load("ticket", ticket_text);
     guint n = ncpus();
-    check_correct_run(ticket_lock, 1, TRUE);
+    check_correct_run(l, 1, TRUE);
     if (n >= 2)
-        check_correct_run(ticket_lock, 2, FALSE);
+        check_correct_run(l, 2, FALSE);
     if (n >= 4)
-        check_correct_run(ticket_lock, MIN(n, 8u), TRUE);
+        check_correct_run(l, MIN(n, 8u), TRUE);
+}
+END_TEST
+
+START_TEST(test_builtin_locks_run)
+{
+    /* Every built-in lock, found by name as the simulator finds it, keeps mutual exclusion. */
+    static const char *const locks[] = { "tas", "ttas", "ticket", "mcs", "clh", "qspin", "qspin-cmpxchg", "qrwlock" };
+    g_autoptr(GError) e = NULL;
+    g_autoptr(NativeLock) l = native_lock_builtin(locks[_i], &e);
+    ck_assert_msg(l, "%s", e ? e->message : "");
+    ck_assert_str_eq(native_lock_name(l), locks[_i]);
+    check_correct_run(l, MIN(ncpus(), 2u), FALSE);
+}
+END_TEST
+
+START_TEST(test_lock_file_runs)
+{
+    g_autofree char *dir = g_dir_make_tmp("qsim-test-XXXXXX", NULL);
+    g_autofree char *path = g_build_filename(dir, "myticket.qs", NULL);
+    ck_assert(g_file_set_contents(path, ticket_text, -1, NULL));
+    g_autoptr(GError) e = NULL;
+    g_autoptr(NativeLock) l = native_lock_from_file(path, &e);
+    ck_assert_msg(l, "%s", e ? e->message : "");
+    ck_assert_str_eq(native_lock_name(l), "myticket");
+    check_correct_run(l, MIN(ncpus(), 2u), TRUE);
+    g_unlink(path);
+    g_rmdir(dir);
 }
 END_TEST
 
@@ -361,7 +491,7 @@ START_TEST(test_broken_lock_is_caught)
         fprintf(stderr, "test_broken_lock_is_caught: skipped: needs 2 CPUs, this host has 1\n");
         return;
     }
-    g_autoptr(NativeLock) l = load(broken_lock());
+    g_autoptr(NativeLock) l = load("broken", broken_text);
     NativeOptions o;
     native_options_init(&o);
     o.threads = 2;
@@ -383,7 +513,7 @@ END_TEST
 
 START_TEST(test_fixed_time_and_keys)
 {
-    g_autoptr(NativeLock) l = load(ticket_lock());
+    g_autoptr(NativeLock) l = load("ticket", ticket_text);
     NativeOptions o;
     native_options_init(&o);
     o.threads = MIN(ncpus(), 2u);
@@ -404,12 +534,13 @@ START_TEST(test_fixed_time_and_keys)
     /* Keys only the model knows are absent, not zero. */
     static const char *const absent[] = {
         "seed", "machine_clears", "coherence", "coherence_messages", "l1_hit_rate",
-        "instructions", "pause_cycles", "fence_cycles", "rfo", "iterations",
+        "instructions", "paused_cycles", "fence_cycles", "rfo", "iterations",
     };
     for (guint i = 0; i < G_N_ELEMENTS(absent); i++)
         ck_assert_msg(!json_object_has_member(r, absent[i]), "key %s present", absent[i]);
     ck_assert_str_eq(json_object_get_string_member(r, "config"), "native");
     ck_assert_str_eq(json_object_get_string_member(r, "lock"), "ticket");
+    ck_assert_int_eq(json_object_get_int_member(r, "duration_ms"), 50);
     JsonObject *lat = json_object_get_object_member(r, "latency");
     ck_assert(json_object_has_member(lat, "mean") && json_object_has_member(lat, "p50") &&
               json_object_has_member(lat, "p99") && json_object_has_member(lat, "unit"));
@@ -419,9 +550,11 @@ START_TEST(test_fixed_time_and_keys)
     ck_assert(acq > 0);
     ck_assert(json_object_get_int_member(f, "min") <= json_object_get_double_member(f, "avg"));
     ck_assert(json_object_get_double_member(f, "avg") <= json_object_get_int_member(f, "max"));
+    /* The threads stopped between iterations: every acquisition is in the counter. */
+    ck_assert_int_eq(json_object_get_int_member(r, "counter"), acq);
+    ck_assert(json_object_get_boolean_member(r, "mutual_exclusion"));
     JsonObject *t0 = json_array_get_object_element(json_object_get_array_member(r, "per_thread"), 0);
     ck_assert(json_object_has_member(t0, "cpu") && json_object_has_member(t0, "cycles_waiting"));
-    ck_assert(json_object_get_boolean_member(r, "mutual_exclusion"));
     /* Counters: numbers where perf works, else "unavailable (why)". */
     JsonNode *c = json_object_get_member(r, "counters");
     if (JSON_NODE_HOLDS_VALUE(c))
@@ -434,53 +567,186 @@ END_TEST
 
 START_TEST(test_run_errors)
 {
-    g_autoptr(NativeLock) l = load(tas_lock());
+    g_autoptr(NativeLock) l = load("tas", tas_text);
     NativeOptions o;
     native_options_init(&o);
     o.iterations = 10;
     g_autoptr(GError) e = NULL;
-    /* The CS data (flag, counter, words) must fit beside the lock word. */
+    /* The harness's CS data must fit beside the lock word: the assembler says where not. */
     o.threads = 1;
     o.data_same_line = TRUE;
     o.cs_writes = 7;
     ck_assert(!native_run(l, &o, &e));
-    ck_assert_msg(strstr(e->message, "does not fit in lock `tas`'s"), "%s", e->message);
+    ck_assert_int_eq(e->code, NATIVE_ERROR_USAGE);
+    ck_assert_msg(strstr(e->message, "does not fit in `lock_word`'s"), "%s", e->message);
     g_clear_error(&e);
     o.data_same_line = FALSE;
     o.threads = ncpus() + 1;
     ck_assert(!native_run(l, &o, &e));
     ck_assert_msg(g_str_has_prefix(e->message, "--threads"), "%s", e->message);
+    g_clear_error(&e);
+    o.threads = 1;
+    o.iterations = (guint64)G_MAXUINT32 + 1;
+    ck_assert(!native_run(l, &o, &e));
+    ck_assert_msg(g_str_has_prefix(e->message, "--iterations"), "%s", e->message);
+}
+END_TEST
+
+START_TEST(test_lock_errors)
+{
+    static const struct { const char *text, *err; } cases[] = {
+        { "lock:\n    frobnicate r1\n", "bad.qs:2:5: " },
+        { ".shared lock_word 8\n.entry lock\nlock:\n    ret\n",
+          "bad.qs: no entry point `unlock` (the harness calls it; mark its label with `.entry unlock`)" },
+    };
+    g_autoptr(GError) e = NULL;
+    ck_assert(!native_lock_from_source("bad", "bad.qs", cases[_i].text, &e));
+    ck_assert_msg(g_str_has_prefix(e->message, cases[_i].err), "%s", e->message);
 }
 END_TEST
 
 START_TEST(test_program_fault_has_position)
 {
     /* Unbounded recursion overflows the return stack: an error with the call's position. */
-    IsaProgram *p = tb_program("deep.qs");
-    tb_entry(p, "lock");
-    tb_op(p, OP_CALL)->target = 0;
-    tb_entry(p, "unlock");
-    tb_op(p, OP_RET);
-    g_autoptr(NativeLock) l = load(p);
+    g_autoptr(NativeLock) l = load("deep", deep_text);
     NativeOptions o;
     native_options_init(&o);
     o.threads = 1;
     o.iterations = 3;
     g_autoptr(GError) e = NULL;
     ck_assert(!native_run(l, &o, &e));
-    ck_assert_str_eq(e->message, "deep.qs:1:5: call stack overflow (64 deep)");
+    ck_assert_str_eq(e->message, "deep.qs:5:5: call stack overflow (64 deep)");
+}
+END_TEST
+
+/* ------------------------------------------------------------------------------------------ */
+/* Compiling                                                                                  */
+/* ------------------------------------------------------------------------------------------ */
+
+/* A $CC that counts its runs in `count` beside it, then runs the real compiler. */
+static char *counting_cc(const char *dir)
+{
+    g_auto(GStrv) real = native_find_compiler(NULL);
+    ck_assert(real);
+    g_autoptr(GString) cmd = g_string_new(NULL);
+    for (guint i = 0; real[i]; i++) {
+        g_autofree char *q = g_shell_quote(real[i]);
+        g_string_append_printf(cmd, "%s ", q);
+    }
+    char *path = g_build_filename(dir, "counting-cc", NULL);
+    g_autofree char *script = g_strdup_printf("#!/bin/sh\necho run >> \"$(dirname \"$0\")/count\"\nexec %s\"$@\"\n",
+                                              cmd->str);
+    ck_assert(g_file_set_contents(path, script, -1, NULL));
+    ck_assert(g_chmod(path, 0755) == 0);
+    return path;
+}
+
+static guint compiles(const char *dir)
+{
+    g_autofree char *count = g_build_filename(dir, "count", NULL);
+    g_autofree char *text = NULL;
+    if (!g_file_get_contents(count, &text, NULL, NULL))
+        return 0;
+    g_auto(GStrv) lines = g_strsplit(g_strstrip(text), "\n", -1);
+    return g_strv_length(lines);
+}
+
+static void run_small(const NativeLock *l, guint64 iterations)
+{
+    NativeOptions o;
+    native_options_init(&o);
+    o.threads = 1;
+    o.iterations = iterations;
+    JsonNode *root;
+    JsonObject *r = run_ok(l, &o, &root);
+    ck_assert_int_eq(json_object_get_int_member(r, "counter"), (gint64)iterations);
+    json_node_unref(root);
+}
+
+static void remove_tree(const char *path)
+{
+    GDir *d = g_dir_open(path, 0, NULL);
+    const char *f;
+    while (d && (f = g_dir_read_name(d))) {
+        g_autofree char *p = g_build_filename(path, f, NULL);
+        if (g_file_test(p, G_FILE_TEST_IS_DIR) && !g_file_test(p, G_FILE_TEST_IS_SYMLINK))
+            remove_tree(p);
+        else
+            g_unlink(p);
+    }
+    if (d)
+        g_dir_close(d);
+    g_rmdir(path);
+}
+
+START_TEST(test_cache_is_reused)
+{
+    /* Each test runs in its own process: the environment is ours to set. */
+    g_autofree char *dir = g_dir_make_tmp("qsim-test-XXXXXX", NULL);
+    g_autofree char *cache = g_build_filename(dir, "cache", NULL);
+    g_setenv("XDG_CACHE_HOME", cache, TRUE);
+    g_autofree char *cc = counting_cc(dir);
+    g_setenv("CC", cc, TRUE);
+    {
+        g_autoptr(NativeLock) l = load("tas", tas_text);
+        run_small(l, 5);
+        ck_assert_uint_eq(compiles(dir), 1);
+        run_small(l, 5);
+        ck_assert_uint_eq(compiles(dir), 1);
+    }
+    /* Another lock object, the same program: still cached.  Another program: compiled. */
+    g_autoptr(NativeLock) again = load("tas", tas_text);
+    run_small(again, 5);
+    ck_assert_uint_eq(compiles(dir), 1);
+    run_small(again, 6);
+    ck_assert_uint_eq(compiles(dir), 2);
+    /* The cache holds each program's object and C text, and no build leftovers. */
+    g_autofree char *native = g_build_filename(cache, "qsim", "native", NULL);
+    GDir *d = g_dir_open(native, 0, NULL);
+    ck_assert(d);
+    guint so = 0, c = 0, other = 0;
+    const char *f;
+    while ((f = g_dir_read_name(d)))
+        so += g_str_has_suffix(f, ".so"), c += g_str_has_suffix(f, ".c"),
+            other += !g_str_has_suffix(f, ".so") && !g_str_has_suffix(f, ".c");
+    g_dir_close(d);
+    ck_assert_uint_eq(so, 2);
+    ck_assert_uint_eq(c, 2);
+    ck_assert_uint_eq(other, 0);
+    remove_tree(dir);
+}
+END_TEST
+
+START_TEST(test_no_cache_dir_still_runs)
+{
+    /* A cache folder that cannot be made: each run compiles in a private temporary folder. */
+    g_autofree char *dir = g_dir_make_tmp("qsim-test-XXXXXX", NULL);
+    g_autofree char *file = g_build_filename(dir, "not-a-folder", NULL);
+    ck_assert(g_file_set_contents(file, "", -1, NULL));
+    g_setenv("XDG_CACHE_HOME", file, TRUE);
+    g_autofree char *cc = counting_cc(dir);
+    g_setenv("CC", cc, TRUE);
+    ck_assert(!native_cache_dir());
+    g_autoptr(NativeLock) l = load("tas", tas_text);
+    run_small(l, 4);
+    run_small(l, 4);
+    ck_assert_uint_eq(compiles(dir), 2);
+    remove_tree(dir);
 }
 END_TEST
 
 START_TEST(test_no_compiler)
 {
     g_setenv("CC", "qsim-no-such-cc", TRUE); /* each test runs in its own process */
-    IsaProgram *p = tas_lock();
     g_autoptr(GError) e = NULL;
-    ck_assert(!native_lock_from_program(p, &e));
+    ck_assert(!native_lock_from_source("tas", "tas.qs", tas_text, &e));
+    ck_assert_int_eq(e->code, NATIVE_ERROR_COMPILER);
     ck_assert_msg(g_str_has_prefix(e->message, "no C compiler found: `qsim-no-such-cc` is not in PATH"),
                   "%s", e->message);
-    isa_program_free(p);
+    /* The command line: exit 2, the same words. */
+    g_autofree char *err = NULL;
+    ck_assert_int_eq(run_qsim_line("native --lock tas --threads 1 --iterations 5", NULL, &err), 2);
+    ck_assert_msg(strstr(err, "no C compiler found: `qsim-no-such-cc` is not in PATH"), "%s", err);
 }
 END_TEST
 
@@ -497,7 +763,10 @@ START_TEST(test_cli_usage_errors)
         { "native --lock tas --cpus 3-1", "--cpus 3-1:" },
         { "native --lock tas --data middle", "--data middle: one of same-line, separate-line" },
         { "native --lock tas --format xml", "--format xml" },
-        { "native --lock tas --think -1", "--think -1: must not be negative" },
+        { "native --lock tas --think -1", "--think -1: out of range [0, 1000000]" },
+        { "native --lock tsa", "no built-in lock `tsa`; did you mean `tas`?" },
+        { "native --lock tas --threads 1 --iterations 5 --data same-line --cs-writes 7",
+          "does not fit in `lock_word`'s 64-byte line" },
     };
     for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
         g_autofree char *err = NULL;
@@ -516,13 +785,8 @@ START_TEST(test_cli_lock_file_error_has_position)
     const char *args[] = { "native", "--lock-file", path, NULL };
     g_autofree char *err = NULL;
     ck_assert_int_eq(run_qsim(args, NULL, &err), 2);
-    g_autofree char *prefix = g_strdup_printf("qsim: %s:", path);
-    ck_assert_msg(g_str_has_prefix(err, prefix), "%s", err);
-    /* Until the assembler is connected the message says so; after, it is file:line:col. */
-    if (!strstr(err, "assembler is not part of this build")) {
-        g_autofree char *pos = g_strdup_printf("qsim: %s:2:", path);
-        ck_assert_msg(g_str_has_prefix(err, pos), "%s", err);
-    }
+    g_autofree char *pos = g_strdup_printf("qsim: %s:2:", path);
+    ck_assert_msg(g_str_has_prefix(err, pos), "%s", err);
     g_unlink(path);
     g_rmdir(dir);
 }
@@ -530,22 +794,32 @@ END_TEST
 
 START_TEST(test_cli_builtin_json)
 {
-    if (!qn_builtin_locks[0]) {
-        /* No built-in lock yet: the message says how to proceed. */
-        g_autofree char *err = NULL;
-        ck_assert_int_eq(run_qsim_line("native --lock tas", NULL, &err), 2);
-        ck_assert_msg(strstr(err, "use --lock-file"), "%s", err);
-        return;
-    }
-    g_autofree char *line = g_strdup_printf("native --lock %s --threads 1 --iterations 100 --format json",
-                                            qn_builtin_locks[0]->name);
     g_autofree char *out = NULL;
-    ck_assert_int_eq(run_qsim_line(line, &out, NULL), 0);
+    ck_assert_int_eq(run_qsim_line("native --lock tas --threads 1 --iterations 100 --format json", &out, NULL), 0);
     g_autoptr(JsonParser) jp = json_parser_new();
     ck_assert(json_parser_load_from_data(jp, out, -1, NULL));
     JsonObject *r = json_node_get_object(json_parser_get_root(jp));
     ck_assert_int_eq(json_object_get_int_member(r, "acquisitions"), 100);
+    ck_assert_int_eq(json_object_get_int_member(r, "counter"), 100);
     ck_assert(json_object_get_boolean_member(r, "mutual_exclusion"));
+}
+END_TEST
+
+START_TEST(test_cli_duration)
+{
+    g_autofree char *out = NULL, *err = NULL;
+    int rc = run_qsim_line("native --lock ticket --threads 1 --duration-ms 20 --format json", &out, &err);
+    ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
+    g_autoptr(JsonParser) jp = json_parser_new();
+    ck_assert(json_parser_load_from_data(jp, out, -1, NULL));
+    JsonObject *r = json_node_get_object(json_parser_get_root(jp));
+    ck_assert_int_eq(json_object_get_int_member(r, "duration_ms"), 20);
+    ck_assert(!json_object_has_member(r, "iterations"));
+    gint64 acq = json_object_get_int_member(r, "acquisitions");
+    ck_assert(acq > 0);
+    ck_assert_int_eq(json_object_get_int_member(r, "counter"), acq);
+    /* The run lasted at least the duration (a lower bound only: no host-speed assertion). */
+    ck_assert(json_object_get_int_member(r, "ns") >= 20 * 1000000);
 }
 END_TEST
 
@@ -555,26 +829,41 @@ Suite *make_native_suite(void)
     TCase *tc = tcase_create("translate");
     tcase_add_test(tc, test_translate_golden);
     tcase_add_test(tc, test_translate_arm64_mapping);
+    tcase_add_test(tc, test_translate_one_entry);
     tcase_add_loop_test(tc, test_x86_refuses_arm64_ops, 0, 5);
     tcase_add_test(tc, test_arm64_exclusive_asm);
+    tcase_add_test(tc, test_program_is_lock_with_harness);
+    tcase_add_test(tc, test_program_fixed_time_count);
     tcase_add_loop_test(tc, test_parse_cpus, 0, G_N_ELEMENTS(cpu_cases));
+    tcase_add_test(tc, test_marks_bookkeeping);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("run");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_tas_runs);
     tcase_add_test(tc, test_ticket_runs);
+    tcase_add_loop_test(tc, test_builtin_locks_run, 0, 8);
+    tcase_add_test(tc, test_lock_file_runs);
     tcase_add_test(tc, test_broken_lock_is_caught);
     tcase_add_test(tc, test_fixed_time_and_keys);
     tcase_add_test(tc, test_run_errors);
+    tcase_add_loop_test(tc, test_lock_errors, 0, 2);
     tcase_add_test(tc, test_program_fault_has_position);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("compile");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_cache_is_reused);
+    tcase_add_test(tc, test_no_cache_dir_still_runs);
     tcase_add_test(tc, test_no_compiler);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("cli");
+    tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_cli_usage_errors);
     tcase_add_test(tc, test_cli_lock_file_error_has_position);
     tcase_add_test(tc, test_cli_builtin_json);
+    tcase_add_test(tc, test_cli_duration);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -77,6 +77,26 @@ START_TEST(test_format_parse)
 }
 END_TEST
 
+/* One quoting for every CSV qsim writes (reports and sweep results): RFC 4180, a carriage
+ * return included (the report writer used to leave it bare). */
+START_TEST(test_csv_field_quoting)
+{
+    static const struct {
+        const char *in, *out;
+    } cases[] = {
+        { "plain", "plain" }, { "a,b", "\"a,b\"" }, { "say \"hi\"", "\"say \"\"hi\"\"\"" },
+        { "two\nlines", "\"two\nlines\"" }, { "cr\r", "\"cr\r\"" }, { "", "" },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+        GString *s = g_string_new("x,");
+        report_csv_field(s, cases[i].in);
+        g_autofree char *want = g_strconcat("x,", cases[i].out, NULL);
+        ck_assert_str_eq(s->str, want);
+        g_string_free(s, TRUE);
+    }
+}
+END_TEST
+
 Suite *make_report_suite(void)
 {
     Suite *s = suite_create("report");
@@ -85,6 +105,7 @@ Suite *make_report_suite(void)
     tcase_add_test(tc, test_json_parses_back);
     tcase_add_test(tc, test_text_and_compare);
     tcase_add_test(tc, test_format_parse);
+    tcase_add_test(tc, test_csv_field_quoting);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -18,7 +18,7 @@ static const char *const required_keys[] = {
     "config", "arch", "lock", "threads", "seed", "cycles", "acquisitions", "cycles_per_acquisition",
     "latency.mean", "latency.p50", "latency.p99", "per_thread.0.core", "per_thread.0.acquisitions",
     "per_thread.0.cycles_waiting", "fairness.min", "fairness.avg", "fairness.max", "mutual_exclusion",
-    "machine_clears.memory_ordering", "machine_clears.branch", "machine_clears.cycles_lost", "pause_cycles",
+    "machine_clears.memory_ordering", "machine_clears.branch", "machine_clears.cycles_lost", "paused_cycles",
     "atomics.count", "atomics.failed_cas", "atomics.cycles", "coherence.messages.GetS",
     "coherence.invalidations", "coherence.rfo", "coherence.lock_line.rfo", "coherence.lock_line.invalidations",
     "l1_hit_rate", "sim_instructions", "host_seconds",
@@ -44,8 +44,8 @@ START_TEST(test_every_lock_every_arch)
     run_options_init(&o);
     o.config = config;
     o.lock = lock;
-    o.threads = threads;
-    o.iterations = test_scale_quick() ? 5 : 30;
+    o.workload.threads = threads;
+    o.workload.iterations = test_scale_quick() ? 5 : 30;
     RunResult r;
     GError *error = NULL;
     ck_assert_msg(run_simulation(&o, &r, &error), "%s", error ? error->message : "");
@@ -59,7 +59,7 @@ START_TEST(test_every_lock_every_arch)
         ck_assert_msg(has_key(f, required_keys[k]), "%s: no key %s", lock, required_keys[k]);
     report_fields_free(f);
     JsonObject *obj = json_node_get_object(r.report);
-    ck_assert_int_eq(json_object_get_int_member(obj, "acquisitions"), threads * o.iterations);
+    ck_assert_int_eq(json_object_get_int_member(obj, "acquisitions"), threads * o.workload.iterations);
     ck_assert(json_object_get_boolean_member(obj, "mutual_exclusion"));
     ck_assert_int_gt(json_object_get_int_member(obj, "cycles"), 0);
     run_result_clear(&r);
@@ -76,7 +76,7 @@ START_TEST(test_every_config_runs_ticket)
     run_options_init(&o);
     o.config = all_configs[_i];
     o.lock = "ticket";
-    o.iterations = test_scale_quick() ? 5 : 50;
+    o.workload.iterations = test_scale_quick() ? 5 : 50;
     o.check = TRUE; /* coherence invariants after every transition */
     RunResult r;
     GError *error = NULL;
@@ -101,9 +101,9 @@ START_TEST(test_deterministic)
     RunOptions o;
     run_options_init(&o);
     o.lock = "qspin";
-    o.threads = 4;
-    o.iterations = 20;
-    o.jitter = 40;
+    o.workload.threads = 4;
+    o.workload.iterations = 20;
+    o.workload.jitter = 40;
     o.host_time = FALSE;
     g_autofree char *a = report_text(&o, REPORT_JSON), *b = report_text(&o, REPORT_JSON);
     ck_assert_str_eq(a, b);
@@ -122,7 +122,7 @@ START_TEST(test_fixed_time_mode)
     run_options_init(&o);
     o.config = "teaching";
     o.lock = "ticket";
-    o.duration = 20000;
+    o.workload.duration = 20000;
     RunResult r;
     GError *error = NULL;
     ck_assert_msg(run_simulation(&o, &r, &error), "%s", error ? error->message : "");
@@ -142,9 +142,9 @@ START_TEST(test_readers_and_writers)
     run_options_init(&o);
     o.config = "neoverse-n1";
     o.lock = "qrwlock";
-    o.threads = 4;
-    o.readers = 2;
-    o.iterations = 20;
+    o.workload.threads = 4;
+    o.workload.readers = 2;
+    o.workload.iterations = 20;
     RunResult r;
     GError *error = NULL;
     ck_assert_msg(run_simulation(&o, &r, &error), "%s", error ? error->message : "");

@@ -90,9 +90,9 @@ void report_fields_free(GArray *fields)
     g_array_free(fields, TRUE);
 }
 
-static void csv_cell(GString *s, const char *v)
+void report_csv_field(GString *s, const char *v)
 {
-    if (strpbrk(v, ",\"\n")) {
+    if (strpbrk(v, ",\"\n\r")) {
         g_string_append_c(s, '"');
         for (const char *p = v; *p; p++) {
             if (*p == '"')
@@ -114,7 +114,7 @@ char *report_to_csv(JsonNode *root, gboolean with_header)
             if (i)
                 g_string_append_c(s, ',');
             ReportField *r = &g_array_index(f, ReportField, i);
-            csv_cell(s, pass == 0 ? r->key : r->value);
+            report_csv_field(s, pass == 0 ? r->key : r->value);
         }
         g_string_append_c(s, '\n');
     }

@@ -16,6 +16,9 @@ char *report_to_json(JsonNode *root);
 /* Header and row, keys flattened ("latency.p50", "per_thread.0.core"). */
 char *report_to_csv(JsonNode *root, gboolean with_header);
 char *report_to_text(JsonNode *root);
+/* Appends one CSV field (RFC 4180): quoted, with quotes doubled, when it holds a comma, a
+ * quote or a line break. */
+void report_csv_field(GString *s, const char *v);
 /* Two reports side by side, with the ratio b/a of every number that differs in both. */
 char *report_compare_text(JsonNode *a, JsonNode *b, const char *label_a, const char *label_b);
 

@@ -29,6 +29,22 @@ gboolean cli_parse_command(int *argc, char ***argv, const char *params, const ch
     return ok;
 }
 
+gboolean cli_parse_workload_command(int *argc, char ***argv, const char *params, const char *summary,
+                                    const GOptionEntry *what, WorkloadFlags *wf, const GOptionEntry *how)
+{
+    GOptionContext *ctx = g_option_context_new(params);
+    g_option_context_set_summary(ctx, summary);
+    /* The workload entries are callbacks: their group's user data is what they parse into. */
+    GOptionGroup *g = g_option_group_new("qsim", "Options", "Show the options", wf, NULL);
+    g_option_group_add_entries(g, what);
+    g_option_group_add_entries(g, wf->entries);
+    g_option_group_add_entries(g, how);
+    g_option_context_set_main_group(ctx, g);
+    gboolean ok = cli_parse(ctx, argc, argv);
+    g_option_context_free(ctx);
+    return ok;
+}
+
 int cli_fail(const GError *error)
 {
     fprintf(stderr, "qsim: %s\n", error->message);

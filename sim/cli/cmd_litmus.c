@@ -12,9 +12,9 @@ static int show(char **files)
 {
     for (guint i = 0; files[i]; i++) {
         g_autoptr(GError) e = NULL;
-        g_autoptr(LitmusTest) t = litmus_parse_file(files[i], &e);
-        g_autoptr(LitmusProgram) p = t ? litmus_translate(t, &e) : NULL;
-        if (!p)
+        g_autoptr(LitmusTest) t = NULL;
+        g_autoptr(LitmusProgram) p = NULL;
+        if (!litmus_load_file(files[i], &t, &p, &e))
             return cli_fail(e);
         g_autofree char *dump = litmus_program_dump(p);
         printf("# %s (%s, %u threads)\n%s\n", t->name, litmus_arch_name(t->arch), t->nthreads, dump);
@@ -72,54 +72,21 @@ int cmd_litmus(int argc, char **argv)
     g_autoptr(GHashTable) kinds = NULL;
     if (expect && !(kinds = litmus_kinds_load(expect, &error)))
         return cli_fail(error);
+    g_autoptr(LitmusExecutor) ex = sc ? litmus_interp_executor_new() : litmus_executor_for_config(cfg, &error);
+    if (!ex)
+        return cli_fail(error);
     LitmusJob job = { { (guint)runs, (guint64)seed }, fmt == REPORT_JSON, kinds };
-    GString *out = g_string_new(NULL), *err = g_string_new(NULL);
-    /* Every readable test runs; an unreadable file is named and makes the exit status 2 at the
-     * end, so that one bad file in a catalogue does not hide the verdicts of all the others. */
-    g_autoptr(GPtrArray) readable = g_ptr_array_new();
-    gboolean unreadable = FALSE, wrong_arch = FALSE;
-    for (guint i = 0; files[i]; i++) {
-        g_autoptr(GError) e = NULL;
-        g_autoptr(LitmusTest) t = litmus_parse_file(files[i], &e);
-        g_autoptr(LitmusProgram) p = t ? litmus_translate(t, &e) : NULL;
-        if (!p) {
-            g_string_append_printf(err, "qsim litmus: %s\n", e->message);
-            unreadable = TRUE;
-            continue;
-        }
-        /* An X86 test on an arm64 machine (or the reverse) would test nothing meaningful. */
-        Arch want = t->arch == LITMUS_AARCH64 ? ARCH_ARM64 : ARCH_X86;
-        if (cfg && want != cfg->arch) {
-            g_string_append_printf(err, "qsim litmus: %s: a %s test cannot run on config %s (arch %s)\n",
-                                   files[i], litmus_arch_name(t->arch), cfg->name,
-                                   arch_name(cfg->arch));
-            wrong_arch = TRUE;
-            continue;
-        }
-        g_ptr_array_add(readable, files[i]);
-    }
-    g_ptr_array_add(readable, NULL);
-    int rc = QSIM_EXIT_OK;
-    if (wrong_arch) {
-        rc = QSIM_EXIT_USAGE;
-    } else if (readable->len > 1) {
-        g_autoptr(LitmusExecutor) ex = sc ? litmus_interp_executor_new() : litmus_executor_for_config(cfg, &error);
-        if (!ex)
-            rc = cli_fail(error);
-        else
-            switch (litmus_job_run((const char *const *)readable->pdata, &job, ex, out, err)) {
-            case LITMUS_JOB_OK: rc = QSIM_EXIT_OK; break;
-            case LITMUS_JOB_FAILED: rc = QSIM_EXIT_FAILED; break;
-            case LITMUS_JOB_BAD_INPUT: rc = QSIM_EXIT_USAGE; break;
-            }
-    }
-    if (unreadable) {
-        g_string_append(err, "qsim litmus: some files could not be read (above); exit status 2\n");
-        rc = QSIM_EXIT_USAGE;
-    }
+    g_autoptr(GString) out = g_string_new(NULL);
+    g_autoptr(GPtrArray) notes = g_ptr_array_new_with_free_func(g_free);
+    LitmusJobOutcome outcome = litmus_job_run((const char *const *)files, &job, ex, out, notes);
     fputs(out->str, stdout);
-    fputs(err->str, stderr);
-    g_string_free(out, TRUE);
-    g_string_free(err, TRUE);
-    return rc;
+    for (guint i = 0; i < notes->len; i++)
+        fprintf(stderr, "qsim litmus: %s\n", (char *)notes->pdata[i]);
+    switch (outcome) {
+    case LITMUS_JOB_OK: return QSIM_EXIT_OK;
+    case LITMUS_JOB_FAILED: return QSIM_EXIT_FAILED;
+    case LITMUS_JOB_BAD_INPUT: break;
+    }
+    fprintf(stderr, "qsim litmus: some tests did not run (above); exit status 2\n");
+    return QSIM_EXIT_USAGE;
 }

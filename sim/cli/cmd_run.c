@@ -10,17 +10,32 @@
 static const char *const compare_keys[] = {
     "cycles", "cycles_per_acquisition", "latency.mean", "latency.p99", "fairness.min", "fairness.max",
     "mutual_exclusion", "machine_clears.memory_ordering", "machine_clears.branch", "machine_clears.cycles_lost",
-    "machine_clears.squashed_ops", "pause_cycles", "atomics.count", "atomics.failed_cas", "atomics.cycles",
+    "machine_clears.squashed_ops", "paused_cycles", "atomics.count", "atomics.failed_cas", "atomics.cycles",
     "coherence.rfo", "coherence.invalidations", "coherence.lock_line.messages", "coherence.lock_line.rfo",
     "coherence.lock_line.invalidations", "coherence.lock_line.c2c_transfers", "coherence.hold_wait_cycles",
     "l1_hit_rate", "sim_instructions", NULL,
 };
 
-/* The keys a model run and a native run share, for `--native`. */
-static const char *const native_keys[] = {
-    "threads", "acquisitions", "cycles_per_acquisition", "latency.mean", "latency.p50", "latency.p99",
-    "fairness.min", "fairness.avg", "fairness.max", "mutual_exclusion", NULL,
+/* The results a model run and a native run share, for `--native`; the workload both ran comes
+ * first, from the schema (the rows of both commands). */
+static const char *const native_result_keys[] = {
+    "acquisitions", "cycles_per_acquisition", "latency.mean", "latency.p50", "latency.p99",
+    "fairness.min", "fairness.avg", "fairness.max", "mutual_exclusion",
 };
+
+static GPtrArray *native_keys(void)
+{
+    GPtrArray *keys = g_ptr_array_new();
+    for (guint i = 0; i < workload_schema_len; i++) {
+        const WorkloadKey *k = &workload_schema[i];
+        if ((k->commands & WL_RUN) && (k->commands & WL_NATIVE) && k->mode != WL_FIXED_TIME)
+            g_ptr_array_add(keys, (gpointer)k->name);
+    }
+    for (guint i = 0; i < G_N_ELEMENTS(native_result_keys); i++)
+        g_ptr_array_add(keys, (gpointer)native_result_keys[i]);
+    g_ptr_array_add(keys, NULL);
+    return keys;
+}
 
 static JsonNode *select_keys(JsonNode *report, const char *const *compare_keys)
 {
@@ -53,18 +68,18 @@ static int run_native_beside(const RunOptions *o, JsonNode *model)
     if (!lock)
         return cli_fail(error);
     NativeOptions n;
-    native_options_init(&n);
-    n.threads = o->threads;
-    n.iterations = o->iterations;
-    n.cs_writes = o->cs_writes;
-    n.data_same_line = o->data == HARNESS_SAME_LINE;
-    n.cs_work = o->cs_work;
-    n.think = o->think;
+    cli_native_options(&o->workload, FALSE, &n);
+    /* The model's fixed time is in cycles, the host's in milliseconds: the host runs the
+     * iterations. */
+    n.iterations = o->workload.iterations;
+    n.duration_ms = 0;
     JsonNode *host = native_run(lock, &n, &error);
     if (!host)
         return cli_fail(error);
     g_autofree char *head = run_headline(model);
-    JsonNode *a = select_keys(model, native_keys), *b = select_keys(host, native_keys);
+    g_autoptr(GPtrArray) keys = native_keys();
+    const char *const *k = (const char *const *)keys->pdata;
+    JsonNode *a = select_keys(model, k), *b = select_keys(host, k);
     g_autofree char *table = report_compare_text(a, b, "model", "host");
     printf("%s(host cycles are time-stamp-counter cycles of this machine; model cycles are the modelled core's)\n\n%s",
            head, table);
@@ -81,28 +96,20 @@ int cmd_run(int argc, char **argv)
 {
     RunOptions o;
     run_options_init(&o);
+    WorkloadFlags wf;
+    workload_flags_init(&wf, &o.workload, WL_RUN);
     g_auto(GStrv) sets = NULL;
-    g_autofree char *config = NULL, *lock = NULL, *lock_file = NULL, *data = NULL, *format = NULL,
-                    *placement = NULL, *vs = NULL;
-    gint threads = (gint)o.threads, iterations = (gint)o.iterations, cs_writes = (gint)o.cs_writes;
-    gint cs_work = 0, think = 0, jitter = 0, readers = 0, writers = -1;
-    gint64 duration = 0, seed = (gint64)o.seed;
+    g_autofree char *config = NULL, *lock = NULL, *lock_file = NULL, *format = NULL, *vs = NULL;
+    gint64 seed = (gint64)o.seed, writers = -1;
     gboolean check = FALSE, no_host_time = FALSE, native = FALSE, trace = FALSE;
-    GOptionEntry entries[] = {
+    const GOptionEntry what[] = {
         { "config", 'c', 0, G_OPTION_ARG_STRING, &config, "Machine config: a name from `qsim list configs` or a path (default haswell)", "CFG" },
         { "lock", 'l', 0, G_OPTION_ARG_STRING, &lock, "Built-in lock (`qsim list locks`)", "NAME" },
         { "lock-file", 0, 0, G_OPTION_ARG_FILENAME, &lock_file, "Your own lock source (see docs/isa.md)", "PATH" },
-        { "threads", 't', 0, G_OPTION_ARG_INT, &threads, "Threads, one per core (default 2)", "N" },
-        { "iterations", 'i', 0, G_OPTION_ARG_INT, &iterations, "Fixed-work mode: acquisitions per thread (default 1000)", "N" },
-        { "duration", 'd', 0, G_OPTION_ARG_INT64, &duration, "Fixed-time mode: run this many cycles, count operations", "CYCLES" },
-        { "cs-writes", 0, 0, G_OPTION_ARG_INT, &cs_writes, "Extra shared words written in each critical section (default 1)", "N" },
-        { "data", 0, 0, G_OPTION_ARG_STRING, &data, "Critical-section data in the lock's line (workload A) or its own (B; default)", "same-line|separate-line" },
-        { "cs-work", 0, 0, G_OPTION_ARG_INT, &cs_work, "Compute cycles inside the critical section (hold time)", "CYCLES" },
-        { "think", 0, 0, G_OPTION_ARG_INT, &think, "Compute cycles between release and the next acquire", "CYCLES" },
-        { "jitter", 0, 0, G_OPTION_ARG_INT, &jitter, "Randomise think time and start skew by up to this much (seeded)", "CYCLES" },
-        { "readers", 0, 0, G_OPTION_ARG_INT, &readers, "qrwlock: threads taking the read side", "N" },
-        { "writers", 0, 0, G_OPTION_ARG_INT, &writers, "qrwlock: threads taking the write side (threads = readers + writers)", "N" },
-        { "placement", 0, 0, G_OPTION_ARG_STRING, &placement, "Thread placement: fill (socket by socket; default) or spread (round-robin over sockets)", "fill|spread" },
+        { NULL },
+    };
+    const GOptionEntry how[] = {
+        { "writers", 0, 0, G_OPTION_ARG_INT64, &writers, "qrwlock: threads taking the write side (sets --threads to readers + writers)", "N" },
         { "seed", 0, 0, G_OPTION_ARG_INT64, &seed, "Seed of every random stream (default 1)", "S" },
         { "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets, "Override a config value (repeatable), e.g. --set core.pause_cycles=140", "KEY=VALUE" },
         { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "Report format (default text)", "text|json|csv" },
@@ -113,12 +120,14 @@ int cmd_run(int argc, char **argv)
         { "native", 0, 0, G_OPTION_ARG_NONE, &native, "Also run the same lock and workload natively on this host (`qsim native`); print model and host side by side", NULL },
         { NULL },
     };
-    if (!cli_parse_command(&argc, &argv, NULL,
+    gboolean parsed = cli_parse_workload_command(&argc, &argv, NULL,
                            "Run a lock on a machine model and report where the cycles went.\n"
         "Each thread loops: acquire; critical section (a shared counter and --cs-writes words);\n"
         "release; think.  Exit 0 on success, 1 if mutual exclusion failed or the run stalled,\n"
         "2 on bad input.  `qsim --config X --lock Y` is short for `qsim run --config X --lock Y`.",
-                           entries))
+                           what, &wf, how);
+    workload_flags_clear(&wf);
+    if (!parsed)
         return QSIM_EXIT_USAGE;
     if (argc > 1) {
         fprintf(stderr, "qsim run: unexpected argument '%s'\n", argv[1]);
@@ -129,41 +138,21 @@ int cmd_run(int argc, char **argv)
         fprintf(stderr, "qsim run: give one of --lock NAME or --lock-file PATH (`qsim list locks`)\n");
         return QSIM_EXIT_USAGE;
     }
-    if (writers >= 0)
-        threads = readers + writers;
-    if (threads < 1 || iterations < 0 || cs_writes < 0 || cs_work < 0 || think < 0 || jitter < 0 || readers < 0 ||
-        duration < 0) {
-        fprintf(stderr, "qsim run: counts and cycles must not be negative, and --threads at least 1\n");
-        return QSIM_EXIT_USAGE;
+    if (writers != -1) {
+        if (writers < 0 || writers > G_MAXINT32) {
+            fprintf(stderr, "qsim run: --writers %" G_GINT64_FORMAT ": out of range [0, %d]\n", writers, G_MAXINT32);
+            return QSIM_EXIT_USAGE;
+        }
+        o.workload.threads = o.workload.readers + (guint)writers;
     }
     ReportFormat fmt = REPORT_TEXT;
     if (format && !report_format_parse(format, &fmt, &error))
         return cli_fail(error);
-    if (placement && !placement_parse(placement, &o.placement, &error))
-        return cli_fail(error);
-    if (data) {
-        if (!strcmp(data, "same-line"))
-            o.data = HARNESS_SAME_LINE;
-        else if (!strcmp(data, "separate-line"))
-            o.data = HARNESS_SEPARATE_LINE;
-        else {
-            fprintf(stderr, "qsim run: --data %s: one of same-line, separate-line\n", data);
-            return QSIM_EXIT_USAGE;
-        }
-    }
     if (config)
         o.config = config;
     o.sets = (const char *const *)sets;
     o.lock = lock;
     o.lock_file = lock_file;
-    o.threads = (guint)threads;
-    o.iterations = (guint)iterations;
-    o.duration = (guint64)duration;
-    o.cs_writes = (guint)cs_writes;
-    o.cs_work = (guint)cs_work;
-    o.think = (guint)think;
-    o.jitter = (guint)jitter;
-    o.readers = (guint)readers;
     o.seed = (guint64)seed;
     o.check = check;
     o.host_time = !no_host_time;

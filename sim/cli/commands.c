@@ -15,8 +15,8 @@ const QsimCommand qsim_commands[] = {
     { NULL, NULL, NULL },
 };
 
-/* Kept beside the table (not in cli.c) so that library code using the CLI helpers does not
- * pull every command, and with them the native lock registry, into small programs. */
+/* Kept beside the table (not in cli.c) so that code using the CLI helpers does not pull every
+ * command into small programs. */
 const QsimCommand *qsim_command_find(const char *name)
 {
     for (const QsimCommand *c = qsim_commands; c->name; c++)

@@ -7,6 +7,8 @@
 
 #include <glib.h>
 #include "sim/base/config.h"
+#include "sim/workload.h"
+#include "locks/native_run.h"
 
 #define QSIM_EXIT_OK 0
 #define QSIM_EXIT_FAILED 1
@@ -28,6 +30,28 @@ gboolean cli_parse(GOptionContext *ctx, int *argc, char ***argv);
  * problem. */
 gboolean cli_parse_command(int *argc, char ***argv, const char *params, const char *summary,
                            const GOptionEntry *entries);
+/* The workload options of one command (sim/cli/cli_workload.c): entries generated from the
+ * workload schema that parse straight into `w`, remembering which were given. */
+typedef struct {
+    WorkloadOptions *w;
+    WorkloadCommand command;
+    guint64 given;            /* bit i: workload_schema[i] was on the command line */
+    GOptionEntry *entries;    /* the command's rows, in schema order, NULL-terminated */
+    GPtrArray *strings;       /* help and argument texts the entries point into */
+} WorkloadFlags;
+
+/* Entries for the rows of `command`; `w` must already hold the defaults (workload_init). */
+void workload_flags_init(WorkloadFlags *f, WorkloadOptions *w, WorkloadCommand command);
+void workload_flags_clear(WorkloadFlags *f);
+/* Whether the option (row name or flag) was on the command line. */
+gboolean workload_flags_given(const WorkloadFlags *f, const char *name);
+/* cli_parse_command for a command with workload options: help lists `what` (what to run: the
+ * lock, the config), then the workload, then `how` (output and the command's own options). */
+gboolean cli_parse_workload_command(int *argc, char ***argv, const char *params, const char *summary,
+                                    const GOptionEntry *what, WorkloadFlags *wf, const GOptionEntry *how);
+/* The native runner's options for a workload (threads 0 when --cpus decides them). */
+void cli_native_options(const WorkloadOptions *w, gboolean threads_from_cpus, NativeOptions *n);
+
 /* Prints "qsim: <message>" to stderr and returns QSIM_EXIT_USAGE. */
 int cli_fail(const GError *error);
 

@@ -5,6 +5,7 @@
  *   file ──litmus_parse──► LitmusTest ──litmus_translate──► LitmusProgram (IsaProgram + maps)
  *        ──litmus_run_test (executor × runs)──► LitmusResult ──► text | json
  *
+ * litmus_job_run is that line for a list of files, each read once (what `qsim litmus` does).
  * The executor is the seam: the SC reference interpreter and the timing model both plug in as
  * a LitmusExecutor (see sim/litmus/litmus_exec.c for the one the command uses). */
 #ifndef QSIM_LITMUS_H
@@ -23,6 +24,7 @@ typedef enum {
     LITMUS_ERROR_SYNTAX,    /* malformed file: message starts "file:line:col: " */
     LITMUS_ERROR_UNSUPPORTED, /* an instruction or construct outside the subset (file:line:col) */
     LITMUS_ERROR_EXEC,      /* the executor could not run the program */
+    LITMUS_ERROR_ARCH,      /* a test of the other architecture than the executor's machine */
 } LitmusErrorCode;
 
 typedef enum { LITMUS_X86, LITMUS_X86_64, LITMUS_AARCH64 } LitmusArch;
@@ -136,6 +138,8 @@ typedef struct {
 LitmusProgram *litmus_translate(const LitmusTest *t, GError **error);
 void litmus_program_free(LitmusProgram *p);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(LitmusProgram, litmus_program_free)
+/* Reads a file and translates it: sets both *test and *prog (the caller's), or neither. */
+gboolean litmus_load_file(const char *path, LitmusTest **test, LitmusProgram **prog, GError **error);
 /* The program as ISA assembly-like text, for --show and for reading tests' failures. */
 char *litmus_program_dump(const LitmusProgram *p);
 
@@ -178,10 +182,16 @@ typedef struct {
     LitmusExecFn run;
     void *ctx;
     void (*ctx_free)(void *ctx);
+    gboolean arch_bound;   /* a machine of one architecture, `arch`, which runs only its tests;
+                            * FALSE (the SC interpreter): tests of either */
+    Arch arch;
 } LitmusExecutor;
 
 void litmus_executor_free(LitmusExecutor *e);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(LitmusExecutor, litmus_executor_free)
+/* Whether `ex` can run `t`; LITMUS_ERROR_ARCH naming the file when it is of the other
+ * architecture than ex's machine. */
+gboolean litmus_executor_accepts(const LitmusExecutor *ex, const LitmusTest *t, GError **error);
 
 /* The executor for a machine config (sim/litmus/litmus_exec.c): the timing model's slot. */
 LitmusExecutor *litmus_executor_for_config(const QsimConfig *cfg, GError **error);
@@ -242,14 +252,21 @@ char *litmus_result_text(const LitmusResult *r);
 /* One JSON object per result. */
 JsonNode *litmus_result_json(const LitmusResult *r);
 
-/* The whole `qsim litmus` job after option parsing, so that tests can drive it with their own
- * executor: parses and translates every file (BAD_INPUT on the first unreadable one), runs
- * each, checks against `kinds` when not NULL, writes the report to `out`; FAILED when a check
- * or a run failed.  With ex NULL it only reads and translates the files. */
+/* ---- the whole `qsim litmus` job (sim/litmus/litmus_job.c) ---- */
+
+/* After option parsing, so that tests can drive it with their own executor: reads and
+ * translates each file once, runs every test that could be read and that `ex` accepts, checks
+ * each against `kinds` when not NULL, and writes the report (text, or JSON: one object for one
+ * test, else an array; nothing when no test ran) to `out`.  What the user should hear about,
+ * in the order it happened, goes to `notes` (char *, one message each, no trailing newline): a
+ * file that could not be read or translated or is for the other architecture (named, skipped),
+ * a failed --expect check, a test the kinds file does not name, a run that failed (which stops
+ * the job).  The caller prints both. */
 typedef enum {
     LITMUS_JOB_OK,
     LITMUS_JOB_FAILED,      /* a Forbidden outcome seen, a Required one missed, or a run failed */
-    LITMUS_JOB_BAD_INPUT,   /* a file could not be read or translated */
+    LITMUS_JOB_BAD_INPUT,   /* some file could not be read, translated, or run on ex's
+                             * architecture; every other test still ran.  Wins over FAILED. */
 } LitmusJobOutcome;
 typedef struct {
     LitmusRunOptions run;
@@ -257,6 +274,6 @@ typedef struct {
     GHashTable *kinds;     /* or NULL */
 } LitmusJob;
 LitmusJobOutcome litmus_job_run(const char *const *files, const LitmusJob *job, const LitmusExecutor *ex,
-                                GString *out, GString *err);
+                                GString *out, GPtrArray *notes);
 
 #endif

@@ -66,10 +66,12 @@ static gboolean parse_imm(const char *s, int64_t *v)
     return TRUE;
 }
 
+/* One instruction's operands, split at top-level commas. */
 typedef struct {
     GPtrArray *ops;
     GArray *offs;
     guint base;            /* column offset of the operand text in the cell */
+    guint at;              /* column offset of the instruction in the cell */
 } Ops;
 
 static const char *op_s(Ops *o, guint i) { return o->ops->pdata[i]; }
@@ -265,90 +267,106 @@ static IsaOrder drop_acquire(IsaOrder o)
     return o == ORD_ACQREL ? ORD_REL : o == ORD_ACQ ? ORD_PLAIN : o;
 }
 
-static gboolean arm_atomic(XlThread *th, const char *mn, Ops *o, gboolean *handled)
+/* ---- loads, stores and atomics: families of mnemonics with order and size suffixes ---- */
+
+/* An LSE atomic family: base + {A, L, AL} + {B, H}. */
+typedef struct {
+    const char *base;
+    IsaOp op;
+    gboolean store_only;   /* ST*: no result register, and no acquire form */
+    gboolean clear;        /* LDCLR/STCLR: and with ~Rs */
+} ArmAtomic;
+
+static const ArmAtomic arm_atomics[] = {
+    { "CAS", OP_CAS, FALSE, FALSE },    { "SWP", OP_XCHG, FALSE, FALSE },
+    { "LDADD", OP_FADD, FALSE, FALSE }, { "LDSET", OP_FOR, FALSE, FALSE },
+    { "LDCLR", OP_FAND, FALSE, TRUE },  { "STADD", OP_FADD, TRUE, FALSE },
+    { "STSET", OP_FOR, TRUE, FALSE },   { "STCLR", OP_FAND, TRUE, TRUE },
+};
+
+/* The family of an atomic mnemonic with its order and size (0: the register's), or NULL. */
+static const ArmAtomic *atomic_family(const char *mn, IsaOrder *order, int *bsize)
 {
-    static const struct { const char *base; IsaOp op; gboolean store_only, clear; } fams[] = {
-        { "CAS", OP_CAS, FALSE, FALSE },  { "SWP", OP_XCHG, FALSE, FALSE },
-        { "LDADD", OP_FADD, FALSE, FALSE }, { "LDSET", OP_FOR, FALSE, FALSE },
-        { "LDCLR", OP_FAND, FALSE, TRUE }, { "STADD", OP_FADD, TRUE, FALSE },
-        { "STSET", OP_FOR, TRUE, FALSE }, { "STCLR", OP_FAND, TRUE, TRUE },
-    };
-    *handled = FALSE;
-    for (guint f = 0; f < G_N_ELEMENTS(fams); f++) {
-        IsaOrder order;
-        int bsize;
-        if (!atomic_suffix(mn, fams[f].base, &order, &bsize))
+    for (guint f = 0; f < G_N_ELEMENTS(arm_atomics); f++) {
+        const ArmAtomic *fam = &arm_atomics[f];
+        if (!atomic_suffix(mn, fam->base, order, bsize))
             continue;
-        if (fams[f].store_only && (order == ORD_ACQ || order == ORD_ACQREL))
+        if (fam->store_only && (*order == ORD_ACQ || *order == ORD_ACQREL))
             continue;      /* STADDA does not exist */
-        *handled = TRUE;
-        guint nreg = fams[f].store_only ? 1 : 2;
-        if (!nops(th, o, nreg + 1, nreg + 1, mn))
+        return fam;
+    }
+    return NULL;
+}
+
+/* CAS Rs, Rt, [Xn]: Rs := old; if old == Rs then [Xn] := Rt.
+ * OP Rs, Rt, [Xn]: Rt := old; [Xn] := old OP Rs.  ST<OP> Rs, [Xn]: the same, Rt = ZR. */
+static gboolean arm_atomic(XlThread *th, const ArmAtomic *fam, const char *mn, IsaOrder order, int bsize, Ops *o)
+{
+    guint nreg = fam->store_only ? 1 : 2;
+    if (!nops(th, o, nreg + 1, nreg + 1, mn))
+        return FALSE;
+    AReg rs, rt;
+    if (!want_reg(th, o, 0, &rs))
+        return FALSE;
+    if (!fam->store_only && !want_reg(th, o, 1, &rt))
+        return FALSE;
+    if (fam->store_only)
+        rt = (AReg){ .zr = TRUE, .w = rs.w };
+    IsaMem m;
+    int wb;
+    int64_t wbi;
+    gboolean pre;
+    if (!mem_operand(th, o, nreg, &m, &wb, &wbi, &pre))
+        return FALSE;
+    if (wb >= 0 || pre || m.offset)
+        return xl_fail(th, op_off(o, nreg), "%s takes a plain [Xn] address", mn);
+    int size = bsize ? bsize : rs.w ? 4 : 8;
+    IsaSrc vs, vt;
+    if (!src_of(th, &rs, &vs))
+        return FALSE;
+    if (fam->op == OP_CAS) {
+        if (!src_of(th, &rt, &vt))
             return FALSE;
-        AReg rs, rt;
-        if (!want_reg(th, o, 0, &rs))
-            return FALSE;
-        if (!fams[f].store_only && !want_reg(th, o, 1, &rt))
-            return FALSE;
-        if (fams[f].store_only)
-            rt = (AReg){ .zr = TRUE, .w = rs.w };
-        IsaMem m;
-        int wb;
-        int64_t wbi;
-        gboolean pre;
-        if (!mem_operand(th, o, nreg, &m, &wb, &wbi, &pre))
-            return FALSE;
-        if (wb >= 0 || pre || m.offset)
-            return xl_fail(th, op_off(o, nreg), "%s takes a plain [Xn] address", mn);
-        int size = bsize ? bsize : rs.w ? 4 : 8;
-        IsaSrc vs, vt;
-        if (!src_of(th, &rs, &vs))
-            return FALSE;
-        if (fams[f].op == OP_CAS) {
-            /* CAS Rs, Rt, [Xn]: Rs := old; if old == Rs then [Xn] := Rt */
-            if (!src_of(th, &rt, &vt))
-                return FALSE;
-            int rd = dst_of(th, &rs);
-            if (rd < 0)
-                return FALSE;
-            IsaInsn *in = xl_emit(th, OP_CAS);
-            in->size = (uint8_t)size;
-            in->order = rs.zr ? drop_acquire(order) : order;
-            in->rd = (int8_t)rd;
-            in->mem = m;
-            in->a = vs;
-            in->b = vt;
-            return TRUE;
-        }
-        /* OP Rs, Rt, [Xn]: Rt := old; [Xn] := old OP Rs */
-        if (fams[f].clear) {
-            int t = xl_scratch(th, &th->t2);
-            if (t < 0)
-                return FALSE;
-            xl_alu(th, OP_XOR, t, vs, xl_imm(-1));
-            vs = xl_r(t);
-        }
-        int rd = dst_of(th, &rt);
+        int rd = dst_of(th, &rs);
         if (rd < 0)
             return FALSE;
-        IsaInsn *in = xl_emit(th, fams[f].op);
+        IsaInsn *in = xl_emit(th, OP_CAS);
         in->size = (uint8_t)size;
-        in->order = rt.zr ? drop_acquire(order) : order;
+        in->order = rs.zr ? drop_acquire(order) : order;
         in->rd = (int8_t)rd;
         in->mem = m;
         in->a = vs;
+        in->b = vt;
         return TRUE;
     }
+    if (fam->clear) {
+        int t = xl_scratch(th, &th->t2);
+        if (t < 0)
+            return FALSE;
+        xl_alu(th, OP_XOR, t, vs, xl_imm(-1));
+        vs = xl_r(t);
+    }
+    int rd = dst_of(th, &rt);
+    if (rd < 0)
+        return FALSE;
+    IsaInsn *in = xl_emit(th, fam->op);
+    in->size = (uint8_t)size;
+    in->order = rt.zr ? drop_acquire(order) : order;
+    in->rd = (int8_t)rd;
+    in->mem = m;
+    in->a = vs;
     return TRUE;
 }
 
-/* Loads and stores: base mnemonic, ISA op, order, whether it is a store-exclusive. */
-static const struct {
+/* Loads and stores: base mnemonic (+ B or H), ISA op, order, whether it is a store. */
+typedef struct {
     const char *mn;
     IsaOp op;
     IsaOrder order;
     gboolean store;
-} ldst[] = {
+} ArmLdSt;
+
+static const ArmLdSt arm_ldsts[] = {
     { "LDR", OP_LD, ORD_PLAIN, FALSE },    { "LDAR", OP_LD, ORD_ACQ, FALSE },
     { "LDAPR", OP_LD, ORD_ACQ, FALSE },    { "LDXR", OP_LDX, ORD_PLAIN, FALSE },
     { "LDAXR", OP_LDX, ORD_ACQ, FALSE },   { "STR", OP_ST, ORD_PLAIN, TRUE },
@@ -356,96 +374,142 @@ static const struct {
     { "STLXR", OP_STX, ORD_REL, TRUE },
 };
 
-static gboolean arm_ldst(XlThread *th, const char *mn, Ops *o, gboolean *handled)
+/* The load or store a mnemonic names, with its size suffix (0: the register's), or NULL. */
+static const ArmLdSt *ldst_of(const char *mn, int *bsize)
 {
-    *handled = FALSE;
-    for (guint k = 0; k < G_N_ELEMENTS(ldst); k++) {
-        gsize n = strlen(ldst[k].mn);
-        if (strncmp(mn, ldst[k].mn, n))
+    for (guint k = 0; k < G_N_ELEMENTS(arm_ldsts); k++) {
+        gsize n = strlen(arm_ldsts[k].mn);
+        if (strncmp(mn, arm_ldsts[k].mn, n))
             continue;
-        int bsize = 0;
-        if (mn[n] == 'B' && !mn[n + 1])
-            bsize = 1;
-        else if (mn[n] == 'H' && !mn[n + 1])
-            bsize = 2;
-        else if (mn[n])
+        if (!mn[n])
+            *bsize = 0;
+        else if ((mn[n] == 'B' || mn[n] == 'H') && !mn[n + 1])
+            *bsize = mn[n] == 'B' ? 1 : 2;
+        else
             continue;
-        *handled = TRUE;
-        gboolean excl = ldst[k].op == OP_STX;
-        guint first = excl ? 1 : 0;
-        if (o->ops->len < first + 2 || o->ops->len > first + 3)
-            return xl_fail(th, 0, "%s: wrong number of operands", mn);
-        AReg status = { 0 }, rt;
-        if (excl && !want_reg(th, o, 0, &status))
-            return FALSE;
-        if (!want_reg(th, o, first, &rt))
-            return FALSE;
-        IsaMem m;
-        int wb;
-        int64_t wbi;
-        gboolean pre;
-        if (!mem_operand(th, o, first + 1, &m, &wb, &wbi, &pre))
-            return FALSE;
-        /* Only LDR/STR have offset and write-back forms. */
-        gboolean plain_only = ldst[k].order != ORD_PLAIN || ldst[k].op == OP_LDX || excl;
-        if (plain_only && (wb >= 0 || pre || m.offset))
-            return xl_fail(th, op_off(o, first + 1), "%s takes a plain [Xn] address", mn);
-        int size = bsize ? bsize : rt.w ? 4 : 8;
-        if (ldst[k].store) {
-            IsaSrc v;
-            if (!src_of(th, &rt, &v))
-                return FALSE;
-            IsaInsn *in = xl_emit(th, ldst[k].op);
-            in->size = (uint8_t)size;
-            in->order = ldst[k].order;
-            in->mem = m;
-            in->a = v;
-            if (excl) {
-                int rs = dst_of(th, &status);
-                if (rs < 0)
-                    return FALSE;
-                g_array_index(th->body, IsaInsn, th->body->len - 1).rd = (int8_t)rs;
-            }
-        } else {
-            int rd = dst_of(th, &rt);
-            if (rd < 0)
-                return FALSE;
-            IsaInsn *in = xl_emit(th, ldst[k].op);
-            in->size = (uint8_t)size;
-            in->order = ldst[k].order;
-            in->mem = m;
-            in->rd = (int8_t)rd;
-        }
-        writeback(th, wb, wbi);
-        return TRUE;
+        return &arm_ldsts[k];
     }
+    return NULL;
+}
+
+static gboolean arm_ldst(XlThread *th, const ArmLdSt *ls, const char *mn, int bsize, Ops *o)
+{
+    gboolean excl = ls->op == OP_STX;
+    guint first = excl ? 1 : 0;
+    if (o->ops->len < first + 2 || o->ops->len > first + 3)
+        return xl_fail(th, 0, "%s: wrong number of operands", mn);
+    AReg status = { 0 }, rt;
+    if (excl && !want_reg(th, o, 0, &status))
+        return FALSE;
+    if (!want_reg(th, o, first, &rt))
+        return FALSE;
+    IsaMem m;
+    int wb;
+    int64_t wbi;
+    gboolean pre;
+    if (!mem_operand(th, o, first + 1, &m, &wb, &wbi, &pre))
+        return FALSE;
+    /* Only LDR/STR have offset and write-back forms. */
+    gboolean plain_only = ls->order != ORD_PLAIN || ls->op == OP_LDX || excl;
+    if (plain_only && (wb >= 0 || pre || m.offset))
+        return xl_fail(th, op_off(o, first + 1), "%s takes a plain [Xn] address", mn);
+    int size = bsize ? bsize : rt.w ? 4 : 8;
+    if (ls->store) {
+        IsaSrc v;
+        if (!src_of(th, &rt, &v))
+            return FALSE;
+        IsaInsn *in = xl_emit(th, ls->op);
+        in->size = (uint8_t)size;
+        in->order = ls->order;
+        in->mem = m;
+        in->a = v;
+        if (excl) {
+            int rs = dst_of(th, &status);
+            if (rs < 0)
+                return FALSE;
+            g_array_index(th->body, IsaInsn, th->body->len - 1).rd = (int8_t)rs;
+        }
+    } else {
+        int rd = dst_of(th, &rt);
+        if (rd < 0)
+            return FALSE;
+        IsaInsn *in = xl_emit(th, ls->op);
+        in->size = (uint8_t)size;
+        in->order = ls->order;
+        in->mem = m;
+        in->rd = (int8_t)rd;
+    }
+    writeback(th, wb, wbi);
     return TRUE;
 }
 
-/* Flags as a pair of scratch registers: CMP a, b sets fa := a, fb := b (32-bit compares see
- * only the low halves). */
-static gboolean arm_cmp(XlThread *th, Ops *o)
+/* ---- the rest: one row a mnemonic ---- */
+
+typedef struct ArmRow ArmRow;
+struct ArmRow {
+    const char *mn;
+    gboolean (*xlate)(XlThread *th, const ArmRow *row, Ops *o);
+    union {
+        IsaOp op;          /* ALU rows */
+        IsaCond cond;      /* conditional branches */
+    } arg;
+};
+
+static gboolean arm_nop(XlThread *th, const ArmRow *row, Ops *o)
 {
-    if (!nops(th, o, 2, 2, "CMP"))
+    if (!nops(th, o, 0, 0, row->mn))
+        return FALSE;
+    xl_emit(th, OP_NOP);
+    return TRUE;
+}
+
+/* MOV Rd, Rm|#imm; a W destination keeps only the low 32 bits of a register source. */
+static gboolean arm_mov(XlThread *th, const ArmRow *row, Ops *o)
+{
+    AReg d;
+    IsaSrc v;
+    if (!nops(th, o, 2, 2, row->mn) || !want_reg(th, o, 0, &d) || !operand2(th, o, 1, d.w, &v))
+        return FALSE;
+    int rd = dst_of(th, &d);
+    if (rd < 0)
+        return FALSE;
+    if (d.w && v.reg != ISA_NO_REG)
+        xl_alu(th, OP_AND, rd, v, xl_imm(MASK32));
+    else
+        xl_alu(th, OP_MOV, rd, v, xl_imm(0));
+    return TRUE;
+}
+
+/* ADD SUB EOR ORR AND Rd, Rn, Rm|#imm */
+static gboolean arm_alu(XlThread *th, const ArmRow *row, Ops *o)
+{
+    if (!nops(th, o, 3, 3, row->mn))
+        return FALSE;
+    AReg d, n;
+    if (!want_reg(th, o, 0, &d) || !want_reg(th, o, 1, &n))
+        return FALSE;
+    IsaSrc vn, vm;
+    if (!src_of(th, &n, &vn) || !operand2(th, o, 2, d.w, &vm))
+        return FALSE;
+    int rd = dst_of(th, &d);
+    if (rd < 0)
+        return FALSE;
+    xl_alu(th, row->arg.op, rd, vn, vm);
+    if (d.w)
+        trunc_w(th, rd);
+    return TRUE;
+}
+
+/* CMP a, b sets the flag registers (32-bit compares see only the low halves). */
+static gboolean arm_cmp(XlThread *th, const ArmRow *row, Ops *o)
+{
+    if (!nops(th, o, 2, 2, row->mn))
         return FALSE;
     AReg a;
     if (!want_reg(th, o, 0, &a))
         return FALSE;
     IsaSrc va, vb;
-    if (!src_of(th, &a, &va) || !operand2(th, o, 1, a.w, &vb))
-        return FALSE;
-    int fa = xl_scratch(th, &th->fa), fb = xl_scratch(th, &th->fb);
-    if (fa < 0 || fb < 0)
-        return FALSE;
-    if (a.w) {
-        xl_alu(th, OP_AND, fa, va, xl_imm(MASK32));
-        xl_alu(th, OP_AND, fb, vb, xl_imm(MASK32));
-    } else {
-        xl_alu(th, OP_MOV, fa, va, xl_imm(0));
-        xl_alu(th, OP_MOV, fb, vb, xl_imm(0));
-    }
-    th->flags_set = TRUE;
-    return TRUE;
+    return src_of(th, &a, &va) && operand2(th, o, 1, a.w, &vb) && xl_set_flags(th, va, vb, a.w ? 4 : 8);
 }
 
 static gboolean parse_cc(const char *s, IsaCond *c)
@@ -463,9 +527,9 @@ static gboolean parse_cc(const char *s, IsaCond *c)
  *   t1 = fa ^ fb;  t2 = 0 - t1;  t1 = (t1 | t2) >> 63      (1 iff fa != fb)
  *   t2 = t1 - 1   (all ones iff equal);  t1 = 0 - t1   (all ones iff not equal)
  *   EQ: d = (n & t2) | (m & t1);  NE: d = (m & t2) | (n & t1) */
-static gboolean arm_csel(XlThread *th, Ops *o)
+static gboolean arm_csel(XlThread *th, const ArmRow *row, Ops *o)
 {
-    if (!nops(th, o, 4, 4, "CSEL"))
+    if (!nops(th, o, 4, 4, row->mn))
         return FALSE;
     AReg d, n, m;
     IsaCond cc;
@@ -496,14 +560,10 @@ static gboolean arm_csel(XlThread *th, Ops *o)
     return TRUE;
 }
 
-static gboolean arm_fence(XlThread *th, const char *mn, Ops *o)
+/* DMB/DSB option: what it orders; the shareability domain does not matter on one machine. */
+static gboolean arm_barrier(XlThread *th, const ArmRow *row, Ops *o)
 {
-    if (!strcmp(mn, "ISB")) {
-        /* No fetch model to flush: a full fence is the conservative stand-in. */
-        xl_emit(th, OP_FENCE)->fence = FENCE_FULL;
-        return TRUE;
-    }
-    if (!nops(th, o, 1, 1, mn))
+    if (!nops(th, o, 1, 1, row->mn))
         return FALSE;
     g_autofree char *opt = g_ascii_strup(op_s(o, 0), -1);
     static const struct { const char *name; IsaFence f; } opts[] = {
@@ -520,28 +580,103 @@ static gboolean arm_fence(XlThread *th, const char *mn, Ops *o)
     return xl_fail(th, op_off(o, 0), "unsupported barrier option '%s'", op_s(o, 0));
 }
 
-static gboolean arm_alu(XlThread *th, IsaOp op, const char *mn, Ops *o)
+/* No fetch model to flush: a full fence is the conservative stand-in (its option, if any, is
+ * not read). */
+static gboolean arm_isb(XlThread *th, const ArmRow *row G_GNUC_UNUSED, Ops *o G_GNUC_UNUSED)
 {
-    if (!nops(th, o, 3, 3, mn))
-        return FALSE;
-    AReg d, n;
-    if (!want_reg(th, o, 0, &d) || !want_reg(th, o, 1, &n))
-        return FALSE;
-    IsaSrc vn, vm;
-    if (!src_of(th, &n, &vn) || !operand2(th, o, 2, d.w, &vm))
-        return FALSE;
-    int rd = dst_of(th, &d);
-    if (rd < 0)
-        return FALSE;
-    xl_alu(th, op, rd, vn, vm);
-    if (d.w)
-        trunc_w(th, rd);
+    xl_emit(th, OP_FENCE)->fence = FENCE_FULL;
     return TRUE;
 }
+
+static gboolean arm_b(XlThread *th, const ArmRow *row, Ops *o)
+{
+    if (!nops(th, o, 1, 1, row->mn))
+        return FALSE;
+    xl_emit(th, OP_JMP);
+    xl_target(th, op_s(o, 0), op_off(o, 0));
+    return TRUE;
+}
+
+/* B.EQ / B.NE compare the flag registers the last CMP filled. */
+static gboolean arm_bcond(XlThread *th, const ArmRow *row, Ops *o)
+{
+    if (!nops(th, o, 1, 1, row->mn))
+        return FALSE;
+    if (!th->flags_set)
+        return xl_fail(th, o->at, "%s with no CMP before it", row->mn);
+    IsaInsn *in = xl_emit(th, OP_BR);
+    in->cond = row->arg.cond;
+    in->a = xl_r(th->fa);
+    in->b = xl_r(th->fb);
+    xl_target(th, op_s(o, 0), op_off(o, 0));
+    return TRUE;
+}
+
+/* CBZ / CBNZ Rt, label: a W register compares its low half. */
+static gboolean arm_cbz(XlThread *th, const ArmRow *row, Ops *o)
+{
+    AReg r;
+    IsaSrc v;
+    if (!nops(th, o, 2, 2, row->mn) || !want_reg(th, o, 0, &r) || !src_of(th, &r, &v))
+        return FALSE;
+    if (r.w && !r.zr) {
+        int t = xl_scratch(th, &th->t1);
+        if (t < 0)
+            return FALSE;
+        xl_alu(th, OP_AND, t, v, xl_imm(MASK32));
+        v = xl_r(t);
+    }
+    IsaInsn *in = xl_emit(th, OP_BR);
+    in->cond = row->arg.cond;
+    in->a = v;
+    in->b = xl_imm(0);
+    xl_target(th, op_s(o, 1), op_off(o, 1));
+    return TRUE;
+}
+
+static const ArmRow arm_rows[] = {
+    /* mnemonic  translation  argument */
+    { "NOP",     arm_nop,     { 0 } },
+    { "MOV",     arm_mov,     { 0 } },
+    { "ADD",     arm_alu,     { .op = OP_ADD } },
+    { "SUB",     arm_alu,     { .op = OP_SUB } },
+    { "EOR",     arm_alu,     { .op = OP_XOR } },
+    { "ORR",     arm_alu,     { .op = OP_OR } },
+    { "AND",     arm_alu,     { .op = OP_AND } },
+    { "CMP",     arm_cmp,     { 0 } },
+    { "CSEL",    arm_csel,    { 0 } },
+    { "DMB",     arm_barrier, { 0 } },
+    { "DSB",     arm_barrier, { 0 } },
+    { "ISB",     arm_isb,     { 0 } },
+    { "B",       arm_b,       { 0 } },
+    { "B.EQ",    arm_bcond,   { .cond = COND_EQ } },
+    { "B.NE",    arm_bcond,   { .cond = COND_NE } },
+    { "CBZ",     arm_cbz,     { .cond = COND_EQ } },
+    { "CBNZ",    arm_cbz,     { .cond = COND_NE } },
+};
 
 gboolean xl_arm_reads_flags(const char *insn)
 {
     return !g_ascii_strncasecmp(insn, "B.", 2) || !g_ascii_strncasecmp(insn, "CSEL", 4);
+}
+
+/* The mnemonic's row, else its load/store or atomic family. */
+static gboolean arm_insn(XlThread *th, const char *mn, Ops *o)
+{
+    for (guint i = 0; i < G_N_ELEMENTS(arm_rows); i++)
+        if (!strcmp(mn, arm_rows[i].mn))
+            return arm_rows[i].xlate(th, &arm_rows[i], o);
+    if (!strncmp(mn, "B.", 2))
+        return xl_fail(th, o->at, "unsupported condition '%s' (B.EQ or B.NE)", mn);
+    int bsize;
+    IsaOrder order;
+    const ArmLdSt *ls = ldst_of(mn, &bsize);
+    if (ls)
+        return arm_ldst(th, ls, mn, bsize, o);
+    const ArmAtomic *fam = atomic_family(mn, &order, &bsize);
+    if (fam)
+        return arm_atomic(th, fam, mn, order, bsize, o);
+    return xl_fail(th, o->at, "unsupported AArch64 instruction '%s'", mn);
 }
 
 gboolean xl_arm_insn(XlThread *th, const char *text, guint col_off)
@@ -552,91 +687,10 @@ gboolean xl_arm_insn(XlThread *th, const char *text, guint col_off)
     g_autofree char *mn = g_ascii_strup(text, (gssize)(p - text));
     while (*p && g_ascii_isspace(*p))
         p++;
-    Ops o = { NULL, g_array_new(FALSE, FALSE, sizeof(guint)), col_off + (guint)(p - text) };
+    Ops o = { NULL, g_array_new(FALSE, FALSE, sizeof(guint)), col_off + (guint)(p - text), col_off };
     o.ops = *p ? xl_split_operands(p, o.offs) : g_ptr_array_new_with_free_func(g_free);
-    gboolean ok, handled;
     guint save_col = th->col;
-
-    if (!strcmp(mn, "NOP")) {
-        ok = nops(th, &o, 0, 0, mn);
-        if (ok)
-            xl_emit(th, OP_NOP);
-    } else if (!strcmp(mn, "MOV")) {
-        ok = nops(th, &o, 2, 2, mn);
-        AReg d;
-        IsaSrc v;
-        if (ok)
-            ok = want_reg(th, &o, 0, &d) && operand2(th, &o, 1, d.w, &v);
-        if (ok) {
-            int rd = dst_of(th, &d);
-            ok = rd >= 0;
-            if (ok && d.w && v.reg != ISA_NO_REG)
-                xl_alu(th, OP_AND, rd, v, xl_imm(MASK32));
-            else if (ok)
-                xl_alu(th, OP_MOV, rd, v, xl_imm(0));
-        }
-    } else if (!strcmp(mn, "ADD")) {
-        ok = arm_alu(th, OP_ADD, mn, &o);
-    } else if (!strcmp(mn, "SUB")) {
-        ok = arm_alu(th, OP_SUB, mn, &o);
-    } else if (!strcmp(mn, "EOR")) {
-        ok = arm_alu(th, OP_XOR, mn, &o);
-    } else if (!strcmp(mn, "ORR")) {
-        ok = arm_alu(th, OP_OR, mn, &o);
-    } else if (!strcmp(mn, "AND")) {
-        ok = arm_alu(th, OP_AND, mn, &o);
-    } else if (!strcmp(mn, "CMP")) {
-        ok = arm_cmp(th, &o);
-    } else if (!strcmp(mn, "CSEL")) {
-        ok = arm_csel(th, &o);
-    } else if (!strcmp(mn, "DMB") || !strcmp(mn, "DSB") || !strcmp(mn, "ISB")) {
-        ok = arm_fence(th, mn, &o);
-    } else if (!strcmp(mn, "B")) {
-        ok = nops(th, &o, 1, 1, mn);
-        if (ok) {
-            xl_emit(th, OP_JMP);
-            xl_target(th, op_s(&o, 0), op_off(&o, 0));
-        }
-    } else if (!strncmp(mn, "B.", 2)) {
-        IsaCond cc = COND_EQ;
-        ok = nops(th, &o, 1, 1, mn);
-        if (ok && !parse_cc(mn + 2, &cc))
-            ok = xl_fail(th, col_off, "unsupported condition '%s' (B.EQ or B.NE)", mn);
-        else if (ok && !th->flags_set)
-            ok = xl_fail(th, col_off, "%s with no CMP before it", mn);
-        if (ok) {
-            IsaInsn *in = xl_emit(th, OP_BR);
-            in->cond = cc;
-            in->a = xl_r(th->fa);
-            in->b = xl_r(th->fb);
-            xl_target(th, op_s(&o, 0), op_off(&o, 0));
-        }
-    } else if (!strcmp(mn, "CBZ") || !strcmp(mn, "CBNZ")) {
-        AReg r;
-        IsaSrc v;
-        ok = nops(th, &o, 2, 2, mn) && want_reg(th, &o, 0, &r) && src_of(th, &r, &v);
-        if (ok && r.w && !r.zr) {
-            int t = xl_scratch(th, &th->t1);
-            ok = t >= 0;
-            if (ok) {
-                xl_alu(th, OP_AND, t, v, xl_imm(MASK32));
-                v = xl_r(t);
-            }
-        }
-        if (ok) {
-            IsaInsn *in = xl_emit(th, OP_BR);
-            in->cond = mn[2] == 'N' ? COND_NE : COND_EQ;
-            in->a = v;
-            in->b = xl_imm(0);
-            xl_target(th, op_s(&o, 1), op_off(&o, 1));
-        }
-    } else {
-        ok = arm_ldst(th, mn, &o, &handled);
-        if (ok && !handled)
-            ok = arm_atomic(th, mn, &o, &handled);
-        if (ok && !handled)
-            ok = xl_fail(th, col_off, "unsupported AArch64 instruction '%s'", mn);
-    }
+    gboolean ok = arm_insn(th, mn, &o);
     th->col = save_col;
     g_ptr_array_free(o.ops, TRUE);
     g_array_free(o.offs, TRUE);

@@ -52,6 +52,24 @@ gboolean lit_parse_int(LitCursor *c, int64_t *out)
     return TRUE;
 }
 
+char *lit_expect_ident(LitCursor *c, const char *what, GError **error)
+{
+    char *id = lit_parse_ident(c);
+    if (!id)
+        lit_error_at(error, LITMUS_ERROR_SYNTAX, c->file, c->line, c->col, "expected %s", what);
+    return id;
+}
+
+gboolean lit_parse_value(LitCursor *c, int64_t *value, char **loc)
+{
+    if (lit_parse_int(c, value))
+        return TRUE;
+    if (c->p < c->end && *c->p == '&')
+        lit_advance(c);
+    *loc = lit_parse_ident(c);
+    return *loc != NULL;
+}
+
 static gboolean ident_char(char ch)
 {
     return g_ascii_isalnum(ch) || ch == '_' || ch == '.' || ch == '$' || ch == '%';
@@ -240,13 +258,9 @@ gboolean lit_parse_obs(LitCursor *c, LitmusArch arch, GPtrArray *obs, guint *ind
         lit_advance(c);
         lit_skip_space(c);
     }
-    guint nline = c->line, ncol = c->col;
-    g_autofree char *name = lit_parse_ident(c);
-    if (!name) {
-        lit_error_at(error, LITMUS_ERROR_SYNTAX, c->file, nline, ncol,
-                     "expected a register (P:REG) or a location");
+    g_autofree char *name = lit_expect_ident(c, "a register (P:REG) or a location", error);
+    if (!name)
         return FALSE;
-    }
     if (bracket) {
         lit_skip_space(c);
         if (c->p >= c->end || *c->p != ']') {
@@ -304,12 +318,7 @@ static LitmusCond *cp_atom(CondParser *cp)
         return NULL;
     }
     lit_skip_space(c);
-    if (lit_parse_int(c, &a->value))
-        return a;
-    if (c->p < c->end && *c->p == '&')
-        lit_advance(c);
-    a->value_loc = lit_parse_ident(c);
-    if (!a->value_loc) {
+    if (!lit_parse_value(c, &a->value, &a->value_loc)) {
         litmus_cond_free(a);
         cp_fail(cp, "expected a value (an integer or a location)%s", "");
         return NULL;
@@ -326,45 +335,43 @@ static LitmusCond *cp_unary(CondParser *cp)
     return cp_atom(cp);
 }
 
+/* l KIND r, with r parsed by `operand`; l is freed when r fails. */
+static LitmusCond *cp_join(CondParser *cp, LitmusCond *l, LitmusCondKind kind, LitmusCond *(*operand)(CondParser *))
+{
+    LitmusCond *r = operand(cp);
+    if (!r) {
+        litmus_cond_free(l);
+        return NULL;
+    }
+    return cond_new(kind, l, r);
+}
+
+/* operand { op operand }, grouped to the left. */
+static LitmusCond *cp_left_assoc(CondParser *cp, const char *op, LitmusCondKind kind,
+                                 LitmusCond *(*operand)(CondParser *))
+{
+    LitmusCond *l = operand(cp);
+    while (l && cp_eat(cp, op))
+        l = cp_join(cp, l, kind, operand);
+    return l;
+}
+
 static LitmusCond *cp_conj(CondParser *cp)
 {
-    LitmusCond *l = cp_unary(cp);
-    while (l && cp_eat(cp, "/\\")) {
-        LitmusCond *r = cp_unary(cp);
-        if (!r) {
-            litmus_cond_free(l);
-            return NULL;
-        }
-        l = cond_new(LC_AND, l, r);
-    }
-    return l;
+    return cp_left_assoc(cp, "/\\", LC_AND, cp_unary);
 }
 
 static LitmusCond *cp_disj(CondParser *cp)
 {
-    LitmusCond *l = cp_conj(cp);
-    while (l && cp_eat(cp, "\\/")) {
-        LitmusCond *r = cp_conj(cp);
-        if (!r) {
-            litmus_cond_free(l);
-            return NULL;
-        }
-        l = cond_new(LC_OR, l, r);
-    }
-    return l;
+    return cp_left_assoc(cp, "\\/", LC_OR, cp_conj);
 }
 
+/* disj [ '=>' prop ]: implication groups to the right. */
 static LitmusCond *cp_prop(CondParser *cp)
 {
     LitmusCond *l = cp_disj(cp);
-    if (l && cp_eat(cp, "=>")) {
-        LitmusCond *r = cp_prop(cp);
-        if (!r) {
-            litmus_cond_free(l);
-            return NULL;
-        }
-        l = cond_new(LC_IMPLIES, l, r);
-    }
+    if (l && cp_eat(cp, "=>"))
+        l = cp_join(cp, l, LC_IMPLIES, cp_prop);
     return l;
 }
 

@@ -111,6 +111,8 @@ LitmusExecutor *litmus_executor_for_config(const QsimConfig *cfg, GError **error
     ex->name = cfg->name;
     ex->run = machine_exec;
     ex->ctx = (void *)cfg; /* borrowed: the command's config outlives the executor */
+    ex->arch_bound = TRUE;
+    ex->arch = cfg->arch;
     return ex;
 }
 

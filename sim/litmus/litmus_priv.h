@@ -36,8 +36,13 @@ void lit_error_at(GError **error, int code, const char *file, guint line, guint 
 
 /* Parses a decimal or 0x integer, optionally negative; advances over it. */
 gboolean lit_parse_int(LitCursor *c, int64_t *out);
+/* A value: an integer into *value, or a location (`x` or `&x`, its address) into *loc (newly
+ * allocated); FALSE, positioned where the location should be, when neither is there. */
+gboolean lit_parse_value(LitCursor *c, int64_t *value, char **loc);
 /* An identifier of letters, digits, '_', '.', '$' (herd names such as `x`, `X3`, `%eax`). */
 char *lit_parse_ident(LitCursor *c);
+/* The same, or NULL with "file:line:col: expected WHAT" where it should be. */
+char *lit_expect_ident(LitCursor *c, const char *what, GError **error);
 
 /* Condition-parser pieces the file parser reuses (sim/litmus/litmus_cond.c). */
 guint lit_obs_intern(GPtrArray *obs, int thread, const char *name, const char *display);
@@ -91,6 +96,9 @@ int xl_loc(Xl *x, const char *name);
 /* Appends an instruction at the current cell's position; valid until the next append. */
 IsaInsn *xl_emit(XlThread *th, IsaOp op);
 void xl_alu(XlThread *th, IsaOp op, int rd, IsaSrc a, IsaSrc b);
+/* CMP a, b: the flags as two scratch registers, fa := a and fb := b, both cut to `size` bytes
+ * (the ISA has no flags; B.cond, Jcc and CSEL compare fa with fb). */
+gboolean xl_set_flags(XlThread *th, IsaSrc a, IsaSrc b, int size);
 /* A branch (OP_BR or OP_JMP already filled) to `label`, resolved at the end of the thread. */
 void xl_target(XlThread *th, const char *label, guint col_off);
 /* Error at the current cell, `col_off` characters into it. */

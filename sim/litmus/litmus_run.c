@@ -1,9 +1,7 @@
 /* Running a translated litmus test many times through an executor, with seeded perturbations,
  * and judging the histogram of final states: the verdict, herd's kinds, text and JSON. */
-#include <stdio.h>
 #include <string.h>
 #include "sim/litmus/litmus_priv.h"
-#include "sim/base/report.h"
 
 void litmus_executor_free(LitmusExecutor *e)
 {
@@ -12,6 +10,17 @@ void litmus_executor_free(LitmusExecutor *e)
     if (e->ctx_free)
         e->ctx_free(e->ctx);
     g_free(e);
+}
+
+gboolean litmus_executor_accepts(const LitmusExecutor *ex, const LitmusTest *t, GError **error)
+{
+    /* An X86 test on an arm64 machine (or the reverse) would test nothing meaningful. */
+    Arch want = t->arch == LITMUS_AARCH64 ? ARCH_ARM64 : ARCH_X86;
+    if (!ex->arch_bound || ex->arch == want)
+        return TRUE;
+    g_set_error(error, LITMUS_ERROR, LITMUS_ERROR_ARCH, "%s: a %s test cannot run on config %s (arch %s)",
+                t->filename, litmus_arch_name(t->arch), ex->name, arch_name(ex->arch));
+    return FALSE;
 }
 
 /* ---- kinds.txt ---- */
@@ -280,119 +289,31 @@ char *litmus_result_text(const LitmusResult *r)
 
 JsonNode *litmus_result_json(const LitmusResult *r)
 {
-    g_autoptr(JsonBuilder) b = json_builder_new();
-    json_builder_begin_object(b);
-    json_builder_set_member_name(b, "name");
-    json_builder_add_string_value(b, r->name);
-    json_builder_set_member_name(b, "file");
-    json_builder_add_string_value(b, r->filename);
-    json_builder_set_member_name(b, "arch");
-    json_builder_add_string_value(b, litmus_arch_name(r->arch));
-    json_builder_set_member_name(b, "executor");
-    json_builder_add_string_value(b, r->executor);
-    json_builder_set_member_name(b, "runs");
-    json_builder_add_int_value(b, (gint64)r->runs);
-    json_builder_set_member_name(b, "filtered");
-    json_builder_add_int_value(b, (gint64)r->filtered);
-    json_builder_set_member_name(b, "condition");
-    json_builder_add_string_value(b, r->condition);
-    json_builder_set_member_name(b, "positive");
-    json_builder_add_int_value(b, (gint64)r->positive);
-    json_builder_set_member_name(b, "witnesses");
-    json_builder_add_int_value(b, (gint64)r->witnesses);
-    json_builder_set_member_name(b, "observed");
-    json_builder_add_boolean_value(b, r->observed);
-    json_builder_set_member_name(b, "validated");
-    json_builder_add_boolean_value(b, r->validated);
-    json_builder_set_member_name(b, "states");
-    json_builder_begin_object(b);
+    JsonObject *o = json_object_new();
+    json_object_set_string_member(o, "name", r->name);
+    json_object_set_string_member(o, "file", r->filename);
+    json_object_set_string_member(o, "arch", litmus_arch_name(r->arch));
+    json_object_set_string_member(o, "executor", r->executor);
+    json_object_set_int_member(o, "runs", (gint64)r->runs);
+    json_object_set_int_member(o, "filtered", (gint64)r->filtered);
+    json_object_set_string_member(o, "condition", r->condition);
+    json_object_set_int_member(o, "positive", (gint64)r->positive);
+    json_object_set_int_member(o, "witnesses", (gint64)r->witnesses);
+    json_object_set_boolean_member(o, "observed", r->observed);
+    json_object_set_boolean_member(o, "validated", r->validated);
+    JsonObject *states = json_object_new();
     for (guint i = 0; i < r->states->len; i++) {
         const LitmusState *st = r->states->pdata[i];
-        json_builder_set_member_name(b, st->key);
-        json_builder_add_int_value(b, (gint64)st->count);
+        json_object_set_int_member(states, st->key, (gint64)st->count);
     }
-    json_builder_end_object(b);
-    json_builder_set_member_name(b, "expect");
+    json_object_set_object_member(o, "states", states);
     if (r->expect == LK_NONE) {
-        json_builder_add_null_value(b);
+        json_object_set_null_member(o, "expect");
     } else {
-        json_builder_add_string_value(b, litmus_kind_name(r->expect));
-        json_builder_set_member_name(b, "expect_ok");
-        json_builder_add_boolean_value(b, r->expect_ok);
+        json_object_set_string_member(o, "expect", litmus_kind_name(r->expect));
+        json_object_set_boolean_member(o, "expect_ok", r->expect_ok);
     }
-    json_builder_end_object(b);
-    return json_builder_get_root(b);
-}
-
-/* ---- the command's job ---- */
-
-LitmusJobOutcome litmus_job_run(const char *const *files, const LitmusJob *job, const LitmusExecutor *ex,
-                                GString *out, GString *err)
-{
-    g_autoptr(GPtrArray) tests = g_ptr_array_new_with_free_func((GDestroyNotify)litmus_test_free);
-    g_autoptr(GPtrArray) progs = g_ptr_array_new_with_free_func((GDestroyNotify)litmus_program_free);
-    /* Everything is read and translated before anything runs: bad input fails fast. */
-    for (guint i = 0; files[i]; i++) {
-        g_autoptr(GError) e = NULL;
-        LitmusTest *t = litmus_parse_file(files[i], &e);
-        LitmusProgram *p = t ? litmus_translate(t, &e) : NULL;
-        if (!p) {
-            g_string_append_printf(err, "qsim litmus: %s\n", e->message);
-            litmus_test_free(t);
-            return LITMUS_JOB_BAD_INPUT;
-        }
-        g_ptr_array_add(tests, t);
-        g_ptr_array_add(progs, p);
-    }
-    if (!ex)
-        return LITMUS_JOB_OK;  /* only checking the input */
-    LitmusJobOutcome rc = LITMUS_JOB_OK;
-    g_autoptr(JsonBuilder) b = json_builder_new();
-    g_autoptr(JsonNode) single = NULL;  /* one test: one object, not an array */
-    gboolean array = tests->len != 1;
-    if (array)
-        json_builder_begin_array(b);
-    for (guint i = 0; i < tests->len; i++) {
-        const LitmusTest *t = tests->pdata[i];
-        g_autoptr(GError) e = NULL;
-        g_autoptr(LitmusResult) r = litmus_run_test(t, progs->pdata[i], ex, &job->run, &e);
-        if (!r) {
-            g_string_append_printf(err, "qsim litmus: %s\n", e->message);
-            return LITMUS_JOB_FAILED;
-        }
-        if (job->kinds) {
-            gpointer k;
-            if (g_hash_table_lookup_extended(job->kinds, t->name, NULL, &k)) {
-                litmus_result_check(r, (LitmusKind)GPOINTER_TO_INT(k));
-                if (!r->expect_ok) {
-                    g_string_append_printf(err, "qsim litmus: %s: %s, but %s in %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " runs\n",
-                                           t->name, litmus_kind_name(r->expect),
-                                           r->expect == LK_FORBIDDEN ? "its condition was observed"
-                                                                     : "its condition failed",
-                                           r->expect == LK_FORBIDDEN ? r->positive
-                                                                     : r->runs - r->filtered - r->positive,
-                                           r->runs - r->filtered);
-                    rc = LITMUS_JOB_FAILED;
-                }
-            } else {
-                g_string_append_printf(err, "qsim litmus: %s: not in the kinds file; not checked\n", t->name);
-            }
-        }
-        if (job->json && array) {
-            json_builder_add_value(b, litmus_result_json(r));
-        } else if (job->json) {
-            single = litmus_result_json(r);
-        } else {
-            g_autofree char *txt = litmus_result_text(r);
-            g_string_append(out, txt);
-        }
-    }
-    if (array)
-        json_builder_end_array(b);
-    if (job->json) {
-        g_autoptr(JsonNode) root = array ? json_builder_get_root(b) : json_node_ref(single);
-        g_autofree char *s = report_to_json(root);
-        g_string_append(out, s);
-    }
-    return rc;
+    JsonNode *n = json_node_new(JSON_NODE_OBJECT);
+    json_node_take_object(n, o);
+    return n;
 }

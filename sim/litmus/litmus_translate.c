@@ -99,6 +99,23 @@ void xl_alu(XlThread *th, IsaOp op, int rd, IsaSrc a, IsaSrc b)
     in->b = b;
 }
 
+gboolean xl_set_flags(XlThread *th, IsaSrc a, IsaSrc b, int size)
+{
+    int fa = xl_scratch(th, &th->fa), fb = xl_scratch(th, &th->fb);
+    if (fa < 0 || fb < 0)
+        return FALSE;
+    if (size >= 8) {
+        xl_alu(th, OP_MOV, fa, a, xl_imm(0));
+        xl_alu(th, OP_MOV, fb, b, xl_imm(0));
+    } else {
+        int64_t mask = (int64_t)((1ULL << (8 * size)) - 1);
+        xl_alu(th, OP_AND, fa, a, xl_imm(mask));
+        xl_alu(th, OP_AND, fb, b, xl_imm(mask));
+    }
+    th->flags_set = TRUE;
+    return TRUE;
+}
+
 void xl_target(XlThread *th, const char *label, guint col_off)
 {
     XlFixup f = { th->body->len - 1, g_strdup(label), th->line, th->col + col_off };

@@ -6,7 +6,6 @@
 #include <yaml.h>
 #include "sim/sweep/sweep.h"
 #include "sim/base/suggest.h"
-#include "sim/placement.h"
 #include "sim/verify.h"
 
 G_DEFINE_QUARK(qsim-sweep-error-quark, qsim_sweep_error)
@@ -14,27 +13,15 @@ G_DEFINE_QUARK(qsim-sweep-error-quark, qsim_sweep_error)
 /* More points than this is almost surely a mistake (and would not finish anyway). */
 #define SWEEP_MAX_POINTS 1000000u
 
-/* The axes a sweep file may name besides config keys; `min`/`max` bound the integer ones. */
-typedef enum { VAL_NAME, VAL_INT, VAL_CHOICE } ValKind;
+/* The axes a sweep file may name besides run options (the workload schema's axes) and config
+ * keys. */
 static const struct {
     const char *name;
     SweepAxisKind kind;
-    ValKind val;
-    guint64 min, max;
 } axis_table[] = {
-    { "configs",    AXIS_CONFIG,     VAL_NAME,   0, 0 },
-    { "locks",      AXIS_LOCK,       VAL_NAME,   0, 0 },
-    { "seeds",      AXIS_SEED,       VAL_INT,    0, G_MAXINT64 },
-    { "threads",    AXIS_THREADS,    VAL_INT,    1, 4096 },
-    { "iterations", AXIS_ITERATIONS, VAL_INT,    1, G_MAXINT32 },
-    { "duration",   AXIS_DURATION,   VAL_INT,    0, G_MAXINT64 },
-    { "cs_writes",  AXIS_CS_WRITES,  VAL_INT,    0, G_MAXINT32 },
-    { "data",       AXIS_DATA,       VAL_CHOICE, 0, 0 },
-    { "cs_work",    AXIS_CS_WORK,    VAL_INT,    0, G_MAXINT32 },
-    { "think",      AXIS_THINK,      VAL_INT,    0, G_MAXINT32 },
-    { "jitter",     AXIS_JITTER,     VAL_INT,    0, G_MAXINT32 },
-    { "readers",    AXIS_READERS,    VAL_INT,    0, 4096 },
-    { "placement",  AXIS_PLACEMENT,  VAL_CHOICE, 0, 0 },
+    { "configs", AXIS_CONFIG },
+    { "locks", AXIS_LOCK },
+    { "seeds", AXIS_SEED },
 };
 
 typedef struct {
@@ -87,7 +74,7 @@ static gboolean parse_uint(const char *s, guint64 min, guint64 max, guint64 *out
 }
 
 /* Checks one value of axis `a` (a scalar node), so that bad values fail before anything runs. */
-static gboolean check_value(SweepLoader *L, SweepAxis *a, guint row, yaml_node_t *n, GError **error)
+static gboolean check_value(SweepLoader *L, SweepAxis *a, yaml_node_t *n, GError **error)
 {
     const char *v = scalar(n);
     g_autoptr(GError) local = NULL;
@@ -104,17 +91,22 @@ static gboolean check_value(SweepLoader *L, SweepAxis *a, guint row, yaml_node_t
             goto fail;
         return TRUE;
     }
-    case AXIS_DATA:
-        if (!strcmp(v, "same-line") || !strcmp(v, "separate-line"))
+    case AXIS_SEED: {
+        guint64 x;
+        if (parse_uint(v, 0, G_MAXINT64, &x))
             return TRUE;
         g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
-                    POS_FMT "data: unknown value '%s' (one of: same-line, separate-line)", POS_ARGS(L, n), v);
+                    POS_FMT "seeds: expected an integer in [0, %" G_GINT64_FORMAT "], got '%s'", POS_ARGS(L, n),
+                    G_MAXINT64, v);
         return FALSE;
-    case AXIS_PLACEMENT: {
-        PlacementPolicy p;
-        if (!placement_parse(v, &p, &local))
-            goto fail;
-        return TRUE;
+    }
+    case AXIS_WORKLOAD: {
+        WorkloadOptions scratch;
+        workload_init(&scratch, WL_RUN);
+        if (workload_parse(a->key, v, a->name, &scratch, &local))
+            return TRUE;
+        g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT, POS_FMT "%s", POS_ARGS(L, n), local->message);
+        return FALSE;
     }
     case AXIS_CONFIG_KEY: {
         g_autoptr(QsimConfig) c = config_new_defaults();
@@ -128,23 +120,15 @@ static gboolean check_value(SweepLoader *L, SweepAxis *a, guint row, yaml_node_t
         g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT, POS_FMT "%s", POS_ARGS(L, n), msg);
         return FALSE;
     }
-    default: {
-        guint64 x;
-        if (parse_uint(v, axis_table[row].min, axis_table[row].max, &x))
-            return TRUE;
-        g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
-                    POS_FMT "%s: expected an integer in [%" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT "], got '%s'",
-                    POS_ARGS(L, n), a->name, axis_table[row].min, axis_table[row].max, v);
-        return FALSE;
     }
-    }
+    g_assert_not_reached();
 fail:
     g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT, POS_FMT "%s: %s", POS_ARGS(L, n), a->name,
                 local->message);
     return FALSE;
 }
 
-static gboolean add_value(SweepLoader *L, SweepAxis *a, guint row, yaml_node_t *n, GError **error)
+static gboolean add_value(SweepLoader *L, SweepAxis *a, yaml_node_t *n, GError **error)
 {
     if (n->type != YAML_SCALAR_NODE) {
         g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
@@ -163,7 +147,7 @@ static gboolean add_value(SweepLoader *L, SweepAxis *a, guint row, yaml_node_t *
                         POS_FMT "%s: value '%s' given twice", POS_ARGS(L, n), a->name, v);
             return FALSE;
         }
-    if (!check_value(L, a, row, n, error))
+    if (!check_value(L, a, n, error))
         return FALSE;
     g_ptr_array_add(a->values, g_strdup(v));
     return TRUE;
@@ -175,6 +159,9 @@ static void unknown_axis(SweepLoader *L, yaml_node_t *kn, GError **error)
     GPtrArray *names = g_ptr_array_new();
     for (guint i = 0; i < G_N_ELEMENTS(axis_table); i++)
         g_ptr_array_add(names, (gpointer)axis_table[i].name);
+    for (guint i = 0; i < workload_schema_len; i++)
+        if (workload_schema[i].axis)
+            g_ptr_array_add(names, (gpointer)workload_schema[i].axis);
     g_ptr_array_add(names, "exclude");
     g_ptr_array_add(names, "plot_x");
     g_ptr_array_add(names, "plot_y");
@@ -198,13 +185,15 @@ static SweepAxis *parse_axis(SweepLoader *L, yaml_node_t *kn, yaml_node_t *vn, G
     for (guint i = 0; i < G_N_ELEMENTS(axis_table); i++)
         if (!strcmp(axis_table[i].name, key))
             row = (int)i;
-    if (row < 0 && !config_schema_find(key)) {
+    const WorkloadKey *wk = row < 0 ? workload_axis_find(key) : NULL;
+    if (row < 0 && !wk && !config_schema_find(key)) {
         unknown_axis(L, kn, error);
         return NULL;
     }
     SweepAxis *a = g_new0(SweepAxis, 1);
     a->name = g_strdup(key);
-    a->kind = row >= 0 ? axis_table[row].kind : AXIS_CONFIG_KEY;
+    a->kind = row >= 0 ? axis_table[row].kind : wk ? AXIS_WORKLOAD : AXIS_CONFIG_KEY;
+    a->key = wk;
     a->values = g_ptr_array_new_with_free_func(g_free);
     if (a->kind == AXIS_SEED && vn->type == YAML_SCALAR_NODE) {
         /* `seeds: N` means N repeats, seeds 1..N; a list names the seeds. */
@@ -221,11 +210,11 @@ static SweepAxis *parse_axis(SweepLoader *L, yaml_node_t *kn, yaml_node_t *vn, G
         return a;
     }
     if (vn->type == YAML_SCALAR_NODE) {
-        if (!add_value(L, a, (guint)row, vn, error))
+        if (!add_value(L, a, vn, error))
             goto fail;
     } else if (vn->type == YAML_SEQUENCE_NODE) {
         for (yaml_node_item_t *it = vn->data.sequence.items.start; it < vn->data.sequence.items.top; it++)
-            if (!add_value(L, a, (guint)row, yaml_document_get_node(&L->doc, *it), error))
+            if (!add_value(L, a, yaml_document_get_node(&L->doc, *it), error))
                 goto fail;
         if (!a->values->len) {
             g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
@@ -510,16 +499,7 @@ void sweep_point_options(const Sweep *s, guint p, RunOptions *o, GPtrArray *sets
         case AXIS_CONFIG: o->config = v; break;
         case AXIS_LOCK: o->lock = v; break;
         case AXIS_SEED: o->seed = n; break;
-        case AXIS_THREADS: o->threads = (guint)n; break;
-        case AXIS_ITERATIONS: o->iterations = (guint)n; break;
-        case AXIS_DURATION: o->duration = n; break;
-        case AXIS_CS_WRITES: o->cs_writes = (guint)n; break;
-        case AXIS_DATA: o->data = !strcmp(v, "same-line") ? HARNESS_SAME_LINE : HARNESS_SEPARATE_LINE; break;
-        case AXIS_CS_WORK: o->cs_work = (guint)n; break;
-        case AXIS_THINK: o->think = (guint)n; break;
-        case AXIS_JITTER: o->jitter = (guint)n; break;
-        case AXIS_READERS: o->readers = (guint)n; break;
-        case AXIS_PLACEMENT: placement_parse(v, &o->placement, NULL); break;
+        case AXIS_WORKLOAD: workload_parse(ax->key, v, ax->name, &o->workload, NULL); break;
         case AXIS_CONFIG_KEY: g_ptr_array_add(sets, g_strdup_printf("%s=%s", ax->name, v)); break;
         }
     }

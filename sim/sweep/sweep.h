@@ -21,9 +21,9 @@ typedef enum {
 } QsimSweepError;
 
 typedef enum {
-    AXIS_CONFIG, AXIS_LOCK, AXIS_SEED, AXIS_THREADS, AXIS_ITERATIONS, AXIS_DURATION,
-    AXIS_CS_WRITES, AXIS_DATA, AXIS_CS_WORK, AXIS_THINK, AXIS_JITTER, AXIS_READERS,
-    AXIS_PLACEMENT, AXIS_CONFIG_KEY,
+    AXIS_CONFIG, AXIS_LOCK, AXIS_SEED,
+    AXIS_WORKLOAD,         /* a run option: a row of the workload schema (sim/workload.h) */
+    AXIS_CONFIG_KEY,
 } SweepAxisKind;
 
 /* One axis: its name as written in the file and its values as text, each checked when loaded
@@ -31,6 +31,7 @@ typedef enum {
 typedef struct {
     char *name;            /* "threads", "core.pause_cycles" */
     SweepAxisKind kind;
+    const WorkloadKey *key; /* AXIS_WORKLOAD: its schema row */
     GPtrArray *values;     /* of char *, at least one, no repeats */
 } SweepAxis;
 

@@ -141,21 +141,6 @@ static int row_cmp(gconstpointer a, gconstpointer b)
 
 /* ---- CSV ---- */
 
-static void csv_field(GString *s, const char *v)
-{
-    if (!strpbrk(v, ",\"\n\r")) {
-        g_string_append(s, v);
-        return;
-    }
-    g_string_append_c(s, '"');
-    for (const char *p = v; *p; p++) {
-        if (*p == '"')
-            g_string_append_c(s, '"');
-        g_string_append_c(s, *p);
-    }
-    g_string_append_c(s, '"');
-}
-
 /* Adds `keys` of one row to the union `all`, each new key right after the key before it in the
  * row, so that per_thread.3.* lands after per_thread.2.* however the rows come. */
 static void keys_merge(GPtrArray *all, GHashTable *seen, GArray *fields)
@@ -206,7 +191,7 @@ static char *csv_text(GPtrArray *rows)
     g_string_append(s, ",status,failure");
     for (guint k = 0; k < keys->len; k++) {
         g_string_append_c(s, ',');
-        csv_field(s, keys->pdata[k]);
+        report_csv_field(s, keys->pdata[k]);
     }
     g_string_append_c(s, '\n');
     g_autoptr(GHashTable) vals = g_hash_table_new(g_str_hash, g_str_equal);
@@ -217,14 +202,14 @@ static char *csv_text(GPtrArray *rows)
         JsonObject *ax = json_object_get_object_member(o, "axes");
         for (guint a = 0; a < axes->len; a++) {
             g_string_append_c(s, ',');
-            csv_field(s, ax ? json_object_get_string_member_with_default(ax, axes->pdata[a], "") : "");
+            report_csv_field(s, ax ? json_object_get_string_member_with_default(ax, axes->pdata[a], "") : "");
         }
         g_string_append_printf(s, ",%s,", r->ok ? "ok" : "failed");
         /* The CSV keeps the failure's first line; results.jsonl has all of it. */
         const char *why = json_object_get_string_member_with_default(o, "failure", NULL);
         if (why) {
             g_autofree char *first = g_strndup(why, strcspn(why, "\n"));
-            csv_field(s, first);
+            report_csv_field(s, first);
         }
         g_hash_table_remove_all(vals);
         for (guint f = 0; fields[i] && f < fields[i]->len; f++) {
@@ -235,7 +220,7 @@ static char *csv_text(GPtrArray *rows)
             g_string_append_c(s, ',');
             const char *v = g_hash_table_lookup(vals, keys->pdata[k]);
             if (v)
-                csv_field(s, v);
+                report_csv_field(s, v);
         }
         g_string_append_c(s, '\n');
     }

@@ -1,0 +1,22 @@
+/* What every part of the native backend shares: its error domain, and the host it runs on. */
+#ifndef QSIM_NATIVE_HOST_H
+#define QSIM_NATIVE_HOST_H
+
+#include <glib.h>
+#include "cores/arch.h"
+
+#define NATIVE_ERROR (native_error_quark())
+GQuark native_error_quark(void);
+typedef enum {
+    NATIVE_ERROR_UNSUPPORTED,    /* an op the host cannot execute, or an unsupported host */
+    NATIVE_ERROR_INVALID,        /* a program the backend cannot run (no entry, bad operand, a fault) */
+    NATIVE_ERROR_COMPILER,       /* no C compiler, or it failed */
+    NATIVE_ERROR_LOAD,           /* dlopen/dlsym failed */
+    NATIVE_ERROR_SYSTEM,         /* affinity, threads, memory */
+    NATIVE_ERROR_USAGE,          /* bad options or input (the CLI's exit 2) */
+} NativeError;
+
+/* The architecture this binary was compiled for, or FALSE (with error) if neither. */
+gboolean native_host_arch(Arch *out, GError **error);
+
+#endif

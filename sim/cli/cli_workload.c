@@ -1,0 +1,69 @@
+/* The workload options of a command, generated from the schema (sim/workload_schema.c): one
+ * GOptionEntry per row the command takes, each parsed and range-checked by the schema as it
+ * is read, so every command spells, defaults and checks an option the same way. */
+#include <string.h>
+#include "sim/cli/commands.h"
+
+static gboolean on_workload_flag(const char *option_name, const char *value, gpointer data, GError **error)
+{
+    WorkloadFlags *f = data;
+    for (guint i = 0; i < workload_schema_len; i++) {
+        const WorkloadKey *k = &workload_schema[i];
+        if (!(k->commands & f->command))
+            continue;
+        gboolean is_long = option_name[1] == '-' && !strcmp(option_name + 2, k->flag);
+        gboolean is_short = option_name[1] != '-' && k->short_flag && option_name[1] == k->short_flag;
+        if (!is_long && !is_short)
+            continue;
+        g_autofree char *who = g_strconcat("--", k->flag, NULL);
+        if (!workload_parse(k, value, who, f->w, error))
+            return FALSE;
+        f->given |= G_GUINT64_CONSTANT(1) << i;
+        return TRUE;
+    }
+    g_assert_not_reached(); /* GOption only calls us for the entries we generated */
+}
+
+/* "N", "CYCLES", or the choices "a|b". */
+static char *arg_text(const WorkloadKey *k)
+{
+    if (k->type == WL_ENUM)
+        return g_strjoinv("|", (char **)k->choices);
+    return k->unit ? g_ascii_strup(k->unit, -1) : g_strdup("N");
+}
+
+void workload_flags_init(WorkloadFlags *f, WorkloadOptions *w, WorkloadCommand command)
+{
+    G_STATIC_ASSERT(sizeof f->given * 8 >= 64);
+    g_assert(workload_schema_len <= 64);
+    memset(f, 0, sizeof *f);
+    f->w = w;
+    f->command = command;
+    f->strings = g_ptr_array_new_with_free_func(g_free);
+    f->entries = g_new0(GOptionEntry, workload_schema_len + 1);
+    guint n = 0;
+    for (guint i = 0; i < workload_schema_len; i++) {
+        const WorkloadKey *k = &workload_schema[i];
+        if (!(k->commands & command))
+            continue;
+        char *help = g_strdup_printf("%s (default %s)", k->help, workload_key_default(k, command));
+        char *arg = arg_text(k);
+        g_ptr_array_add(f->strings, help);
+        g_ptr_array_add(f->strings, arg);
+        f->entries[n++] = (GOptionEntry){ k->flag, k->short_flag, 0, G_OPTION_ARG_CALLBACK,
+                                          (gpointer)on_workload_flag, help, arg };
+    }
+}
+
+void workload_flags_clear(WorkloadFlags *f)
+{
+    g_clear_pointer(&f->entries, g_free);
+    g_clear_pointer(&f->strings, g_ptr_array_unref);
+}
+
+gboolean workload_flags_given(const WorkloadFlags *f, const char *name)
+{
+    const WorkloadKey *k = workload_key_find(name);
+    g_assert(k);
+    return (f->given >> (k - workload_schema)) & 1;
+}

@@ -1,0 +1,233 @@
+/* Building a run's report (see run_report.h).  The headline counters are declared as a table
+ * of formulas over named counters, so this file never reads a stats struct by field. */
+#include <string.h>
+#include <sys/resource.h>
+#include "sim/run_report.h"
+#include "sim/base/report.h"
+
+typedef enum {
+    HEAD_SUM,       /* the counters added up (an array or vector counts as its total) */
+    HEAD_SHARE,     /* the first counter over the sum of all listed (0 when they are all 0) */
+    HEAD_ELEMENTS,  /* an array counter's elements, as an object of their names */
+} HeadlineKind;
+
+typedef struct {
+    const char *path;              /* dotted: parents become objects */
+    const char *group;             /* CounterGroup id */
+    HeadlineKind kind;
+    const char *counters[3];       /* NULL-terminated when fewer */
+} HeadlineRow;
+
+/* The figures that explain a lock's cost, in report order; rows with the same parent object
+ * must be adjacent.  Full counter sets follow under each group's dump_key. */
+static const HeadlineRow headline[] = {
+    { "machine_clears.memory_ordering", "core", HEAD_SUM, { "machine_clears" } },
+    { "machine_clears.branch", "core", HEAD_SUM, { "branch_mispredicts" } },
+    { "machine_clears.cycles_lost", "core", HEAD_SUM, { "mc_penalty_cycles", "bm_penalty_cycles" } },
+    { "machine_clears.squashed_ops", "core", HEAD_SUM, { "mc_squashed_ops", "bm_squashed_ops" } },
+    { "paused_cycles", "core", HEAD_SUM, { "paused_cycles" } },
+    { "atomics.count", "core", HEAD_SUM, { "atomics" } },
+    { "atomics.failed_cas", "core", HEAD_SUM, { "cas_failed" } },
+    { "atomics.cycles", "core", HEAD_SUM, { "atomic_cycles" } },
+    { "coherence.messages", "memory", HEAD_ELEMENTS, { "msgs" } },
+    { "coherence.invalidations", "memory", HEAD_SUM, { "inval_received" } },
+    { "coherence.rfo", "memory", HEAD_SUM, { "rfos" } },
+    { "coherence.home_queue_cycles", "memory", HEAD_SUM, { "home_queue_cycles" } },
+    { "coherence.hold_wait_cycles", "memory", HEAD_SUM, { "hold_wait_cycles" } },
+    { "coherence.lock_line.messages", "lock_line", HEAD_SUM, { "msgs" } },
+    { "coherence.lock_line.invalidations", "lock_line", HEAD_SUM, { "invalidations" } },
+    { "coherence.lock_line.rfo", "lock_line", HEAD_SUM, { "rfos" } },
+    { "coherence.lock_line.c2c_transfers", "lock_line", HEAD_SUM, { "c2c_transfers" } },
+    { "coherence.lock_line.home_queue_cycles", "lock_line", HEAD_SUM, { "home_queue_cycles" } },
+    { "coherence.lock_line.mem_writes", "lock_line", HEAD_SUM, { "mem_writes" } },
+    { "l1_hit_rate", "memory", HEAD_SHARE, { "l1_hits", "l1_misses" } },
+    { "sim_instructions", "core", HEAD_SUM, { "insns_retired" } },
+};
+
+static double ratio(double a, double b) { return b ? a / b : 0; }
+
+static const CounterGroup *find_group(const RunReportInput *in, const char *id)
+{
+    for (guint i = 0; i < in->ngroups; i++)
+        if (!strcmp(in->groups[i].id, id))
+            return in->groups[i].stats ? &in->groups[i] : NULL;
+    return NULL;
+}
+
+static const CounterInfo *counter_of(const CounterGroup *g, const char *name)
+{
+    const CounterInfo *c = counters_find(g->registry, name);
+    if (!c)
+        g_error("report headline: %s has no counter '%s'", g->registry->name, name);
+    return c;
+}
+
+/* ---- nested members from dotted paths ---- */
+
+/* The objects open below the root, outermost first; objects once closed stay closed (a
+ * second opening would write the key twice). */
+typedef struct {
+    JsonBuilder *b;
+    GPtrArray *open;      /* of char * */
+    GHashTable *closed;   /* dotted paths of closed objects */
+} PathWriter;
+
+static char *joined(GPtrArray *parts, guint n)
+{
+    GString *s = g_string_new(NULL);
+    for (guint i = 0; i < n; i++)
+        g_string_append_printf(s, "%s%s", i ? "." : "", (char *)parts->pdata[i]);
+    return g_string_free(s, FALSE);
+}
+
+static void close_to(PathWriter *w, guint depth)
+{
+    while (w->open->len > depth) {
+        g_hash_table_add(w->closed, joined(w->open, w->open->len));
+        g_ptr_array_remove_index(w->open, w->open->len - 1);
+        json_builder_end_object(w->b);
+    }
+}
+
+/* Opens the parents of `path` and returns its last part, where the caller adds the member. */
+static const char *enter(PathWriter *w, const char *path, char ***parts_out)
+{
+    char **parts = g_strsplit(path, ".", -1);
+    guint n = g_strv_length(parts) - 1, same = 0;
+    while (same < w->open->len && same < n && !strcmp(w->open->pdata[same], parts[same]))
+        same++;
+    close_to(w, same);
+    for (guint i = same; i < n; i++) {
+        g_ptr_array_add(w->open, g_strdup(parts[i]));
+        g_autofree char *p = joined(w->open, w->open->len);
+        g_assert(!g_hash_table_contains(w->closed, p)); /* headline rows of one object are adjacent */
+        json_builder_set_member_name(w->b, parts[i]);
+        json_builder_begin_object(w->b);
+    }
+    *parts_out = parts;
+    return parts[n];
+}
+
+static void add_headline(PathWriter *w, const HeadlineRow *row, const CounterGroup *g)
+{
+    char **parts;
+    const char *leaf = enter(w, row->path, &parts);
+    const CounterInfo *first = counter_of(g, row->counters[0]);
+    switch (row->kind) {
+    case HEAD_SUM: {
+        guint64 sum = 0;
+        for (guint i = 0; i < G_N_ELEMENTS(row->counters) && row->counters[i]; i++)
+            sum += counter_total(counter_of(g, row->counters[i]), g->stats);
+        report_add_int(w->b, leaf, (gint64)sum);
+        break;
+    }
+    case HEAD_SHARE: {
+        guint64 all = 0;
+        for (guint i = 0; i < G_N_ELEMENTS(row->counters) && row->counters[i]; i++)
+            all += counter_total(counter_of(g, row->counters[i]), g->stats);
+        report_add_double(w->b, leaf, ratio((double)counter_total(first, g->stats), (double)all));
+        break;
+    }
+    case HEAD_ELEMENTS:
+        g_assert(first->shape == COUNTER_ARRAY);
+        json_builder_set_member_name(w->b, leaf);
+        json_builder_begin_object(w->b);
+        for (guint k = 0; k < first->len; k++)
+            report_add_int(w->b, first->elem_name(k), (gint64)counter_elem(first, g->stats, k));
+        json_builder_end_object(w->b);
+        break;
+    }
+    g_strfreev(parts);
+}
+
+/* ---- the sections ---- */
+
+static void add_identity(JsonBuilder *b, const RunReportInput *in)
+{
+    report_add_string(b, "config", in->config);
+    report_add_string(b, "arch", in->arch);
+    report_add_string(b, "lock", in->lock);
+    workload_add_json(in->workload, in->command, b);
+    report_add_string(b, "mode", workload_fixed_time(in->workload) ? "fixed-time" : "fixed-work");
+    if (in->seed)
+        report_add_int(b, "seed", (gint64)*in->seed);
+}
+
+static void add_marks(JsonBuilder *b, const RunReportInput *in)
+{
+    MarkLog *log = in->marks;
+    guint64 acquisitions = mark_log_acquisitions(log);
+    if (in->cycles)
+        report_add_int(b, "cycles", (gint64)*in->cycles);
+    report_add_int(b, "acquisitions", (gint64)acquisitions);
+    if (in->cycles)
+        report_add_double(b, "cycles_per_acquisition", ratio((double)*in->cycles, (double)acquisitions));
+    json_builder_set_member_name(b, "latency");
+    json_builder_begin_object(b);
+    report_add_double(b, "mean", latency_mean(&log->latency));
+    report_add_int(b, "p50", (gint64)latency_percentile(&log->latency, 50));
+    report_add_int(b, "p99", (gint64)latency_percentile(&log->latency, 99));
+    json_builder_end_object(b);
+    json_builder_set_member_name(b, "per_thread");
+    json_builder_begin_array(b);
+    guint64 amin = G_MAXUINT64, amax = 0;
+    for (guint t = 0; t < log->nthreads; t++) {
+        json_builder_begin_object(b);
+        report_add_int(b, in->place_key, in->place[t]);
+        report_add_string(b, "role", t < in->workload->readers ? "reader" : "writer");
+        report_add_int(b, "acquisitions", (gint64)log->acquisitions[t]);
+        report_add_int(b, "cycles_waiting", (gint64)log->waiting[t]);
+        json_builder_end_object(b);
+        amin = MIN(amin, log->acquisitions[t]);
+        amax = MAX(amax, log->acquisitions[t]);
+    }
+    json_builder_end_array(b);
+    json_builder_set_member_name(b, "fairness");
+    json_builder_begin_object(b);
+    report_add_int(b, "min", (gint64)(log->nthreads ? amin : 0));
+    report_add_double(b, "avg", ratio((double)acquisitions, log->nthreads));
+    report_add_int(b, "max", (gint64)amax);
+    json_builder_end_object(b);
+}
+
+static void add_counters(JsonBuilder *b, const RunReportInput *in)
+{
+    PathWriter w = { b, g_ptr_array_new_with_free_func(g_free),
+                     g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL) };
+    for (guint i = 0; i < G_N_ELEMENTS(headline); i++) {
+        const CounterGroup *g = find_group(in, headline[i].group);
+        if (g)
+            add_headline(&w, &headline[i], g);
+    }
+    close_to(&w, 0);
+    g_ptr_array_unref(w.open);
+    g_hash_table_unref(w.closed);
+    for (guint i = 0; i < in->ngroups; i++) {
+        const CounterGroup *g = &in->groups[i];
+        if (!g->stats || !g->dump_key)
+            continue;
+        json_builder_set_member_name(b, g->dump_key);
+        json_builder_begin_object(b);
+        counters_add_json(g->registry, g->stats, b);
+        json_builder_end_object(b);
+    }
+}
+
+JsonNode *run_report_build(const RunReportInput *in)
+{
+    g_autoptr(JsonBuilder) b = json_builder_new();
+    json_builder_begin_object(b);
+    add_identity(b, in);
+    add_marks(b, in);
+    for (guint i = 0; i < in->nverdicts; i++)
+        report_add_bool(b, in->verdicts[i].key, in->verdicts[i].value);
+    add_counters(b, in);
+    if (in->host_time) {
+        report_add_double(b, "host_seconds", in->host_seconds);
+        struct rusage ru;
+        getrusage(RUSAGE_SELF, &ru);
+        report_add_int(b, "host_peak_rss_kib", ru.ru_maxrss); /* Linux reports KiB */
+    }
+    json_builder_end_object(b);
+    return json_builder_get_root(b);
+}

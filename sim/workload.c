@@ -1,0 +1,201 @@
+/* What the workload schema drives (see workload.h): defaults, parsing and checking values,
+ * the harness options, the echo in reports and the reference text. */
+#include <errno.h>
+#include <string.h>
+#include "sim/workload.h"
+#include "sim/base/report.h"
+
+const WorkloadKey *workload_key_find(const char *name)
+{
+    for (guint i = 0; i < workload_schema_len; i++)
+        if (!strcmp(workload_schema[i].name, name) || !strcmp(workload_schema[i].flag, name))
+            return &workload_schema[i];
+    return NULL;
+}
+
+const WorkloadKey *workload_axis_find(const char *axis)
+{
+    for (guint i = 0; i < workload_schema_len; i++)
+        if (workload_schema[i].axis && !strcmp(workload_schema[i].axis, axis))
+            return &workload_schema[i];
+    return NULL;
+}
+
+const char *workload_key_default(const WorkloadKey *k, WorkloadCommand command)
+{
+    for (const WorkloadDefault *d = k->defaults; d && d->commands; d++)
+        if (d->commands & command)
+            return d->value;
+    return k->def;
+}
+
+static void *field(const WorkloadKey *k, WorkloadOptions *w) { return (char *)w + k->offset; }
+static const void *cfield(const WorkloadKey *k, const WorkloadOptions *w) { return (const char *)w + k->offset; }
+
+static guint64 get_number(const WorkloadKey *k, const WorkloadOptions *w)
+{
+    switch (k->type) {
+    case WL_UINT: return *(const guint *)cfield(k, w);
+    case WL_UINT64: return *(const guint64 *)cfield(k, w);
+    case WL_ENUM: return (guint64)*(const int *)cfield(k, w);
+    }
+    g_assert_not_reached();
+}
+
+static void set_number(const WorkloadKey *k, WorkloadOptions *w, guint64 v)
+{
+    switch (k->type) {
+    case WL_UINT: *(guint *)field(k, w) = (guint)v; return;
+    case WL_UINT64: *(guint64 *)field(k, w) = v; return;
+    case WL_ENUM: *(int *)field(k, w) = (int)v; return;
+    }
+    g_assert_not_reached();
+}
+
+void workload_init(WorkloadOptions *w, WorkloadCommand command)
+{
+    memset(w, 0, sizeof *w);
+    for (guint i = 0; i < workload_schema_len; i++) {
+        const WorkloadKey *k = &workload_schema[i];
+        gboolean ok = workload_parse(k, workload_key_default(k, command), k->name, w, NULL);
+        g_assert(ok); /* the defaults are checked by the workload tests */
+    }
+}
+
+static char *choices_text(const WorkloadKey *k)
+{
+    return g_strjoinv(", ", (char **)k->choices);
+}
+
+gboolean workload_parse(const WorkloadKey *k, const char *text, const char *who, WorkloadOptions *w,
+                        GError **error)
+{
+    if (k->type == WL_ENUM) {
+        for (guint i = 0; k->choices[i]; i++)
+            if (!strcmp(k->choices[i], text)) {
+                set_number(k, w, i);
+                return TRUE;
+            }
+        g_autofree char *names = choices_text(k);
+        g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s %s: one of %s", who, text, names);
+        return FALSE;
+    }
+    /* Digits only (strtoull would take a sign, spaces and wrap negatives around). */
+    const char *p = text + (*text == '-');
+    gboolean digits = *p != '\0';
+    for (; *p && digits; p++)
+        digits = g_ascii_isdigit(*p);
+    if (!digits) {
+        g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s %s: expected a whole number", who, text);
+        return FALSE;
+    }
+    errno = 0;
+    guint64 v = *text == '-' ? 0 : g_ascii_strtoull(text, NULL, 10);
+    if (*text == '-' || errno == ERANGE || v < k->min || v > k->max) {
+        g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                    "%s %s: out of range [%" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT "]", who, text, k->min, k->max);
+        return FALSE;
+    }
+    set_number(k, w, v);
+    return TRUE;
+}
+
+char *workload_value_text(const WorkloadKey *k, const WorkloadOptions *w)
+{
+    guint64 v = get_number(k, w);
+    if (k->type == WL_ENUM)
+        return g_strdup(k->choices[v]);
+    return g_strdup_printf("%" G_GUINT64_FORMAT, v);
+}
+
+gboolean workload_validate(const WorkloadOptions *w, WorkloadCommand command, GError **error)
+{
+    for (guint i = 0; i < workload_schema_len; i++) {
+        const WorkloadKey *k = &workload_schema[i];
+        /* An enum holds one of its choices by construction (it is set in code, not typed). */
+        if (!(k->commands & command) || k->type == WL_ENUM)
+            continue;
+        guint64 v = get_number(k, w);
+        if (v < k->min || v > k->max) {
+            g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                        "--%s %" G_GUINT64_FORMAT ": out of range [%" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT "]",
+                        k->flag, v, k->min, k->max);
+            return FALSE;
+        }
+    }
+    if ((command & (WL_RUN | WL_VERIFY | WL_SWEEP)) && w->readers > w->threads) {
+        g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                    "--readers %u: more readers than threads (%u)", w->readers, w->threads);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+gboolean workload_fixed_time(const WorkloadOptions *w) { return w->duration || w->duration_ms; }
+
+void workload_harness(const WorkloadOptions *w, HarnessOptions *h)
+{
+    harness_options_init(h);
+    h->threads = w->threads;
+    /* Fixed-time runs loop "forever"; the caller's time limit ends them. */
+    h->iterations = workload_fixed_time(w) ? G_MAXINT32 : w->iterations;
+    h->cs_writes = w->cs_writes;
+    h->data = w->data;
+    h->cs_work = w->cs_work;
+    h->think = w->think;
+    h->readers = w->readers;
+}
+
+void workload_add_json(const WorkloadOptions *w, WorkloadCommand command, JsonBuilder *b)
+{
+    WorkloadMode skip = workload_fixed_time(w) ? WL_FIXED_WORK : WL_FIXED_TIME;
+    for (guint i = 0; i < workload_schema_len; i++) {
+        const WorkloadKey *k = &workload_schema[i];
+        if (!(k->commands & command) || k->mode == skip)
+            continue;
+        if (k->type == WL_ENUM)
+            report_add_string(b, k->name, k->choices[get_number(k, w)]);
+        else
+            report_add_int(b, k->name, (gint64)get_number(k, w));
+    }
+}
+
+static const struct {
+    WorkloadCommand bit;
+    const char *name;
+} command_names[] = {
+    { WL_RUN, "run" }, { WL_NATIVE, "native" }, { WL_VERIFY, "verify" }, { WL_SWEEP, "sweep" },
+};
+
+char *workload_reference_markdown(void)
+{
+    GString *s = g_string_new("| option | sweep axis | commands | default | values | meaning |\n"
+                              "| --- | --- | --- | --- | --- | --- |\n");
+    for (guint i = 0; i < workload_schema_len; i++) {
+        const WorkloadKey *k = &workload_schema[i];
+        g_string_append_printf(s, "| `--%s`", k->flag);
+        if (k->short_flag)
+            g_string_append_printf(s, ", `-%c`", k->short_flag);
+        g_string_append_printf(s, " | %s%s%s | ", k->axis ? "`" : "", k->axis ? k->axis : "", k->axis ? "`" : "");
+        gboolean first = TRUE;
+        for (guint c = 0; c < G_N_ELEMENTS(command_names); c++)
+            if (k->commands & command_names[c].bit) {
+                g_string_append_printf(s, "%s%s", first ? "" : ", ", command_names[c].name);
+                first = FALSE;
+            }
+        g_string_append_printf(s, " | %s", k->def);
+        for (const WorkloadDefault *d = k->defaults; d && d->commands; d++)
+            for (guint c = 0; c < G_N_ELEMENTS(command_names); c++)
+                if (d->commands & command_names[c].bit)
+                    g_string_append_printf(s, "; %s: %s (%s)", command_names[c].name, d->value, d->why);
+        if (k->type == WL_ENUM) {
+            g_autofree char *names = g_strjoinv(", ", (char **)k->choices);
+            g_string_append_printf(s, " | %s", names);
+        } else {
+            g_string_append_printf(s, " | %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT "%s%s", k->min, k->max,
+                                   k->unit ? " " : "", k->unit ? k->unit : "");
+        }
+        g_string_append_printf(s, " | %s. |\n", k->help);
+    }
+    return g_string_free(s, FALSE);
+}

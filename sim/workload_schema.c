@@ -1,0 +1,53 @@
+/* The workload schema: every workload option, defined once (see sim/workload.h).  Rows are in
+ * the order reports echo them and help lists them.  Ranges are the limits of what runs: `work`
+ * takes at most 1000000 cycles (cores/asm.c), a critical section's data stays within a few
+ * lines (64 words: 8 lines of 64 bytes), 4096 threads is past every shipped machine. */
+#include <stddef.h>
+#include "sim/workload.h"
+
+#define OFF(field) offsetof(WorkloadOptions, field)
+
+static const char *const placement_choices[] = { "fill", "spread", NULL };   /* PlacementPolicy order */
+static const char *const data_choices[] = { "same-line", "separate-line", NULL }; /* HarnessPlacement order */
+
+static const WorkloadDefault iterations_defaults[] = {
+    { WL_VERIFY, "3", "every seed explores a new interleaving; a few acquisitions per thread already "
+                      "reach the handoffs, and the interpreter's step budget grows with the count" },
+    { WL_NATIVE, "10000", "the host runs an acquisition in well under a microsecond; fewer make a run "
+                          "too short to time against thread start-up" },
+    { 0, NULL, NULL },
+};
+
+const WorkloadKey workload_schema[] = {
+    /* name, flag, short, axis, type, offset, default, min, max, choices, commands, mode, unit, help,
+     * per-command defaults */
+    { "threads", "threads", 't', "threads", WL_UINT, OFF(threads), "2", 1, 4096, NULL, WL_ALL, WL_ANY_MODE, NULL,
+      "Threads, one per core (natively one per CPU)", NULL },
+    { "readers", "readers", 0, "readers", WL_UINT, OFF(readers), "0", 0, 4096, NULL, WL_RUN | WL_VERIFY | WL_SWEEP,
+      WL_ANY_MODE, NULL, "Reader/writer locks (qrwlock): the first N threads take the read side", NULL },
+    { "placement", "placement", 0, "placement", WL_ENUM, OFF(placement), "fill", 0, 0, placement_choices,
+      WL_RUN | WL_SWEEP, WL_ANY_MODE, NULL,
+      "Thread placement: fill (socket by socket) or spread (round-robin over sockets)", NULL },
+    { "data", "data", 0, "data", WL_ENUM, OFF(data), "separate-line", 0, 0, data_choices, WL_ALL, WL_ANY_MODE, NULL,
+      "Critical-section data in the lock's line (workload A) or in its own line (workload B)", NULL },
+    { "cs_writes", "cs-writes", 0, "cs_writes", WL_UINT, OFF(cs_writes), "1", 0, 64, NULL, WL_ALL, WL_ANY_MODE,
+      NULL, "Extra shared words written in each critical section", NULL },
+    { "cs_work", "cs-work", 0, "cs_work", WL_UINT, OFF(cs_work), "0", 0, 1000000, NULL,
+      WL_RUN | WL_NATIVE | WL_SWEEP, WL_ANY_MODE, "cycles",
+      "Compute inside the critical section, the hold time (natively work units of about a cycle)", NULL },
+    { "think", "think", 0, "think", WL_UINT, OFF(think), "0", 0, 1000000, NULL, WL_RUN | WL_NATIVE | WL_SWEEP,
+      WL_ANY_MODE, "cycles",
+      "Compute between release and the next acquire (natively work units of about a cycle)", NULL },
+    { "jitter", "jitter", 0, "jitter", WL_UINT, OFF(jitter), "0", 0, G_MAXINT32, NULL, WL_RUN | WL_SWEEP,
+      WL_ANY_MODE, "cycles", "Randomise think time and start skew by up to this much (seeded)", NULL },
+    { "iterations", "iterations", 'i', "iterations", WL_UINT, OFF(iterations), "1000", 1, G_MAXINT32, NULL,
+      WL_ALL, WL_FIXED_WORK, NULL, "Fixed-work mode: acquisitions per thread", iterations_defaults },
+    { "duration", "duration", 'd', "duration", WL_UINT64, OFF(duration), "0", 0, G_MAXINT64, NULL,
+      WL_RUN | WL_SWEEP, WL_FIXED_TIME, "cycles",
+      "Fixed-time mode: run this many cycles and count acquisitions (0: fixed work)", NULL },
+    { "duration_ms", "duration-ms", 0, NULL, WL_UINT, OFF(duration_ms), "0", 0, G_MAXINT32, NULL, WL_NATIVE,
+      WL_FIXED_TIME, "ms", "Fixed-time mode on the host: run this long and count acquisitions (0: fixed work)",
+      NULL },
+};
+
+const guint workload_schema_len = G_N_ELEMENTS(workload_schema);
