@@ -123,8 +123,11 @@ run: qsim
 	@echo "== Workload B: critical-section data in a separate cache line =="
 	./qsim run --config haswell --lock qspin --vs qspin-cmpxchg --threads 2 --iterations 2000 --data separate-line
 
+# The reference pages generated from qsim's own tables (a test fails when one is stale).
 docs: qsim
 	./qsim config --reference > docs/config.md
+	./qsim list options > docs/workload.md
+	./qsim list counters > docs/counters.md
 
 # Simulation speed and memory (long measurements live here, not in `make check`).
 bench: qsim

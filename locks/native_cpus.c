@@ -73,7 +73,7 @@ static gboolean contains(const GArray *a, guint v)
     return FALSE;
 }
 
-GArray *native_choose_cpus(const GArray *wanted, guint threads, guint *n_out, GError **error)
+GArray *native_choose_cpus(const GArray *wanted, guint threads, GError **error)
 {
     g_autoptr(GArray) allowed = native_allowed_cpus();
     g_autoptr(GArray) cpus = wanted ? g_array_copy((GArray *)wanted) : g_array_ref(allowed);
@@ -86,18 +86,16 @@ GArray *native_choose_cpus(const GArray *wanted, guint threads, guint *n_out, GE
                 return NULL;
             }
         }
-    guint n = threads ? threads : wanted ? cpus->len : MIN(2u, cpus->len);
-    if (n > cpus->len) {
+    if (threads > cpus->len) {
         g_set_error(error, NATIVE_ERROR, NATIVE_ERROR_USAGE,
                     "--threads %u: only %u CPU%s %s (one pinned thread per CPU; spinning threads "
                     "sharing a CPU measure the scheduler, not the lock)",
-                    n, cpus->len, cpus->len == 1 ? "" : "s", wanted ? "listed in --cpus" : "available");
+                    threads, cpus->len, cpus->len == 1 ? "" : "s", wanted ? "listed in --cpus" : "available");
         return NULL;
     }
     /* A copy: `allowed` may be the same array. */
-    GArray *out = g_array_sized_new(FALSE, FALSE, sizeof(guint), n);
-    g_array_append_vals(out, cpus->data, n);
-    *n_out = n;
+    GArray *out = g_array_sized_new(FALSE, FALSE, sizeof(guint), threads);
+    g_array_append_vals(out, cpus->data, threads);
     return out;
 }
 

@@ -10,10 +10,10 @@
 gboolean native_parse_cpus(const char *text, GArray **out, GError **error);
 /* The CPUs this process may run on, ascending. */
 GArray *native_allowed_cpus(void);
-/* The CPUs a run of `threads` threads uses (0: one per entry of `wanted`, or 2): `wanted` (each
- * checked against the affinity mask), else the first of the allowed ones.  More threads than
- * CPUs is refused: spinning threads that share a CPU measure the scheduler.  *n_out: threads. */
-GArray *native_choose_cpus(const GArray *wanted, guint threads, guint *n_out, GError **error);
+/* The `threads` CPUs a run uses, thread i on the i-th: the first of `wanted` (each checked
+ * against the affinity mask), else the first of the allowed ones.  More threads than CPUs is
+ * refused: spinning threads that share a CPU measure the scheduler. */
+GArray *native_choose_cpus(const GArray *wanted, guint threads, GError **error);
 /* Sets `attr` so that the thread it starts runs on `cpu` only. */
 void native_pin_attr(pthread_attr_t *attr, guint cpu);
 

@@ -1,5 +1,5 @@
 /* The native runner (see native_run.h and docs/native.md): threads, the start barrier, marks,
- * verdicts and the report.
+ * verdicts, and what the report builder needs.
  *
  * Each thread runs the translated harness's `main`, as a simulated core does.  Fixed-time runs
  * (--duration-ms) assemble the harness with a loop count no run reaches (as the simulator
@@ -18,62 +18,66 @@
 #include "locks/native_abi.h"
 #include "locks/native_c.h"
 #include "locks/native_compile.h"
-#include "locks/native_marks.h"
 #include "locks/native_perf.h"
 #include "locks/native_run.h"
 #include "locks/native_tsc.h"
-#include "sim/base/latency_stats.h"
-#include "sim/base/report.h"
+#include "sim/mark_log.h"
+#include "sim/run_report.h"
 
-/* Latency samples kept, all threads together: about 256 MiB at most. */
+/* Latency samples kept, all threads together: about 256 MiB at most ... */
 #define RUN_MAX_SAMPLES ((guint64)32 << 20)
+/* ... but never fewer than this per thread. */
+#define RUN_MIN_SAMPLES ((guint64)4096)
 /* Samples kept per thread in a fixed-time run (its count is not known in advance). */
 #define RUN_TIMED_SAMPLES ((guint64)1 << 20)
 
-void native_options_init(NativeOptions *o)
+void native_run_options_init(NativeRunOptions *o)
 {
     memset(o, 0, sizeof *o);
-    o->iterations = 10000;
+    workload_init(&o->workload, WL_NATIVE);
+}
+
+guint64 native_run_sample_limit(const WorkloadOptions *w, guint threads)
+{
+    /* Natively fixed time is duration_ms (the model's duration in cycles has no effect). */
+    guint64 want = w->duration_ms ? RUN_TIMED_SAMPLES : w->iterations;
+    return MIN(want, MAX(RUN_MIN_SAMPLES, RUN_MAX_SAMPLES / MAX(threads, 1u)));
 }
 
 /* ------------------------------------------------------------------------------------------ */
 /* The program                                                                                */
 /* ------------------------------------------------------------------------------------------ */
 
-static gboolean check_options(const NativeOptions *o, GError **error)
+/* The workload as the host runs it: the rows `qsim native` does not take at their defaults
+ * (native_run.h), the rest checked as the command line checks them. */
+static gboolean host_workload(const WorkloadOptions *given, WorkloadOptions *w, GError **error)
 {
-    if (!o->iterations && !o->duration_ms) {
-        g_set_error(error, NATIVE_ERROR, NATIVE_ERROR_USAGE, "give --iterations or --duration-ms");
-        return FALSE;
+    WorkloadOptions def;
+    workload_init(&def, WL_NATIVE);
+    *w = *given;
+    for (guint i = 0; i < workload_schema_len; i++) {
+        const WorkloadKey *k = &workload_schema[i];
+        if (k->commands & WL_NATIVE)
+            continue;
+        g_autofree char *v = workload_value_text(k, &def);
+        gboolean ok = workload_parse(k, v, k->name, w, NULL);
+        g_assert(ok); /* a default reads back */
     }
-    /* The harness text holds these as 32-bit immediates. */
-    if (o->iterations > G_MAXUINT32 || o->cs_work > G_MAXUINT32 || o->think > G_MAXUINT32) {
-        g_set_error(error, NATIVE_ERROR, NATIVE_ERROR_USAGE,
-                    "--iterations, --cs-work and --think must be at most %u", G_MAXUINT32);
+    g_autoptr(GError) bad = NULL;
+    if (!workload_validate(w, WL_NATIVE, &bad)) {
+        g_set_error_literal(error, NATIVE_ERROR, NATIVE_ERROR_USAGE, bad->message);
         return FALSE;
     }
     return TRUE;
 }
 
-/* The harness options of a run (fixed time: the simulator's loop count, which the stop flag
- * cuts short). */
-static void harness_options(const NativeOptions *o, guint threads, HarnessOptions *h)
-{
-    harness_options_init(h);
-    h->threads = threads;
-    h->iterations = o->iterations ? (guint)o->iterations : G_MAXINT32;
-    h->cs_writes = o->cs_writes;
-    h->data = o->data_same_line ? HARNESS_SAME_LINE : HARNESS_SEPARATE_LINE;
-    h->cs_work = (guint)o->cs_work;
-    h->think = (guint)o->think;
-}
-
-/* The lock with its harness, assembled (*prog) and translated (the result). */
-static char *build_program(const NativeLock *lock, const NativeOptions *o, guint threads, Arch arch,
-                           IsaProgram **prog, GError **error)
+/* The lock with its harness, assembled (*prog) and translated (the result).  Fixed time: the
+ * simulator's loop count, which the stop flag cuts short (workload_harness). */
+static char *build_program(const NativeLock *lock, const WorkloadOptions *w, Arch arch, IsaProgram **prog,
+                           GError **error)
 {
     HarnessOptions h;
-    harness_options(o, threads, &h);
+    workload_harness(w, &h);
     *prog = native_lock_with_harness(lock, &h, arch, error);
     if (!*prog)
         return NULL;
@@ -83,13 +87,14 @@ static char *build_program(const NativeLock *lock, const NativeOptions *o, guint
     return csrc;
 }
 
-char *native_program_c(const NativeLock *lock, const NativeOptions *o, GError **error)
+char *native_program_c(const NativeLock *lock, const NativeRunOptions *o, GError **error)
 {
     Arch arch;
-    if (!native_host_arch(&arch, error) || !check_options(o, error))
+    WorkloadOptions w;
+    if (!native_host_arch(&arch, error) || !host_workload(&o->workload, &w, error))
         return NULL;
     IsaProgram *prog = NULL;
-    char *csrc = build_program(lock, o, o->threads ? o->threads : 2, arch, &prog, error);
+    char *csrc = build_program(lock, &w, arch, &prog, error);
     if (prog)
         isa_program_free(prog);
     return csrc;
@@ -124,7 +129,7 @@ typedef struct {
     Run *run;
     guint cpu;
     uint64_t *mine;            /* this thread's copy of each symbol: QnThread.mine */
-    NativeMarks marks;
+    MarkLogThread *marks;      /* this thread's record in the run's mark log */
     NativePerf perf;
 } Worker;
 
@@ -143,7 +148,7 @@ static int worker_mark(QnThread *qt, int64_t n)
     Worker *w = qt->runner;
     if (n == 1 && __atomic_load_n(&w->run->stop, __ATOMIC_RELAXED))
         return 1;
-    native_marks_note(&w->marks, n, native_tsc_read());
+    mark_log_thread_mark(w->marks, n, native_tsc_read());
     return 0;
 }
 
@@ -186,7 +191,6 @@ static void poke(void *ctx, uint64_t addr, unsigned size, uint64_t value)
 typedef struct {
     uint64_t counter;          /* h_counter: one per completed critical section */
     uint64_t violations;       /* h_violations: critical sections entered while another was inside */
-    uint64_t acquisitions;     /* mark 2s, all threads */
     gboolean mutex_ok;
 } Verdict;
 
@@ -197,16 +201,14 @@ static uint64_t read_var(const IsaProgram *p, const IsaLayout *lay, const char *
     return *(const uint64_t *)(uintptr_t)isa_sym_addr(lay, (guint)s, 0);
 }
 
-static Verdict judge(const IsaProgram *p, const IsaLayout *lay, Worker **ws, guint nt)
+static Verdict judge(const IsaProgram *p, const IsaLayout *lay, const MarkLog *log)
 {
     Verdict v = { 0 };
     v.counter = read_var(p, lay, HARNESS_COUNTER);
     v.violations = read_var(p, lay, HARNESS_VIOLATIONS);
-    for (guint t = 0; t < nt; t++)
-        v.acquisitions += ws[t]->marks.acquisitions;
     /* Every thread stops between iterations (module comment), so every acquisition's
      * increment is in the counter: exact, in both modes. */
-    v.mutex_ok = v.violations == 0 && v.counter == v.acquisitions;
+    v.mutex_ok = v.violations == 0 && v.counter == mark_log_acquisitions(log);
     return v;
 }
 
@@ -216,100 +218,79 @@ typedef struct {
     uint64_t st0, st1;         /* the time-stamp counter */
 } Span;
 
-static JsonNode *build_report(const NativeLock *lock, const NativeOptions *o, Arch arch, Worker **ws,
-                              guint nt, const Verdict *v, const Span *s, uint32_t line, double work_ns,
-                              uint64_t host_t0)
+/* The members only the host has, at their places in the report (docs/native.md); the caller
+ * unrefs them. */
+static void host_members(JsonObject *extra[RUN_REPORT_PLACES], const guint *cpus, guint nt, const Span *s,
+                         const MarkLog *log, const Verdict *v, uint32_t line, double work_ns)
 {
-    guint64 total = v->acquisitions, min_a = G_MAXUINT64, max_a = 0;
-    g_autofree NativeMarks **marks = g_new(NativeMarks *, nt);
-    for (guint t = 0; t < nt; t++) {
-        min_a = MIN(min_a, ws[t]->marks.acquisitions);
-        max_a = MAX(max_a, ws[t]->marks.acquisitions);
-        marks[t] = &ws[t]->marks;
-    }
-    LatencySamples lat;
-    latency_init(&lat);
-    native_marks_latency(marks, nt, &lat);
-    uint64_t ticks = s->st1 - s->st0, ns = s->ns1 - s->ns0;
-
-    g_autoptr(JsonBuilder) b = json_builder_new();
-    json_builder_begin_object(b);
-    report_add_string(b, "config", "native");
-    report_add_string(b, "arch", arch_name(arch));
-    report_add_string(b, "lock", native_lock_name(lock));
-    report_add_int(b, "threads", nt);
-    json_builder_set_member_name(b, "cpus");
-    json_builder_begin_array(b);
+    for (guint i = 0; i < RUN_REPORT_PLACES; i++)
+        extra[i] = json_object_new();
+    JsonArray *cpu_list = json_array_sized_new(nt);
     for (guint t = 0; t < nt; t++)
-        json_builder_add_int_value(b, ws[t]->cpu);
-    json_builder_end_array(b);
-    if (o->iterations)
-        report_add_int(b, "iterations", (gint64)o->iterations);
-    else
-        report_add_int(b, "duration_ms", o->duration_ms);
-    report_add_int(b, "cs_writes", o->cs_writes);
-    report_add_string(b, "data", o->data_same_line ? "same-line" : "separate-line");
-    report_add_int(b, "cs_work", (gint64)o->cs_work);
-    report_add_int(b, "think", (gint64)o->think);
-    if (native_tsc_is_cycles())
-        report_add_int(b, "cycles", (gint64)ticks);
-    report_add_int(b, "ns", (gint64)ns);
-    report_add_int(b, "acquisitions", (gint64)total);
-    if (total && native_tsc_is_cycles())
-        report_add_double(b, "cycles_per_acquisition", (double)ticks / (double)total);
-    if (total)
-        report_add_double(b, "ns_per_acquisition", (double)ns / (double)total);
-    if (lat.samples->len) {
-        json_builder_set_member_name(b, "latency");
-        json_builder_begin_object(b);
-        report_add_string(b, "unit", native_tsc_unit());
-        report_add_double(b, "mean", latency_mean(&lat) * native_tsc_to_unit(1));
-        report_add_double(b, "p50", native_tsc_to_unit(latency_percentile(&lat, 50)));
-        report_add_double(b, "p99", native_tsc_to_unit(latency_percentile(&lat, 99)));
-        report_add_int(b, "samples", lat.samples->len);
-        json_builder_end_object(b);
-    }
-    json_builder_set_member_name(b, "per_thread");
-    json_builder_begin_array(b);
+        json_array_add_int_element(cpu_list, cpus[t]);
+    json_object_set_array_member(extra[RUN_REPORT_IDENTITY], "cpus", cpu_list);
+    uint64_t ns = s->ns1 - s->ns0;
+    guint64 acquisitions = mark_log_acquisitions(log);
+    json_object_set_int_member(extra[RUN_REPORT_TOTALS], "ns", (gint64)ns);
+    json_object_set_double_member(extra[RUN_REPORT_TOTALS], "ns_per_acquisition",
+                                  acquisitions ? (double)ns / (double)acquisitions : 0);
+    json_object_set_string_member(extra[RUN_REPORT_LATENCY], "unit", native_tsc_unit());
+    json_object_set_int_member(extra[RUN_REPORT_LATENCY], "samples", log->latency.samples->len);
+    json_object_set_int_member(extra[RUN_REPORT_VERDICTS], "counter", (gint64)v->counter);
+    json_object_set_int_member(extra[RUN_REPORT_VERDICTS], "in_cs_violations", (gint64)v->violations);
+    json_object_set_int_member(extra[RUN_REPORT_VERDICTS], "line_size", line);
+    json_object_set_double_member(extra[RUN_REPORT_VERDICTS], "work_unit_ns", work_ns);
+}
+
+/* The report, from the simulator's builder: the workload as run, the mark log (its times in
+ * native_tsc_unit()), the verdict, the hardware counters as a counter group, and the host's
+ * own members. */
+static JsonNode *build_report(const NativeLock *lock, const WorkloadOptions *w, Arch arch, Worker **ws,
+                              guint nt, MarkLog *log, const Verdict *v, const Span *s, uint32_t line,
+                              double work_ns, uint64_t host_t0)
+{
+    double per_tick = native_tsc_unit_per_tick();
+    if (per_tick != 1.0)
+        mark_log_convert(log, per_tick);
+    mark_log_merge(log);
+    g_autofree guint *cpus = g_new(guint, nt);
+    g_autofree NativePerf **perf = g_new(NativePerf *, nt);
     for (guint t = 0; t < nt; t++) {
-        json_builder_begin_object(b);
-        report_add_int(b, "cpu", ws[t]->cpu);
-        report_add_int(b, "acquisitions", (gint64)ws[t]->marks.acquisitions);
-        report_add_double(b, "cycles_waiting", native_tsc_to_unit(ws[t]->marks.waiting));
-        json_builder_end_object(b);
+        cpus[t] = ws[t]->cpu;
+        perf[t] = &ws[t]->perf;
     }
-    json_builder_end_array(b);
-    json_builder_set_member_name(b, "fairness");
-    json_builder_begin_object(b);
-    report_add_int(b, "min", (gint64)min_a);
-    report_add_double(b, "avg", (double)total / nt);
-    report_add_int(b, "max", (gint64)max_a);
-    json_builder_end_object(b);
-    report_add_bool(b, "mutual_exclusion", v->mutex_ok);
-    report_add_int(b, "counter", (gint64)v->counter);
-    report_add_int(b, "in_cs_violations", (gint64)v->violations);
-    report_add_int(b, "line_size", line);
-    report_add_double(b, "work_unit_ns", work_ns);
-    json_builder_set_member_name(b, "counters");
-    g_autofree char *unavailable = native_perf_unavailable(&ws[0]->perf);
-    if (unavailable) {
-        json_builder_add_string_value(b, unavailable);
-    } else {
-        json_builder_begin_object(b);
-        for (int i = 0; i < NATIVE_CTR_N; i++) {
-            if (!ws[0]->perf.counted[i])
-                continue; /* e.g. not an Intel core: no such event */
-            guint64 sum = 0;
-            for (guint t = 0; t < nt; t++)
-                sum += ws[t]->perf.value[i];
-            report_add_int(b, native_perf_names[i], (gint64)sum);
-        }
-        json_builder_end_object(b);
-    }
-    report_add_double(b, "host_seconds", (double)(native_now_ns() - host_t0) / 1e9);
-    json_builder_end_object(b);
-    latency_clear(&lat);
-    return json_builder_get_root(b);
+    NativePerfStats total;
+    CounterInfo rows[NATIVE_CTR_N];
+    CounterRegistry counted;
+    g_autofree char *unavailable = native_perf_total(perf, nt, &total, rows, &counted);
+    const CounterGroup groups[] = {
+        { "host", unavailable ? &native_perf_registry : &counted, unavailable ? NULL : &total, "counters",
+          unavailable },
+    };
+    const RunVerdict verdicts[] = { { "mutual_exclusion", v->mutex_ok } };
+    guint64 ticks = s->st1 - s->st0;
+    RunReportInput in = {
+        .config = "native",
+        .arch = arch_name(arch),
+        .lock = native_lock_name(lock),
+        .workload = w,
+        .command = WL_NATIVE,
+        .cycles = native_tsc_is_cycles() ? &ticks : NULL,
+        .marks = log,
+        .place_key = "cpu",
+        .place = cpus,
+        .verdicts = verdicts,
+        .nverdicts = G_N_ELEMENTS(verdicts),
+        .groups = groups,
+        .ngroups = G_N_ELEMENTS(groups),
+        .host_time = TRUE,
+        .host_seconds = (double)(native_now_ns() - host_t0) / 1e9,
+    };
+    host_members(in.extra, cpus, nt, s, log, v, line, work_ns);
+    JsonNode *root = run_report_build(&in);
+    for (guint i = 0; i < RUN_REPORT_PLACES; i++)
+        json_object_unref(in.extra[i]);
+    return root;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -318,7 +299,7 @@ static JsonNode *build_report(const NativeLock *lock, const NativeOptions *o, Ar
 
 /* Starts the workers pinned, releases them together, waits for them (after the duration in a
  * fixed-time run).  FALSE with an error when a thread cannot be started. */
-static gboolean run_threads(Run *r, Worker **ws, guint nt, const NativeOptions *o, Span *s, GError **error)
+static gboolean run_threads(Run *r, Worker **ws, guint nt, guint duration_ms, Span *s, GError **error)
 {
     g_autofree pthread_t *tids = g_new0(pthread_t, nt);
     guint started = 0;
@@ -346,7 +327,7 @@ static gboolean run_threads(Run *r, Worker **ws, guint nt, const NativeOptions *
     s->st0 = native_tsc_read();
     __atomic_store_n(&r->go, 1, __ATOMIC_RELEASE);
     if (r->fixed_time) {
-        g_usleep((gulong)o->duration_ms * 1000);
+        g_usleep((gulong)duration_ms * 1000);
         __atomic_store_n(&r->stop, 1, __ATOMIC_RELAXED);
     }
     for (guint t = 0; t < started; t++)
@@ -363,18 +344,19 @@ static uint32_t host_line_size(void)
     return host_line > 64 && host_line <= 4096 ? (uint32_t)host_line : 64;
 }
 
-JsonNode *native_run(const NativeLock *lock, const NativeOptions *o, GError **error)
+JsonNode *native_run(const NativeLock *lock, const NativeRunOptions *o, GError **error)
 {
     uint64_t host_t0 = native_now_ns();
     Arch arch;
-    if (!native_host_arch(&arch, error) || !check_options(o, error))
+    WorkloadOptions w;
+    if (!native_host_arch(&arch, error) || !host_workload(&o->workload, &w, error))
         return NULL;
-    guint nt;
-    g_autoptr(GArray) cpus = native_choose_cpus(o->cpus, o->threads, &nt, error);
+    guint nt = w.threads;
+    g_autoptr(GArray) cpus = native_choose_cpus(o->cpus, nt, error);
     if (!cpus)
         return NULL;
     g_autoptr(IsaProgram) prog = NULL;
-    g_autofree char *csrc = build_program(lock, o, nt, arch, &prog, error);
+    g_autofree char *csrc = build_program(lock, &w, arch, &prog, error);
     if (!csrc)
         return NULL;
     g_autoptr(NativeModule) module = native_module_load(csrc, native_lock_compiler(lock),
@@ -385,7 +367,7 @@ JsonNode *native_run(const NativeLock *lock, const NativeOptions *o, GError **er
     r.main = load_main(module, native_lock_name(lock), error);
     if (!r.main)
         return NULL;
-    r.fixed_time = o->iterations == 0;
+    r.fixed_time = w.duration_ms != 0;
     r.count_clears = arch == ARCH_X86 && native_perf_host_is_intel();
 
     /* Memory: one zeroed block, aligned to the line, laid out exactly as the simulator lays it
@@ -399,47 +381,48 @@ JsonNode *native_run(const NativeLock *lock, const NativeOptions *o, GError **er
     IsaLayout *lay = isa_layout_new(prog, nt, line, (uint64_t)(uintptr_t)block);
     isa_layout_init_memory(lay, prog, poke, NULL);
 
-    guint64 cap = o->iterations ? o->iterations : RUN_TIMED_SAMPLES;
-    cap = MIN(cap, MAX((guint64)4096, RUN_MAX_SAMPLES / nt));
+    /* Every thread's record and sample room, allocated now: the threads never allocate. */
+    MarkLog log;
+    mark_log_init(&log, nt, native_run_sample_limit(&w, nt));
     gsize wsize = (sizeof(Worker) + 127) / 128 * 128;
     Worker **ws = g_new0(Worker *, nt);
     for (guint t = 0; t < nt; t++) {
-        Worker *w = aligned_alloc(128, wsize);
-        memset(w, 0, wsize);
-        w->run = &r;
-        w->cpu = g_array_index(cpus, guint, t);
-        native_marks_init(&w->marks, cap);
-        w->mine = g_new0(uint64_t, lay->nsyms + 1);
+        Worker *wk = aligned_alloc(128, wsize);
+        memset(wk, 0, wsize);
+        wk->run = &r;
+        wk->cpu = g_array_index(cpus, guint, t);
+        wk->marks = log.threads[t];
+        wk->mine = g_new0(uint64_t, lay->nsyms + 1);
         for (guint s = 0; s < lay->nsyms; s++)
-            w->mine[s] = isa_sym_addr(lay, s, t);
-        w->qt.mine = w->mine;
-        w->qt.addr = lay->addr;
-        w->qt.tid = t;
-        w->qt.nthreads = nt;
-        w->qt.mark = worker_mark;
-        w->qt.runner = w;
-        ws[t] = w;
+            wk->mine[s] = isa_sym_addr(lay, s, t);
+        wk->qt.mine = wk->mine;
+        wk->qt.addr = lay->addr;
+        wk->qt.tid = t;
+        wk->qt.nthreads = nt;
+        wk->qt.mark = worker_mark;
+        wk->qt.runner = wk;
+        ws[t] = wk;
     }
     double work_ns = native_work_unit_ns();
     JsonNode *root = NULL;
     Span span;
-    if (run_threads(&r, ws, nt, o, &span, error)) {
+    if (run_threads(&r, ws, nt, w.duration_ms, &span, error)) {
         const char *fault = NULL;
         for (guint t = 0; t < nt && !fault; t++)
             fault = ws[t]->qt.fault;
         if (fault) {
             g_set_error(error, NATIVE_ERROR, NATIVE_ERROR_INVALID, "%s", fault);
         } else {
-            Verdict v = judge(prog, lay, ws, nt);
-            root = build_report(lock, o, arch, ws, nt, &v, &span, line, work_ns, host_t0);
+            Verdict v = judge(prog, lay, &log);
+            root = build_report(lock, &w, arch, ws, nt, &log, &v, &span, line, work_ns, host_t0);
         }
     }
     for (guint t = 0; t < nt; t++) {
-        native_marks_clear(&ws[t]->marks);
         g_free(ws[t]->mine);
         free(ws[t]);
     }
     g_free(ws);
+    mark_log_clear(&log);
     isa_layout_free(lay);
     free(block);
     return root;

@@ -1,8 +1,10 @@
 /* The native runner: a lock assembled with the workload harness (the same ISA text the
  * simulator runs), translated to C, compiled (through the cache) and run on the host, one
- * pinned thread per CPU.  The verdicts are read from the harness's own variables, as the
- * simulator reads them; the result is a report tree with the keys of a simulated run where they
- * mean the same thing (docs/native.md). */
+ * pinned thread per CPU.  It takes the simulator's workload options (sim/workload.h) and adds
+ * only what is the host's own, the CPUs.  The verdicts are read from the harness's own
+ * variables, as the simulator reads them, the marks kept in the simulator's mark log, and the
+ * report built by the simulator's report builder (sim/run_report.h), with the members only
+ * the host has (docs/native.md). */
 #ifndef QSIM_NATIVE_RUN_H
 #define QSIM_NATIVE_RUN_H
 
@@ -10,26 +12,31 @@
 #include "locks/native_cpus.h"
 #include "locks/native_host.h"
 #include "locks/native_lock.h"
+#include "sim/workload.h"
 
 typedef struct {
-    guint threads;             /* 0: one per CPU of `cpus`, or 2 */
-    guint64 iterations;        /* acquisitions per thread (fixed work) ... */
-    guint duration_ms;         /* ... or, when iterations is 0, run this long (fixed time) */
-    guint cs_writes;           /* extra words written in the critical section */
-    gboolean data_same_line;   /* CS data in the lock's line (else its own line) */
-    guint64 cs_work, think;    /* work units inside / after the critical section */
-    GArray *cpus;              /* guint CPU numbers; NULL: the first CPUs of our affinity mask */
-} NativeOptions;
+    /* The rows of `qsim native` (WL_NATIVE); the others (the model's placement, jitter,
+     * readers, duration in cycles) have no effect natively and are run at their defaults, so
+     * the same options can be handed over from a model run.  Fixed time: duration_ms. */
+    WorkloadOptions workload;
+    GArray *cpus;              /* guint CPU numbers, thread i on the i-th (at least `threads` of
+                                * them); NULL: the first CPUs of our affinity mask */
+} NativeRunOptions;
 
-/* The defaults of `qsim native`: 2 threads, 10000 iterations, separate-line data. */
-void native_options_init(NativeOptions *o);
+/* The defaults of `qsim native` (workload_init(WL_NATIVE)), no CPU list. */
+void native_run_options_init(NativeRunOptions *o);
+
+/* Latency samples a run keeps per thread (the first ones; every acquisition is still counted
+ * and its latency summed): all of a fixed-work run's, within a bound on the memory of all
+ * threads together, allocated before the threads start. */
+guint64 native_run_sample_limit(const WorkloadOptions *w, guint threads);
 
 /* The C text of the program a run of `lock` with `o` executes (for inspection and tests). */
-char *native_program_c(const NativeLock *lock, const NativeOptions *o, GError **error);
+char *native_program_c(const NativeLock *lock, const NativeRunOptions *o, GError **error);
 
 /* Runs the lock; the report tree, or NULL with an error (bad options, no compiler, cannot pin,
  * program fault).  A mutual exclusion failure is a result, not an error: key
  * `mutual_exclusion`. */
-JsonNode *native_run(const NativeLock *lock, const NativeOptions *o, GError **error);
+JsonNode *native_run(const NativeLock *lock, const NativeRunOptions *o, GError **error);
 
 #endif

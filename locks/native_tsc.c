@@ -16,14 +16,14 @@ const char *native_tsc_unit(void)
     return native_tsc_is_cycles() ? "tsc_cycles" : "ns";
 }
 
-double native_tsc_to_unit(uint64_t ticks)
+double native_tsc_unit_per_tick(void)
 {
 #if defined(__aarch64__)
     uint64_t freq;
     __asm__ __volatile__("mrs %0, cntfrq_el0" : "=r"(freq));
-    return freq ? (double)ticks * 1e9 / (double)freq : (double)ticks;
+    return freq ? 1e9 / (double)freq : 1.0;
 #else
-    return (double)ticks;
+    return 1.0;
 #endif
 }
 

@@ -40,8 +40,8 @@ gboolean native_tsc_is_cycles(void);
 /* What reported latencies count: "tsc_cycles" on x86, else "ns" (arm64's generic timer runs at
  * tens of MHz, so its ticks are converted). */
 const char *native_tsc_unit(void);
-/* `ticks` of the counter in that unit. */
-double native_tsc_to_unit(uint64_t ticks);
+/* How many of that unit one tick of the counter is (1 on x86). */
+double native_tsc_unit_per_tick(void);
 
 /* ns per work unit (`work 1`: one iteration of qn_work), measured over about a millisecond. */
 double native_work_unit_ns(void);

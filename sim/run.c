@@ -179,7 +179,7 @@ static gboolean wire_machine(const RunOptions *o, RunWiring *w, GError **error)
     w->thread_of_core = g_new0(guint, config_total_cores(w->cfg));
     for (guint t = 0; t < wl->threads; t++)
         w->thread_of_core[w->cores[t]] = t;
-    mark_log_init(&w->log, wl->threads);
+    mark_log_init(&w->log, wl->threads, MARK_LOG_EVERY_SAMPLE);
     machine_set_mark_hook(w->m, on_mark, w);
     if (o->trace)
         machine_set_trace_hook(w->m, trace_core, &w->trace);
@@ -221,7 +221,7 @@ static RunJudgement judge_run(const RunOptions *o, const RunWiring *w, RunResult
     uint64_t violations = peek_sym(w, HARNESS_VIOLATIONS);
     guint64 writer_releases = 0;
     for (guint t = wl->readers; t < wl->threads; t++)
-        writer_releases += w->log.releases[t];
+        writer_releases += w->log.threads[t]->releases;
     /* Every completed writer critical section added one.  A run cut off by --duration may
      * leave one writer inside, its increment stored but not released, and a released
      * increment may still sit in a store buffer, not yet in memory: one per writer at most. */
@@ -259,14 +259,15 @@ static JsonNode *report_run(const RunOptions *o, RunWiring *w, const RunJudgemen
     if (lock_sym >= 0)
         lock_line = memsys_line_stats(w->ms, isa_sym_addr(w->layout, (guint)lock_sym, 0));
     const CounterGroup groups[] = {
-        { "core", &core_stats_registry, &cores, "core_counters" },
-        { "memory", &mem_stats_registry, memsys_stats(w->ms), "memory_system" },
-        { "lock_line", &line_stats_registry, lock_sym >= 0 ? &lock_line : NULL, NULL },
+        { "core", &core_stats_registry, &cores, "core_counters", NULL },
+        { "memory", &mem_stats_registry, memsys_stats(w->ms), "memory_system", NULL },
+        { "lock_line", &line_stats_registry, lock_sym >= 0 ? &lock_line : NULL, NULL, NULL },
     };
     const RunVerdict verdicts[] = {
         { "mutual_exclusion", v->mutual_exclusion },
         { "stalled", v->stalled },
     };
+    mark_log_merge(&w->log);
     Cycle cycles = machine_cycles(w->m);
     if (o->workload.duration)
         cycles = MIN(cycles, o->workload.duration);

@@ -142,6 +142,19 @@ static void add_headline(PathWriter *w, const HeadlineRow *row, const CounterGro
 
 /* ---- the sections ---- */
 
+/* The runner's own members at `at` (see RunReportInput.extra). */
+static void add_extra(JsonBuilder *b, const RunReportInput *in, RunReportPlace at)
+{
+    JsonObject *o = in->extra[at];
+    if (!o)
+        return;
+    g_autoptr(GList) names = json_object_get_members(o);
+    for (GList *l = names; l; l = l->next) {
+        json_builder_set_member_name(b, l->data);
+        json_builder_add_value(b, json_node_copy(json_object_get_member(o, l->data)));
+    }
+}
+
 static void add_identity(JsonBuilder *b, const RunReportInput *in)
 {
     report_add_string(b, "config", in->config);
@@ -151,35 +164,40 @@ static void add_identity(JsonBuilder *b, const RunReportInput *in)
     report_add_string(b, "mode", workload_fixed_time(in->workload) ? "fixed-time" : "fixed-work");
     if (in->seed)
         report_add_int(b, "seed", (gint64)*in->seed);
+    add_extra(b, in, RUN_REPORT_IDENTITY);
 }
 
 static void add_marks(JsonBuilder *b, const RunReportInput *in)
 {
     MarkLog *log = in->marks;
+    g_assert(log->merged);
     guint64 acquisitions = mark_log_acquisitions(log);
     if (in->cycles)
         report_add_int(b, "cycles", (gint64)*in->cycles);
     report_add_int(b, "acquisitions", (gint64)acquisitions);
     if (in->cycles)
         report_add_double(b, "cycles_per_acquisition", ratio((double)*in->cycles, (double)acquisitions));
+    add_extra(b, in, RUN_REPORT_TOTALS);
     json_builder_set_member_name(b, "latency");
     json_builder_begin_object(b);
     report_add_double(b, "mean", latency_mean(&log->latency));
     report_add_int(b, "p50", (gint64)latency_percentile(&log->latency, 50));
     report_add_int(b, "p99", (gint64)latency_percentile(&log->latency, 99));
+    add_extra(b, in, RUN_REPORT_LATENCY);
     json_builder_end_object(b);
     json_builder_set_member_name(b, "per_thread");
     json_builder_begin_array(b);
     guint64 amin = G_MAXUINT64, amax = 0;
     for (guint t = 0; t < log->nthreads; t++) {
+        const MarkLogThread *r = log->threads[t];
         json_builder_begin_object(b);
         report_add_int(b, in->place_key, in->place[t]);
         report_add_string(b, "role", t < in->workload->readers ? "reader" : "writer");
-        report_add_int(b, "acquisitions", (gint64)log->acquisitions[t]);
-        report_add_int(b, "cycles_waiting", (gint64)log->waiting[t]);
+        report_add_int(b, "acquisitions", (gint64)r->acquisitions);
+        report_add_int(b, "cycles_waiting", (gint64)r->waiting);
         json_builder_end_object(b);
-        amin = MIN(amin, log->acquisitions[t]);
-        amax = MAX(amax, log->acquisitions[t]);
+        amin = MIN(amin, r->acquisitions);
+        amax = MAX(amax, r->acquisitions);
     }
     json_builder_end_array(b);
     json_builder_set_member_name(b, "fairness");
@@ -204,8 +222,15 @@ static void add_counters(JsonBuilder *b, const RunReportInput *in)
     g_hash_table_unref(w.closed);
     for (guint i = 0; i < in->ngroups; i++) {
         const CounterGroup *g = &in->groups[i];
-        if (!g->stats || !g->dump_key)
+        if (!g->dump_key)
             continue;
+        if (!g->stats) {
+            if (g->unavailable) {
+                g_autofree char *why = g_strdup_printf("unavailable (%s)", g->unavailable);
+                report_add_string(b, g->dump_key, why);
+            }
+            continue;
+        }
         json_builder_set_member_name(b, g->dump_key);
         json_builder_begin_object(b);
         counters_add_json(g->registry, g->stats, b);
@@ -221,6 +246,7 @@ JsonNode *run_report_build(const RunReportInput *in)
     add_marks(b, in);
     for (guint i = 0; i < in->nverdicts; i++)
         report_add_bool(b, in->verdicts[i].key, in->verdicts[i].value);
+    add_extra(b, in, RUN_REPORT_VERDICTS);
     add_counters(b, in);
     if (in->host_time) {
         report_add_double(b, "host_seconds", in->host_seconds);
@@ -230,4 +256,31 @@ JsonNode *run_report_build(const RunReportInput *in)
     }
     json_builder_end_object(b);
     return json_builder_get_root(b);
+}
+
+char *run_report_headline_markdown(void)
+{
+    static const char *const joiner[] = { [HEAD_SUM] = " + ", [HEAD_SHARE] = " + ", [HEAD_ELEMENTS] = "" };
+    GString *s = g_string_new("| key | group | value |\n|---|---|---|\n");
+    for (guint i = 0; i < G_N_ELEMENTS(headline); i++) {
+        const HeadlineRow *row = &headline[i];
+        GString *terms = g_string_new(NULL);
+        for (guint k = 0; k < G_N_ELEMENTS(row->counters) && row->counters[k]; k++)
+            g_string_append_printf(terms, "%s`%s`", k ? joiner[row->kind] : "", row->counters[k]);
+        g_string_append_printf(s, "| `%s` | %s | ", row->path, row->group);
+        switch (row->kind) {
+        case HEAD_SUM:
+            g_string_append(s, terms->str);
+            break;
+        case HEAD_SHARE:
+            g_string_append_printf(s, "`%s` / (%s)", row->counters[0], terms->str);
+            break;
+        case HEAD_ELEMENTS:
+            g_string_append_printf(s, "%s, one member per element", terms->str);
+            break;
+        }
+        g_string_append(s, " |\n");
+        g_string_free(terms, TRUE);
+    }
+    return g_string_free(s, FALSE);
 }

@@ -1,17 +1,22 @@
 /* The report of a lock benchmark run, built in one place from what any runner can hand over:
  * who ran what (config, arch, lock, workload, seed), the per-thread mark log, the verdicts,
- * and groups of counters, each a registry plus the struct it describes (sim/base/counters.h).
- * The model hands over its core, memory-system and lock-line counters; a runner without them
- * leaves those groups out (or passes stats NULL) and their keys are simply absent, never zero.
+ * groups of counters, each a registry plus the struct it describes (sim/base/counters.h), and
+ * members of the runner's own at named places.  The model hands over its core, memory-system
+ * and lock-line counters; the native backend its hardware counters and the members only the
+ * host has (docs/native.md).  A group a runner lacks is left out (or passed with stats NULL)
+ * and its keys are simply absent, never zero.
  *
  * Report layout, in order (keys documented in docs and relied on by tests):
  *   config, arch, lock, the workload echo (workload_add_json), mode, seed
- *   cycles, acquisitions, cycles_per_acquisition, latency.{mean,p50,p99},
+ *     [RUN_REPORT_IDENTITY members]
+ *   cycles, acquisitions, cycles_per_acquisition  [RUN_REPORT_TOTALS members]
+ *   latency.{mean,p50,p99  [RUN_REPORT_LATENCY members]}
  *   per_thread[] {core|cpu, role, acquisitions, cycles_waiting}, fairness.{min,avg,max}
- *   the verdicts (mutual_exclusion, stalled)
+ *   the verdicts (mutual_exclusion, stalled)  [RUN_REPORT_VERDICTS members]
  *   headline counters (machine_clears.*, paused_cycles, atomics.*, coherence.*, l1_hit_rate,
  *   sim_instructions): sums and shares of named counters, from the table in run_report.c
- *   each group's full dump under its dump_key (core_counters.*, memory_system.*)
+ *   each group's full dump under its dump_key (core_counters.*, memory_system.*, counters.*),
+ *   or "unavailable (why)" for a group its runner could not count
  *   host_seconds, host_peak_rss_kib (when host_time) */
 #ifndef QSIM_RUN_REPORT_H
 #define QSIM_RUN_REPORT_H
@@ -30,7 +35,18 @@ typedef struct {
     const CounterRegistry *registry;
     const void *stats;             /* NULL: absent (its keys are left out) */
     const char *dump_key;          /* every counter of the group under this key, or NULL */
+    const char *unavailable;       /* stats NULL: why it could not be counted, reported under
+                                    * dump_key as "unavailable (why)"; NULL: the key is absent */
 } CounterGroup;
+
+/* Where a runner's own members go in the layout (above). */
+typedef enum {
+    RUN_REPORT_IDENTITY,           /* after the identity (native: cpus) */
+    RUN_REPORT_TOTALS,             /* after the totals (native: ns, ns_per_acquisition) */
+    RUN_REPORT_LATENCY,            /* inside latency, after p99 (native: unit, samples) */
+    RUN_REPORT_VERDICTS,           /* after the verdicts (native: the evidence behind them) */
+    RUN_REPORT_PLACES
+} RunReportPlace;
 
 /* A yes/no outcome of the run, reported as a boolean member. */
 typedef struct {
@@ -48,7 +64,7 @@ typedef struct {
     const guint64 *seed;           /* NULL: no seed (nothing random) */
     /* what happened */
     const guint64 *cycles;         /* the run's length, NULL when not measured in cycles */
-    MarkLog *marks;                /* its latency samples are sorted for the percentiles */
+    MarkLog *marks;                /* merged (mark_log_merge); its samples are sorted here */
     const char *place_key;         /* per_thread's placement member: "core" or "cpu" */
     const guint *place;            /* per thread: where it ran */
     const RunVerdict *verdicts;
@@ -57,9 +73,15 @@ typedef struct {
     guint ngroups;
     gboolean host_time;            /* add host_seconds and host_peak_rss_kib */
     double host_seconds;
+    /* The runner's own members at each place, copied in the object's order; NULL: none.  Their
+     * keys must not be the builder's. */
+    JsonObject *extra[RUN_REPORT_PLACES];
 } RunReportInput;
 
 /* The report tree (a JSON object; caller owns it). */
 JsonNode *run_report_build(const RunReportInput *in);
+/* The headline counters as a Markdown table, for docs: key, group, and the counters it is made
+ * of (a sum, where an array or per-core counter counts as its total; or a share). */
+char *run_report_headline_markdown(void);
 
 #endif

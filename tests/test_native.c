@@ -1,16 +1,19 @@
 /* The native backend: translation (golden C, refused ops, one entry), the program a run
- * compiles (lock + the ISA harness), CPU lists, mark bookkeeping, real runs of small locks
- * (TAS with call/ret, ticket), a broken lock caught, fixed-time runs, the compile cache, a
- * missing compiler, the report's keys, the CLI. */
+ * compiles (lock + the ISA harness), CPU lists, the sample limit and the hardware counters'
+ * registry, real runs of small locks (TAS with call/ret, ticket), a broken lock caught,
+ * fixed-time runs, the model's options handed over, the compile cache, a missing compiler, the
+ * report (the shared builder's keys and types, beside the model's), the CLI. */
 #include <check.h>
+#include <errno.h>
 #include <string.h>
 #include <unistd.h>
 #include <glib/gstdio.h>
 #include "cores/asm.h"
 #include "locks/native_c.h"
 #include "locks/native_compile.h"
-#include "locks/native_marks.h"
+#include "locks/native_perf.h"
 #include "locks/native_run.h"
+#include "sim/run.h"
 #include "tests/isa_builder.h"
 #include "tests/run_qsim.h"
 
@@ -271,12 +274,12 @@ START_TEST(test_program_is_lock_with_harness)
     /* One function, `main`: the harness's loop around calls into the lock, in the harness's
      * order, with the workload's numbers. */
     g_autoptr(NativeLock) l = load("tas", tas_text);
-    NativeOptions o;
-    native_options_init(&o);
-    o.iterations = 123;
-    o.cs_writes = 2;
-    o.cs_work = 7;
-    o.think = 9;
+    NativeRunOptions o;
+    native_run_options_init(&o);
+    o.workload.iterations = 123;
+    o.workload.cs_writes = 2;
+    o.workload.cs_work = 7;
+    o.workload.think = 9;
     g_autoptr(GError) e = NULL;
     g_autofree char *c = native_program_c(l, &o, &e);
     ck_assert_msg(c, "%s", e ? e->message : "");
@@ -301,10 +304,9 @@ START_TEST(test_program_fixed_time_count)
 {
     /* Fixed time: the simulator's loop count, ended by the mark hook. */
     g_autoptr(NativeLock) l = load("tas", tas_text);
-    NativeOptions o;
-    native_options_init(&o);
-    o.iterations = 0;
-    o.duration_ms = 5;
+    NativeRunOptions o;
+    native_run_options_init(&o);
+    o.workload.duration_ms = 5;
     g_autofree char *c = native_program_c(l, &o, NULL);
     g_autofree char *want = g_strdup_printf("r12 = UINT64_C(%d);", G_MAXINT32);
     ck_assert_msg(strstr(c, want), "%s", c);
@@ -353,38 +355,80 @@ START_TEST(test_parse_cpus)
 END_TEST
 
 /* ------------------------------------------------------------------------------------------ */
-/* Marks                                                                                      */
+/* Samples and counters                                                                       */
 /* ------------------------------------------------------------------------------------------ */
 
-START_TEST(test_marks_bookkeeping)
+START_TEST(test_options_are_the_tables)
 {
-    /* Latency is mark 1 to mark 2; only the first `cap` are kept, all are summed; marks
-     * outside 1..3 are the lock's own and ignored. */
-    NativeMarks a, b;
-    native_marks_init(&a, 2);
-    native_marks_init(&b, 8);
-    static const struct { int64_t n; uint64_t at; } seen[] = {
-        { 1, 100 }, { 2, 130 }, { 3, 140 }, { 1, 200 }, { 7, 205 }, { 2, 260 }, { 3, 261 }, { 1, 300 }, { 2, 301 },
-    };
-    for (guint i = 0; i < G_N_ELEMENTS(seen); i++)
-        native_marks_note(&a, seen[i].n, seen[i].at);
-    native_marks_note(&b, 1, 5);
-    native_marks_note(&b, 2, 1005);
-    ck_assert_uint_eq(a.acquisitions, 3);
-    ck_assert_uint_eq(a.releases, 2);
-    ck_assert_uint_eq(a.waiting, 30 + 60 + 1);
-    ck_assert_uint_eq(a.kept, 2);
-    NativeMarks *both[] = { &a, &b };
-    LatencySamples lat;
-    latency_init(&lat);
-    native_marks_latency(both, 2, &lat);
-    ck_assert_uint_eq(lat.samples->len, 3);
-    ck_assert_uint_eq(g_array_index(lat.samples, uint64_t, 0), 30);
-    ck_assert_uint_eq(g_array_index(lat.samples, uint64_t, 1), 60);
-    ck_assert_uint_eq(g_array_index(lat.samples, uint64_t, 2), 1000);
-    latency_clear(&lat);
-    native_marks_clear(&a);
-    native_marks_clear(&b);
+    /* `qsim native`'s defaults are the workload table's (cs_writes was 0 natively once). */
+    NativeRunOptions o;
+    native_run_options_init(&o);
+    WorkloadOptions w;
+    workload_init(&w, WL_NATIVE);
+    ck_assert(!memcmp(&o.workload, &w, sizeof w));
+    ck_assert_uint_eq(o.workload.cs_writes, 1);
+    ck_assert_uint_eq(o.workload.iterations, 10000);
+    ck_assert_uint_eq(o.workload.threads, 2);
+    ck_assert_ptr_null(o.cpus);
+}
+END_TEST
+
+START_TEST(test_sample_limit)
+{
+    /* Every sample of a fixed-work run; 2^20 a thread in a fixed-time one; at most 32 Mi in
+     * all, but never fewer than 4096 a thread. */
+    WorkloadOptions w;
+    workload_init(&w, WL_NATIVE);
+    ck_assert_uint_eq(native_run_sample_limit(&w, 2), 10000);
+    w.iterations = G_MAXINT32;
+    ck_assert_uint_eq(native_run_sample_limit(&w, 2), (guint64)16 << 20);
+    ck_assert_uint_eq(native_run_sample_limit(&w, 4096), 8192);
+    ck_assert_uint_eq(native_run_sample_limit(&w, 65536), 4096);
+    w.duration_ms = 10;
+    ck_assert_uint_eq(native_run_sample_limit(&w, 2), (guint64)1 << 20);
+    ck_assert_uint_eq(native_run_sample_limit(&w, 64), (guint64)512 << 10);
+    /* The model's fixed time (cycles) is not the host's. */
+    w.duration_ms = 0;
+    w.duration = 5000;
+    w.iterations = 7;
+    ck_assert_uint_eq(native_run_sample_limit(&w, 2), 7);
+}
+END_TEST
+
+START_TEST(test_perf_registry_covers_struct)
+{
+    ck_assert_uint_eq(counters_bytes(&native_perf_registry), native_perf_registry.struct_size);
+    ck_assert_uint_eq(native_perf_registry.n, NATIVE_CTR_N);
+    ck_assert_ptr_nonnull(counters_find(&native_perf_registry, "machine_clears_memory_ordering"));
+}
+END_TEST
+
+START_TEST(test_perf_total)
+{
+    /* Two threads that counted: the sum, and only the events both counted (an event the host
+     * lacks is absent, not zero). */
+    NativePerf a = { 0 }, b = { 0 };
+    a.counted[NATIVE_CTR_CYCLES] = a.counted[NATIVE_CTR_INSNS] = a.counted[NATIVE_CTR_CLEARS] = TRUE;
+    b.counted[NATIVE_CTR_CYCLES] = b.counted[NATIVE_CTR_INSNS] = TRUE;
+    a.stats = (NativePerfStats){ 100, 50, 3 };
+    b.stats = (NativePerfStats){ 10, 5, 0 };
+    NativePerf *both[] = { &a, &b };
+    NativePerfStats total;
+    CounterInfo rows[NATIVE_CTR_N];
+    CounterRegistry counted;
+    g_autofree char *why = native_perf_total(both, 2, &total, rows, &counted);
+    ck_assert_ptr_null(why);
+    ck_assert_uint_eq(total.cycles, 110);
+    ck_assert_uint_eq(total.instructions, 55);
+    ck_assert_uint_eq(counted.n, 2);
+    ck_assert_str_eq(counted.rows[0].name, "cycles");
+    ck_assert_str_eq(counted.rows[1].name, "instructions");
+    /* One thread whose set did not open: unavailable, saying why. */
+    b.counted[NATIVE_CTR_CYCLES] = b.counted[NATIVE_CTR_INSNS] = FALSE;
+    b.err = EACCES;
+    g_autofree char *why2 = native_perf_total(both, 2, &total, rows, &counted);
+    ck_assert_msg(why2 && g_str_has_prefix(why2, "perf_event_open: "), "%s", why2 ? why2 : "(null)");
+    ck_assert_msg(strstr(why2, g_strerror(EACCES)), "%s", why2);
 }
 END_TEST
 
@@ -403,7 +447,7 @@ static guint64 scaled(guint64 n)
     return test_scale_quick() ? n / 10 : n;
 }
 
-static JsonObject *run_ok(const NativeLock *l, const NativeOptions *o, JsonNode **root)
+static JsonObject *run_ok(const NativeLock *l, const NativeRunOptions *o, JsonNode **root)
 {
     g_autoptr(GError) e = NULL;
     *root = native_run(l, o, &e);
@@ -413,24 +457,28 @@ static JsonObject *run_ok(const NativeLock *l, const NativeOptions *o, JsonNode 
 
 static void check_correct_run(const NativeLock *l, guint threads, gboolean same_line)
 {
-    NativeOptions o;
-    native_options_init(&o);
-    o.threads = threads;
-    o.iterations = scaled(20000);
-    o.cs_writes = 2;
-    o.data_same_line = same_line;
+    NativeRunOptions o;
+    native_run_options_init(&o);
+    o.workload.threads = threads;
+    o.workload.iterations = (guint)scaled(20000);
+    o.workload.cs_writes = 2;
+    o.workload.data = same_line ? HARNESS_SAME_LINE : HARNESS_SEPARATE_LINE;
+    guint64 iterations = o.workload.iterations;
     JsonNode *root;
     JsonObject *r = run_ok(l, &o, &root);
     /* `counter` is the harness's h_counter, read from the run's memory. */
-    ck_assert_int_eq(json_object_get_int_member(r, "acquisitions"), (gint64)(threads * o.iterations));
-    ck_assert_int_eq(json_object_get_int_member(r, "counter"), (gint64)(threads * o.iterations));
+    ck_assert_int_eq(json_object_get_int_member(r, "acquisitions"), (gint64)(threads * iterations));
+    ck_assert_int_eq(json_object_get_int_member(r, "counter"), (gint64)(threads * iterations));
     ck_assert_int_eq(json_object_get_int_member(r, "in_cs_violations"), 0);
     ck_assert(json_object_get_boolean_member(r, "mutual_exclusion"));
     JsonArray *pt = json_object_get_array_member(r, "per_thread");
     ck_assert_int_eq(json_array_get_length(pt), threads);
     for (guint t = 0; t < threads; t++)
         ck_assert_int_eq(json_object_get_int_member(json_array_get_object_element(pt, t), "acquisitions"),
-                         (gint64)o.iterations);
+                         (gint64)iterations);
+    /* A fixed-work run keeps every latency sample. */
+    ck_assert_int_eq(json_object_get_int_member(json_object_get_object_member(r, "latency"), "samples"),
+                     (gint64)(threads * iterations));
     json_node_unref(root);
 }
 
@@ -492,11 +540,11 @@ START_TEST(test_broken_lock_is_caught)
         return;
     }
     g_autoptr(NativeLock) l = load("broken", broken_text);
-    NativeOptions o;
-    native_options_init(&o);
-    o.threads = 2;
-    o.iterations = scaled(20000);
-    o.cs_work = 100;
+    NativeRunOptions o;
+    native_run_options_init(&o);
+    o.workload.threads = 2;
+    o.workload.iterations = (guint)scaled(20000);
+    o.workload.cs_work = 100;
     gboolean caught = FALSE;
     for (int attempt = 0; attempt < 5 && !caught; attempt++) {
         JsonNode *root;
@@ -504,7 +552,7 @@ START_TEST(test_broken_lock_is_caught)
         caught = !json_object_get_boolean_member(r, "mutual_exclusion");
         if (caught)
             ck_assert(json_object_get_int_member(r, "in_cs_violations") > 0 ||
-                      json_object_get_int_member(r, "counter") < (gint64)(2 * o.iterations));
+                      json_object_get_int_member(r, "counter") < (gint64)(2 * o.workload.iterations));
         json_node_unref(root);
     }
     ck_assert_msg(caught, "a lock with a test-then-store race passed 5 runs");
@@ -514,17 +562,17 @@ END_TEST
 START_TEST(test_fixed_time_and_keys)
 {
     g_autoptr(NativeLock) l = load("ticket", ticket_text);
-    NativeOptions o;
-    native_options_init(&o);
-    o.threads = MIN(ncpus(), 2u);
-    o.iterations = 0;
-    o.duration_ms = 50;
-    o.think = 50;
+    NativeRunOptions o;
+    native_run_options_init(&o);
+    o.workload.threads = MIN(ncpus(), 2u);
+    o.workload.duration_ms = 50;
+    o.workload.think = 50;
     JsonNode *root;
     JsonObject *r = run_ok(l, &o, &root);
     static const char *const present[] = {
         "config", "arch", "lock", "threads", "ns", "acquisitions", "latency", "per_thread",
-        "fairness", "mutual_exclusion", "host_seconds", "counters", "duration_ms",
+        "fairness", "mutual_exclusion", "host_seconds", "counters", "duration_ms", "mode", "cpus",
+        "ns_per_acquisition", "counter", "in_cs_violations", "line_size", "work_unit_ns", "host_peak_rss_kib",
 #if defined(__x86_64__)
         "cycles", "cycles_per_acquisition",
 #endif
@@ -541,6 +589,7 @@ START_TEST(test_fixed_time_and_keys)
     ck_assert_str_eq(json_object_get_string_member(r, "config"), "native");
     ck_assert_str_eq(json_object_get_string_member(r, "lock"), "ticket");
     ck_assert_int_eq(json_object_get_int_member(r, "duration_ms"), 50);
+    ck_assert_str_eq(json_object_get_string_member(r, "mode"), "fixed-time");
     JsonObject *lat = json_object_get_object_member(r, "latency");
     ck_assert(json_object_has_member(lat, "mean") && json_object_has_member(lat, "p50") &&
               json_object_has_member(lat, "p99") && json_object_has_member(lat, "unit"));
@@ -553,8 +602,15 @@ START_TEST(test_fixed_time_and_keys)
     /* The threads stopped between iterations: every acquisition is in the counter. */
     ck_assert_int_eq(json_object_get_int_member(r, "counter"), acq);
     ck_assert(json_object_get_boolean_member(r, "mutual_exclusion"));
-    JsonObject *t0 = json_array_get_object_element(json_object_get_array_member(r, "per_thread"), 0);
+    JsonArray *pt = json_object_get_array_member(r, "per_thread");
+    JsonObject *t0 = json_array_get_object_element(pt, 0);
     ck_assert(json_object_has_member(t0, "cpu") && json_object_has_member(t0, "cycles_waiting"));
+    /* Samples: each thread's first 2^20 at most (a fixed-time run's count is not known ahead). */
+    gint64 kept = 0;
+    for (guint t = 0; t < json_array_get_length(pt); t++)
+        kept += MIN(json_object_get_int_member(json_array_get_object_element(pt, t), "acquisitions"),
+                    (gint64)native_run_sample_limit(&o.workload, o.workload.threads));
+    ck_assert_int_eq(json_object_get_int_member(lat, "samples"), kept);
     /* Counters: numbers where perf works, else "unavailable (why)". */
     JsonNode *c = json_object_get_member(r, "counters");
     if (JSON_NODE_HOLDS_VALUE(c))
@@ -565,30 +621,166 @@ START_TEST(test_fixed_time_and_keys)
 }
 END_TEST
 
+/* The keys of `json` (an object) joined with ',' in order, each with its JSON type. */
+static GHashTable *member_types(JsonObject *o)
+{
+    GHashTable *h = g_hash_table_new(g_str_hash, g_str_equal);
+    g_autoptr(GList) m = json_object_get_members(o);
+    for (GList *l = m; l; l = l->next) {
+        JsonNode *n = json_object_get_member(o, l->data);
+        g_hash_table_insert(h, l->data, (gpointer)(JSON_NODE_HOLDS_VALUE(n) ? g_type_name(json_node_get_value_type(n))
+                                                   : JSON_NODE_HOLDS_OBJECT(n) ? "object" : "array"));
+    }
+    return h;
+}
+
+static gboolean listed(const char *const *list, const char *key)
+{
+    for (guint i = 0; list[i]; i++)
+        if (!strcmp(list[i], key))
+            return TRUE;
+    return FALSE;
+}
+
+/* Every key of `a` is in `b` with the same JSON type, unless listed in `only_a`, which `b` must
+ * then lack (`may_lack`: keys `b` may lack even so, e.g. the TSC's cycles off x86). */
+static void check_keys_within(JsonObject *a, JsonObject *b, const char *const *only_a, const char *const *may_lack,
+                              const char *where)
+{
+    g_autoptr(GHashTable) ta = member_types(a), tb = member_types(b);
+    GHashTableIter it;
+    gpointer key, type;
+    g_hash_table_iter_init(&it, ta);
+    while (g_hash_table_iter_next(&it, &key, &type)) {
+        const char *tb_type = g_hash_table_lookup(tb, key);
+        if (listed(only_a, key)) {
+            ck_assert_msg(!tb_type, "%s: %s is listed as one side's, but both have it", where, (char *)key);
+            continue;
+        }
+        if (!tb_type && listed(may_lack, key))
+            continue;
+        ck_assert_msg(tb_type, "%s: %s only on one side", where, (char *)key);
+        ck_assert_msg(!strcmp(type, tb_type), "%s: %s is %s on one side, %s on the other", where, (char *)key,
+                      (char *)type, tb_type);
+    }
+}
+
+START_TEST(test_report_is_the_models)
+{
+    /* The same builder wrote both: the keys they share have one meaning and one JSON type;
+     * each side's own keys are exactly those docs/native.md lists. */
+    RunOptions mo;
+    run_options_init(&mo);
+    mo.lock = "ticket";
+    mo.host_time = TRUE;
+    mo.workload.threads = 1;
+    mo.workload.iterations = 20;
+    RunResult mr;
+    g_autoptr(GError) e = NULL;
+    ck_assert_msg(run_simulation(&mo, &mr, &e), "%s", e ? e->message : "");
+    g_autoptr(GError) ne = NULL;
+    g_autoptr(NativeLock) l = native_lock_builtin("ticket", &ne);
+    ck_assert_msg(l, "%s", ne ? ne->message : "");
+    NativeRunOptions no;
+    native_run_options_init(&no);
+    no.workload = mo.workload;
+    JsonNode *root;
+    JsonObject *n = run_ok(l, &no, &root);
+    JsonObject *m = json_node_get_object(mr.report);
+    static const char *const model_only[] = {
+        "readers", "placement", "jitter", "seed", "stalled", "machine_clears", "paused_cycles", "atomics",
+        "coherence", "l1_hit_rate", "sim_instructions", "core_counters", "memory_system", NULL,
+    };
+    static const char *const native_only[] = {
+        "cpus", "ns", "ns_per_acquisition", "counter", "in_cs_violations", "line_size", "work_unit_ns", "counters",
+        NULL,
+    };
+    /* The TSC counts cycles on x86 only. */
+    static const char *const tsc[] = { "cycles", "cycles_per_acquisition", NULL };
+    static const char *const none[] = { NULL };
+    check_keys_within(m, n, model_only, tsc, "model vs native");
+    check_keys_within(n, m, native_only, none, "native vs model");
+    static const char *const latency_native[] = { "unit", "samples", NULL };
+    check_keys_within(json_object_get_object_member(m, "latency"), json_object_get_object_member(n, "latency"),
+                      none, none, "latency");
+    check_keys_within(json_object_get_object_member(n, "latency"), json_object_get_object_member(m, "latency"),
+                      latency_native, none, "latency");
+    JsonObject *mt = json_array_get_object_element(json_object_get_array_member(m, "per_thread"), 0);
+    JsonObject *nt = json_array_get_object_element(json_object_get_array_member(n, "per_thread"), 0);
+    static const char *const core[] = { "core", NULL }, *const cpu[] = { "cpu", NULL };
+    check_keys_within(mt, nt, core, none, "per_thread");
+    check_keys_within(nt, mt, cpu, none, "per_thread");
+    /* The same workload, echoed the same way. */
+    ck_assert_str_eq(json_object_get_string_member(n, "mode"), "fixed-work");
+    ck_assert_int_eq(json_object_get_int_member(n, "acquisitions"), json_object_get_int_member(m, "acquisitions"));
+    json_node_unref(root);
+    run_result_clear(&mr);
+}
+END_TEST
+
+START_TEST(test_model_options_handed_over)
+{
+    /* A model run's options as they are (`qsim run --native`): the rows the host does not take
+     * are run at their defaults and not echoed; the model's fixed time (cycles) becomes the
+     * iterations. */
+    g_autoptr(NativeLock) l = load("ticket", ticket_text);
+    NativeRunOptions o;
+    native_run_options_init(&o);
+    workload_init(&o.workload, WL_RUN);
+    o.workload.threads = 1;
+    o.workload.iterations = 12;
+    o.workload.duration = 5000;
+    o.workload.jitter = 7;
+    o.workload.placement = PLACE_SPREAD;
+    o.workload.readers = 1;
+    JsonNode *root;
+    JsonObject *r = run_ok(l, &o, &root);
+    ck_assert_str_eq(json_object_get_string_member(r, "mode"), "fixed-work");
+    ck_assert_int_eq(json_object_get_int_member(r, "iterations"), 12);
+    ck_assert_int_eq(json_object_get_int_member(r, "acquisitions"), 12);
+    ck_assert_int_eq(json_object_get_int_member(r, "counter"), 12);
+    static const char *const absent[] = { "duration", "jitter", "placement", "readers" };
+    for (guint i = 0; i < G_N_ELEMENTS(absent); i++)
+        ck_assert_msg(!json_object_has_member(r, absent[i]), "%s echoed", absent[i]);
+    /* Every thread wrote (no reader side natively). */
+    JsonObject *t0 = json_array_get_object_element(json_object_get_array_member(r, "per_thread"), 0);
+    ck_assert_str_eq(json_object_get_string_member(t0, "role"), "writer");
+    json_node_unref(root);
+}
+END_TEST
+
 START_TEST(test_run_errors)
 {
     g_autoptr(NativeLock) l = load("tas", tas_text);
-    NativeOptions o;
-    native_options_init(&o);
-    o.iterations = 10;
+    NativeRunOptions o;
+    native_run_options_init(&o);
+    o.workload.iterations = 10;
     g_autoptr(GError) e = NULL;
     /* The harness's CS data must fit beside the lock word: the assembler says where not. */
-    o.threads = 1;
-    o.data_same_line = TRUE;
-    o.cs_writes = 7;
+    o.workload.threads = 1;
+    o.workload.data = HARNESS_SAME_LINE;
+    o.workload.cs_writes = 7;
     ck_assert(!native_run(l, &o, &e));
     ck_assert_int_eq(e->code, NATIVE_ERROR_USAGE);
     ck_assert_msg(strstr(e->message, "does not fit in `lock_word`'s"), "%s", e->message);
     g_clear_error(&e);
-    o.data_same_line = FALSE;
-    o.threads = ncpus() + 1;
+    o.workload.data = HARNESS_SEPARATE_LINE;
+    o.workload.threads = ncpus() + 1;
     ck_assert(!native_run(l, &o, &e));
     ck_assert_msg(g_str_has_prefix(e->message, "--threads"), "%s", e->message);
     g_clear_error(&e);
-    o.threads = 1;
-    o.iterations = (guint64)G_MAXUINT32 + 1;
+    /* The workload table's ranges (the harness holds counts as 32-bit immediates), in the
+     * backend's own error domain. */
+    o.workload.threads = 1;
+    o.workload.iterations = (guint)G_MAXINT32 + 1;
     ck_assert(!native_run(l, &o, &e));
-    ck_assert_msg(g_str_has_prefix(e->message, "--iterations"), "%s", e->message);
+    ck_assert_int_eq(e->code, NATIVE_ERROR_USAGE);
+    ck_assert_str_eq(e->message, "--iterations 2147483648: out of range [1, 2147483647]");
+    g_clear_error(&e);
+    o.workload.iterations = 10;
+    o.workload.think = 1000001;
+    ck_assert(!native_run(l, &o, &e));
+    ck_assert_msg(g_str_has_prefix(e->message, "--think 1000001"), "%s", e->message);
 }
 END_TEST
 
@@ -609,10 +801,10 @@ START_TEST(test_program_fault_has_position)
 {
     /* Unbounded recursion overflows the return stack: an error with the call's position. */
     g_autoptr(NativeLock) l = load("deep", deep_text);
-    NativeOptions o;
-    native_options_init(&o);
-    o.threads = 1;
-    o.iterations = 3;
+    NativeRunOptions o;
+    native_run_options_init(&o);
+    o.workload.threads = 1;
+    o.workload.iterations = 3;
     g_autoptr(GError) e = NULL;
     ck_assert(!native_run(l, &o, &e));
     ck_assert_str_eq(e->message, "deep.qs:5:5: call stack overflow (64 deep)");
@@ -653,10 +845,10 @@ static guint compiles(const char *dir)
 
 static void run_small(const NativeLock *l, guint64 iterations)
 {
-    NativeOptions o;
-    native_options_init(&o);
-    o.threads = 1;
-    o.iterations = iterations;
+    NativeRunOptions o;
+    native_run_options_init(&o);
+    o.workload.threads = 1;
+    o.workload.iterations = (guint)iterations;
     JsonNode *root;
     JsonObject *r = run_ok(l, &o, &root);
     ck_assert_int_eq(json_object_get_int_member(r, "counter"), (gint64)iterations);
@@ -805,6 +997,24 @@ START_TEST(test_cli_builtin_json)
 }
 END_TEST
 
+START_TEST(test_cli_threads_from_cpus)
+{
+    /* --cpus without --threads: one thread per CPU listed. */
+    g_autoptr(GArray) allowed = native_allowed_cpus();
+    guint cpu = g_array_index(allowed, guint, allowed->len - 1);
+    g_autofree char *line = g_strdup_printf("native --lock tas --cpus %u --iterations 30 --format json", cpu);
+    g_autofree char *out = NULL, *err = NULL;
+    int rc = run_qsim_line(line, &out, &err);
+    ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
+    g_autoptr(JsonParser) jp = json_parser_new();
+    ck_assert(json_parser_load_from_data(jp, out, -1, NULL));
+    JsonObject *r = json_node_get_object(json_parser_get_root(jp));
+    ck_assert_int_eq(json_object_get_int_member(r, "threads"), 1);
+    ck_assert_int_eq(json_array_get_int_element(json_object_get_array_member(r, "cpus"), 0), cpu);
+    ck_assert_int_eq(json_object_get_int_member(r, "acquisitions"), 30);
+}
+END_TEST
+
 START_TEST(test_cli_duration)
 {
     g_autofree char *out = NULL, *err = NULL;
@@ -835,7 +1045,10 @@ Suite *make_native_suite(void)
     tcase_add_test(tc, test_program_is_lock_with_harness);
     tcase_add_test(tc, test_program_fixed_time_count);
     tcase_add_loop_test(tc, test_parse_cpus, 0, G_N_ELEMENTS(cpu_cases));
-    tcase_add_test(tc, test_marks_bookkeeping);
+    tcase_add_test(tc, test_options_are_the_tables);
+    tcase_add_test(tc, test_sample_limit);
+    tcase_add_test(tc, test_perf_registry_covers_struct);
+    tcase_add_test(tc, test_perf_total);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("run");
@@ -846,6 +1059,8 @@ Suite *make_native_suite(void)
     tcase_add_test(tc, test_lock_file_runs);
     tcase_add_test(tc, test_broken_lock_is_caught);
     tcase_add_test(tc, test_fixed_time_and_keys);
+    tcase_add_test(tc, test_report_is_the_models);
+    tcase_add_test(tc, test_model_options_handed_over);
     tcase_add_test(tc, test_run_errors);
     tcase_add_loop_test(tc, test_lock_errors, 0, 2);
     tcase_add_test(tc, test_program_fault_has_position);
@@ -863,6 +1078,7 @@ Suite *make_native_suite(void)
     tcase_add_test(tc, test_cli_usage_errors);
     tcase_add_test(tc, test_cli_lock_file_error_has_position);
     tcase_add_test(tc, test_cli_builtin_json);
+    tcase_add_test(tc, test_cli_threads_from_cpus);
     tcase_add_test(tc, test_cli_duration);
     suite_add_tcase(s, tc);
     return s;

@@ -120,27 +120,6 @@ START_TEST(test_commands_share_defaults)
 }
 END_TEST
 
-/* The native runner gets the table's defaults too (cs_writes was 0 there). */
-START_TEST(test_native_options_from_workload)
-{
-    WorkloadOptions w;
-    workload_init(&w, WL_NATIVE);
-    NativeOptions n;
-    cli_native_options(&w, FALSE, &n);
-    ck_assert_uint_eq(n.cs_writes, 1);
-    ck_assert_uint_eq(n.threads, 2);
-    ck_assert_uint_eq(n.iterations, 10000);
-    ck_assert(!n.data_same_line);
-    w.duration_ms = 50;
-    w.data = HARNESS_SAME_LINE;
-    cli_native_options(&w, TRUE, &n);
-    ck_assert_uint_eq(n.iterations, 0);
-    ck_assert_uint_eq(n.duration_ms, 50);
-    ck_assert_uint_eq(n.threads, 0);
-    ck_assert(n.data_same_line);
-}
-END_TEST
-
 /* ---- options generated per command ---- */
 
 /* _i walks run, native, verify: one entry per row of the command, in table order. */
@@ -389,7 +368,6 @@ Suite *make_workload_suite(void)
     tcase_add_test(tc, test_names_unique);
     tcase_add_test(tc, test_every_field_a_row);
     tcase_add_test(tc, test_commands_share_defaults);
-    tcase_add_test(tc, test_native_options_from_workload);
     tcase_add_loop_test(tc, test_options_generated, 0, 3);
     tcase_add_test(tc, test_parse_and_validate);
     tcase_add_test(tc, test_sweep_axes_from_table);

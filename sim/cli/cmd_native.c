@@ -5,25 +5,13 @@
 #include "sim/cli/commands.h"
 #include "sim/base/report.h"
 
-void cli_native_options(const WorkloadOptions *w, gboolean threads_from_cpus, NativeOptions *n)
-{
-    native_options_init(n);
-    n->threads = threads_from_cpus ? 0 : w->threads;
-    n->iterations = w->duration_ms ? 0 : w->iterations;
-    n->duration_ms = w->duration_ms;
-    n->cs_writes = w->cs_writes;
-    n->data_same_line = w->data == HARNESS_SAME_LINE;
-    n->cs_work = w->cs_work;
-    n->think = w->think;
-}
-
 int cmd_native(int argc, char **argv)
 {
     g_autofree char *lock = NULL, *lock_file = NULL, *cpus = NULL, *format = NULL;
-    WorkloadOptions w;
-    workload_init(&w, WL_NATIVE);
+    NativeRunOptions o;
+    native_run_options_init(&o);
     WorkloadFlags wf;
-    workload_flags_init(&wf, &w, WL_NATIVE);
+    workload_flags_init(&wf, &o.workload, WL_NATIVE);
     const GOptionEntry what[] = {
         { "lock", 0, 0, G_OPTION_ARG_STRING, &lock, "a built-in lock", "NAME" },
         { "lock-file", 0, 0, G_OPTION_ARG_FILENAME, &lock_file, "a lock in ISA source, compiled now with $CC or cc", "PATH" },
@@ -58,19 +46,19 @@ int cmd_native(int argc, char **argv)
         g_set_error(&error, NATIVE_ERROR, NATIVE_ERROR_USAGE, "give one of --lock NAME or --lock-file PATH");
         return cli_fail(error);
     }
-    if (workload_flags_given(&wf, "iterations") && w.duration_ms) {
+    if (workload_flags_given(&wf, "iterations") && o.workload.duration_ms) {
         g_set_error(&error, NATIVE_ERROR, NATIVE_ERROR_USAGE, "give --iterations or --duration-ms, not both");
         return cli_fail(error);
     }
-    if (!workload_validate(&w, WL_NATIVE, &error))
-        return cli_fail(error);
-    NativeOptions o;
-    cli_native_options(&w, cpus && !workload_flags_given(&wf, "threads"), &o);
     if (cpus) {
         if (!native_parse_cpus(cpus, &cpu_list, &error))
             return cli_fail(error);
         o.cpus = cpu_list;
+        if (!workload_flags_given(&wf, "threads"))
+            o.workload.threads = cpu_list->len; /* one per CPU listed */
     }
+    if (!workload_validate(&o.workload, WL_NATIVE, &error))
+        return cli_fail(error);
     if (format && !report_format_parse(format, &fmt, &error))
         return cli_fail(error);
 

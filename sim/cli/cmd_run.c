@@ -67,12 +67,11 @@ static int run_native_beside(const RunOptions *o, JsonNode *model)
                                               : native_lock_builtin(o->lock, &error);
     if (!lock)
         return cli_fail(error);
-    NativeOptions n;
-    cli_native_options(&o->workload, FALSE, &n);
-    /* The model's fixed time is in cycles, the host's in milliseconds: the host runs the
-     * iterations. */
-    n.iterations = o->workload.iterations;
-    n.duration_ms = 0;
+    /* The model's workload as it is: the host runs the rows it takes (native_run.h); the
+     * model's fixed time is in cycles, which the host does not take, so it runs the iterations. */
+    NativeRunOptions n;
+    native_run_options_init(&n);
+    n.workload = o->workload;
     JsonNode *host = native_run(lock, &n, &error);
     if (!host)
         return cli_fail(error);

@@ -8,7 +8,6 @@
 #include <glib.h>
 #include "sim/base/config.h"
 #include "sim/workload.h"
-#include "locks/native_run.h"
 
 #define QSIM_EXIT_OK 0
 #define QSIM_EXIT_FAILED 1
@@ -49,8 +48,6 @@ gboolean workload_flags_given(const WorkloadFlags *f, const char *name);
  * lock, the config), then the workload, then `how` (output and the command's own options). */
 gboolean cli_parse_workload_command(int *argc, char ***argv, const char *params, const char *summary,
                                     const GOptionEntry *what, WorkloadFlags *wf, const GOptionEntry *how);
-/* The native runner's options for a workload (threads 0 when --cpus decides them). */
-void cli_native_options(const WorkloadOptions *w, gboolean threads_from_cpus, NativeOptions *n);
 
 /* Prints "qsim: <message>" to stderr and returns QSIM_EXIT_USAGE. */
 int cli_fail(const GError *error);

@@ -1,0 +1,81 @@
+/* The reference pages generated from qsim's own tables (`make docs`) are what the committed
+ * docs hold: a row added to the workload table or a counter registry without `make docs`
+ * fails here.  (docs/config.md has its own test beside the config schema.)  The pages come
+ * from the commands the Makefile runs, so the commands are tested too. */
+#include <check.h>
+#include <string.h>
+#include "tests/run_qsim.h"
+#include "sim/workload.h"
+#include "sim/run_report.h"
+#include "cores/core.h"
+#include "coherence/memsys.h"
+#include "locks/native_perf.h"
+
+static const struct {
+    const char *command;     /* `qsim` arguments that print the page */
+    const char *file;        /* under docs/ */
+} pages[] = {
+    { "list options", "workload.md" },
+    { "list counters", "counters.md" },
+};
+
+START_TEST(test_generated_doc_is_current)
+{
+    g_autofree char *out = NULL, *err = NULL;
+    int rc = run_qsim_line(pages[_i].command, &out, &err);
+    ck_assert_msg(rc == 0, "qsim %s: exit %d: %s", pages[_i].command, rc, err);
+    g_autofree char *path = g_build_filename(test_srcdir(), "docs", pages[_i].file, NULL);
+    g_autofree char *text = NULL;
+    ck_assert_msg(g_file_get_contents(path, &text, NULL, NULL), "docs/%s missing", pages[_i].file);
+    ck_assert_msg(!strcmp(text, out), "docs/%s is stale: run `make docs`", pages[_i].file);
+}
+END_TEST
+
+/* What the pages are made of: every workload option, every counter of every registry (with its
+ * description) and every headline figure. */
+START_TEST(test_pages_hold_every_row)
+{
+    g_autofree char *options = NULL, *counters = NULL;
+    ck_assert_int_eq(run_qsim_line("list options", &options, NULL), 0);
+    ck_assert_int_eq(run_qsim_line("list counters", &counters, NULL), 0);
+    for (guint i = 0; i < workload_schema_len; i++) {
+        g_autofree char *flag = g_strdup_printf("| `--%s`", workload_schema[i].flag);
+        ck_assert_msg(strstr(options, flag), "no %s in `qsim list options`", flag);
+    }
+    static const CounterRegistry *const registries[] = { &core_stats_registry, &mem_stats_registry,
+                                                         &line_stats_registry, &native_perf_registry };
+    for (guint r = 0; r < G_N_ELEMENTS(registries); r++)
+        for (guint i = 0; i < registries[r]->n; i++) {
+            const CounterInfo *c = &registries[r]->rows[i];
+            g_autofree char *row = g_strdup_printf("| `%s`%s | %s | %s |", c->name,
+                                                   c->shape == COUNTER_ARRAY ? ".*" : "", c->unit, c->doc);
+            ck_assert_msg(strstr(counters, row), "no row %s in `qsim list counters`", row);
+        }
+    ck_assert_msg(strstr(counters, "| `l1_hit_rate` | memory | `l1_hits` / (`l1_hits` + `l1_misses`) |"), "%s",
+                  counters);
+    ck_assert_msg(strstr(counters, "| `machine_clears.cycles_lost` | core | `mc_penalty_cycles` + "
+                                   "`bm_penalty_cycles` |"), "%s", counters);
+}
+END_TEST
+
+START_TEST(test_list_subjects)
+{
+    g_autofree char *err = NULL, *help = NULL;
+    ck_assert_int_eq(run_qsim_line("list dogs", NULL, &err), 2);
+    ck_assert_msg(strstr(err, "`qsim list configs|locks|options|counters`"), "%s", err);
+    ck_assert_int_eq(run_qsim_line("list --help", &help, NULL), 0);
+    ck_assert_msg(strstr(help, "options") && strstr(help, "docs/workload.md") && strstr(help, "docs/counters.md"),
+                  "%s", help);
+}
+END_TEST
+
+Suite *make_docs_suite(void)
+{
+    Suite *s = suite_create("docs");
+    TCase *tc = tcase_create("generated");
+    tcase_add_loop_test(tc, test_generated_doc_is_current, 0, G_N_ELEMENTS(pages));
+    tcase_add_test(tc, test_pages_hold_every_row);
+    tcase_add_test(tc, test_list_subjects);
+    suite_add_tcase(s, tc);
+    return s;
+}
