@@ -434,7 +434,9 @@ static gboolean start_fence(Core *c, RobEntry *en, gboolean head)
     case FENCE_LOAD: cost = &c->cfg->core.lfence_cycles; break;
     default: cost = &c->cfg->core.sfence_cycles; break;
     }
-    timer(c, en, *cost);
+    /* The published figure is the fence's throughput back to back, which includes the cycle
+     * it retires in. */
+    timer(c, en, *cost - 1);
     return TRUE;
 }
 
@@ -957,10 +959,10 @@ static void core_tick(Core *c)
 
 /* ==================== port callbacks ==================== */
 
-/* An atomic has its old value.  An x86 LOCK'd op is not finished then: its microcoded
- * sequence (compare, write, unlock) still takes the part of locked_rmw_cycles that follows
- * the read, which a hot line's L1 latency stands for (Agner Fog measures the whole on a hot
- * line); younger loads stay blocked behind it until then. */
+/* An atomic has its old value.  An x86 LOCK'd op (or an arm64 LSE atomic performed in the L1)
+ * is not finished then: its sequence (compare, write, unlock) still takes the part of
+ * locked_rmw_cycles that follows the read, which a hot line's L1 latency stands for (Agner
+ * Fog measures the whole on a hot line); younger ops that wait for it wait until then. */
 static void finish_atomic(Core *c, RobEntry *en, uint64_t old)
 {
     Cycle now = engine_now(c->e);
@@ -968,7 +970,10 @@ static void finish_atomic(Core *c, RobEntry *en, uint64_t old)
     c->st.atomics++;
     if (en->in->op == OP_CAS && old != en->data)
         c->st.cas_failed++;
-    gint64 tail = c->x86 ? c->cfg->core.locked_rmw_cycles - c->cfg->l1.latency : 0;
+    /* locked_rmw_cycles is the op's throughput back to back on a hot line: its L1 access, this
+     * tail, and the cycle it retires in. */
+    gboolean near = c->x86 || (c->cfg->core.atomics == ATOMICS_LSE_NEAR && en->ll == LL_IDLE);
+    gint64 tail = near ? c->cfg->core.locked_rmw_cycles - c->cfg->l1.latency - 1 : 0;
     if (tail > 0) {
         timer(c, en, tail);
         return;
