@@ -130,6 +130,7 @@ docs: qsim
 	./qsim config --reference > docs/config.md
 	./qsim list options > docs/workload.md
 	./qsim list counters > docs/counters.md
+	sh build-aux/validation-doc.sh ./qsim docs/validation.md
 
 # Simulation speed and memory (long measurements live here, not in `make check`).
 bench: qsim

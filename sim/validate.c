@@ -596,6 +596,47 @@ char *validation_text(const GArray *results)
     return g_string_free(s, FALSE);
 }
 
+/* A Markdown cell: pipes escaped, no line breaks. */
+static void md_cell(GString *s, const char *v)
+{
+    g_string_append(s, " ");
+    for (const char *p = v; *p; p++)
+        if (*p == '|')
+            g_string_append(s, "\\|");
+        else if (*p == '\n' || *p == '\t')
+            g_string_append_c(s, ' ');
+        else
+            g_string_append_c(s, *p);
+    g_string_append(s, " |");
+}
+
+char *validation_markdown(const GArray *results)
+{
+    GString *s = g_string_new("| machine | what | conditions | model | published | unit | error | tolerance | verdict | source |\n"
+                              "| --- | --- | --- | ---: | ---: | --- | ---: | ---: | --- | --- |\n");
+    for (guint i = 0; i < results->len; i++) {
+        const ValidationResult *v = &g_array_index(results, ValidationResult, i);
+        const ValidationRow *r = v->row;
+        g_autofree char *model = g_strdup_printf("%.4g", v->model);
+        g_autofree char *pub = g_strdup_printf("%.4g", r->published);
+        g_autofree char *err = g_strdup_printf("%+.1f%%", v->error * 100);
+        g_autofree char *tol = r->tolerance < 0 ? g_strdup("-") : g_strdup_printf("%.0f%%", r->tolerance * 100);
+        g_string_append(s, "|");
+        md_cell(s, r->machine);
+        md_cell(s, r->what);
+        md_cell(s, r->conditions);
+        md_cell(s, model);
+        md_cell(s, pub);
+        md_cell(s, r->unit);
+        md_cell(s, err);
+        md_cell(s, tol);
+        md_cell(s, verdict(v));
+        md_cell(s, r->source);
+        g_string_append_c(s, '\n');
+    }
+    return g_string_free(s, FALSE);
+}
+
 JsonNode *validation_json(const GArray *results)
 {
     g_autoptr(JsonBuilder) b = json_builder_new();

@@ -63,6 +63,7 @@ GArray *validation_run(const ValidationTable *t, const char *only, const char *c
 
 /* The results as text (a table and a summary line), or JSON. */
 char *validation_text(const GArray *results);
+char *validation_markdown(const GArray *results);
 JsonNode *validation_json(const GArray *results);
 /* Rows checked that failed. */
 guint validation_failures(const GArray *results);

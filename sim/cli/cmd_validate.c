@@ -1,6 +1,7 @@
 /* `qsim validate`: runs the validation tables (sim/validate.h) and prints model against
  * published figure, row by row; exit 1 when a checked row is outside its tolerance. */
 #include <stdio.h>
+#include <string.h>
 #include "sim/cli/commands.h"
 #include "sim/base/report.h"
 #include "sim/validate.h"
@@ -13,7 +14,7 @@ int cmd_validate(int argc, char **argv)
         { "table", 't', 0, G_OPTION_ARG_FILENAME_ARRAY, &tables,
           "A table of published measurements (repeatable; default: every tests/validation/*.tsv)", "FILE" },
         { "config", 'c', 0, G_OPTION_ARG_STRING, &config, "Only the rows of this config", "NAME" },
-        { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "Output: text (default) or json", "FMT" },
+        { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "Output: text (default), json or markdown", "FMT" },
         { "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets, "Override a value in every config (repeatable): what if", "KEY=VALUE" },
         { NULL },
     };
@@ -33,8 +34,9 @@ int cmd_validate(int argc, char **argv)
     }
     g_autoptr(GError) error = NULL;
     ReportFormat fmt = REPORT_TEXT;
-    if (format && (!report_format_parse(format, &fmt, &error) || fmt == REPORT_CSV)) {
-        fprintf(stderr, "qsim validate: --format %s: use text or json\n", format);
+    gboolean markdown = format && !strcmp(format, "markdown");
+    if (format && !markdown && (!report_format_parse(format, &fmt, &error) || fmt == REPORT_CSV)) {
+        fprintf(stderr, "qsim validate: --format %s: use text, json or markdown\n", format);
         return QSIM_EXIT_USAGE;
     }
     if (!tables && !(tables = validation_default_tables(&error)))
@@ -47,7 +49,9 @@ int cmd_validate(int argc, char **argv)
     if (!results)
         return cli_fail(error);
     g_autofree char *out = NULL;
-    if (fmt == REPORT_JSON) {
+    if (markdown) {
+        out = validation_markdown(results);
+    } else if (fmt == REPORT_JSON) {
         g_autoptr(JsonNode) root = validation_json(results);
         out = report_to_json(root);
     } else {
