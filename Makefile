@@ -113,6 +113,8 @@ check-install: qsim
 	test -x $$stage/opt/qsim/bin/qsim && test -f $$stage/opt/qsim/share/qsim/configs/teaching.yaml && \
 	(cd / && QSIM_CONFIG_PATH= $$stage/opt/qsim/bin/qsim list configs | grep -q '^teaching ') && \
 	(cd / && $$stage/opt/qsim/bin/qsim config teaching >/dev/null) && \
+	(cd / && $$stage/opt/qsim/bin/qsim validate --config magny-cours | grep -q "0 failed") && \
+	test -f $$stage/opt/qsim/share/qsim/validation/sosp13.tsv && \
 	rm -rf $$stage && echo "check-install: a staged install finds its data"
 
 # The main job: the seed patch's question on its machine, workloads A (data in the lock's line)
@@ -128,6 +130,7 @@ docs: qsim
 	./qsim config --reference > docs/config.md
 	./qsim list options > docs/workload.md
 	./qsim list counters > docs/counters.md
+	sh build-aux/validation-doc.sh ./qsim docs/validation.md
 
 # Simulation speed and memory (long measurements live here, not in `make check`).
 bench: qsim
@@ -143,6 +146,8 @@ install: qsim
 	install -m 644 configs/*.yaml $(DESTDIR)$(DATADIR)/configs/
 	if ls locks/*.qs >/dev/null 2>&1; then install -m 644 locks/*.qs $(DESTDIR)$(DATADIR)/locks/; fi
 	install -m 644 sweeps/*.yaml $(DESTDIR)$(DATADIR)/sweeps/
+	install -d $(DESTDIR)$(DATADIR)/validation
+	install -m 644 tests/validation/*.tsv $(DESTDIR)$(DATADIR)/validation/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/qsim

@@ -110,9 +110,13 @@ void apply_cache_event(MemSys *ms, CoreCaches *c, uint64_t line, PrivLine *pl, C
     if (a & CA_SEND_PUTE) send_put(ms, c, pl, MSG_PUTE, FALSE);
     if (a & CA_SEND_PUTM) send_put(ms, c, pl, MSG_PUTM, TRUE);
     if (a & CA_SEND_PUTO) send_put(ms, c, pl, MSG_PUTO, TRUE);
+    /* Every answer to a snoop leaves once the private caches have looked the line up; dirty
+     * data must also be read out of them (memsys.h). */
+    Cycle answer = (Cycle)ms->cfg->topology.snoop_response_cycles;
     if (a & CA_DATA_TO_REQ) {
         gint req = m->req;
-        Cycle delay = (Cycle)ms->cfg->topology.c2c_cycles + route_core_core(ms, me, req, line);
+        Cycle delay = answer + (coh_cache_state_dirty(state) ? (Cycle)ms->cfg->topology.snoop_data_cycles : 0) +
+                      route_core_core(ms, me, req, line);
         gint32 di = msg_send(ms, MSG_DATA_C2C, me, req, req, line, delay);
         Msg *dm = msg_at(ms, di);
         m = msg_at(ms, mi); /* the pool may have moved */
@@ -126,14 +130,14 @@ void apply_cache_event(MemSys *ms, CoreCaches *c, uint64_t line, PrivLine *pl, C
         dir_get(ms, line)->st.c2c_transfers++;
     }
     if (a & CA_COPYBACK) {
-        gint32 di = msg_send(ms, MSG_COPYBACK, me, HOME, m->req, line, route_core_home(ms, me, line));
+        gint32 di = msg_send(ms, MSG_COPYBACK, me, HOME, m->req, line, answer + route_core_home(ms, me, line));
         Msg *dm = msg_at(ms, di);
         m = msg_at(ms, mi);
         dm->has_data = TRUE;
         memcpy(dm->data, pl->data, ms->line_size);
     }
     if (a & CA_ACK_TO_REQ) {
-        msg_send(ms, MSG_INV_ACK, me, m->req, m->req, line, route_core_core(ms, me, m->req, line));
+        msg_send(ms, MSG_INV_ACK, me, m->req, m->req, line, answer + route_core_core(ms, me, m->req, line));
         m = msg_at(ms, mi);
     }
     if (a & CA_SAVE_DATA) {
@@ -277,6 +281,13 @@ void memsys_override_cache_row(MemSys *ms, CohCacheState s, CohCacheEvent e, gui
  * The port
  * ====================================================================================== */
 
+/* A load or atomic that hits returns its data after the load-to-use latency; a store that hits
+ * only writes the line, committing in l1.store_cycles (the L1 takes a store a cycle). */
+static inline Cycle l1_hit_cycles(const MemSys *ms, const MemRequest *req)
+{
+    return (Cycle)(req->kind == MEM_STORE ? ms->cfg->l1.store_cycles : ms->cfg->l1.latency);
+}
+
 static void hit_event(void *obj, uint64_t arg)
 {
     access_attempt(obj, (gint32)arg);
@@ -315,7 +326,7 @@ void memsys_issue(MemSys *ms, guint core, const MemRequest *req)
         if (ri >= 0 && (ms->cache_rows[ri].actions & CA_HIT)) {
             w->lru = ++c->l1.clock;
             ms->stats.l1_hits++;
-            engine_schedule(ms->e, (Cycle)ms->cfg->l1.latency, hit_event, ms, (uint64_t)ai);
+            engine_schedule(ms->e, l1_hit_cycles(ms, req), hit_event, ms, (uint64_t)ai);
             return;
         }
     }
@@ -340,7 +351,7 @@ void memsys_issue(MemSys *ms, guint core, const MemRequest *req)
     PrivLine *pl = pl_find(c, line);
     gint16 ri = ms->cache_lut[pl ? pl->state : CS_I][ev];
     if (ri >= 0 && (ms->cache_rows[ri].actions & CA_HIT)) {
-        engine_schedule(ms->e, (Cycle)ms->cfg->l1.latency, hit_event, ms, (uint64_t)ai);
+        engine_schedule(ms->e, l1_hit_cycles(ms, req), hit_event, ms, (uint64_t)ai);
         return;
     }
     access_attempt(ms, ai);

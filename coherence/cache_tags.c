@@ -125,3 +125,13 @@ void private_leave(MemSys *ms, CoreCaches *c, PrivLine *pl)
         tags_remove(ms, &c->l2, pl->line);
     pl->in_l1 = pl->in_l2 = FALSE;
 }
+
+gboolean memsys_evict(MemSys *ms, guint core, uint64_t addr)
+{
+    CoreCaches *c = &ms->cores[core];
+    PrivLine *pl = pl_find(c, line_of(ms, addr));
+    if (!pl || !coh_cache_state_stable(pl->state) || pl->state == CS_I || pl_busy(ms, pl))
+        return FALSE;
+    private_evict(ms, c, pl);
+    return TRUE;
+}

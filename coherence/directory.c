@@ -16,6 +16,7 @@ DirEntry *dir_get(MemSys *ms, uint64_t line)
     d = g_malloc0(sizeof(DirEntry) + ms->sharer_words * sizeof(guint64));
     d->line = line;
     d->home = -1;
+    d->f_socket = -1;
     d->owner = -1;
     d->req = -1;
     d->atomic_acc = NIL;

@@ -48,6 +48,16 @@ static void mem_written(MemSys *ms, DirEntry *d, gint writer)
 
 static void home_drain(MemSys *ms, DirEntry *d);
 
+/* MESIF (Intel's QPI protocol): of the sockets holding a clean shared copy, the one in F -- the
+ * newest reader's -- forwards it to a reader whose own LLC lacks it, instead of memory.  -1
+ * when there is none (not MESIF, the F copy was evicted, or the line is not shared clean). */
+static gint mesif_forwarder(const MemSys *ms, const DirEntry *d)
+{
+    if (ms->cfg->protocol != PROTO_MESIF || d->f_socket < 0 || !((d->llc_valid >> d->f_socket) & 1))
+        return -1;
+    return d->f_socket;
+}
+
 /* Runs the directory row for message mi (a request being processed, or a response).  Every
  * send may move the message pool: what is needed of mi is read before the first send, and its
  * data through a pointer taken again after the last send that precedes that use. */
@@ -69,8 +79,7 @@ void home_apply(MemSys *ms, DirEntry *d, gint32 mi)
         ms->trace(ms->trace_user, G_MAXUINT, line, t);
     }
     g_assert(!(a & DA_STALL)); /* the caller queues */
-    Cycle nb = broadcast_bound(ms, target, line);
-    Cycle not_before = nb ? engine_now(ms->e) + llc + nb : 0;
+    Cycle not_before = home_broadcasts(ms, d, a, target) ? engine_now(ms->e) + llc + broadcast_bound(ms, target, line) : 0;
     gint ninv = 0;
     if (a & DA_INV_SHARERS) {
         for (guint x = 0; x < ms->ncores; x++)
@@ -80,24 +89,37 @@ void home_apply(MemSys *ms, DirEntry *d, gint32 mi)
             }
     }
     if (a & (DA_DATA_TO_REQ | DA_DATA_E_TO_REQ)) {
-        gboolean from_llc = (d->llc_valid >> ms->cores[req].socket) & 1;
-        Cycle proc = from_llc ? llc : (Cycle)ms->cfg->memory.latency;
-        gint32 di = msg_send(ms, from_llc ? MSG_DATA_LLC : MSG_DATA_MEM, HOME, req, req, line,
-                             proc + route_core_home(ms, req, line));
+        guint rs = ms->cores[req].socket;
+        gboolean from_llc = (d->llc_valid >> rs) & 1;
+        gint f = from_llc ? -1 : mesif_forwarder(ms, d);
+        MsgType type = MSG_DATA_MEM;
+        MemSource src = MEM_SRC_MEMORY;
+        Cycle delay = (Cycle)ms->cfg->memory.latency + route_core_home(ms, req, line);
+        if (from_llc) {
+            type = MSG_DATA_LLC;
+            src = MEM_SRC_LLC;
+            delay = llc + route_core_home(ms, req, line);
+            ms->stats.llc_hits++;
+        } else if (f >= 0) {
+            /* MESIF: the F socket's LLC forwards its clean copy instead of memory. */
+            type = MSG_DATA_LLC;
+            src = MEM_SRC_REMOTE_LLC;
+            delay = llc + memsys_socket_cycles(ms, (guint)d->home, (guint)f) + llc +
+                    route_socket_core(ms, (guint)f, req, line);
+            ms->stats.f_forwards++;
+        } else {
+            ms->stats.llc_misses++;
+            ms->stats.mem_reads++;
+        }
+        gint32 di = msg_send(ms, type, HOME, req, req, line, delay);
         Msg *dm = msg_at(ms, di);
         dm->has_data = TRUE;
         dm->excl = (a & DA_DATA_E_TO_REQ) != 0;
         dm->acks = ninv;
         dm->not_before = not_before;
-        dm->source = from_llc ? MEM_SRC_LLC : MEM_SRC_MEMORY;
+        dm->source = src;
         memcpy(dm->data, d->mem, ms->line_size);
-        if (from_llc)
-            ms->stats.llc_hits++;
-        else {
-            ms->stats.llc_misses++;
-            ms->stats.mem_reads++;
-        }
-        d->llc_valid |= 1ull << ms->cores[req].socket;
+        d->llc_valid |= 1ull << rs;
     }
     if (a & DA_ACKCOUNT_TO_REQ) {
         gint32 di = msg_send(ms, MSG_ACK_COUNT, HOME, req, req, line, llc + route_core_home(ms, req, line));
@@ -137,6 +159,16 @@ void home_apply(MemSys *ms, DirEntry *d, gint32 mi)
     if ((a & DA_WRITE_MEM) && m->has_data) {
         memcpy(d->mem, m->data, ms->line_size);
         mem_written(ms, d, m->src);
+        /* An owner's copy-back after a Fwd-GetS: the reader's (inclusive) LLC got the line too. */
+        if (ev == DE_COPYBACK && d->req >= 0)
+            d->llc_valid |= 1ull << ms->cores[d->req].socket;
+    }
+    /* MESIF: the F copy goes to the newest reader's socket; a writer ends every shared copy. */
+    if (ms->cfg->protocol == PROTO_MESIF) {
+        if (ev == DE_GETS)
+            d->f_socket = (gint8)ms->cores[req].socket;
+        else if (!d->llc_valid)
+            d->f_socket = -1;
     }
     if (a & DA_PUT_ACK)
         msg_send(ms, MSG_PUT_ACK, HOME, req, req, line, route_core_home(ms, req, line));

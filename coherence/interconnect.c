@@ -114,6 +114,12 @@ Cycle route_core_home(const MemSys *ms, gint core, uint64_t line)
     guint h = memsys_home_socket(ms, line);
     return stop_distance(ms, c->local, slice_stop(ms, line)) * hop(ms) + memsys_socket_cycles(ms, c->socket, h);
 }
+/* From socket s's slice of `line` to core c. */
+Cycle route_socket_core(const MemSys *ms, guint s, gint core, uint64_t line)
+{
+    const CoreCaches *c = &ms->cores[core];
+    return memsys_socket_cycles(ms, s, c->socket) + stop_distance(ms, slice_stop(ms, line), c->local) * hop(ms);
+}
 Cycle route_core_core(const MemSys *ms, gint a, gint b, uint64_t line)
 {
     if (a == HOME)
@@ -150,18 +156,38 @@ static gboolean held_only_on_socket(const MemSys *ms, uint64_t line, guint s)
     return any;
 }
 
-/* Broadcast snooping: the farthest socket's answer reaches the requester this long after
- * the home looked the line up. */
+/* Whether the transaction the home is about to start for `req` (a row with actions `a` on a
+ * line whose directory entry is `d`) snoops every socket rather than only the holders.
+ *  - broadcast: every transaction does, unless the line is cached only on the requester's
+ *    socket, whose inclusive LLC then names every holder;
+ *  - probe-filter (AMD HT Assist): the filter records an owner and at most one sharer, so only
+ *    a write that must invalidate a line with several sharers, or with an owner and sharers,
+ *    broadcasts its invalidations; reads and every other write are directed;
+ *  - directory: never. */
+gboolean home_broadcasts(const MemSys *ms, const DirEntry *d, guint32 a, gint req)
+{
+    if (ms->nsockets < 2 || req == HOME)
+        return FALSE;
+    switch (ms->cfg->topology.cross_socket) {
+    case XSOCKET_BROADCAST:
+        return !held_only_on_socket(ms, d->line, ms->cores[req].socket);
+    case XSOCKET_PROBE_FILTER:
+        return (a & DA_INV_SHARERS) && (d->nsharers > 1 || (d->owner >= 0 && d->nsharers > 0));
+    case XSOCKET_DIRECTORY:
+    default:
+        return FALSE;
+    }
+}
+
+/* A broadcast snoop: every socket t's caches answer the requester after the snoop reaches them
+ * and they look the line up, so the requester's access cannot complete before the farthest
+ * answer, this long after the home looked the line up. */
 Cycle broadcast_bound(const MemSys *ms, gint req, uint64_t line)
 {
-    if (ms->cfg->topology.cross_socket != XSOCKET_BROADCAST || ms->nsockets < 2 || req == HOME)
-        return 0;
     guint h = memsys_home_socket(ms, line), s = ms->cores[req].socket;
-    if (held_only_on_socket(ms, line, s))
-        return 0;
     Cycle worst = 0;
     for (guint t = 0; t < ms->nsockets; t++)
-        if (t != h)
-            worst = MAX(worst, memsys_socket_cycles(ms, h, t) + memsys_socket_cycles(ms, t, s));
-    return worst + stop_distance(ms, slice_stop(ms, line), ms->cores[req].local) * hop(ms);
+        worst = MAX(worst, memsys_socket_cycles(ms, h, t) + memsys_socket_cycles(ms, t, s));
+    return worst + (Cycle)ms->cfg->topology.snoop_response_cycles +
+           stop_distance(ms, slice_stop(ms, line), ms->cores[req].local) * hop(ms);
 }

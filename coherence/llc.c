@@ -15,6 +15,23 @@ static gboolean llc_pinned(MemSys *ms, guint socket, uint64_t line)
     return FALSE;
 }
 
+/* Entry i of `set` leaves socket `socket`'s LLC, and with it every private copy on the socket. */
+static void llc_evict(MemSys *ms, guint socket, LlcSet *set, guint i)
+{
+    uint64_t victim = set->l[i].line;
+    set->l[i] = set->l[--set->n];
+    DirEntry *d = dir_get(ms, victim);
+    d->llc_valid &= ~(1ull << socket);
+    for (guint k = 0; k < ms->cps; k++) {
+        CoreCaches *c = &ms->cores[socket * ms->cps + k];
+        PrivLine *pl = pl_find(c, victim);
+        if (pl && pl->state != CS_I && coh_cache_state_stable(pl->state)) {
+            ms->stats.back_invalidations++;
+            private_evict(ms, c, pl);
+        }
+    }
+}
+
 /* Inclusive LLC: a line a core fills is in its socket's LLC; evicting one removes it from
  * every private hierarchy on that socket. */
 void llc_touch(MemSys *ms, guint socket, uint64_t line)
@@ -37,18 +54,7 @@ void llc_touch(MemSys *ms, guint socket, uint64_t line)
                 best = (gint)i;
         if (best < 0)
             break; /* all pinned: over-fill this set for now */
-        uint64_t victim = set->l[best].line;
-        set->l[best] = set->l[--set->n];
-        DirEntry *d = dir_get(ms, victim);
-        d->llc_valid &= ~(1ull << socket);
-        for (guint i = 0; i < ms->cps; i++) {
-            CoreCaches *c = &ms->cores[socket * ms->cps + i];
-            PrivLine *pl = pl_find(c, victim);
-            if (pl && pl->state != CS_I && coh_cache_state_stable(pl->state)) {
-                ms->stats.back_invalidations++;
-                private_evict(ms, c, pl);
-            }
-        }
+        llc_evict(ms, socket, set, (guint)best);
     }
     if (set->n == set->cap) {
         set->cap = set->cap ? set->cap * 2 : ms->llc_ways + 1;
@@ -63,5 +69,19 @@ gboolean llc_has(const MemSys *ms, guint socket, uint64_t line)
     for (guint i = 0; i < set->n; i++)
         if (set->l[i].line == line)
             return TRUE;
+    return FALSE;
+}
+
+gboolean memsys_llc_drop(MemSys *ms, guint socket, uint64_t addr)
+{
+    uint64_t line = line_of(ms, addr);
+    LlcSet *set = &ms->llc[socket * ms->llc_sets + line_index(ms, line) % ms->llc_sets];
+    for (guint i = 0; i < set->n; i++)
+        if (set->l[i].line == line) {
+            if (llc_pinned(ms, socket, line))
+                return FALSE;
+            llc_evict(ms, socket, set, i);
+            return TRUE;
+        }
     return FALSE;
 }

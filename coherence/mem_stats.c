@@ -23,6 +23,7 @@ static const CounterInfo mem_stats_rows[] = {
     S(back_invalidations, "lines", "private copies removed by an LLC eviction (inclusion)"),
     S(evictions, "lines", "lines leaving a private hierarchy by replacement"),
     S(far_atomics, "ops", "atomics performed at the home (core.atomics: lse-far)"),
+    S(f_forwards, "lines", "MESIF: clean shared lines another socket's LLC (the F copy) forwarded instead of memory"),
     COUNTER_VECTOR_ROW(MemStats, inval_received, n_inval_received, "invalidations",
                        "invalidations (Inv, Fwd-GetM) the cores received, summed over cores"),
     COUNTER_VECTOR_ROW(MemStats, cache_rows_fired, n_cache_rows_fired, "transitions",

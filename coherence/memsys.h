@@ -9,8 +9,17 @@
  *  - a flat directory at each line's home socket (home = line index mod sockets; slice = line
  *    index mod llc slices), blocking: one transaction per line at a time, later requests wait in
  *    a FIFO at the home (counted in home_queue_cycles).
- *  - protocols: the tables in coherence/mesi.c and coherence/moesi.c; `mesif` runs the MESI
- *    tables (F's forwarding is not modelled: a clean shared line is served by the LLC/memory).
+ *  - protocols: the tables in coherence/mesi.c and coherence/moesi.c.  `mesif` runs the MESI
+ *    tables with Intel's F (forward) state kept where QPI keeps it, per socket: of the sockets
+ *    whose (inclusive) LLC holds a clean shared copy, the newest reader's is F, and a reader
+ *    whose own LLC lacks the line gets it from there instead of from memory; a write, or the F
+ *    socket's LLC evicting it, ends it (then memory serves again).
+ *  - snoops: a core's private caches answer a forwarded request or an invalidation after
+ *    topology.snoop_response_cycles (R), plus topology.snoop_data_cycles (D) when the answer
+ *    reads a dirty (M or O) line out of them.  cross_socket decides who is snooped: directory
+ *    (only the holders), broadcast (every socket, for every miss not confined to the
+ *    requester's socket), probe-filter (AMD HT Assist: directed, except that a write to a line
+ *    with several sharers, or an owner and sharers, broadcasts its invalidations).
  *
  * Latency of each path, the sum of configured parts (hop = topology.ondie_hop_cycles,
  * d(x,y) on-die distance in stops between a core and the line's slice, S(a,b) the one-way
@@ -19,14 +28,17 @@
  *   L2 hit                     l2.latency
  *   from the LLC               d(c,k)hop + S(s,h) + llc.latency + S(h,s) + d(k,c)hop
  *   from memory                d(c,k)hop + S(s,h) + memory.latency + S(h,s) + d(k,c)hop
+ *   from the F socket f        d(c,k)hop + S(s,h) + llc.latency + S(h,f) + llc.latency + S(f,s)
+ *                              + d(k,c)hop
  *   cache to cache             d(c,k)hop + S(s,h) + llc.latency + S(h,so) + d(k,o)hop
- *                              + c2c_cycles + route(o -> c)
+ *                              + R [+ D if dirty] + route(o -> c)
  *   with route(a -> b) = d(a,b)hop on one socket, else d(a,k)hop + S(sa,sb) + d(k,b)hop;
- *   invalidation acks go route(sharer -> requester) and the access completes when the data
- *   and the last ack are in.  With cross_socket: broadcast the home also snoops every other
- *   socket t and the access cannot complete before llc.latency + max_t(S(h,t) + S(t,s)) +
- *   d(k,c)hop after the request reached the home.  memory.latency is DRAM load-to-use
- *   including the LLC miss, so it replaces llc.latency on that path.
+ *   an invalidation reaches a sharer x after llc.latency + d(x,k)hop + S(h,sx) and its ack
+ *   leaves R later for route(x -> c); the access completes when the data and the last ack
+ *   are in.  A broadcast snoop (see above) cannot complete before llc.latency +
+ *   max_t(S(h,t) + S(t,s)) + R + d(k,c)hop after the request reached the home.
+ *   memory.latency is DRAM load-to-use including the LLC miss, so it replaces llc.latency on
+ *   that path.
  *
  * Determinism: everything is ordered by the engine; hash tables are only looked up, never
  * iterated for decisions (listings sort their keys).  No global mutable state. */
@@ -64,6 +76,7 @@ typedef struct {
     guint64 back_invalidations;        /* private copies removed by an LLC eviction */
     guint64 evictions;                 /* lines leaving a private hierarchy by replacement */
     guint64 far_atomics;
+    guint64 f_forwards;                /* MESIF: clean shared lines forwarded by another socket's LLC */
     guint64 *inval_received;           /* per core: invalidations (Inv, Fwd-GetM) received */
     gsize n_inval_received;            /* cores */
     guint64 *cache_rows_fired;         /* per cache-table row, in table order */
@@ -120,6 +133,13 @@ void memsys_set_check(MemSys *ms, gboolean on);
 /* Calls fn(user, text) with each table row as it fires ("IS_D + Data -> S"), for traces. */
 void memsys_set_trace(MemSys *ms, void (*fn)(void *user, guint core, uint64_t line, const char *row),
                       void *user);
+
+/* Core `core` replaces addr's line from its private caches now (a Put to the home follows);
+ * FALSE when it holds no stable copy.  For the latency probe. */
+gboolean memsys_evict(MemSys *ms, guint core, uint64_t addr);
+/* Socket `socket`'s LLC drops addr's line as an eviction would (its private copies go too);
+ * FALSE when it does not hold the line or a transaction pins it.  For the latency probe. */
+gboolean memsys_llc_drop(MemSys *ms, guint socket, uint64_t addr);
 
 /* ---- introspection for tests and tools ---- */
 const CohProtocol *memsys_protocol(const MemSys *ms);

@@ -117,6 +117,7 @@ typedef struct {
     gint32 atomic_acc;
     gint32 q_head, q_tail;      /* queued Msg indices */
     guint64 llc_valid;          /* bit s: socket s's LLC holds memory's current data */
+    gint8 f_socket;             /* MESIF: the socket whose LLC forwards a clean shared copy, or -1 */
     gint home;                  /* home socket, fixed at the first access; -1 before it */
     LineStats st;
     guint8 *mem, *golden;
@@ -276,6 +277,8 @@ gint32 dir_queue_pop(MemSys *ms, DirEntry *d);
 void interconnect_build(MemSys *ms);
 Cycle route_core_home(const MemSys *ms, gint core, uint64_t line);
 Cycle route_core_core(const MemSys *ms, gint a, gint b, uint64_t line);
+Cycle route_socket_core(const MemSys *ms, guint s, gint core, uint64_t line);
+gboolean home_broadcasts(const MemSys *ms, const DirEntry *d, guint32 actions, gint req);
 Cycle broadcast_bound(const MemSys *ms, gint req, uint64_t line);
 
 /* cache_controller.c */

@@ -13,7 +13,7 @@
  *  - an upgrade (GetM from S) is answered with an ack count and no data (DA_ACKCOUNT_TO_REQ);
  *  - far atomics (arm64 LSE) are performed at the home after invalidating every copy
  *    (DS_AT_AD, DS_AT_A): not in the Primer.
- * MESIF maps onto this table (the F state's forwarding is not modelled; see memsys.h). */
+ * MESIF runs this table; its F state lives at the socket level, beside the directory (memsys.h). */
 #include "coherence/protocol.h"
 
 #define R(s, e, a, n) { CS_##s, CE_##e, CS_##n, (a) }

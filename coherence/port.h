@@ -45,6 +45,7 @@ typedef enum {
 typedef enum {
     MEM_SRC_L1, MEM_SRC_L2, MEM_SRC_LLC, MEM_SRC_PEER_SAME_SOCKET, MEM_SRC_PEER_REMOTE_SOCKET,
     MEM_SRC_MEMORY, MEM_SRC_HOME_ATOMIC,
+    MEM_SRC_REMOTE_LLC,    /* MESIF: another socket's LLC, the line's F (forward) holder */
 } MemSource;
 
 typedef enum {

@@ -154,6 +154,12 @@ const char *coh_dir_state_name(guint s);
 const char *coh_dir_event_name(guint e);
 static inline gboolean coh_cache_state_stable(guint s) { return s <= CS_M; }
 static inline gboolean coh_dir_state_stable(guint s) { return s <= DS_O; }
+/* Whether a cache in state s holds a dirty copy (the only up-to-date one): answering a snoop
+ * with its data means reading the line out of the private caches. */
+static inline gboolean coh_cache_state_dirty(guint s)
+{
+    return s == CS_M || s == CS_O || s == CS_MI_A || s == CS_OI_A || s == CS_OM_AC || s == CS_OM_A;
+}
 
 /* "IS_D + Data -> S": the row as a trace quotes it (caller frees). */
 char *coh_row_text(const CohRow *r, gboolean dir);

@@ -274,6 +274,11 @@ static void mispredict(Core *c, RobEntry *en, int32_t actual)
     }
 }
 
+static inline gboolean is_rmw_op(IsaOp op)
+{
+    return op == OP_CAS || op == OP_XCHG || op == OP_FADD || op == OP_FOR || op == OP_FAND;
+}
+
 /* Finishes an op whose timer ran out. */
 static void complete_timer(Core *c, RobEntry *en, Cycle now)
 {
@@ -281,6 +286,8 @@ static void complete_timer(Core *c, RobEntry *en, Cycle now)
     if (en->in->op == OP_FENCE) {
         c->st.fence_ops++;
         c->st.fence_cycles += now - en->head_since;
+    } else if (is_rmw_op(en->in->op)) {
+        c->st.atomic_cycles += now - en->head_since; /* an x86 locked op's tail ran out */
     }
 }
 
@@ -381,7 +388,7 @@ static gboolean start_atomic(Core *c, RobEntry *en, gboolean head)
     uint64_t val = in->op == OP_CAS ? en->data_b : en->data;
     uint64_t exp = en->data;
     if (c->x86) {
-        issue_mem(c, en, MEM_RMW, k, val, exp, FALSE, (uint32_t)c->cfg->core.locked_rmw_cycles);
+        issue_mem(c, en, MEM_RMW, k, val, exp, FALSE, (uint32_t)c->cfg->core.lock_hold_cycles);
     } else if (c->cfg->core.atomics == ATOMICS_LLSC) {
         en->ll = LL_LOAD;
         issue_mem(c, en, MEM_LOAD, RMW_CAS, 0, 0, FALSE, 0);
@@ -427,7 +434,9 @@ static gboolean start_fence(Core *c, RobEntry *en, gboolean head)
     case FENCE_LOAD: cost = &c->cfg->core.lfence_cycles; break;
     default: cost = &c->cfg->core.sfence_cycles; break;
     }
-    timer(c, en, *cost);
+    /* The published figure is the fence's throughput back to back, which includes the cycle
+     * it retires in. */
+    timer(c, en, *cost - 1);
     return TRUE;
 }
 
@@ -466,6 +475,30 @@ static gboolean start_wfe(Core *c, RobEntry *en, gboolean head)
         return TRUE;
     }
     return FALSE;
+}
+
+/* How many of a chain's ops the window holds beside older ones: an in-order core none. */
+static inline gint64 work_window(const Core *c)
+{
+    return c->in_order ? 0 : (gint64)c->rob_size;
+}
+
+/* `work N` stands for a dependent chain of N one-cycle ops, far longer than the window, that
+ * consumes what the ops before it produced (a critical section works on the data the lock
+ * protects): it starts once every older op has completed and runs serially for N cycles.  A
+ * chain longer than the window kept dispatch closed from its dispatch on (stage_dispatch);
+ * younger ops enter for its last window's worth, so no two long chains run at once. */
+static gboolean start_work(Core *c, RobEntry *en)
+{
+    if (en->seq != c->exec_lo) {
+        core_touch(c, en->seq); /* look again once the older ops are done */
+        return FALSE;
+    }
+    gint64 w = en->in->n + (c->work_jitter ? g_rand_int_range(c->work_rand, 0, (gint32)c->work_jitter + 1) : 0);
+    timer(c, en, w);
+    if (en->in->n > work_window(c))
+        c->dispatch_blocked_until = engine_now(c->e) + (Cycle)MAX(w - work_window(c), 0);
+    return TRUE;
 }
 
 /* Whether sources a and b are ready; if not, notes the one waited for: while it is not ready,
@@ -515,8 +548,7 @@ static gboolean start_op(Core *c, RobEntry *en, gboolean head, const Older *o)
         return TRUE;
     }
     case OP_WORK:
-        timer(c, en, in->n + (c->work_jitter ? g_rand_int_range(c->work_rand, 0, (gint32)c->work_jitter + 1) : 0));
-        return TRUE;
+        return start_work(c, en);
     case OP_BR: {
         if (!src2_ready(c, en))
             return FALSE;
@@ -702,6 +734,45 @@ static gboolean stage_execute(Core *c)
     return did;
 }
 
+/* The in-order policy (core.issue: in-order, e.g. ThunderX's dual-issue pipeline): ops start
+ * in program order, at most fetch_width per cycle; an op starts only when every older op has
+ * completed or started in this same cycle without a memory access, so ops complete in order
+ * and an outstanding load blocks everything younger (stall on miss).  The window is small, so
+ * each cycle looks at it whole from the oldest unfinished op. */
+static gboolean stage_execute_in_order(Core *c)
+{
+    Cycle now = engine_now(c->e);
+    gboolean did = FALSE, blocked = FALSE;
+    guint issued = 0, width = (guint)c->cfg->core.fetch_width;
+    c->exec_lo = MAX(c->exec_lo, c->head_seq);
+    while (c->exec_lo < c->next_seq && rob_at(c, c->exec_lo)->state == E_DONE)
+        c->exec_lo++;
+    (void)timers_due(c, now); /* keeps the timer list pruned, as the out-of-order scan does */
+    c->scan_from = SEQ_NONE;
+    c->head_dirty = FALSE;
+    Older o = { FALSE, FALSE, FALSE };
+    for (uint64_t s = c->exec_lo; s < c->next_seq; s++) {
+        RobEntry *en = rob_at(c, s);
+        gboolean waiting = en->state == E_WAIT;
+        if (waiting && (blocked || issued == width)) {
+            if (!blocked)
+                did = TRUE; /* out of issue slots, not of work: look again next cycle */
+            blocked = TRUE;
+            continue;       /* younger ops started at dispatch (pause, work) still complete */
+        }
+        did |= scan_entry(c, s, &o, now);
+        if (en->state == E_DONE)
+            continue;
+        if (waiting && en->state != E_WAIT)
+            issued++;
+        /* Not finished: younger ops wait, unless it started just now beside them and is not
+         * a memory access (loads block; a store only writes the store buffer). */
+        if (!(waiting && en->state == E_EXEC && en->req_id == 0 && !is_load_op(en->in->op)))
+            blocked = TRUE;
+    }
+    return did;
+}
+
 /* ==================== dispatch ==================== */
 
 static gboolean stage_dispatch(Core *c)
@@ -757,6 +828,12 @@ static gboolean stage_dispatch(Core *c)
         c->fq_head = (c->fq_head + 1) % c->fq_size;
         c->fq_count--;
         n++;
+        if (op == OP_WORK && in->n > work_window(c)) {
+            /* A long chain fills the window: nothing younger enters until it has started and
+             * is down to its last window's worth (start_work reopens dispatch). */
+            c->dispatch_blocked_until = CYCLE_NEVER;
+            break;
+        }
         if (op == OP_PAUSE) {
             /* PAUSE holds back everything younger; that bounds a spin loop's loads in flight. */
             gint64 p = c->cfg->core.pause_cycles;
@@ -867,7 +944,7 @@ static void core_tick(Core *c)
     if (c->halted)
         return;
     did |= sb_drain(c);
-    did |= stage_execute(c);
+    did |= c->in_order ? stage_execute_in_order(c) : stage_execute(c);
     did |= stage_dispatch(c);
     did |= stage_fetch(c);
     if (did) {
@@ -882,14 +959,27 @@ static void core_tick(Core *c)
 
 /* ==================== port callbacks ==================== */
 
+/* An atomic has its old value.  An x86 LOCK'd op (or an arm64 LSE atomic performed in the L1)
+ * is not finished then: its sequence (compare, write, unlock) still takes the part of
+ * locked_rmw_cycles that follows the read, which a hot line's L1 latency stands for (Agner
+ * Fog measures the whole on a hot line); younger ops that wait for it wait until then. */
 static void finish_atomic(Core *c, RobEntry *en, uint64_t old)
 {
+    Cycle now = engine_now(c->e);
     en->value = old;
-    mark_done(en, engine_now(c->e));
     c->st.atomics++;
-    c->st.atomic_cycles += engine_now(c->e) - en->head_since;
     if (en->in->op == OP_CAS && old != en->data)
         c->st.cas_failed++;
+    /* locked_rmw_cycles is the op's throughput back to back on a hot line: its L1 access, this
+     * tail, and the cycle it retires in. */
+    gboolean near = c->x86 || (c->cfg->core.atomics == ATOMICS_LSE_NEAR && en->ll == LL_IDLE);
+    gint64 tail = near ? c->cfg->core.locked_rmw_cycles - c->cfg->l1.latency - 1 : 0;
+    if (tail > 0) {
+        timer(c, en, tail);
+        return;
+    }
+    mark_done(en, now);
+    c->st.atomic_cycles += now - en->head_since;
 }
 
 /* arm64 keeps same-address loads in order: when `en` performs, a younger load to the same
@@ -1066,6 +1156,7 @@ Core *core_new(Engine *e, const QsimConfig *cfg, guint id, const IsaProgram *pro
     c->issue = issue;
     c->ms = ms;
     c->x86 = cfg->arch == ARCH_X86;
+    c->in_order = cfg->core.issue == ISSUE_IN_ORDER;
     c->regs[ISA_REG_TID] = tid;
     c->regs[ISA_REG_NTHREADS] = nthreads;
     rob_init(c);

@@ -104,6 +104,7 @@ struct Core {
     guint work_jitter;              /* `work N` takes N + uniform [0, work_jitter] */
     GRand *work_rand;
     gboolean x86;
+    gboolean in_order;              /* core.issue: in-order */
 
     uint64_t regs[ISA_NREG_SLOTS];  /* architectural */
     uint64_t rename[ISA_NREG_SLOTS];/* youngest in-flight producer, SEQ_NONE: architectural */

@@ -49,7 +49,7 @@ typedef enum {
     OP_JMP,       /* jmp label                     goto label */
     OP_CALL,      /* call label                    push return; goto label */
     OP_RET,       /* ret                           return */
-    OP_WORK,      /* work N                        N cycles of independent compute */
+    OP_WORK,      /* work N                        N cycles of serial compute (a dependent chain) */
     OP_MARK,      /* mark N                        timestamp event N for the harness */
     OP_HALT,      /* halt                          this thread is finished */
     OP__COUNT

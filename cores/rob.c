@@ -46,7 +46,7 @@ guint rob_squash_from(Core *c, uint64_t seq)
         IsaOp op = en->in->op;
         if (op == OP_LD || op == OP_LDX || isa_op_info[op].is_atomic)
             c->lb_used--;
-        if (op == OP_PAUSE && en->state != E_DONE)
+        if ((op == OP_PAUSE || op == OP_WORK) && en->state != E_DONE)
             c->dispatch_blocked_until = 0;
         if (op == OP_WFE && c->wfe_sleeping) {
             c->wfe_sleeping = FALSE;

@@ -1,144 +1,333 @@
-/* The latency probe behind `qsim latency`: the latency of a load, a store and a CAS by core 0 to a line
- * that another core holds in M, E, S, O (where the protocol has it) or that is only in memory
- * (I), for the other core on the same socket and at each socket distance the topology has.
- * Like ccbench (David, Guerraoui, Trigonakis, SOSP 2013), every figure is measured: the state
- * is set up with real accesses through the port, then one access is timed. */
-#include <stdio.h>
+/* The latency probe (see latency_probe.h): each figure measured on a fresh memory system. */
+#include <math.h>
 #include <string.h>
-#include <json-glib/json-glib.h>
 #include "coherence/memsys.h"
 #include "sim/latency_probe.h"
-#include "sim/base/config.h"
 
 typedef struct {
     gboolean got;
     MemResponse r;
-} LatClient;
+} ProbeClient;
 
-static void lat_done(void *obj, const MemResponse *r)
+static void probe_done(void *obj, const MemResponse *r)
 {
-    LatClient *c = obj;
+    ProbeClient *c = obj;
     c->got = TRUE;
     c->r = *r;
 }
 
+/* A fresh memory system with every core attached to a probe client. */
 typedef struct {
     Engine *e;
     MemSys *ms;
-    LatClient *cl;
-} LatRig;
+    ProbeClient *cl;
+    guint ncores;
+} Probe;
 
-static Cycle lat_access(LatRig *g, guint core, MemKind kind, uint64_t addr)
+static gboolean probe_open(Probe *p, const QsimConfig *cfg, GError **error)
 {
-    MemRequest q = { .kind = kind, .rmw = RMW_CAS, .addr = addr, .size = 8, .value = 1, .expected = 0 };
-    g->cl[core].got = FALSE;
-    memsys_issue(g->ms, core, &q);
-    while (!g->cl[core].got && engine_step(g->e))
-        ;
-    g_assert(g->cl[core].got);
-    Cycle lat = g->cl[core].r.done - g->cl[core].r.issued;
-    while (engine_step(g->e)) /* let write-backs and unblocks finish: the next access starts quiet */
-        ;
-    return lat;
-}
-
-/* One measurement: fresh machine, the other core sets the state, core 0 does `op`. */
-static gboolean measure_one(const QsimConfig *cfg, const char *op, char state, guint other, guint helper,
-                            guint home, guint64 *out, GError **error)
-{
-    LatRig g = { engine_new(1), NULL, NULL };
-    g.ms = memsys_new(cfg, g.e, error);
-    if (!g.ms) {
-        engine_free(g.e);
+    p->e = engine_new(1);
+    p->ms = memsys_new(cfg, p->e, error);
+    if (!p->ms) {
+        engine_free(p->e);
         return FALSE;
     }
-    guint n = config_total_cores(cfg);
-    g.cl = g_new0(LatClient, n);
-    static const PortClient client = { lat_done, NULL };
-    for (guint i = 0; i < n; i++)
-        memsys_attach(g.ms, i, &client, &g.cl[i]);
-    /* a line homed at `home`: line index = home (mod sockets), away from line 0 */
-    uint64_t addr = ((guint64)cfg->topology.sockets * 64 + home) * (guint64)cfg->line_size;
-    switch (state) {
-    case 'M': lat_access(&g, other, MEM_STORE, addr); break;
-    case 'E': lat_access(&g, other, MEM_LOAD, addr); break;
-    case 'S': /* MOESI: the helper reads first, so the other core ends in S (helper in O) */
-        lat_access(&g, memsys_protocol(g.ms)->has_o ? helper : other, MEM_LOAD, addr);
-        lat_access(&g, memsys_protocol(g.ms)->has_o ? other : helper, MEM_LOAD, addr);
-        break;
-    case 'O':
-        lat_access(&g, other, MEM_STORE, addr);
-        lat_access(&g, helper, MEM_LOAD, addr);
-        break;
-    default: break; /* I: only in memory */
-    }
-    MemKind kind = !strcmp(op, "load") ? MEM_LOAD : !strcmp(op, "store") ? MEM_STORE : MEM_RMW;
-    *out = lat_access(&g, 0, kind, addr);
-    memsys_free(g.ms);
-    engine_free(g.e);
-    g_free(g.cl);
+    p->ncores = config_total_cores(cfg);
+    p->cl = g_new0(ProbeClient, p->ncores);
+    static const PortClient client = { probe_done, NULL };
+    for (guint i = 0; i < p->ncores; i++)
+        memsys_attach(p->ms, i, &client, &p->cl[i]);
     return TRUE;
 }
 
-GArray *latency_measure(const QsimConfig *cfgp, GError **error)
+static void probe_close(Probe *p)
 {
-    /* Rows place a line's home at a chosen distance by its address, so homes interleave here
-     * whatever memory.home says (a shallow copy: the strings stay the caller's). */
-    QsimConfig interleaved = *cfgp;
-    interleaved.memory.home = HOME_INTERLEAVE;
-    const QsimConfig *cfg = &interleaved;
-    guint cps = (guint)cfg->topology.cores_per_socket, ns = (guint)cfg->topology.sockets;
-    GArray *rows = g_array_new(FALSE, TRUE, sizeof(LatencyRow));
-    /* the other core's placements: same socket (core 1), then the first socket at each distance */
-    typedef struct { guint socket; char label[24]; } Place;
-    Place places[64];
-    guint np = 0;
-    if (cps > 1)
-        places[np++] = (Place){ 0, "same-socket" };
-    Engine *e0 = engine_new(1);
-    MemSys *m0 = memsys_new(cfg, e0, error);
-    if (!m0) {
-        engine_free(e0);
-        g_array_free(rows, TRUE);
-        return NULL;
+    memsys_free(p->ms);
+    engine_free(p->e);
+    g_free(p->cl);
+}
+
+/* Runs until nothing is left to do: write-backs and unblocks finish, the next access starts
+ * on a quiet machine. */
+static void probe_settle(Probe *p)
+{
+    while (engine_step(p->e))
+        ;
+}
+
+static const struct { const char *name; MemKind kind; RmwKind rmw; } probe_ops[] = {
+    { "load",  MEM_LOAD,  RMW_CAS },
+    { "store", MEM_STORE, RMW_CAS },
+    { "cas",   MEM_RMW,   RMW_CAS },
+    { "fai",   MEM_RMW,   RMW_ADD },
+    { "swap",  MEM_RMW,   RMW_XCHG },
+};
+
+/* One access by `core`, timed at the port from issue to completion. */
+static Cycle probe_access(Probe *p, guint core, guint op, uint64_t addr)
+{
+    MemRequest q = { .kind = probe_ops[op].kind, .rmw = probe_ops[op].rmw, .addr = addr, .size = 8,
+                     .value = 1, .expected = 0 };
+    p->cl[core].got = FALSE;
+    memsys_issue(p->ms, core, &q);
+    while (!p->cl[core].got && engine_step(p->e))
+        ;
+    g_assert(p->cl[core].got);
+    Cycle lat = p->cl[core].r.done - p->cl[core].r.issued;
+    probe_settle(p);
+    return lat;
+}
+
+static void probe_load(Probe *p, guint core, uint64_t addr) { probe_access(p, core, 0, addr); }
+static void probe_store(Probe *p, guint core, uint64_t addr) { probe_access(p, core, 1, addr); }
+
+static void probe_evict(Probe *p, guint core, uint64_t addr)
+{
+    if (memsys_evict(p->ms, core, addr))
+        probe_settle(p);
+}
+
+/* Where the other core stands: its socket, the distance label, and two cores there (the
+ * holder and a second one for shared states; on socket 0 neither is core 0). */
+typedef struct {
+    guint socket;
+    char label[24];
+    guint holder, helper, third;
+    gboolean has_helper, has_third;
+} Place;
+
+/* The k-th line homed on `home` that the probe uses: every one sits in the LLC slice at the
+ * average on-die distance from core 0 (the distance a configured llc.latency, a mean over
+ * addresses, stands for), so that rows differ by state and distance only. */
+static uint64_t probe_line(const QsimConfig *cfg, const MemSys *ms, guint home, guint k)
+{
+    guint64 sockets = (guint64)cfg->topology.sockets;
+    guint64 slices = cfg->llc_slices ? (guint64)cfg->llc_slices : (guint64)cfg->topology.cores_per_socket;
+    guint64 base = (64 + (guint64)k) * sockets * slices, best = base + home;
+    /* the mean distance over the period's lines, then the line nearest to it */
+    double mean = 0;
+    guint n = 0;
+    for (guint64 idx = base + home; idx < base + sockets * slices; idx += sockets, n++)
+        mean += memsys_ondie_distance(ms, 0, idx * (guint64)cfg->line_size);
+    mean /= MAX(n, 1u);
+    double best_off = G_MAXDOUBLE;
+    for (guint64 idx = base + home; idx < base + sockets * slices; idx += sockets) {
+        double off = fabs(memsys_ondie_distance(ms, 0, idx * (guint64)cfg->line_size) - mean);
+        if (off < best_off - 1e-9) {
+            best_off = off;
+            best = idx;
+        }
     }
-    for (guint t = 1; t < ns && np < G_N_ELEMENTS(places); t++) {
-        Place p = { t, "" };
-        if (cfg->topology.socket_links == SOCKETS_MCM_PAIRS && t / 2 == 0)
+    return best * (guint64)cfg->line_size;
+}
+
+/* Puts the line in `state` at place `pl` (core 0, the requester, holds nothing). */
+static void probe_setup(Probe *p, const QsimConfig *cfg, const Place *pl, char state, uint64_t addr)
+{
+    switch (state) {
+    case 'M':
+        probe_store(p, pl->holder, addr);
+        break;
+    case 'E':
+        probe_load(p, pl->holder, addr);
+        break;
+    case 'O': /* MOESI: the writer owns it, the second reader shares it */
+        probe_store(p, pl->holder, addr);
+        probe_load(p, pl->helper, addr);
+        break;
+    case 'F': /* MESIF: shared there; the newest reader's socket holds the F copy */
+        probe_load(p, pl->holder, addr);
+        probe_load(p, pl->helper, addr);
+        break;
+    case 'S':
+        probe_load(p, pl->holder, addr);
+        probe_load(p, pl->helper, addr);
+        if (cfg->protocol == PROTO_MOESI) {
+            /* The first reader owns it (E -> O on the second read): a third reader, then the
+             * owner's replacement, leave two sharers and no owner. */
+            probe_load(p, pl->third, addr);
+            probe_evict(p, pl->holder, addr);
+        } else if (cfg->protocol == PROTO_MESIF && pl->socket != 0) {
+            /* The F copy goes to core 0's socket on its read, and leaves with that socket's
+             * LLC copy: what stays shared over there has no F copy. */
+            probe_load(p, 0, addr);
+            memsys_llc_drop(p->ms, 0, addr);
+            probe_settle(p);
+        }
+        break;
+    default: /* I: memory only */
+        break;
+    }
+}
+
+static gboolean state_applies(const QsimConfig *cfg, const MemSys *ms, char state)
+{
+    const CohProtocol *proto = memsys_protocol(ms);
+    switch (state) {
+    case 'O': return proto->has_o;
+    case 'E': return proto->has_e;
+    case 'F': return cfg->protocol == PROTO_MESIF;
+    default: return TRUE;
+    }
+}
+
+static void add_absent(LatencyTable *t, char state, const char *distance, const char *why)
+{
+    static const char *const names[] = { "M", "O", "E", "S", "F", "I" };
+    LatencyAbsent a = { names[strchr("MOESFI", state) - "MOESFI"], "", why };
+    g_strlcpy(a.distance, distance, sizeof a.distance);
+    g_array_append_val(t->absent, a);
+}
+
+/* The places: another core on socket 0, then one socket per distance class. */
+static guint probe_places(const QsimConfig *cfg, const MemSys *ms, Place *places, guint max, LatencyTable *t)
+{
+    guint cps = (guint)cfg->topology.cores_per_socket, ns = (guint)cfg->topology.sockets, np = 0;
+    if (cps > 1)
+        places[np++] = (Place){ 0, "same-die", 1, 2, 3, cps > 2, cps > 3 };
+    else
+        add_absent(t, 'M', "same-die", "one core per socket: no other core shares core 0's die");
+    for (guint s = 1; s < ns && np < max; s++) {
+        Place p = { s, "", s * cps, s * cps + 1, s * cps + 2, cps > 1, cps > 2 };
+        guint hops = memsys_socket_hops(ms, 0, s);
+        if (cfg->topology.socket_links == SOCKETS_MCM_PAIRS && s / 2 == 0)
             g_strlcpy(p.label, "same-package", sizeof p.label);
         else
-            g_snprintf(p.label, sizeof p.label, "%u-hop", memsys_socket_hops(m0, 0, t));
+            g_snprintf(p.label, sizeof p.label, "%u-hop%s", hops, hops == 1 ? "" : "s");
         gboolean seen = FALSE;
         for (guint i = 0; i < np; i++)
             seen |= !strcmp(places[i].label, p.label);
         if (!seen)
             places[np++] = p;
     }
-    gboolean has_o = memsys_protocol(m0)->has_o;
-    memsys_free(m0);
-    engine_free(e0);
-    static const char *const ops[] = { "load", "store", "cas" };
-    const char *states = has_o ? "MESOI" : "MESI";
-    for (guint o = 0; o < G_N_ELEMENTS(ops); o++)
-        for (const char *s = states; *s; s++)
-            for (guint p = 0; p < np; p++) {
-                guint other = places[p].socket * cps + (places[p].socket == 0 ? 1 : 0);
-                /* S and O need a second holder, beside the first */
-                guint helper = (other + 1) % cps == 0 ? other - 1 : other + 1;
-                if ((*s == 'S' || *s == 'O') && (cps < 2 || (places[p].socket == 0 && cps < 3)))
+    if (ns == 1)
+        add_absent(t, 'M', "1-hop", "one socket: no remote distance");
+    return np;
+}
+
+/* Local rows: core 0 alone.  L2: its line pushed out of the L1 by l1.ways lines of the same L1
+ * set (which land in other L2 sets); LLC: read by a neighbour that then replaces it. */
+static void probe_local(Probe *p, const QsimConfig *cfg, const Place *places, guint np, LatencyTable *t,
+                        guint *k)
+{
+    LatencyRow r = { "load", "l1-hit", "same-core", 0, 0 };
+    uint64_t a = probe_line(cfg, p->ms, 0, (*k)++);
+    probe_load(p, 0, a);
+    r.cycles = probe_access(p, 0, 0, a);
+    g_array_append_val(t->rows, r);
+    if (cfg->l2_enabled) {
+        uint64_t b = probe_line(cfg, p->ms, 0, (*k)++);
+        probe_load(p, 0, b);
+        guint64 l1_sets = (guint64)(cfg->l1.size / (cfg->line_size * cfg->l1.ways));
+        /* far from every line the probe measures, in the same L1 set as b */
+        uint64_t far = (uint64_t)1 << 40;
+        for (gint64 w = 1; w <= cfg->l1.ways; w++)
+            probe_load(p, 0, far + b + (guint64)w * l1_sets * (guint64)cfg->line_size);
+        r = (LatencyRow){ "load", "l2-hit", "same-core", 0, probe_access(p, 0, 0, b) };
+        g_array_append_val(t->rows, r);
+    }
+    guint neighbour = cfg->topology.cores_per_socket > 1 ? 1 : 0;
+    uint64_t c = probe_line(cfg, p->ms, 0, (*k)++);
+    probe_load(p, neighbour, c);
+    probe_evict(p, neighbour, c);
+    r = (LatencyRow){ "load", "llc-hit", "same-core", 0, probe_access(p, 0, 0, c) };
+    g_array_append_val(t->rows, r);
+    r = (LatencyRow){ "load", "memory", "same-core", 0, probe_access(p, 0, 0, probe_line(cfg, p->ms, 0, (*k)++)) };
+    g_array_append_val(t->rows, r);
+    for (guint i = 0; i < np; i++)
+        if (places[i].socket != 0) {
+            r = (LatencyRow){ "load", "memory", "", places[i].socket,
+                              probe_access(p, 0, 0, probe_line(cfg, p->ms, places[i].socket, (*k)++)) };
+            g_strlcpy(r.distance, places[i].label, sizeof r.distance);
+            g_array_append_val(t->rows, r);
+        }
+}
+
+LatencyTable *latency_measure(const QsimConfig *cfgp, GError **error)
+{
+    /* Rows place a line's home at a chosen distance by its address, so homes interleave here
+     * whatever memory.home says (a shallow copy: the strings stay the caller's). */
+    QsimConfig interleaved = *cfgp;
+    interleaved.memory.home = HOME_INTERLEAVE;
+    const QsimConfig *cfg = &interleaved;
+    Probe p;
+    if (!probe_open(&p, cfg, error))
+        return NULL;
+    LatencyTable *t = g_new0(LatencyTable, 1);
+    t->rows = g_array_new(FALSE, TRUE, sizeof(LatencyRow));
+    t->absent = g_array_new(FALSE, TRUE, sizeof(LatencyAbsent));
+    Place places[16];
+    guint np = probe_places(cfg, p.ms, places, G_N_ELEMENTS(places), t);
+    static const char states[] = "MOESFI";
+    for (const char *s = states; *s; s++) {
+        if (!state_applies(cfg, p.ms, *s)) {
+            add_absent(t, *s, "any", *s == 'O' ? "the protocol has no O state (MOESI only)"
+                                   : *s == 'F' ? "the protocol has no F state (MESIF only)"
+                                               : "the protocol has no E state");
+            continue;
+        }
+        for (guint i = 0; i < np; i++) {
+            gboolean shared = *s == 'S' || *s == 'O' || *s == 'F';
+            if (shared && !places[i].has_helper)
+                add_absent(t, *s, places[i].label, "needs two cores on that socket besides core 0");
+            else if (*s == 'S' && cfg->protocol == PROTO_MOESI && !places[i].has_third)
+                add_absent(t, *s, places[i].label, "MOESI: two sharers with no owner need three cores there besides core 0");
+            else if (*s == 'F' && places[i].socket == 0)
+                add_absent(t, *s, places[i].label,
+                           "on core 0's own socket the inclusive LLC serves a shared line; F matters across sockets");
+        }
+    }
+    /* Each measurement on a line of its own: a memory system per op keeps rows independent of
+     * the order they are measured in. */
+    guint k = 0;
+    for (guint op = 0; op < G_N_ELEMENTS(probe_ops); op++) {
+        Probe q;
+        if (!probe_open(&q, cfg, error)) {
+            probe_close(&p);
+            latency_table_free(t);
+            return NULL;
+        }
+        for (const char *s = states; *s; s++) {
+            if (!state_applies(cfg, q.ms, *s))
+                continue;
+            for (guint i = 0; i < np; i++) {
+                const Place *pl = &places[i];
+                gboolean shared = *s == 'S' || *s == 'O' || *s == 'F';
+                if ((shared && !pl->has_helper) || (*s == 'F' && pl->socket == 0) ||
+                    (*s == 'S' && cfg->protocol == PROTO_MOESI && !pl->has_third))
                     continue;
-                if (places[p].socket == 0 && (*s == 'S' || *s == 'O'))
-                    helper = 2;
-                LatencyRow r = { ops[o], NULL, "", places[p].socket, 0 };
-                static const char *const names[] = { "M", "E", "S", "O", "I" };
-                r.state = names[strchr("MESOI", *s) - "MESOI"];
-                g_strlcpy(r.distance, places[p].label, sizeof r.distance);
-                guint home = *s == 'I' ? places[p].socket : 0;
-                if (!measure_one(cfg, ops[o], *s, other, helper, home, &r.cycles, error)) {
-                    g_array_free(rows, TRUE);
-                    return NULL;
-                }
-                g_array_append_val(rows, r);
+                uint64_t addr = probe_line(cfg, q.ms, *s == 'I' ? pl->socket : 0, k++);
+                probe_setup(&q, cfg, pl, *s, addr);
+                LatencyRow r = { probe_ops[op].name, NULL, "", pl->socket, 0 };
+                static const char *const names[] = { "M", "O", "E", "S", "F", "I" };
+                r.state = names[strchr(states, *s) - states];
+                g_strlcpy(r.distance, pl->label, sizeof r.distance);
+                r.cycles = probe_access(&q, 0, op, addr);
+                g_array_append_val(t->rows, r);
             }
-    return rows;
+        }
+        probe_close(&q);
+    }
+    probe_local(&p, cfg, places, np, t, &k);
+    probe_close(&p);
+    return t;
+}
+
+void latency_table_free(LatencyTable *t)
+{
+    if (!t)
+        return;
+    g_array_free(t->rows, TRUE);
+    g_array_free(t->absent, TRUE);
+    g_free(t);
+}
+
+const LatencyRow *latency_find(const LatencyTable *t, const char *op, const char *state, const char *distance)
+{
+    for (guint i = 0; i < t->rows->len; i++) {
+        const LatencyRow *r = &g_array_index(t->rows, LatencyRow, i);
+        if (!strcmp(r->op, op) && !strcmp(r->state, state) && !strcmp(r->distance, distance))
+            return r;
+    }
+    return NULL;
 }

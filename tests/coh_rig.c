@@ -8,7 +8,7 @@ char *rig_yaml(guint sockets, guint cores_per_socket, const char *protocol)
     return g_strdup_printf(
         "name: rig\narch: x86\nprotocol: %s\nline_size: 64\n"
         "topology:\n  sockets: %u\n  cores_per_socket: %u\n  ondie: crossbar\n"
-        "  ondie_hop_cycles: 0\n  c2c_cycles: 20\n  socket_hop_cycles: 100\n"
+        "  ondie_hop_cycles: 0\n  snoop_response_cycles: 20\n  socket_hop_cycles: 100\n"
         "l1:\n  size: 4KiB\n  ways: 4\n  latency: 3\n"
         "l2:\n  enabled: false\n"
         "llc:\n  size: 64KiB\n  ways: 8\n  latency: 30\n"

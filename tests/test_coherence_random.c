@@ -269,7 +269,7 @@ static void issue_next(void *obj, uint64_t slot)
 static const char *random_yaml =
     "name: random\narch: arm64\nprotocol: %s\nline_size: 64\n"
     "topology:\n  sockets: %u\n  cores_per_socket: %u\n  ondie: ring\n  ondie_hop_cycles: 2\n"
-    "  c2c_cycles: 15\n  socket_hop_cycles: 40\n  cross_socket: %s\n"
+    "  snoop_response_cycles: 15\n  socket_hop_cycles: 40\n  cross_socket: %s\n"
     "l1:\n  size: 1KiB\n  ways: 2\n  latency: 2\n"
     "l2:\n  enabled: %s\n  size: 2KiB\n  ways: 4\n  latency: 6\n"
     "llc:\n  size: 1KiB\n  ways: 4\n  latency: 20\n"

@@ -111,9 +111,11 @@ static void check_lock(IsaProgram *p, int64_t iters, const LockCase *lc, gboolea
     machine_total_stats(r->m, &tot);
     ck_assert_uint_eq(tot.marks, 3 * iters * lc->threads);
     ck_assert_uint_ge(tot.atomics, iters * lc->threads);
-    /* x86 locked ops hold the line against snoops (TTAS contends on the xchg, so some snoop
-     * waits); nothing holds a line on arm64. */
-    if (r->cfg->arch == ARCH_X86 && held)
+    /* x86 locked ops hold the line against snoops: on the fake memory, where every access is a
+     * snoop of the holder, TTAS's contended xchg always meets a hold.  On the real memory system
+     * whether a snoop lands inside the hold window is a matter of timing (the directed test
+     * test_hold_cycles_delay_snoop covers the mechanism).  Nothing holds a line on arm64. */
+    if (r->cfg->arch == ARCH_X86 && held && r->fm)
         ck_assert_uint_gt(rig_snoops_held(r), 0);
     else if (r->cfg->arch != ARCH_X86)
         ck_assert_uint_eq(rig_snoops_held(r), 0);

@@ -31,6 +31,24 @@ START_TEST(test_generated_doc_is_current)
 }
 END_TEST
 
+/* docs/validation.md shows the validation table as the model answers it now (make docs). */
+START_TEST(test_validation_doc_is_current)
+{
+    g_autofree char *out = NULL, *err = NULL;
+    int rc = run_qsim_line("validate --format markdown", &out, &err);
+    ck_assert_msg(rc == 0, "qsim validate: exit %d: %s", rc, err);
+    g_autofree char *path = g_build_filename(test_srcdir(), "docs", "validation.md", NULL);
+    g_autofree char *text = NULL;
+    ck_assert(g_file_get_contents(path, &text, NULL, NULL));
+    const char *begin = strstr(text, "<!-- begin: qsim validate --format markdown -->\n");
+    const char *end = strstr(text, "<!-- end: qsim validate -->");
+    ck_assert(begin && end);
+    begin = strchr(begin, '\n') + 1;
+    g_autofree char *table = g_strndup(begin, (gsize)(end - begin));
+    ck_assert_msg(!strcmp(table, out), "docs/validation.md is stale: run `make docs`");
+}
+END_TEST
+
 /* What the pages are made of: every workload option, every counter of every registry (with its
  * description) and every headline figure. */
 START_TEST(test_pages_hold_every_row)
@@ -73,6 +91,7 @@ Suite *make_docs_suite(void)
 {
     Suite *s = suite_create("docs");
     TCase *tc = tcase_create("generated");
+    tcase_add_test(tc, test_validation_doc_is_current);
     tcase_add_loop_test(tc, test_generated_doc_is_current, 0, G_N_ELEMENTS(pages));
     tcase_add_test(tc, test_pages_hold_every_row);
     tcase_add_test(tc, test_list_subjects);

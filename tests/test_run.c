@@ -249,7 +249,7 @@ START_TEST(test_trace_quotes_rows)
     g_free(err);
     out = err = NULL;
     /* and the pipeline's events, with the source line of the op */
-    ck_assert_int_eq(run_qsim_line("run --config haswell --lock qspin --data same-line --iterations 30 --trace", &out, &err), 0);
+    ck_assert_int_eq(run_qsim_line("run --config haswell --lock qspin --threads 3 --iterations 30 --trace", &out, &err), 0);
     ck_assert_msg(strstr(err, "memory-ordering machine clear: the load at qspin:"), "%s", err);
     ck_assert_msg(strstr(err, "mispredicted:"), "%s", err);
 }

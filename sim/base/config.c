@@ -307,8 +307,19 @@ static gboolean section_exists(const char *prefix)
     return FALSE;
 }
 
+/* Keys that were renamed, so that an old config gets the new name rather than a guess. */
+static const struct { const char *old, *now; } renamed_keys[] = {
+    { "topology.c2c_cycles", "topology.snoop_response_cycles (and topology.snoop_data_cycles for dirty data)" },
+};
+
 static void unknown_key(Loader *L, const char *path, yaml_mark_t m, GError **error)
 {
+    for (guint i = 0; i < G_N_ELEMENTS(renamed_keys); i++)
+        if (!strcmp(path, renamed_keys[i].old)) {
+            g_set_error(error, QSIM_CONFIG_ERROR, QSIM_CONFIG_ERROR_UNKNOWN_KEY,
+                        MARK_FMT "'%s' was renamed %s", MARK_ARGS(L, m), path, renamed_keys[i].now);
+            return;
+        }
     const char *names[256];
     guint n = 0;
     for (guint i = 0; i < qsim_config_schema_len && n < 256; i++)

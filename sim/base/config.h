@@ -10,16 +10,18 @@
 
 typedef enum { PROTO_MESI, PROTO_MOESI, PROTO_MESIF } ProtocolKind;
 typedef enum { ROLLBACK_CONSERVATIVE, ROLLBACK_PRECISE, ROLLBACK_NONE } RollbackPolicy;
+typedef enum { ISSUE_OUT_OF_ORDER, ISSUE_IN_ORDER } IssuePolicy;
 typedef enum { ATOMICS_LLSC, ATOMICS_LSE_NEAR, ATOMICS_LSE_FAR } AtomicsKind;
 typedef enum { SOCKETS_FULL, SOCKETS_RING, SOCKETS_TWISTED_HYPERCUBE, SOCKETS_MCM_PAIRS } SocketTopology;
 typedef enum { ONDIE_RING, ONDIE_MESH, ONDIE_CROSSBAR } OnDieTopology;
-typedef enum { XSOCKET_BROADCAST, XSOCKET_DIRECTORY } CrossSocketCoherence;
+typedef enum { XSOCKET_BROADCAST, XSOCKET_DIRECTORY, XSOCKET_PROBE_FILTER } CrossSocketCoherence;
 typedef enum { HOME_INTERLEAVE, HOME_FIRST_TOUCH } HomePolicy;
 
 typedef struct {
     gint64 size;      /* bytes */
     gint64 ways;
     gint64 latency;   /* cycles, load-to-use on a hit */
+    gint64 store_cycles; /* L1 only: a store committing on a hit */
 } CacheConfig;
 
 typedef struct {
@@ -38,11 +40,13 @@ typedef struct {
         gint64 package_hop_cycles;     /* between dies of one package (mcm-pairs) */
         OnDieTopology ondie;
         gint64 ondie_hop_cycles;       /* one ring stop / mesh hop, one way */
-        gint64 c2c_cycles;             /* extra cost of a cache-to-cache transfer on one die */
+        gint64 snoop_response_cycles;  /* a private hierarchy answering a snoop (ack or data) */
+        gint64 snoop_data_cycles;      /* more when the answer reads a dirty line out of it */
         CrossSocketCoherence cross_socket;
     } topology;
 
     struct {
+        IssuePolicy issue;
         gint64 fetch_width;
         gint64 retire_width;
         gint64 rob;
@@ -52,7 +56,8 @@ typedef struct {
         gint64 machine_clear_penalty;
         RollbackPolicy rollback;
         gint64 pause_cycles;
-        gint64 locked_rmw_cycles;
+        gint64 locked_rmw_cycles;      /* the core's own latency of a LOCK'd RMW on a hot line */
+        gint64 lock_hold_cycles;       /* the line held against snoops once the RMW has read it */
         gint64 mfence_cycles;
         gint64 lfence_cycles;
         gint64 sfence_cycles;

@@ -12,10 +12,11 @@
 static const char *const arch_choices[] = { "x86", "arm64", NULL };
 static const char *const proto_choices[] = { "mesi", "moesi", "mesif", NULL };
 static const char *const rollback_choices[] = { "conservative", "precise", "none", NULL };
+static const char *const issue_choices[] = { "out-of-order", "in-order", NULL };
 static const char *const atomics_choices[] = { "llsc", "lse-near", "lse-far", NULL };
 static const char *const links_choices[] = { "full", "ring", "twisted-hypercube", "mcm-pairs", NULL };
 static const char *const ondie_choices[] = { "ring", "mesh", "crossbar", NULL };
-static const char *const xsock_choices[] = { "broadcast", "directory", NULL };
+static const char *const xsock_choices[] = { "broadcast", "directory", "probe-filter", NULL };
 static const char *const home_choices[] = { "interleave", "first-touch", NULL };
 
 const CfgKey qsim_config_schema[] = {
@@ -48,12 +49,24 @@ const CfgKey qsim_config_schema[] = {
       "On-die network between cores and LLC slices." },
     { "topology.ondie_hop_cycles", CFG_INT, OFF(topology.ondie_hop_cycles), "1", 0, 1000, NULL, "cycles",
       "One on-die hop (ring stop or mesh link), one way." },
-    { "topology.c2c_cycles", CFG_INT, OFF(topology.c2c_cycles), "20", 0, 10000, NULL, "cycles",
-      "Extra cost of a cache-to-cache transfer on one die (snoop and data forward)." },
+    { "topology.snoop_response_cycles", CFG_INT, OFF(topology.snoop_response_cycles), "20", 0, 10000, NULL, "cycles",
+      "A core's private caches answering a snoop: from a forwarded request or invalidation "
+      "reaching them to the answer leaving (an invalidation ack, or the start of a data "
+      "transfer).  Every Fwd-GetS, Fwd-GetM and Inv pays it." },
+    { "topology.snoop_data_cycles", CFG_INT, OFF(topology.snoop_data_cycles), "0", 0, 10000, NULL, "cycles",
+      "More, when the answer carries a dirty line (M or O) read out of the private caches; a clean "
+      "line's answer (E, or an ack) does not pay it." },
     { "topology.cross_socket", CFG_ENUM, OFF(topology.cross_socket), "directory", 0, 0, xsock_choices, NULL,
-      "Cross-socket coherence: broadcast snoops to every socket, or a directory/probe filter at "
-      "the home that records the owner." },
+      "Cross-socket coherence: broadcast (the home snoops every other socket and waits for every "
+      "answer), directory (the home records every holder and sends directed messages), or "
+      "probe-filter (AMD HT Assist: the home records the owner and a single sharer, not a set of "
+      "them, so a write to a line with several sharers or an owner and sharers broadcasts its "
+      "invalidations to every socket and waits for every answer)." },
 
+    { "core.issue", CFG_ENUM, OFF(core.issue), "out-of-order", 0, 0, issue_choices, NULL,
+      "How ops start: out-of-order (as soon as their operands are ready, within the window) or "
+      "in-order (in program order, fetch_width per cycle, each waiting until every older op has "
+      "completed or started with it this cycle; an outstanding load blocks every younger op)." },
     { "core.fetch_width", CFG_INT, OFF(core.fetch_width), "4", 1, 16, NULL, "ops/cycle",
       "Ops fetched and dispatched per cycle." },
     { "core.retire_width", CFG_INT, OFF(core.retire_width), "4", 1, 16, NULL, "ops/cycle",
@@ -75,7 +88,14 @@ const CfgKey qsim_config_schema[] = {
     { "core.pause_cycles", CFG_INT, OFF(core.pause_cycles), "9", 0, 100000, NULL, "cycles",
       "How long PAUSE (arm64: YIELD) holds back younger ops." },
     { "core.locked_rmw_cycles", CFG_INT, OFF(core.locked_rmw_cycles), "19", 0, 10000, NULL, "cycles",
-      "x86 locked read-modify-write: cycles the line is held against snoops once in M." },
+      "An atomic read-modify-write performed in the L1 -- x86 LOCK'd ops (cmpxchg, xadd, xchg), arm64 "
+      "LSE atomics with core.atomics lse-near -- back to back on a hot line (the line in M): its "
+      "throughput, as instruction tables give it.  When the line must be fetched, the memory "
+      "system's time replaces the L1 part of it (the op completes locked_rmw_cycles - l1.latency "
+      "- 1 after the line arrives)." },
+    { "core.lock_hold_cycles", CFG_INT, OFF(core.lock_hold_cycles), "15", 0, 10000, NULL, "cycles",
+      "x86 cache locking: cycles a LOCK'd RMW keeps its line against snoops after reading it "
+      "(from the load-lock to the store-unlock); a snoop arriving then waits." },
     { "core.mfence_cycles", CFG_INT, OFF(core.mfence_cycles), "33", 0, 10000, NULL, "cycles",
       "Cost of a full fence once older stores have drained." },
     { "core.lfence_cycles", CFG_INT, OFF(core.lfence_cycles), "4", 0, 10000, NULL, "cycles",
@@ -90,6 +110,9 @@ const CfgKey qsim_config_schema[] = {
     { "l1.size", CFG_SIZE, OFF(l1.size), "32KiB", 1024, 1e9, NULL, "bytes", "Private L1 data cache size." },
     { "l1.ways", CFG_INT, OFF(l1.ways), "8", 1, 64, NULL, NULL, "L1 associativity." },
     { "l1.latency", CFG_INT, OFF(l1.latency), "4", 1, 1000, NULL, "cycles", "L1 hit, load-to-use." },
+    { "l1.store_cycles", CFG_INT, OFF(l1.store_cycles), "1", 1, 1000, NULL, "cycles",
+      "A store from the store buffer committing into the L1 on a hit (a write returns no data: "
+      "Intel's and Arm's L1s take a store a cycle)." },
     { "l2.enabled", CFG_BOOL, OFF(l2_enabled), "true", 0, 0, NULL, NULL, "Whether cores have a private L2." },
     { "l2.size", CFG_SIZE, OFF(l2.size), "256KiB", 1024, 1e10, NULL, "bytes", "Private L2 size." },
     { "l2.ways", CFG_INT, OFF(l2.ways), "8", 1, 64, NULL, NULL, "L2 associativity." },
@@ -98,7 +121,8 @@ const CfgKey qsim_config_schema[] = {
       "Shared last-level cache per socket (inclusive), all slices together." },
     { "llc.ways", CFG_INT, OFF(llc.ways), "20", 1, 64, NULL, NULL, "LLC associativity." },
     { "llc.latency", CFG_INT, OFF(llc.latency), "36", 1, 10000, NULL, "cycles",
-      "LLC hit, load-to-use, for an average on-die distance." },
+      "LLC hit: the slice's own lookup; the on-die way to the line's slice and back is added "
+      "(so a measured load-to-use figure, an average over slices, is this plus the mean round trip)." },
     { "llc.slices", CFG_INT, OFF(llc_slices), "0", 0, 256, NULL, NULL,
       "LLC slices per socket, lines interleaved across them (0: one per core)." },
     { "memory.latency", CFG_INT, OFF(memory.latency), "200", 1, 100000, NULL, "cycles",

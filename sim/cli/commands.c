@@ -9,6 +9,7 @@ const QsimCommand qsim_commands[] = {
     { "asm",     "assemble an ISA source file and print the listing (or its errors)", cmd_asm },
     { "verify",  "check a lock's mutual exclusion and progress on the reference interpreter", cmd_verify },
     { "latency", "measure load/store/CAS latency to a line held in each state (ccbench-like)", cmd_latency },
+    { "validate", "hold the model against published measurements (tests/validation/*.tsv)", cmd_validate },
     { "native",  "run a lock natively on this machine, one pinned thread per CPU", cmd_native },
     { "sweep",   "run a parameter sweep (axes from a YAML file) in parallel, or merge its shards", cmd_sweep },
     { "litmus",  "run herd7 litmus tests on a machine model and check them against their verdicts", cmd_litmus },
