@@ -57,8 +57,6 @@ static void wait_push(MemSys *ms, PrivLine *pl, gint32 ai)
     pl->wait_tail = ai;
 }
 
-static gboolean access_attempt(MemSys *ms, gint32 ai);
-
 static void send_put(MemSys *ms, CoreCaches *c, PrivLine *pl, MsgType t, gboolean data)
 {
     gint32 i = msg_send(ms, t, (gint)c->id, HOME, (gint)c->id, pl->line, route_core_home(ms, (gint)c->id, pl->line));
@@ -187,7 +185,7 @@ void apply_cache_event(MemSys *ms, CoreCaches *c, uint64_t line, PrivLine *pl, C
 }
 
 /* Tries access ai against its line now; TRUE if it was performed. */
-static gboolean access_attempt(MemSys *ms, gint32 ai)
+gboolean access_attempt(MemSys *ms, gint32 ai)
 {
     Access *a = acc_at(ms, ai);
     CoreCaches *c = &ms->cores[a->core];
@@ -201,6 +199,19 @@ static gboolean access_attempt(MemSys *ms, gint32 ai)
         a->missed = TRUE;
     else if (a->missed)
         a->src = pl->src; /* served by the fill it waited for */
+    if (hit && a->fast && coh_cache_state_stable(state))
+        c->ff_done[state]++;
+    else
+        c->ff_epoch++;
+    if (a->fast) {
+        /* No longer in flight: nearly always the oldest (hits complete in issue order). */
+        GArray *p = c->ff_pending;
+        for (guint i = 0; i < p->len; i++)
+            if (g_array_index(p, gint32, i) == ai) {
+                g_array_remove_index(p, i);
+                break;
+            }
+    }
     MemKind kind = a->req.kind;
     uint32_t hold = a->req.hold_cycles;
     apply_cache_event(ms, c, line, pl, ev, NIL, ai);
@@ -217,6 +228,7 @@ static gboolean access_attempt(MemSys *ms, gint32 ai)
 /* A cache receives message mi. */
 gboolean cache_receive(MemSys *ms, CoreCaches *c, gint32 mi)
 {
+    core_disturb(c);
     Msg *m = msg_at(ms, mi);
     uint64_t line = m->line;
     PrivLine *pl = pl_find(c, line);
@@ -288,9 +300,21 @@ static inline Cycle l1_hit_cycles(const MemSys *ms, const MemRequest *req)
     return (Cycle)(req->kind == MEM_STORE ? ms->cfg->l1.store_cycles : ms->cfg->l1.latency);
 }
 
-static void hit_event(void *obj, uint64_t arg)
+void hit_event(void *obj, uint64_t arg)
 {
-    access_attempt(obj, (gint32)arg);
+    MemSys *ms = obj;
+    gint32 ai = (gint32)arg;
+    if (G_UNLIKELY(acc_at(ms, ai)->cancelled)) {
+        acc_release(ms, ai);
+        return;
+    }
+    access_attempt(ms, ai);
+}
+
+/* Hits complete in their own class of events, one core's in issue order (engine.h). */
+static inline void schedule_hit(MemSys *ms, guint core, Cycle delay, gint32 ai)
+{
+    engine_schedule_class(ms->e, engine_now(ms->e) + delay, EV_HIT, core, hit_event, ms, (uint64_t)ai);
 }
 
 void memsys_issue(MemSys *ms, guint core, const MemRequest *req)
@@ -306,12 +330,16 @@ void memsys_issue(MemSys *ms, guint core, const MemRequest *req)
     a->issued = engine_now(ms->e);
     a->src = MEM_SRC_L1;
     a->missed = FALSE;
+    a->fast = FALSE;
+    a->cancelled = FALSE;
     CoreCaches *c = &ms->cores[core];
     uint64_t line = line_of(ms, req->addr);
     DirEntry *home = dir_get(ms, line);
     if (home->home < 0)
         home->home = ms->cfg->memory.home == HOME_FIRST_TOUCH ? (gint)c->socket
                                                               : (gint)(line_index(ms, line) % ms->nsockets);
+    if (req->kind != MEM_LOAD)
+        c->ff_epoch++;
     if (req->kind == MEM_RMW && req->far) {
         gint32 mi = msg_send(ms, MSG_FAR_ATOMIC, (gint)core, HOME, (gint)core, line,
                              route_core_home(ms, (gint)core, line));
@@ -326,10 +354,17 @@ void memsys_issue(MemSys *ms, guint core, const MemRequest *req)
         if (ri >= 0 && (ms->cache_rows[ri].actions & CA_HIT)) {
             w->lru = ++c->l1.clock;
             ms->stats.l1_hits++;
-            engine_schedule(ms->e, l1_hit_cycles(ms, req), hit_event, ms, (uint64_t)ai);
+            if (req->kind == MEM_LOAD) {
+                a->fast = TRUE;
+                a->done = a->issued + l1_hit_cycles(ms, req);
+                c->ff_hits++;
+                g_array_append_val(c->ff_pending, ai);
+            }
+            schedule_hit(ms, core, l1_hit_cycles(ms, req), ai);
             return;
         }
     }
+    c->ff_epoch++;
     ms->stats.l1_misses++;
     if (ms->cfg->l2_enabled) {
         Way *w2 = tags_find(ms, &c->l2, line);
@@ -340,7 +375,7 @@ void memsys_issue(MemSys *ms, guint core, const MemRequest *req)
                 ms->stats.l2_hits++;
                 a->src = MEM_SRC_L2;
                 private_fill(ms, c, w2->pl);
-                engine_schedule(ms->e, (Cycle)ms->cfg->l2.latency, hit_event, ms, (uint64_t)ai);
+                schedule_hit(ms, core, (Cycle)ms->cfg->l2.latency, ai);
                 return;
             }
         }
@@ -351,7 +386,7 @@ void memsys_issue(MemSys *ms, guint core, const MemRequest *req)
     PrivLine *pl = pl_find(c, line);
     gint16 ri = ms->cache_lut[pl ? pl->state : CS_I][ev];
     if (ri >= 0 && (ms->cache_rows[ri].actions & CA_HIT)) {
-        engine_schedule(ms->e, l1_hit_cycles(ms, req), hit_event, ms, (uint64_t)ai);
+        schedule_hit(ms, core, l1_hit_cycles(ms, req), ai);
         return;
     }
     access_attempt(ms, ai);

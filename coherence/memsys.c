@@ -50,6 +50,7 @@ MemSys *memsys_new(const QsimConfig *cfg, Engine *e, GError **error)
         c->socket = i / ms->cps;
         c->local = i % ms->cps;
         c->lines = g_hash_table_new(g_int64_hash, g_int64_equal);
+        c->ff_pending = g_array_new(FALSE, FALSE, sizeof(gint32));
     }
     ms->llc_ways = (guint)cfg->llc.ways;
     ms->llc_sets = (guint)(cfg->llc.size / (cfg->llc.ways * ms->line_size));
@@ -76,6 +77,7 @@ void memsys_free(MemSys *ms)
         while (g_hash_table_iter_next(&it, NULL, &v))
             g_free(v);
         g_hash_table_destroy(c->lines);
+        g_array_free(c->ff_pending, TRUE);
         g_free(c->l1.w);
         g_free(c->l2.w);
     }
@@ -137,8 +139,10 @@ void memsys_poke(MemSys *ms, uint64_t addr, guint size, uint64_t value)
     bytes_put(d->mem + off, size, value);
     for (guint i = 0; i < ms->ncores; i++) {
         PrivLine *pl = pl_find(&ms->cores[i], line);
-        if (pl)
+        if (pl) {
+            core_disturb(&ms->cores[i]);
             bytes_put(pl->data + off, size, value);
+        }
     }
 }
 

@@ -35,6 +35,9 @@ typedef struct {
     Cycle issued;
     MemSource src;
     gboolean missed;            /* it waited for a transaction */
+    gboolean fast;              /* a load the L1 answered at issue (memsys_issue's hit path) */
+    gboolean cancelled;         /* its hit event does nothing (fast-forward took it over) */
+    Cycle done;                 /* a fast one: when its hit event runs */
     gint32 next;
 } Access;
 
@@ -87,6 +90,11 @@ typedef struct {
     void *obj;
     TagArray l1, l2;
     GHashTable *lines;          /* uint64 line -> PrivLine*: every line not in I */
+    /* Fast-forward (memsys_ff.c): anything but an L1 load hit bumps the epoch; the hits are
+     * counted at issue and, by the line's stable state, at completion. */
+    guint64 ff_epoch, ff_hits;
+    guint64 ff_done[CS_M + 1];
+    GArray *ff_pending;         /* gint32 Access: the fast ones in flight, in issue order */
 } CoreCaches;
 
 /* A message in flight or queued at a home.  Pool slot; data is a line buffer owned by it. */
@@ -281,7 +289,18 @@ Cycle route_socket_core(const MemSys *ms, guint s, gint core, uint64_t line);
 gboolean home_broadcasts(const MemSys *ms, const DirEntry *d, guint32 actions, gint req);
 Cycle broadcast_bound(const MemSys *ms, gint req, uint64_t line);
 
+/* Something other than the core's own L1 load hit reads or changes core c's private caches:
+ * a core asleep in a steady loop catches up first (port.h), and its loop is not steady. */
+static inline void core_disturb(CoreCaches *c)
+{
+    if (c->client.catch_up)
+        c->client.catch_up(c->obj);
+    c->ff_epoch++;
+}
+
 /* cache_controller.c */
+gboolean access_attempt(MemSys *ms, gint32 ai);
+void hit_event(void *obj, uint64_t arg);
 void apply_cache_event(MemSys *ms, CoreCaches *c, uint64_t line, PrivLine *pl, CohCacheEvent ev,
                        gint32 mi, gint32 ai);
 gboolean cache_receive(MemSys *ms, CoreCaches *c, gint32 mi);

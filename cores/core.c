@@ -13,8 +13,6 @@
 #include "cores/core_internal.h"
 #include "cores/isa_exec.h"
 
-static void core_tick(Core *c);
-
 /* ==================== scheduling ==================== */
 
 uint64_t core_new_req(Core *c)
@@ -22,12 +20,11 @@ uint64_t core_new_req(Core *c)
     return ++c->next_req;
 }
 
-static void tick_event(void *obj, uint64_t gen)
+static void tick_event(void *obj, uint64_t arg G_GNUC_UNUSED)
 {
     Core *c = obj;
-    if (gen != c->tick_gen)
-        return; /* superseded by an earlier tick */
     c->tick_at = CYCLE_NEVER;
+    c->now = engine_now(c->e);
     core_tick(c);
 }
 
@@ -35,17 +32,18 @@ static void schedule_tick_at(Core *c, Cycle when)
 {
     if (c->halted || !c->started)
         return;
-    if (c->tick_at != CYCLE_NEVER && c->tick_at <= when)
-        return;
+    if (c->tick_at <= when)
+        return; /* CYCLE_NEVER: none pending */
     c->tick_at = when;
-    engine_schedule_at(c->e, when, tick_event, c, ++c->tick_gen);
+    if (!c->ff.local)
+        engine_tick_at(c->e, c->id, when);
 }
 
 /* Something changed from outside the pipeline (a response, a lost line, an event): tick this
  * cycle if the core has not ticked yet this cycle, else the next. */
 void core_wake(Core *c)
 {
-    Cycle now = engine_now(c->e);
+    Cycle now = c->now;
     schedule_tick_at(c, c->last_tick == now ? now + 1 : now);
 }
 
@@ -53,13 +51,13 @@ static void start_event(void *obj, uint64_t arg G_GNUC_UNUSED)
 {
     Core *c = obj;
     c->started = TRUE;
-    c->start_cycle = engine_now(c->e);
+    c->now = c->start_cycle = engine_now(c->e);
     schedule_tick_at(c, c->start_cycle);
 }
 
 void core_start(Core *c, Cycle delay)
 {
-    engine_schedule(c->e, delay, start_event, c, 0);
+    engine_schedule_class(c->e, engine_now(c->e) + delay, EV_START, c->id, start_event, c, 0);
 }
 
 /* ==================== helpers ==================== */
@@ -80,7 +78,7 @@ static inline void mark_done(RobEntry *en, Cycle now)
 static void timer(Core *c, RobEntry *en, gint64 cycles)
 {
     en->state = E_EXEC;
-    en->complete_at = engine_now(c->e) + (Cycle)MAX(cycles, 1);
+    en->complete_at = c->now + (Cycle)MAX(cycles, 1);
     g_assert(c->ntimers < c->rob_size);
     c->timers[c->ntimers++] = en->seq;
     c->timer_next = MIN(c->timer_next, en->complete_at);
@@ -90,7 +88,7 @@ static void set_stall(Core *c, StallCause cause)
 {
     if (cause == c->stall_cause)
         return;
-    Cycle now = engine_now(c->e);
+    Cycle now = c->now;
     guint64 d = now - c->stall_since;
     switch (c->stall_cause) {
     case STALL_ROB: c->st.stall_rob_full += d; break;
@@ -132,10 +130,10 @@ static void issue_mem(Core *c, RobEntry *en, MemKind kind, RmwKind rmw, uint64_t
     en->complete_at = CYCLE_NEVER;
     MemRequest r = { .kind = kind, .rmw = rmw, .addr = en->addr, .size = en->in->size,
                      .value = value, .expected = expected, .far = far, .hold_cycles = hold,
-                     .tag = tag_make(en->req_id, FALSE, (guint)(en->seq % c->rob_size)) };
+                     .tag = tag_make(en->req_id, FALSE, (guint)(en - c->rob)) };
     if (kind == MEM_LOAD)
         c->st.loads_issued++;
-    c->issue(c->ms, c->id, &r);
+    core_issue(c, &r);
 }
 
 static RmwKind rmw_kind(IsaOp op)
@@ -155,7 +153,7 @@ static guint squash_refetch(Core *c, uint64_t seq, int32_t pc, gint64 penalty)
 {
     guint n = rob_squash_from(c, seq);
     c->fetch_pc = pc;
-    c->fetch_resume_at = engine_now(c->e) + (Cycle)penalty;
+    c->fetch_resume_at = c->now + (Cycle)penalty;
     return n;
 }
 
@@ -163,17 +161,17 @@ static guint squash_refetch(Core *c, uint64_t seq, int32_t pc, gint64 penalty)
 
 static void halt_core(Core *c)
 {
-    Cycle now = engine_now(c->e);
+    Cycle now = c->now;
     c->halted = TRUE;
     set_stall(c, STALL_NONE);
     c->st.cycles = now - c->start_cycle;
-    c->tick_gen++; /* cancels any pending tick */
     c->tick_at = CYCLE_NEVER;
+    engine_tick_cancel(c->e, c->id);
 }
 
 static gboolean stage_retire(Core *c)
 {
-    Cycle now = engine_now(c->e);
+    Cycle now = c->now;
     guint n = 0;
     while (n < (guint)c->cfg->core.retire_width && rob_count(c) > 0) {
         RobEntry *en = rob_at(c, c->head_seq);
@@ -199,11 +197,13 @@ static gboolean stage_retire(Core *c)
                 sb_bump_epoch(c); /* dmb ish / ishst: later stores drain after earlier ones */
             break;
         case OP_MARK:
+            c->ff.taint++; /* a mark is a timestamp: no two periods record the same */
             c->st.marks++;
             if (c->mark_fn)
                 c->mark_fn(c->mark_ctx, c->id, in->n, now);
             break;
         case OP_SEV:
+            c->ff.taint++;
             if (c->sev_fn)
                 c->sev_fn(c->sev_ctx, c->id);
             else
@@ -212,6 +212,11 @@ static gboolean stage_retire(Core *c)
         case OP_SEVL:
             c->event_reg = TRUE;
             c->event_cause = WAKE_SEV;
+            break;
+        case OP_BR:
+        case OP_JMP:
+            if (en->pred_next <= en->pc)
+                c->ff.want_snap = TRUE; /* a loop closed: the state may repeat from here */
             break;
         default:
             break;
@@ -248,7 +253,7 @@ static void trace_event(Core *c, const char *fmt, ...)
     va_start(ap, fmt);
     g_autofree char *text = g_strdup_vprintf(fmt, ap);
     va_end(ap);
-    c->trace_fn(c->trace_ctx, c->id, engine_now(c->e), text);
+    c->trace_fn(c->trace_ctx, c->id, c->now, text);
 }
 
 /* "file:line" of an op, for traces. */
@@ -301,15 +306,19 @@ static gboolean start_load(Core *c, RobEntry *en, const Older *o)
     if (o->block_loads || o->store_addr_unknown)
         return FALSE;
     /* arm64 LDAR is RCsc: it does not perform before an older STLR. */
-    if (!c->x86 && in->order == ORD_ACQ && sb_has_release(c, en->seq))
+    if (!c->x86 && in->order == ORD_ACQ && sb_has_release(c, en->seq)) {
+        c->sb_waiter = MIN(c->sb_waiter, en->seq);
         return FALSE;
+    }
     en->addr = mem_address(c, en);
     en->line = core_line(c, en->addr);
     en->addr_known = TRUE;
     uint64_t v;
     int f = sb_forward(c, en->seq, en->addr, in->size, &v);
-    if (f < 0)
+    if (f < 0) {
+        c->sb_waiter = MIN(c->sb_waiter, en->seq);
         return FALSE; /* partial overlap or data not ready: wait for the store */
+    }
     if (f > 0) {
         en->value = v;
         en->performed = TRUE;
@@ -345,6 +354,8 @@ static gboolean start_store(Core *c, RobEntry *en)
     }
     if (en->addr_known && en->data_known)
         timer(c, en, 1);
+    if (did)
+        c->scan_end = UINT64_MAX; /* younger loads may forward from it now: this scan looks */
     return did;
 }
 
@@ -442,7 +453,7 @@ static gboolean start_fence(Core *c, RobEntry *en, gboolean head)
 
 static gboolean start_wfe(Core *c, RobEntry *en, gboolean head)
 {
-    Cycle now = engine_now(c->e);
+    Cycle now = c->now;
     if (!head)
         return FALSE;
     if (c->x86) {
@@ -468,6 +479,7 @@ static gboolean start_wfe(Core *c, RobEntry *en, gboolean head)
         return TRUE;
     }
     if (!c->wfe_sleeping) {
+        c->ff.taint++;
         c->wfe_sleeping = TRUE;
         c->wfe_since = now;
         c->st.wfe_sleeps++;
@@ -494,10 +506,14 @@ static gboolean start_work(Core *c, RobEntry *en)
         core_touch(c, en->seq); /* look again once the older ops are done */
         return FALSE;
     }
-    gint64 w = en->in->n + (c->work_jitter ? g_rand_int_range(c->work_rand, 0, (gint32)c->work_jitter + 1) : 0);
+    gint64 w = en->in->n;
+    if (c->work_jitter) {
+        w += g_rand_int_range(c->work_rand, 0, (gint32)c->work_jitter + 1);
+        c->ff.taint++; /* the draw differs from period to period */
+    }
     timer(c, en, w);
     if (en->in->n > work_window(c))
-        c->dispatch_blocked_until = engine_now(c->e) + (Cycle)MAX(w - work_window(c), 0);
+        c->dispatch_blocked_until = c->now + (Cycle)MAX(w - work_window(c), 0);
     return TRUE;
 }
 
@@ -633,8 +649,9 @@ static gboolean on_timer(Core *c, uint64_t seq)
     return en->state == E_EXEC && en->req_id == 0;
 }
 
-/* Drops the stale seqs from the timer list; returns the oldest seq whose timer is due. */
-static uint64_t timers_due(Core *c, Cycle now)
+/* Drops the stale seqs from the timer list; returns the oldest seq whose timer is due, and
+ * widens *end past the youngest. */
+static uint64_t timers_due(Core *c, Cycle now, uint64_t *end)
 {
     if (now < c->timer_next)
         return SEQ_NONE; /* nothing completed since the last pass: nothing stale either */
@@ -651,8 +668,10 @@ static uint64_t timers_due(Core *c, Cycle now)
         c->timers[n++] = s;
         Cycle at = en->complete_at;
         next = MIN(next, at);
-        if (at <= now)
+        if (at <= now) {
             due = MIN(due, s);
+            *end = MAX(*end, s + 1);
+        }
     }
     c->ntimers = n;
     c->timer_next = next;
@@ -669,6 +688,7 @@ static gboolean scan_entry(Core *c, uint64_t s, Older *o, Cycle now)
     if (en->state == E_EXEC && en->req_id == 0) {
         if (en->complete_at <= now) {
             complete_timer(c, en, now);
+            c->scan_end = MAX(c->scan_end, en->last_use + 1); /* its readers: this scan looks */
             did = TRUE;
         } else if (en->ll == LL_LOADED || en->ll == LL_RETRY) {
             did |= step_llsc(c, en);
@@ -686,51 +706,68 @@ static gboolean scan_entry(Core *c, uint64_t s, Older *o, Cycle now)
  * at the oldest that may act, resuming with the ordering state memoised behind it. */
 static gboolean stage_execute(Core *c)
 {
-    Cycle now = engine_now(c->e);
+    Cycle now = c->now;
     gboolean did = FALSE;
     /* Finished ops order nothing younger: start the scan after them. */
     c->exec_lo = MAX(c->exec_lo, c->head_seq);
     while (c->exec_lo < c->next_seq && rob_at(c, c->exec_lo)->state == E_DONE)
         c->exec_lo++;
-    uint64_t from = MAX(MIN(c->scan_from, timers_due(c, now)), c->exec_lo);
+    uint64_t due_end = 0;
+    uint64_t from = MAX(MIN(c->scan_from, timers_due(c, now, &due_end)), c->exec_lo);
+    uint64_t end = MAX(c->scan_end, due_end);
     gboolean head_dirty = c->head_dirty;
     c->scan_from = SEQ_NONE;
+    c->scan_end = 0;
     c->head_dirty = FALSE;
     if (c->wfe_sleeping && c->cfg->core.wfe_timeout > 0 &&
         now >= c->wfe_since + (Cycle)c->cfg->core.wfe_timeout)
         head_dirty = TRUE; /* the sleeping WFE at the head times out */
+    /* Whether the ordering state carried into `from` is the one the last scan carried. */
+    gboolean same = TRUE;
     if (head_dirty && c->head_seq == c->exec_lo && c->head_seq < MIN(from, c->next_seq)) {
         /* Nothing older orders the head.  Younger ops need a look only if it moved. */
         Older o = { FALSE, FALSE, FALSE };
         if (scan_entry(c, c->head_seq, &o, now)) {
             did = TRUE;
             from = c->head_seq + 1;
+            same = FALSE;
         }
     }
     if (from >= c->next_seq)
-        return did;
+        goto out;
     Older o = { FALSE, FALSE, FALSE };
     if (from > c->exec_lo)
         o = rob_at(c, from - 1)->older;
     /* Walk the slots directly (a squash only lowers next_seq).  A finished op other than the
      * head has nothing to start or complete, nor has a waiting one whose start_op would fail
-     * for want of the producer it noted: only fold them into `o`. */
+     * for want of the producer it noted: only fold them into `o`.  Past the touched ops
+     * (widened as ops complete or stores learn their address and data), once the ordering
+     * state is what the last scan carried there, every younger op would decide as it did. */
     guint slot = c->head_slot + (guint)(from - c->head_seq);
     if (slot >= c->rob_size)
         slot -= c->rob_size;
     for (uint64_t s = from; s < c->next_seq; s++) {
+        if (same && s >= end && s >= c->scan_end)
+            break;
         RobEntry *en = &c->rob[slot];
         if (++slot == c->rob_size)
             slot = 0;
+        Older before = en->older;
         if (s != c->head_seq &&
             (en->state == E_DONE ||
              (en->state == E_WAIT && en->wait_on != SEQ_NONE && !rob_src_ready(c, en->wait_on)))) {
             note_older(c, en, &o);
             en->older = o;
-            continue;
+        } else {
+            did |= scan_entry(c, s, &o, now);
         }
-        did |= scan_entry(c, s, &o, now);
+        same = before.block_loads == o.block_loads && before.block_all == o.block_all &&
+               before.store_addr_unknown == o.store_addr_unknown;
     }
+out:
+    /* What this scan widened it has looked at; touches for the next one stand. */
+    if (c->scan_from == SEQ_NONE)
+        c->scan_end = 0;
     return did;
 }
 
@@ -741,14 +778,17 @@ static gboolean stage_execute(Core *c)
  * each cycle looks at it whole from the oldest unfinished op. */
 static gboolean stage_execute_in_order(Core *c)
 {
-    Cycle now = engine_now(c->e);
+    Cycle now = c->now;
     gboolean did = FALSE, blocked = FALSE;
     guint issued = 0, width = (guint)c->cfg->core.fetch_width;
     c->exec_lo = MAX(c->exec_lo, c->head_seq);
     while (c->exec_lo < c->next_seq && rob_at(c, c->exec_lo)->state == E_DONE)
         c->exec_lo++;
-    (void)timers_due(c, now); /* keeps the timer list pruned, as the out-of-order scan does */
+    uint64_t due_end = 0;
+    (void)timers_due(c, now, &due_end); /* keeps the timer list pruned, as the out-of-order scan does */
     c->scan_from = SEQ_NONE;
+    c->scan_end = 0;
+    c->sb_waiter = SEQ_NONE;
     c->head_dirty = FALSE;
     Older o = { FALSE, FALSE, FALSE };
     for (uint64_t s = c->exec_lo; s < c->next_seq; s++) {
@@ -777,7 +817,7 @@ static gboolean stage_execute_in_order(Core *c)
 
 static gboolean stage_dispatch(Core *c)
 {
-    Cycle now = engine_now(c->e);
+    Cycle now = c->now;
     StallCause cause = STALL_NONE;
     guint n = 0;
     while (n < (guint)c->cfg->core.fetch_width && c->fq_count > 0 &&
@@ -814,6 +854,9 @@ static gboolean stage_dispatch(Core *c)
             en->src[2] = c->rename[in->mem.base];
         else if (op == OP_LA && in->rt != ISA_NO_REG)
             en->src[2] = c->rename[in->rt];
+        for (guint i = 0; i < 3; i++)
+            if (en->src[i] != SEQ_NONE)
+                rob_at(c, en->src[i])->last_use = en->seq; /* in the window: renamed to it */
         if (in->rd != ISA_NO_REG && in->rd < ISA_NREGS)
             c->rename[in->rd] = en->seq;
         if (takes_lb(op))
@@ -853,7 +896,7 @@ static gboolean stage_dispatch(Core *c)
 
 static gboolean stage_fetch(Core *c)
 {
-    Cycle now = engine_now(c->e);
+    Cycle now = c->now;
     if (c->fetch_stopped || now < c->fetch_resume_at)
         return FALSE;
     guint n = 0;
@@ -920,7 +963,7 @@ static gboolean stage_fetch(Core *c)
 
 static Cycle next_timer(Core *c)
 {
-    Cycle now = engine_now(c->e), t = CYCLE_NEVER;
+    Cycle now = c->now, t = CYCLE_NEVER;
     if (!c->fetch_stopped && c->fetch_resume_at > now)
         t = MIN(t, c->fetch_resume_at);
     if (c->fq_count && c->dispatch_blocked_until > now)
@@ -935,9 +978,11 @@ static Cycle next_timer(Core *c)
     return t;
 }
 
-static void core_tick(Core *c)
+void core_tick(Core *c)
 {
-    Cycle now = engine_now(c->e);
+    if (c->ff.want_snap && c->ff.on && !c->ff.local && ff_try_sleep(c))
+        return; /* asleep in a steady loop, until something it depends on changes */
+    Cycle now = c->now;
     c->last_tick = now;
     c->st.cycles = now - c->start_cycle;
     gboolean did = stage_retire(c);
@@ -959,13 +1004,23 @@ static void core_tick(Core *c)
 
 /* ==================== port callbacks ==================== */
 
+/* Entry from outside the pipeline (the memory system, an SEV): a core asleep in a steady loop
+ * first catches up to the engine's place; then the clock is the engine's. */
+static void core_catch_up_now(Core *c)
+{
+    if (c->ff.sleeping)
+        ff_catch_up(c, engine_position(c->e));
+    if (!c->ff.local)
+        c->now = engine_now(c->e);
+}
+
 /* An atomic has its old value.  An x86 LOCK'd op (or an arm64 LSE atomic performed in the L1)
  * is not finished then: its sequence (compare, write, unlock) still takes the part of
  * locked_rmw_cycles that follows the read, which a hot line's L1 latency stands for (Agner
  * Fog measures the whole on a hot line); younger ops that wait for it wait until then. */
 static void finish_atomic(Core *c, RobEntry *en, uint64_t old)
 {
-    Cycle now = engine_now(c->e);
+    Cycle now = c->now;
     en->value = old;
     c->st.atomics++;
     if (en->in->op == OP_CAS && old != en->data)
@@ -1004,11 +1059,19 @@ static void check_same_address(Core *c, const RobEntry *en)
 static void core_done(void *obj, const MemResponse *r)
 {
     Core *c = obj;
+    g_assert(!c->ff.sleeping && c->ff.inflight > 0);
+    c->ff.inflight--;
+    if (!c->ff.local)
+        c->now = engine_now(c->e);
     guint slot = (guint)(r->tag & ((1u << TAG_SLOT_BITS) - 1));
     uint64_t req = r->tag >> (TAG_SLOT_BITS + 1);
     if (r->tag & TAG_KIND_SB) {
         sb_store_done(c, slot, req);
-        core_touch(c, c->head_seq); /* loads forwarding from it, ops waiting for a drain */
+        core_touch_head(c); /* atomics, fences, halt: the head waits for drains */
+        if (c->sb_waiter != SEQ_NONE) {
+            core_touch_from(c, c->sb_waiter); /* loads forwarding from the buffer or behind a release */
+            c->sb_waiter = SEQ_NONE;
+        }
         core_wake(c);
         return;
     }
@@ -1024,7 +1087,7 @@ static void core_done(void *obj, const MemResponse *r)
     case OP_LDX:
         en->value = v;
         en->performed = en->watched = TRUE;
-        mark_done(en, engine_now(c->e));
+        mark_done(en, c->now);
         if (in->op == OP_LDX)
             arm_monitor(c, en, v);
         if (!c->x86)
@@ -1035,7 +1098,7 @@ static void core_done(void *obj, const MemResponse *r)
         if (en->value)
             c->st.llsc_failures++;
         c->mon_armed = FALSE;
-        mark_done(en, engine_now(c->e));
+        mark_done(en, c->now);
         break;
     default:
         if (en->ll == LL_LOAD) {
@@ -1063,6 +1126,7 @@ static void core_done(void *obj, const MemResponse *r)
         }
         break;
     }
+    core_touch_done(c, en); /* the ops reading its result */
     core_wake(c);
 }
 
@@ -1070,6 +1134,8 @@ static void core_done(void *obj, const MemResponse *r)
 static void core_line_lost(void *obj, uint64_t line_addr, LineLossCause cause)
 {
     Core *c = obj;
+    core_catch_up_now(c);
+    c->ff.taint++;
     if (cause == LINE_DOWNGRADED)
         return; /* a downgrade leaves every value we read valid */
     c->st.lines_lost++;
@@ -1120,7 +1186,15 @@ static void core_line_lost(void *obj, uint64_t line_addr, LineLossCause cause)
     core_wake(c);
 }
 
-static const PortClient core_client = { core_done, core_line_lost };
+/* The memory system is about to touch this core's caches for someone else. */
+static void core_port_catch_up(void *obj)
+{
+    Core *c = obj;
+    core_catch_up_now(c);
+    c->ff.taint++;
+}
+
+static const PortClient core_client = { core_done, core_line_lost, core_port_catch_up };
 
 const PortClient *core_port_client(void)
 {
@@ -1129,6 +1203,8 @@ const PortClient *core_port_client(void)
 
 void core_signal_event(Core *c)
 {
+    core_catch_up_now(c);
+    c->ff.taint++;
     c->event_reg = TRUE;
     c->event_cause = WAKE_SEV;
     core_touch_head(c); /* a WFE at the head */
@@ -1167,6 +1243,8 @@ Core *core_new(Engine *e, const QsimConfig *cfg, guint id, const IsaProgram *pro
     c->fetch_pc = entry_pc;
     c->tick_at = CYCLE_NEVER;
     c->last_tick = CYCLE_NEVER;
+    c->sb_waiter = SEQ_NONE;
+    engine_ticker_set(e, id, tick_event, c);
     return c;
 }
 
@@ -1174,6 +1252,7 @@ void core_free(Core *c)
 {
     if (!c)
         return;
+    ff_free(c);
     g_aligned_free(c->rob);
     g_free(c->timers);
     g_free(c->sb);
@@ -1208,6 +1287,22 @@ void core_set_sev_hook(Core *c, CoreSevFn fn, void *ctx)
     c->sev_fn = fn;
     c->sev_ctx = ctx;
 }
+
+void core_set_fast_forward(Core *c, const PortFastForward *ff)
+{
+    g_assert(!c->ff.sleeping);
+    c->ff.mem = ff;
+    c->ff.on = ff != NULL;
+}
+
+void core_catch_up(Core *c, Cycle before)
+{
+    if (c->ff.sleeping)
+        ff_catch_up(c, (EventPos){ before, EV_MEMORY, 0 });
+}
+
+gboolean core_asleep(const Core *c) { return c->ff.sleeping; }
+guint64 core_cycles_fast_forwarded(const Core *c) { return c->ff.cycles_skipped; }
 
 gboolean core_halted(const Core *c) { return c->halted; }
 guint core_id(const Core *c) { return c->id; }

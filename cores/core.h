@@ -87,6 +87,15 @@ void core_start(Core *c, Cycle delay);
 /* An SEV from some core: sets the event register and wakes a WFE sleeper. */
 void core_signal_event(Core *c);
 
+/* Fast-forward of steady loops (cores/core_ff.c) through the memory system's `ff` (NULL: off).
+ * A core asleep in one holds no events; it catches up by itself when the memory system or an
+ * SEV reaches it, and whoever reads its state otherwise (the machine) calls core_catch_up
+ * first: everything it would have done at cycles before `before` is then done. */
+void core_set_fast_forward(Core *c, const PortFastForward *ff);
+void core_catch_up(Core *c, Cycle before);
+gboolean core_asleep(const Core *c);
+guint64 core_cycles_fast_forwarded(const Core *c); /* core-cycles added arithmetically */
+
 gboolean core_halted(const Core *c);
 guint core_id(const Core *c);
 const CoreStats *core_stats(const Core *c);

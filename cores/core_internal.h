@@ -28,8 +28,8 @@ typedef struct {
     guint8 store_addr_unknown;
 } Older;
 
-/* One ROB entry.  Invariant: the entry with sequence number s lives in slot s % rob_size, and
- * sequence numbers in the ROB are contiguous from head_seq.  The fields the execute scan reads
+/* One ROB entry.  Invariant: sequence numbers in the ROB are contiguous from head_seq, which
+ * lives in slot head_slot (fast-forward moves sequence numbers, not slots).  The fields the execute scan reads
  * for every entry come first and fill one 64-byte line; flags are bytes holding 0 or 1. */
 typedef struct {
     /* hot: read by the scan */
@@ -45,6 +45,7 @@ typedef struct {
     guint8 performed;       /* a load has its value */
     /* the rest */
     uint64_t seq;
+    uint64_t last_use;      /* the youngest op reading its result (its own seq: none) */
     uint64_t value;         /* result for rd */
     Cycle done_at;          /* cycle it became E_DONE: it retires at the earliest one later */
     Cycle head_since;       /* first cycle seen at the ROB head (fences, atomics) */
@@ -85,6 +86,44 @@ typedef struct {
 
 typedef enum { STALL_NONE, STALL_ROB, STALL_LB, STALL_SB } StallCause;
 
+/* Fast-forward of steady loops (cores/core_ff.c). */
+#define FF_HISTORY 3
+
+/* The core's state at the start of a tick, made comparable across periods (times relative to
+ * the tick, sequence numbers to the ROB head), with what a period adds to it. */
+typedef struct {
+    guint64 *words;
+    guint len, cap;
+    guint64 hash;
+    Cycle t;
+    uint64_t head_seq, next_req, sb_epoch;
+    Cycle stall_since;
+    guint64 taint;
+    CoreStats st;
+    PortFfMark mem;
+    PortFfHit *hits;                /* L1 load hits in flight, in completion order */
+    guint nhits, hits_cap;
+} FfSnap;
+
+typedef struct {
+    gboolean on;                    /* allowed (the machine's choice, and a memory that can) */
+    const PortFastForward *mem;
+    guint64 taint;                  /* bumped by whatever makes a stretch not a period */
+    gboolean want_snap;             /* a loop closed since the last snapshot */
+    guint inflight;                 /* requests issued and not answered */
+    FfSnap snap[FF_HISTORY];        /* the last snapshots, a ring */
+    guint nsnap, snap_next;
+    /* asleep: the state is the one at the start of the tick at t0, which repeats every period */
+    gboolean sleeping;
+    Cycle t0, period;
+    FfSnap *a, *b;                  /* the snapshots one period apart (b at t0) */
+    /* a catch-up simulating the core alone (no engine events; hits from the frozen lines) */
+    gboolean local;
+    PortFfHit *hits;                /* loads the L1 answers from its frozen lines, in flight */
+    guint nhits, hits_cap;
+    guint64 cycles_skipped;         /* core-cycles added arithmetically */
+} CoreFf;
+
 struct Core {
     Engine *e;
     const QsimConfig *cfg;
@@ -95,6 +134,7 @@ struct Core {
     const IsaLayout *lay;
     CoreIssueFn issue;
     void *ms;
+    Cycle now;                      /* the cycle simulated: the engine's, or a catch-up's */
     CoreMarkFn mark_fn;
     void *mark_ctx;
     CoreSevFn sev_fn;
@@ -115,11 +155,14 @@ struct Core {
     uint64_t head_seq, next_seq;    /* entries [head_seq, next_seq) */
     guint head_slot;                /* head_seq % rob_size, kept to spare rob_at a division */
     uint64_t exec_lo;               /* every entry older than this is E_DONE */
-    /* The execute scan skips what cannot have changed: it starts at the oldest entry whose
-     * inputs changed since the last scan (scan_from, lowered by core_touch) or whose timer is
-     * due.  timers lists the seqs of entries that may be on a timer (E_EXEC, no request);
+    /* The execute scan skips what cannot have changed: it looks at the entries whose inputs
+     * changed since the last scan ([scan_from, scan_end), widened by core_touch) or whose timer
+     * is due, and at those behind them while the ordering state it carries differs from last
+     * time.  timers lists the seqs of entries that may be on a timer (E_EXEC, no request);
      * stale ones are dropped when it is read. */
     uint64_t scan_from;
+    uint64_t scan_end;              /* one past the youngest touched; 0: none */
+    uint64_t sb_waiter;             /* oldest load held back by the store buffer, SEQ_NONE: none */
     gboolean head_dirty;            /* only the head's inputs changed (head-only ops) */
     uint64_t *timers;
     guint ntimers;
@@ -159,12 +202,12 @@ struct Core {
     gboolean started, halted;
     Cycle start_cycle;
     Cycle tick_at;                  /* pending tick, CYCLE_NEVER: none */
-    uint64_t tick_gen;
     Cycle last_tick;
     Cycle last_retire;
     uint64_t next_req;
 
     CoreStats st;
+    CoreFf ff;
 };
 
 /* `seq` is in the window or the slot after it: [head_seq, head_seq + rob_size). */
@@ -202,6 +245,7 @@ static inline RobEntry *rob_alloc(Core *c)
     en->complete_at = 0;
     en->done_at = 0;
     en->req_id = 0;
+    en->last_use = en->seq;
     en->addr = en->line = 0;
     en->data = en->data_b = 0;
     en->addr_known = en->data_known = FALSE;
@@ -249,11 +293,47 @@ void bp_init(Core *c);
 gboolean bp_predict(const Core *c, int32_t pc);
 void bp_update(Core *c, int32_t pc, gboolean taken);
 
+/* core_ff.c */
+/* At the start of a tick that may close a period: TRUE when the core went to sleep instead. */
+gboolean ff_try_sleep(Core *c);
+/* A sleeping core brings itself up to position `x` (everything of its own before x done). */
+void ff_catch_up(Core *c, EventPos x);
+void ff_local_issue(Core *c, const MemRequest *r);
+void ff_free(Core *c);
+
 /* core.c */
 uint64_t core_new_req(Core *c);
-/* Something the start of `seq` or a younger op depends on changed: the next execute scan
- * looks at them again. */
-static inline void core_touch(Core *c, uint64_t seq) { c->scan_from = MIN(c->scan_from, seq); }
+void core_tick(Core *c);
+/* Sends a request to the memory system (or, in a catch-up, to the frozen lines). */
+static inline void core_issue(Core *c, const MemRequest *r)
+{
+    c->ff.inflight++;
+    if (r->kind != MEM_LOAD)
+        c->ff.taint++;
+    if (G_UNLIKELY(c->ff.local))
+        ff_local_issue(c, r);
+    else
+        c->issue(c->ms, c->id, r);
+}
+/* Something the start of `seq` depends on changed: the next execute scan looks at it again
+ * (and at younger ops while the ordering state it carries changed). */
+static inline void core_touch(Core *c, uint64_t seq)
+{
+    c->scan_from = MIN(c->scan_from, seq);
+    c->scan_end = MAX(c->scan_end, seq + 1);
+}
+/* Something every op from `seq` on may depend on changed. */
+static inline void core_touch_from(Core *c, uint64_t seq)
+{
+    c->scan_from = MIN(c->scan_from, seq);
+    c->scan_end = UINT64_MAX;
+}
+/* `en` completed: it and the ops reading its result look again. */
+static inline void core_touch_done(Core *c, const RobEntry *en)
+{
+    c->scan_from = MIN(c->scan_from, en->seq);
+    c->scan_end = MAX(c->scan_end, en->last_use + 1);
+}
 /* Something only an op at the ROB head looks at changed (which op is the head, the committed
  * stores, the exclusive monitor, the event register): the next scan looks at the head again. */
 static inline void core_touch_head(Core *c) { c->head_dirty = TRUE; }

@@ -50,7 +50,7 @@ guint rob_squash_from(Core *c, uint64_t seq)
             c->dispatch_blocked_until = 0;
         if (op == OP_WFE && c->wfe_sleeping) {
             c->wfe_sleeping = FALSE;
-            c->st.wfe_sleep_cycles += engine_now(c->e) - c->wfe_since;
+            c->st.wfe_sleep_cycles += c->now - c->wfe_since;
         }
         n++;
     }

@@ -93,7 +93,7 @@ static void sb_issue(Core *c, SbEntry *s, guint i)
     s->req_id = core_new_req(c);
     MemRequest r = { .kind = MEM_STORE, .addr = s->addr, .size = s->size, .value = s->data,
                      .tag = tag_make(s->req_id, TRUE, (c->sb_head + i) % c->sb_size) };
-    c->issue(c->ms, c->id, &r);
+    core_issue(c, &r);
 }
 
 /* Issues what may drain now; returns whether anything was issued. */

@@ -58,6 +58,7 @@ Machine *machine_new(const QsimConfig *cfg, Engine *e, const MemSystemOps *ops, 
         guint id = cores ? cores[i] : i;
         m->cores[i] = core_new(e, cfg, id, prog, layout, i, nthreads, entry, ops->issue, ms);
         core_set_sev_hook(m->cores[i], sev_all, m);
+        core_set_fast_forward(m->cores[i], ops->ff);
         ops->attach(ms, id, core_port_client(), m->cores[i]);
     }
     return m;
@@ -79,6 +80,12 @@ void machine_set_start_delay(Machine *m, guint core, Cycle delay)
 {
     g_return_if_fail(core < m->n);
     m->delay[core] = delay;
+}
+
+void machine_set_fast_forward(Machine *m, gboolean on)
+{
+    for (guint i = 0; i < m->n; i++)
+        core_set_fast_forward(m->cores[i], on ? m->ops->ff : NULL);
 }
 
 void machine_set_trace_hook(Machine *m, CoreTraceFn fn, void *ctx)
@@ -126,8 +133,25 @@ static void stall_report(Machine *m, const char *why)
     }
 }
 
+/* Cores asleep in steady loops (cores/core_ff.c) do everything up to the end of cycle `until`,
+ * as the engine did: the clock stands at `until` then, as it would with their events pending.
+ * Returns whether any slept. */
+static gboolean catch_up_all(Machine *m, Cycle until)
+{
+    gboolean any = FALSE;
+    for (guint i = 0; i < m->n; i++)
+        any |= core_asleep(m->cores[i]);
+    if (!any)
+        return FALSE;
+    engine_advance(m->e, until);
+    for (guint i = 0; i < m->n; i++)
+        core_catch_up(m->cores[i], until + 1);
+    return TRUE;
+}
+
 /* The watchdog runs the engine in windows of run.stall_cycles: cheap, and a window with no
- * retirement anywhere is exactly a stall. */
+ * retirement anywhere is exactly a stall.  Cores asleep in steady loops catch up at each
+ * window's end, so that what it reads is what it would have been without fast-forward. */
 MachineOutcome machine_run(Machine *m, Cycle max_cycles)
 {
     Cycle start = engine_now(m->e);
@@ -148,6 +172,7 @@ MachineOutcome machine_run(Machine *m, Cycle max_cycles)
         }
         Cycle until = MIN(engine_now(m->e) + window, limit);
         engine_run_until(m->e, until);
+        catch_up_all(m, until);
         for (guint i = 0; i < m->n; i++)
             last_progress = MAX(last_progress, core_last_retire(m->cores[i]));
         if (all_halted(m)) {
@@ -171,6 +196,14 @@ MachineOutcome machine_run(Machine *m, Cycle max_cycles)
 
 const char *machine_stall_report(const Machine *m) { return m->report->str; }
 guint machine_ncores(const Machine *m) { return m->n; }
+
+guint64 machine_cycles_fast_forwarded(const Machine *m)
+{
+    guint64 n = 0;
+    for (guint i = 0; i < m->n; i++)
+        n += core_cycles_fast_forwarded(m->cores[i]);
+    return n;
+}
 Core *machine_core(const Machine *m, guint i) { return i < m->n ? m->cores[i] : NULL; }
 const CoreStats *machine_core_stats(const Machine *m, guint i) { return core_stats(m->cores[i]); }
 Cycle machine_cycles(const Machine *m) { return m->end; }

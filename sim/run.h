@@ -18,6 +18,7 @@ typedef struct {
     guint64 seed;
     gboolean check;              /* coherence invariants after every transition */
     gboolean host_time;          /* report host_seconds */
+    gboolean fast_forward;       /* cores asleep in steady loops (the same report, cheaper) */
     FILE *trace;                 /* print each coherence table row as it fires, or NULL */
 } RunOptions;
 

@@ -250,9 +250,13 @@ JsonNode *run_report_build(const RunReportInput *in)
     add_counters(b, in);
     if (in->host_time) {
         report_add_double(b, "host_seconds", in->host_seconds);
+        if (in->host_cpu_seconds)
+            report_add_double(b, "host_cpu_seconds", *in->host_cpu_seconds);
         struct rusage ru;
         getrusage(RUSAGE_SELF, &ru);
         report_add_int(b, "host_peak_rss_kib", ru.ru_maxrss); /* Linux reports KiB */
+        if (in->fast_forward_share)
+            report_add_double(b, "host_fast_forward_share", *in->fast_forward_share);
     }
     json_builder_end_object(b);
     return json_builder_get_root(b);

@@ -100,7 +100,7 @@ int cmd_run(int argc, char **argv)
     g_auto(GStrv) sets = NULL;
     g_autofree char *config = NULL, *lock = NULL, *lock_file = NULL, *format = NULL, *vs = NULL;
     gint64 seed = (gint64)o.seed, writers = -1;
-    gboolean check = FALSE, no_host_time = FALSE, native = FALSE, trace = FALSE;
+    gboolean check = FALSE, no_host_time = FALSE, native = FALSE, trace = FALSE, no_ff = FALSE;
     const GOptionEntry what[] = {
         { "config", 'c', 0, G_OPTION_ARG_STRING, &config, "Machine config: a name from `qsim list configs` or a path (default haswell)", "CFG" },
         { "lock", 'l', 0, G_OPTION_ARG_STRING, &lock, "Built-in lock (`qsim list locks`)", "NAME" },
@@ -115,6 +115,7 @@ int cmd_run(int argc, char **argv)
         { "check", 0, 0, G_OPTION_ARG_NONE, &check, "Check coherence invariants after every transition (slow)", NULL },
         { "trace", 0, 0, G_OPTION_ARG_NONE, &trace, "Print every coherence protocol row as it fires (cycle, core or home, line, row) on stderr: for watching MESI/MOESI at work on a short run", NULL },
         { "no-host-time", 0, 0, G_OPTION_ARG_NONE, &no_host_time, "Leave host_seconds out, so that reports compare byte for byte", NULL },
+        { "no-fast-forward", 0, 0, G_OPTION_ARG_NONE, &no_ff, "Simulate every cycle of cores spinning in steady loops (the report is the same; docs/performance.md)", NULL },
         { "vs", 0, 0, G_OPTION_ARG_STRING, &vs, "Also run built-in lock NAME with the same options; print both side by side", "NAME" },
         { "native", 0, 0, G_OPTION_ARG_NONE, &native, "Also run the same lock and workload natively on this host (`qsim native`); print model and host side by side", NULL },
         { NULL },
@@ -155,6 +156,7 @@ int cmd_run(int argc, char **argv)
     o.seed = (guint64)seed;
     o.check = check;
     o.host_time = !no_host_time;
+    o.fast_forward = !no_ff;
     o.trace = trace ? stderr : NULL;
 
     RunResult r;
