@@ -75,12 +75,66 @@ static inline void mark_done(RobEntry *en, Cycle now)
     en->done_at = now;
 }
 
+/* ---- the timer heap (core_internal.h) ---- */
+
+static inline gboolean timer_current(Core *c, const CoreTimer *t)
+{
+    if (t->seq < c->head_seq || t->seq >= c->next_seq)
+        return FALSE;
+    const RobEntry *en = rob_at(c, t->seq);
+    return en->state == E_EXEC && en->req_id == 0 && en->complete_at == t->at;
+}
+
+static void timer_push(Core *c, Cycle at, uint64_t seq)
+{
+    if (c->ntimers == c->timers_cap) {
+        c->timers_cap *= 2;
+        c->timers = g_renew(CoreTimer, c->timers, c->timers_cap);
+    }
+    CoreTimer t = { at, seq };
+    guint i = c->ntimers++;
+    while (i > 0) {
+        guint p = (i - 1) / 2;
+        if (c->timers[p].at <= at)
+            break;
+        c->timers[i] = c->timers[p];
+        i = p;
+    }
+    c->timers[i] = t;
+}
+
+static void timer_pop(Core *c)
+{
+    CoreTimer last = c->timers[--c->ntimers];
+    guint i = 0, n = c->ntimers;
+    for (;;) {
+        guint l = 2 * i + 1, m = l;
+        if (l >= n)
+            break;
+        if (l + 1 < n && c->timers[l + 1].at < c->timers[l].at)
+            m = l + 1;
+        if (c->timers[m].at >= last.at)
+            break;
+        c->timers[i] = c->timers[m];
+        i = m;
+    }
+    if (n)
+        c->timers[i] = last;
+}
+
+/* Drops stale timers from the top: the top is then the earliest current one, or none. */
+static inline void timers_purge(Core *c)
+{
+    while (c->ntimers && !timer_current(c, &c->timers[0]))
+        timer_pop(c);
+    c->timer_next = c->ntimers ? c->timers[0].at : CYCLE_NEVER;
+}
+
 static void timer(Core *c, RobEntry *en, gint64 cycles)
 {
     en->state = E_EXEC;
     en->complete_at = c->now + (Cycle)MAX(cycles, 1);
-    g_assert(c->ntimers < c->rob_size);
-    c->timers[c->ntimers++] = en->seq;
+    timer_push(c, en->complete_at, en->seq);
     c->timer_next = MIN(c->timer_next, en->complete_at);
 }
 
@@ -173,7 +227,7 @@ static gboolean stage_retire(Core *c)
 {
     Cycle now = c->now;
     guint n = 0;
-    while (n < (guint)c->cfg->core.retire_width && rob_count(c) > 0) {
+    while (n < c->retire_width && rob_count(c) > 0) {
         RobEntry *en = rob_at(c, c->head_seq);
         if (en->state != E_DONE || en->done_at >= now)
             break; /* an op retires at the earliest the cycle after it completes */
@@ -303,7 +357,7 @@ static gboolean start_load(Core *c, RobEntry *en, const Older *o)
         en->wait_on = en->src[2];
         return FALSE;
     }
-    if (o->block_loads || o->store_addr_unknown)
+    if (*o & (OLDER_BLOCK_LOADS | OLDER_STORE_ADDR_UNKNOWN))
         return FALSE;
     /* arm64 LDAR is RCsc: it does not perform before an older STLR. */
     if (!c->x86 && in->order == ORD_ACQ && sb_has_release(c, en->seq)) {
@@ -611,70 +665,52 @@ static inline void note_older(Core *c, const RobEntry *en, Older *o)
             break;
         if (c->x86) {
             if (in->fence == FENCE_FULL)
-                o->block_loads = TRUE;
+                *o |= OLDER_BLOCK_LOADS;
             else if (in->fence == FENCE_LOAD)
-                o->block_all = TRUE;
+                *o |= OLDER_BLOCK_ALL;
         } else if (in->fence != FENCE_STORE) {
-            o->block_loads = TRUE;
+            *o |= OLDER_BLOCK_LOADS;
         }
         break;
     case OP_CAS: case OP_XCHG: case OP_FADD: case OP_FOR: case OP_FAND: case OP_STX:
         /* x86: LOCK'd ops are full barriers.  arm64: see the file comment. */
         if (!done)
-            o->block_loads = TRUE;
+            *o |= OLDER_BLOCK_LOADS;
         break;
     case OP_LD: case OP_LDX:
         if (!c->x86 && in->order == ORD_ACQ && !en->performed)
-            o->block_loads = TRUE; /* LDAR */
+            *o |= OLDER_BLOCK_LOADS; /* LDAR */
         break;
     case OP_ST:
         if (!en->addr_known)
-            o->store_addr_unknown = TRUE;
+            *o |= OLDER_STORE_ADDR_UNKNOWN;
         break;
     case OP_WFE:
         /* Nothing runs ahead of a wait: a load behind it would re-arm the monitor early. */
         if (!done && !c->x86)
-            o->block_all = TRUE;
+            *o |= OLDER_BLOCK_ALL;
         break;
     default:
         break;
     }
 }
 
-static gboolean on_timer(Core *c, uint64_t seq)
-{
-    if (seq < c->head_seq || seq >= c->next_seq)
-        return FALSE;
-    const RobEntry *en = rob_at(c, seq);
-    return en->state == E_EXEC && en->req_id == 0;
-}
-
-/* Drops the stale seqs from the timer list; returns the oldest seq whose timer is due, and
- * widens *end past the youngest. */
+/* Takes the timers due by now off the heap (the scan completes their entries); returns the
+ * oldest seq among them, and widens *end past the youngest. */
 static uint64_t timers_due(Core *c, Cycle now, uint64_t *end)
 {
     if (now < c->timer_next)
-        return SEQ_NONE; /* nothing completed since the last pass: nothing stale either */
+        return SEQ_NONE;
     uint64_t due = SEQ_NONE;
-    Cycle next = CYCLE_NEVER;
-    guint n = 0;
-    for (guint i = 0; i < c->ntimers; i++) {
-        uint64_t s = c->timers[i];
-        if (s < c->head_seq || s >= c->next_seq)
+    while (c->ntimers && c->timers[0].at <= now) {
+        CoreTimer t = c->timers[0];
+        timer_pop(c);
+        if (!timer_current(c, &t))
             continue;
-        const RobEntry *en = rob_at(c, s);
-        if (en->state != E_EXEC || en->req_id != 0)
-            continue; /* as !on_timer(c, s) */
-        c->timers[n++] = s;
-        Cycle at = en->complete_at;
-        next = MIN(next, at);
-        if (at <= now) {
-            due = MIN(due, s);
-            *end = MAX(*end, s + 1);
-        }
+        due = MIN(due, t.seq);
+        *end = MAX(*end, t.seq + 1);
     }
-    c->ntimers = n;
-    c->timer_next = next;
+    timers_purge(c);
     return due;
 }
 
@@ -694,7 +730,7 @@ static gboolean scan_entry(Core *c, uint64_t s, Older *o, Cycle now)
             did |= step_llsc(c, en);
         }
     }
-    if (en->state == E_WAIT && !o->block_all)
+    if (en->state == E_WAIT && !(*o & OLDER_BLOCK_ALL))
         did |= start_op(c, en, head, o);
     note_older(c, en, o);
     en->older = *o;
@@ -713,7 +749,8 @@ static gboolean stage_execute(Core *c)
     while (c->exec_lo < c->next_seq && rob_at(c, c->exec_lo)->state == E_DONE)
         c->exec_lo++;
     uint64_t due_end = 0;
-    uint64_t from = MAX(MIN(c->scan_from, timers_due(c, now, &due_end)), c->exec_lo);
+    uint64_t due = timers_due(c, now, &due_end);
+    uint64_t from = MAX(MIN(c->scan_from, due), c->exec_lo);
     uint64_t end = MAX(c->scan_end, due_end);
     gboolean head_dirty = c->head_dirty;
     c->scan_from = SEQ_NONE;
@@ -726,7 +763,7 @@ static gboolean stage_execute(Core *c)
     gboolean same = TRUE;
     if (head_dirty && c->head_seq == c->exec_lo && c->head_seq < MIN(from, c->next_seq)) {
         /* Nothing older orders the head.  Younger ops need a look only if it moved. */
-        Older o = { FALSE, FALSE, FALSE };
+        Older o = 0;
         if (scan_entry(c, c->head_seq, &o, now)) {
             did = TRUE;
             from = c->head_seq + 1;
@@ -735,7 +772,7 @@ static gboolean stage_execute(Core *c)
     }
     if (from >= c->next_seq)
         goto out;
-    Older o = { FALSE, FALSE, FALSE };
+    Older o = 0;
     if (from > c->exec_lo)
         o = rob_at(c, from - 1)->older;
     /* Walk the slots directly (a squash only lowers next_seq).  A finished op other than the
@@ -761,8 +798,7 @@ static gboolean stage_execute(Core *c)
         } else {
             did |= scan_entry(c, s, &o, now);
         }
-        same = before.block_loads == o.block_loads && before.block_all == o.block_all &&
-               before.store_addr_unknown == o.store_addr_unknown;
+        same = before == o;
     }
 out:
     /* What this scan widened it has looked at; touches for the next one stand. */
@@ -780,7 +816,7 @@ static gboolean stage_execute_in_order(Core *c)
 {
     Cycle now = c->now;
     gboolean did = FALSE, blocked = FALSE;
-    guint issued = 0, width = (guint)c->cfg->core.fetch_width;
+    guint issued = 0, width = c->fetch_width;
     c->exec_lo = MAX(c->exec_lo, c->head_seq);
     while (c->exec_lo < c->next_seq && rob_at(c, c->exec_lo)->state == E_DONE)
         c->exec_lo++;
@@ -790,7 +826,7 @@ static gboolean stage_execute_in_order(Core *c)
     c->scan_end = 0;
     c->sb_waiter = SEQ_NONE;
     c->head_dirty = FALSE;
-    Older o = { FALSE, FALSE, FALSE };
+    Older o = 0;
     for (uint64_t s = c->exec_lo; s < c->next_seq; s++) {
         RobEntry *en = rob_at(c, s);
         gboolean waiting = en->state == E_WAIT;
@@ -820,7 +856,7 @@ static gboolean stage_dispatch(Core *c)
     Cycle now = c->now;
     StallCause cause = STALL_NONE;
     guint n = 0;
-    while (n < (guint)c->cfg->core.fetch_width && c->fq_count > 0 &&
+    while (n < c->fetch_width && c->fq_count > 0 &&
            now >= c->dispatch_blocked_until) {
         const FetchSlot *f = &c->fq[c->fq_head];
         const IsaInsn *in = &c->code[f->pc];
@@ -829,7 +865,7 @@ static gboolean stage_dispatch(Core *c)
             cause = STALL_ROB;
             break;
         }
-        if (takes_lb(op) && c->lb_used == (guint)c->cfg->core.load_buffer) {
+        if (takes_lb(op) && c->lb_used == c->load_buffer) {
             cause = STALL_LB;
             break;
         }
@@ -900,7 +936,7 @@ static gboolean stage_fetch(Core *c)
     if (c->fetch_stopped || now < c->fetch_resume_at)
         return FALSE;
     guint n = 0;
-    while (n < (guint)c->cfg->core.fetch_width && c->fq_count < c->fq_size) {
+    while (n < c->fetch_width && c->fq_count < c->fq_size) {
         int32_t pc = c->fetch_pc;
         if (pc < 0 || (guint)pc >= c->ncode) {
             c->fetch_stopped = TRUE; /* ran off the program: the watchdog reports it */
@@ -968,9 +1004,8 @@ static Cycle next_timer(Core *c)
         t = MIN(t, c->fetch_resume_at);
     if (c->fq_count && c->dispatch_blocked_until > now)
         t = MIN(t, c->dispatch_blocked_until);
-    for (guint i = 0; i < c->ntimers; i++)
-        if (on_timer(c, c->timers[i]))
-            t = MIN(t, rob_at(c, c->timers[i])->complete_at);
+    timers_purge(c);
+    t = MIN(t, c->timer_next);
     if (rob_count(c) && rob_at(c, c->head_seq)->state == E_DONE)
         t = MIN(t, now + 1);
     if (c->wfe_sleeping && c->cfg->core.wfe_timeout > 0)
@@ -988,7 +1023,8 @@ void core_tick(Core *c)
     gboolean did = stage_retire(c);
     if (c->halted)
         return;
-    did |= sb_drain(c);
+    if (c->sb_ncommit)
+        did |= sb_drain(c);
     did |= c->in_order ? stage_execute_in_order(c) : stage_execute(c);
     did |= stage_dispatch(c);
     did |= stage_fetch(c);
@@ -1233,6 +1269,9 @@ Core *core_new(Engine *e, const QsimConfig *cfg, guint id, const IsaProgram *pro
     c->ms = ms;
     c->x86 = cfg->arch == ARCH_X86;
     c->in_order = cfg->core.issue == ISSUE_IN_ORDER;
+    c->fetch_width = (guint)cfg->core.fetch_width;
+    c->retire_width = (guint)cfg->core.retire_width;
+    c->load_buffer = (guint)cfg->core.load_buffer;
     c->regs[ISA_REG_TID] = tid;
     c->regs[ISA_REG_NTHREADS] = nthreads;
     rob_init(c);

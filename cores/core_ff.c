@@ -79,8 +79,7 @@ static void encode_entry(const Core *c, const RobEntry *en, FfSnap *s, Cycle t)
     uint64_t h = c->head_seq;
     put(s, (guint64)(en->in - c->code));
     put(s, rel_req(c, en->req_id));
-    put(s, (guint64)en->state | (guint64)en->ll << 8 | (guint64)en->older.block_loads << 16 |
-               (guint64)en->older.block_all << 17 | (guint64)en->older.store_addr_unknown << 18 |
+    put(s, (guint64)en->state | (guint64)en->ll << 8 | (guint64)en->older << 16 |
                (guint64)en->addr_known << 19 | (guint64)en->data_known << 20 | (guint64)en->performed << 21 |
                (guint64)en->watched << 22 | (guint64)en->stale << 23);
     put(s, rel_seq(en->wait_on, h));
@@ -157,8 +156,10 @@ static void encode(const Core *c, FfSnap *s, Cycle t)
     put(s, (guint64)c->head_dirty | (guint64)c->lb_used << 8);
     put(s, cmp_time(c->timer_next, t));
     put(s, c->ntimers);
-    for (guint i = 0; i < c->ntimers; i++)
-        put(s, rel_seq(c->timers[i], h));
+    for (guint i = 0; i < c->ntimers; i++) {
+        put(s, cmp_time(c->timers[i].at, t));
+        put(s, rel_seq(c->timers[i].seq, h));
+    }
     for (uint64_t q = h; q < c->next_seq; q++)
         encode_entry(c, rob_at((Core *)c, q), s, t);
     /* arm64 monitor and event register */
@@ -314,8 +315,10 @@ static void advance_periods(Core *c, guint64 k)
     }
     for (guint r = 0; r < ISA_NREG_SLOTS; r++)
         shift_seq(&c->rename[r], dseq);
-    for (guint i = 0; i < c->ntimers; i++)
-        c->timers[i] += dseq;
+    for (guint i = 0; i < c->ntimers; i++) {
+        shift_cmp(&c->timers[i].at, t0, dt);
+        c->timers[i].seq += dseq;
+    }
     shift_seq(&c->scan_from, dseq);
     shift_seq(&c->sb_waiter, dseq);
     if (c->scan_end != 0 && c->scan_end != UINT64_MAX)

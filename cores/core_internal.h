@@ -21,12 +21,11 @@ typedef enum {
 typedef enum { LL_IDLE, LL_LOAD, LL_LOADED, LL_STORE, LL_RETRY } LlscPhase;
 
 /* Ordering state of the ops older than the one being looked at, built up oldest first by the
- * execute scan.  Flags are bytes (0 or 1) to keep RobEntry's hot part in one cache line. */
-typedef struct {
-    guint8 block_loads;       /* an older barrier keeps younger loads from performing */
-    guint8 block_all;         /* x86 lfence: nothing younger starts */
-    guint8 store_addr_unknown;
-} Older;
+ * execute scan: a set of these flags in one byte (compared whole, kept in RobEntry's hot part). */
+typedef guint8 Older;
+#define OLDER_BLOCK_LOADS 1u         /* an older barrier keeps younger loads from performing */
+#define OLDER_BLOCK_ALL 2u           /* x86 lfence: nothing younger starts */
+#define OLDER_STORE_ADDR_UNKNOWN 4u
 
 /* One ROB entry.  Invariant: sequence numbers in the ROB are contiguous from head_seq, which
  * lives in slot head_slot (fast-forward moves sequence numbers, not slots).  The fields the execute scan reads
@@ -85,6 +84,12 @@ typedef struct {
 } SbEntry;
 
 typedef enum { STALL_NONE, STALL_ROB, STALL_LB, STALL_SB } StallCause;
+
+/* An entry on a timer: it completes at `at` (if still there, E_EXEC without a request). */
+typedef struct {
+    Cycle at;
+    uint64_t seq;
+} CoreTimer;
 
 /* Fast-forward of steady loops (cores/core_ff.c). */
 #define FF_HISTORY 3
@@ -145,6 +150,7 @@ struct Core {
     GRand *work_rand;
     gboolean x86;
     gboolean in_order;              /* core.issue: in-order */
+    guint fetch_width, retire_width, load_buffer; /* the config's, read every cycle */
 
     uint64_t regs[ISA_NREG_SLOTS];  /* architectural */
     uint64_t rename[ISA_NREG_SLOTS];/* youngest in-flight producer, SEQ_NONE: architectural */
@@ -158,15 +164,15 @@ struct Core {
     /* The execute scan skips what cannot have changed: it looks at the entries whose inputs
      * changed since the last scan ([scan_from, scan_end), widened by core_touch) or whose timer
      * is due, and at those behind them while the ordering state it carries differs from last
-     * time.  timers lists the seqs of entries that may be on a timer (E_EXEC, no request);
-     * stale ones are dropped when it is read. */
+     * time.  timers is a min-heap of the entries put on a timer, by when it runs out; one
+     * whose entry has since been squashed (or reused) is stale and dropped when it surfaces. */
     uint64_t scan_from;
     uint64_t scan_end;              /* one past the youngest touched; 0: none */
     uint64_t sb_waiter;             /* oldest load held back by the store buffer, SEQ_NONE: none */
     gboolean head_dirty;            /* only the head's inputs changed (head-only ops) */
-    uint64_t *timers;
-    guint ntimers;
-    Cycle timer_next;               /* no listed timer is due before this */
+    CoreTimer *timers;
+    guint ntimers, timers_cap;
+    Cycle timer_next;               /* no timer is due before this */
     guint lb_used;                  /* load-buffer entries held (loads, ldx, atomics) */
 
     /* store buffer ring */
@@ -252,7 +258,7 @@ static inline RobEntry *rob_alloc(Core *c)
     en->performed = en->watched = en->stale = FALSE;
     en->ll = LL_IDLE;
     en->ll_new = 0;
-    en->older = (Older){ FALSE, FALSE, FALSE };
+    en->older = 0;
     return en;
 }
 

@@ -1,5 +1,5 @@
 /* The event queue: a binary min-heap of timed events keyed by (cycle, order), where order packs
- * (class, sub, sequence), beside per-cycle bitmaps of the tickers that tick now and next. */
+ * (class, sub, sequence), beside a timing wheel of per-cycle bitmaps of the tickers that tick. */
 #include "sim/base/engine.h"
 
 /* order = class : 2 | sub : 22 | sequence : 40 */
@@ -21,6 +21,11 @@ typedef struct {
     Cycle at;                   /* pending tick, CYCLE_NEVER: none */
 } Ticker;
 
+/* Ticks within WHEEL cycles of now sit in a timing wheel: slot t % WHEEL holds a bitmap of the
+ * tickers that tick at cycle t, and `wheel_mask` bit k says slot k is not empty.  Later ticks
+ * wait in the heap until their cycle comes. */
+#define WHEEL 64
+
 struct Engine {
     EngineClock clock;          /* first: engine_now() reads it inline */
     Event *heap;
@@ -30,9 +35,9 @@ struct Engine {
     guint64 events_run;
     Ticker *tickers;
     guint ntickers;
-    guint64 *ready_now, *ready_next; /* tickers with a tick at now, at now + 1 */
+    guint64 *wheel;             /* WHEEL slots of nwords words */
     guint nwords;
-    guint nready_now, nready_next;
+    guint64 wheel_mask;
     gboolean running;
     EventPos pos;               /* the running event's */
 };
@@ -55,14 +60,20 @@ void engine_free(Engine *e)
         return;
     g_free(e->heap);
     g_free(e->tickers);
-    g_free(e->ready_now);
-    g_free(e->ready_next);
+    g_free(e->wheel);
     g_free(e);
 }
 
 guint64 engine_seed(const Engine *e) { return e->seed; }
 guint64 engine_events_run(const Engine *e) { return e->events_run; }
-guint engine_pending(const Engine *e) { return e->len + e->nready_now + e->nready_next; }
+
+guint engine_pending(const Engine *e)
+{
+    guint n = e->len;
+    for (guint i = 0; i < WHEEL * e->nwords; i++)
+        n += (guint)__builtin_popcountll(e->wheel[i]);
+    return n;
+}
 
 /* ==================== the heap ==================== */
 
@@ -137,62 +148,72 @@ void engine_schedule(Engine *e, Cycle delay, EventFn fn, void *obj, uint64_t arg
 
 /* ==================== tickers ==================== */
 
-static inline void bit_set(guint64 *w, guint i) { w[i / 64] |= 1ULL << (i % 64); }
-static inline void bit_clear(guint64 *w, guint i) { w[i / 64] &= ~(1ULL << (i % 64)); }
-static inline gboolean bit_get(const guint64 *w, guint i) { return (w[i / 64] >> (i % 64)) & 1; }
+static inline guint64 *slot_of(Engine *e, Cycle t) { return &e->wheel[(t % WHEEL) * e->nwords]; }
+
+static inline void wheel_set(Engine *e, Cycle t, guint id)
+{
+    slot_of(e, t)[id / 64] |= 1ULL << (id % 64);
+    e->wheel_mask |= 1ULL << (t % WHEEL);
+}
+
+static inline void wheel_clear(Engine *e, Cycle t, guint id)
+{
+    guint64 *w = slot_of(e, t);
+    w[id / 64] &= ~(1ULL << (id % 64));
+    for (guint i = 0; i < e->nwords; i++)
+        if (w[i])
+            return;
+    e->wheel_mask &= ~(1ULL << (t % WHEEL));
+}
 
 void engine_ticker_set(Engine *e, guint id, EventFn fn, void *obj)
 {
+    g_assert(id < (1u << ORD_SUB_BITS));
     if (id >= e->ntickers) {
         guint n = MAX(id + 1, e->ntickers * 2);
         guint words = (n + 63) / 64;
         e->tickers = g_renew(Ticker, e->tickers, n);
         for (guint i = e->ntickers; i < n; i++)
             e->tickers[i] = (Ticker){ NULL, NULL, CYCLE_NEVER };
-        e->ready_now = g_renew(guint64, e->ready_now, words);
-        e->ready_next = g_renew(guint64, e->ready_next, words);
-        for (guint w = e->nwords; w < words; w++)
-            e->ready_now[w] = e->ready_next[w] = 0;
+        if (words != e->nwords) {
+            guint64 *w = g_new0(guint64, (gsize)WHEEL * words);
+            for (guint k = 0; k < WHEEL; k++)
+                for (guint i = 0; i < e->nwords; i++)
+                    w[k * words + i] = e->wheel[k * e->nwords + i];
+            g_free(e->wheel);
+            e->wheel = w;
+            e->nwords = words;
+        }
         e->ntickers = n;
-        e->nwords = words;
     }
-    g_assert(id < (1u << ORD_SUB_BITS));
     e->tickers[id].fn = fn;
     e->tickers[id].obj = obj;
 }
 
-/* Forgets ticker t's pending tick; a heap entry for it goes stale (dropped when it surfaces). */
-static void tick_unset(Engine *e, guint id)
+static inline gboolean in_wheel(const Engine *e, Cycle t) { return t - e->clock.now < WHEEL; }
+
+/* Forgets ticker id's pending tick; a heap entry for it goes stale (dropped when it surfaces). */
+static inline void tick_unset(Engine *e, guint id)
 {
     Ticker *t = &e->tickers[id];
-    if (t->at == e->clock.now && bit_get(e->ready_now, id)) {
-        bit_clear(e->ready_now, id);
-        e->nready_now--;
-    } else if (t->at == e->clock.now + 1 && bit_get(e->ready_next, id)) {
-        bit_clear(e->ready_next, id);
-        e->nready_next--;
-    }
+    if (t->at != CYCLE_NEVER && in_wheel(e, t->at))
+        wheel_clear(e, t->at, id);
     t->at = CYCLE_NEVER;
 }
 
 void engine_tick_at(Engine *e, guint id, Cycle when)
 {
-    g_assert(id < e->ntickers && when >= e->clock.now);
+    g_assert(when >= e->clock.now);
     Ticker *t = &e->tickers[id];
     if (t->at <= when)
         return;
     tick_unset(e, id);
     t->at = when;
-    if (when == e->clock.now) {
-        bit_set(e->ready_now, id);
-        e->nready_now++;
-    } else if (when == e->clock.now + 1) {
-        bit_set(e->ready_next, id);
-        e->nready_next++;
-    } else {
+    if (in_wheel(e, when))
+        wheel_set(e, when, id);
+    else
         push(e, when, ((guint64)EV_TICK << (ORD_SEQ_BITS + ORD_SUB_BITS)) | ((guint64)id << ORD_SEQ_BITS), NULL,
              NULL, id);
-    }
 }
 
 void engine_tick_cancel(Engine *e, guint id)
@@ -203,25 +224,29 @@ void engine_tick_cancel(Engine *e, guint id)
 
 static inline gboolean heap_tick(const Event *ev) { return ev->fn == NULL; }
 
-/* A heap tick is current while its ticker still wants that cycle and holds no bit for it. */
+/* A heap tick is current while its ticker still wants that cycle. */
 static inline gboolean tick_current(const Engine *e, const Event *ev)
 {
     return e->tickers[ev->arg].at == ev->when;
 }
 
 /* Drops stale ticks from the top of the heap, so that its top is a real event. */
-static void purge(Engine *e)
+static inline void purge(Engine *e)
 {
     while (e->len && heap_tick(&e->heap[0]) && !tick_current(e, &e->heap[0]))
         pop(e);
 }
 
-static guint lowest_ready(const Engine *e)
+/* The lowest ticker id in the current slot, or -1. */
+static inline gint lowest_ready(const Engine *e)
 {
-    for (guint w = 0; w < e->nwords; w++)
-        if (e->ready_now[w])
-            return w * 64 + (guint)__builtin_ctzll(e->ready_now[w]);
-    g_assert_not_reached();
+    if (!(e->wheel_mask & (1ULL << (e->clock.now % WHEEL))))
+        return -1;
+    const guint64 *w = &e->wheel[(e->clock.now % WHEEL) * e->nwords];
+    for (guint i = 0; i < e->nwords; i++)
+        if (w[i])
+            return (gint)(i * 64 + (guint)__builtin_ctzll(w[i]));
+    return -1;
 }
 
 /* ==================== running ==================== */
@@ -238,12 +263,13 @@ static inline void run_event(Engine *e, Cycle when, guint cls, guint sub, EventF
 /* The cycle of the next event, CYCLE_NEVER when none. */
 static Cycle next_cycle(Engine *e)
 {
-    if (e->nready_now)
-        return e->clock.now;
     purge(e);
     Cycle t = e->len ? e->heap[0].when : CYCLE_NEVER;
-    if (e->nready_next)
-        t = MIN(t, e->clock.now + 1);
+    if (e->wheel_mask) {
+        guint k = (guint)(e->clock.now % WHEEL);
+        guint64 m = (e->wheel_mask >> k) | (k ? e->wheel_mask << (WHEEL - k) : 0);
+        t = MIN(t, e->clock.now + (Cycle)__builtin_ctzll(m));
+    }
     return t;
 }
 
@@ -256,36 +282,24 @@ static gboolean run_next(Engine *e, Cycle limit)
         if (e->len && e->heap[0].when == now) {
             Event ev = pop(e);
             if (heap_tick(&ev)) {
-                /* Its turn among this cycle's ticks comes by id, from the bitmap. */
-                if (!bit_get(e->ready_now, (guint)ev.arg)) {
-                    bit_set(e->ready_now, (guint)ev.arg);
-                    e->nready_now++;
-                }
+                /* Its turn among this cycle's ticks comes by id, from the wheel. */
+                wheel_set(e, now, (guint)ev.arg);
                 continue;
             }
             run_event(e, now, cls_of(ev.ord), sub_of(ev.ord), ev.fn, ev.obj, ev.arg);
             return TRUE;
         }
-        if (e->nready_now) {
-            guint id = lowest_ready(e);
-            bit_clear(e->ready_now, id);
-            e->nready_now--;
+        gint id = lowest_ready(e);
+        if (id >= 0) {
+            wheel_clear(e, now, (guint)id);
             Ticker *t = &e->tickers[id];
             t->at = CYCLE_NEVER;
-            run_event(e, now, EV_TICK, id, t->fn, t->obj, id);
+            run_event(e, now, EV_TICK, (guint)id, t->fn, t->obj, (uint64_t)id);
             return TRUE;
         }
         Cycle next = next_cycle(e);
         if (next == CYCLE_NEVER || next > limit)
             return FALSE;
-        if (next == now + 1) {
-            guint64 *w = e->ready_now;
-            e->ready_now = e->ready_next;
-            e->ready_next = w;
-            e->nready_now = e->nready_next;
-            e->nready_next = 0;
-        }
-        g_assert(e->nready_next == 0);
         e->clock.now = next;
     }
 }
@@ -309,17 +323,7 @@ void engine_advance(Engine *e, Cycle when)
 {
     if (when <= e->clock.now)
         return;
-    g_assert(next_cycle(e) >= when); /* CYCLE_NEVER when idle */
-    if (when == e->clock.now + 1) {
-        guint64 *w = e->ready_now;
-        e->ready_now = e->ready_next;
-        e->ready_next = w;
-        e->nready_now = e->nready_next;
-        e->nready_next = 0;
-    } else {
-        /* Ticks wanted at now + 1 < when would have run first. */
-        g_assert(e->nready_next == 0);
-    }
+    g_assert(next_cycle(e) >= when); /* CYCLE_NEVER when idle; the wheel holds only later ticks */
     e->clock.now = when;
 }
 
