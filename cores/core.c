@@ -281,7 +281,7 @@ static gboolean stage_retire(Core *c)
                 c->rename[in->rd] = SEQ_NONE;
         }
         c->head_seq++;
-        c->head_slot = c->head_slot + 1 == c->rob_size ? 0 : c->head_slot + 1;
+        c->head_slot = (c->head_slot + 1) & c->rob_mask;
         c->st.insns_retired++;
         c->last_retire = now;
         n++;
@@ -408,9 +408,14 @@ static gboolean start_store(Core *c, RobEntry *en)
     }
     if (en->addr_known && en->data_known)
         timer(c, en, 1);
-    if (did)
-        c->scan_end = UINT64_MAX; /* younger loads may forward from it now: this scan looks */
-    return did;
+    if (!did) {
+        /* What it lacks, address or data, waits for a producer that is not done. */
+        en->wait_on = !en->addr_known ? en->src[2] : en->src[0];
+        return FALSE;
+    }
+    if (c->sb_waiter != SEQ_NONE)
+        c->scan_end = UINT64_MAX; /* a load held back by the buffer may go now: this scan looks */
+    return TRUE;
 }
 
 /* An atomic or stx may perform once it is the oldest op and what must precede it has. */
@@ -737,6 +742,22 @@ static gboolean scan_entry(Core *c, uint64_t s, Older *o, Cycle now)
     return did;
 }
 
+/* Whether a waiting op other than the head cannot start under ordering state `o` (start_op
+ * would return FALSE at once, doing nothing): loads wait behind barriers and unknown store
+ * addresses; ops that perform at the head wait for it; nothing starts behind an lfence. */
+static inline gboolean cannot_start(IsaOp op, Older o)
+{
+    switch (op) {
+    case OP_LD: case OP_LDX:
+        return (o & (OLDER_BLOCK_LOADS | OLDER_STORE_ADDR_UNKNOWN | OLDER_BLOCK_ALL)) != 0;
+    case OP_CAS: case OP_XCHG: case OP_FADD: case OP_FOR: case OP_FAND: case OP_STX: case OP_FENCE:
+    case OP_WFE: case OP_HALT:
+        return TRUE;
+    default:
+        return (o & OLDER_BLOCK_ALL) != 0;
+    }
+}
+
 /* Looks at the window oldest first, starting ops whose turn has come and completing timers.
  * An op whose inputs did not change since the last scan would do nothing, so the scan starts
  * at the oldest that may act, resuming with the ordering state memoised behind it. */
@@ -780,19 +801,17 @@ static gboolean stage_execute(Core *c)
      * for want of the producer it noted: only fold them into `o`.  Past the touched ops
      * (widened as ops complete or stores learn their address and data), once the ordering
      * state is what the last scan carried there, every younger op would decide as it did. */
-    guint slot = c->head_slot + (guint)(from - c->head_seq);
-    if (slot >= c->rob_size)
-        slot -= c->rob_size;
+    guint slot = (c->head_slot + (guint)(from - c->head_seq)) & c->rob_mask;
     for (uint64_t s = from; s < c->next_seq; s++) {
         if (same && s >= end && s >= c->scan_end)
             break;
         RobEntry *en = &c->rob[slot];
-        if (++slot == c->rob_size)
-            slot = 0;
+        slot = (slot + 1) & c->rob_mask;
         Older before = en->older;
         if (s != c->head_seq &&
             (en->state == E_DONE ||
-             (en->state == E_WAIT && en->wait_on != SEQ_NONE && !rob_src_ready(c, en->wait_on)))) {
+             (en->state == E_WAIT && (cannot_start(en->in->op, o) ||
+                                      (en->wait_on != SEQ_NONE && !rob_src_ready(c, en->wait_on)))))) {
             note_older(c, en, &o);
             en->older = o;
         } else {

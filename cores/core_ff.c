@@ -71,7 +71,7 @@ static inline guint64 rel_req(const Core *c, uint64_t req)
 /* A ROB slot: relative to the head's. */
 static inline guint64 rel_slot(const Core *c, guint slot)
 {
-    return slot >= c->head_slot ? slot - c->head_slot : slot + c->rob_size - c->head_slot;
+    return (slot - c->head_slot) & c->rob_mask;
 }
 
 static void encode_entry(const Core *c, const RobEntry *en, FfSnap *s, Cycle t)

@@ -158,8 +158,9 @@ struct Core {
     /* ROB */
     RobEntry *rob;
     guint rob_size;
+    guint rob_mask;                 /* the ring's slots, a power of two at least rob_size, less 1 */
     uint64_t head_seq, next_seq;    /* entries [head_seq, next_seq) */
-    guint head_slot;                /* head_seq % rob_size, kept to spare rob_at a division */
+    guint head_slot;                /* the head's slot: seq s is in (head_slot + s - head_seq) & rob_mask */
     uint64_t exec_lo;               /* every entry older than this is E_DONE */
     /* The execute scan skips what cannot have changed: it looks at the entries whose inputs
      * changed since the last scan ([scan_from, scan_end), widened by core_touch) or whose timer
@@ -219,8 +220,7 @@ struct Core {
 /* `seq` is in the window or the slot after it: [head_seq, head_seq + rob_size). */
 static inline RobEntry *rob_at(Core *c, uint64_t seq)
 {
-    guint i = c->head_slot + (guint)(seq - c->head_seq);
-    return &c->rob[i >= c->rob_size ? i - c->rob_size : i];
+    return &c->rob[(c->head_slot + (guint)(seq - c->head_seq)) & c->rob_mask];
 }
 static inline guint rob_count(const Core *c) { return (guint)(c->next_seq - c->head_seq); }
 static inline uint64_t core_line(const Core *c, uint64_t addr)

@@ -5,7 +5,11 @@
 void rob_init(Core *c)
 {
     c->rob_size = (guint)c->cfg->core.rob;
-    c->rob = g_aligned_alloc0(c->rob_size, sizeof(RobEntry), 64);
+    guint slots = 1;
+    while (slots < c->rob_size)
+        slots *= 2;
+    c->rob_mask = slots - 1;
+    c->rob = g_aligned_alloc0(slots, sizeof(RobEntry), 64);
     c->timers_cap = 2 * c->rob_size;
     c->timers = g_new(CoreTimer, c->timers_cap);
     for (guint r = 0; r < ISA_NREG_SLOTS; r++)
