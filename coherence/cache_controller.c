@@ -10,13 +10,15 @@
  * ====================================================================================== */
 
 /* Performs access `ai` on the bytes `data` (a cached line or memory) and calls `done`. */
-static void access_perform(MemSys *ms, gint32 ai, guint8 *data, DirEntry *d)
+static void access_perform(MemSys *ms, gint32 ai, guint8 *data, uint64_t line)
 {
     Access a = *acc_at(ms, ai);
     acc_release(ms, ai);
     guint off = (guint)(a.req.addr & (ms->line_size - 1));
     uint64_t old = bytes_get(data + off, a.req.size);
+    DirEntry *d = NULL; /* the golden copy, only when checking or writing */
     if (ms->check || a.req.kind != MEM_LOAD) {
+        d = dir_get(ms, line);
         uint64_t gold = bytes_get(d->golden + off, a.req.size);
         if (old != gold)
             invariant_violation(ms, "core %u read 0x%" G_GINT64_MODIFIER "x at 0x%" G_GINT64_MODIFIER
@@ -90,7 +92,7 @@ void apply_cache_event(MemSys *ms, CoreCaches *c, uint64_t line, PrivLine *pl, C
     Msg *m = mi != NIL ? msg_at(ms, mi) : NULL;
     if (a & CA_HIT) {
         pl->state = row->next;
-        access_perform(ms, ai, pl->data, dir_get(ms, line));
+        access_perform(ms, ai, pl->data, line);
     }
     if (a & (CA_SEND_GETS | CA_SEND_GETM | CA_SEND_UPGRADE)) {
         MsgType t = (a & CA_SEND_GETS) ? MSG_GETS : (a & CA_SEND_GETM) ? MSG_GETM : MSG_UPGRADE;
@@ -190,7 +192,9 @@ gboolean access_attempt(MemSys *ms, gint32 ai)
     Access *a = acc_at(ms, ai);
     CoreCaches *c = &ms->cores[a->core];
     uint64_t line = line_of(ms, a->req.addr);
-    PrivLine *pl = pl_find(c, line);
+    /* A line in the L1 is found in its set faster than in the table of every line held. */
+    Way *w = tags_find(ms, &c->l1, line);
+    PrivLine *pl = w ? w->pl : pl_find(c, line);
     CohCacheEvent ev = a->req.kind == MEM_LOAD ? CE_LOAD : CE_STORE;
     guint state = pl ? pl->state : CS_I;
     gint16 ri = ms->cache_lut[state][ev];
@@ -334,22 +338,12 @@ void memsys_issue(MemSys *ms, guint core, const MemRequest *req)
     a->cancelled = FALSE;
     CoreCaches *c = &ms->cores[core];
     uint64_t line = line_of(ms, req->addr);
-    DirEntry *home = dir_get(ms, line);
-    if (home->home < 0)
-        home->home = ms->cfg->memory.home == HOME_FIRST_TOUCH ? (gint)c->socket
-                                                              : (gint)(line_index(ms, line) % ms->nsockets);
     if (req->kind != MEM_LOAD)
         c->ff_epoch++;
-    if (req->kind == MEM_RMW && req->far) {
-        gint32 mi = msg_send(ms, MSG_FAR_ATOMIC, (gint)core, HOME, (gint)core, line,
-                             route_core_home(ms, (gint)core, line));
-        msg_at(ms, mi)->acc = ai;
-        a->src = MEM_SRC_HOME_ATOMIC;
-        return;
-    }
     CohCacheEvent ev = req->kind == MEM_LOAD ? CE_LOAD : CE_STORE;
-    Way *w = tags_find(ms, &c->l1, line);
+    Way *w = req->kind == MEM_RMW && req->far ? NULL : tags_find(ms, &c->l1, line);
     if (w) {
+        /* A line in the L1 came there by an access that went past here: it has its home. */
         gint16 ri = ms->cache_lut[w->pl->state][ev];
         if (ri >= 0 && (ms->cache_rows[ri].actions & CA_HIT)) {
             w->lru = ++c->l1.clock;
@@ -363,6 +357,17 @@ void memsys_issue(MemSys *ms, guint core, const MemRequest *req)
             schedule_hit(ms, core, l1_hit_cycles(ms, req), ai);
             return;
         }
+    }
+    DirEntry *home = dir_get(ms, line);
+    if (home->home < 0)
+        home->home = ms->cfg->memory.home == HOME_FIRST_TOUCH ? (gint)c->socket
+                                                              : (gint)(line_index(ms, line) % ms->nsockets);
+    if (req->kind == MEM_RMW && req->far) {
+        gint32 mi = msg_send(ms, MSG_FAR_ATOMIC, (gint)core, HOME, (gint)core, line,
+                             route_core_home(ms, (gint)core, line));
+        msg_at(ms, mi)->acc = ai;
+        a->src = MEM_SRC_HOME_ATOMIC;
+        return;
     }
     c->ff_epoch++;
     ms->stats.l1_misses++;

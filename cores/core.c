@@ -39,12 +39,30 @@ static void schedule_tick_at(Core *c, Cycle when)
         engine_tick_at(c->e, c->id, when);
 }
 
+/* Whether the ghost tick at `now` (see core_internal.h) has had its turn: the engine is past
+ * this core's place among the cycle's ticks.  A catch-up runs hits before ticks. */
+static inline gboolean ghost_passed(const Core *c)
+{
+    if (c->ghost_tick != c->now || c->ff.local)
+        return FALSE;
+    EventPos p = engine_position(c->e);
+    return p.when > c->now || (p.cls == EV_TICK && p.sub > c->id);
+}
+
 /* Something changed from outside the pipeline (a response, a lost line, an event): tick this
  * cycle if the core has not ticked yet this cycle, else the next. */
 void core_wake(Core *c)
 {
     Cycle now = c->now;
-    schedule_tick_at(c, c->last_tick == now ? now + 1 : now);
+    schedule_tick_at(c, c->last_tick == now || ghost_passed(c) ? now + 1 : now);
+}
+
+/* The ghost tick happened: it counts as the last tick. */
+static void ghost_settle(Core *c)
+{
+    c->last_tick = c->ghost_tick;
+    c->st.cycles = c->ghost_tick - c->start_cycle;
+    c->ghost_tick = CYCLE_NEVER;
 }
 
 static void start_event(void *obj, uint64_t arg G_GNUC_UNUSED)
@@ -660,44 +678,68 @@ static gboolean start_op(Core *c, RobEntry *en, gboolean head, const Older *o)
 }
 
 /* What this op means for the younger ones behind it. */
-static inline void note_older(Core *c, const RobEntry *en, Older *o)
+static inline void note_older(Core *c G_GNUC_UNUSED, const RobEntry *en, Older *o)
 {
-    const IsaInsn *in = en->in;
-    gboolean done = en->state == E_DONE;
-    switch (in->op) {
-    case OP_FENCE:
-        if (done)
-            break;
-        if (c->x86) {
-            if (in->fence == FENCE_FULL)
-                *o |= OLDER_BLOCK_LOADS;
-            else if (in->fence == FENCE_LOAD)
-                *o |= OLDER_BLOCK_ALL;
-        } else if (in->fence != FENCE_STORE) {
-            *o |= OLDER_BLOCK_LOADS;
-        }
+    switch ((OrderKind)en->ordk) {
+    case ORDK_NONE:
         break;
-    case OP_CAS: case OP_XCHG: case OP_FADD: case OP_FOR: case OP_FAND: case OP_STX:
-        /* x86: LOCK'd ops are full barriers.  arm64: see the file comment. */
-        if (!done)
+    case ORDK_LOADS_UNTIL_DONE:
+        if (en->state != E_DONE)
             *o |= OLDER_BLOCK_LOADS;
         break;
-    case OP_LD: case OP_LDX:
-        if (!c->x86 && in->order == ORD_ACQ && !en->performed)
-            *o |= OLDER_BLOCK_LOADS; /* LDAR */
+    case ORDK_ALL_UNTIL_DONE:
+        if (en->state != E_DONE)
+            *o |= OLDER_BLOCK_ALL;
         break;
-    case OP_ST:
+    case ORDK_LDAR:
+        if (!en->performed)
+            *o |= OLDER_BLOCK_LOADS;
+        break;
+    case ORDK_STORE:
         if (!en->addr_known)
             *o |= OLDER_STORE_ADDR_UNKNOWN;
         break;
+    }
+}
+
+/* What each op means for the ops behind it (the ordering rules, applied by note_older), what
+ * keeps it from starting, and its buffers: decided once per op of the program. */
+static OpDecode decode_op(const Core *c, const IsaInsn *in)
+{
+    OpDecode d = { ORDK_NONE, STARTK_OTHER, takes_lb(in->op), has_mem(in->op) };
+    switch (in->op) {
+    case OP_FENCE:
+        if (c->x86)
+            d.ordk = in->fence == FENCE_FULL ? ORDK_LOADS_UNTIL_DONE : in->fence == FENCE_LOAD ? ORDK_ALL_UNTIL_DONE
+                                                                                          : ORDK_NONE;
+        else
+            d.ordk = in->fence != FENCE_STORE ? ORDK_LOADS_UNTIL_DONE : ORDK_NONE;
+        d.startk = STARTK_HEAD;
+        break;
+    case OP_CAS: case OP_XCHG: case OP_FADD: case OP_FOR: case OP_FAND: case OP_STX:
+        /* x86: LOCK'd ops are full barriers.  arm64: see the file comment. */
+        d.ordk = ORDK_LOADS_UNTIL_DONE;
+        d.startk = STARTK_HEAD;
+        break;
+    case OP_LD: case OP_LDX:
+        d.ordk = !c->x86 && in->order == ORD_ACQ ? ORDK_LDAR : ORDK_NONE;
+        d.startk = STARTK_LOAD;
+        break;
+    case OP_ST:
+        d.ordk = ORDK_STORE;
+        break;
     case OP_WFE:
         /* Nothing runs ahead of a wait: a load behind it would re-arm the monitor early. */
-        if (!done && !c->x86)
-            *o |= OLDER_BLOCK_ALL;
+        d.ordk = c->x86 ? ORDK_NONE : ORDK_ALL_UNTIL_DONE;
+        d.startk = STARTK_HEAD;
+        break;
+    case OP_HALT:
+        d.startk = STARTK_HEAD;
         break;
     default:
         break;
     }
+    return d;
 }
 
 /* Takes the timers due by now off the heap (the scan completes their entries); returns the
@@ -745,17 +787,17 @@ static gboolean scan_entry(Core *c, uint64_t s, Older *o, Cycle now)
 /* Whether a waiting op other than the head cannot start under ordering state `o` (start_op
  * would return FALSE at once, doing nothing): loads wait behind barriers and unknown store
  * addresses; ops that perform at the head wait for it; nothing starts behind an lfence. */
-static inline gboolean cannot_start(IsaOp op, Older o)
+static inline gboolean cannot_start(const RobEntry *en, Older o)
 {
-    switch (op) {
-    case OP_LD: case OP_LDX:
+    switch ((StartKind)en->startk) {
+    case STARTK_LOAD:
         return (o & (OLDER_BLOCK_LOADS | OLDER_STORE_ADDR_UNKNOWN | OLDER_BLOCK_ALL)) != 0;
-    case OP_CAS: case OP_XCHG: case OP_FADD: case OP_FOR: case OP_FAND: case OP_STX: case OP_FENCE:
-    case OP_WFE: case OP_HALT:
+    case STARTK_HEAD:
         return TRUE;
-    default:
-        return (o & OLDER_BLOCK_ALL) != 0;
+    case STARTK_OTHER:
+        break;
     }
+    return (o & OLDER_BLOCK_ALL) != 0;
 }
 
 /* Looks at the window oldest first, starting ops whose turn has come and completing timers.
@@ -810,7 +852,7 @@ static gboolean stage_execute(Core *c)
         Older before = en->older;
         if (s != c->head_seq &&
             (en->state == E_DONE ||
-             (en->state == E_WAIT && (cannot_start(en->in->op, o) ||
+             (en->state == E_WAIT && (cannot_start(en, o) ||
                                       (en->wait_on != SEQ_NONE && !rob_src_ready(c, en->wait_on)))))) {
             note_older(c, en, &o);
             en->older = o;
@@ -879,12 +921,13 @@ static gboolean stage_dispatch(Core *c)
            now >= c->dispatch_blocked_until) {
         const FetchSlot *f = &c->fq[c->fq_head];
         const IsaInsn *in = &c->code[f->pc];
+        const OpDecode *d = &c->dec[f->pc];
         IsaOp op = in->op;
         if (rob_count(c) == c->rob_size) {
             cause = STALL_ROB;
             break;
         }
-        if (takes_lb(op) && c->lb_used == c->load_buffer) {
+        if (d->takes_lb && c->lb_used == c->load_buffer) {
             cause = STALL_LB;
             break;
         }
@@ -900,12 +943,14 @@ static gboolean stage_dispatch(Core *c)
         en->ras_val = f->ras_val;
         en->head_since = CYCLE_NEVER;
         en->state = E_WAIT;
+        en->ordk = d->ordk;
+        en->startk = d->startk;
         core_touch(c, en->seq);
         if (in->a.reg != ISA_NO_REG)
             en->src[0] = c->rename[in->a.reg];
         if (in->b.reg != ISA_NO_REG)
             en->src[1] = c->rename[in->b.reg];
-        if (has_mem(op) && in->mem.base != ISA_NO_REG)
+        if (d->has_mem && in->mem.base != ISA_NO_REG)
             en->src[2] = c->rename[in->mem.base];
         else if (op == OP_LA && in->rt != ISA_NO_REG)
             en->src[2] = c->rename[in->rt];
@@ -914,7 +959,7 @@ static gboolean stage_dispatch(Core *c)
                 rob_at(c, en->src[i])->last_use = en->seq; /* in the window: renamed to it */
         if (in->rd != ISA_NO_REG && in->rd < ISA_NREGS)
             c->rename[in->rd] = en->seq;
-        if (takes_lb(op))
+        if (d->takes_lb)
             c->lb_used++;
         if (op == OP_ST) {
             SbEntry *sb = sb_alloc(c, en->seq, &en->sb_slot);
@@ -1016,9 +1061,10 @@ static gboolean stage_fetch(Core *c)
 
 /* ==================== the cycle ==================== */
 
-static Cycle next_timer(Core *c)
+/* When, after a tick at now - 1 that did nothing, the next one could do something. */
+static Cycle next_timer(Core *c, Cycle now)
 {
-    Cycle now = c->now, t = CYCLE_NEVER;
+    Cycle t = CYCLE_NEVER;
     if (!c->fetch_stopped && c->fetch_resume_at > now)
         t = MIN(t, c->fetch_resume_at);
     if (c->fq_count && c->dispatch_blocked_until > now)
@@ -1032,8 +1078,45 @@ static Cycle next_timer(Core *c)
     return t;
 }
 
+/* Whether the tick at t (the next cycle, nothing arriving before it) would do anything, or
+ * change anything: retire, drain, start or complete an op, dispatch, change the stall it
+ * counts, fetch, or compare its state for fast-forward.  Conservative: TRUE when unsure. */
+static gboolean may_act_at(Core *c, Cycle t)
+{
+    if (c->in_order || (c->ff.want_snap && c->ff.on && !c->ff.local))
+        return TRUE;
+    if (rob_count(c) && rob_at(c, c->head_seq)->state == E_DONE)
+        return TRUE;
+    if (c->sb_ncommit && sb_may_drain(c))
+        return TRUE;
+    if (c->scan_from != SEQ_NONE || c->head_dirty || c->timer_next <= t)
+        return TRUE;
+    if (c->wfe_sleeping && c->cfg->core.wfe_timeout > 0 && t >= c->wfe_since + (Cycle)c->cfg->core.wfe_timeout)
+        return TRUE;
+    if (!c->fetch_stopped && t >= c->fetch_resume_at && c->fq_count < c->fq_size)
+        return TRUE;
+    StallCause cause = STALL_NONE;
+    if (c->fq_count > 0 && t >= c->dispatch_blocked_until) {
+        IsaOp op = c->code[c->fq[c->fq_head].pc].op;
+        if (rob_count(c) == c->rob_size)
+            cause = STALL_ROB;
+        else if (takes_lb(op) && c->lb_used == c->load_buffer)
+            cause = STALL_LB;
+        else if (op == OP_ST && c->sb_count == c->sb_size)
+            cause = STALL_SB;
+        else
+            return TRUE; /* it dispatches */
+    }
+    return cause != c->stall_cause;
+}
+
 void core_tick(Core *c)
 {
+    if (c->ghost_tick != CYCLE_NEVER) {
+        if (c->ghost_tick < c->now)
+            ghost_settle(c);
+        c->ghost_tick = CYCLE_NEVER;
+    }
     if (c->ff.want_snap && c->ff.on && !c->ff.local && ff_try_sleep(c))
         return; /* asleep in a steady loop, until something it depends on changes */
     Cycle now = c->now;
@@ -1047,14 +1130,16 @@ void core_tick(Core *c)
     did |= c->in_order ? stage_execute_in_order(c) : stage_execute(c);
     did |= stage_dispatch(c);
     did |= stage_fetch(c);
-    if (did) {
+    if (did && may_act_at(c, now + 1)) {
         schedule_tick_at(c, now + 1);
-    } else {
-        /* Nothing moved: sleep until a timer, or until memory or an event wakes us. */
-        Cycle t = next_timer(c);
-        if (t != CYCLE_NEVER)
-            schedule_tick_at(c, MAX(t, now + 1));
+        return;
     }
+    if (did)
+        c->ghost_tick = ++now; /* the next tick would do nothing: as if it had run */
+    /* Nothing moves: sleep until a timer, or until memory or an event wakes us. */
+    Cycle t = next_timer(c, now);
+    if (t != CYCLE_NEVER)
+        schedule_tick_at(c, MAX(t, now + 1));
 }
 
 /* ==================== port callbacks ==================== */
@@ -1298,9 +1383,13 @@ Core *core_new(Engine *e, const QsimConfig *cfg, guint id, const IsaProgram *pro
     bp_init(c);
     c->fq_size = 2 * (guint)cfg->core.fetch_width;
     c->fq = g_new0(FetchSlot, c->fq_size);
+    c->dec = g_new(OpDecode, c->ncode);
+    for (guint pc = 0; pc < c->ncode; pc++)
+        c->dec[pc] = decode_op(c, &c->code[pc]);
     c->fetch_pc = entry_pc;
     c->tick_at = CYCLE_NEVER;
     c->last_tick = CYCLE_NEVER;
+    c->ghost_tick = CYCLE_NEVER;
     c->sb_waiter = SEQ_NONE;
     engine_ticker_set(e, id, tick_event, c);
     return c;
@@ -1315,6 +1404,7 @@ void core_free(Core *c)
     g_free(c->timers);
     g_free(c->sb);
     g_free(c->fq);
+    g_free(c->dec);
     g_free(c->bp);
     if (c->work_rand)
         g_rand_free(c->work_rand);
@@ -1357,6 +1447,8 @@ void core_catch_up(Core *c, Cycle before)
 {
     if (c->ff.sleeping)
         ff_catch_up(c, (EventPos){ before, EV_MEMORY, 0 });
+    if (c->ghost_tick < before)
+        ghost_settle(c);
 }
 
 gboolean core_asleep(const Core *c) { return c->ff.sleeping; }

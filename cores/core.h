@@ -90,7 +90,8 @@ void core_signal_event(Core *c);
 /* Fast-forward of steady loops (cores/core_ff.c) through the memory system's `ff` (NULL: off).
  * A core asleep in one holds no events; it catches up by itself when the memory system or an
  * SEV reaches it, and whoever reads its state otherwise (the machine) calls core_catch_up
- * first: everything it would have done at cycles before `before` is then done. */
+ * first: everything it would have done at cycles before `before` is then done (a tick skipped
+ * as one that would do nothing counted too). */
 void core_set_fast_forward(Core *c, const PortFastForward *ff);
 void core_catch_up(Core *c, Cycle before);
 gboolean core_asleep(const Core *c);

@@ -42,6 +42,8 @@ typedef struct {
     Older older;            /* the scan's ordering state after this op, when last scanned */
     guint8 addr_known, data_known;
     guint8 performed;       /* a load has its value */
+    guint8 ordk;            /* OrderKind: what it means for the ops behind it (decoded) */
+    guint8 startk;          /* StartKind: what keeps it from starting (decoded) */
     /* the rest */
     uint64_t seq;
     uint64_t last_use;      /* the youngest op reading its result (its own seq: none) */
@@ -61,7 +63,25 @@ typedef struct {
     guint8 stale;           /* arm64: its line was lost after it performed */
 } __attribute__((aligned(64))) RobEntry;
 
-G_STATIC_ASSERT(offsetof(RobEntry, performed) < 64);
+G_STATIC_ASSERT(offsetof(RobEntry, startk) < 64);
+
+/* An op decoded once per program counter, for the stages that look at every op. */
+typedef enum {
+    ORDK_NONE,               /* orders nothing */
+    ORDK_LOADS_UNTIL_DONE,   /* atomics, stx, x86 mfence, arm64 dmb (not ishst) */
+    ORDK_ALL_UNTIL_DONE,     /* x86 lfence, arm64 wfe */
+    ORDK_LDAR,               /* arm64 ld.acq: loads wait until it performs */
+    ORDK_STORE,              /* loads wait until its address is known */
+} OrderKind;
+typedef enum {
+    STARTK_OTHER,            /* starts unless behind an lfence */
+    STARTK_LOAD,             /* also waits behind barriers and unknown store addresses */
+    STARTK_HEAD,             /* starts at the ROB head only */
+} StartKind;
+typedef struct {
+    guint8 ordk, startk;
+    guint8 takes_lb, has_mem;
+} OpDecode;
 
 /* A fetched op waiting for dispatch. */
 typedef struct {
@@ -151,6 +171,7 @@ struct Core {
     gboolean x86;
     gboolean in_order;              /* core.issue: in-order */
     guint fetch_width, retire_width, load_buffer; /* the config's, read every cycle */
+    OpDecode *dec;                  /* per pc */
 
     uint64_t regs[ISA_NREG_SLOTS];  /* architectural */
     uint64_t rename[ISA_NREG_SLOTS];/* youngest in-flight producer, SEQ_NONE: architectural */
@@ -210,6 +231,9 @@ struct Core {
     Cycle start_cycle;
     Cycle tick_at;                  /* pending tick, CYCLE_NEVER: none */
     Cycle last_tick;
+    /* A tick known to do nothing is not run: ghost_tick is its cycle, as if it had run (it
+     * updates last_tick and the cycle count when something looks, core_settle). */
+    Cycle ghost_tick;
     Cycle last_retire;
     uint64_t next_req;
 
@@ -291,6 +315,8 @@ int sb_forward(Core *c, uint64_t seq, uint64_t addr, unsigned size, uint64_t *va
 gboolean sb_has_line(Core *c, uint64_t line);
 gboolean sb_has_release(Core *c, uint64_t before_seq);
 gboolean sb_drain(Core *c);
+/* Whether sb_drain could issue anything (conservative). */
+gboolean sb_may_drain(const Core *c);
 void sb_store_done(Core *c, guint slot, uint64_t req_id);
 static inline gboolean sb_empty_committed(const Core *c) { return c->sb_ncommit == 0; }
 

@@ -96,6 +96,14 @@ static void sb_issue(Core *c, SbEntry *s, guint i)
     core_issue(c, &r);
 }
 
+gboolean sb_may_drain(const Core *c)
+{
+    for (guint i = 0; i < c->sb_ncommit; i++)
+        if (!c->sb[(c->sb_head + i) % c->sb_size].issued)
+            return TRUE;
+    return FALSE;
+}
+
 /* Issues what may drain now; returns whether anything was issued. */
 gboolean sb_drain(Core *c)
 {

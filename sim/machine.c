@@ -133,20 +133,18 @@ static void stall_report(Machine *m, const char *why)
     }
 }
 
-/* Cores asleep in steady loops (cores/core_ff.c) do everything up to the end of cycle `until`,
- * as the engine did: the clock stands at `until` then, as it would with their events pending.
- * Returns whether any slept. */
-static gboolean catch_up_all(Machine *m, Cycle until)
+/* Every core does everything up to the end of cycle `until`, as the engine did: those asleep
+ * in steady loops (cores/core_ff.c) catch up, and the clock stands at `until` then, as it
+ * would with their events pending. */
+static void catch_up_all(Machine *m, Cycle until)
 {
-    gboolean any = FALSE;
     for (guint i = 0; i < m->n; i++)
-        any |= core_asleep(m->cores[i]);
-    if (!any)
-        return FALSE;
-    engine_advance(m->e, until);
+        if (core_asleep(m->cores[i])) {
+            engine_advance(m->e, until);
+            break;
+        }
     for (guint i = 0; i < m->n; i++)
         core_catch_up(m->cores[i], until + 1);
-    return TRUE;
 }
 
 /* The watchdog runs the engine in windows of run.stall_cycles: cheap, and a window with no
