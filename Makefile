@@ -132,9 +132,10 @@ docs: qsim
 	./qsim list counters > docs/counters.md
 	sh build-aux/validation-doc.sh ./qsim docs/validation.md
 
-# Simulation speed and memory (long measurements live here, not in `make check`).
+# Simulation cost in CPU time and memory over locks, thread counts and configs; the table goes
+# into docs/performance.md (long measurements live here, not in `make check`).
 bench: qsim
-	sh build-aux/bench.sh ./qsim
+	sh build-aux/bench.sh ./qsim docs/performance.md
 
 # Regenerates docs/study-qspin-cmpxchg.md's tables from qsim's own runs.
 study: qsim

@@ -410,7 +410,8 @@ void ff_catch_up(Core *c, EventPos x)
         f->hits_cap = b->nhits;
         f->hits = g_renew(PortFfHit, f->hits, f->hits_cap);
     }
-    memcpy(f->hits, b->hits, b->nhits * sizeof(PortFfHit));
+    if (b->nhits)
+        memcpy(f->hits, b->hits, b->nhits * sizeof(PortFfHit));
     f->nhits = b->nhits;
     if (k)
         advance_periods(c, k);
