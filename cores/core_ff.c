@@ -177,6 +177,33 @@ static void encode(const Core *c, FfSnap *s, Cycle t)
     s->hash = hash;
 }
 
+/* A few words of the comparable state, for a cheap first look: equal states have equal
+ * fingerprints. */
+static guint64 fingerprint(const Core *c, const FfSnap *s, Cycle t)
+{
+    guint64 h = 1469598103934665603ULL;
+#define MIX(x) (h = (h ^ (guint64)(x)) * 1099511628211ULL)
+    MIX((guint32)c->fetch_pc);
+    MIX(c->fetch_stopped);
+    MIX(c->ras_sp);
+    MIX(c->fq_count);
+    MIX(c->next_seq - c->head_seq);
+    MIX(c->lb_used);
+    MIX(c->stall_cause);
+    MIX(cmp_time(c->dispatch_blocked_until, t));
+    MIX(rel_time(c->last_retire, t));
+    MIX(s->nhits);
+    for (guint r = 0; r < ISA_NREG_SLOTS; r++)
+        MIX(c->regs[r]);
+    if (c->next_seq != c->head_seq) {
+        const RobEntry *en = rob_at((Core *)c, c->head_seq);
+        MIX(en->in - c->code);
+        MIX(en->state);
+    }
+#undef MIX
+    return h;
+}
+
 static gboolean snap_match(const Core *c, const FfSnap *a, const FfSnap *b)
 {
     if (a->hash != b->hash || a->len != b->len || a->taint != b->taint)
@@ -232,7 +259,8 @@ gboolean ff_try_sleep(Core *c)
     f->want_snap = FALSE;
     if (!f->mem->mark(c->ms, c->id, &s->mem))
         return FALSE;
-    encode(c, s, c->now);
+    s->fingerprint = fingerprint(c, s, c->now);
+    s->full = FALSE;
     s->t = c->now;
     s->head_seq = c->head_seq;
     s->next_req = c->next_req;
@@ -240,11 +268,18 @@ gboolean ff_try_sleep(Core *c)
     s->stall_since = c->stall_since;
     s->taint = f->taint;
     s->st = c->st;
-    /* The oldest kept one was just overwritten when the ring was full. */
+    /* The oldest kept one was just overwritten when the ring was full.  The whole state is
+     * written down only once its fingerprint repeats, and compared with a whole one. */
     guint older = MIN(f->nsnap, FF_HISTORY - 1);
     for (guint i = 1; i <= older; i++) {
         FfSnap *o = &f->snap[(f->snap_next + FF_HISTORY - i) % FF_HISTORY];
-        if (snap_match(c, o, s)) {
+        if (o->fingerprint != s->fingerprint || o->taint != s->taint)
+            continue;
+        if (!s->full) {
+            encode(c, s, c->now);
+            s->full = TRUE;
+        }
+        if (o->full && snap_match(c, o, s)) {
             f->sleeping = TRUE;
             f->t0 = s->t;
             f->period = s->t - o->t;

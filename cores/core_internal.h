@@ -117,6 +117,9 @@ typedef struct {
 /* The core's state at the start of a tick, made comparable across periods (times relative to
  * the tick, sequence numbers to the ROB head), with what a period adds to it. */
 typedef struct {
+    guint64 fingerprint;            /* a few words of it, cheap: the whole is written only
+                                     * when they repeat */
+    gboolean full;                  /* words hold the whole */
     guint64 *words;
     guint len, cap;
     guint64 hash;
