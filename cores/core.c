@@ -1061,7 +1061,8 @@ static gboolean stage_fetch(Core *c)
 
 /* ==================== the cycle ==================== */
 
-/* When, after a tick at now - 1 that did nothing, the next one could do something. */
+/* The earliest cycle after a tick at `now` that changed nothing at which the core could do
+ * something by itself: a timer runs out, fetch or dispatch resumes, the head retires. */
 static Cycle next_timer(Core *c, Cycle now)
 {
     Cycle t = CYCLE_NEVER;
