@@ -10,6 +10,8 @@
  *   cache_controller.c  the port (accesses in, hits) and the cache table applied to a line
  *   home_controller.c   the directory table applied at a line's home
  *   invariants.c        single writer / many readers, values, inclusion; the violation log
+ *   memsys_ff.c         what a fast-forwarding core needs: its hits from frozen lines, and
+ *                       the arithmetic of k more periods of them
  *   memsys.c            the public API's glue: lifecycle, functional peek/poke, statistics
  * Helpers called on every access or message are `static inline` here, so that the split costs
  * no speed.  Nothing outside coherence/ includes it. */
