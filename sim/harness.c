@@ -67,7 +67,7 @@ char *harness_source(const HarnessOptions *o)
         "    st [" HARNESS_FLAG "], 0\n"
         "    call unlock\n"
         "    mark 3\n");
-    if (o->think)
+    if (o->think || o->think_always)
         g_string_append_printf(g, "    work %u\n", o->think);
     g_string_append(g,
         "    sub r12, r12, 1\n"
@@ -101,7 +101,7 @@ char *harness_source(const HarnessOptions *o)
             "    fadd r0, [" HARNESS_READS "], 1\n"
             "    call read_unlock\n"
             "    mark 3\n");
-        if (o->think)
+        if (o->think || o->think_always)
             g_string_append_printf(g, "    work %u\n", o->think);
         g_string_append(g,
             "    sub r12, r12, 1\n"

@@ -33,6 +33,7 @@ typedef struct {
     HarnessPlacement data;
     guint cs_work;           /* `work` cycles inside the critical section (0: none) */
     guint think;             /* `work` cycles after each release (0: none) */
+    gboolean think_always;   /* emit the think `work` even when think is 0 (jitter lengthens it) */
     guint readers;           /* threads 0..readers-1 take the read side (read_lock/read_unlock) */
 } HarnessOptions;
 

@@ -72,21 +72,63 @@ typedef struct {
     Engine *engine;
     MemSys *ms;
     Machine *m;
-    MarkLog log;
+    MarkLog log;                  /* the measured window (after --warmup) */
+    MarkLog warmup_log;           /* acquisitions and releases during the warm-up */
+    Cycle window_start;           /* the first cycle measured: --warmup, else 0 */
+    gboolean snapped;             /* the counters at window_start are below */
+    CoreStats warm_cores;
+    MemStats warm_memory;
+    LineStats warm_lock_line;
     TraceCtx trace;
     double host_seconds;
     MachineOutcome outcome;
 } RunWiring;
 
-/* The machine's mark hook speaks of cores; the log of threads. */
+/* The machine's mark hook speaks of cores; the log of threads.  An acquisition counts in the
+ * window it completes in; a lock call that began in the warm-up and completed after it counts,
+ * with its whole latency, in the window. */
 static void on_mark(void *ctx, guint core, int64_t n, Cycle when)
 {
     RunWiring *w = ctx;
-    mark_log_mark(&w->log, w->thread_of_core[core], n, when);
+    guint t = w->thread_of_core[core];
+    if (n == 1)
+        w->warmup_log.threads[t]->call_began = when;
+    if (when < w->window_start) {
+        mark_log_mark(&w->warmup_log, t, n, when);
+    } else {
+        if (n == 2)
+            w->log.threads[t]->call_began = w->warmup_log.threads[t]->call_began;
+        mark_log_mark(&w->log, t, n, when);
+    }
+}
+
+/* The lock word's line counters, or FALSE when the lock has no lock_word. */
+static gboolean lock_line_stats(const RunWiring *w, LineStats *out)
+{
+    int lock_sym = isa_program_find_sym(w->prog, HARNESS_LOCK_WORD);
+    memset(out, 0, sizeof *out);
+    if (lock_sym < 0)
+        return FALSE;
+    *out = memsys_line_stats(w->ms, isa_sym_addr(w->layout, (guint)lock_sym, 0));
+    return TRUE;
+}
+
+/* The engine reaches the end of the warm-up: every counter as it stands, to subtract at the end. */
+static void snapshot_event(void *obj, uint64_t arg G_GNUC_UNUSED)
+{
+    RunWiring *w = obj;
+    machine_total_stats(w->m, &w->warm_cores);
+    const MemStats *ms = memsys_stats(w->ms);
+    mem_stats_init(&w->warm_memory, ms->n_inval_received, ms->n_cache_rows_fired, ms->n_dir_rows_fired);
+    counters_add(&mem_stats_registry, &w->warm_memory, ms);
+    lock_line_stats(w, &w->warm_lock_line);
+    w->snapped = TRUE;
 }
 
 static void wiring_free(RunWiring *w)
 {
+    if (w->snapped)
+        mem_stats_clear(&w->warm_memory);
     machine_free(w->m);
     memsys_free(w->ms);
     if (w->engine)
@@ -97,6 +139,8 @@ static void wiring_free(RunWiring *w)
         isa_program_free(w->prog);
     if (w->log.nthreads)
         mark_log_clear(&w->log);
+    if (w->warmup_log.nthreads)
+        mark_log_clear(&w->warmup_log);
     g_free(w->lock_name);
     g_free(w->thread_of_core);
     g_free(w->cores);
@@ -180,6 +224,10 @@ static gboolean wire_machine(const RunOptions *o, RunWiring *w, GError **error)
     for (guint t = 0; t < wl->threads; t++)
         w->thread_of_core[w->cores[t]] = t;
     mark_log_init(&w->log, wl->threads, MARK_LOG_EVERY_SAMPLE);
+    mark_log_init(&w->warmup_log, wl->threads, 0);
+    w->window_start = wl->duration ? wl->warmup : 0;
+    if (w->window_start)
+        engine_schedule_at(w->engine, w->window_start, snapshot_event, w, 0);
     machine_set_mark_hook(w->m, on_mark, w);
     if (o->trace)
         machine_set_trace_hook(w->m, trace_core, &w->trace);
@@ -194,7 +242,8 @@ static gboolean wire_machine(const RunOptions *o, RunWiring *w, GError **error)
 static void run_machine(const RunOptions *o, RunWiring *w)
 {
     gint64 host_start = g_get_monotonic_time();
-    w->outcome = machine_run(w->m, o->workload.duration ? o->workload.duration : CYCLE_NEVER);
+    const WorkloadOptions *wl = &o->workload;
+    w->outcome = machine_run(w->m, wl->duration ? wl->warmup + wl->duration : CYCLE_NEVER);
     w->host_seconds = (g_get_monotonic_time() - host_start) / 1e6;
 }
 
@@ -221,7 +270,7 @@ static RunJudgement judge_run(const RunOptions *o, const RunWiring *w, RunResult
     uint64_t violations = peek_sym(w, HARNESS_VIOLATIONS);
     guint64 writer_releases = 0;
     for (guint t = wl->readers; t < wl->threads; t++)
-        writer_releases += w->log.threads[t]->releases;
+        writer_releases += w->log.threads[t]->releases + w->warmup_log.threads[t]->releases;
     /* Every completed writer critical section added one.  A run cut off by --duration may
      * leave one writer inside, its increment stored but not released, and a released
      * increment may still sit in a store buffer, not yet in memory: one per writer at most. */
@@ -252,25 +301,34 @@ static RunJudgement judge_run(const RunOptions *o, const RunWiring *w, RunResult
 
 static JsonNode *report_run(const RunOptions *o, RunWiring *w, const RunJudgement *v)
 {
+    /* The counters of the measured window: at the end, less the snapshot after the warm-up. */
     CoreStats cores;
     machine_total_stats(w->m, &cores);
-    LineStats lock_line = { 0 };
-    int lock_sym = isa_program_find_sym(w->prog, HARNESS_LOCK_WORD);
-    if (lock_sym >= 0)
-        lock_line = memsys_line_stats(w->ms, isa_sym_addr(w->layout, (guint)lock_sym, 0));
+    LineStats lock_line;
+    gboolean has_lock_line = lock_line_stats(w, &lock_line);
+    const MemStats *now = memsys_stats(w->ms);
+    MemStats memory = { 0 };
+    mem_stats_init(&memory, now->n_inval_received, now->n_cache_rows_fired, now->n_dir_rows_fired);
+    counters_add(&mem_stats_registry, &memory, now);
+    if (w->snapped) {
+        counters_sub(&core_stats_registry, &cores, &w->warm_cores);
+        counters_sub(&mem_stats_registry, &memory, &w->warm_memory);
+        counters_sub(&line_stats_registry, &lock_line, &w->warm_lock_line);
+    }
     const CounterGroup groups[] = {
         { "core", &core_stats_registry, &cores, "core_counters", NULL },
-        { "memory", &mem_stats_registry, memsys_stats(w->ms), "memory_system", NULL },
-        { "lock_line", &line_stats_registry, lock_sym >= 0 ? &lock_line : NULL, NULL, NULL },
+        { "memory", &mem_stats_registry, &memory, "memory_system", NULL },
+        { "lock_line", &line_stats_registry, has_lock_line ? &lock_line : NULL, NULL, NULL },
     };
     const RunVerdict verdicts[] = {
         { "mutual_exclusion", v->mutual_exclusion },
         { "stalled", v->stalled },
     };
     mark_log_merge(&w->log);
+    /* The measured window: the whole run, or --duration after --warmup. */
     Cycle cycles = machine_cycles(w->m);
     if (o->workload.duration)
-        cycles = MIN(cycles, o->workload.duration);
+        cycles = MIN(cycles, w->window_start + o->workload.duration) - MIN(cycles, w->window_start);
     RunReportInput in = {
         .config = w->cfg->name,
         .arch = arch_name(w->cfg->arch),
@@ -289,7 +347,9 @@ static JsonNode *report_run(const RunOptions *o, RunWiring *w, const RunJudgemen
         .host_time = o->host_time,
         .host_seconds = w->host_seconds,
     };
-    return run_report_build(&in);
+    JsonNode *report = run_report_build(&in);
+    mem_stats_clear(&memory);
+    return report;
 }
 
 gboolean run_simulation(const RunOptions *o, RunResult *r, GError **error)

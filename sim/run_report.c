@@ -175,8 +175,11 @@ static void add_marks(JsonBuilder *b, const RunReportInput *in)
     if (in->cycles)
         report_add_int(b, "cycles", (gint64)*in->cycles);
     report_add_int(b, "acquisitions", (gint64)acquisitions);
-    if (in->cycles)
+    if (in->cycles) {
         report_add_double(b, "cycles_per_acquisition", ratio((double)*in->cycles, (double)acquisitions));
+        /* throughput, which unfair runs cannot distort the way a fixed amount of work can */
+        report_add_double(b, "acquisitions_per_kcycle", ratio(1000.0 * (double)acquisitions, (double)*in->cycles));
+    }
     add_extra(b, in, RUN_REPORT_TOTALS);
     json_builder_set_member_name(b, "latency");
     json_builder_begin_object(b);

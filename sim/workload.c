@@ -122,6 +122,12 @@ gboolean workload_validate(const WorkloadOptions *w, WorkloadCommand command, GE
                         k->flag, v, k->min, k->max);
             return FALSE;
         }
+        /* A setting of fixed-time runs means nothing in a fixed-work run: say so. */
+        if (k->mode == WL_FIXED_TIME && v && !workload_fixed_time(w)) {
+            g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                        "--%s %" G_GUINT64_FORMAT ": only for a fixed-time run (give --duration too)", k->flag, v);
+            return FALSE;
+        }
     }
     if ((command & (WL_RUN | WL_VERIFY | WL_SWEEP)) && w->readers > w->threads) {
         g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
@@ -143,6 +149,7 @@ void workload_harness(const WorkloadOptions *w, HarnessOptions *h)
     h->data = w->data;
     h->cs_work = w->cs_work;
     h->think = w->think;
+    h->think_always = w->jitter > 0; /* jitter varies the think time even when there is none */
     h->readers = w->readers;
 }
 

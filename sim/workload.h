@@ -68,9 +68,10 @@ typedef struct {
     guint cs_writes;            /* extra shared words written per critical section */
     guint cs_work;              /* work inside the critical section (cycles; natively work units) */
     guint think;                /* work between release and the next acquire */
-    guint jitter;               /* think time and start skew drawn in [0, jitter] (the model) */
+    guint jitter;               /* each `work` (think, hold) and the start skew get [0, jitter] more */
     guint iterations;           /* fixed work: acquisitions per thread */
     guint64 duration;           /* fixed time on the model: cycles (0: fixed work) */
+    guint64 warmup;             /* fixed time on the model: cycles run before the measured window */
     guint duration_ms;          /* fixed time natively: milliseconds (0: fixed work) */
 } WorkloadOptions;
 

@@ -4,6 +4,7 @@
 #include "sim/cli/commands.h"
 #include "sim/base/report.h"
 #include "sim/run.h"
+#include "sim/repeat.h"
 #include "locks/native_run.h"
 
 /* The keys `--vs` prints side by side: the result and the counters that explain it. */
@@ -91,6 +92,51 @@ static int run_native_beside(const RunOptions *o, JsonNode *model)
     return ok ? QSIM_EXIT_OK : QSIM_EXIT_FAILED;
 }
 
+/* --repeat: N seeds of the lock (and of --vs), summarised; exit 1 when any run failed. */
+static int run_repeat_command(const RunOptions *o, guint n, const char *vs, ReportFormat fmt)
+{
+    g_autoptr(GError) error = NULL;
+    RepeatResult a, b;
+    if (!run_repeated(o, n, &a, &error))
+        return cli_fail(error);
+    const char *label_a = o->lock_file ? o->lock_file : o->lock;
+    gboolean ok = a.ok;
+    g_autofree char *out = NULL;
+    if (vs) {
+        RunOptions o2 = *o;
+        o2.lock = vs;
+        o2.lock_file = NULL;
+        if (!run_repeated(&o2, n, &b, &error)) {
+            repeat_result_clear(&a);
+            return cli_fail(error);
+        }
+        ok = ok && b.ok;
+        if (fmt == REPORT_JSON) {
+            g_autoptr(JsonNode) root = repeat_compare_json(&a, &b, label_a, vs);
+            out = report_to_json(root);
+        } else if (fmt == REPORT_CSV) {
+            out = repeat_compare_csv(&a, &b);
+        } else {
+            out = repeat_compare_text(&a, &b, label_a, vs, compare_keys);
+        }
+        if (!b.ok)
+            fprintf(stderr, "qsim run: %s: %s", vs, b.failure);
+        repeat_result_clear(&b);
+    } else if (fmt == REPORT_JSON) {
+        g_autoptr(JsonNode) root = repeat_json(&a);
+        out = report_to_json(root);
+    } else if (fmt == REPORT_CSV) {
+        out = repeat_csv(&a);
+    } else {
+        out = repeat_text(&a, compare_keys);
+    }
+    fputs(out, stdout);
+    if (!a.ok)
+        fprintf(stderr, "qsim run: %s", a.failure);
+    repeat_result_clear(&a);
+    return ok ? QSIM_EXIT_OK : QSIM_EXIT_FAILED;
+}
+
 int cmd_run(int argc, char **argv)
 {
     RunOptions o;
@@ -99,7 +145,7 @@ int cmd_run(int argc, char **argv)
     workload_flags_init(&wf, &o.workload, WL_RUN);
     g_auto(GStrv) sets = NULL;
     g_autofree char *config = NULL, *lock = NULL, *lock_file = NULL, *format = NULL, *vs = NULL;
-    gint64 seed = (gint64)o.seed, writers = -1;
+    gint64 seed = (gint64)o.seed, writers = -1, repeat = 0;
     gboolean check = FALSE, no_host_time = FALSE, native = FALSE, trace = FALSE;
     const GOptionEntry what[] = {
         { "config", 'c', 0, G_OPTION_ARG_STRING, &config, "Machine config: a name from `qsim list configs` or a path (default haswell)", "CFG" },
@@ -110,6 +156,9 @@ int cmd_run(int argc, char **argv)
     const GOptionEntry how[] = {
         { "writers", 0, 0, G_OPTION_ARG_INT64, &writers, "qrwlock: threads taking the write side (sets --threads to readers + writers)", "N" },
         { "seed", 0, 0, G_OPTION_ARG_INT64, &seed, "Seed of every random stream (default 1)", "S" },
+        { "repeat", 'r', 0, G_OPTION_ARG_INT64, &repeat, "Run N seeds (from --seed) with timing noise (--jitter, default "
+          G_STRINGIFY(REPEAT_DEFAULT_JITTER) ") and report every number as mean, sd, range and 95% interval; with --vs, "
+          "the ratio of means with its interval", "N" },
         { "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets, "Override a config value (repeatable), e.g. --set core.pause_cycles=140", "KEY=VALUE" },
         { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "Report format (default text)", "text|json|csv" },
         { "check", 0, 0, G_OPTION_ARG_NONE, &check, "Check coherence invariants after every transition (slow)", NULL },
@@ -125,6 +174,7 @@ int cmd_run(int argc, char **argv)
         "release; think.  Exit 0 on success, 1 if mutual exclusion failed or the run stalled,\n"
         "2 on bad input.  `qsim --config X --lock Y` is short for `qsim run --config X --lock Y`.",
                            what, &wf, how);
+    gboolean jitter_given = parsed && workload_flags_given(&wf, "jitter");
     workload_flags_clear(&wf);
     if (!parsed)
         return QSIM_EXIT_USAGE;
@@ -157,6 +207,19 @@ int cmd_run(int argc, char **argv)
     o.host_time = !no_host_time;
     o.trace = trace ? stderr : NULL;
 
+    if (repeat) {
+        if (repeat < 2 || repeat > 10000) {
+            fprintf(stderr, "qsim run: --repeat %" G_GINT64_FORMAT ": out of range [2, 10000]\n", repeat);
+            return QSIM_EXIT_USAGE;
+        }
+        if (native || trace) {
+            fprintf(stderr, "qsim run: --repeat does not go with --native or --trace\n");
+            return QSIM_EXIT_USAGE;
+        }
+        if (!jitter_given)
+            o.workload.jitter = REPEAT_DEFAULT_JITTER;
+        return run_repeat_command(&o, (guint)repeat, vs, fmt);
+    }
     RunResult r;
     if (!run_simulation(&o, &r, &error))
         return cli_fail(error);
