@@ -271,7 +271,7 @@ START_TEST(test_builder_extra_members)
     g_ptr_array_add(keys, NULL);
     g_autofree char *order = g_strjoinv(",", (char **)keys->pdata);
     g_ptr_array_free(keys, TRUE);
-    ck_assert_msg(strstr(order, ",mode,cpus,cycles,acquisitions,cycles_per_acquisition,ns,latency,per_thread,"
+    ck_assert_msg(strstr(order, ",mode,cpus,cycles,acquisitions,cycles_per_acquisition,acquisitions_per_kcycle,ns,latency,per_thread,"
                                 "fairness,mutual_exclusion,counter,work_unit_ns,counters"), "%s", order);
     JsonObject *lat = json_object_get_object_member(o, "latency");
     g_autoptr(GList) lm = json_object_get_members(lat);
