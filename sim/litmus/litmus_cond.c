@@ -28,7 +28,7 @@ void lit_error_at(GError **error, int code, const char *file, guint line, guint 
     g_set_error(error, LITMUS_ERROR, code, "%s:%u:%u: %s", file ? file : "<litmus>", line, col, msg);
 }
 
-gboolean lit_parse_int(LitCursor *c, int64_t *out)
+LitNumber lit_parse_int(LitCursor *c, int64_t *out)
 {
     const char *s = c->p;
     gboolean neg = FALSE;
@@ -37,19 +37,28 @@ gboolean lit_parse_int(LitCursor *c, int64_t *out)
         s++;
     }
     if (s >= c->end || !g_ascii_isdigit(*s))
-        return FALSE;
-    char *endp = NULL;
-    guint64 v;
-    if (s + 1 < c->end && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
-        v = g_ascii_strtoull(s + 2, &endp, 16);
-    else
-        v = g_ascii_strtoull(s, &endp, 10);
-    if (endp > c->end)
-        return FALSE;
-    *out = neg ? -(int64_t)v : (int64_t)v;
+        return LIT_NO_NUMBER;
+    gboolean hex = s + 1 < c->end && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+    const char *digits = hex ? s + 2 : s, *endp = digits;
+    guint64 v = 0;
+    gboolean big = FALSE;
+    /* by hand, within the cursor's end and with overflow seen (strtoull saturates silently) */
+    for (; endp < c->end && (hex ? g_ascii_isxdigit(*endp) : g_ascii_isdigit(*endp)); endp++) {
+        guint d = (guint)g_ascii_xdigit_value(*endp);
+        guint base = hex ? 16 : 10;
+        if (v > (G_MAXUINT64 - d) / base)
+            big = TRUE;
+        v = v * base + d;
+    }
+    if (endp == digits)
+        return LIT_NO_NUMBER;
     while (c->p < endp)
         lit_advance(c);
-    return TRUE;
+    if (big || (neg && v > (1ull << 63)))
+        return LIT_TOO_BIG;
+    /* two's complement without negating INT64_MIN */
+    *out = neg ? (int64_t)(0 - v) : (int64_t)v;
+    return LIT_NUMBER;
 }
 
 char *lit_expect_ident(LitCursor *c, const char *what, GError **error)
@@ -60,13 +69,25 @@ char *lit_expect_ident(LitCursor *c, const char *what, GError **error)
     return id;
 }
 
-gboolean lit_parse_value(LitCursor *c, int64_t *value, char **loc)
+gboolean lit_parse_value(LitCursor *c, int64_t *value, char **loc, GError **error)
 {
-    if (lit_parse_int(c, value))
+    guint line = c->line, col = c->col;
+    const char *start = c->p;
+    switch (lit_parse_int(c, value)) {
+    case LIT_NUMBER:
         return TRUE;
+    case LIT_TOO_BIG:
+        lit_error_at(error, LITMUS_ERROR_SYNTAX, c->file, line, col, "%.*s: does not fit in 64 bits",
+                     (int)MIN(c->p - start, 40), start);
+        return FALSE;
+    case LIT_NO_NUMBER:
+        break;
+    }
     if (c->p < c->end && *c->p == '&')
         lit_advance(c);
     *loc = lit_parse_ident(c);
+    if (!*loc)
+        lit_error_at(error, LITMUS_ERROR_SYNTAX, c->file, c->line, c->col, "expected a value");
     return *loc != NULL;
 }
 
@@ -226,8 +247,13 @@ gboolean lit_parse_obs(LitCursor *c, LitmusArch arch, GPtrArray *obs, guint *ind
 {
     lit_skip_space(c);
     guint line = c->line, col = c->col;
-    int64_t thread;
-    if (lit_parse_int(c, &thread)) {
+    int64_t thread = 0;
+    LitNumber num = lit_parse_int(c, &thread);
+    if (num == LIT_TOO_BIG || (num == LIT_NUMBER && (thread < 0 || thread > 63))) {
+        lit_error_at(error, LITMUS_ERROR_SYNTAX, c->file, line, col, "bad thread number (0 to 63)");
+        return FALSE;
+    }
+    if (num == LIT_NUMBER) {
         lit_skip_space(c);
         if (c->p >= c->end || *c->p != ':') {
             lit_error_at(error, LITMUS_ERROR_SYNTAX, c->file, c->line, c->col,
@@ -318,9 +344,8 @@ static LitmusCond *cp_atom(CondParser *cp)
         return NULL;
     }
     lit_skip_space(c);
-    if (!lit_parse_value(c, &a->value, &a->value_loc)) {
+    if (!lit_parse_value(c, &a->value, &a->value_loc, cp->error)) {
         litmus_cond_free(a);
-        cp_fail(cp, "expected a value (an integer or a location)%s", "");
         return NULL;
     }
     return a;
@@ -404,25 +429,28 @@ LitmusCond *litmus_cond_parse(const char *text, LitmusArch arch, GPtrArray *obs,
 
 /* ---- evaluation and printing ---- */
 
-gboolean litmus_cond_eval(const LitmusCond *c, const uint64_t *obs_value,
+gboolean litmus_cond_eval(const LitmusCond *c, const uint64_t *obs_value, const guint8 *obs_bytes,
                           uint64_t (*loc_addr)(void *ctx, const char *loc), void *ctx)
 {
     switch (c->kind) {
     case LC_TRUE: return TRUE;
     case LC_FALSE: return FALSE;
-    case LC_NOT: return !litmus_cond_eval(c->l, obs_value, loc_addr, ctx);
+    case LC_NOT: return !litmus_cond_eval(c->l, obs_value, obs_bytes, loc_addr, ctx);
     case LC_AND:
-        return litmus_cond_eval(c->l, obs_value, loc_addr, ctx) &&
-               litmus_cond_eval(c->r, obs_value, loc_addr, ctx);
+        return litmus_cond_eval(c->l, obs_value, obs_bytes, loc_addr, ctx) &&
+               litmus_cond_eval(c->r, obs_value, obs_bytes, loc_addr, ctx);
     case LC_OR:
-        return litmus_cond_eval(c->l, obs_value, loc_addr, ctx) ||
-               litmus_cond_eval(c->r, obs_value, loc_addr, ctx);
+        return litmus_cond_eval(c->l, obs_value, obs_bytes, loc_addr, ctx) ||
+               litmus_cond_eval(c->r, obs_value, obs_bytes, loc_addr, ctx);
     case LC_IMPLIES:
-        return !litmus_cond_eval(c->l, obs_value, loc_addr, ctx) ||
-               litmus_cond_eval(c->r, obs_value, loc_addr, ctx);
+        return !litmus_cond_eval(c->l, obs_value, obs_bytes, loc_addr, ctx) ||
+               litmus_cond_eval(c->r, obs_value, obs_bytes, loc_addr, ctx);
     case LC_ATOM: {
         uint64_t want = c->value_loc ? loc_addr(ctx, c->value_loc) : (uint64_t)c->value;
-        gboolean eq = obs_value[c->obs] == want;
+        /* in the observable's width: x=-1 on a 32-bit x means 0xffffffff */
+        guint bytes = obs_bytes ? obs_bytes[c->obs] : 8;
+        uint64_t mask = bytes >= 8 ? G_MAXUINT64 : (((uint64_t)1 << (8 * bytes)) - 1);
+        gboolean eq = (obs_value[c->obs] & mask) == (want & mask);
         return c->neq ? !eq : eq;
     }
     }

@@ -206,8 +206,12 @@ static gboolean parse_init_typed(const LitmusTest *t, LitCursor *c, LitmusInit *
         in->size = star ? 8 : MAX(in->size, sz);
         if (g_ascii_isdigit(*c->p)) {
             /* `int 0:X1=...` : a typed register */
-            int64_t th;
-            lit_parse_int(c, &th);
+            int64_t th = 0;
+            guint tl = c->line, tc = c->col;
+            if (lit_parse_int(c, &th) != LIT_NUMBER || th < 0 || th > 63) {
+                lit_error_at(error, LITMUS_ERROR_SYNTAX, c->file, tl, tc, "bad thread number (0 to 63)");
+                return FALSE;
+            }
             lit_skip_space(c);
             if (c->p < c->end && *c->p == ':')
                 lit_advance(c);
@@ -224,10 +228,7 @@ static gboolean parse_init_value(LitCursor *c, LitmusInit *in, GError **error)
         return TRUE;
     lit_advance(c);
     lit_skip_space(c);
-    if (lit_parse_value(c, &in->value, &in->value_loc))
-        return TRUE;
-    lit_error_at(error, LITMUS_ERROR_SYNTAX, c->file, c->line, c->col, "expected a value");
-    return FALSE;
+    return lit_parse_value(c, &in->value, &in->value_loc, error);
 }
 
 /* One initial-state entry, the cursor at its first character; stops before ';' or '}'. */
@@ -237,9 +238,16 @@ static gboolean parse_init_entry(LitmusTest *t, LitCursor *c, GError **error)
     in->thread = -1;
     in->line = c->line;
     in->col = c->col;
-    int64_t thread;
+    int64_t thread = 0;
     gboolean ok;
-    if (lit_parse_int(c, &thread)) {
+    LitNumber num = lit_parse_int(c, &thread);
+    if (num == LIT_TOO_BIG || (num == LIT_NUMBER && (thread < 0 || thread > 63))) {
+        /* a negative thread would read as "a location" below and be dropped */
+        lit_error_at(error, LITMUS_ERROR_SYNTAX, c->file, in->line, in->col, "bad thread number (0 to 63)");
+        init_free(in);
+        return FALSE;
+    }
+    if (num == LIT_NUMBER) {
         lit_skip_space(c);
         ok = c->p < c->end && *c->p == ':';
         if (!ok)
@@ -262,6 +270,20 @@ static gboolean parse_init_entry(LitmusTest *t, LitCursor *c, GError **error)
     if (!ok) {
         init_free(in);
         return FALSE;
+    }
+    /* a second value for the same thing would silently win: refuse it */
+    for (guint i = 0; i < t->init->len; i++) {
+        const LitmusInit *o = t->init->pdata[i];
+        if (o->thread == in->thread && !g_strcmp0(o->name, in->name)) {
+            if (in->thread >= 0)
+                lit_error_at(error, LITMUS_ERROR_SYNTAX, c->file, in->line, in->col,
+                             "%d:%s is initialised twice (first at %u:%u)", in->thread, in->name, o->line, o->col);
+            else
+                lit_error_at(error, LITMUS_ERROR_SYNTAX, c->file, in->line, in->col,
+                             "%s is initialised twice (first at %u:%u)", in->name, o->line, o->col);
+            init_free(in);
+            return FALSE;
+        }
     }
     g_ptr_array_add(t->init, in);
     return TRUE;

@@ -74,7 +74,13 @@ GHashTable *litmus_kinds_load(const char *path, GError **error)
             return NULL;
         }
         char *key = g_str_has_suffix(name, ".litmus") ? g_strndup(name, strlen(name) - 7) : g_strdup(name);
-        g_hash_table_replace(kinds, key, GINT_TO_POINTER(k));
+        if (g_hash_table_contains(kinds, key)) {
+            g_set_error(error, LITMUS_ERROR, LITMUS_ERROR_SYNTAX, "%s:%u: %s is listed twice", path, i + 1, key);
+            g_free(key);
+            g_hash_table_destroy(kinds);
+            return NULL;
+        }
+        g_hash_table_insert(kinds, key, GINT_TO_POINTER(k));
     }
     return kinds;
 }
@@ -191,11 +197,11 @@ LitmusResult *litmus_run_test(const LitmusTest *t, const LitmusProgram *p, const
             val[i] = p->obs_reg[i] >= 0 ? fin.regs[(gsize)ob->thread * ISA_NREG_SLOTS + (guint)p->obs_reg[i]]
                                         : fin.mem[p->obs_loc[i]];
         }
-        if (t->filter && !litmus_cond_eval(t->filter, val, final_loc_addr, &actx)) {
+        if (t->filter && !litmus_cond_eval(t->filter, val, p->obs_bytes, final_loc_addr, &actx)) {
             r->filtered++;
             continue;
         }
-        gboolean sat = litmus_cond_eval(t->cond, val, final_loc_addr, &actx);
+        gboolean sat = litmus_cond_eval(t->cond, val, p->obs_bytes, final_loc_addr, &actx);
         r->positive += sat;
         g_string_truncate(key, 0);
         for (guint k = 0; k < shown->len; k++) {
