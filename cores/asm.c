@@ -931,6 +931,14 @@ static void cond_end_of_source(Asm *a, guint pass)
 
 /* ======================================================================= lines */
 
+static const char known_directives_text[] = ".shared, .thread, .equ, .entry, .if, .elif, .else or .endif";
+
+static gboolean is_known_directive(const char *w)
+{
+    return !strcmp(w, ".shared") || !strcmp(w, ".thread") || !strcmp(w, ".equ") || !strcmp(w, ".entry") ||
+           is_cond_directive(w);
+}
+
 /* If `s` (after blanks) starts with a label `NAME:`, returns where NAME starts and sets *end to
  * the end of NAME and *next to just after the ':'; else NULL. */
 static char *scan_label(char *s, char **end, char **next)
@@ -982,8 +990,12 @@ static void do_line(Asm *a, guint pass, guint lineno, char *line)
         do_cond(a, pass, lineno, &first, rest, rest_col);
         goto out;
     }
-    if (!cond_active(a))
+    if (!cond_active(a)) {
+        /* Skipped, but a misspelt `.else` here would silently drop code on this target. */
+        if (pass == 1 && first.text[0] == '.' && !is_known_directive(first.text))
+            diag(a, lineno, first.col, "unknown directive `%s` (expected %s)", first.text, known_directives_text);
         goto out;
+    }
     for (char *l, *from = line; pass == 2 && (l = scan_label(from, &e, &next)); from = next) {
         guint col = (guint)(l - line) + 1;
         g_autofree char *name = g_strndup(l, (gsize)(e - l));
@@ -1008,9 +1020,7 @@ static void do_line(Asm *a, guint pass, guint lineno, char *line)
         else if (!strcmp(first.text, ".equ"))
             parse_equ(a, lineno, &first, rest, rest_col);
         else if (strcmp(first.text, ".entry"))
-            diag(a, lineno, first.col,
-                 "unknown directive `%s` (expected .shared, .thread, .equ, .entry, .if, .elif, .else or .endif)",
-                 first.text);
+            diag(a, lineno, first.col, "unknown directive `%s` (expected %s)", first.text, known_directives_text);
     } else if (pass == 2 && directive) {
         if (!strcmp(first.text, ".entry")) {
             if (!is_ident(rest)) {

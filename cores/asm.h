@@ -21,8 +21,8 @@
  * the config's arch and core.atomics; native: the host's; verify: its --arch/--atomics/--config):
  * lines of a branch not taken are skipped whole (not even declarations or labels are read), so
  * the interpreter, the timing model and the native translator only ever see the selected code.
- * `.if` blocks nest and must close in the source that opened them; conditions are checked in
- * every branch, taken or not, so a misspelt one fails on every target. */
+ * `.if` blocks nest and must close in the source that opened them; conditions and directive
+ * names are checked in every branch, taken or not, so a misspelt one fails on every target. */
 #ifndef QSIM_ASM_H
 #define QSIM_ASM_H
 

@@ -72,6 +72,8 @@ static const AsmErrorRow error_rows[] = {
       "t.qs:6:12: unknown arch `x68`", ARCH_X86 },
     { "bad condition nested in a block not assembled", PRE ".if arch=arm64\n.if atomics=llssc\n.endif\n.endif\n",
       "t.qs:6:13: unknown atomics `llssc`; did you mean `llsc`?", ARCH_X86 },
+    { "misspelt directive in a branch not taken", PRE ".if arch=arm64\n    nop\n.esle\n    nop\n.endif\n",
+      "t.qs:7:1: unknown directive `.esle`", ARCH_X86 },
     { "label on a conditional line", PRE "spin: .if arch=x86\n.endif\n",
       "t.qs:5:1: a label cannot share a line with `.if`", ARCH_X86 },
     { "errors in the taken branch are reported", PRE ".if arch=arm64\n    lod r1, [w]\n.endif\n",
