@@ -3,11 +3,12 @@
 # equals it.  Unlock: head + 1.
 # x86: as in Linux x86 before qspinlock (arch/x86/include/asm/spinlock.h, v3.x): LOCK XADD, then
 #   spin reading head with PAUSE; unlock is a plain (not LOCK'd) add to head.
-# arm64: as in Linux arm64 before qspinlock (arch/arm64/include/asm/spinlock.h, v3.x-v4.17,
-#   arch_spin_lock/arch_spin_unlock): the ticket by LDAXR/STXR or LSE LDADDA (fetch-add with
-#   acquire); then `sevl`, and a loop of `wfe; ldaxrh head; compare`: the exclusive load arms the
-#   monitor, so the owner's unlock store wakes the wfe (the sevl makes the first wfe fall
-#   through).  Unlock: LL/SC ldrh/add/stlrh, or LSE staddlh (per core.atomics).
+# arm64: as in Linux arm64 before qspinlock (arch/arm64/include/asm/spinlock.h up to v4.17, the
+#   LSE forms from v4.3; arch_spin_lock/arch_spin_unlock): the ticket by LDAXR/STXR or LSE
+#   LDADDA (fetch-add with acquire); then `sevl`, and a loop of `wfe; ldaxrh head; compare`:
+#   the exclusive load arms the monitor, so the owner's unlock store wakes the wfe (the sevl
+#   makes the first wfe fall through).  Unlock: LL/SC ldrh/add/stlrh, or LSE staddlh (per
+#   core.atomics).
 .shared lock_word 4 own_line
 .equ TICKET_INC 0x10000
 
