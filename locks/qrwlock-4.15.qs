@@ -1,5 +1,5 @@
-# qrwlock-4.15: Linux queued reader/writer lock as reworked for v4.15 by Will Deacon's series
-# "Switch arm64 over to qrwlock" (v2, LKML, October 2017; the lock measured in seed 002):
+# qrwlock-4.15: Linux queued reader/writer lock as reworked for v4.15 (2017), as seed 002 measured it.
+# The rework is Will Deacon's series "Switch arm64 over to qrwlock" (v2, LKML, October 2017):
 # "locking/atomic: Add atomic_cond_read_acquire", "kernel/locking: Use atomic_cond_read_acquire
 # when spinning in qrwlock", "kernel/locking: Prevent slowpath writers getting held up by
 # fastpath".  Sources: kernel/locking/qrwlock.c, include/asm-generic/qrwlock.h and
