@@ -3,7 +3,9 @@
  * Two passes over all sources: pass 1 reads the declarations (.shared, .thread, .equ) so that
  * code may use a variable declared further down or in another source; pass 2 reads labels,
  * `.entry` and instructions.  Label references are fixed up at the end.  Errors are collected
- * with their positions and sorted, so the user sees every mistake of a file at once. */
+ * with their positions and sorted, so the user sees every mistake of a file at once.
+ * Conditional assembly (.if/.elif/.else/.endif) is followed identically in both passes, so both
+ * skip the same lines; its errors are reported from pass 1 only. */
 #include <stdio.h>
 #include <string.h>
 #include <ctype.h>
@@ -30,8 +32,18 @@ typedef struct {
     guint file, line, col;
 } AsmPos;
 
+/* One open `.if` block.  Invariant: `active` implies `parent_active`, and at most one branch
+ * of a block is active (`taken` says whether one already was). */
 typedef struct {
-    Arch arch;
+    guint line, col;          /* of the `.if` */
+    gboolean parent_active;   /* lines around the block are assembled */
+    gboolean taken;           /* a branch so far had a true condition (or was the `.else`) */
+    gboolean active;          /* lines of the current branch are assembled */
+    gboolean seen_else;
+} AsmCond;
+
+typedef struct {
+    ArchTarget target;
     IsaProgram *p;
     GArray *diags;            /* AsmDiag */
     GHashTable *labels;       /* name -> AsmPos* ; pc kept in p->labels */
@@ -40,6 +52,7 @@ typedef struct {
     GPtrArray *entry_names;   /* char* with positions in entry_pos */
     GArray *entry_pos;        /* AsmPos */
     guint file;               /* current source */
+    GArray *conds;            /* AsmCond: the open `.if` blocks of the current source */
 } Asm;
 
 static void diag(Asm *a, guint line, guint col, const char *fmt, ...) G_GNUC_PRINTF(4, 5);
@@ -622,9 +635,9 @@ static void parse_insn(Asm *a, guint line, const Tok *mn, const char *rest, guin
             return;
         }
     }
-    if (!isa_op_on_arch(d->op, a->arch)) {
-        diag(a, line, mn->col, "`%s` is not available on %s (%s only)", mn->text, arch_name(a->arch),
-             arch_name(arch_other(a->arch)));
+    if (!isa_op_on_arch(d->op, a->target.arch)) {
+        diag(a, line, mn->col, "`%s` is not available on %s (%s only; put it under `.if arch=%s`)", mn->text,
+             arch_name(a->target.arch), arch_name(arch_other(a->target.arch)), arch_name(arch_other(a->target.arch)));
         return;
     }
 
@@ -760,9 +773,193 @@ static void parse_insn(Asm *a, guint line, const Tok *mn, const char *rest, guin
     g_array_append_val(a->p->insns, in);
 }
 
+/* ======================================================================= conditional assembly */
+
+/* What `.if KEY=VALUE` may test: true when the target's KEY is VALUE.  The values are the
+ * spellings of cores/arch.h, so options, configs and sources name them alike. */
+typedef struct {
+    const char *key;
+    guint nvalues;
+    const char *(*value_name)(guint i);    /* the i-th value KEY may take */
+    guint (*of)(ArchTarget t);             /* the target's value, as an index */
+} AsmCondKey;
+
+static const char *cond_arch_name(guint i) { return arch_name((Arch)i); }
+static guint cond_arch_of(ArchTarget t) { return (guint)t.arch; }
+static const char *cond_atomics_name(guint i) { return arch_atomics_name((ArchAtomics)i); }
+static guint cond_atomics_of(ArchTarget t) { return (guint)t.atomics; }
+
+static const AsmCondKey asm_cond_keys[] = {
+    { "arch", ARCH__N, cond_arch_name, cond_arch_of },
+    { "atomics", ARCH_ATOMICS__N, cond_atomics_name, cond_atomics_of },
+};
+
+static const char *const cond_directives[] = { ".if", ".elif", ".else", ".endif" };
+
+static gboolean is_cond_directive(const char *w)
+{
+    for (guint i = 0; i < G_N_ELEMENTS(cond_directives); i++)
+        if (!strcmp(w, cond_directives[i]))
+            return TRUE;
+    return FALSE;
+}
+
+/* "x86 or arm64": the values of a key, for messages. */
+static char *cond_values_text(const AsmCondKey *k)
+{
+    GString *g = g_string_new(NULL);
+    for (guint i = 0; i < k->nvalues; i++)
+        g_string_append_printf(g, "%s%s", i == 0 ? "" : i + 1 == k->nvalues ? " or " : ", ", k->value_name(i));
+    return g_string_free(g, FALSE);
+}
+
+/* Reads the condition of `.if`/`.elif` (`rest`, starting at column rest_col) into *value;
+ * FALSE (with a diagnostic when `report`) when it is not one. */
+static gboolean eval_cond(Asm *a, guint line, const Tok *dir, const char *rest, guint rest_col, gboolean report,
+                          gboolean *value)
+{
+    *value = FALSE;
+    const char *eq = strchr(rest, '=');
+    if (!*rest || !eq || eq == rest || !eq[1]) {
+        if (report)
+            diag(a, line, *rest ? rest_col : dir->col,
+                 "`%s` takes one condition KEY=VALUE: arch=x86, arch=arm64, atomics=locked, atomics=llsc or "
+                 "atomics=lse", dir->text);
+        return FALSE;
+    }
+    Tok key = tok_make(rest, (gsize)(eq - rest), rest_col);
+    Tok val = tok_make(eq + 1, strlen(eq + 1), rest_col + (guint)(eq + 1 - rest));
+    gboolean ok = FALSE;
+    const char *extra = val.text + strcspn(val.text, " \t");
+    const AsmCondKey *k = NULL;
+    for (guint i = 0; i < G_N_ELEMENTS(asm_cond_keys); i++)
+        if (!strcmp(key.text, asm_cond_keys[i].key))
+            k = &asm_cond_keys[i];
+    if (!k) {
+        const char *keys[G_N_ELEMENTS(asm_cond_keys)];
+        for (guint i = 0; i < G_N_ELEMENTS(asm_cond_keys); i++)
+            keys[i] = asm_cond_keys[i].key;
+        const char *hint = suggest_closest(key.text, keys, G_N_ELEMENTS(keys));
+        if (report)
+            diag(a, line, key.col, "unknown condition `%s`%s%s%s (a condition tests arch or atomics)", key.text,
+                 hint ? "; did you mean `" : "", hint ? hint : "", hint ? "`?" : "");
+    } else if (*extra) {
+        const char *more = extra + strspn(extra, " \t");
+        if (report)
+            diag(a, line, val.col + (guint)(more - val.text), "`%s` takes one condition; `%s` follows it",
+                 dir->text, more);
+    } else {
+        const char *names[8];
+        g_assert(k->nvalues <= G_N_ELEMENTS(names));
+        int found = -1;
+        for (guint i = 0; i < k->nvalues; i++) {
+            names[i] = k->value_name(i);
+            if (!strcmp(val.text, names[i]))
+                found = (int)i;
+        }
+        if (found < 0) {
+            if (report) {
+                g_autofree char *values = cond_values_text(k);
+                const char *hint = suggest_closest(val.text, names, k->nvalues);
+                diag(a, line, val.col, "unknown %s `%s`%s%s%s (%s is %s)", k->key, val.text,
+                     hint ? "; did you mean `" : "", hint ? hint : "", hint ? "`?" : "", k->key, values);
+            }
+        } else {
+            *value = (guint)found == k->of(a->target);
+            ok = TRUE;
+        }
+    }
+    g_free(key.text);
+    g_free(val.text);
+    return ok;
+}
+
+/* Whether the current line is assembled: every open block's current branch is taken. */
+static gboolean cond_active(const Asm *a)
+{
+    return !a->conds->len || g_array_index(a->conds, AsmCond, a->conds->len - 1).active;
+}
+
+/* `.if`, `.elif`, `.else`, `.endif`. */
+static void do_cond(Asm *a, guint pass, guint line, const Tok *dir, const char *rest, guint rest_col)
+{
+    gboolean report = pass == 1;
+    gboolean is_if = !strcmp(dir->text, ".if"), is_elif = !strcmp(dir->text, ".elif");
+    if (!is_if && !is_elif && *rest && report)
+        diag(a, line, rest_col, "`%s` takes no condition (conditions go on `.if` and `.elif`)", dir->text);
+    if (is_if) {
+        gboolean v;
+        eval_cond(a, line, dir, rest, rest_col, report, &v);
+        gboolean outer = cond_active(a);
+        AsmCond c = { line, dir->col, outer, v, outer && v, FALSE };
+        g_array_append_val(a->conds, c);
+        return;
+    }
+    if (!a->conds->len) {
+        if (report)
+            diag(a, line, dir->col, "`%s` without an open `.if`", dir->text);
+        return;
+    }
+    AsmCond *top = &g_array_index(a->conds, AsmCond, a->conds->len - 1);
+    if (!strcmp(dir->text, ".endif")) {
+        g_array_set_size(a->conds, a->conds->len - 1);
+        return;
+    }
+    if (top->seen_else) {
+        if (report)
+            diag(a, line, dir->col, "`%s` after the `.else` of the `.if` at line %u", dir->text, top->line);
+        return;
+    }
+    gboolean v = TRUE;
+    if (is_elif)
+        eval_cond(a, line, dir, rest, rest_col, report, &v);
+    else
+        top->seen_else = TRUE;
+    top->active = top->parent_active && !top->taken && v;
+    top->taken |= v;
+}
+
+/* At the end of a source: blocks still open are errors (a block never spans two sources). */
+static void cond_end_of_source(Asm *a, guint pass)
+{
+    for (guint i = 0; pass == 1 && i < a->conds->len; i++) {
+        const AsmCond *c = &g_array_index(a->conds, AsmCond, i);
+        diag(a, c->line, c->col, "`.if` without `.endif` (a block closes in the file that opens it)");
+    }
+    g_array_set_size(a->conds, 0);
+}
+
 /* ======================================================================= lines */
 
-/* Splits one line: labels (each added via cb), then the statement's first word and the rest. */
+static const char known_directives_text[] = ".shared, .thread, .equ, .entry, .if, .elif, .else or .endif";
+
+static gboolean is_known_directive(const char *w)
+{
+    return !strcmp(w, ".shared") || !strcmp(w, ".thread") || !strcmp(w, ".equ") || !strcmp(w, ".entry") ||
+           is_cond_directive(w);
+}
+
+/* If `s` (after blanks) starts with a label `NAME:`, returns where NAME starts and sets *end to
+ * the end of NAME and *next to just after the ':'; else NULL. */
+static char *scan_label(char *s, char **end, char **next)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    char *e = s;
+    while (is_ident_char(*e) && *e != '.')
+        e++;
+    char *after = e;
+    while (isspace((unsigned char)*after))
+        after++;
+    if (e == s || *after != ':' || !is_ident_start(*s))
+        return NULL;
+    *end = e;
+    *next = after + 1;
+    return s;
+}
+
+/* Splits one line: labels, then the statement's first word and the rest.  Conditional
+ * directives are read first: they decide whether anything else on this line is. */
 static void do_line(Asm *a, guint pass, guint lineno, char *line)
 {
     /* Strip the comment. */
@@ -771,40 +968,13 @@ static void do_line(Asm *a, guint pass, guint lineno, char *line)
             *c = '\0';
             break;
         }
-    char *s = line;
-    for (;;) {
-        while (isspace((unsigned char)*s))
-            s++;
-        if (!*s)
-            return;
-        /* A label: identifier followed by ':' */
-        char *e = s;
-        while (is_ident_char(*e) && *e != '.')
-            e++;
-        char *after = e;
-        while (isspace((unsigned char)*after))
-            after++;
-        if (e > s && *after == ':' && is_ident_start(*s)) {
-            guint col = (guint)(s - line) + 1;
-            if (pass == 2) {
-                g_autofree char *name = g_strndup(s, (gsize)(e - s));
-                AsmPos *prev = g_hash_table_lookup(a->labels, name);
-                if (prev) {
-                    diag(a, lineno, col, "duplicate label `%s` (first defined at %s:%u:%u)", name,
-                         (const char *)a->p->files->pdata[prev->file], prev->line, prev->col);
-                } else {
-                    AsmPos *pos = g_new(AsmPos, 1);
-                    *pos = (AsmPos){ a->file, lineno, col };
-                    g_hash_table_insert(a->labels, g_strdup(name), pos);
-                    IsaEntry l = { g_strdup(name), (int32_t)a->p->insns->len };
-                    g_array_append_val(a->p->labels, l);
-                }
-            }
-            s = after + 1;
-            continue;
-        }
-        break;
-    }
+    char *s = line, *e, *next, *first_label = NULL;
+    for (char *l; (l = scan_label(s, &e, &next)); s = next)
+        first_label = first_label ? first_label : l;
+    while (isspace((unsigned char)*s))
+        s++;
+    if (!*s && !first_label)
+        return;
     char *w = s;
     while (*w && !isspace((unsigned char)*w))
         w++;
@@ -814,6 +984,35 @@ static void do_line(Asm *a, guint pass, guint lineno, char *line)
     char *rest = g_strdup(w);
     g_strchomp(rest);
     guint rest_col = (guint)(w - line) + 1;
+    if (is_cond_directive(first.text)) {
+        if (first_label && pass == 1)
+            diag(a, lineno, (guint)(first_label - line) + 1, "a label cannot share a line with `%s`", first.text);
+        do_cond(a, pass, lineno, &first, rest, rest_col);
+        goto out;
+    }
+    if (!cond_active(a)) {
+        /* Skipped, but a misspelt `.else` here would silently drop code on this target. */
+        if (pass == 1 && first.text[0] == '.' && !is_known_directive(first.text))
+            diag(a, lineno, first.col, "unknown directive `%s` (expected %s)", first.text, known_directives_text);
+        goto out;
+    }
+    for (char *l, *from = line; pass == 2 && (l = scan_label(from, &e, &next)); from = next) {
+        guint col = (guint)(l - line) + 1;
+        g_autofree char *name = g_strndup(l, (gsize)(e - l));
+        AsmPos *prev = g_hash_table_lookup(a->labels, name);
+        if (prev) {
+            diag(a, lineno, col, "duplicate label `%s` (first defined at %s:%u:%u)", name,
+                 (const char *)a->p->files->pdata[prev->file], prev->line, prev->col);
+        } else {
+            AsmPos *pos = g_new(AsmPos, 1);
+            *pos = (AsmPos){ a->file, lineno, col };
+            g_hash_table_insert(a->labels, g_strdup(name), pos);
+            IsaEntry l = { g_strdup(name), (int32_t)a->p->insns->len };
+            g_array_append_val(a->p->labels, l);
+        }
+    }
+    if (!*first.text)
+        goto out;
     gboolean directive = first.text[0] == '.';
     if (pass == 1 && directive) {
         if (!strcmp(first.text, ".shared") || !strcmp(first.text, ".thread"))
@@ -821,7 +1020,7 @@ static void do_line(Asm *a, guint pass, guint lineno, char *line)
         else if (!strcmp(first.text, ".equ"))
             parse_equ(a, lineno, &first, rest, rest_col);
         else if (strcmp(first.text, ".entry"))
-            diag(a, lineno, first.col, "unknown directive `%s` (expected .shared, .thread, .equ or .entry)", first.text);
+            diag(a, lineno, first.col, "unknown directive `%s` (expected %s)", first.text, known_directives_text);
     } else if (pass == 2 && directive) {
         if (!strcmp(first.text, ".entry")) {
             if (!is_ident(rest)) {
@@ -835,6 +1034,7 @@ static void do_line(Asm *a, guint pass, guint lineno, char *line)
     } else if (pass == 2) {
         parse_insn(a, lineno, &first, rest, rest_col);
     }
+out:
     g_free(first.text);
     g_free(rest);
 }
@@ -852,10 +1052,12 @@ static gint diag_cmp(gconstpointer x, gconstpointer y)
     return a->col < b->col ? -1 : a->col > b->col;
 }
 
-IsaProgram *asm_assemble_sources(const AsmSource *sources, guint n, Arch arch, GError **error)
+IsaProgram *asm_assemble_sources(const AsmSource *sources, guint n, ArchTarget target, GError **error)
 {
+    g_assert(arch_atomics_on(target.arch, target.atomics));
     Asm a = { 0 };
-    a.arch = arch;
+    a.target = target;
+    a.conds = g_array_new(FALSE, FALSE, sizeof(AsmCond));
     a.p = isa_program_new(n ? sources[0].name : "<empty>");
     a.diags = g_array_new(FALSE, FALSE, sizeof(AsmDiag));
     a.labels = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
@@ -874,6 +1076,7 @@ IsaProgram *asm_assemble_sources(const AsmSource *sources, guint n, Arch arch, G
             guint before = a.p->syms->len;
             for (guint k = 0; lines[k]; k++)
                 do_line(&a, pass, k + 1, lines[k]);
+            cond_end_of_source(&a, pass);
             for (guint s = before; pass == 1 && s < a.p->syms->len; s++)
                 g_array_append_val(sym_file, i);
         }
@@ -964,13 +1167,22 @@ IsaProgram *asm_assemble_sources(const AsmSource *sources, guint n, Arch arch, G
     g_ptr_array_free(a.entry_names, TRUE);
     g_array_free(a.entry_pos, TRUE);
     g_array_free(sym_file, TRUE);
+    g_array_free(a.conds, TRUE);
     return result;
 }
 
-IsaProgram *asm_assemble(const char *name, const char *text, Arch arch, GError **error)
+IsaProgram *asm_assemble(const char *name, const char *text, ArchTarget target, GError **error)
 {
     AsmSource s = { name, text };
-    return asm_assemble_sources(&s, 1, arch, error);
+    return asm_assemble_sources(&s, 1, target, error);
+}
+
+ArchTarget asm_target_for_config(const QsimConfig *cfg)
+{
+    ArchTarget t = arch_target(cfg->arch);
+    if (cfg->arch == ARCH_ARM64)
+        t.atomics = cfg->core.atomics == ATOMICS_LLSC ? ARCH_ATOMICS_LLSC : ARCH_ATOMICS_LSE;
+    return t;
 }
 
 /* ======================================================================= listing */
@@ -1106,11 +1318,12 @@ char *asm_format_pos(const IsaProgram *p, const IsaInsn *in)
     return g_strdup_printf("%s:%u:%u", f, in->line, in->col);
 }
 
-char *asm_listing(const IsaProgram *p, Arch arch, guint nthreads)
+char *asm_listing(const IsaProgram *p, ArchTarget target, guint nthreads)
 {
     GString *g = g_string_new(NULL);
+    g_autofree char *for_what = arch_target_describe(target);
     g_string_append_printf(g, "# %s, assembled for %s: %u instructions, %u variables\n", p->filename,
-                           arch_name(arch), p->insns->len, p->syms->len);
+                           for_what, p->insns->len, p->syms->len);
     g_string_append(g, "# entry points:");
     for (guint i = 0; i < p->entries->len; i++)
         g_string_append_printf(g, " %s=@%d", g_array_index(p->entries, IsaEntry, i).name,

@@ -142,20 +142,21 @@ static uint64_t mem_load(const Interp *in, uint64_t addr, unsigned size)
     return v;
 }
 
-/* A store by thread t: clears other threads' monitors on the line (delivering the event that
- * wakes a wfe), and wakes threads waiting in wfe on that line. */
+/* A store by thread t: clears other threads' armed monitors on the line, and each such clearing
+ * is an event (it wakes a wfe, or stays pending).  A thread whose monitor is not armed gets no
+ * event, even when it last ldx-ed this line: on arm64 the wake-up event is the clearing of the
+ * global monitor (the Arm ARM's list of WFE wake-up events), so a wfe after the monitor was
+ * cleared, and not re-armed, sleeps through later stores: the lost wake-up verify must catch. */
 static void mem_store(Interp *in, guint t, uint64_t addr, unsigned size, uint64_t v)
 {
     poke(in, addr, size, v);
     uint64_t line = addr / in->line_size;
     for (guint u = 0; u < in->nthreads; u++) {
         InterpThread *o = &in->th[u];
-        if (u == t || !o->has_ldx_line || o->ldx_line != line)
+        if (u == t || !o->monitor || o->ldx_line != line)
             continue;
-        if (o->monitor || o->state == THREAD_WFE) {
-            o->monitor = FALSE;
-            deliver_event(in, u);
-        }
+        o->monitor = FALSE;
+        deliver_event(in, u);
     }
 }
 

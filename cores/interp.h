@@ -5,9 +5,11 @@
  * Conventions (docs/isa.md): every thread starts at entry point `main` (or InterpOptions.entry)
  * with registers 0 except tid and nthreads; call/ret use a per-thread return stack of
  * INTERP_CALL_DEPTH entries outside memory; `stx` succeeds iff no other thread wrote the line
- * since this thread's `ldx`; `wfe` blocks until another thread writes the line this thread last
- * `ldx`-ed, or any thread runs `sev`, unless an event is already pending (`sevl`, or such a
- * write since). */
+ * since this thread's `ldx`; an event is `sev` (any thread), `sevl` (this one), or another
+ * thread's write to the line of this thread's armed monitor (clearing it: the monitor is armed by
+ * `ldx` and cleared by that write or by this thread's `stx`); `wfe` consumes a pending event, else
+ * blocks until the next one.  A `wfe` with no armed monitor and no `sev` coming never wakes: when
+ * every unfinished thread sleeps, that is a deadlock; when others spin on, the step bound. */
 #ifndef QSIM_INTERP_H
 #define QSIM_INTERP_H
 

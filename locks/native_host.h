@@ -18,5 +18,8 @@ typedef enum {
 
 /* The architecture this binary was compiled for, or FALSE (with error) if neither. */
 gboolean native_host_arch(Arch *out, GError **error);
+/* What a lock is assembled for on this host: its arch, and on arm64 LSE when the CPU has the
+ * ARMv8.1 atomics (HWCAP_ATOMICS), else LL/SC. */
+gboolean native_host_target(ArchTarget *out, GError **error);
 
 #endif

@@ -31,10 +31,10 @@ void native_lock_free(NativeLock *l)
 
 NativeLock *native_lock_from_source(const char *name, const char *file, const char *text, GError **error)
 {
-    Arch arch;
-    if (!native_host_arch(&arch, error))
+    ArchTarget target;
+    if (!native_host_target(&target, error))
         return NULL;
-    g_autoptr(IsaProgram) alone = asm_assemble(file, text, arch, error);
+    g_autoptr(IsaProgram) alone = asm_assemble(file, text, target, error);
     if (!alone)
         return NULL;
     for (guint i = 0; i < G_N_ELEMENTS(harness_calls); i++)
@@ -86,13 +86,13 @@ const char *const *native_lock_compiler(const NativeLock *l)
     return (const char *const *)l->cc;
 }
 
-IsaProgram *native_lock_with_harness(const NativeLock *l, const HarnessOptions *h, Arch arch,
+IsaProgram *native_lock_with_harness(const NativeLock *l, const HarnessOptions *h, ArchTarget target,
                                      GError **error)
 {
     g_autofree char *harness = harness_source(h);
     AsmSource sources[] = { { l->file, l->text }, { "<harness>", harness } };
     GError *local = NULL;
-    IsaProgram *p = asm_assemble_sources(sources, G_N_ELEMENTS(sources), arch, &local);
+    IsaProgram *p = asm_assemble_sources(sources, G_N_ELEMENTS(sources), target, &local);
     if (!p) {
         /* The lock assembled alone: what fails now comes from the workload's options. */
         g_set_error(error, NATIVE_ERROR, NATIVE_ERROR_USAGE, "%s", local->message);

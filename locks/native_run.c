@@ -73,15 +73,17 @@ static gboolean host_workload(const WorkloadOptions *given, WorkloadOptions *w, 
 
 /* The lock with its harness, assembled (*prog) and translated (the result).  Fixed time: the
  * simulator's loop count, which the stop flag cuts short (workload_harness). */
-static char *build_program(const NativeLock *lock, const WorkloadOptions *w, Arch arch, IsaProgram **prog,
-                           GError **error)
+static char *build_program(const NativeLock *lock, const WorkloadOptions *w, IsaProgram **prog, GError **error)
 {
     HarnessOptions h;
     workload_harness(w, &h);
-    *prog = native_lock_with_harness(lock, &h, arch, error);
+    ArchTarget target;
+    if (!native_host_target(&target, error))
+        return NULL;
+    *prog = native_lock_with_harness(lock, &h, target, error);
     if (!*prog)
         return NULL;
-    char *csrc = native_translate_c(*prog, arch, "main", error);
+    char *csrc = native_translate_c(*prog, target.arch, "main", error);
     if (!csrc)
         g_clear_pointer(prog, isa_program_free);
     return csrc;
@@ -89,12 +91,11 @@ static char *build_program(const NativeLock *lock, const WorkloadOptions *w, Arc
 
 char *native_program_c(const NativeLock *lock, const NativeRunOptions *o, GError **error)
 {
-    Arch arch;
     WorkloadOptions w;
-    if (!native_host_arch(&arch, error) || !host_workload(&o->workload, &w, error))
+    if (!host_workload(&o->workload, &w, error))
         return NULL;
     IsaProgram *prog = NULL;
-    char *csrc = build_program(lock, &w, arch, &prog, error);
+    char *csrc = build_program(lock, &w, &prog, error);
     if (prog)
         isa_program_free(prog);
     return csrc;
@@ -356,7 +357,7 @@ JsonNode *native_run(const NativeLock *lock, const NativeRunOptions *o, GError *
     if (!cpus)
         return NULL;
     g_autoptr(IsaProgram) prog = NULL;
-    g_autofree char *csrc = build_program(lock, &w, arch, &prog, error);
+    g_autofree char *csrc = build_program(lock, &w, &prog, error);
     if (!csrc)
         return NULL;
     g_autoptr(NativeModule) module = native_module_load(csrc, native_lock_compiler(lock),

@@ -182,7 +182,8 @@ static gboolean load_lock(const RunOptions *o, char **name, char **text, GError 
     return TRUE;
 }
 
-/* The config, thread placement and program (lock + harness, assembled for the config's arch). */
+/* The config, thread placement and program (lock + harness, assembled for the config's arch and
+ * atomics). */
 static gboolean wire_program(const RunOptions *o, RunWiring *w, GError **error)
 {
     const WorkloadOptions *wl = &o->workload;
@@ -199,7 +200,8 @@ static gboolean wire_program(const RunOptions *o, RunWiring *w, GError **error)
     workload_harness(wl, &h);
     g_autofree char *harness = harness_source(&h);
     AsmSource sources[] = { { w->lock_name, lock_text }, { "<harness>", harness } };
-    w->prog = asm_assemble_sources(sources, G_N_ELEMENTS(sources), w->cfg->arch, error);
+    /* The config's arch and core.atomics select the lock's conditional code (`.if`). */
+    w->prog = asm_assemble_sources(sources, G_N_ELEMENTS(sources), asm_target_for_config(w->cfg), error);
     return w->prog != NULL;
 }
 

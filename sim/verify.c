@@ -11,7 +11,7 @@ void verify_options_init(VerifyOptions *o)
 {
     memset(o, 0, sizeof *o);
     workload_init(&o->workload, WL_VERIFY);
-    o->arch = ARCH_X86;
+    o->target = arch_target(ARCH_X86);
     o->seeds = 100;
     o->first_seed = 1;
 }
@@ -73,7 +73,7 @@ gboolean verify_lock(const char *lock_name, const char *lock_text, const VerifyO
     AsmSource src[2] = { { lock_name, lock_text }, { "<harness>", harness } };
     /* The lock alone first, so a missing entry point reads as such, not as the harness's
      * undefined label. */
-    g_autoptr(IsaProgram) alone = asm_assemble_sources(src, 1, o->arch, error);
+    g_autoptr(IsaProgram) alone = asm_assemble_sources(src, 1, o->target, error);
     if (!alone)
         return FALSE;
     const char *need[] = { "lock", "unlock", "read_lock", "read_unlock" };
@@ -84,7 +84,7 @@ gboolean verify_lock(const char *lock_name, const char *lock_text, const VerifyO
                         i >= 2 ? ": --readers needs a reader/writer lock" : "", need[i]);
             return FALSE;
         }
-    g_autoptr(IsaProgram) p = asm_assemble_sources(src, 2, o->arch, error);
+    g_autoptr(IsaProgram) p = asm_assemble_sources(src, 2, o->target, error);
     if (!p)
         return FALSE;
     /* Generous: a fair schedule needs about threads x ops-per-acquisition steps per acquisition. */

@@ -8,7 +8,7 @@
 
 typedef struct {
     WorkloadOptions workload;   /* the rows of `qsim verify`: threads, readers, data, cs_writes, iterations */
-    Arch arch;
+    ArchTarget target;       /* what the lock is assembled for: its `.if arch=/atomics=` code */
     guint seeds;             /* seeds first_seed .. first_seed + seeds - 1 */
     guint64 first_seed;
     guint64 max_steps;       /* livelock bound per run; 0: from the workload's size */

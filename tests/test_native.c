@@ -175,7 +175,7 @@ START_TEST(test_translate_arm64_mapping)
     ck_assert_msg(strstr(c, "__ATOMIC_RELEASE, __ATOMIC_RELAXED); r4 = e;"), "%s", c);
     ck_assert_msg(strstr(c, "\"dmb ishst\""), "%s", c);
     isa_program_free(p);
-    p = asm_assemble("ticket.qs", ticket_text, ARCH_ARM64, NULL);
+    p = asm_assemble("ticket.qs", ticket_text, arch_target(ARCH_ARM64), NULL);
     ck_assert(p);
     g_free(c);
     c = native_translate_c(p, ARCH_ARM64, NULL, NULL);
@@ -188,7 +188,7 @@ END_TEST
 START_TEST(test_translate_one_entry)
 {
     /* Asked for one entry, the unit has that function only, and the descriptor lists it. */
-    g_autoptr(IsaProgram) p = asm_assemble("ticket.qs", ticket_text, ARCH_X86, NULL);
+    g_autoptr(IsaProgram) p = asm_assemble("ticket.qs", ticket_text, arch_target(ARCH_X86), NULL);
     ck_assert(p);
     g_autofree char *all = native_translate_c(p, ARCH_X86, NULL, NULL);
     ck_assert(strstr(all, "qn_entry_lock(") && strstr(all, "qn_entry_unlock("));
@@ -198,6 +198,47 @@ START_TEST(test_translate_one_entry)
     g_autoptr(GError) e = NULL;
     ck_assert(!native_translate_c(p, ARCH_X86, "main", &e));
     ck_assert_str_eq(e->message, "ticket.qs: the program has no entry `main`");
+}
+END_TEST
+
+/* A lock with per-arch code translates to each host's branch: the built-in ticket lock on x86
+ * keeps its PAUSE loop; on arm64 it waits with sevl/wfe and LDAXRH, and its release is a 16-bit
+ * fetch-add (STADDLH) with LSE, a 16-bit store-release (STLRH) with LL/SC. */
+START_TEST(test_translate_per_arch_lock)
+{
+    g_autofree char *path = g_build_filename(test_srcdir(), "locks", "ticket.qs", NULL);
+    g_autofree char *text = NULL;
+    ck_assert(g_file_get_contents(path, &text, NULL, NULL));
+    static const ArchTarget targets[] = {
+        { ARCH_X86, ARCH_ATOMICS_LOCKED }, { ARCH_ARM64, ARCH_ATOMICS_LLSC }, { ARCH_ARM64, ARCH_ATOMICS_LSE },
+    };
+    char *c[G_N_ELEMENTS(targets)];
+    for (guint k = 0; k < G_N_ELEMENTS(targets); k++) {
+        g_autoptr(GError) e = NULL;
+        g_autoptr(IsaProgram) p = asm_assemble("ticket.qs", text, targets[k], &e);
+        ck_assert_msg(p, "%s", e ? e->message : "");
+        c[k] = native_translate_c(p, targets[k].arch, NULL, &e);
+        ck_assert_msg(c[k], "%s", e ? e->message : "");
+    }
+    ck_assert_msg(strstr(c[0], "\"pause\"") && !strstr(c[0], "wfe") && !strstr(c[0], "ldaxr"), "%s", c[0]);
+    ck_assert_msg(strstr(c[0], "__atomic_store_n((uint16_t *)"), "%s", c[0]);
+    for (guint k = 1; k < G_N_ELEMENTS(targets); k++)
+        ck_assert_msg(strstr(c[k], "\"sevl\"") && strstr(c[k], "\"wfe\"") && strstr(c[k], "\"ldaxrh %w0, [%1]\"") &&
+                      !strstr(c[k], "\"yield\""), "%s", c[k]);
+    ck_assert_msg(strstr(c[1], "__atomic_store_n((uint16_t *)") && !strstr(c[1], "__atomic_fetch_add((uint16_t *)"),
+                  "%s", c[1]);
+    ck_assert_msg(strstr(c[2], "__atomic_fetch_add((uint16_t *)(uintptr_t)(M[0]), (uint16_t)UINT64_C(1), "
+                               "__ATOMIC_RELEASE)"), "%s", c[2]);
+    for (guint k = 0; k < G_N_ELEMENTS(targets); k++)
+        g_free(c[k]);
+    /* This host assembles for itself: its arch, and on arm64 its atomics. */
+    ArchTarget host;
+    ck_assert(native_host_target(&host, NULL));
+#if defined(__x86_64__)
+    ck_assert(host.arch == ARCH_X86 && host.atomics == ARCH_ATOMICS_LOCKED);
+#elif defined(__aarch64__)
+    ck_assert(host.arch == ARCH_ARM64 && host.atomics != ARCH_ATOMICS_LOCKED);
+#endif
 }
 END_TEST
 
@@ -493,7 +534,8 @@ END_TEST
 START_TEST(test_builtin_locks_run)
 {
     /* Every built-in lock, found by name as the simulator finds it, keeps mutual exclusion. */
-    static const char *const locks[] = { "tas", "ttas", "ticket", "mcs", "clh", "qspin", "qspin-cmpxchg", "qrwlock" };
+    static const char *const locks[] = { "tas", "ttas", "ticket", "mcs", "clh", "qspin", "qspin-cmpxchg", "qrwlock",
+                                         "qrwlock-4.15" };
     g_autoptr(GError) e = NULL;
     g_autoptr(NativeLock) l = native_lock_builtin(locks[_i], &e);
     ck_assert_msg(l, "%s", e ? e->message : "");
@@ -1034,6 +1076,7 @@ Suite *make_native_suite(void)
     tcase_add_test(tc, test_translate_golden);
     tcase_add_test(tc, test_translate_arm64_mapping);
     tcase_add_test(tc, test_translate_one_entry);
+    tcase_add_test(tc, test_translate_per_arch_lock);
     tcase_add_loop_test(tc, test_x86_refuses_arm64_ops, 0, 5);
     tcase_add_test(tc, test_arm64_exclusive_asm);
     tcase_add_test(tc, test_program_is_lock_with_harness);
@@ -1049,7 +1092,7 @@ Suite *make_native_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_tas_runs);
     tcase_add_test(tc, test_ticket_runs);
-    tcase_add_loop_test(tc, test_builtin_locks_run, 0, 8);
+    tcase_add_loop_test(tc, test_builtin_locks_run, 0, 9);
     tcase_add_test(tc, test_lock_file_runs);
     tcase_add_test(tc, test_broken_lock_is_caught);
     tcase_add_test(tc, test_fixed_time_and_keys);

@@ -7,11 +7,12 @@
 
 int cmd_asm(int argc, char **argv)
 {
-    g_autofree char *arch_s = NULL;
+    g_autofree char *arch_s = NULL, *atomics_s = NULL;
     gint threads = 2;
     gboolean with_harness = FALSE;
     GOptionEntry entries[] = {
         { "arch", 0, 0, G_OPTION_ARG_STRING, &arch_s, "target architecture: x86 (default) or arm64", "ARCH" },
+        { "atomics", 0, 0, G_OPTION_ARG_STRING, &atomics_s, "arm64 atomics for `.if atomics=`: llsc (default) or lse", "KIND" },
         { "threads", 0, 0, G_OPTION_ARG_INT, &threads, "threads for the memory layout shown (default 2)", "N" },
         { "harness", 0, 0, G_OPTION_ARG_NONE, &with_harness, "assemble together with the workload harness", NULL },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
@@ -27,8 +28,8 @@ int cmd_asm(int argc, char **argv)
         return QSIM_EXIT_USAGE;
     }
     g_autoptr(GError) error = NULL;
-    Arch arch;
-    if (!arch_parse(arch_s, "--arch", &arch, &error))
+    ArchTarget target;
+    if (!arch_target_parse(arch_s, atomics_s, &target, &error))
         return cli_fail(error);
     if (threads < 1 || threads > 1024) {
         fprintf(stderr, "qsim asm: --threads must be from 1 to 1024\n");
@@ -41,12 +42,12 @@ int cmd_asm(int argc, char **argv)
     harness_options_init(&h);
     g_autofree char *harness = harness_source(&h);
     AsmSource src[2] = { { argv[1], text }, { "<harness>", harness } };
-    g_autoptr(IsaProgram) p = asm_assemble_sources(src, with_harness ? 2 : 1, arch, &error);
+    g_autoptr(IsaProgram) p = asm_assemble_sources(src, with_harness ? 2 : 1, target, &error);
     if (!p) {
         fprintf(stderr, "%s\n", error->message);
         return QSIM_EXIT_USAGE;
     }
-    g_autofree char *listing = asm_listing(p, arch, (guint)threads);
+    g_autofree char *listing = asm_listing(p, target, (guint)threads);
     fputs(listing, stdout);
     return QSIM_EXIT_OK;
 }

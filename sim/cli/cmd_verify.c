@@ -4,6 +4,8 @@
 #include <string.h>
 #include "sim/cli/commands.h"
 #include "sim/verify.h"
+#include "sim/base/config.h"
+#include "cores/asm.h"
 
 /* The command line that replays one seed: every workload option of verify, as run. */
 static char *replay_line(const char *lock, const char *lock_file, const VerifyOptions *o, guint64 seed)
@@ -17,13 +19,16 @@ static char *replay_line(const char *lock, const char *lock_file, const VerifyOp
         g_autofree char *v = workload_value_text(k, &o->workload);
         g_string_append_printf(s, " --%s %s", k->flag, v);
     }
-    g_string_append_printf(s, " --arch %s --seed %" G_GUINT64_FORMAT, arch_name(o->arch), seed);
+    g_string_append_printf(s, " --arch %s", arch_name(o->target.arch));
+    if (o->target.arch != ARCH_X86)
+        g_string_append_printf(s, " --atomics %s", arch_atomics_name(o->target.atomics));
+    g_string_append_printf(s, " --seed %" G_GUINT64_FORMAT, seed);
     return g_string_free(s, FALSE);
 }
 
 int cmd_verify(int argc, char **argv)
 {
-    g_autofree char *lock = NULL, *lock_file = NULL, *arch_s = NULL;
+    g_autofree char *lock = NULL, *lock_file = NULL, *arch_s = NULL, *atomics_s = NULL, *config = NULL;
     gint seeds = 100;
     gint64 seed = -1;
     VerifyOptions o;
@@ -38,7 +43,9 @@ int cmd_verify(int argc, char **argv)
     const GOptionEntry how[] = {
         { "seeds", 0, 0, G_OPTION_ARG_INT, &seeds, "interleavings to try, seeds 1..K (default 100)", "K" },
         { "seed", 0, 0, G_OPTION_ARG_INT64, &seed, "run this one seed only (to replay a failure)", "S" },
-        { "arch", 0, 0, G_OPTION_ARG_STRING, &arch_s, "x86 (default) or arm64: which ops are allowed", "ARCH" },
+        { "arch", 0, 0, G_OPTION_ARG_STRING, &arch_s, "x86 (default) or arm64: which ops are allowed and which `.if arch=` code is assembled", "ARCH" },
+        { "atomics", 0, 0, G_OPTION_ARG_STRING, &atomics_s, "arm64: llsc (default) or lse, for `.if atomics=` code", "KIND" },
+        { "config", 0, 0, G_OPTION_ARG_STRING, &config, "take --arch and --atomics from this machine config", "NAME" },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
     gboolean parsed = cli_parse_workload_command(
@@ -59,8 +66,18 @@ int cmd_verify(int argc, char **argv)
         return QSIM_EXIT_USAGE;
     }
     g_autoptr(GError) error = NULL;
-    if (!arch_parse(arch_s, "--arch", &o.arch, &error))
+    if (config && (arch_s || atomics_s)) {
+        fprintf(stderr, "qsim verify: --config gives the arch and atomics; drop --arch and --atomics\n");
+        return QSIM_EXIT_USAGE;
+    }
+    if (config) {
+        g_autoptr(QsimConfig) cfg = config_load(config, NULL, &error);
+        if (!cfg)
+            return cli_fail(error);
+        o.target = asm_target_for_config(cfg);
+    } else if (!arch_target_parse(arch_s, atomics_s, &o.target, &error)) {
         return cli_fail(error);
+    }
     if (!workload_validate(&o.workload, WL_VERIFY, &error))
         return cli_fail(error);
     if (seeds < 1) {
@@ -83,11 +100,12 @@ int cmd_verify(int argc, char **argv)
     }
     const char *name = lock ? lock : lock_file;
     const WorkloadOptions *w = &o.workload;
+    g_autofree char *on = arch_target_describe(o.target);
     if (r.ok) {
         printf("%s: verified: %u seed%s, %u threads x %u iterations%s on %s: mutual exclusion held, "
                "no deadlock or livelock, every thread finished",
                name, r.runs, r.runs == 1 ? "" : "s", w->threads, w->iterations, w->readers ? " (with readers)" : "",
-               arch_name(o.arch));
+               on);
         if (w->readers)
             printf("; up to %" G_GUINT64_FORMAT " readers inside at once", r.max_readers);
         printf(" (%" G_GUINT64_FORMAT " steps)\n", r.steps);
