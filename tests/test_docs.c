@@ -91,6 +91,7 @@ Suite *make_docs_suite(void)
 {
     Suite *s = suite_create("docs");
     TCase *tc = tcase_create("generated");
+    tcase_set_timeout(tc, 120); /* qsim validate runs every table (slow under the sanitizers) */
     tcase_add_test(tc, test_validation_doc_is_current);
     tcase_add_loop_test(tc, test_generated_doc_is_current, 0, G_N_ELEMENTS(pages));
     tcase_add_test(tc, test_pages_hold_every_row);
