@@ -137,7 +137,7 @@ int cmd_sweep(int argc, char **argv)
         { "merge", 0, 0, G_OPTION_ARG_NONE, &merge, "Join the shard folders given as arguments into --out", NULL },
         { NULL },
     };
-    if (!cli_parse_command(&argc, &argv, "SWEEP.yaml | --merge DIR...",
+    if (!cli_parse_command(&argc, &argv, "SWEEP | --merge DIR...",
                            "Run every point of a sweep file (the cross product of its axes; see docs/sweeps.md) in\n"
         "parallel and write DIR/results.csv and DIR/results.jsonl, one row per point, sorted by point.\n"
         "SWEEP is a path, or the name of an example sweep (pause, rob, protocol, seed-study).\n"
