@@ -20,6 +20,7 @@
 #include "locks/native_compile.h"
 #include "locks/native_perf.h"
 #include "locks/native_run.h"
+#include "locks/native_sched.h"
 #include "locks/native_tsc.h"
 #include "sim/mark_log.h"
 #include "sim/run_report.h"
@@ -132,6 +133,7 @@ typedef struct {
     uint64_t *mine;            /* this thread's copy of each symbol: QnThread.mine */
     MarkLogThread *marks;      /* this thread's record in the run's mark log */
     NativePerf perf;
+    NativeThreadSched sched0, sched; /* scheduling at the start of the timed loop; then over it */
 } Worker;
 
 struct Run {
@@ -163,12 +165,19 @@ static void *worker_main(void *arg)
     while (!(go = __atomic_load_n(&r->go, __ATOMIC_ACQUIRE)))
         sched_yield(); /* the main thread may share this CPU: let it release us */
     if (go > 0) {
+        /* After the wait: its sched_yield calls are switches we asked for. */
+        native_sched_sample(&w->sched0);
         native_perf_start(&w->perf);
         do
             r->main(&w->qt);
         while (r->fixed_time && !w->qt.fault && !__atomic_load_n(&r->stop, __ATOMIC_RELAXED));
     }
     native_perf_stop(&w->perf);
+    if (go > 0) {
+        NativeThreadSched end;
+        native_sched_sample(&end);
+        w->sched = native_sched_delta(&w->sched0, &end);
+    }
     return NULL;
 }
 
@@ -217,6 +226,7 @@ static Verdict judge(const IsaProgram *p, const IsaLayout *lay, const MarkLog *l
 typedef struct {
     uint64_t ns0, ns1;         /* CLOCK_MONOTONIC */
     uint64_t st0, st1;         /* the time-stamp counter */
+    gint others_runnable;      /* other tasks runnable at the release (-1: unknown) */
 } Span;
 
 /* The members only the host has, at their places in the report (docs/native.md); the caller
@@ -241,6 +251,36 @@ static void host_members(JsonObject *extra[RUN_REPORT_PLACES], const guint *cpus
     json_object_set_int_member(extra[RUN_REPORT_VERDICTS], "in_cs_violations", (gint64)v->violations);
     json_object_set_int_member(extra[RUN_REPORT_VERDICTS], "line_size", line);
     json_object_set_double_member(extra[RUN_REPORT_VERDICTS], "work_unit_ns", work_ns);
+}
+
+/* The `scheduling` member (native_sched.h), from the workers' samples and the latency the
+ * report builder computed.  QSIM_TEST_NATIVE_RUN_DELAY_NS (tests only) adds that much waiting
+ * and one preemption to thread 0, so the warning's path can be tested on any host. */
+static JsonObject *scheduling_member(JsonNode *report, Worker **ws, guint nt, const guint *cpus, const Span *s)
+{
+    g_autofree NativeThreadSched *threads = g_new0(NativeThreadSched, nt);
+    for (guint t = 0; t < nt; t++)
+        threads[t] = ws[t]->sched;
+    const char *inject = g_getenv("QSIM_TEST_NATIVE_RUN_DELAY_NS");
+    if (inject && nt) {
+        threads[0].involuntary++;
+        threads[0].run_delay_ns = MAX(threads[0].run_delay_ns, 0) + g_ascii_strtoll(inject, NULL, 10);
+    }
+    JsonObject *r = json_node_get_object(report);
+    JsonObject *lat = json_object_get_object_member(r, "latency");
+    NativeSchedInput in = {
+        .nthreads = nt,
+        .threads = threads,
+        .cpus = cpus,
+        .span_ns = s->ns1 - s->ns0,
+        .others_runnable = s->others_runnable,
+        .online_cpus = (guint)MAX(sysconf(_SC_NPROCESSORS_ONLN), 1),
+        .latency_mean = json_object_get_double_member_with_default(lat, "mean", 0),
+        .latency_p99 = json_object_get_double_member_with_default(lat, "p99", 0),
+        .latency_samples = (guint64)json_object_get_int_member_with_default(lat, "samples", 0),
+        .latency_unit = json_object_get_string_member_with_default(lat, "unit", NULL),
+    };
+    return native_sched_report(&in);
 }
 
 /* The report, from the simulator's builder: the workload as run, the mark log (its times in
@@ -291,6 +331,23 @@ static JsonNode *build_report(const NativeLock *lock, const WorkloadOptions *w, 
     JsonNode *root = run_report_build(&in);
     for (guint i = 0; i < RUN_REPORT_PLACES; i++)
         json_object_unref(in.extra[i]);
+    /* Last among the host's own members, after work_unit_ns: it judges the latency above. */
+    JsonObject *sched = scheduling_member(root, ws, nt, cpus, s);
+    JsonObject *r = json_node_get_object(root);
+    if (json_object_has_member(r, "counters")) {
+        /* Keep the report's order: the host's members before the counter dump. */
+        JsonObject *ordered = json_object_new();
+        g_autoptr(GList) members = json_object_get_members(r);
+        for (GList *l = members; l; l = l->next) {
+            if (!strcmp(l->data, "counters"))
+                json_object_set_object_member(ordered, "scheduling", json_object_ref(sched));
+            json_object_set_member(ordered, l->data, json_node_copy(json_object_get_member(r, l->data)));
+        }
+        json_node_take_object(root, ordered);
+    } else {
+        json_object_set_object_member(r, "scheduling", json_object_ref(sched));
+    }
+    json_object_unref(sched);
     return root;
 }
 
@@ -324,6 +381,8 @@ static gboolean run_threads(Run *r, Worker **ws, guint nt, guint duration_ms, Sp
                     ws[started]->cpu, g_strerror(create_err));
         return FALSE;
     }
+    /* Ours: this thread and the workers spinning in sched_yield. */
+    s->others_runnable = native_sched_others_runnable(started + 1);
     s->ns0 = native_now_ns();
     s->st0 = native_tsc_read();
     __atomic_store_n(&r->go, 1, __ATOMIC_RELEASE);

@@ -2,7 +2,8 @@
  * compiles (lock + the ISA harness), CPU lists, the sample limit and the hardware counters'
  * registry, real runs of small locks (TAS with call/ret, ticket), a broken lock caught,
  * fixed-time runs, the model's options handed over, the compile cache, a missing compiler, the
- * report (the shared builder's keys and types, beside the model's), the CLI. */
+ * report (the shared builder's keys and types, beside the model's), the scheduler's warnings
+ * (judged from injected numbers), repeated runs summarised, the CLI. */
 #include <check.h>
 #include <errno.h>
 #include <string.h>
@@ -12,7 +13,10 @@
 #include "locks/native_c.h"
 #include "locks/native_compile.h"
 #include "locks/native_perf.h"
+#include "locks/native_repeat.h"
 #include "locks/native_run.h"
+#include "locks/native_sched.h"
+#include "sim/base/report.h"
 #include "sim/run.h"
 #include "tests/isa_builder.h"
 #include "tests/run_qsim.h"
@@ -457,6 +461,247 @@ START_TEST(test_perf_total)
 }
 END_TEST
 
+
+/* ------------------------------------------------------------------------------------------ */
+/* The scheduler's warnings                                                                   */
+/* ------------------------------------------------------------------------------------------ */
+
+/* A quiet run of two threads on CPUs 4 and 5 of 8, 1 ms long, with a tame latency. */
+static NativeSchedInput quiet_input(NativeThreadSched *threads)
+{
+    static const guint cpus[] = { 4, 5 };
+    threads[0] = (NativeThreadSched){ 0, 0 };
+    threads[1] = (NativeThreadSched){ 0, 2000 };
+    return (NativeSchedInput){ .nthreads = 2, .threads = threads, .cpus = cpus, .span_ns = 1000000,
+                               .others_runnable = 1, .online_cpus = 8, .latency_mean = 300, .latency_p99 = 900,
+                               .latency_samples = 20000, .latency_unit = "tsc_cycles" };
+}
+
+static guint count_warnings(const NativeSchedInput *in, const char *want)
+{
+    g_autoptr(GPtrArray) w = native_sched_warnings(in);
+    if (want) {
+        gboolean found = FALSE;
+        for (guint i = 0; i < w->len; i++)
+            found |= strstr(w->pdata[i], want) != NULL;
+        ck_assert_msg(found, "no warning with '%s' (%u warnings%s%s)", want, w->len, w->len ? ": " : "",
+                      w->len ? (char *)w->pdata[0] : "");
+    }
+    return w->len;
+}
+
+START_TEST(test_sched_warnings)
+{
+    NativeThreadSched t[2];
+    NativeSchedInput in = quiet_input(t);
+    ck_assert_uint_eq(count_warnings(&in, NULL), 0);
+    /* Waiting for a CPU for 1% of the run is a thread descheduled; just under it is not. */
+    t[1] = (NativeThreadSched){ 1, 9999 };
+    ck_assert_uint_eq(count_warnings(&in, NULL), 0);
+    t[1] = (NativeThreadSched){ 3, 10000 };
+    ck_assert_uint_eq(count_warnings(&in, "thread 1 (CPU 5) was descheduled: 3 involuntary context switches, "
+                                          "0.010 ms (1.0% of the run) waiting for its CPU"), 1);
+    /* Where the host does not say how long, a preemption is enough. */
+    t[1] = (NativeThreadSched){ 1, -1 };
+    ck_assert_uint_eq(count_warnings(&in, "thread 1 (CPU 5) was descheduled: 1 involuntary context switch;"), 1);
+    t[1] = (NativeThreadSched){ 0, -1 };
+    ck_assert_uint_eq(count_warnings(&in, NULL), 0);
+    /* A busy host: more others runnable than the CPUs the run left free (8 - 2). */
+    in = quiet_input(t);
+    in.others_runnable = 6;
+    ck_assert_uint_eq(count_warnings(&in, NULL), 0);
+    in.others_runnable = 7;
+    ck_assert_uint_eq(count_warnings(&in, "the host was busy: 7 other tasks were runnable when the run started, "
+                                          "with 2 of its 8 CPUs taken"), 1);
+    in.others_runnable = -1;   /* unknown */
+    ck_assert_uint_eq(count_warnings(&in, NULL), 0);
+    /* The run: mean 67,083 against p99 1,743. */
+    in = quiet_input(t);
+    in.latency_mean = 67083;
+    in.latency_p99 = 1743;
+    ck_assert_uint_eq(count_warnings(&in, "latency.mean (67083 tsc_cycles) is above latency.p99 (1743)"), 1);
+    in.latency_samples = NATIVE_TAIL_MIN_SAMPLES - 1;   /* too few to speak of a tail */
+    ck_assert_uint_eq(count_warnings(&in, NULL), 0);
+    /* All at once. */
+    in = quiet_input(t);
+    t[0] = (NativeThreadSched){ 2, 500000 };
+    in.others_runnable = 9;
+    in.latency_mean = 5000;
+    ck_assert_uint_eq(count_warnings(&in, "thread 0 (CPU 4)"), 3);
+}
+END_TEST
+
+START_TEST(test_sched_in_the_report)
+{
+    /* The report keeps the numbers; the warnings are read back from them. */
+    NativeThreadSched t[2];
+    NativeSchedInput in = quiet_input(t);
+    t[1] = (NativeThreadSched){ 4, 50000 };
+    in.others_runnable = 2;
+    JsonObject *sched = native_sched_report(&in);
+    ck_assert(json_object_get_boolean_member(sched, "disturbed"));
+    ck_assert_int_eq(json_array_get_int_element(json_object_get_array_member(sched, "involuntary_switches"), 1), 4);
+    ck_assert_int_eq(json_array_get_int_element(json_object_get_array_member(sched, "run_delay_ns"), 1), 50000);
+    ck_assert_int_eq(json_object_get_int_member(sched, "others_runnable"), 2);
+    ck_assert_int_eq(json_object_get_int_member(sched, "online_cpus"), 8);
+    JsonObject *r = json_object_new();
+    JsonArray *cpus = json_array_new();
+    json_array_add_int_element(cpus, 4);
+    json_array_add_int_element(cpus, 5);
+    json_object_set_array_member(r, "cpus", cpus);
+    json_object_set_int_member(r, "ns", 1000000);
+    JsonObject *lat = json_object_new();
+    json_object_set_double_member(lat, "mean", 300.5);
+    json_object_set_int_member(lat, "p99", 900);
+    json_object_set_int_member(lat, "samples", 20000);
+    json_object_set_object_member(r, "latency", lat);
+    json_object_set_object_member(r, "scheduling", sched);
+    JsonNode *root = json_node_init_object(json_node_alloc(), r);
+    g_autoptr(GPtrArray) w = native_report_warnings(root);
+    ck_assert_uint_eq(w->len, 1);
+    ck_assert_msg(g_str_has_prefix(w->pdata[0], "thread 1 (CPU 5) was descheduled: 4 involuntary"), "%s",
+                  (char *)w->pdata[0]);
+    /* Unknown waiting times are left out, and the preemptions judged alone. */
+    t[1] = (NativeThreadSched){ 0, -1 };
+    JsonObject *s2 = native_sched_report(&in);
+    ck_assert(!json_object_has_member(s2, "run_delay_ns"));
+    ck_assert(!json_object_get_boolean_member(s2, "disturbed"));
+    json_object_set_object_member(r, "scheduling", s2);
+    g_autoptr(GPtrArray) w2 = native_report_warnings(root);
+    ck_assert_uint_eq(w2->len, 0);
+    json_node_unref(root);
+    json_object_unref(r);
+}
+END_TEST
+
+START_TEST(test_sched_delta)
+{
+    NativeThreadSched a = { 3, 1000 }, b = { 5, 4500 }, unknown = { 5, -1 };
+    NativeThreadSched d = native_sched_delta(&a, &b);
+    ck_assert_uint_eq(d.involuntary, 2);
+    ck_assert_int_eq(d.run_delay_ns, 3500);
+    ck_assert_int_eq(native_sched_delta(&a, &unknown).run_delay_ns, -1);
+    /* This thread's own totals only grow. */
+    NativeThreadSched s0, s1;
+    native_sched_sample(&s0);
+    native_sched_sample(&s1);
+    ck_assert_uint_ge(s1.involuntary, s0.involuntary);
+    ck_assert(s1.run_delay_ns < 0 || s1.run_delay_ns >= s0.run_delay_ns);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------------------------ */
+/* Repeated runs                                                                              */
+/* ------------------------------------------------------------------------------------------ */
+
+/* A native report's shape, with the numbers given. */
+static JsonNode *fake_report(gint64 cycles, double cpa, gboolean mutex, gboolean disturbed)
+{
+    JsonObject *r = json_object_new();
+    json_object_set_string_member(r, "config", "native");
+    json_object_set_int_member(r, "threads", 2);
+    json_object_set_int_member(r, "iterations", 100);
+    json_object_set_string_member(r, "mode", "fixed-work");
+    JsonArray *cpus = json_array_new();
+    json_array_add_int_element(cpus, 0);
+    json_array_add_int_element(cpus, 3);
+    json_object_set_array_member(r, "cpus", cpus);
+    json_object_set_int_member(r, "cycles", cycles);
+    json_object_set_int_member(r, "acquisitions", 200);
+    json_object_set_double_member(r, "cycles_per_acquisition", cpa);
+    JsonArray *pt = json_array_new();
+    for (guint t = 0; t < 2; t++) {
+        JsonObject *o = json_object_new();
+        json_object_set_int_member(o, "cpu", t * 3);
+        json_object_set_int_member(o, "cycles_waiting", cycles / 2 + t);
+        json_array_add_object_element(pt, o);
+    }
+    json_object_set_array_member(r, "per_thread", pt);
+    json_object_set_boolean_member(r, "mutual_exclusion", mutex);
+    json_object_set_int_member(r, "line_size", 64);
+    JsonObject *s = json_object_new();
+    json_object_set_boolean_member(s, "disturbed", disturbed);
+    json_object_set_object_member(r, "scheduling", s);
+    json_object_set_string_member(r, "counters", "unavailable (no perf)");
+    JsonNode *n = json_node_init_object(json_node_alloc(), r);
+    json_object_unref(r);
+    return n;
+}
+
+static JsonObject *stats(JsonObject *o, const char *key, double med, double lo, double hi)
+{
+    JsonObject *s = json_object_get_object_member(o, key);
+    ck_assert_msg(s, "%s is not summarised", key);
+    ck_assert_double_eq_tol(json_object_get_double_member(s, "median"), med, 1e-9);
+    ck_assert_double_eq_tol(json_object_get_double_member(s, "min"), lo, 1e-9);
+    ck_assert_double_eq_tol(json_object_get_double_member(s, "max"), hi, 1e-9);
+    return s;
+}
+
+START_TEST(test_repeat_summary)
+{
+    /* The three runs: 3259, 3743 and 913 cycles per acquisition. */
+    JsonNode *runs[] = { fake_report(651800, 3259, TRUE, FALSE), fake_report(748600, 3743, TRUE, TRUE),
+                         fake_report(182600, 913, TRUE, FALSE) };
+    JsonNode *data = native_repeat_summary(runs, 3, NATIVE_SUMMARY_DATA, TRUE);
+    JsonObject *d = json_node_get_object(data);
+    stats(d, "cycles_per_acquisition", 3259, 913, 3743);
+    stats(d, "cycles", 651800, 182600, 748600);
+    stats(d, "acquisitions", 200, 200, 200);   /* measured: summarised even when it agrees */
+    /* What was asked for stays as it is. */
+    ck_assert_int_eq(json_object_get_int_member(d, "threads"), 2);
+    ck_assert_int_eq(json_object_get_int_member(d, "line_size"), 64);
+    ck_assert_int_eq(json_array_get_int_element(json_object_get_array_member(d, "cpus"), 1), 3);
+    JsonObject *t1 = json_array_get_object_element(json_object_get_array_member(d, "per_thread"), 1);
+    ck_assert_int_eq(json_object_get_int_member(t1, "cpu"), 3);
+    stats(t1, "cycles_waiting", 325901, 91301, 374301);
+    ck_assert(json_object_get_boolean_member(d, "mutual_exclusion"));
+    ck_assert_str_eq(json_object_get_string_member(d, "counters"), "unavailable (no perf)");
+    /* repeat after mode; disturbed runs where scheduling was; the runs at the end. */
+    g_autoptr(GList) names = json_object_get_members(d);
+    GString *order = g_string_new(NULL);
+    for (GList *l = names; l; l = l->next)
+        g_string_append_printf(order, "%s,", (char *)l->data);
+    ck_assert_str_eq(order->str, "config,threads,iterations,mode,repeat,cpus,cycles,acquisitions,"
+                                 "cycles_per_acquisition,per_thread,mutual_exclusion,line_size,disturbed_runs,"
+                                 "counters,runs,");
+    g_string_free(order, TRUE);
+    ck_assert_int_eq(json_object_get_int_member(d, "repeat"), 3);
+    ck_assert_int_eq(json_object_get_int_member(d, "disturbed_runs"), 1);
+    ck_assert_uint_eq(json_array_get_length(json_object_get_array_member(d, "runs")), 3);
+    json_node_unref(data);
+
+    /* Text: the median and the spread; a figure every run agreed on alone. */
+    JsonNode *text = native_repeat_summary(runs, 3, NATIVE_SUMMARY_TEXT, FALSE);
+    JsonObject *t = json_node_get_object(text);
+    ck_assert_str_eq(json_object_get_string_member(t, "cycles_per_acquisition"), "3259 (913 .. 3743, spread 87%)");
+    ck_assert_int_eq(json_object_get_int_member(t, "acquisitions"), 200);
+    ck_assert(!json_object_has_member(t, "runs"));
+    g_autofree char *shown = report_to_text(text);
+    ck_assert_msg(strstr(shown, "cycles_per_acquisition:            3259 (913 .. 3743, spread 87%)\n"), "%s", shown);
+    json_node_unref(text);
+
+    /* A verdict holds only if it held every time. */
+    JsonNode *broken[] = { runs[0], fake_report(1, 1, FALSE, FALSE) };
+    JsonNode *b = native_repeat_summary(broken, 2, NATIVE_SUMMARY_DATA, FALSE);
+    ck_assert(!json_object_get_boolean_member(json_node_get_object(b), "mutual_exclusion"));
+    stats(json_node_get_object(b), "cycles_per_acquisition", 1630, 1, 3259);   /* even: the middle two's mean */
+    json_node_unref(b);
+    json_node_unref(broken[1]);
+    for (guint i = 0; i < 3; i++)
+        json_node_unref(runs[i]);
+}
+END_TEST
+
+START_TEST(test_median)
+{
+    double odd[] = { 5, 1, 3 }, even[] = { 4, 1, 3, 2 }, one[] = { 7 };
+    ck_assert_double_eq(native_median(odd, 3), 3);
+    ck_assert_double_eq(native_median(even, 4), 2.5);
+    ck_assert_double_eq(native_median(one, 1), 7);
+}
+END_TEST
+
 /* ------------------------------------------------------------------------------------------ */
 /* Runs                                                                                       */
 /* ------------------------------------------------------------------------------------------ */
@@ -504,6 +749,14 @@ static void check_correct_run(const NativeLock *l, guint threads, gboolean same_
     /* A fixed-work run keeps every latency sample. */
     ck_assert_int_eq(json_object_get_int_member(json_object_get_object_member(r, "latency"), "samples"),
                      (gint64)(threads * iterations));
+    /* How the scheduler treated each thread (what it says depends on the host; its shape does not). */
+    JsonObject *sched = json_object_get_object_member(r, "scheduling");
+    ck_assert_ptr_nonnull(sched);
+    ck_assert_int_eq(json_array_get_length(json_object_get_array_member(sched, "involuntary_switches")), threads);
+    if (json_object_has_member(sched, "run_delay_ns"))
+        ck_assert_int_eq(json_array_get_length(json_object_get_array_member(sched, "run_delay_ns")), threads);
+    ck_assert_int_ge(json_object_get_int_member(sched, "online_cpus"), threads);
+    ck_assert(json_object_has_member(sched, "disturbed"));
     json_node_unref(root);
 }
 
@@ -728,8 +981,8 @@ START_TEST(test_report_is_the_models)
         "coherence", "l1_hit_rate", "sim_instructions", "core_counters", "memory_system", NULL,
     };
     static const char *const native_only[] = {
-        "cpus", "ns", "ns_per_acquisition", "counter", "in_cs_violations", "line_size", "work_unit_ns", "counters",
-        NULL,
+        "cpus", "ns", "ns_per_acquisition", "counter", "in_cs_violations", "line_size", "work_unit_ns", "scheduling",
+        "counters", NULL,
     };
     /* The TSC counts cycles on x86 only. */
     static const char *const tsc[] = { "cycles", "cycles_per_acquisition", NULL };
@@ -1069,6 +1322,86 @@ START_TEST(test_cli_duration)
 }
 END_TEST
 
+
+START_TEST(test_cli_short_options)
+{
+    /* -l, -t, -i, -f as `qsim run` spells them. */
+    g_autofree char *out = NULL, *err = NULL;
+    int rc = run_qsim_line("native -l tas -t 1 -i 40 -f json", &out, &err);
+    ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
+    g_autoptr(JsonParser) jp = json_parser_new();
+    ck_assert(json_parser_load_from_data(jp, out, -1, NULL));
+    JsonObject *r = json_node_get_object(json_parser_get_root(jp));
+    ck_assert_int_eq(json_object_get_int_member(r, "threads"), 1);
+    ck_assert_int_eq(json_object_get_int_member(r, "acquisitions"), 40);
+    /* The defaults are `qsim run`'s, but for the documented iterations. */
+    ck_assert_int_eq(json_object_get_int_member(r, "cs_writes"), 1);
+    ck_assert_str_eq(json_object_get_string_member(r, "data"), "separate-line");
+}
+END_TEST
+
+START_TEST(test_cli_repeat)
+{
+    g_autofree char *out = NULL, *err = NULL;
+    int rc = run_qsim_line("native --lock ticket -t 1 -i 30 --repeat 3 --format json", &out, &err);
+    ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
+    g_autoptr(JsonParser) jp = json_parser_new();
+    ck_assert(json_parser_load_from_data(jp, out, -1, NULL));
+    JsonObject *r = json_node_get_object(json_parser_get_root(jp));
+    ck_assert_int_eq(json_object_get_int_member(r, "repeat"), 3);
+    JsonObject *acq = json_object_get_object_member(r, "acquisitions");
+    ck_assert_int_eq(json_object_get_int_member(acq, "median"), 30);
+    ck_assert_int_eq(json_object_get_int_member(acq, "min"), 30);
+    ck_assert_int_eq(json_object_get_int_member(acq, "max"), 30);
+    JsonObject *cpa = json_object_get_object_member(r, "cycles_per_acquisition");
+    if (cpa) {   /* x86: the TSC */
+        ck_assert(json_object_get_double_member(cpa, "min") <= json_object_get_double_member(cpa, "median"));
+        ck_assert(json_object_get_double_member(cpa, "median") <= json_object_get_double_member(cpa, "max"));
+    }
+    JsonArray *runs = json_object_get_array_member(r, "runs");
+    ck_assert_int_eq(json_array_get_length(runs), 3);
+    ck_assert_int_eq(json_object_get_int_member(json_array_get_object_element(runs, 2), "acquisitions"), 30);
+    /* Text: the summary's layout; CSV: median, min and max columns. */
+    g_free(out);
+    out = NULL;
+    ck_assert_int_eq(run_qsim_line("native --lock ticket -t 1 -i 30 --repeat 2", &out, NULL), 0);
+    ck_assert_msg(strstr(out, "\nrepeat:                            2\n"), "%s", out);
+    ck_assert_msg(strstr(out, "\ndisturbed_runs:"), "%s", out);
+    g_free(out);
+    out = NULL;
+    ck_assert_int_eq(run_qsim_line("native --lock ticket -t 1 -i 30 --repeat 2 --format csv", &out, NULL), 0);
+    ck_assert_msg(strstr(out, ",repeat,") && strstr(out, ",ns.median,ns.min,ns.max,"), "%s", out);
+    g_free(err);
+    err = NULL;
+    ck_assert_int_eq(run_qsim_line("native --lock ticket --repeat 0", NULL, &err), 2);
+    ck_assert_msg(strstr(err, "--repeat 0: out of range [1, 10000]"), "%s", err);
+}
+END_TEST
+
+START_TEST(test_cli_warns_when_descheduled)
+{
+    /* Forced: thread 0 waited 50 ms for its CPU (QSIM_TEST_NATIVE_RUN_DELAY_NS), far past 1% of a
+     * short run; the warning comes per run and in the summary. */
+    g_setenv("QSIM_TEST_NATIVE_RUN_DELAY_NS", "50000000", TRUE);
+    g_autofree char *out = NULL, *err = NULL;
+    int rc = run_qsim_line("native --lock tas -t 1 -i 50 --format json", &out, &err);
+    ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
+    ck_assert_msg(strstr(err, "qsim native: warning: thread 0 (CPU "), "%s", err);
+    ck_assert_msg(strstr(err, "was descheduled: "), "%s", err);
+    g_autoptr(JsonParser) jp = json_parser_new();
+    ck_assert(json_parser_load_from_data(jp, out, -1, NULL));
+    JsonObject *r = json_node_get_object(json_parser_get_root(jp));
+    ck_assert(json_object_get_boolean_member(json_object_get_object_member(r, "scheduling"), "disturbed"));
+    g_free(err);
+    err = NULL;
+    ck_assert_int_eq(run_qsim_line("native --lock tas -t 1 -i 50 --repeat 2", NULL, &err), 0);
+    ck_assert_msg(strstr(err, "qsim native: warning: run 1 of 2: thread 0 (CPU "), "%s", err);
+    ck_assert_msg(strstr(err, "qsim native: warning: run 2 of 2: thread 0 (CPU "), "%s", err);
+    ck_assert_msg(strstr(err, "qsim native: warning: 2 of 2 runs were disturbed"), "%s", err);
+    g_unsetenv("QSIM_TEST_NATIVE_RUN_DELAY_NS");
+}
+END_TEST
+
 Suite *make_native_suite(void)
 {
     Suite *s = suite_create("native");
@@ -1086,6 +1419,11 @@ Suite *make_native_suite(void)
     tcase_add_test(tc, test_sample_limit);
     tcase_add_test(tc, test_perf_registry_covers_struct);
     tcase_add_test(tc, test_perf_total);
+    tcase_add_test(tc, test_sched_warnings);
+    tcase_add_test(tc, test_sched_in_the_report);
+    tcase_add_test(tc, test_sched_delta);
+    tcase_add_test(tc, test_repeat_summary);
+    tcase_add_test(tc, test_median);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("run");
@@ -1117,6 +1455,9 @@ Suite *make_native_suite(void)
     tcase_add_test(tc, test_cli_builtin_json);
     tcase_add_test(tc, test_cli_threads_from_cpus);
     tcase_add_test(tc, test_cli_duration);
+    tcase_add_test(tc, test_cli_short_options);
+    tcase_add_test(tc, test_cli_repeat);
+    tcase_add_test(tc, test_cli_warns_when_descheduled);
     suite_add_tcase(s, tc);
     return s;
 }
