@@ -719,19 +719,23 @@ static gboolean check_lock_files(SweepLoader *L, Sweep *s, GError **error)
 {
     if (!g_hash_table_size(L->lock_where))
         return TRUE;
-    gboolean arch_used[ARCH__N] = { FALSE, FALSE };
+    /* every target (arch and atomics) the sweep's configs assemble for */
+    gboolean used[ARCH__N][ARCH_ATOMICS__N] = { { FALSE } };
     int cx = find_axis(s->axes, "configs");
     if (cx < 0) {
         RunOptions def;
         run_options_init(&def);
         g_autoptr(QsimConfig) c = config_load(def.config, NULL, NULL);
-        arch_used[c ? c->arch : ARCH_X86] = TRUE;
+        ArchTarget t = c ? asm_target_for_config(c) : arch_target(ARCH_X86);
+        used[t.arch][t.atomics] = TRUE;
     } else {
         GPtrArray *configs = ((SweepAxis *)s->axes->pdata[cx])->values;
         for (guint i = 0; i < configs->len; i++) {
             g_autoptr(QsimConfig) c = config_load(configs->pdata[i], NULL, NULL);
-            if (c)
-                arch_used[c->arch] = TRUE;
+            if (c) {
+                ArchTarget t = asm_target_for_config(c);
+                used[t.arch][t.atomics] = TRUE;
+            }
         }
     }
     HarnessOptions h;
@@ -749,16 +753,19 @@ static gboolean check_lock_files(SweepLoader *L, Sweep *s, GError **error)
             g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT, "%slocks: %s", where, local->message);
             return FALSE;
         }
-        for (guint arch = 0; arch < G_N_ELEMENTS(arch_used); arch++) {
-            if (!arch_used[arch])
-                continue;
-            AsmSource sources[] = { { file, text }, { "<harness>", harness } };
-            g_autoptr(IsaProgram) prog = asm_assemble_sources(sources, G_N_ELEMENTS(sources), (Arch)arch, &local);
-            if (!prog) {
-                g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT, "%slocks: %s", where, local->message);
-                return FALSE;
+        for (guint a = 0; a < ARCH__N; a++)
+            for (guint k = 0; k < ARCH_ATOMICS__N; k++) {
+                if (!used[a][k])
+                    continue;
+                ArchTarget t = { (Arch)a, (ArchAtomics)k };
+                AsmSource sources[] = { { file, text }, { "<harness>", harness } };
+                g_autoptr(IsaProgram) prog = asm_assemble_sources(sources, G_N_ELEMENTS(sources), t, &local);
+                if (!prog) {
+                    g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT, "%slocks: %s", where,
+                                local->message);
+                    return FALSE;
+                }
             }
-        }
     }
     return TRUE;
 }
