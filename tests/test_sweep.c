@@ -676,6 +676,36 @@ static gboolean file_starts_with(const char *dir, const char *name, const char *
     return g_file_get_contents(p, &text, &len, NULL) && len > 100 && !memcmp(text, magic, n);
 }
 
+/* Seeds with noise: --aggregate writes one row per point over the seeds with mean and
+ * interval, and the plot draws the interval as error bars. */
+START_TEST(test_aggregate_over_seeds)
+{
+    g_autofree char *dir = tmpdir();
+    g_autofree char *file = write_file(dir, "seeds.yaml",
+        "configs: [teaching]\nlocks: [tas, ticket]\nthreads: [2]\niterations: [30]\njitter: [30]\nseeds: 1..4\n");
+    g_autofree char *out = g_build_filename(dir, "o", NULL);
+    g_autofree char *err = NULL;
+    g_autofree char *gnuplot = g_find_program_in_path("gnuplot");
+    ck_assert_msg(sweep(file, out, gnuplot ? "--plot" : "-q", "--aggregate", &err) == 0, "%s", err);
+    g_autofree char *agg = slurp(out, "aggregate.csv");
+    g_auto(GStrv) lines = g_strsplit(agg, "\n", -1);
+    ck_assert_uint_eq(g_strv_length(lines), 4); /* header, two locks, the empty tail */
+    ck_assert_msg(g_str_has_prefix(lines[0], "configs,locks,threads,iterations,jitter,seeds,cycles.mean,cycles.sd,"
+                                             "cycles.ci95_low,cycles.ci95_high,"), "%s", lines[0]);
+    ck_assert_msg(g_str_has_prefix(lines[1], "teaching,tas,2,30,30,4,"), "%s", lines[1]);
+    /* the interval holds the mean */
+    g_auto(GStrv) f = g_strsplit(lines[1], ",", -1);
+    double mean = g_ascii_strtod(f[6], NULL), lo = g_ascii_strtod(f[8], NULL), hi = g_ascii_strtod(f[9], NULL);
+    ck_assert(lo <= mean && mean <= hi && lo < hi);
+    if (gnuplot) {
+        g_autofree char *gp = slurp(out, "plot.gp");
+        ck_assert_msg(strstr(gp, "using 1:2:3:4 with yerrorlines"), "%s", gp);
+        g_autofree char *dat = slurp(out, "plot-teaching.dat");
+        ck_assert_msg(strstr(dat, "95% interval"), "%s", dat);
+    }
+}
+END_TEST
+
 START_TEST(test_plot_makes_images)
 {
     g_autofree char *gnuplot = g_find_program_in_path("gnuplot");
@@ -868,6 +898,7 @@ Suite *make_sweep_suite(void)
     tcase_add_test(tc, test_shards_merge_to_the_whole);
     tcase_add_test(tc, test_failed_point_is_recorded);
     tcase_add_test(tc, test_plot_makes_images);
+    tcase_add_test(tc, test_aggregate_over_seeds);
     tcase_add_test(tc, test_lock_files_in_sweeps);
     tcase_add_test(tc, test_installed_sweep_found_by_name);
     tcase_add_test(tc, test_progress_and_host_times);

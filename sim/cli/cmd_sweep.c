@@ -113,12 +113,21 @@ static gboolean plot_options(const char *y, const char *x, const char *scale, co
     return TRUE;
 }
 
+static gboolean print_aggregate(const char *dir, GError **error)
+{
+    guint groups = 0;
+    if (!sweep_aggregate(dir, &groups, error))
+        return FALSE;
+    printf("qsim sweep: %u rows over the seeds in %s/aggregate.csv\n", groups, dir);
+    return TRUE;
+}
+
 int cmd_sweep(int argc, char **argv)
 {
     gint jobs = 0;
     g_autofree char *out = NULL, *shard = NULL, *plot_y = NULL, *plot_x = NULL, *plot_scale = NULL;
     g_auto(GStrv) lock_files = NULL;
-    gboolean resume = FALSE, plot = FALSE, merge = FALSE, quiet = FALSE;
+    gboolean resume = FALSE, plot = FALSE, merge = FALSE, quiet = FALSE, aggregate = FALSE;
     GOptionEntry entries[] = {
         { "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "Points run at once, one thread each (default: the host's CPUs)", "N" },
         { "out", 'o', 0, G_OPTION_ARG_FILENAME, &out, "Results folder (default: sweep-out/NAME for sweeps/NAME.yaml)", "DIR" },
@@ -135,6 +144,9 @@ int cmd_sweep(int argc, char **argv)
         { "plot-scale", 0, 0, G_OPTION_ARG_STRING, &plot_scale,
           "Panels' y ranges: shared (default) or independent", "shared|independent" },
         { "merge", 0, 0, G_OPTION_ARG_NONE, &merge, "Join the shard folders given as arguments into --out", NULL },
+        { "aggregate", 0, 0, G_OPTION_ARG_NONE, &aggregate,
+          "Also write DIR/aggregate.csv: the seeds axis collapsed, every number as mean, sd and 95% interval "
+          "over the seeds (give the sweep a jitter so that seeds differ)", NULL },
         { NULL },
     };
     if (!cli_parse_command(&argc, &argv, "SWEEP | --merge DIR...",
@@ -182,6 +194,8 @@ int cmd_sweep(int argc, char **argv)
             return cli_fail(error);
         if (plot)
             print_plot_paths(out);
+        if (aggregate && !print_aggregate(out, &error))
+            return cli_fail(error);
         report_failures(out);
         if (missing) {
             fprintf(stderr, "qsim sweep: %u points are in none of the folders (a shard missing or unfinished)\n",
@@ -244,6 +258,8 @@ int cmd_sweep(int argc, char **argv)
         return cli_fail(error);
     if (plot)
         print_plot_paths(o.out);
+    if (aggregate && !print_aggregate(o.out, &error))
+        return cli_fail(error);
     report_failures(o.out);
     return failed ? QSIM_EXIT_FAILED : QSIM_EXIT_OK;
 }

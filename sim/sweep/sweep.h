@@ -185,6 +185,11 @@ double sweep_host_time_seconds(const SweepRow *row);
 gboolean sweep_append_line(FILE *f, const char *line, GError **error);
 void sweep_row_free(gpointer row);
 
+/* ---- aggregation (sim/sweep/sweep_aggregate.c) ---- */
+/* DIR/aggregate.csv: points that differ only in their seed as one row, with the mean, sd and
+ * 95% interval of every numeric report key over the seeds; *groups gets the row count. */
+gboolean sweep_aggregate(const char *dir, guint *groups, GError **error);
+
 /* ---- plots (sim/sweep/sweep_plot.c) ---- */
 typedef enum {
     SWEEP_SCALE_SHARED,      /* one y range for every panel (they plot the same key) */

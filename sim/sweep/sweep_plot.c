@@ -1,6 +1,6 @@
 /* `qsim sweep --plot`: a metric against one axis, one line per lock (and per value of every
- * other axis but seeds, which are averaged), one panel per config, drawn by gnuplot as PNG and
- * SVG.  The data files and the script stay beside the images so users can restyle them. */
+ * other axis but seeds, which are averaged: a point over several seeds carries its 95% interval
+ * as an error bar), one panel per config, drawn by gnuplot as PNG and SVG.  The data files and the script stay beside the images so users can restyle them. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,15 +8,16 @@
 #include <glib/gstdio.h>
 #include "sim/sweep/sweep.h"
 #include "sim/base/report.h"
+#include "sim/base/sample_stats.h"
 #include "sim/base/suggest.h"
 
 /* One plotted line: its label, its style (the index of its label among all panels' lines, so a
- * line looks the same in every panel) and, per x value (in first-seen order), the sum and
- * count of y. */
+ * line looks the same in every panel) and, per x value (in first-seen order), every y value
+ * the seeds gave: drawn as their mean with a 95% interval when there are several. */
 typedef struct {
     char *label;
     guint series;
-    GArray *sum, *count;   /* of double, guint; indexed like the panel's x values */
+    GPtrArray *ys;         /* of GArray of double, indexed like the panel's x values (NULL: none) */
 } PlotLine;
 
 typedef struct {
@@ -61,8 +62,7 @@ static void line_free(gpointer p)
 {
     PlotLine *l = p;
     g_free(l->label);
-    g_array_unref(l->sum);
-    g_array_unref(l->count);
+    g_ptr_array_unref(l->ys);
     g_free(l);
 }
 
@@ -92,8 +92,7 @@ static PlotLine *line_get(PlotPanel *pa, const char *label, GPtrArray *series)
     PlotLine *l = g_new0(PlotLine, 1);
     l->label = g_strdup(label);
     l->series = index_of(series, label);
-    l->sum = g_array_new(FALSE, TRUE, sizeof(double));
-    l->count = g_array_new(FALSE, TRUE, sizeof(guint));
+    l->ys = g_ptr_array_new_with_free_func((GDestroyNotify)g_array_unref);
     g_ptr_array_add(pa->lines, l);
     return l;
 }
@@ -253,12 +252,11 @@ static gboolean collect(GPtrArray *rows, const char *yspec, const PlotY *y, cons
         PlotLine *pl = line_get(pa, label->str, series);
         g_string_free(label, TRUE);
         guint xi = index_of(pa->xs, xv);
-        if (pl->sum->len <= xi) {
-            g_array_set_size(pl->sum, xi + 1);
-            g_array_set_size(pl->count, xi + 1);
-        }
-        g_array_index(pl->sum, double, xi) += value;
-        g_array_index(pl->count, guint, xi)++;
+        if (pl->ys->len <= xi)
+            g_ptr_array_set_size(pl->ys, (gint)xi + 1);
+        if (!pl->ys->pdata[xi])
+            pl->ys->pdata[xi] = g_array_new(FALSE, FALSE, sizeof(double));
+        g_array_append_val((GArray *)pl->ys->pdata[xi], value);
         report_fields_free(f);
     }
     if (!found_x) {
@@ -321,7 +319,7 @@ static double log_base(GPtrArray *panels)
     return ratio;
 }
 
-/* The y range every panel shares: the data's, with a margin, from 0 when the data is not
+/* The y range every panel shares: the data's (intervals included), with a margin, from 0 when the data is not
  * negative and the margin would cross it. */
 static void shared_range(GPtrArray *panels, double *lo, double *hi)
 {
@@ -331,13 +329,14 @@ static void shared_range(GPtrArray *panels, double *lo, double *hi)
         PlotPanel *pa = panels->pdata[i];
         for (guint l = 0; l < pa->lines->len; l++) {
             PlotLine *pl = pa->lines->pdata[l];
-            for (guint x = 0; x < pl->sum->len; x++) {
-                guint n = g_array_index(pl->count, guint, x);
-                if (!n)
+            for (guint x = 0; x < pl->ys->len; x++) {
+                GArray *v = pl->ys->pdata[x];
+                if (!v || !v->len)
                     continue;
-                double v = g_array_index(pl->sum, double, x) / n;
-                *lo = MIN(*lo, v);
-                *hi = MAX(*hi, v);
+                SampleStats st; /* the range holds the error bars too */
+                sample_stats((const double *)v->data, v->len, &st);
+                *lo = MIN(*lo, st.ci_low);
+                *hi = MAX(*hi, st.ci_high);
             }
         }
     }
@@ -438,25 +437,31 @@ gboolean sweep_plot(const char *dir, const SweepPlotOptions *o, GError **error)
         if (numeric)
             g_qsort_with_data(order, (gint)pa->xs->len, sizeof(guint), cmp_x, pa->xs);
         GString *dat = g_string_new(NULL);
-        g_string_append_printf(dat, "# %s: %s against %s (column 3: the x value as text)\n", pa->name, ylabel, xaxis);
+        gboolean several = FALSE; /* some x has several seeds: draw their intervals */
+        g_string_append_printf(dat, "# %s: %s against %s; columns: x, mean over seeds, 95%% interval low and high, "
+                                    "the x value as text, seeds\n", pa->name, ylabel, xaxis);
         for (guint l = 0; l < pa->lines->len; l++) {
             PlotLine *pl = pa->lines->pdata[l];
             g_string_append_printf(dat, "%s# %s\n", l ? "\n\n" : "", pl->label);
             for (guint xo = 0; xo < pa->xs->len; xo++) {
                 guint x = order[xo];
-                if (x >= pl->sum->len)
+                GArray *v = x < pl->ys->len ? pl->ys->pdata[x] : NULL;
+                if (!v || !v->len)
                     continue;
-                guint n = g_array_index(pl->count, guint, x);
-                if (!n)
-                    continue;
-                char xb[G_ASCII_DTOSTR_BUF_SIZE], yb[G_ASCII_DTOSTR_BUF_SIZE];
+                SampleStats st;
+                sample_stats((const double *)v->data, v->len, &st);
+                char xb[G_ASCII_DTOSTR_BUF_SIZE], yb[G_ASCII_DTOSTR_BUF_SIZE], lb[G_ASCII_DTOSTR_BUF_SIZE],
+                    hb[G_ASCII_DTOSTR_BUF_SIZE];
                 if (numeric)
                     g_ascii_dtostr(xb, sizeof xb, g_ascii_strtod(pa->xs->pdata[x], NULL));
                 else
                     g_snprintf(xb, sizeof xb, "%u", x);
-                g_ascii_formatd(yb, sizeof yb, "%.6g", g_array_index(pl->sum, double, x) / n);
+                g_ascii_formatd(yb, sizeof yb, "%.6g", st.mean);
+                g_ascii_formatd(lb, sizeof lb, "%.6g", st.ci_low);
+                g_ascii_formatd(hb, sizeof hb, "%.6g", st.ci_high);
                 g_autofree char *qxv = gp_quote(pa->xs->pdata[x]);
-                g_string_append_printf(dat, "%s %s %s\n", xb, yb, qxv);
+                g_string_append_printf(dat, "%s %s %s %s %s %u\n", xb, yb, lb, hb, qxv, v->len);
+                several |= v->len > 1;
             }
         }
         g_autofree char *datpath = g_build_filename(dir, datname, NULL);
@@ -471,8 +476,10 @@ gboolean sweep_plot(const char *dir, const SweepPlotOptions *o, GError **error)
         for (guint l = 0; l < pa->lines->len; l++) {
             PlotLine *pl = pa->lines->pdata[l];
             g_autofree char *lt = gp_quote(pl->label);
-            g_string_append_printf(gp, "%s \"%s\" index %u using 1:2%s with linespoints lt %u title %s",
-                                   l ? ", \\\n      " : "", datname, l, numeric ? "" : ":xtic(3)", pl->series + 1, lt);
+            g_string_append_printf(gp, "%s \"%s\" index %u using 1:2%s%s with %s lt %u title %s",
+                                   l ? ", \\\n      " : "", datname, l, several ? ":3:4" : "",
+                                   numeric ? "" : ":xtic(5)", several ? "yerrorlines" : "linespoints",
+                                   pl->series + 1, lt);
         }
         g_string_append(gp, "\n");
     }
