@@ -61,6 +61,7 @@ int cmd_config(int argc, char **argv);
 int cmd_latency(int argc, char **argv);
 
 int cmd_native(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 
 #endif
