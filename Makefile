@@ -34,7 +34,7 @@ ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) $(PKG_CFLAGS) -I. -MMD -MP \
              -DQSIM_SRCDIR=\"$(CURDIR)\"
 LDLIBS   := $(PKG_LIBS) -lm -lpthread -ldl
 
-MODULES  := sim/base cores coherence sim locks sim/litmus sim/sweep sim/cli
+MODULES  := sim/base cores coherence sim locks sim/litmus sim/sweep sim/calibrate sim/cli
 # Programs with their own main(), kept out of the library.
 MAIN_SRC := sim/cli/main.c
 LIB_SRC  := $(filter-out $(MAIN_SRC),$(foreach m,$(MODULES),$(wildcard $(m)/*.c)))

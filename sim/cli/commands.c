@@ -11,6 +11,7 @@ const QsimCommand qsim_commands[] = {
     { "latency", "measure load/store/CAS latency to a line held in each state (ccbench-like)", cmd_latency },
     { "validate", "hold the model against published measurements (tests/validation/*.tsv)", cmd_validate },
     { "native",  "run a lock natively on this machine, one pinned thread per CPU", cmd_native },
+    { "calibrate", "measure this machine and write a machine config of it", cmd_calibrate },
     { "sweep",   "run a parameter sweep (axes from a YAML file) in parallel, or merge its shards", cmd_sweep },
     { "litmus",  "run herd7 litmus tests on a machine model and check them against their verdicts", cmd_litmus },
     { NULL, NULL, NULL },

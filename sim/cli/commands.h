@@ -62,6 +62,7 @@ int cmd_latency(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 
 int cmd_native(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 
 #endif
