@@ -328,7 +328,8 @@ START_TEST(test_writer_round_trip_and_comments)
     ck_assert_int_eq(cfg->llc.size, 8 << 20);
     ck_assert_int_eq(cfg->llc.latency, 40);
     ck_assert_int_eq(cfg->memory.latency, 250);
-    ck_assert_int_eq(cfg->topology.c2c_cycles, 60);          /* load from M 100 - LLC 40 */
+    ck_assert_int_eq(cfg->topology.snoop_response_cycles, 50); /* load from E 90 - LLC 40 */
+    ck_assert_int_eq(cfg->topology.snoop_data_cycles, 10);     /* load from M 100 - from E 90 */
     ck_assert_int_eq(cfg->core.locked_rmw_cycles, 19);
     ck_assert_int_eq(cfg->core.pause_cycles, 140);
     ck_assert_int_eq(cfg->core.mfence_cycles, 10 + CALIB_INSN_MFENCE);
@@ -361,10 +362,9 @@ START_TEST(test_writer_round_trip_and_comments)
     ck_assert_uint_ge(checked, 10);
     ck_assert(strstr(yaml, "# VM: this host is a virtual machine (a test says so)"));
     ck_assert(strstr(yaml, "# Note: a note from the measurement."));
-    /* Keys of the model being merged: written as comments, with the sum in c2c_cycles. */
-    ck_assert(strstr(yaml, "  # snoop_response_cycles: 50   (not a key of this qsim's config schema yet)"));
-    ck_assert(strstr(yaml, "  # snoop_data_cycles: 10   (not a key of this qsim's config schema yet)"));
-    ck_assert(strstr(yaml, "  # lock_hold_cycles: 15   (not a key of this qsim's config schema yet)"));
+    /* The snoop keys and the lock hold are keys of the config now, not comments. */
+    ck_assert(!strstr(yaml, "not a key of this qsim's config schema yet"));
+    ck_assert(!strstr(yaml, "c2c_cycles"));
     /* The measurements block. */
     ck_assert(strstr(yaml, "#   same-llc        0   1   - load   M         100.00     1.0%    9\n"));
 }
@@ -396,7 +396,9 @@ START_TEST(test_writer_ring_distances)
     ck_assert_int_eq(cfg->topology.cores_per_socket, 4);
     ck_assert_int_eq(cfg->llc.latency, 38);                    /* 40 - 2 x 1 x 1 */
     ck_assert_int_eq(cfg->memory.latency, 248);                /* 250 - 2 */
-    ck_assert_int_eq(cfg->topology.c2c_cycles, 59);            /* 100 - 40 - 4/3 = 58.67 */
+    /* M 100 - the LLC path 40 + 4/3 = 58.67 in all, 10 of it the dirty line's read-out */
+    ck_assert_int_eq(cfg->topology.snoop_response_cycles + cfg->topology.snoop_data_cycles, 59);
+    ck_assert_int_eq(cfg->topology.snoop_data_cycles, 10);
     ck_assert_int_eq(cfg->protocol, PROTO_MESIF);
     ck_assert_int_eq(cfg->core.rob, 192);
     g_autofree char *c = comment_above(yaml, "llc.latency");
@@ -420,11 +422,11 @@ START_TEST(test_writer_unknown_core_and_missing_measurements)
     ck_assert_int_eq(cfg->topology.ondie, ONDIE_CROSSBAR);
     ck_assert_int_eq(cfg->core.rob, defaults->core.rob);
     ck_assert_int_eq(cfg->llc.latency, defaults->llc.latency);
-    ck_assert_int_eq(cfg->topology.c2c_cycles, defaults->topology.c2c_cycles);
+    ck_assert_int_eq(cfg->topology.snoop_response_cycles, defaults->topology.snoop_response_cycles);
     g_autofree char *c = comment_above(yaml, "core.rob");
     ck_assert_msg(strstr(c, "chosen: the schema's default; this core is not in the known-cores table"), "%s", c);
     g_free(c);
-    c = comment_above(yaml, "topology.c2c_cycles");
+    c = comment_above(yaml, "topology.snoop_response_cycles");
     ck_assert_msg(strstr(c, "chosen: the schema's default; no pair of cores sharing an LLC was measured"), "%s", c);
 }
 END_TEST
