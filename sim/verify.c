@@ -113,6 +113,34 @@ gboolean verify_lock(const char *lock_name, const char *lock_text, const VerifyO
     return TRUE;
 }
 
+static gint cmp_str(gconstpointer a, gconstpointer b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+GPtrArray *verify_builtin_locks(void)
+{
+    g_autoptr(GPtrArray) dirs = config_search_dirs("locks");
+    GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
+    for (guint i = 0; i < dirs->len; i++) {
+        GDir *d = g_dir_open(dirs->pdata[i], 0, NULL);
+        const char *f;
+        while (d && (f = g_dir_read_name(d))) {
+            if (!g_str_has_suffix(f, ".qs"))
+                continue;
+            char *n = g_strndup(f, strlen(f) - 3);
+            if (g_ptr_array_find_with_equal_func(names, n, g_str_equal, NULL))
+                g_free(n); /* an earlier folder's lock of the same name wins, as verify_find_lock finds it */
+            else
+                g_ptr_array_add(names, n);
+        }
+        if (d)
+            g_dir_close(d);
+    }
+    g_ptr_array_sort(names, cmp_str); /* never the folder's order */
+    return names;
+}
+
 char *verify_find_lock(const char *name, GError **error)
 {
     g_autoptr(GPtrArray) dirs = config_search_dirs("locks");

@@ -36,5 +36,7 @@ gboolean verify_lock(const char *lock_name, const char *lock_text, const VerifyO
 /* The path of built-in lock NAME (NAME.qs in the `locks` search folders), or NULL with an
  * error that suggests a close name and `qsim list locks`. */
 char *verify_find_lock(const char *name, GError **error);
+/* The names of the built-in locks (every NAME.qs of the `locks` search folders), sorted. */
+GPtrArray *verify_builtin_locks(void);
 
 #endif
