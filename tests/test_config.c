@@ -172,10 +172,12 @@ Suite *make_config_suite(void)
 {
     Suite *s = suite_create("config");
     TCase *tc = tcase_create("errors");
+    tcase_set_timeout(tc, 30);
     tcase_add_loop_test(tc, test_error_cases, 0, G_N_ELEMENTS(error_cases));
     tcase_add_test(tc, test_missing_file);
     suite_add_tcase(s, tc);
     tc = tcase_create("values");
+    tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_defaults_units_and_sets);
     tcase_add_test(tc, test_round_trip);
     tcase_add_test(tc, test_shipped_configs_round_trip);

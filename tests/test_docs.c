@@ -73,6 +73,7 @@ Suite *make_docs_suite(void)
 {
     Suite *s = suite_create("docs");
     TCase *tc = tcase_create("generated");
+    tcase_set_timeout(tc, 30);
     tcase_add_loop_test(tc, test_generated_doc_is_current, 0, G_N_ELEMENTS(pages));
     tcase_add_test(tc, test_pages_hold_every_row);
     tcase_add_test(tc, test_list_subjects);

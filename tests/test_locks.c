@@ -267,10 +267,12 @@ Suite *make_locks_suite(void)
     tcase_add_test(tc, test_qrwlock_readers_overlap);
     suite_add_tcase(s, tc);
     tc = tcase_create("checker can fail");
+    tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_broken_lock_fails);
     tcase_add_test(tc, test_stuck_lock_fails);
     suite_add_tcase(s, tc);
     tc = tcase_create("sources");
+    tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_qspin_cmpxchg_differs_only_in_patch);
     suite_add_tcase(s, tc);
     tc = tcase_create("cli");

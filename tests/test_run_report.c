@@ -295,6 +295,7 @@ Suite *make_run_report_suite(void)
 {
     Suite *s = suite_create("run_report");
     TCase *tc = tcase_create("builder");
+    tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_mark_log);
     tcase_add_test(tc, test_mark_log_grows);
     tcase_add_test(tc, test_mark_log_limit);
