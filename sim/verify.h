@@ -9,6 +9,7 @@
 typedef struct {
     WorkloadOptions workload;   /* the rows of `qsim verify`: threads, readers, data, cs_writes, iterations */
     Arch arch;
+    guint line_size;         /* bytes: the memory layout's and the exclusive monitor's granule (0: 64) */
     guint seeds;             /* seeds first_seed .. first_seed + seeds - 1 */
     guint64 first_seed;
     guint64 max_steps;       /* livelock bound per run; 0: from the workload's size */
@@ -33,8 +34,7 @@ void verify_result_clear(VerifyResult *r);
 gboolean verify_lock(const char *lock_name, const char *lock_text, const VerifyOptions *o,
                      VerifyResult *r, GError **error);
 
-/* The path of built-in lock NAME (NAME.qs in the `locks` search folders), or NULL with an
- * error that suggests a close name and `qsim list locks`. */
+/* The older name of lock_find (sim/lock_find.h), kept for its callers. */
 char *verify_find_lock(const char *name, GError **error);
 
 #endif
