@@ -52,7 +52,7 @@ TEST_OBJ := $(TEST_SRC:%.c=$(B)/%.o)
 TEST_CACHE := XDG_CACHE_HOME=$(CURDIR)/build/cache
 
 # (FORCE: a prerequisite that always runs its target's recipe)
-.PHONY: FORCE all run study check check-layers check-unit check-install check-asan bench install uninstall clean docs
+.PHONY: FORCE all run study check check-layers check-unit check-install check-tarball check-asan bench install uninstall clean docs
 all: qsim $(B)/qsim.1 $(B)/qsim.bash
 
 qsim: $(B)/qsim
@@ -127,6 +127,7 @@ check: qsim
 	$(MAKE) --no-print-directory check-layers
 	$(MAKE) --no-print-directory check-unit B=build
 	$(MAKE) --no-print-directory check-install
+	$(MAKE) --no-print-directory check-tarball
 	$(MAKE) --no-print-directory check-asan
 	@echo "make check: all tests passed"
 
@@ -168,6 +169,15 @@ check-install: qsim
 	test "$$r" = teaching && \
 	test -f $$p/share/doc/qsim/isa.md && test -f $$p/share/doc/qsim/report.md && \
 	rm -rf $$stage && echo "check-install: a staged install finds its data, man page, completion and docs"
+
+# A source tree that is not a git checkout (an unpacked tarball) still builds, and its qsim
+# says the commit is unknown: main.c, which prints it, compiled in a copy without .git.
+check-tarball:
+	@t=$$(mktemp -d /tmp/qsim-tarball.XXXXXX) && \
+	tar -cf - --exclude=./.git --exclude=./build --exclude=./qsim . | tar -xf - -C $$t && \
+	$(MAKE) --no-print-directory -s -C $$t build/sim/cli/main.o && \
+	grep -q '"unknown"' $$t/build/gen/qsim_commit.h && \
+	rm -rf $$t && echo "check-tarball: a tree without git builds, commit unknown"
 
 # The main job: the seed patch's question on its machine, workloads A (data in the lock's line)
 # and B (data in its own line), two threads, side by side with the counters that explain it.

@@ -70,7 +70,8 @@ static void emit_reply(GString *s, CompleteKind kind, const char *arg)
                            "$(compgen -f -X '!*.qs' -- \"$cur\"))");
         break;
     case COMPLETE_CONFIG_KEYS:
-        g_string_append(s, "compopt -o nospace 2>/dev/null; COMPREPLY=($(compgen -W \"$_qsim_config_keys\" -- \"$cur\"))");
+        g_string_append(s, "compopt -o nospace 2>/dev/null; "
+                           "COMPREPLY=($(compgen -W \"$_qsim_config_keys\" -- \"$cur\"))");
         break;
     case COMPLETE_FILES:
         g_string_append(s, "COMPREPLY=($(compgen -f -- \"$cur\"))");
@@ -95,7 +96,8 @@ static char *bash_script(void)
     g_string_append(s, "\"\n\n"
                        "# Names from `qsim list configs|locks` (the first word of each line).\n"
                        "_qsim_names()\n{\n"
-                       "    \"${COMP_WORDS[0]}\" list \"$1\" 2>/dev/null | while read -r name _; do echo \"$name\"; done\n"
+                       "    \"${COMP_WORDS[0]}\" list \"$1\" 2>/dev/null |\n"
+                       "        while read -r name _; do echo \"$name\"; done\n"
                        "}\n\n"
                        "_qsim()\n{\n"
                        "    local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} cmd=${COMP_WORDS[1]}\n"
@@ -130,8 +132,8 @@ static char *bash_script(void)
     /* The options of each command, and its positional arguments. */
     for (guint i = 0; i < docs->len; i++) {
         const CliCommandDoc *d = docs->pdata[i];
-        g_string_append_printf(s, "    %s)\n        if [[ $cur == -* ]]; then\n            COMPREPLY=($(compgen -W \"--help",
-                               d->command->name);
+        g_string_append_printf(s, "    %s)\n        if [[ $cur == -* ]]; then\n"
+                                  "            COMPREPLY=($(compgen -W \"--help", d->command->name);
         for (guint j = 0; j < d->options->len; j++) {
             const CliOption *o = d->options->pdata[j];
             g_string_append_printf(s, " --%s", o->long_name);

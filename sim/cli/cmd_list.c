@@ -157,18 +157,19 @@ static const struct {
 } subjects[] = {
     { "configs", "the machine configs qsim finds, a line each", print_configs },
     { "locks", "the built-in locks qsim finds, a line each", print_locks },
-    { "options", "the workload options of run, native, verify and sweeps (Markdown, docs/workload.md)",
+    { "options", "the workload options of run, native, verify and sweeps (Markdown, " QSIM_DOC("workload.md") ")",
       print_options },
-    { "counters", "every counter a report can hold, with its meaning (Markdown, docs/counters.md)",
+    { "counters", "every counter a report can hold, with its meaning (Markdown, " QSIM_DOC("counters.md") ")",
       print_counters },
-    { "report", "every key of a report, with its unit and meaning (Markdown, docs/report.md)", print_report_keys },
+    { "report", "every key of a report, with its unit and meaning (Markdown, " QSIM_DOC("report.md") ")", print_report_keys },
 };
 
 int cmd_list(int argc, char **argv)
 {
     g_autoptr(GString) params = g_string_new(NULL);
     g_autoptr(GString) summary = g_string_new("List what qsim knows.  Configs and locks are found in\n"
-                                              "$QSIM_CONFIG_PATH, the source tree or the installed data folder.\n"
+                                              "$QSIM_CONFIG_PATH (configs), $QSIM_LOCK_PATH (locks), the source tree or the installed\n"
+                                              "data folder.\n"
                                               "(The config keys: `qsim config --reference`.)\n");
     for (guint i = 0; i < G_N_ELEMENTS(subjects); i++) {
         g_string_append_printf(params, "%s%s", i ? "|" : "", subjects[i].name);
