@@ -1032,6 +1032,7 @@ Suite *make_native_suite(void)
 {
     Suite *s = suite_create("native");
     TCase *tc = tcase_create("translate");
+    tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_translate_golden);
     tcase_add_test(tc, test_translate_arm64_mapping);
     tcase_add_test(tc, test_translate_one_entry);
