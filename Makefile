@@ -2,13 +2,16 @@
 #   make          build ./qsim (objects under build/)
 #   make run      build, then run the main job
 #   make check    build, then run every test (also under ASan/UBSan)
-#   make install  PREFIX=/usr/local DESTDIR=
+#   make install  PREFIX=/usr/local DESTDIR=  (the binary, data, qsim(1), bash completion, docs)
 # Missing Debian build dependencies are installed when run as root (build-aux/deps.sh).
 
 VERSION   := 0.1.0
 PREFIX    ?= /usr/local
 BINDIR    ?= $(PREFIX)/bin
 DATADIR   ?= $(PREFIX)/share/qsim
+DOCDIR    ?= $(PREFIX)/share/doc/qsim
+MANDIR    ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 DESTDIR   ?=
 CC        ?= cc
 PKGS      := glib-2.0 yaml-0.1 json-glib-1.0
@@ -30,8 +33,8 @@ CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null)
 WARN     := -Wall -Wextra
 CFLAGS   ?= -O2 -g
 ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) $(PKG_CFLAGS) -I. -MMD -MP \
-             -DQSIM_VERSION=\"$(VERSION)\" -DQSIM_DATADIR=\"$(DATADIR)\" \
-             -DQSIM_SRCDIR=\"$(CURDIR)\"
+             -DQSIM_VERSION=\"$(VERSION)\" -DQSIM_DATADIR=\"$(DATADIR)\" -DQSIM_DOCDIR=\"$(DOCDIR)\" \
+             -DQSIM_SRCDIR=\"$(CURDIR)\" -I$(B)/gen
 LDLIBS   := $(PKG_LIBS) -lm -lpthread -ldl
 
 MODULES  := sim/base cores coherence sim locks sim/litmus sim/sweep sim/calibrate sim/cli
@@ -48,14 +51,38 @@ TEST_OBJ := $(TEST_SRC:%.c=$(B)/%.o)
 # (docs/native.md); the tests keep theirs in the build tree, shared by both flavours.
 TEST_CACHE := XDG_CACHE_HOME=$(CURDIR)/build/cache
 
-.PHONY: all run study check check-layers check-unit check-install check-asan bench install uninstall clean docs
-all: qsim
+# (FORCE: a prerequisite that always runs its target's recipe)
+.PHONY: FORCE all run study check check-layers check-unit check-install check-tarball check-asan bench install uninstall clean docs
+all: qsim $(B)/qsim.1 $(B)/qsim.bash
 
 qsim: $(B)/qsim
 	@if [ "$(B)" = build ]; then cp $(B)/qsim qsim.tmp && mv -f qsim.tmp qsim; fi
 
 $(B)/qsim: $(B)/sim/cli/main.o $(B)/libqsim.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+
+# The manual page and the bash completion, made by qsim from the tables it runs on.
+$(B)/qsim.1: $(B)/qsim
+	$(B)/qsim man > $@.tmp && mv $@.tmp $@
+
+$(B)/qsim.bash: $(B)/qsim
+	$(B)/qsim completion bash > $@.tmp && mv $@.tmp $@
+
+# The commit qsim is built from, for `qsim --version`: git's when the tree is a git checkout
+# ("-dirty" with uncommitted changes), "unknown" otherwise (a tarball, or no git).  The header
+# is rewritten only when that changes, so only main.o follows it.
+$(B)/gen/qsim_commit.h: FORCE
+	@mkdir -p $(dir $@)
+	@c=unknown; \
+	if [ -e .git ] && h=$$(git rev-parse --short=12 HEAD 2>/dev/null); then \
+	  c=$$h; git diff --quiet HEAD -- 2>/dev/null || c=$$c-dirty; \
+	fi; \
+	printf '#define QSIM_COMMIT "%s"\n' "$$c" > $@.tmp
+	@cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
+
+$(B)/sim/cli/main.o: $(B)/gen/qsim_commit.h
+
+FORCE:
 
 $(B)/libqsim.a: $(LIB_OBJ)
 	@rm -f $@
@@ -65,12 +92,18 @@ $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(if $(filter tests/%,$<),$(CHECK_CFLAGS) -I$(B)/tests) -c -o $@ $<
 
-# The test runner collects every make_*_suite() defined under tests/.
+# The test runner collects every make_NAME_suite() defined under tests/, each with its name
+# (which must be the suite_create() name in the same file: the runner selects suites by it).
 $(B)/tests/suites.h: $(TEST_SRC)
 	@mkdir -p $(dir $@)
-	@grep -ho '^Suite \*make_[a-z0-9_]*_suite' $(TEST_SRC) | sed 's/^Suite \*//' | sort -u | \
-	  awk '{ print "Suite *" $$1 "(void);"; l = l "    " $$1 ",\n" } \
-	       END { printf "static Suite *(*const qsim_suites[])(void) = {\n%s    NULL\n};\n", l }' > $@.tmp
+	@for f in $(TEST_SRC); do \
+	  for n in $$(sed -n 's/^Suite \*make_\([a-z0-9_]*\)_suite.*/\1/p' $$f); do \
+	    grep -q "suite_create(\"$$n\")" $$f || { echo "$$f: make_$${n}_suite must create suite \"$$n\"" >&2; exit 1; }; \
+	    echo $$n; \
+	  done; \
+	done | sort -u | \
+	  awk '{ print "Suite *make_" $$1 "_suite(void);"; l = l "    { \"" $$1 "\", make_" $$1 "_suite },\n" } \
+	       END { printf "static const struct { const char *name; Suite *(*make)(void); } qsim_suites[] = {\n%s    { NULL, NULL }\n};\n", l }' > $@.tmp
 	@cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
 
 $(B)/tests/check_main.o: $(B)/tests/suites.h
@@ -79,23 +112,36 @@ $(B)/check_qsim: $(TEST_OBJ) $(B)/libqsim.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS)
 
 # ---- tests ----
+# Every test case sets its own Check timeout (tests/check_main.c gives one that does not 60 s);
+# make check scales them all by CK_TIMEOUT_MULTIPLIER so that a slow or busy machine passes too.
+# Override it from the environment or the command line: `make check CK_TIMEOUT_MULTIPLIER=10`.
+CK_TIMEOUT_MULTIPLIER ?= 4
+TEST_ENV := CK_TIMEOUT_MULTIPLIER=$(CK_TIMEOUT_MULTIPLIER) QSIM_SRCDIR=$(CURDIR) $(TEST_CACHE)
+# The suites the sanitizer pass runs (names as in `build/check_qsim --list`): the ones that
+# exercise memory: the parsers (assembler, config, litmus, workload options), the memory
+# system, the cores and the interpreter, the engine, the runner and its report.  The rest
+# (litmus catalogues on whole machines, native runs, docs, sweeps, verify) run in check-unit.
+ASAN_SUITES := asm config litmus workload coh_table coh_directed coh_random \
+               core_pipe core_mem core_order core_lock interp engine run run_report report counters
 check: qsim
 	$(MAKE) --no-print-directory check-layers
 	$(MAKE) --no-print-directory check-unit B=build
 	$(MAKE) --no-print-directory check-install
+	$(MAKE) --no-print-directory check-tarball
 	$(MAKE) --no-print-directory check-asan
 	@echo "make check: all tests passed"
 
 check-unit: $(B)/check_qsim $(B)/qsim
-	QSIM_BIN=$(CURDIR)/$(B)/qsim QSIM_SRCDIR=$(CURDIR) $(TEST_CACHE) $(B)/check_qsim
+	$(TEST_ENV) QSIM_BIN=$(CURDIR)/$(B)/qsim $(B)/check_qsim
 
-# Same sources, built with sanitizers, running the same suites at a reduced scale.
+# Same sources, built with sanitizers, running the suites that exercise memory (ASAN_SUITES)
+# at a reduced scale.
 check-asan:
 	$(MAKE) --no-print-directory B=build/asan \
 	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 	  build/asan/check_qsim build/asan/qsim
 	ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 QSIM_TEST_SCALE=quick \
-	  QSIM_BIN=$(CURDIR)/build/asan/qsim QSIM_SRCDIR=$(CURDIR) $(TEST_CACHE) build/asan/check_qsim
+	  $(TEST_ENV) QSIM_BIN=$(CURDIR)/build/asan/qsim build/asan/check_qsim $(ASAN_SUITES)
 
 # No include runs upward through the layers (build-aux/check-layers.sh has the table); the
 # checker itself must catch one planted in a scratch tree.
@@ -106,16 +152,34 @@ check-layers:
 	if sh build-aux/check-layers.sh $$t >/dev/null 2>&1; then rm -rf $$t; echo "check-layers: missed a planted upward include" >&2; exit 1; fi; \
 	rm -rf $$t; echo "check-layers: a planted upward include is caught"
 
-# A staged install must find its configs and locks with the source tree out of reach.
+# A staged install must find its configs and locks with the source tree out of reach, and
+# hold the manual page, the bash completion (which must complete from the installed data)
+# and the docs the help texts point at.
 check-install: qsim
-	@stage=$$(mktemp -d /tmp/qsim-stage.XXXXXX) && \
+	@stage=$$(mktemp -d /tmp/qsim-stage.XXXXXX) && p=$$stage/opt/qsim && \
 	$(MAKE) --no-print-directory install DESTDIR=$$stage PREFIX=/opt/qsim >/dev/null && \
-	test -x $$stage/opt/qsim/bin/qsim && test -f $$stage/opt/qsim/share/qsim/configs/teaching.yaml && \
-	(cd / && QSIM_CONFIG_PATH= $$stage/opt/qsim/bin/qsim list configs | grep -q '^teaching ') && \
-	(cd / && $$stage/opt/qsim/bin/qsim config teaching >/dev/null) && \
-	(cd / && $$stage/opt/qsim/bin/qsim validate --config magny-cours | grep -q "0 failed") && \
-	test -f $$stage/opt/qsim/share/qsim/validation/sosp13.tsv && \
-	rm -rf $$stage && echo "check-install: a staged install finds its data"
+	test -x $$p/bin/qsim && test -f $$p/share/qsim/configs/teaching.yaml && \
+	(cd / && QSIM_CONFIG_PATH= $$p/bin/qsim list configs | grep -q '^teaching ') && \
+	(cd / && QSIM_LOCK_PATH= $$p/bin/qsim list locks | grep -q '^qspin ') && \
+	(cd / && $$p/bin/qsim config teaching >/dev/null) && \
+	(cd / && $$p/bin/qsim validate --config magny-cours | grep -q "0 failed") && \
+	test -f $$p/share/qsim/validation/sosp13.tsv && \
+	head -n 2 $$p/share/man/man1/qsim.1 | grep -q '^\.TH QSIM 1' && \
+	grep -q '^\.SS "qsim run' $$p/share/man/man1/qsim.1 && \
+	bash -n $$p/share/bash-completion/completions/qsim && \
+	r=$$(cd / && bash -c 'source '$$p'/share/bash-completion/completions/qsim; COMP_WORDS=('$$p'/bin/qsim run --config teach); COMP_CWORD=3; _qsim; echo "$${COMPREPLY[*]}"') && \
+	test "$$r" = teaching && \
+	test -f $$p/share/doc/qsim/isa.md && test -f $$p/share/doc/qsim/report.md && \
+	rm -rf $$stage && echo "check-install: a staged install finds its data, man page, completion and docs"
+
+# A source tree that is not a git checkout (an unpacked tarball) still builds, and its qsim
+# says the commit is unknown: main.c, which prints it, compiled in a copy without .git.
+check-tarball:
+	@t=$$(mktemp -d /tmp/qsim-tarball.XXXXXX) && \
+	tar -cf - --exclude=./.git --exclude=./build --exclude=./qsim . | tar -xf - -C $$t && \
+	$(MAKE) --no-print-directory -s -C $$t build/sim/cli/main.o && \
+	grep -q '"unknown"' $$t/build/gen/qsim_commit.h && \
+	rm -rf $$t && echo "check-tarball: a tree without git builds, commit unknown"
 
 # The main job: the seed patch's question on its machine, workloads A (data in the lock's line)
 # and B (data in its own line), two threads, side by side with the counters that explain it.
@@ -131,6 +195,7 @@ docs: qsim
 	./qsim list options > docs/workload.md
 	./qsim list counters > docs/counters.md
 	sh build-aux/validation-doc.sh ./qsim docs/validation.md
+	./qsim list report > docs/report.md
 
 # Simulation speed and memory (long measurements live here, not in `make check`).
 bench: qsim
@@ -140,9 +205,13 @@ bench: qsim
 study: qsim
 	sh build-aux/study.sh ./qsim docs/study-qspin-cmpxchg.md
 
-install: qsim
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/configs $(DESTDIR)$(DATADIR)/locks $(DESTDIR)$(DATADIR)/sweeps
+install: qsim build/qsim.1 build/qsim.bash
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/configs $(DESTDIR)$(DATADIR)/locks $(DESTDIR)$(DATADIR)/sweeps \
+	  $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(DOCDIR)
 	install -m 755 qsim $(DESTDIR)$(BINDIR)/qsim
+	install -m 644 build/qsim.1 $(DESTDIR)$(MANDIR)/man1/qsim.1
+	install -m 644 build/qsim.bash $(DESTDIR)$(BASHCOMPDIR)/qsim
+	install -m 644 docs/*.md $(DESTDIR)$(DOCDIR)/
 	install -m 644 configs/*.yaml $(DESTDIR)$(DATADIR)/configs/
 	if ls locks/*.qs >/dev/null 2>&1; then install -m 644 locks/*.qs $(DESTDIR)$(DATADIR)/locks/; fi
 	install -m 644 sweeps/*.yaml $(DESTDIR)$(DATADIR)/sweeps/
@@ -150,8 +219,8 @@ install: qsim
 	install -m 644 tests/validation/*.tsv $(DESTDIR)$(DATADIR)/validation/
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/qsim
-	rm -rf $(DESTDIR)$(DATADIR)
+	rm -f $(DESTDIR)$(BINDIR)/qsim $(DESTDIR)$(MANDIR)/man1/qsim.1 $(DESTDIR)$(BASHCOMPDIR)/qsim
+	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR)
 
 clean:
 	rm -rf build qsim

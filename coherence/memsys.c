@@ -85,7 +85,8 @@ void memsys_free(MemSys *ms)
         ms->pl_free = n;
     }
     for (guint i = 0; i < ms->nsockets * ms->llc_sets; i++)
-        g_free(ms->llc[i].l);
+        if (ms->llc[i].l)
+            g_free(ms->llc[i].l);
     for (guint i = 0; i < ms->msg->len; i++)
         g_free(msg_at(ms, i)->data);
     g_array_free(ms->msg, TRUE);

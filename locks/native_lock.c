@@ -6,7 +6,7 @@
 #include "locks/native_compile.h"
 #include "locks/native_host.h"
 #include "locks/native_lock.h"
-#include "sim/verify.h"
+#include "sim/lock_find.h"
 
 struct NativeLock {
     char *name;        /* in reports */
@@ -70,7 +70,7 @@ NativeLock *native_lock_from_file(const char *path, GError **error)
 
 NativeLock *native_lock_builtin(const char *name, GError **error)
 {
-    g_autofree char *path = verify_find_lock(name, error);
+    g_autofree char *path = lock_find(name, error);
     if (!path)
         return NULL;
     return native_lock_from_file(path, error);

@@ -2,7 +2,7 @@
 # load instruction rollback", Ma Ling, RFC PATCH 1/1, LKML, October 2015.  The pending owner
 # and the queue head spin with cmpxchg16 on locked_pending instead of load-acquire.
 # Base: Linux generic queued spinlock, v4.3 (kernel/locking/qspinlock.c, late 2015), without
-# paravirt, as described step by step in docs (LOCKS.md, "qspin").
+# paravirt (locks/qspin.qs, whose comments follow it step by step).
 # Word: bits 0-7 locked byte, bit 8 pending (bits 8-15 the pending byte), bits 16-31 the tail:
 # (thread + 1) << 18 | idx << 16, idx 0 (one MCS node per thread).  Bits 0-15 are the
 # locked_pending half-word, bits 16-31 the tail half-word.

@@ -1,5 +1,5 @@
 # qspin: Linux generic queued spinlock, v4.3 (kernel/locking/qspinlock.c, late 2015), without
-# paravirt, as described step by step in docs (LOCKS.md, "qspin").
+# paravirt.  The comments beside the code follow its lock and unlock step by step.
 # Word: bits 0-7 locked byte, bit 8 pending (bits 8-15 the pending byte), bits 16-31 the tail:
 # (thread + 1) << 18 | idx << 16, idx 0 (one MCS node per thread).  Bits 0-15 are the
 # locked_pending half-word, bits 16-31 the tail half-word.

@@ -8,11 +8,12 @@
 #include <json-glib/json-glib.h>
 #include "sim/base/config.h"
 #include "sim/workload.h"
+#include "sim/run_report.h"
 
 typedef struct {
     const char *config;          /* name or path */
     const char *const *sets;     /* "key.path=value" overrides, NULL-terminated, may be NULL */
-    const char *lock;            /* built-in lock name, or NULL when lock_file is given */
+    const char *lock;            /* lock name or path (lock_find), or NULL when lock_file is given */
     const char *lock_file;
     WorkloadOptions workload;    /* threads, iterations, critical section... (sim/workload.h) */
     guint64 seed;
@@ -36,5 +37,11 @@ void run_result_clear(RunResult *r);
 gboolean run_simulation(const RunOptions *o, RunResult *r, GError **error);
 /* A short headline for people: what happened and the counters that explain it. */
 char *run_headline(JsonNode *report);
+
+/* The model's counter groups (stats NULL: a run fills them in), for the report and its docs. */
+enum { RUN_GROUP_CORE, RUN_GROUP_MEMORY, RUN_GROUP_LOCK_LINE, RUN_GROUPS };
+extern const CounterGroup run_counter_groups[RUN_GROUPS];
+/* How each group's dump sums its counters, for docs/report.md (NULL: as they are). */
+extern const char *const run_counter_group_sums[RUN_GROUPS];
 
 #endif

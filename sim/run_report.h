@@ -15,7 +15,7 @@
  *   the verdicts (mutual_exclusion, stalled)  [RUN_REPORT_VERDICTS members]
  *   headline counters (machine_clears.*, paused_cycles, atomics.*, coherence.*, l1_hit_rate,
  *   sim_instructions): sums and shares of named counters, from the table in run_report.c
- *   each group's full dump under its dump_key (core_counters.*, memory_system.*, counters.*),
+ *   each group's full dump under its dump_key (cores_summed.*, memory_system.*, counters.*),
  *   or "unavailable (why)" for a group its runner could not count
  *   host_seconds, host_peak_rss_kib (when host_time) */
 #ifndef QSIM_RUN_REPORT_H
@@ -83,5 +83,9 @@ JsonNode *run_report_build(const RunReportInput *in);
 /* The headline counters as a Markdown table, for docs: key, group, and the counters it is made
  * of (a sum, where an array or per-core counter counts as its total; or a share). */
 char *run_report_headline_markdown(void);
+/* Every key of a report whose counters are `groups` (stats may be NULL), in report order, with
+ * unit and meaning, as Markdown tables: the body of docs/report.md.  dump_docs[i] (or NULL)
+ * says how group i's dump is summed (", each summed over the cores"). */
+char *run_report_reference_markdown(const CounterGroup *groups, const char *const *dump_docs, guint ngroups);
 
 #endif

@@ -1,8 +1,6 @@
 /* Lock verification (see verify.h). */
 #include <string.h>
 #include "sim/verify.h"
-#include "sim/base/config.h"
-#include "sim/base/suggest.h"
 #include "cores/asm.h"
 #include "cores/interp.h"
 #include "cores/isa_exec.h"
@@ -94,7 +92,7 @@ gboolean verify_lock(const char *lock_name, const char *lock_text, const VerifyO
     r->ok = TRUE;
     for (guint k = 0; k < o->seeds; k++) {
         guint64 seed = o->first_seed + k;
-        InterpOptions io = { .threads = h.threads, .seed = seed, .max_steps = bound };
+        InterpOptions io = { .threads = h.threads, .seed = seed, .max_steps = bound, .line_size = o->line_size };
         g_autoptr(Interp) in = interp_new(p, &io, error);
         if (!in)
             return FALSE;
@@ -113,55 +111,3 @@ gboolean verify_lock(const char *lock_name, const char *lock_text, const VerifyO
     return TRUE;
 }
 
-static gint cmp_str(gconstpointer a, gconstpointer b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-GPtrArray *verify_builtin_locks(void)
-{
-    g_autoptr(GPtrArray) dirs = config_search_dirs("locks");
-    GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
-    for (guint i = 0; i < dirs->len; i++) {
-        GDir *d = g_dir_open(dirs->pdata[i], 0, NULL);
-        const char *f;
-        while (d && (f = g_dir_read_name(d))) {
-            if (!g_str_has_suffix(f, ".qs"))
-                continue;
-            char *n = g_strndup(f, strlen(f) - 3);
-            if (g_ptr_array_find_with_equal_func(names, n, g_str_equal, NULL))
-                g_free(n); /* an earlier folder's lock of the same name wins, as verify_find_lock finds it */
-            else
-                g_ptr_array_add(names, n);
-        }
-        if (d)
-            g_dir_close(d);
-    }
-    g_ptr_array_sort(names, cmp_str); /* never the folder's order */
-    return names;
-}
-
-char *verify_find_lock(const char *name, GError **error)
-{
-    g_autoptr(GPtrArray) dirs = config_search_dirs("locks");
-    g_autofree char *file = g_str_has_suffix(name, ".qs") ? g_strdup(name) : g_strconcat(name, ".qs", NULL);
-    g_autoptr(GPtrArray) known = g_ptr_array_new_with_free_func(g_free);
-    for (guint i = 0; i < dirs->len; i++) {
-        char *p = g_build_filename(dirs->pdata[i], file, NULL);
-        if (!strchr(name, '/') && g_file_test(p, G_FILE_TEST_IS_REGULAR))
-            return p;
-        g_free(p);
-        GDir *d = g_dir_open(dirs->pdata[i], 0, NULL);
-        const char *f;
-        while (d && (f = g_dir_read_name(d)))
-            if (g_str_has_suffix(f, ".qs"))
-                g_ptr_array_add(known, g_strndup(f, strlen(f) - 3));
-        if (d)
-            g_dir_close(d);
-    }
-    const char *hint = suggest_closest(name, (const char *const *)known->pdata, known->len);
-    g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_NOENT, "no built-in lock `%s`%s%s%s (`qsim list locks` shows them; "
-                "use --lock-file PATH for your own)", name, hint ? "; did you mean `" : "", hint ? hint : "",
-                hint ? "`?" : "");
-    return NULL;
-}

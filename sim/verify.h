@@ -9,6 +9,7 @@
 typedef struct {
     WorkloadOptions workload;   /* the rows of `qsim verify`: threads, readers, data, cs_writes, iterations */
     ArchTarget target;       /* what the lock is assembled for: its `.if arch=/atomics=` code */
+    guint line_size;         /* bytes: the memory layout's and the exclusive monitor's granule (0: 64) */
     guint seeds;             /* seeds first_seed .. first_seed + seeds - 1 */
     guint64 first_seed;
     guint64 max_steps;       /* livelock bound per run; 0: from the workload's size */
@@ -33,10 +34,5 @@ void verify_result_clear(VerifyResult *r);
 gboolean verify_lock(const char *lock_name, const char *lock_text, const VerifyOptions *o,
                      VerifyResult *r, GError **error);
 
-/* The path of built-in lock NAME (NAME.qs in the `locks` search folders), or NULL with an
- * error that suggests a close name and `qsim list locks`. */
-char *verify_find_lock(const char *name, GError **error);
-/* The names of the built-in locks (every NAME.qs of the `locks` search folders), sorted. */
-GPtrArray *verify_builtin_locks(void);
 
 #endif

@@ -174,6 +174,33 @@ static const struct {
     { WL_RUN, "run" }, { WL_NATIVE, "native" }, { WL_VERIFY, "verify" }, { WL_SWEEP, "sweep" },
 };
 
+char *workload_key_commands_text(const WorkloadKey *k)
+{
+    GString *s = g_string_new(NULL);
+    for (guint c = 0; c < G_N_ELEMENTS(command_names); c++)
+        if (k->commands & command_names[c].bit)
+            g_string_append_printf(s, "%s%s", s->len ? ", " : "", command_names[c].name);
+    return g_string_free(s, FALSE);
+}
+
+char *workload_key_defaults_text(const WorkloadKey *k)
+{
+    GString *s = g_string_new(k->def);
+    for (const WorkloadDefault *d = k->defaults; d && d->commands; d++)
+        for (guint c = 0; c < G_N_ELEMENTS(command_names); c++)
+            if (d->commands & command_names[c].bit)
+                g_string_append_printf(s, "; %s: %s (%s)", command_names[c].name, d->value, d->why);
+    return g_string_free(s, FALSE);
+}
+
+char *workload_key_values_text(const WorkloadKey *k)
+{
+    if (k->type == WL_ENUM)
+        return g_strjoinv(", ", (char **)k->choices);
+    return g_strdup_printf("%" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT "%s%s", k->min, k->max, k->unit ? " " : "",
+                           k->unit ? k->unit : "");
+}
+
 char *workload_reference_markdown(void)
 {
     GString *s = g_string_new("| option | sweep axis | commands | default | values | meaning |\n"
@@ -184,25 +211,10 @@ char *workload_reference_markdown(void)
         if (k->short_flag)
             g_string_append_printf(s, ", `-%c`", k->short_flag);
         g_string_append_printf(s, " | %s%s%s | ", k->axis ? "`" : "", k->axis ? k->axis : "", k->axis ? "`" : "");
-        gboolean first = TRUE;
-        for (guint c = 0; c < G_N_ELEMENTS(command_names); c++)
-            if (k->commands & command_names[c].bit) {
-                g_string_append_printf(s, "%s%s", first ? "" : ", ", command_names[c].name);
-                first = FALSE;
-            }
-        g_string_append_printf(s, " | %s", k->def);
-        for (const WorkloadDefault *d = k->defaults; d && d->commands; d++)
-            for (guint c = 0; c < G_N_ELEMENTS(command_names); c++)
-                if (d->commands & command_names[c].bit)
-                    g_string_append_printf(s, "; %s: %s (%s)", command_names[c].name, d->value, d->why);
-        if (k->type == WL_ENUM) {
-            g_autofree char *names = g_strjoinv(", ", (char **)k->choices);
-            g_string_append_printf(s, " | %s", names);
-        } else {
-            g_string_append_printf(s, " | %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT "%s%s", k->min, k->max,
-                                   k->unit ? " " : "", k->unit ? k->unit : "");
-        }
-        g_string_append_printf(s, " | %s. |\n", k->help);
+        g_autofree char *commands = workload_key_commands_text(k);
+        g_autofree char *defaults = workload_key_defaults_text(k);
+        g_autofree char *values = workload_key_values_text(k);
+        g_string_append_printf(s, "%s | %s | %s | %s. |\n", commands, defaults, values, k->help);
     }
     return g_string_free(s, FALSE);
 }

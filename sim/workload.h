@@ -102,7 +102,12 @@ void workload_harness(const WorkloadOptions *w, HarnessOptions *h);
 /* Adds the workload of `command` to the open JSON object: one member per row (integers, enum
  * names), in table order, skipping rows of the other mode. */
 void workload_add_json(const WorkloadOptions *w, WorkloadCommand command, JsonBuilder *b);
-/* The table as Markdown, for docs and a man page: option, commands, default, range, meaning. */
+/* A row's commands ("run, native, verify, sweep"), its default with the per-command ones
+ * ("1000; verify: 3 (why)"), and its values ("fill, spread", "0 to 64"). */
+char *workload_key_commands_text(const WorkloadKey *k);
+char *workload_key_defaults_text(const WorkloadKey *k);
+char *workload_key_values_text(const WorkloadKey *k);
+/* The table as Markdown, for docs: option, commands, default, range, meaning. */
 char *workload_reference_markdown(void);
 
 #endif

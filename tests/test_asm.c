@@ -351,12 +351,14 @@ Suite *make_asm_suite(void)
 {
     Suite *s = suite_create("asm");
     TCase *tc = tcase_create("errors");
+    tcase_set_timeout(tc, 30);
     tcase_add_loop_test(tc, test_error_row, 0, G_N_ELEMENTS(error_rows));
     tcase_add_test(tc, test_all_errors_collected_in_order);
     tcase_add_test(tc, test_errors_name_their_source);
     tcase_add_test(tc, test_block_does_not_span_sources);
     suite_add_tcase(s, tc);
     tc = tcase_create("programs");
+    tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_round_trip);
     tcase_add_test(tc, test_decoded_fields);
     tcase_add_test(tc, test_with_layout);

@@ -245,6 +245,7 @@ Suite *make_coh_directed_suite(void)
 {
     Suite *s = suite_create("coh_directed");
     TCase *tc = tcase_create("scenarios");
+    tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_load_store_values);
     tcase_add_test(tc, test_read_miss_remote_owner);
     tcase_add_loop_test(tc, test_rfo_three_sharers, 0, 2);

@@ -89,6 +89,7 @@ Suite *make_coh_table_suite(void)
 {
     Suite *s = suite_create("coh_table");
     TCase *tc = tcase_create("cells");
+    tcase_set_timeout(tc, 30);
     tcase_add_loop_test(tc, test_every_cell_well_formed, 0, G_N_ELEMENTS(protos));
     tcase_add_test(tc, test_row_text);
     tcase_add_test(tc, test_missing_cell_is_fatal);

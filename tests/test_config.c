@@ -171,18 +171,102 @@ START_TEST(test_reference_doc_matches_schema)
 }
 END_TEST
 
+/* A config name that is almost right gets a suggestion, as lock names do. */
+START_TEST(test_missing_config_suggests)
+{
+    GError *error = NULL;
+    ck_assert_ptr_null(config_load("haswel", NULL, &error));
+    ck_assert_msg(g_str_has_prefix(error->message, "haswel: no such config file; did you mean `haswell`?"), "%s",
+                  error->message);
+    g_clear_error(&error);
+    ck_assert_ptr_null(config_load("neoverse-n1.yml", NULL, &error));
+    ck_assert_msg(strstr(error->message, "did you mean"), "%s", error->message);
+    g_clear_error(&error);
+    ck_assert_ptr_null(config_load("zzzzzzzz", NULL, &error));
+    ck_assert_msg(!strstr(error->message, "did you mean"), "%s", error->message);
+    g_clear_error(&error);
+}
+END_TEST
+
+/* Doubles print in the fewest digits that read back the same (2.3 once printed as
+ * 2.2999999999999998). */
+START_TEST(test_doubles_print_shortest)
+{
+    static const struct {
+        const char *set;
+        const char *printed;
+    } cases[] = {
+        { "frequency_ghz=2.3", "frequency_ghz: 2.3\n" },
+        { "frequency_ghz=2.2999999999999998", "frequency_ghz: 2.3\n" },
+        { "frequency_ghz=3", "frequency_ghz: 3\n" },
+        { "frequency_ghz=0.1", "frequency_ghz: 0.1\n" },
+        { "frequency_ghz=3.3333333333333335", "frequency_ghz: 3.3333333333333335\n" },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+        const char *sets[] = { cases[i].set, NULL };
+        GError *error = NULL;
+        g_autoptr(QsimConfig) a = config_load_string(BASE, "t.yaml", sets, &error);
+        ck_assert_msg(a, "%s", error ? error->message : "");
+        g_autofree char *yaml = config_to_yaml(a);
+        ck_assert_msg(strstr(yaml, cases[i].printed), "%s: %s", cases[i].set, yaml);
+        g_autoptr(QsimConfig) b = config_load_string(yaml, "printed.yaml", NULL, &error);
+        ck_assert(b && b->frequency_ghz == a->frequency_ghz);
+    }
+}
+END_TEST
+
+/* Keys of the other arch are comments in `qsim config`, and do not make two configs differ;
+ * the reference says which arch each key is for. */
+START_TEST(test_arch_only_keys)
+{
+    GError *error = NULL;
+    g_autoptr(QsimConfig) x86 = config_load_string(BASE, "t.yaml", NULL, &error);
+    g_autofree char *yaml = config_to_yaml(x86);
+    ck_assert_msg(strstr(yaml, "\n  # atomics: llsc    (arm64 only: ignored on this arch)\n"), "%s", yaml);
+    ck_assert_msg(strstr(yaml, "\n  # wfe_timeout: 0    (arm64 only"), "%s", yaml);
+    ck_assert_msg(strstr(yaml, "\n  rollback: conservative\n"), "%s", yaml);
+    const char *arm_sets[] = { "arch=arm64", NULL };
+    g_autoptr(QsimConfig) arm = config_load_string(BASE, "t.yaml", arm_sets, &error);
+    g_autofree char *arm_yaml = config_to_yaml(arm);
+    ck_assert_msg(strstr(arm_yaml, "\n  # rollback: conservative    (x86 only"), "%s", arm_yaml);
+    ck_assert_msg(strstr(arm_yaml, "\n  # lock_hold_cycles: 15    (x86 only"), "%s", arm_yaml);
+    ck_assert_msg(strstr(arm_yaml, "\n  atomics: llsc\n"), "%s", arm_yaml);
+    /* a key the arch ignores does not make a difference; one it reads does */
+    const char *other[] = { "core.atomics=lse-far", "core.wfe_timeout=9", NULL };
+    g_autoptr(QsimConfig) x86b = config_load_string(BASE, "t.yaml", other, &error);
+    ck_assert(config_equal(x86, x86b));
+    g_autoptr(QsimConfig) armb = config_load_string(BASE, "t.yaml", (const char *const[]){ "arch=arm64",
+                                                                                          "core.atomics=lse-far", NULL },
+                                                    &error);
+    ck_assert(!config_equal(arm, armb));
+    ck_assert(!config_equal(x86, arm));
+    /* the schema marks them, and the reference shows it */
+    ck_assert_uint_eq(config_schema_find("core.atomics")->archs, CFG_ARCH(ARCH_ARM64));
+    ck_assert_uint_eq(config_schema_find("core.rollback")->archs, CFG_ARCH(ARCH_X86));
+    ck_assert_uint_eq(config_schema_find("core.rob")->archs, 0);
+    g_autofree char *md = config_reference_markdown();
+    ck_assert_msg(strstr(md, "| `core.rollback` | choice | conservative | conservative, precise, none | x86 only |"),
+                  "%s", md);
+}
+END_TEST
+
 Suite *make_config_suite(void)
 {
     Suite *s = suite_create("config");
     TCase *tc = tcase_create("errors");
+    tcase_set_timeout(tc, 30);
     tcase_add_loop_test(tc, test_error_cases, 0, G_N_ELEMENTS(error_cases));
     tcase_add_test(tc, test_missing_file);
+    tcase_add_test(tc, test_missing_config_suggests);
     suite_add_tcase(s, tc);
     tc = tcase_create("values");
+    tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_defaults_units_and_sets);
     tcase_add_test(tc, test_round_trip);
     tcase_add_test(tc, test_shipped_configs_round_trip);
     tcase_add_test(tc, test_reference_doc_matches_schema);
+    tcase_add_test(tc, test_doubles_print_shortest);
+    tcase_add_test(tc, test_arch_only_keys);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -284,16 +284,19 @@ Suite *make_interp_suite(void)
 {
     Suite *s = suite_create("interp");
     TCase *tc = tcase_create("values");
+    tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_values);
     tcase_add_test(tc, test_atomic_counter);
     tcase_add_test(tc, test_same_seed_same_run);
     suite_add_tcase(s, tc);
     tc = tcase_create("outcomes");
+    tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_deadlock_all_in_wfe);
     tcase_add_test(tc, test_livelock_bound);
     tcase_add_test(tc, test_runtime_faults);
     suite_add_tcase(s, tc);
     tc = tcase_create("exclusive and events");
+    tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_stx_fails_after_remote_store);
     tcase_add_test(tc, test_wfe_wakes_on_store_and_sev);
     tcase_add_test(tc, test_wfe_without_monitor_never_wakes);

@@ -640,6 +640,7 @@ Suite *make_litmus_suite(void)
 {
     Suite *s = suite_create("litmus");
     TCase *tc = tcase_create("parse");
+    tcase_set_timeout(tc, 30);
     tcase_add_loop_test(tc, test_herd_catalogue_translates, 0, G_N_ELEMENTS(herd_archs));
     tcase_add_test(tc, test_our_catalogue);
     tcase_add_loop_test(tc, test_conditions, 0, G_N_ELEMENTS(cond_cases));

@@ -321,7 +321,7 @@ START_TEST(test_model_runs_each_targets_code)
         g_autoptr(GError) err = NULL;
         ck_assert_msg(run_simulation(&o, &r, &err), "%s", err ? err->message : "");
         ck_assert_msg(r.ok, "%s: %s", rows[i].config, r.failure);
-        JsonObject *c = report_member(r.report, "core_counters");
+        JsonObject *c = report_member(r.report, "cores_summed");
         /* The harness marks 3 times per iteration; the lock adds its own. */
         ck_assert_int_eq(json_object_get_int_member(c, "marks"), 4 * 10 * (3 + rows[i].extra_marks));
         ck_assert_msg((json_object_get_int_member(c, "wfe_sleeps") > 0) == rows[i].wfe, "%s: %" G_GINT64_FORMAT
@@ -351,7 +351,7 @@ START_TEST(test_builtin_runs_on_llsc_machine)
     JsonObject *rep = json_node_get_object(r.report);
     ck_assert_int_eq(json_object_get_int_member(rep, "acquisitions"), 40);
     ck_assert(json_object_get_boolean_member(rep, "mutual_exclusion"));
-    gint64 sleeps = json_object_get_int_member(report_member(r.report, "core_counters"), "wfe_sleeps");
+    gint64 sleeps = json_object_get_int_member(report_member(r.report, "cores_summed"), "wfe_sleeps");
     ck_assert_msg((sleeps > 0) == (strcmp(o.lock, "tas") != 0), "%s: %" G_GINT64_FORMAT " wfe sleeps", o.lock, sleeps);
     run_result_clear(&r);
 }
@@ -509,11 +509,13 @@ Suite *make_locks_suite(void)
     tcase_add_loop_test(tc, test_qrwlock_readers_overlap, 0, G_N_ELEMENTS(rw_lock_names) * G_N_ELEMENTS(targets));
     suite_add_tcase(s, tc);
     tc = tcase_create("checker can fail");
+    tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_broken_lock_fails);
     tcase_add_test(tc, test_stuck_lock_fails);
     tcase_add_test(tc, test_lost_wakeup_caught_on_arm64);
     suite_add_tcase(s, tc);
     tc = tcase_create("sources");
+    tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_qspin_cmpxchg_differs_only_in_patch);
     tcase_add_loop_test(tc, test_builtin_arm64_waits, 0, G_N_ELEMENTS(lock_names));
     suite_add_tcase(s, tc);

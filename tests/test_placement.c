@@ -53,6 +53,7 @@ Suite *make_placement_suite(void)
 {
     Suite *s = suite_create("placement");
     TCase *tc = tcase_create("policy");
+    tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_fill_and_spread);
     tcase_add_test(tc, test_too_many_threads);
     tcase_add_test(tc, test_percentiles);

@@ -364,6 +364,7 @@ Suite *make_workload_suite(void)
 {
     Suite *s = suite_create("workload");
     TCase *tc = tcase_create("schema");
+    tcase_set_timeout(tc, 30);
     tcase_add_loop_test(tc, test_defaults_in_range, 0, workload_schema_len);
     tcase_add_test(tc, test_names_unique);
     tcase_add_test(tc, test_every_field_a_row);

@@ -204,8 +204,12 @@ void config_free(QsimConfig *c)
 
 gboolean config_equal(const QsimConfig *a, const QsimConfig *b)
 {
+    if (a->arch != b->arch)
+        return FALSE;
     for (guint i = 0; i < qsim_config_schema_len; i++) {
         const CfgKey *k = &qsim_config_schema[i];
+        if (!config_key_applies(k, a->arch))
+            continue;
         const void *x = cfield(a, k), *y = cfield(b, k);
         switch (k->type) {
         case CFG_INT:
@@ -236,11 +240,22 @@ gboolean config_equal(const QsimConfig *a, const QsimConfig *b)
 
 /* ---- where configs live ---- */
 
+/* The environment variable that puts the user's folders first, per kind of file. */
+static const struct {
+    const char *subdir;
+    const char *env;
+} search_path_envs[] = {
+    { "configs", "QSIM_CONFIG_PATH" },
+    { "locks", "QSIM_LOCK_PATH" },
+};
+
 GPtrArray *config_search_dirs(const char *subdir)
 {
     GPtrArray *dirs = g_ptr_array_new_with_free_func(g_free);
-    const char *env = g_getenv("QSIM_CONFIG_PATH");
-    if (env && !strcmp(subdir, "configs")) {
+    for (guint k = 0; k < G_N_ELEMENTS(search_path_envs); k++) {
+        const char *env = g_getenv(search_path_envs[k].env);
+        if (!env || strcmp(subdir, search_path_envs[k].subdir))
+            continue;
         g_auto(GStrv) parts = g_strsplit(env, ":", -1);
         for (guint i = 0; parts[i]; i++)
             if (*parts[i])
@@ -264,6 +279,50 @@ GPtrArray *config_search_dirs(const char *subdir)
     return dirs;
 }
 
+static gint by_name(gconstpointer a, gconstpointer b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+GPtrArray *config_search_names(const char *subdir, const char *ext, GHashTable **paths)
+{
+    GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
+    GHashTable *where = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+    g_autoptr(GPtrArray) dirs = config_search_dirs(subdir);
+    for (guint i = 0; i < dirs->len; i++) {
+        GDir *d = g_dir_open(dirs->pdata[i], 0, NULL);
+        if (!d)
+            continue;
+        const char *f;
+        while ((f = g_dir_read_name(d))) {
+            if (!g_str_has_suffix(f, ext) || strlen(f) == strlen(ext))
+                continue;
+            char *name = g_strndup(f, strlen(f) - strlen(ext));
+            if (g_hash_table_contains(where, name)) {   /* an earlier folder has it */
+                g_free(name);
+                continue;
+            }
+            g_hash_table_insert(where, g_strdup(name), g_build_filename(dirs->pdata[i], f, NULL));
+            g_ptr_array_add(names, name);
+        }
+        g_dir_close(d);
+    }
+    g_ptr_array_sort(names, by_name);
+    if (paths)
+        *paths = where;
+    else
+        g_hash_table_unref(where);
+    return names;
+}
+
+char *config_not_found_hint(const char *name, const char *subdir, const char *ext)
+{
+    g_autoptr(GPtrArray) known = config_search_names(subdir, ext, NULL);
+    g_autofree char *base = g_str_has_suffix(name, ext) ? g_strndup(name, strlen(name) - strlen(ext)) : g_strdup(name);
+    const char *hint = suggest_closest(base, (const char *const *)known->pdata, known->len);
+    return hint ? g_strdup_printf("; did you mean `%s`?", hint) : g_strdup("");
+}
+
 char *config_resolve_path(const char *name, GError **error)
 {
     if (g_file_test(name, G_FILE_TEST_IS_REGULAR))
@@ -279,9 +338,10 @@ char *config_resolve_path(const char *name, GError **error)
             g_free(p);
         }
     }
+    g_autofree char *hint = strchr(name, '/') ? g_strdup("") : config_not_found_hint(name, "configs", ".yaml");
     g_set_error(error, QSIM_CONFIG_ERROR, QSIM_CONFIG_ERROR_NOT_FOUND,
-                "%s: no such config file (looked for it as a path and in the configs folders; "
-                "`qsim list configs` shows what is there)", name);
+                "%s: no such config file%s (looked for it as a path and in the configs folders: "
+                "$QSIM_CONFIG_PATH, then qsim's own; `qsim list configs` shows what is there)", name, hint);
     return NULL;
 }
 
@@ -563,6 +623,20 @@ static char *format_size(gint64 v)
     return g_strdup_printf("%" G_GINT64_FORMAT, v);
 }
 
+/* The fewest significant digits that read back as the same double (2.3, not 2.2999999999999998). */
+static char *format_double(double v)
+{
+    char buf[G_ASCII_DTOSTR_BUF_SIZE];
+    for (int digits = 1; digits < 17; digits++) {
+        char fmt[8];
+        g_snprintf(fmt, sizeof fmt, "%%.%dg", digits);
+        g_ascii_formatd(buf, sizeof buf, fmt, v);
+        if (g_ascii_strtod(buf, NULL) == v)
+            return g_strdup(buf);
+    }
+    return g_strdup(g_ascii_formatd(buf, sizeof buf, "%.17g", v));
+}
+
 static char *format_value(const QsimConfig *c, const CfgKey *k)
 {
     const void *f = cfield(c, k);
@@ -571,10 +645,8 @@ static char *format_value(const QsimConfig *c, const CfgKey *k)
         return g_strdup_printf("%" G_GINT64_FORMAT, *(const gint64 *)f);
     case CFG_SIZE:
         return format_size(*(const gint64 *)f);
-    case CFG_DOUBLE: {
-        char buf[G_ASCII_DTOSTR_BUF_SIZE];
-        return g_strdup(g_ascii_dtostr(buf, sizeof buf, *(const double *)f));
-    }
+    case CFG_DOUBLE:
+        return format_double(*(const double *)f);
     case CFG_BOOL:
         return g_strdup(*(const gboolean *)f ? "true" : "false");
     case CFG_ENUM:
@@ -595,6 +667,18 @@ static char *format_value(const QsimConfig *c, const CfgKey *k)
     }
     }
     g_assert_not_reached();
+}
+
+char *config_key_archs_text(const CfgKey *k, const char *only)
+{
+    if (!k->archs)
+        return g_strdup("every arch");
+    GString *s = g_string_new(NULL);
+    for (guint a = 0; a < ARCH__N; a++)
+        if (k->archs & CFG_ARCH(a))
+            g_string_append_printf(s, "%s%s", s->len ? ", " : "", arch_name((Arch)a));
+    g_string_append_printf(s, " %s", only);
+    return g_string_free(s, FALSE);
 }
 
 char *config_to_yaml(const QsimConfig *c)
@@ -619,12 +703,17 @@ char *config_to_yaml(const QsimConfig *c)
             section[0] = 0;
         }
         g_autofree char *v = format_value(c, k);
-        g_string_append_printf(out, "%s%s: %s\n", indent, leaf, v);
+        if (config_key_applies(k, c->arch)) {
+            g_string_append_printf(out, "%s%s: %s\n", indent, leaf, v);
+        } else {
+            g_autofree char *why = config_key_archs_text(k, "only: ignored on this arch");
+            g_string_append_printf(out, "%s# %s: %s    (%s)\n", indent, leaf, v, why);
+        }
     }
     return g_string_free(out, FALSE);
 }
 
-static const char *type_name(const CfgKey *k)
+const char *config_key_type_name(const CfgKey *k)
 {
     switch (k->type) {
     case CFG_INT: return "integer";
@@ -637,6 +726,17 @@ static const char *type_name(const CfgKey *k)
     return "?";
 }
 
+char *config_key_range(const CfgKey *k)
+{
+    if (k->type == CFG_ENUM)
+        return g_strjoinv(", ", (char **)k->choices);
+    if (k->type == CFG_INT || k->type == CFG_SIZE)
+        return g_strdup_printf("%.0f to %.0f%s%s", k->min, k->max, k->unit ? " " : "", k->unit ? k->unit : "");
+    if (k->type == CFG_DOUBLE)
+        return g_strdup_printf("%g to %g%s%s", k->min, k->max, k->unit ? " " : "", k->unit ? k->unit : "");
+    return g_strdup("");
+}
+
 char *config_reference_markdown(void)
 {
     GString *out = g_string_new(
@@ -644,22 +744,16 @@ char *config_reference_markdown(void)
         "Generated by `qsim config --reference` from the schema table in `sim/base/config_schema.c`;\n"
         "a test keeps this file and the table in step. Sizes take units (`32KiB`, `2.5MiB`,\n"
         "`30MB`); latencies are core cycles. Any key can be overridden on the command line with\n"
-        "`--set key.path=value`.\n\n"
-        "| key | type | default | range or values | meaning |\n"
-        "| --- | --- | --- | --- | --- |\n");
+        "`--set key.path=value`. A key that applies to one arch only is ignored on the other's\n"
+        "machines, and `qsim config` prints it there as a comment.\n\n"
+        "| key | type | default | range or values | applies to | meaning |\n"
+        "| --- | --- | --- | --- | --- | --- |\n");
     for (guint i = 0; i < qsim_config_schema_len; i++) {
         const CfgKey *k = &qsim_config_schema[i];
-        g_autofree char *range = NULL;
-        if (k->type == CFG_ENUM)
-            range = g_strjoinv(", ", (char **)k->choices);
-        else if (k->type == CFG_INT || k->type == CFG_SIZE)
-            range = g_strdup_printf("%.0f to %.0f%s%s", k->min, k->max, k->unit ? " " : "", k->unit ? k->unit : "");
-        else if (k->type == CFG_DOUBLE)
-            range = g_strdup_printf("%g to %g%s%s", k->min, k->max, k->unit ? " " : "", k->unit ? k->unit : "");
-        else
-            range = g_strdup("");
-        g_string_append_printf(out, "| `%s` | %s | %s | %s | %s |\n", k->path, type_name(k),
-                               k->def ? k->def : "(required)", range, k->doc);
+        g_autofree char *range = config_key_range(k);
+        g_autofree char *archs = config_key_archs_text(k, "only");
+        g_string_append_printf(out, "| `%s` | %s | %s | %s | %s | %s |\n", k->path, config_key_type_name(k),
+                               k->def ? k->def : "(required)", range, archs, k->doc);
     }
     return g_string_free(out, FALSE);
 }

@@ -93,7 +93,16 @@ typedef struct {
     const char *const *choices;     /* for ENUM: NULL-terminated, index = C enum value */
     const char *unit;               /* "cycles", "bytes", ... */
     const char *doc;
+    guint archs;                    /* the machines it means something on: CFG_ARCH(a) bits;
+                                     * 0: every arch */
 } CfgKey;
+#define CFG_ARCH(a) (1u << (a))
+
+/* Whether key `k` means something on a machine of `arch` (others are ignored there). */
+static inline gboolean config_key_applies(const CfgKey *k, Arch arch)
+{
+    return !k->archs || (k->archs & CFG_ARCH(arch));
+}
 
 extern const CfgKey qsim_config_schema[];
 extern const guint qsim_config_schema_len;
@@ -125,13 +134,27 @@ QsimConfig *config_load_string(const char *text, const char *filename, const cha
                                GError **error);
 /* Applies one "key.path=value" override. */
 gboolean config_set(QsimConfig *c, const char *assignment, GError **error);
-/* The effective config as YAML that config_load can read back. */
+/* The effective config as YAML that config_load can read back; keys that do not apply to its
+ * arch are printed as comments.  Doubles print in the fewest digits that read back exactly. */
 char *config_to_yaml(const QsimConfig *c);
+/* A key's type ("integer", "size", ...), its range or choices ("0 to 1000 cycles", "mesi,
+ * moesi, mesif"; "" for none), and its archs ("x86" + " " + only; "every arch"). */
+const char *config_key_type_name(const CfgKey *k);
+char *config_key_range(const CfgKey *k);
+char *config_key_archs_text(const CfgKey *k, const char *only);
 /* Markdown reference of every key, generated from the schema. */
 char *config_reference_markdown(void);
+/* Every key that applies to the configs' arch holds the same value in both. */
 gboolean config_equal(const QsimConfig *a, const QsimConfig *b);
-/* Searched folders, in order: $QSIM_CONFIG_PATH entries, the source tree, the data dir. */
+/* The folders qsim's data files of one kind are looked up in, in order: for "configs" the
+ * entries of $QSIM_CONFIG_PATH, for "locks" those of $QSIM_LOCK_PATH (colon-separated); then
+ * the source tree (for a binary run from it) and the installed data folder. */
 GPtrArray *config_search_dirs(const char *subdir);
+/* The names (file names less `ext`) in those folders, sorted, the first folder winning a name;
+ * with `paths` (may be NULL) a table name -> path of the file that won. */
+GPtrArray *config_search_names(const char *subdir, const char *ext, GHashTable **paths);
+/* "; did you mean `x`?" for a name close to one in those folders, else "". */
+char *config_not_found_hint(const char *name, const char *subdir, const char *ext);
 
 static inline guint config_total_cores(const QsimConfig *c)
 {

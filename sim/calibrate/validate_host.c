@@ -5,7 +5,7 @@
 #include "sim/base/config.h"
 #include "sim/base/report.h"
 #include "sim/repeat.h"
-#include "sim/verify.h"
+#include "sim/lock_find.h"
 #include "locks/native_cpus.h"
 #include "locks/native_run.h"
 
@@ -163,7 +163,7 @@ HostTable *validate_host_run(const HostValidateOptions *o, GError **error)
     t->rows = g_array_new(FALSE, TRUE, sizeof(HostRow));
     t->config_name = g_strdup(cfg->name);
     t->frequency_ghz = cfg->frequency_ghz;
-    g_autoptr(GPtrArray) locks = verify_builtin_locks();
+    g_autoptr(GPtrArray) locks = lock_names();
     static const HarnessPlacement datas[] = { HARNESS_SAME_LINE, HARNESS_SEPARATE_LINE };
     for (guint threads = 2; threads <= max; threads = threads < 4 ? threads + 1 : threads * 2)
         for (guint d = 0; d < G_N_ELEMENTS(datas); d++)

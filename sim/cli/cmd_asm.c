@@ -18,7 +18,7 @@ int cmd_asm(int argc, char **argv)
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
     if (!cli_parse_command(&argc, &argv, "FILE",
-                           "Assemble an ISA source file (docs/isa.md) and print the listing:\n"
+                           "Assemble an ISA source file (the ISA: " QSIM_DOC("isa.md") ") and print the listing:\n"
                                       "each pc with its source position and decoded op, the labels,\n"
                                       "and the memory layout.  Errors print as file:line:col: message.",
                            entries))

@@ -31,7 +31,7 @@ int cmd_calibrate(int argc, char **argv)
                            "latency by footprint, core-to-core latency per coherence state, locked\n"
                            "instructions, fences, PAUSE) and write a machine config of it. Every\n"
                            "measured value carries a comment: how, on which CPU, and its spread.\n"
-                           "Takes under two minutes on a small machine (docs/native.md).",
+                           "Takes under two minutes on a small machine (" QSIM_DOC("native.md") ").",
                            entries))
         return QSIM_EXIT_USAGE;
     g_autoptr(GError) error = NULL;

@@ -10,8 +10,9 @@
 /* The keys `--vs` prints side by side: the result and the counters that explain it. */
 static const char *const compare_keys[] = {
     "cycles", "cycles_per_acquisition", "latency.mean", "latency.p99", "fairness.min", "fairness.max",
-    "mutual_exclusion", "machine_clears.memory_ordering", "machine_clears.branch", "machine_clears.cycles_lost",
-    "machine_clears.squashed_ops", "paused_cycles", "atomics.count", "atomics.failed_cas", "atomics.cycles",
+    "mutual_exclusion", "machine_clears.memory_ordering", "machine_clears.penalty_cycles",
+    "machine_clears.squashed_ops", "branch_mispredicts.count", "branch_mispredicts.penalty_cycles", "paused_cycles",
+    "atomics.count", "atomics.failed_cas", "atomics.cycles",
     "coherence.rfo", "coherence.invalidations", "coherence.lock_line.messages", "coherence.lock_line.rfo",
     "coherence.lock_line.invalidations", "coherence.lock_line.c2c_transfers", "coherence.hold_wait_cycles",
     "l1_hit_rate", "sim_instructions", NULL,
@@ -59,9 +60,28 @@ static JsonNode *select_keys(JsonNode *report, const char *const *compare_keys)
     return json_builder_get_root(b);
 }
 
+/* Two reports side by side: text shows the headlines and the keys that explain them; json and
+ * csv carry both whole reports and the ratio of every number (report_compare_format). */
+static void print_compare(JsonNode *a, JsonNode *b, const char *label_a, const char *label_b,
+                          const char *const *keys, const char *text_note, ReportFormat fmt)
+{
+    if (fmt != REPORT_TEXT) {
+        g_autofree char *out = report_compare_format(a, b, label_a, label_b, fmt);
+        fputs(out, stdout);
+        return;
+    }
+    g_autofree char *ha = run_headline(a);
+    g_autofree char *hb = text_note ? g_strdup(text_note) : run_headline(b);
+    JsonNode *sa = select_keys(a, keys), *sb = select_keys(b, keys);
+    g_autofree char *table = report_compare_text(sa, sb, label_a, label_b);
+    printf("%s%s%s", ha, hb, table);
+    json_node_unref(sa);
+    json_node_unref(sb);
+}
+
 /* The same lock and workload on the host, printed beside the model's report.  Cycles differ in
  * kind: the model's are the modelled core's, the host's are its time-stamp counter's. */
-static int run_native_beside(const RunOptions *o, JsonNode *model)
+static int run_native_beside(const RunOptions *o, JsonNode *model, ReportFormat fmt)
 {
     g_autoptr(GError) error = NULL;
     g_autoptr(NativeLock) lock = o->lock_file ? native_lock_from_file(o->lock_file, &error)
@@ -76,16 +96,11 @@ static int run_native_beside(const RunOptions *o, JsonNode *model)
     JsonNode *host = native_run(lock, &n, &error);
     if (!host)
         return cli_fail(error);
-    g_autofree char *head = run_headline(model);
     g_autoptr(GPtrArray) keys = native_keys();
-    const char *const *k = (const char *const *)keys->pdata;
-    JsonNode *a = select_keys(model, k), *b = select_keys(host, k);
-    g_autofree char *table = report_compare_text(a, b, "model", "host");
-    printf("%s(host cycles are time-stamp-counter cycles of this machine; model cycles are the modelled core's)\n\n%s",
-           head, table);
+    print_compare(model, host, "model", "host", (const char *const *)keys->pdata,
+                  "(host cycles are time-stamp-counter cycles of this machine; model cycles are the modelled core's)\n\n",
+                  fmt);
     gboolean ok = json_object_get_boolean_member(json_node_get_object(host), "mutual_exclusion");
-    json_node_unref(a);
-    json_node_unref(b);
     json_node_unref(host);
     if (!ok)
         fprintf(stderr, "qsim run: the native run violated mutual exclusion\n");
@@ -149,8 +164,8 @@ int cmd_run(int argc, char **argv)
     gboolean check = FALSE, no_host_time = FALSE, native = FALSE, trace = FALSE;
     const GOptionEntry what[] = {
         { "config", 'c', 0, G_OPTION_ARG_STRING, &config, "Machine config: a name from `qsim list configs` or a path (default haswell)", "CFG" },
-        { "lock", 'l', 0, G_OPTION_ARG_STRING, &lock, "Built-in lock (`qsim list locks`)", "NAME" },
-        { "lock-file", 0, 0, G_OPTION_ARG_FILENAME, &lock_file, "Your own lock source (see docs/isa.md)", "PATH" },
+        { "lock", 'l', 0, G_OPTION_ARG_STRING, &lock, "Lock: a name from `qsim list locks` (or $QSIM_LOCK_PATH), or a path to a .qs file", "NAME|PATH" },
+        { "lock-file", 0, 0, G_OPTION_ARG_FILENAME, &lock_file, "Your own lock source, as --lock PATH (the ISA: " QSIM_DOC("isa.md") ")", "PATH" },
         { NULL },
     };
     const GOptionEntry how[] = {
@@ -160,12 +175,12 @@ int cmd_run(int argc, char **argv)
           G_STRINGIFY(REPEAT_DEFAULT_JITTER) ") and report every number as mean, sd, range and 95% interval; with --vs, "
           "the ratio of means with its interval", "N" },
         { "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets, "Override a config value (repeatable), e.g. --set core.pause_cycles=140", "KEY=VALUE" },
-        { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "Report format (default text)", "text|json|csv" },
+        { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "Report format (default text); with --vs or --native: both reports and the ratio b/a of every number", "text|json|csv" },
         { "check", 0, 0, G_OPTION_ARG_NONE, &check, "Check coherence invariants after every transition (slow)", NULL },
         { "trace", 0, 0, G_OPTION_ARG_NONE, &trace, "Print every coherence protocol row as it fires (cycle, core or home, line, row) on stderr: for watching MESI/MOESI at work on a short run", NULL },
         { "no-host-time", 0, 0, G_OPTION_ARG_NONE, &no_host_time, "Leave host_seconds out, so that reports compare byte for byte", NULL },
-        { "vs", 0, 0, G_OPTION_ARG_STRING, &vs, "Also run built-in lock NAME with the same options; print both side by side", "NAME" },
-        { "native", 0, 0, G_OPTION_ARG_NONE, &native, "Also run the same lock and workload natively on this host (`qsim native`); print model and host side by side", NULL },
+        { "vs", 0, 0, G_OPTION_ARG_STRING, &vs, "Also run lock NAME|PATH (b) with the same options; print both side by side with b/a", "NAME|PATH" },
+        { "native", 0, 0, G_OPTION_ARG_NONE, &native, "Also run the same lock and workload natively on this host (`qsim native`); print model (a) and host (b) side by side", NULL },
         { NULL },
     };
     gboolean parsed = cli_parse_workload_command(&argc, &argv, NULL,
@@ -184,7 +199,7 @@ int cmd_run(int argc, char **argv)
     }
     g_autoptr(GError) error = NULL;
     if (!lock == !lock_file) {
-        fprintf(stderr, "qsim run: give one of --lock NAME or --lock-file PATH (`qsim list locks`)\n");
+        fprintf(stderr, "qsim run: give one of --lock NAME|PATH or --lock-file PATH (`qsim list locks`)\n");
         return QSIM_EXIT_USAGE;
     }
     if (writers != -1) {
@@ -233,19 +248,14 @@ int cmd_run(int argc, char **argv)
             run_result_clear(&r);
             return cli_fail(error);
         }
-        g_autofree char *h1 = run_headline(r.report), *h2 = run_headline(r2.report);
-        JsonNode *a = select_keys(r.report, compare_keys), *b = select_keys(r2.report, compare_keys);
-        g_autofree char *table = report_compare_text(a, b, o.lock_file ? o.lock_file : o.lock, vs);
-        printf("%s%s%s\n", h1, h2, table);
-        json_node_unref(a);
-        json_node_unref(b);
+        print_compare(r.report, r2.report, o.lock_file ? o.lock_file : o.lock, vs, compare_keys, NULL, fmt);
         if (!r2.ok) {
             fprintf(stderr, "qsim run: %s: %s", vs, r2.failure);
             rc = QSIM_EXIT_FAILED;
         }
         run_result_clear(&r2);
     } else if (native) {
-        int nrc = run_native_beside(&o, r.report); /* not inside MAX(): it would run twice */
+        int nrc = run_native_beside(&o, r.report, fmt); /* not inside MAX(): it would run twice */
         rc = MAX(rc, nrc);
     } else {
         g_autofree char *out = report_format(r.report, fmt);

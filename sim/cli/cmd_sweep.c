@@ -150,7 +150,7 @@ int cmd_sweep(int argc, char **argv)
         { NULL },
     };
     if (!cli_parse_command(&argc, &argv, "SWEEP | --merge DIR...",
-                           "Run every point of a sweep file (the cross product of its axes; see docs/sweeps.md) in\n"
+                           "Run every point of a sweep file (the cross product of its axes; see " QSIM_DOC("sweeps.md") ") in\n"
         "parallel and write DIR/results.csv and DIR/results.jsonl, one row per point, sorted by point.\n"
         "SWEEP is a path, or the name of an example sweep (pause, rob, protocol, seed-study).\n"
         "Exit 0 when every point succeeded, 1 when any failed (mutual exclusion, stall), 2 on bad input.",

@@ -5,10 +5,12 @@
 #include "sim/cli/commands.h"
 #include "sim/verify.h"
 #include "sim/base/config.h"
+#include "sim/lock_find.h"
 #include "cores/asm.h"
 
 /* The command line that replays one seed: every workload option of verify, as run. */
-static char *replay_line(const char *lock, const char *lock_file, const VerifyOptions *o, guint64 seed)
+static char *replay_line(const char *lock, const char *lock_file, const char *config, const VerifyOptions *o,
+                         guint64 seed)
 {
     GString *s = g_string_new("qsim verify");
     g_string_append_printf(s, " %s %s", lock ? "--lock" : "--lock-file", lock ? lock : lock_file);
@@ -19,11 +21,28 @@ static char *replay_line(const char *lock, const char *lock_file, const VerifyOp
         g_autofree char *v = workload_value_text(k, &o->workload);
         g_string_append_printf(s, " --%s %s", k->flag, v);
     }
-    g_string_append_printf(s, " --arch %s", arch_name(o->target.arch));
-    if (o->target.arch != ARCH_X86)
-        g_string_append_printf(s, " --atomics %s", arch_atomics_name(o->target.atomics));
+    if (config) {
+        g_string_append_printf(s, " --config %s", config);
+    } else {
+        g_string_append_printf(s, " --arch %s", arch_name(o->target.arch));
+        if (o->target.arch != ARCH_X86)
+            g_string_append_printf(s, " --atomics %s", arch_atomics_name(o->target.atomics));
+    }
     g_string_append_printf(s, " --seed %" G_GUINT64_FORMAT, seed);
     return g_string_free(s, FALSE);
+}
+
+/* What verify takes from a machine config: its architecture and atomics (which ops exist, how
+ * they behave, which `.if` code is assembled) and its line size (the layout, and the exclusive
+ * monitor's granule). */
+static gboolean verify_options_from_config(VerifyOptions *o, const char *name, GError **error)
+{
+    g_autoptr(QsimConfig) c = config_load(name, NULL, error);
+    if (!c)
+        return FALSE;
+    o->target = asm_target_for_config(c);
+    o->line_size = (guint)c->line_size;
+    return TRUE;
 }
 
 int cmd_verify(int argc, char **argv)
@@ -36,7 +55,7 @@ int cmd_verify(int argc, char **argv)
     WorkloadFlags wf;
     workload_flags_init(&wf, &o.workload, WL_VERIFY);
     const GOptionEntry what[] = {
-        { "lock", 0, 0, G_OPTION_ARG_STRING, &lock, "built-in lock (`qsim list locks`)", "NAME" },
+        { "lock", 0, 0, G_OPTION_ARG_STRING, &lock, "lock: a name from `qsim list locks`, or a path to a .qs file", "NAME|PATH" },
         { "lock-file", 0, 0, G_OPTION_ARG_FILENAME, &lock_file, "a lock source file of your own", "PATH" },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
@@ -45,7 +64,7 @@ int cmd_verify(int argc, char **argv)
         { "seed", 0, 0, G_OPTION_ARG_INT64, &seed, "run this one seed only (to replay a failure)", "S" },
         { "arch", 0, 0, G_OPTION_ARG_STRING, &arch_s, "x86 (default) or arm64: which ops are allowed and which `.if arch=` code is assembled", "ARCH" },
         { "atomics", 0, 0, G_OPTION_ARG_STRING, &atomics_s, "arm64: llsc (default) or lse, for `.if atomics=` code", "KIND" },
-        { "config", 0, 0, G_OPTION_ARG_STRING, &config, "take --arch and --atomics from this machine config", "NAME" },
+        { "config", 'c', 0, G_OPTION_ARG_STRING, &config, "take the arch, atomics and line size from machine config CFG (instead of --arch/--atomics)", "CFG" },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
     gboolean parsed = cli_parse_workload_command(
@@ -67,15 +86,10 @@ int cmd_verify(int argc, char **argv)
     }
     g_autoptr(GError) error = NULL;
     if (config && (arch_s || atomics_s)) {
-        fprintf(stderr, "qsim verify: --config gives the arch and atomics; drop --arch and --atomics\n");
+        fprintf(stderr, "qsim verify: --config gives the arch and atomics: give --config or --arch/--atomics, not both\n");
         return QSIM_EXIT_USAGE;
     }
-    if (config) {
-        g_autoptr(QsimConfig) cfg = config_load(config, NULL, &error);
-        if (!cfg)
-            return cli_fail(error);
-        o.target = asm_target_for_config(cfg);
-    } else if (!arch_target_parse(arch_s, atomics_s, &o.target, &error)) {
+    if (config ? !verify_options_from_config(&o, config, &error) : !arch_target_parse(arch_s, atomics_s, &o.target, &error)) {
         return cli_fail(error);
     }
     if (!workload_validate(&o.workload, WL_VERIFY, &error))
@@ -87,7 +101,7 @@ int cmd_verify(int argc, char **argv)
     o.seeds = seed >= 0 ? 1 : (guint)seeds;
     o.first_seed = seed >= 0 ? (guint64)seed : 1;
 
-    g_autofree char *path = lock_file ? g_strdup(lock_file) : verify_find_lock(lock, &error);
+    g_autofree char *path = lock_file ? g_strdup(lock_file) : lock_find(lock, &error);
     if (!path)
         return cli_fail(error);
     g_autofree char *text = NULL;
@@ -110,7 +124,7 @@ int cmd_verify(int argc, char **argv)
             printf("; up to %" G_GUINT64_FORMAT " readers inside at once", r.max_readers);
         printf(" (%" G_GUINT64_FORMAT " steps)\n", r.steps);
     } else {
-        g_autofree char *replay = replay_line(lock, lock_file, &o, r.failed_seed);
+        g_autofree char *replay = replay_line(lock, lock_file, config, &o, r.failed_seed);
         printf("%s: FAILED with seed %" G_GUINT64_FORMAT " (after %u run%s): %s\n", name, r.failed_seed, r.runs,
                r.runs == 1 ? "" : "s", r.failure);
         printf("replay: %s\n", replay);

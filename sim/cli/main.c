@@ -4,6 +4,7 @@
 #include <string.h>
 #include "sim/cli/commands.h"
 #include "sim/base/suggest.h"
+#include "qsim_commit.h"   /* generated: QSIM_COMMIT (the Makefile) */
 
 static void usage(FILE *out)
 {
@@ -13,7 +14,7 @@ static void usage(FILE *out)
             "A cycle-level cache-coherence simulator for studying lock algorithms.\n\n"
             "Commands:\n");
     for (const QsimCommand *c = qsim_commands; c->name; c++)
-        fprintf(out, "  %-10s %s\n", c->name, c->summary);
+        fprintf(out, "  %-11s %s\n", c->name, c->summary);
     fprintf(out, "\nRun `qsim COMMAND --help` for a command's options.\n"
                  "Options:\n  -h, --help     show this help\n  --version      print the version\n");
 }
@@ -31,7 +32,7 @@ int main(int argc, char **argv)
         return QSIM_EXIT_OK;
     }
     if (!strcmp(cmd, "--version")) {
-        printf("qsim %s\n", QSIM_VERSION);
+        printf("qsim %s (commit %s)\n", QSIM_VERSION, QSIM_COMMIT);
         return QSIM_EXIT_OK;
     }
     if (cmd[0] == '-') {

@@ -9,6 +9,7 @@
 #include "cores/isa_exec.h"
 #include "sim/base/suggest.h"
 #include "sim/harness.h"
+#include "sim/lock_find.h"
 #include "sim/verify.h"
 
 G_DEFINE_QUARK(qsim-sweep-error-quark, qsim_sweep_error)
@@ -153,7 +154,7 @@ gboolean sweep_find_lock(const char *value, const char *base, char **file, GErro
 {
     *file = NULL;
     if (!names_a_file(value)) {
-        g_autofree char *builtin = verify_find_lock(value, error);
+        g_autofree char *builtin = lock_find(value, error);
         return builtin != NULL;
     }
     gboolean relative = base && !g_path_is_absolute(value);
@@ -163,7 +164,7 @@ gboolean sweep_find_lock(const char *value, const char *base, char **file, GErro
         return TRUE;
     }
     /* `tas.qs` alone may still mean the built-in tas, as `qsim run --lock tas.qs` does. */
-    g_autofree char *builtin = strchr(value, '/') ? NULL : verify_find_lock(value, NULL);
+    g_autofree char *builtin = strchr(value, '/') ? NULL : lock_find(value, NULL);
     if (builtin)
         return TRUE;
     g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT, "no lock file %s%s%s%s", path,

@@ -66,8 +66,8 @@ char *sweep_find_file(const char *name, GError **error);
 /* Finds the lock a `locks` value names: *file is the lock file, or NULL for a built-in lock.
  * A value that holds a '/' or ends in ".qs" is a lock file, found relative to `base` (the sweep
  * file's folder; NULL: the working folder) unless absolute; a bare "NAME.qs" that is not there
- * may still be the built-in NAME.  Every other value is a built-in lock (verify_find_lock).
- * The one place sweeps look a lock up (to switch to a shared lock search path when one comes). */
+ * may still be the built-in NAME.  Every other value is a built-in lock (lock_find).
+ * The one place sweeps look a lock up; names go through the shared search (sim/lock_find.h). */
 gboolean sweep_find_lock(const char *value, const char *base, char **file, GError **error);
 void sweep_free(Sweep *s);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(Sweep, sweep_free)
