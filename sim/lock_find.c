@@ -14,14 +14,9 @@ char *lock_find(const char *name, GError **error)
         g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_NOENT, "%s: no such lock file", name);
         return NULL;
     }
-    g_autofree char *file = has_ext ? g_strdup(name) : g_strconcat(name, LOCK_EXT, NULL);
-    g_autoptr(GPtrArray) dirs = config_search_dirs("locks");
-    for (guint i = 0; i < dirs->len; i++) {
-        char *p = g_build_filename(dirs->pdata[i], file, NULL);
-        if (g_file_test(p, G_FILE_TEST_IS_REGULAR))
-            return p;
-        g_free(p);
-    }
+    char *found = config_search_file("locks", name, LOCK_EXT);
+    if (found)
+        return found;
     g_autofree char *hint = config_not_found_hint(name, "locks", LOCK_EXT);
     g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_NOENT,
                 "no built-in lock `%s`%s (`qsim list locks` shows them; $QSIM_LOCK_PATH adds folders; "

@@ -91,18 +91,6 @@ gboolean run_repeated(const RunOptions *o, guint n, RepeatResult *r, GError **er
 
 /* ---- writing ---- */
 
-static void add_stats(JsonBuilder *b, const SampleStats *s)
-{
-    json_builder_begin_object(b);
-    report_add_double(b, "mean", s->mean);
-    report_add_double(b, "sd", s->sd);
-    report_add_double(b, "min", s->min);
-    report_add_double(b, "max", s->max);
-    report_add_double(b, "ci95_low", s->ci_low);
-    report_add_double(b, "ci95_high", s->ci_high);
-    json_builder_end_object(b);
-}
-
 /* The first report's identity: its string and boolean members at the top level. */
 static void add_identity(JsonBuilder *b, const RepeatResult *r)
 {
@@ -130,7 +118,7 @@ static void add_summary(JsonBuilder *b, const RepeatResult *r)
     for (guint i = 0; i < r->keys->len; i++) {
         const RepeatKey *k = &g_array_index(r->keys, RepeatKey, i);
         json_builder_set_member_name(b, k->key);
-        add_stats(b, &k->stats);
+        sample_stats_add_json(b, &k->stats);
     }
     json_builder_end_object(b);
 }

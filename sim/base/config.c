@@ -315,6 +315,19 @@ GPtrArray *config_search_names(const char *subdir, const char *ext, GHashTable *
     return names;
 }
 
+char *config_search_file(const char *subdir, const char *name, const char *ext)
+{
+    g_autofree char *file = g_str_has_suffix(name, ext) ? g_strdup(name) : g_strconcat(name, ext, NULL);
+    g_autoptr(GPtrArray) dirs = config_search_dirs(subdir);
+    for (guint i = 0; i < dirs->len; i++) {
+        char *p = g_build_filename(dirs->pdata[i], file, NULL);
+        if (g_file_test(p, G_FILE_TEST_IS_REGULAR))
+            return p;
+        g_free(p);
+    }
+    return NULL;
+}
+
 char *config_not_found_hint(const char *name, const char *subdir, const char *ext)
 {
     g_autoptr(GPtrArray) known = config_search_names(subdir, ext, NULL);
@@ -327,17 +340,9 @@ char *config_resolve_path(const char *name, GError **error)
 {
     if (g_file_test(name, G_FILE_TEST_IS_REGULAR))
         return g_strdup(name);
-    if (!strchr(name, '/')) {
-        g_autoptr(GPtrArray) dirs = config_search_dirs("configs");
-        g_autofree char *with_ext = g_str_has_suffix(name, ".yaml") ? g_strdup(name)
-                                                                     : g_strconcat(name, ".yaml", NULL);
-        for (guint i = 0; i < dirs->len; i++) {
-            char *p = g_build_filename(dirs->pdata[i], with_ext, NULL);
-            if (g_file_test(p, G_FILE_TEST_IS_REGULAR))
-                return p;
-            g_free(p);
-        }
-    }
+    char *found = strchr(name, '/') ? NULL : config_search_file("configs", name, ".yaml");
+    if (found)
+        return found;
     g_autofree char *hint = strchr(name, '/') ? g_strdup("") : config_not_found_hint(name, "configs", ".yaml");
     g_set_error(error, QSIM_CONFIG_ERROR, QSIM_CONFIG_ERROR_NOT_FOUND,
                 "%s: no such config file%s (looked for it as a path and in the configs folders: "

@@ -153,6 +153,9 @@ GPtrArray *config_search_dirs(const char *subdir);
 /* The names (file names less `ext`) in those folders, sorted, the first folder winning a name;
  * with `paths` (may be NULL) a table name -> path of the file that won. */
 GPtrArray *config_search_names(const char *subdir, const char *ext, GHashTable **paths);
+/* The path of NAME (with `ext` added unless it ends in it) in the first of those folders that
+ * holds it, or NULL. */
+char *config_search_file(const char *subdir, const char *name, const char *ext);
 /* "; did you mean `x`?" for a name close to one in those folders, else "". */
 char *config_not_found_hint(const char *name, const char *subdir, const char *ext);
 

@@ -1,6 +1,7 @@
 /* Sample statistics (see sample_stats.h). */
 #include <math.h>
 #include "sim/base/sample_stats.h"
+#include "sim/base/report.h"
 
 /* Two-sided 95% quantiles of Student's t for 1..30 degrees of freedom (standard tables). */
 static const double t95[] = {
@@ -58,4 +59,16 @@ void ratio_stats(const SampleStats *a, const SampleStats *b, RatioStats *out)
     out->ci_low = r - half;
     out->ci_high = r + half;
     out->significant = out->ci_low > 1 || out->ci_high < 1;
+}
+
+void sample_stats_add_json(JsonBuilder *b, const SampleStats *s)
+{
+    json_builder_begin_object(b);
+    report_add_double(b, "mean", s->mean);
+    report_add_double(b, "sd", s->sd);
+    report_add_double(b, "min", s->min);
+    report_add_double(b, "max", s->max);
+    report_add_double(b, "ci95_low", s->ci_low);
+    report_add_double(b, "ci95_high", s->ci_high);
+    json_builder_end_object(b);
 }

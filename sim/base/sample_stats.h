@@ -5,6 +5,7 @@
 #define QSIM_SAMPLE_STATS_H
 
 #include <glib.h>
+#include <json-glib/json-glib.h>
 
 typedef struct {
     guint n;
@@ -22,6 +23,10 @@ typedef struct {
     double ci_low, ci_high;   /* 95% interval */
     gboolean significant;     /* the interval excludes 1 */
 } RatioStats;
+
+/* The stats as a JSON object {mean, sd, min, max, ci95_low, ci95_high} (the builder is inside
+ * an object with its member name set, or in an array). */
+void sample_stats_add_json(JsonBuilder *b, const SampleStats *s);
 
 /* b / a.  With a zero mean on either side the ratio is 0 and not significant. */
 void ratio_stats(const SampleStats *a, const SampleStats *b, RatioStats *out);

@@ -227,17 +227,6 @@ char *validate_host_text(const HostTable *t)
     return g_string_free(s, FALSE);
 }
 
-static void add_stats(JsonBuilder *b, const char *name, const SampleStats *st)
-{
-    json_builder_set_member_name(b, name);
-    json_builder_begin_object(b);
-    report_add_double(b, "mean", st->mean);
-    report_add_double(b, "sd", st->sd);
-    report_add_double(b, "ci95_low", st->ci_low);
-    report_add_double(b, "ci95_high", st->ci_high);
-    json_builder_end_object(b);
-}
-
 JsonNode *validate_host_json(const HostTable *t)
 {
     g_autoptr(JsonBuilder) b = json_builder_new();
@@ -252,8 +241,10 @@ JsonNode *validate_host_json(const HostTable *t)
         report_add_string(b, "lock", r->lock);
         report_add_int(b, "threads", r->threads);
         report_add_string(b, "data", data_name(r->data));
-        add_stats(b, "host", &r->host_ns);
-        add_stats(b, "model", &r->model_ns);
+        json_builder_set_member_name(b, "host");
+        sample_stats_add_json(b, &r->host_ns);
+        json_builder_set_member_name(b, "model");
+        sample_stats_add_json(b, &r->model_ns);
         report_add_double(b, "model_over_host", r->host_ns.mean > 0 ? r->model_ns.mean / r->host_ns.mean : 0);
         report_add_bool(b, "mutual_exclusion", r->ok);
         json_builder_end_object(b);

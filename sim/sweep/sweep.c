@@ -100,41 +100,20 @@ static gboolean parse_uint(const char *s, guint64 min, guint64 max, guint64 *out
 
 /* ---- finding files ---- */
 
-static gint compare_names(gconstpointer a, gconstpointer b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 char *sweep_find_file(const char *name, GError **error)
 {
     if (g_file_test(name, G_FILE_TEST_IS_REGULAR))
         return g_strdup(name);
-    g_autoptr(GPtrArray) known = g_ptr_array_new_with_free_func(g_free);
-    if (!strchr(name, '/')) {
-        g_autoptr(GPtrArray) dirs = config_search_dirs("sweeps");
-        g_autofree char *with_ext = g_str_has_suffix(name, ".yaml") ? g_strdup(name)
-                                                                     : g_strconcat(name, ".yaml", NULL);
-        for (guint i = 0; i < dirs->len; i++) {
-            char *p = g_build_filename(dirs->pdata[i], with_ext, NULL);
-            if (g_file_test(p, G_FILE_TEST_IS_REGULAR))
-                return p;
-            g_free(p);
-            GDir *d = g_dir_open(dirs->pdata[i], 0, NULL);
-            const char *f;
-            while (d && (f = g_dir_read_name(d))) {
-                g_autofree char *stem = g_str_has_suffix(f, ".yaml") ? g_strndup(f, strlen(f) - 5) : NULL;
-                if (stem && !g_ptr_array_find_with_equal_func(known, stem, g_str_equal, NULL))
-                    g_ptr_array_add(known, g_steal_pointer(&stem));
-            }
-            if (d)
-                g_dir_close(d);
-        }
-    }
+    char *found = strchr(name, '/') ? NULL : config_search_file("sweeps", name, ".yaml");
+    if (found)
+        return found;
+    /* a bare name not found: the names there are, sorted */
+    g_autoptr(GPtrArray) known = strchr(name, '/') ? g_ptr_array_new_with_free_func(g_free)
+                                                   : config_search_names("sweeps", ".yaml", NULL);
     g_autofree char *stem = g_str_has_suffix(name, ".yaml") ? g_strndup(name, strlen(name) - 5) : g_strdup(name);
     const char *hint = suggest_closest(stem, (const char *const *)known->pdata, known->len);
     g_autofree char *names = NULL;
     if (known->len) {
-        g_ptr_array_sort(known, compare_names);
         g_ptr_array_add(known, NULL);
         names = g_strjoinv(", ", (char **)known->pdata);
     }
