@@ -73,14 +73,15 @@ static gboolean host_workload(const WorkloadOptions *given, WorkloadOptions *w, 
 
 /* The lock with its harness, assembled (*prog) and translated (the result).  Fixed time: the
  * simulator's loop count, which the stop flag cuts short (workload_harness). */
-static char *build_program(const NativeLock *lock, const WorkloadOptions *w, IsaProgram **prog, GError **error)
+static char *build_program(const NativeLock *lock, const WorkloadOptions *w, const char *const *params,
+                           IsaProgram **prog, GError **error)
 {
     HarnessOptions h;
     workload_harness(w, &h);
     ArchTarget target;
     if (!native_host_target(&target, error))
         return NULL;
-    *prog = native_lock_with_harness(lock, &h, target, error);
+    *prog = native_lock_with_harness(lock, &h, target, params, error);
     if (!*prog)
         return NULL;
     char *csrc = native_translate_c(*prog, target.arch, "main", error);
@@ -95,7 +96,7 @@ char *native_program_c(const NativeLock *lock, const NativeRunOptions *o, GError
     if (!host_workload(&o->workload, &w, error))
         return NULL;
     IsaProgram *prog = NULL;
-    char *csrc = build_program(lock, &w, &prog, error);
+    char *csrc = build_program(lock, &w, o->lock_params, &prog, error);
     if (prog)
         isa_program_free(prog);
     return csrc;
@@ -357,7 +358,7 @@ JsonNode *native_run(const NativeLock *lock, const NativeRunOptions *o, GError *
     if (!cpus)
         return NULL;
     g_autoptr(IsaProgram) prog = NULL;
-    g_autofree char *csrc = build_program(lock, &w, &prog, error);
+    g_autofree char *csrc = build_program(lock, &w, o->lock_params, &prog, error);
     if (!csrc)
         return NULL;
     g_autoptr(NativeModule) module = native_module_load(csrc, native_lock_compiler(lock),

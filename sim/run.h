@@ -14,6 +14,7 @@ typedef struct {
     const char *const *sets;     /* "key.path=value" overrides, NULL-terminated, may be NULL */
     const char *lock;            /* built-in lock name, or NULL when lock_file is given */
     const char *lock_file;
+    const char *const *lock_params; /* the lock's `.param` values, "NAME=VALUE", NULL-terminated, may be NULL */
     WorkloadOptions workload;    /* threads, iterations, critical section... (sim/workload.h) */
     guint64 seed;
     gboolean check;              /* coherence invariants after every transition */

@@ -277,17 +277,20 @@ END_TEST
 START_TEST(test_failed_point_is_recorded)
 {
     g_autofree char *dir = tmpdir();
-    /* teaching has two cores: the 3-thread points cannot run, the others still do. */
-    g_autofree char *file = write_file(dir, "f.yaml", "configs: teaching\nlocks: tas\nthreads: [2, 3]\niterations: 10\n");
+    /* Each value is fine alone; together, 3 readers of 2 threads cannot run: that point fails,
+     * the other still runs. */
+    g_autofree char *file = write_file(dir, "f.yaml", "configs: teaching\nlocks: qrwlock\nthreads: 2\n"
+                                                      "readers: [1, 3]\niterations: 10\n");
     g_autofree char *out = g_build_filename(dir, "o", NULL);
     g_autofree char *err = NULL;
     ck_assert_int_eq(sweep(file, out, NULL, NULL, &err), 1);
-    ck_assert_msg(strstr(err, "point 1 (configs=teaching;locks=tas;threads=3;iterations=10) failed"), "%s", err);
+    ck_assert_msg(strstr(err, "point 1 (configs=teaching;locks=qrwlock;threads=2;readers=3;iterations=10) failed"),
+                  "%s", err);
     g_autofree char *csv = slurp(out, "results.csv");
     g_auto(GStrv) lines = g_strsplit(csv, "\n", -1);
     ck_assert(strstr(lines[1], ",ok,,"));
-    ck_assert_msg(g_str_has_prefix(lines[2], "1,teaching,tas,3,10,failed,") && strstr(lines[2], "2 cores"),
-                  "%s", lines[2]);
+    ck_assert_msg(g_str_has_prefix(lines[2], "1,teaching,qrwlock,2,3,10,failed,") &&
+                  strstr(lines[2], "more readers than threads"), "%s", lines[2]);
     rm_rf(dir);
 }
 END_TEST
