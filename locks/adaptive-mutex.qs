@@ -1,10 +1,11 @@
 # adaptive-mutex: glibc's adaptive mutex as before the seed's series: spin with trylocks, then sleep.
 # PTHREAD_MUTEX_ADAPTIVE_NP as glibc 2.27 builds it in nptl/pthread_mutex_lock.c: try the lock
-# (LLL_MUTEX_TRYLOCK, a compare-and-swap 0 -> 1); when it is taken, spin up to max_cnt = MIN(spin_count, __spins * 2 + 10) times, each time an
-# atomic_spin_nop (PAUSE on x86, YIELD on arm64) and another compare-and-swap; when the count runs
-# out, lll_lock (futex-mutex's slow path: mark the word 2 and sleep in futex_wait).  Afterwards
-# __spins, a running average kept in the mutex, moves an eighth of the way towards this call's
-# count: __spins += (cnt - __spins) / 8.  This is the seed's "base" (spin_count 100).
+# (LLL_MUTEX_TRYLOCK, a compare-and-swap 0 -> 1); when it is taken, spin up to
+# max_cnt = MIN(spin_count, __spins * 2 + 10) times, each time an atomic_spin_nop (PAUSE on x86,
+# YIELD on arm64) and another compare-and-swap; when the count runs out, lll_lock (futex-mutex's
+# slow path: mark the word 2 and sleep in futex_wait).  Afterwards __spins, a running average kept
+# in the mutex, moves an eighth of the way towards this call's count:
+# __spins += (cnt - __spins) / 8.  This is the seed's "base" (spin_count 100).
 #
 # The seed thread (glibc, 2018, "Tunables: Add tunables of spin count for adaptive spin mutex")
 # made spin_count a tunable (glibc.mutex.spin_count, default 100, as MAX_ADAPTIVE_COUNT was) and

@@ -247,8 +247,8 @@ static void host_members(JsonObject *extra[RUN_REPORT_PLACES], const guint *cpus
 /* The report, from the simulator's builder: the workload as run, the mark log (its times in
  * native_tsc_unit()), the verdict, the hardware counters as a counter group, and the host's
  * own members. */
-static JsonNode *build_report(const NativeLock *lock, const WorkloadOptions *w, Arch arch, Worker **ws,
-                              guint nt, MarkLog *log, const Verdict *v, const Span *s, uint32_t line,
+static JsonNode *build_report(const NativeLock *lock, const IsaProgram *prog, const WorkloadOptions *w, Arch arch,
+                              Worker **ws, guint nt, MarkLog *log, const Verdict *v, const Span *s, uint32_t line,
                               double work_ns, uint64_t host_t0)
 {
     double per_tick = native_tsc_unit_per_tick();
@@ -289,6 +289,15 @@ static JsonNode *build_report(const NativeLock *lock, const WorkloadOptions *w, 
         .host_seconds = (double)(native_now_ns() - host_t0) / 1e9,
     };
     host_members(in.extra, cpus, nt, s, log, v, line, work_ns);
+    /* The lock's `.param` values as run, as the model reports them. */
+    if (prog->params && prog->params->len) {
+        JsonObject *params = json_object_new();
+        for (guint i = 0; i < prog->params->len; i++) {
+            const IsaParam *prm = &g_array_index(prog->params, IsaParam, i);
+            json_object_set_int_member(params, prm->name, prm->value);
+        }
+        json_object_set_object_member(in.extra[RUN_REPORT_IDENTITY], "lock_params", params);
+    }
     JsonNode *root = run_report_build(&in);
     for (guint i = 0; i < RUN_REPORT_PLACES; i++)
         json_object_unref(in.extra[i]);
@@ -416,7 +425,7 @@ JsonNode *native_run(const NativeLock *lock, const NativeRunOptions *o, GError *
             g_set_error(error, NATIVE_ERROR, NATIVE_ERROR_INVALID, "%s", fault);
         } else {
             Verdict v = judge(prog, lay, &log);
-            root = build_report(lock, &w, arch, ws, nt, &log, &v, &span, line, work_ns, host_t0);
+            root = build_report(lock, prog, &w, arch, ws, nt, &log, &v, &span, line, work_ns, host_t0);
         }
     }
     for (guint t = 0; t < nt; t++) {
