@@ -201,9 +201,11 @@ docs: qsim
 bench: qsim
 	sh build-aux/bench.sh ./qsim
 
-# Regenerates docs/study-qspin-cmpxchg.md's tables from qsim's own runs.
+# Regenerates the studies' tables from qsim's own runs: docs/study-qspin-cmpxchg.md and
+# docs/study-adaptive-mutex.md (the glibc seed's sweep, sweeps/adaptive-mutex.yaml).
 study: qsim
 	sh build-aux/study.sh ./qsim docs/study-qspin-cmpxchg.md
+	sh build-aux/study-adaptive-mutex.sh ./qsim docs/study-adaptive-mutex.md
 
 install: qsim build/qsim.1 build/qsim.bash
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/configs $(DESTDIR)$(DATADIR)/locks $(DESTDIR)$(DATADIR)/sweeps \

@@ -1,6 +1,6 @@
 /* The assembler (grammar in cores/asm.h, user reference in docs/isa.md).
  *
- * Two passes over all sources: pass 1 reads the declarations (.shared, .thread, .equ) so that
+ * Two passes over all sources: pass 1 reads the declarations (.shared, .thread, .equ, .param) so that
  * code may use a variable declared further down or in another source; pass 2 reads labels,
  * `.entry` and instructions.  Label references are fixed up at the end.  Errors are collected
  * with their positions and sorted, so the user sees every mistake of a file at once.
@@ -53,7 +53,15 @@ typedef struct {
     GArray *entry_pos;        /* AsmPos */
     guint file;               /* current source */
     GArray *conds;            /* AsmCond: the open `.if` blocks of the current source */
+    GArray *overrides;        /* AsmOverride: the caller's `.param` values */
 } Asm;
+
+/* A `.param` value given by the caller ("NAME=VALUE"); `used` once a `.param NAME` took it. */
+typedef struct {
+    char *name;
+    int64_t value;
+    gboolean used;
+} AsmOverride;
 
 static void diag(Asm *a, guint line, guint col, const char *fmt, ...) G_GNUC_PRINTF(4, 5);
 static void diag(Asm *a, guint line, guint col, const char *fmt, ...)
@@ -382,6 +390,54 @@ static void parse_equ(Asm *a, guint line, const Tok *dir, const char *rest, guin
     g_hash_table_insert(a->consts, g_strdup(name), box);
 }
 
+/* `.param NAME DEFAULT`: a constant like `.equ`, whose value the caller may override; each one
+ * is recorded in the program with the value it took. */
+static void parse_param(Asm *a, guint line, const Tok *dir, const char *rest, guint rest_col)
+{
+    g_auto(GStrv) w = g_strsplit_set(rest, " \t,", -1);
+    const char *name = NULL, *val = NULL;
+    guint words = 0;
+    for (guint i = 0; w[i]; i++) {
+        if (!*w[i])
+            continue;
+        words++;
+        if (!name)
+            name = w[i];
+        else if (!val)
+            val = w[i];
+    }
+    if (words != 2 || !is_ident(name)) {
+        diag(a, line, dir->col, ".param takes a name and a default value: `.param spin_count 100`");
+        return;
+    }
+    if (parse_reg(name) >= 0) {
+        diag(a, line, rest_col, "`%s` is a register name", name);
+        return;
+    }
+    int64_t def;
+    gboolean ovf;
+    if (!parse_int(a, val, &def, &ovf) || ovf) {
+        diag(a, line, rest_col + (guint)(strstr(rest, val) - rest), "`%s` is not a 64-bit number", val);
+        return;
+    }
+    if (g_hash_table_contains(a->consts, name)) {
+        diag(a, line, rest_col, "duplicate constant `%s`", name);
+        return;
+    }
+    IsaParam prm = { g_strdup(name), def, def };
+    for (guint i = 0; a->overrides && i < a->overrides->len; i++) {
+        AsmOverride *o = &g_array_index(a->overrides, AsmOverride, i);
+        if (!strcmp(o->name, name)) {
+            prm.value = o->value;
+            o->used = TRUE;
+        }
+    }
+    gint64 *box = g_new(gint64, 1);
+    *box = prm.value;
+    g_hash_table_insert(a->consts, g_strdup(name), box);
+    g_array_append_val(a->p->params, prm);
+}
+
 /* ======================================================================= ops */
 
 /* Operand signature letters: D destination register, S source (register or immediate),
@@ -433,6 +489,8 @@ static const AsmOpDef asm_ops[] = {
     { "work",  OP_WORK,  "N",    FALSE, -1 },
     { "mark",  OP_MARK,  "N",    FALSE, -1 },
     { "halt",  OP_HALT,  "",     FALSE, -1 },
+    { "futex_wait", OP_FUTEX_WAIT, "DMS", FALSE, -1 },
+    { "futex_wake", OP_FUTEX_WAKE, "DMS", FALSE, -1 },
 };
 
 static const char *const cond_names[] = { "beq", "bne", "blt", "bge", "bltu", "bgeu" };
@@ -604,6 +662,9 @@ static void parse_insn(Asm *a, guint line, const Tok *mn, const char *rest, guin
         return;
     }
     in.op = d->op;
+    /* A futex is a 32-bit word, whatever the platform. */
+    if (isa_op_info[d->op].is_syscall)
+        size = 4;
     in.size = (uint8_t)size;
     if (d->cond >= 0)
         in.cond = (IsaCond)d->cond;
@@ -931,11 +992,12 @@ static void cond_end_of_source(Asm *a, guint pass)
 
 /* ======================================================================= lines */
 
-static const char known_directives_text[] = ".shared, .thread, .equ, .entry, .if, .elif, .else or .endif";
+static const char known_directives_text[] = ".shared, .thread, .equ, .param, .entry, .if, .elif, .else or .endif";
 
 static gboolean is_known_directive(const char *w)
 {
-    return !strcmp(w, ".shared") || !strcmp(w, ".thread") || !strcmp(w, ".equ") || !strcmp(w, ".entry") ||
+    return !strcmp(w, ".shared") || !strcmp(w, ".thread") || !strcmp(w, ".equ") || !strcmp(w, ".param") ||
+           !strcmp(w, ".entry") ||
            is_cond_directive(w);
 }
 
@@ -1019,6 +1081,8 @@ static void do_line(Asm *a, guint pass, guint lineno, char *line)
             parse_decl(a, lineno, &first, rest, rest_col);
         else if (!strcmp(first.text, ".equ"))
             parse_equ(a, lineno, &first, rest, rest_col);
+        else if (!strcmp(first.text, ".param"))
+            parse_param(a, lineno, &first, rest, rest_col);
         else if (strcmp(first.text, ".entry"))
             diag(a, lineno, first.col, "unknown directive `%s` (expected %s)", first.text, known_directives_text);
     } else if (pass == 2 && directive) {
@@ -1052,10 +1116,83 @@ static gint diag_cmp(gconstpointer x, gconstpointer y)
     return a->col < b->col ? -1 : a->col > b->col;
 }
 
+static void overrides_free(GArray *o)
+{
+    for (guint i = 0; o && i < o->len; i++)
+        g_free(g_array_index(o, AsmOverride, i).name);
+    if (o)
+        g_array_free(o, TRUE);
+}
+
+/* The caller's "NAME=VALUE" list; NULL with the error on a bad one. */
+static GArray *read_overrides(const char *const *params, GError **error)
+{
+    GArray *out = g_array_new(FALSE, TRUE, sizeof(AsmOverride));
+    for (guint i = 0; params && params[i]; i++) {
+        const char *eq = strchr(params[i], '=');
+        g_autofree char *name = eq ? g_strndup(params[i], (gsize)(eq - params[i])) : g_strdup(params[i]);
+        gint64 v = 0;
+        if (!eq || !is_ident(name) || !g_ascii_string_to_signed(eq + 1, 10, G_MININT64, G_MAXINT64, &v, NULL)) {
+            g_set_error(error, ASM_ERROR, ASM_ERROR_PARAM,
+                        "lock parameter `%s`: expected NAME=VALUE with a whole number, e.g. spin_count=1000", params[i]);
+            overrides_free(out);
+            return NULL;
+        }
+        for (guint k = 0; k < out->len; k++)
+            if (!strcmp(g_array_index(out, AsmOverride, k).name, name)) {
+                g_set_error(error, ASM_ERROR, ASM_ERROR_PARAM, "lock parameter `%s` given twice", name);
+                overrides_free(out);
+                return NULL;
+            }
+        AsmOverride o = { g_steal_pointer(&name), v, FALSE };
+        g_array_append_val(out, o);
+    }
+    return out;
+}
+
+/* Every override must have met its `.param`: a misspelt name would otherwise change nothing. */
+static gboolean check_overrides_used(Asm *a, GError **error)
+{
+    for (guint i = 0; i < a->overrides->len; i++) {
+        const AsmOverride *o = &g_array_index(a->overrides, AsmOverride, i);
+        if (o->used)
+            continue;
+        GPtrArray *names = g_ptr_array_new();
+        GString *list = g_string_new(NULL);
+        for (guint k = 0; k < a->p->params->len; k++) {
+            const char *pn = g_array_index(a->p->params, IsaParam, k).name;
+            g_ptr_array_add(names, (gpointer)pn);
+            g_string_append_printf(list, "%s%s", k ? ", " : "", pn);
+        }
+        const char *hint = suggest_closest(o->name, (const char *const *)names->pdata, names->len);
+        if (hint)
+            g_set_error(error, ASM_ERROR, ASM_ERROR_PARAM, "lock parameter `%s`: %s declares no `.param %s`; did you "
+                        "mean `%s`? (its parameters: %s)", o->name, a->p->filename, o->name, hint, list->str);
+        else
+            g_set_error(error, ASM_ERROR, ASM_ERROR_PARAM, "lock parameter `%s`: %s declares no `.param %s` (%s%s)",
+                        o->name, a->p->filename, o->name, list->len ? "its parameters: " : "it has no parameters",
+                        list->str);
+        g_ptr_array_free(names, TRUE);
+        g_string_free(list, TRUE);
+        return FALSE;
+    }
+    return TRUE;
+}
+
 IsaProgram *asm_assemble_sources(const AsmSource *sources, guint n, ArchTarget target, GError **error)
 {
+    return asm_assemble_with_params(sources, n, target, NULL, error);
+}
+
+IsaProgram *asm_assemble_with_params(const AsmSource *sources, guint n, ArchTarget target,
+                                     const char *const *params, GError **error)
+{
     g_assert(arch_atomics_on(target.arch, target.atomics));
+    GArray *overrides = read_overrides(params, error);
+    if (!overrides)
+        return NULL;
     Asm a = { 0 };
+    a.overrides = overrides;
     a.target = target;
     a.conds = g_array_new(FALSE, FALSE, sizeof(AsmCond));
     a.p = isa_program_new(n ? sources[0].name : "<empty>");
@@ -1157,7 +1294,11 @@ IsaProgram *asm_assemble_sources(const AsmSource *sources, guint n, ArchTarget t
         g_string_free(msg, TRUE);
         asm_program_free(a.p);
         result = NULL;
+    } else if (!check_overrides_used(&a, error)) {
+        asm_program_free(a.p);
+        result = NULL;
     }
+    overrides_free(a.overrides);
     for (guint i = 0; i < a.diags->len; i++)
         g_free(g_array_index(a.diags, AsmDiag, i).msg);
     g_array_free(a.diags, TRUE);
@@ -1242,7 +1383,7 @@ char *asm_format_insn(const IsaProgram *p, const IsaInsn *in)
 {
     GString *g = g_string_new(NULL);
     const IsaOpInfo *info = &isa_op_info[in->op];
-    gboolean mem = info->is_load || info->is_store;
+    gboolean mem = (info->is_load || info->is_store) && !info->is_syscall;
     if (in->op == OP_BR)
         g_string_append(g, cond_names[in->cond]);
     else
@@ -1282,6 +1423,7 @@ char *asm_format_insn(const IsaProgram *p, const IsaInsn *in)
         put_src(g, &in->a);
         break;
     case OP_CAS: case OP_XCHG: case OP_FADD: case OP_FOR: case OP_FAND: case OP_STX:
+    case OP_FUTEX_WAIT: case OP_FUTEX_WAKE:
         g_string_append_printf(g, " %s, ", reg_name(in->rd));
         put_mem(g, p, &in->mem);
         g_string_append(g, ", ");
@@ -1328,7 +1470,13 @@ char *asm_listing(const IsaProgram *p, ArchTarget target, guint nthreads)
     for (guint i = 0; i < p->entries->len; i++)
         g_string_append_printf(g, " %s=@%d", g_array_index(p->entries, IsaEntry, i).name,
                                g_array_index(p->entries, IsaEntry, i).pc);
-    g_string_append(g, "\n\n");
+    g_string_append(g, "\n");
+    for (guint i = 0; p->params && i < p->params->len; i++) {
+        const IsaParam *prm = &g_array_index(p->params, IsaParam, i);
+        g_string_append_printf(g, "# param %s = %" G_GINT64_FORMAT "%s\n", prm->name, prm->value,
+                               prm->value == prm->def ? " (default)" : "");
+    }
+    g_string_append(g, "\n");
     for (guint pc = 0; pc < p->insns->len; pc++) {
         for (guint k = 0; p->labels && k < p->labels->len; k++)
             if (g_array_index(p->labels, IsaEntry, k).pc == (int32_t)pc)

@@ -6,6 +6,8 @@
  *   directive := '.shared' NAME SIZE decl-opt*        shared variable, one copy
  *              | '.thread' NAME SIZE decl-opt*        per-thread variable, one copy per thread
  *              | '.equ' NAME VALUE                     named constant, usable as an immediate
+ *              | '.param' NAME DEFAULT                 a constant the caller may override (a lock's
+ *                                                      tunable: `--lock-param NAME=VALUE`)
  *              | '.entry' LABEL                        marks LABEL as a named entry point
  *              | '.if' COND | '.elif' COND | '.else' | '.endif'   conditional assembly
  *   decl-opt  := 'align' N | 'own_line' | 'with' SYM | 'init' VALUE
@@ -34,6 +36,7 @@
 GQuark asm_error_quark(void);
 typedef enum {
     ASM_ERROR_INVALID,   /* the source has errors (the message lists them all) */
+    ASM_ERROR_PARAM,     /* a `.param` override is malformed or names no `.param` of the program */
 } AsmError;
 
 /* The cache line size the assembler checks `with` placement against. */
@@ -46,6 +49,11 @@ typedef struct {
 
 /* Assembles `n` sources, in order, for `target`.  NULL with every error in `error`. */
 IsaProgram *asm_assemble_sources(const AsmSource *sources, guint n, ArchTarget target, GError **error);
+/* The same, with `.param` values ("NAME=VALUE", NULL-terminated; NULL: every default).  An
+ * override must name a `.param` the assembled code declares (ASM_ERROR_PARAM otherwise, with a
+ * "did you mean"); the program's `params` record the value each took. */
+IsaProgram *asm_assemble_with_params(const AsmSource *sources, guint n, ArchTarget target,
+                                     const char *const *params, GError **error);
 /* One source. */
 IsaProgram *asm_assemble(const char *name, const char *text, ArchTarget target, GError **error);
 /* What a machine config assembles for: its arch and, on arm64, core.atomics (lse-near and

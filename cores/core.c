@@ -33,7 +33,7 @@ static void tick_event(void *obj, uint64_t gen)
 
 static void schedule_tick_at(Core *c, Cycle when)
 {
-    if (c->halted || !c->started)
+    if (c->halted || !c->started || c->parked)
         return;
     if (c->tick_at != CYCLE_NEVER && c->tick_at <= when)
         return;
@@ -169,6 +169,8 @@ static void halt_core(Core *c)
     c->st.cycles = now - c->start_cycle;
     c->tick_gen++; /* cancels any pending tick */
     c->tick_at = CYCLE_NEVER;
+    if (c->halt_fn)
+        c->halt_fn(c->os_ctx, c);
 }
 
 static gboolean stage_retire(Core *c)
@@ -501,6 +503,30 @@ static gboolean start_work(Core *c, RobEntry *en)
     return TRUE;
 }
 
+/* A system call runs at the ROB head once every older store has drained (the kernel entry and
+ * the futex code's atomics order it like a full barrier); the OS answers through
+ * core_syscall_return or core_context_save.  Nothing younger starts meanwhile (note_older). */
+static gboolean start_syscall(Core *c, RobEntry *en, gboolean head)
+{
+    const IsaInsn *in = en->in;
+    if (!head || !rob_src_ready(c, en->src[0]) || !rob_src_ready(c, en->src[2]) || !sb_empty_committed(c))
+        return FALSE;
+    en->addr = mem_address(c, en);
+    en->line = core_line(c, en->addr);
+    en->addr_known = TRUE;
+    en->data = rob_src_value(c, &in->a, en->src[0]);
+    if (!c->syscall_fn) {
+        en->value = in->op == OP_FUTEX_WAIT ? 1 : 0; /* no OS: nobody sleeps, nobody is woken */
+        timer(c, en, 1);
+        return TRUE;
+    }
+    en->req_id = core_new_req(c); /* never sent to memory: it marks the wait for the OS */
+    en->state = E_EXEC;
+    en->complete_at = CYCLE_NEVER;
+    c->syscall_fn(c->os_ctx, c, in, en->addr, en->data);
+    return TRUE;
+}
+
 /* Whether sources a and b are ready; if not, notes the one waited for: while it is not ready,
  * start_op of an ALU op or branch returns FALSE and does nothing. */
 static inline gboolean src2_ready(Core *c, RobEntry *en)
@@ -577,6 +603,8 @@ static gboolean start_op(Core *c, RobEntry *en, gboolean head, const Older *o)
             return FALSE;
         timer(c, en, 1);
         return TRUE;
+    case OP_FUTEX_WAIT: case OP_FUTEX_WAKE:
+        return start_syscall(c, en, head);
     case OP_PAUSE: /* started at dispatch */
     case OP__COUNT:
         break;
@@ -618,6 +646,11 @@ static inline void note_older(Core *c, const RobEntry *en, Older *o)
     case OP_WFE:
         /* Nothing runs ahead of a wait: a load behind it would re-arm the monitor early. */
         if (!done && !c->x86)
+            o->block_all = TRUE;
+        break;
+    case OP_FUTEX_WAIT: case OP_FUTEX_WAKE:
+        /* Nothing runs ahead of a system call: the kernel entry serialises. */
+        if (!done)
             o->block_all = TRUE;
         break;
     default:
@@ -1211,6 +1244,117 @@ void core_set_sev_hook(Core *c, CoreSevFn fn, void *ctx)
 
 gboolean core_halted(const Core *c) { return c->halted; }
 guint core_id(const Core *c) { return c->id; }
+guint core_tid(const Core *c) { return c->tid; }
+
+/* ==================== the OS model's side ==================== */
+
+void core_set_os_hooks(Core *c, CoreSyscallFn syscall, CoreHaltFn halt, void *ctx)
+{
+    c->syscall_fn = syscall;
+    c->halt_fn = halt;
+    c->os_ctx = ctx;
+}
+
+static RobEntry *syscall_in_progress(Core *c)
+{
+    if (!rob_count(c))
+        return NULL;
+    RobEntry *en = rob_at(c, c->head_seq);
+    return isa_op_info[en->in->op].is_syscall && en->state == E_EXEC && en->req_id ? en : NULL;
+}
+
+void core_syscall_return(Core *c, uint64_t result)
+{
+    RobEntry *en = syscall_in_progress(c);
+    g_assert(en && !c->parked);
+    en->value = result;
+    en->req_id = 0;
+    mark_done(en, engine_now(c->e));
+    core_touch(c, en->seq);
+    core_wake(c);
+}
+
+void core_context_init(CoreContext *ctx, guint tid, guint nthreads, int32_t entry_pc)
+{
+    memset(ctx, 0, sizeof *ctx);
+    ctx->tid = tid;
+    ctx->pc = entry_pc;
+    ctx->regs[ISA_REG_TID] = tid;
+    ctx->regs[ISA_REG_NTHREADS] = nthreads;
+}
+
+gboolean core_can_switch(const Core *c)
+{
+    if (c->sb_ncommit)
+        return FALSE;
+    if (!rob_count(c))
+        return TRUE;
+    const RobEntry *en = rob_at((Core *)c, c->head_seq);
+    IsaOp op = en->in->op;
+    gboolean performs = isa_op_info[op].is_atomic || op == OP_STX || isa_op_info[op].is_syscall;
+    return !(performs && en->state != E_WAIT);
+}
+
+void core_context_save(Core *c, CoreContext *out)
+{
+    Cycle now = engine_now(c->e);
+    RobEntry *sys = syscall_in_progress(c);
+    g_assert(sys || core_can_switch(c));
+    int32_t pc = rob_count(c) ? rob_at(c, c->head_seq)->pc : c->fq_count ? c->fq[c->fq_head].pc : c->fetch_pc;
+    if (sys) {
+        /* The system call is what the thread did last: it resumes after it. */
+        pc = sys->pc + 1;
+        c->st.insns_retired++;
+        c->last_retire = now;
+    }
+    /* The squash undoes the return-address stack to what retired: the thread's call stack. */
+    rob_squash_from(c, c->head_seq);
+    set_stall(c, STALL_NONE);
+    out->tid = c->tid;
+    out->pc = pc;
+    memcpy(out->regs, c->regs, sizeof out->regs);
+    memcpy(out->stack, c->ras, sizeof out->stack);
+    out->depth = c->ras_sp;
+    c->parked = TRUE;
+    c->fetch_stopped = TRUE;
+    c->dispatch_blocked_until = 0;
+    c->mon_armed = FALSE;
+    c->event_reg = FALSE;
+    c->event_cause = WAKE_NONE;
+    c->st.cycles = now - c->start_cycle;
+    c->tick_gen++; /* cancels any pending tick */
+    c->tick_at = CYCLE_NEVER;
+}
+
+void core_context_load(Core *c, const CoreContext *ctx, Cycle delay)
+{
+    g_assert(c->parked || c->halted || !c->started);
+    g_assert(rob_count(c) == 0 && c->sb_ncommit == 0);
+    Cycle now = engine_now(c->e);
+    c->tid = ctx->tid;
+    memcpy(c->regs, ctx->regs, sizeof c->regs);
+    memcpy(c->ras, ctx->stack, sizeof c->ras);
+    c->ras_sp = ctx->depth;
+    rob_rename_rebuild(c);
+    c->fq_count = 0;
+    c->fetch_pc = ctx->pc;
+    c->fetch_stopped = FALSE;
+    c->fetch_resume_at = now + delay;
+    c->dispatch_blocked_until = 0;
+    c->mon_armed = FALSE;
+    /* arm64: an exception return sets the event register (a WFE after it falls through). */
+    c->event_reg = !c->x86;
+    c->event_cause = c->x86 ? WAKE_NONE : WAKE_SEV;
+    c->wfe_sleeping = FALSE;
+    c->halted = FALSE;
+    c->parked = FALSE;
+    if (!c->started) {
+        c->started = TRUE;
+        c->start_cycle = now;
+    }
+    core_touch_head(c);
+    schedule_tick_at(c, now + delay);
+}
 Cycle core_last_retire(const Core *c) { return c->last_retire; }
 
 const CoreStats *core_stats(const Core *c)
@@ -1230,6 +1374,10 @@ void core_describe_wait(const Core *c, GString *out)
     g_string_append_printf(out, "core %u: ", c->id);
     if (c->halted) {
         g_string_append(out, "halted");
+        return;
+    }
+    if (c->parked) {
+        g_string_append(out, "no thread (its last one was switched out)");
         return;
     }
     if (!c->started) {

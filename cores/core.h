@@ -70,6 +70,27 @@ typedef void (*CoreSevFn)(void *ctx, guint core);
 
 typedef struct Core Core;
 
+/* ---- the OS model's side of a core (sim/os_model.h) ---- */
+/* A system call (a futex op) is at the ROB head with every older store drained and nothing
+ * younger started: the core hands it to the OS and waits.  The OS answers later, from an engine
+ * event, never from inside this hook: core_syscall_return, or core_context_save when the thread
+ * sleeps.  `arg` is the op's operand `a` (futex_wait's value, futex_wake's count). */
+typedef void (*CoreSyscallFn)(void *ctx, Core *c, const IsaInsn *in, uint64_t addr, uint64_t arg);
+/* The thread on `c` retired `halt` (the core is halted until a context is loaded). */
+typedef void (*CoreHaltFn)(void *ctx, Core *c);
+
+/* Depth of the call stack (the return-address stack, exact after squashes). */
+#define CORE_CALL_DEPTH 64
+
+/* A thread's architectural state while it is off its core. */
+typedef struct {
+    guint tid;
+    int32_t pc;                         /* the next op to run */
+    uint64_t regs[ISA_NREG_SLOTS];      /* r0..r15, tid, nthreads */
+    int32_t stack[CORE_CALL_DEPTH];     /* return addresses, as the core keeps them */
+    int depth;
+} CoreContext;
+
 /* `tid`/`nthreads` fill slots 16/17; `entry_pc` is where the thread starts (its `main`). */
 Core *core_new(Engine *e, const QsimConfig *cfg, guint id, const IsaProgram *prog,
                const IsaLayout *layout, guint tid, guint nthreads, int32_t entry_pc,
@@ -87,8 +108,27 @@ void core_start(Core *c, Cycle delay);
 /* An SEV from some core: sets the event register and wakes a WFE sleeper. */
 void core_signal_event(Core *c);
 
+void core_set_os_hooks(Core *c, CoreSyscallFn syscall, CoreHaltFn halt, void *ctx);
+/* The OS finished the system call at the ROB head: rd := result, and it retires. */
+void core_syscall_return(Core *c, uint64_t result);
+/* A thread that has not run yet: at `entry_pc`, registers 0. */
+void core_context_init(CoreContext *ctx, guint tid, guint nthreads, int32_t entry_pc);
+/* Whether the thread can leave the core now: no atomic or system call at the ROB head has
+ * started (its memory effect cannot be undone by a squash) and no retired store waits in the
+ * store buffer (another core must see them before the thread runs there). */
+gboolean core_can_switch(const Core *c);
+/* The thread leaves the core: every op not retired is squashed and its state saved in *out; a
+ * system call the OS was running counts as retired (the thread resumes after it; the OS
+ * writes its result into out->regs).  The core then runs nothing until core_context_load.
+ * Requires core_can_switch, or the system call at the head in progress. */
+void core_context_save(Core *c, CoreContext *out);
+/* Thread `ctx` runs on this idle core, fetching from `delay` cycles from now. */
+void core_context_load(Core *c, const CoreContext *ctx, Cycle delay);
+
 gboolean core_halted(const Core *c);
 guint core_id(const Core *c);
+/* The thread on the core (or the last one it ran). */
+guint core_tid(const Core *c);
 const CoreStats *core_stats(const Core *c);
 Cycle core_last_retire(const Core *c);     /* 0 before the first retirement */
 /* Architectural register (0..17), valid once the core has halted or between retirements. */

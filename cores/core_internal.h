@@ -8,7 +8,7 @@
 #include "cores/core.h"
 
 #define SEQ_NONE UINT64_MAX
-#define RAS_DEPTH 64
+#define RAS_DEPTH CORE_CALL_DEPTH
 
 /* Where an op is in its life. */
 typedef enum {
@@ -99,6 +99,9 @@ struct Core {
     void *mark_ctx;
     CoreSevFn sev_fn;
     void *sev_ctx;
+    CoreSyscallFn syscall_fn;       /* NULL: no OS (futex_wait returns 1 at once, futex_wake 0) */
+    CoreHaltFn halt_fn;
+    void *os_ctx;
     CoreTraceFn trace_fn;           /* NULL: no trace */
     void *trace_ctx;
     guint work_jitter;              /* `work N` takes N + uniform [0, work_jitter] */
@@ -157,6 +160,7 @@ struct Core {
 
     /* scheduling */
     gboolean started, halted;
+    gboolean parked;                /* no thread: its context was saved (core_context_save) */
     Cycle start_cycle;
     Cycle tick_at;                  /* pending tick, CYCLE_NEVER: none */
     uint64_t tick_gen;

@@ -20,6 +20,7 @@ struct Interp {
     GRand *rand;
     uint64_t steps, max_steps;
     uint32_t line_size;
+    uint64_t futex_seq;          /* futex_waits that slept so far: their order */
     InterpOutcome outcome;
 };
 
@@ -186,6 +187,35 @@ gboolean interp_read_sym(const Interp *in, const char *sym, guint t, unsigned si
     return interp_read(in, isa_sym_addr(in->layout, (guint)s, t), size, value);
 }
 
+/* Wakes up to n sleepers on addr, those that slept first first (Linux queues a futex's waiters
+ * in priority order, FIFO among equals); returns how many woke. */
+static uint64_t futex_wake(Interp *in, uint64_t addr, uint64_t n)
+{
+    uint64_t woken = 0;
+    while (woken < n) {
+        guint best = G_MAXUINT;
+        for (guint u = 0; u < in->nthreads; u++) {
+            const InterpThread *o = &in->th[u];
+            if (o->state == THREAD_FUTEX && o->futex_addr == addr &&
+                (best == G_MAXUINT || o->futex_seq < in->th[best].futex_seq))
+                best = u;
+        }
+        if (best == G_MAXUINT)
+            break;
+        wake(in, best);
+        woken++;
+    }
+    return woken;
+}
+
+guint interp_futex_sleepers(const Interp *in)
+{
+    guint n = 0;
+    for (guint t = 0; t < in->nthreads; t++)
+        n += in->th[t].state == THREAD_FUTEX;
+    return n;
+}
+
 /* ======================================================================= execution */
 
 static void exec(Interp *in, guint t)
@@ -297,6 +327,22 @@ static void exec(Interp *in, guint t)
     case OP_MARK:
         th->marks[i->n >= 1 && i->n <= 3 ? i->n : 0]++;
         break;
+    case OP_FUTEX_WAIT:
+        /* Compare and queue in one step, as the kernel does under the hash-bucket lock. */
+        if (mem_load(in, addr, 4) != isa_truncate(a, 4)) {
+            r[i->rd] = 1;
+        } else {
+            r[i->rd] = 0; /* what it returns once woken */
+            th->state = THREAD_FUTEX;
+            th->futex_addr = addr;
+            th->futex_seq = in->futex_seq++;
+            th->futex_sleeps++;
+            unrun(in, t);
+        }
+        break;
+    case OP_FUTEX_WAKE:
+        r[i->rd] = futex_wake(in, addr, a);
+        break;
     case OP_HALT:
         th->state = THREAD_HALTED;
         unrun(in, t);
@@ -359,7 +405,8 @@ const char *interp_outcome_name(InterpOutcome o)
 
 char *interp_describe(const Interp *in)
 {
-    static const char *const state_names[] = { "runnable", "waiting in wfe", "halted", "fault" };
+    static const char *const state_names[] = { "runnable", "waiting in wfe", "asleep in futex_wait", "halted",
+                                                "fault" };
     GString *g = g_string_new(NULL);
     g_string_append_printf(g, "%s after %" G_GUINT64_FORMAT " steps\n", interp_outcome_name(in->outcome), in->steps);
     for (guint t = 0; t < in->nthreads; t++) {
@@ -372,6 +419,8 @@ char *interp_describe(const Interp *in)
             g_autofree char *txt = asm_format_insn(in->p, i);
             g_string_append_printf(g, ", at @%d %s `%s`", th->pc, pos, txt);
         }
+        if (th->state == THREAD_FUTEX)
+            g_string_append_printf(g, " (on the word at 0x%" G_GINT64_MODIFIER "x)", th->futex_addr);
         if (th->fault)
             g_string_append_printf(g, ": %s", th->fault);
         g_string_append(g, "\n    regs:");

@@ -177,6 +177,7 @@ static void sym_free(gpointer s)
 }
 
 static void entry_clear(gpointer e) { g_free(((IsaEntry *)e)->name); }
+static void param_clear(gpointer e) { g_free(((IsaParam *)e)->name); }
 
 IsaProgram *isa_program_new(const char *filename)
 {
@@ -189,6 +190,8 @@ IsaProgram *isa_program_new(const char *filename)
     p->labels = g_array_new(FALSE, TRUE, sizeof(IsaEntry));
     g_array_set_clear_func(p->labels, entry_clear);
     p->files = g_ptr_array_new_with_free_func(g_free);
+    p->params = g_array_new(FALSE, TRUE, sizeof(IsaParam));
+    g_array_set_clear_func(p->params, param_clear);
     return p;
 }
 
@@ -207,5 +210,7 @@ void isa_program_free(IsaProgram *p)
         g_array_free(p->labels, TRUE);
     if (p->files)
         g_ptr_array_free(p->files, TRUE);
+    if (p->params)
+        g_array_free(p->params, TRUE);
     g_free(p);
 }

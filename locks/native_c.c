@@ -389,6 +389,13 @@ static void emit_insn(Tr *tr, guint pc, gboolean *uses_done)
         g_string_append(o, "    goto done;\n");
         *uses_done = TRUE;
         break;
+    case OP_FUTEX_WAIT:
+        g_string_append_printf(o, "    %s = qn_futex_wait((uint32_t *)(uintptr_t)(%s), (uint32_t)%s);\n", dest(in),
+                               addr, a);
+        break;
+    case OP_FUTEX_WAKE:
+        g_string_append_printf(o, "    %s = qn_futex_wake((uint32_t *)(uintptr_t)(%s), %s);\n", dest(in), addr, a);
+        break;
     case OP__COUNT:
         g_assert_not_reached();
     }
@@ -497,6 +504,35 @@ gboolean native_translate_body(GString *out, const IsaProgram *p, Arch host_arch
     return TRUE;
 }
 
+/* The futex ops as Linux's futex(2), private to the process as glibc's mutexes use it. */
+static const char futex_helpers[] =
+    "#include <errno.h>\n"
+    "#include <linux/futex.h>\n"
+    "#include <sys/syscall.h>\n"
+    "#include <unistd.h>\n"
+    "/* futex_wait: 0 once woken (an interrupted wait too: the ISA's callers check the word and loop\n"
+    " * again), 1 when the word was not the value (EAGAIN). */\n"
+    "static inline uint64_t qn_futex_wait(uint32_t *w, uint32_t v)\n"
+    "{\n"
+    "    long r = syscall(SYS_futex, w, FUTEX_WAIT_PRIVATE, v, (void *)0, (void *)0, 0);\n"
+    "    return r == -1 && errno == EAGAIN ? 1 : 0;\n"
+    "}\n"
+    "/* futex_wake: how many threads woke. */\n"
+    "static inline uint64_t qn_futex_wake(uint32_t *w, uint64_t n)\n"
+    "{\n"
+    "    long r = syscall(SYS_futex, w, FUTEX_WAKE_PRIVATE, n > 0x7fffffff ? 0x7fffffff : (int)n, (void *)0,\n"
+    "                     (void *)0, 0);\n"
+    "    return r < 0 ? 0 : (uint64_t)r;\n"
+    "}\n\n";
+
+static gboolean has_syscalls(const IsaProgram *p)
+{
+    for (guint pc = 0; pc < p->insns->len; pc++)
+        if (isa_op_info[insn_at(p, pc)->op].is_syscall)
+            return TRUE;
+    return FALSE;
+}
+
 char *native_translate_c(const IsaProgram *p, Arch host_arch, const char *entry, GError **error)
 {
     g_autoptr(GString) out = g_string_new(NULL);
@@ -506,6 +542,9 @@ char *native_translate_c(const IsaProgram *p, Arch host_arch, const char *entry,
                            "#include <stdint.h>\n%s\n\n",
                            file_cm, QSIM_VERSION,
                            host_arch == ARCH_X86 ? "x86-64" : "arm64", QN_ABI_TEXT);
+    /* Only programs that make system calls get the helpers: others' text stays as it was. */
+    if (has_syscalls(p))
+        g_string_append(out, futex_helpers);
     if (!native_translate_body(out, p, host_arch, entry, error))
         return NULL;
     return g_string_free(g_steal_pointer(&out), FALSE);

@@ -74,14 +74,15 @@ static gboolean host_workload(const WorkloadOptions *given, WorkloadOptions *w, 
 
 /* The lock with its harness, assembled (*prog) and translated (the result).  Fixed time: the
  * simulator's loop count, which the stop flag cuts short (workload_harness). */
-static char *build_program(const NativeLock *lock, const WorkloadOptions *w, IsaProgram **prog, GError **error)
+static char *build_program(const NativeLock *lock, const WorkloadOptions *w, const char *const *params,
+                           IsaProgram **prog, GError **error)
 {
     HarnessOptions h;
     workload_harness(w, &h);
     ArchTarget target;
     if (!native_host_target(&target, error))
         return NULL;
-    *prog = native_lock_with_harness(lock, &h, target, error);
+    *prog = native_lock_with_harness(lock, &h, target, params, error);
     if (!*prog)
         return NULL;
     char *csrc = native_translate_c(*prog, target.arch, "main", error);
@@ -96,7 +97,7 @@ char *native_program_c(const NativeLock *lock, const NativeRunOptions *o, GError
     if (!host_workload(&o->workload, &w, error))
         return NULL;
     IsaProgram *prog = NULL;
-    char *csrc = build_program(lock, &w, &prog, error);
+    char *csrc = build_program(lock, &w, o->lock_params, &prog, error);
     if (prog)
         isa_program_free(prog);
     return csrc;
@@ -286,8 +287,8 @@ static JsonObject *scheduling_member(JsonNode *report, Worker **ws, guint nt, co
 /* The report, from the simulator's builder: the workload as run, the mark log (its times in
  * native_tsc_unit()), the verdict, the hardware counters as a counter group, and the host's
  * own members. */
-static JsonNode *build_report(const NativeLock *lock, const WorkloadOptions *w, Arch arch, Worker **ws,
-                              guint nt, MarkLog *log, const Verdict *v, const Span *s, uint32_t line,
+static JsonNode *build_report(const NativeLock *lock, const IsaProgram *prog, const WorkloadOptions *w, Arch arch,
+                              Worker **ws, guint nt, MarkLog *log, const Verdict *v, const Span *s, uint32_t line,
                               double work_ns, uint64_t host_t0)
 {
     double per_tick = native_tsc_unit_per_tick();
@@ -328,6 +329,15 @@ static JsonNode *build_report(const NativeLock *lock, const WorkloadOptions *w, 
         .host_seconds = (double)(native_now_ns() - host_t0) / 1e9,
     };
     host_members(in.extra, cpus, nt, s, log, v, line, work_ns);
+    /* The lock's `.param` values as run, as the model reports them. */
+    if (prog->params && prog->params->len) {
+        JsonObject *params = json_object_new();
+        for (guint i = 0; i < prog->params->len; i++) {
+            const IsaParam *prm = &g_array_index(prog->params, IsaParam, i);
+            json_object_set_int_member(params, prm->name, prm->value);
+        }
+        json_object_set_object_member(in.extra[RUN_REPORT_IDENTITY], "lock_params", params);
+    }
     JsonNode *root = run_report_build(&in);
     for (guint i = 0; i < RUN_REPORT_PLACES; i++)
         json_object_unref(in.extra[i]);
@@ -416,7 +426,7 @@ JsonNode *native_run(const NativeLock *lock, const NativeRunOptions *o, GError *
     if (!cpus)
         return NULL;
     g_autoptr(IsaProgram) prog = NULL;
-    g_autofree char *csrc = build_program(lock, &w, &prog, error);
+    g_autofree char *csrc = build_program(lock, &w, o->lock_params, &prog, error);
     if (!csrc)
         return NULL;
     g_autoptr(NativeModule) module = native_module_load(csrc, native_lock_compiler(lock),
@@ -474,7 +484,7 @@ JsonNode *native_run(const NativeLock *lock, const NativeRunOptions *o, GError *
             g_set_error(error, NATIVE_ERROR, NATIVE_ERROR_INVALID, "%s", fault);
         } else {
             Verdict v = judge(prog, lay, &log);
-            root = build_report(lock, &w, arch, ws, nt, &log, &v, &span, line, work_ns, host_t0);
+            root = build_report(lock, prog, &w, arch, ws, nt, &log, &v, &span, line, work_ns, host_t0);
         }
     }
     for (guint t = 0; t < nt; t++) {

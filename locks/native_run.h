@@ -21,6 +21,7 @@ typedef struct {
     WorkloadOptions workload;
     GArray *cpus;              /* guint CPU numbers, thread i on the i-th (at least `threads` of
                                 * them); NULL: the first CPUs of our affinity mask */
+    const char *const *lock_params; /* the lock's `.param` values, "NAME=VALUE"; NULL: defaults */
 } NativeRunOptions;
 
 /* The defaults of `qsim native` (workload_init(WL_NATIVE)), no CPU list. */

@@ -2,18 +2,47 @@
 #include "sim/machine.h"
 #include <string.h>
 #include "cores/isa_exec.h"
+#include "sim/os_model.h"
+
+/* With an OS model, a core's port answers are routed here first: the model's own requests (the
+ * futex hash buckets) to it, the rest to the core. */
+typedef struct {
+    OsModel *os;
+    Core *core;
+    guint id;
+} PortShim;
 
 struct Machine {
     const QsimConfig *cfg;
     Engine *e;
     const MemSystemOps *ops;
     void *ms;
-    guint n;
+    guint n;                  /* cores made: one per thread, or with an OS one per core used */
     Core **cores;
     Cycle *delay;
     GString *report;
     Cycle end;
+    OsModel *os;              /* NULL: one core per thread, no system calls */
+    PortShim *shims;
+    Core **by_id;             /* hardware core id -> its Core, NULL when not made */
 };
+
+static void shim_done(void *obj, const MemResponse *r)
+{
+    PortShim *s = obj;
+    if (r->tag & OS_MODEL_TAG)
+        os_model_mem_done(s->os, s->id, r);
+    else
+        core_port_client()->done(s->core, r);
+}
+
+static void shim_line_lost(void *obj, uint64_t line, LineLossCause cause)
+{
+    PortShim *s = obj;
+    core_port_client()->line_lost(s->core, line, cause);
+}
+
+static const PortClient shim_client = { shim_done, shim_line_lost };
 
 static void sev_all(void *ctx, guint from G_GNUC_UNUSED)
 {
@@ -32,12 +61,21 @@ Machine *machine_new(const QsimConfig *cfg, Engine *e, const MemSystemOps *ops, 
                      const IsaProgram *prog, const IsaLayout *layout, guint nthreads,
                      const guint *cores, GError **error)
 {
-    if (nthreads == 0 || nthreads > config_total_cores(cfg)) {
+    guint total = config_total_cores(cfg);
+    /* Threads beyond the cores share them through the OS model's run queues. */
+    if (nthreads == 0 || (!cores && nthreads > total)) {
         g_set_error(error, QSIM_CONFIG_ERROR, QSIM_CONFIG_ERROR_INVALID,
                     "%u threads do not fit machine %s (%u cores)", nthreads,
-                    cfg->name ? cfg->name : "?", config_total_cores(cfg));
+                    cfg->name ? cfg->name : "?", total);
         return NULL;
     }
+    for (guint i = 0; cores && i < nthreads; i++)
+        if (cores[i] >= total) {
+            g_set_error(error, QSIM_CONFIG_ERROR, QSIM_CONFIG_ERROR_INVALID,
+                        "thread %u placed on core %u: machine %s has %u cores", i, cores[i],
+                        cfg->name ? cfg->name : "?", total);
+            return NULL;
+        }
     int entry = isa_program_find_entry(prog, "main");
     if (entry < 0) {
         g_set_error(error, QSIM_CONFIG_ERROR, QSIM_CONFIG_ERROR_INVALID,
@@ -49,16 +87,37 @@ Machine *machine_new(const QsimConfig *cfg, Engine *e, const MemSystemOps *ops, 
     m->e = e;
     m->ops = ops;
     m->ms = ms;
-    m->n = nthreads;
     m->cores = g_new0(Core *, nthreads);
     m->delay = g_new0(Cycle, nthreads);
+    m->by_id = g_new0(Core *, total);
     m->report = g_string_new("");
     isa_layout_init_memory(layout, prog, poke_cb, m);
+    /* A core per thread; with more threads than cores, a core for each core used, made with the
+     * first thread placed on it. */
     for (guint i = 0; i < nthreads; i++) {
         guint id = cores ? cores[i] : i;
-        m->cores[i] = core_new(e, cfg, id, prog, layout, i, nthreads, entry, ops->issue, ms);
-        core_set_sev_hook(m->cores[i], sev_all, m);
-        ops->attach(ms, id, core_port_client(), m->cores[i]);
+        if (m->by_id[id])
+            continue;
+        m->cores[m->n] = m->by_id[id] = core_new(e, cfg, id, prog, layout, i, nthreads, entry, ops->issue, ms);
+        core_set_sev_hook(m->cores[m->n], sev_all, m);
+        m->n++;
+    }
+    if (os_model_needed(prog, nthreads, m->n)) {
+        m->os = os_model_new(cfg, e, ops->issue, ms, nthreads);
+        m->shims = g_new0(PortShim, m->n);
+        for (guint k = 0; k < m->n; k++) {
+            m->shims[k] = (PortShim){ m->os, m->cores[k], core_id(m->cores[k]) };
+            os_model_add_core(m->os, m->cores[k]);
+            ops->attach(ms, core_id(m->cores[k]), &shim_client, &m->shims[k]);
+        }
+        for (guint i = 0; i < nthreads; i++) {
+            CoreContext ctx;
+            core_context_init(&ctx, i, nthreads, entry);
+            os_model_add_thread(m->os, i, cores ? cores[i] : i, &ctx);
+        }
+    } else {
+        for (guint k = 0; k < m->n; k++)
+            ops->attach(ms, core_id(m->cores[k]), core_port_client(), m->cores[k]);
     }
     return m;
 }
@@ -69,6 +128,9 @@ void machine_free(Machine *m)
         return;
     for (guint i = 0; i < m->n; i++)
         core_free(m->cores[i]);
+    os_model_free(m->os);
+    g_free(m->shims);
+    g_free(m->by_id);
     g_free(m->cores);
     g_free(m->delay);
     g_string_free(m->report, TRUE);
@@ -109,6 +171,8 @@ void machine_set_mark_hook(Machine *m, CoreMarkFn fn, void *ctx)
 
 static gboolean all_halted(const Machine *m)
 {
+    if (m->os)
+        return os_model_all_done(m->os);
     for (guint i = 0; i < m->n; i++)
         if (!core_halted(m->cores[i]))
             return FALSE;
@@ -124,6 +188,8 @@ static void stall_report(Machine *m, const char *why)
         core_describe_wait(m->cores[i], m->report);
         g_string_append_c(m->report, '\n');
     }
+    if (m->os)
+        os_model_describe(m->os, m->report);
 }
 
 /* The watchdog runs the engine in windows of run.stall_cycles: cheap, and a window with no
@@ -133,6 +199,8 @@ MachineOutcome machine_run(Machine *m, Cycle max_cycles)
     Cycle start = engine_now(m->e);
     for (guint i = 0; i < m->n; i++)
         core_start(m->cores[i], m->delay[i]);
+    if (m->os)
+        os_model_start(m->os);
     Cycle window = (Cycle)m->cfg->run.stall_cycles, last_progress = start;
     Cycle limit = max_cycles == CYCLE_NEVER ? CYCLE_NEVER : start + max_cycles;
     MachineOutcome out;
@@ -171,6 +239,13 @@ MachineOutcome machine_run(Machine *m, Cycle max_cycles)
 
 const char *machine_stall_report(const Machine *m) { return m->report->str; }
 guint machine_ncores(const Machine *m) { return m->n; }
+const OsModel *machine_os(const Machine *m) { return m->os; }
+
+guint machine_thread_on_core(const Machine *m, guint core_id)
+{
+    g_assert(core_id < config_total_cores(m->cfg) && m->by_id[core_id]);
+    return core_tid(m->by_id[core_id]);
+}
 Core *machine_core(const Machine *m, guint i) { return i < m->n ? m->cores[i] : NULL; }
 const CoreStats *machine_core_stats(const Machine *m, guint i) { return core_stats(m->cores[i]); }
 Cycle machine_cycles(const Machine *m) { return m->end; }

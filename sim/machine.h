@@ -35,8 +35,11 @@ typedef enum {
 
 typedef struct Machine Machine;
 
-/* One core per thread (nthreads <= the config's cores); thread i runs on core cores[i] (NULL:
- * core i), and every thread starts at entry `main`.
+/* One core per thread; thread i runs on core cores[i] (NULL: core i), and every thread starts at
+ * entry `main`.  Threads placed on the same core (more threads than cores), or a program with
+ * system calls (the futex ops), bring in the OS model (sim/os_model.h): it schedules the
+ * threads over the cores and runs the system calls.  Without it the machine is exactly one
+ * core per thread, as before the OS model existed.
  * The layout is the caller's (the memory system is sized from it); memory is initialised from
  * the program's symbols through ops->poke.  Borrowed: cfg, e, ms, prog, layout. */
 Machine *machine_new(const QsimConfig *cfg, Engine *e, const MemSystemOps *ops, void *ms,
@@ -59,7 +62,13 @@ MachineOutcome machine_run(Machine *m, Cycle max_cycles);
 /* After a stall: one line per core saying what it waits for. */
 const char *machine_stall_report(const Machine *m);
 
+/* The cores made (one per thread, or one per core used with the OS model). */
 guint machine_ncores(const Machine *m);
+/* The thread on (or last on) core `core_id` (a hardware id). */
+guint machine_thread_on_core(const Machine *m, guint core_id);
+/* The OS model, or NULL when the run has none. */
+typedef struct OsModel OsModel;
+const OsModel *machine_os(const Machine *m);
 Core *machine_core(const Machine *m, guint i);
 const CoreStats *machine_core_stats(const Machine *m, guint i);
 void machine_total_stats(const Machine *m, CoreStats *out);

@@ -9,6 +9,7 @@
 #include "sim/mark_log.h"
 #include "sim/base/engine.h"
 #include "sim/machine.h"
+#include "sim/os_model.h"
 #include "sim/placement.h"
 #include "sim/lock_find.h"
 #include "cores/asm.h"
@@ -64,8 +65,7 @@ static void trace_core(void *user, guint core, Cycle when, const char *event)
 /* Everything one run owns, from wiring to freeing. */
 typedef struct {
     QsimConfig *cfg;
-    guint *cores;                 /* per thread: its core */
-    guint *thread_of_core;        /* per core: its thread */
+    guint *cores;                 /* per thread: its (first) core */
     char *lock_name;
     IsaProgram *prog;
     IsaLayout *layout;
@@ -79,6 +79,7 @@ typedef struct {
     CoreStats warm_cores;
     MemStats warm_memory;
     LineStats warm_lock_line;
+    OsStats warm_os;
     TraceCtx trace;
     double host_seconds;
     MachineOutcome outcome;
@@ -90,7 +91,7 @@ typedef struct {
 static void on_mark(void *ctx, guint core, int64_t n, Cycle when)
 {
     RunWiring *w = ctx;
-    guint t = w->thread_of_core[core];
+    guint t = machine_thread_on_core(w->m, core);
     if (n == 1)
         w->warmup_log.threads[t]->call_began = when;
     if (when < w->window_start) {
@@ -122,6 +123,8 @@ static void snapshot_event(void *obj, uint64_t arg G_GNUC_UNUSED)
     mem_stats_init(&w->warm_memory, ms->n_inval_received, ms->n_cache_rows_fired, ms->n_dir_rows_fired);
     counters_add(&mem_stats_registry, &w->warm_memory, ms);
     lock_line_stats(w, &w->warm_lock_line);
+    if (machine_os(w->m))
+        os_model_stats(machine_os(w->m), &w->warm_os);
     w->snapped = TRUE;
 }
 
@@ -142,7 +145,6 @@ static void wiring_free(RunWiring *w)
     if (w->warmup_log.nthreads)
         mark_log_clear(&w->warmup_log);
     g_free(w->lock_name);
-    g_free(w->thread_of_core);
     g_free(w->cores);
     if (w->cfg)
         config_free(w->cfg);
@@ -201,7 +203,8 @@ static gboolean wire_program(const RunOptions *o, RunWiring *w, GError **error)
     g_autofree char *harness = harness_source(&h);
     AsmSource sources[] = { { w->lock_name, lock_text }, { "<harness>", harness } };
     /* The config's arch and core.atomics select the lock's conditional code (`.if`). */
-    w->prog = asm_assemble_sources(sources, G_N_ELEMENTS(sources), asm_target_for_config(w->cfg), error);
+    w->prog = asm_assemble_with_params(sources, G_N_ELEMENTS(sources), asm_target_for_config(w->cfg),
+                                       o->lock_params, error);
     return w->prog != NULL;
 }
 
@@ -222,9 +225,6 @@ static gboolean wire_machine(const RunOptions *o, RunWiring *w, GError **error)
                        error);
     if (!w->m)
         return FALSE;
-    w->thread_of_core = g_new0(guint, config_total_cores(w->cfg));
-    for (guint t = 0; t < wl->threads; t++)
-        w->thread_of_core[w->cores[t]] = t;
     mark_log_init(&w->log, wl->threads, MARK_LOG_EVERY_SAMPLE);
     mark_log_init(&w->warmup_log, wl->threads, 0);
     w->window_start = wl->duration ? wl->warmup : 0;
@@ -273,11 +273,15 @@ static RunJudgement judge_run(const RunOptions *o, const RunWiring *w, RunResult
     guint64 writer_releases = 0;
     for (guint t = wl->readers; t < wl->threads; t++)
         writer_releases += w->log.threads[t]->releases + w->warmup_log.threads[t]->releases;
-    /* Every completed writer critical section added one.  A run cut off by --duration may
-     * leave one writer inside, its increment stored but not released, and a released
-     * increment may still sit in a store buffer, not yet in memory: one per writer at most. */
-    guint64 writers = wl->threads - wl->readers;
-    gboolean counter_ok = wl->duration ? counter + writers >= writer_releases && counter <= writer_releases + 1
+    /* Every completed writer critical section added one.  A released increment may still sit
+     * in a store buffer, not yet in memory: one per writer at most. */
+    guint64 writers = wl->threads - wl->readers, writer_acquisitions = 0;
+    for (guint t = wl->readers; t < wl->threads; t++)
+        writer_acquisitions += w->log.threads[t]->acquisitions + w->warmup_log.threads[t]->acquisitions;
+    /* Cut off, a writer may have added its one but not yet marked the release: inside still, or
+     * past the release of the lock word but not of the whole unlock (a futex_wake), so several
+     * may be between; every increment still followed an acquisition. */
+    gboolean counter_ok = wl->duration ? counter + writers >= writer_releases && counter <= writer_acquisitions
                                        : counter == writers * wl->iterations;
     RunJudgement v = { .stalled = w->outcome == MACHINE_STALLED };
     /* A stalled run never finished its work: the counter says nothing then, the flag still does. */
@@ -307,10 +311,12 @@ const CounterGroup run_counter_groups[RUN_GROUPS] = {
     [RUN_GROUP_CORE] = { "core", &core_stats_registry, NULL, "cores_summed", NULL },
     [RUN_GROUP_MEMORY] = { "memory", &mem_stats_registry, NULL, "memory_system", NULL },
     [RUN_GROUP_LOCK_LINE] = { "lock_line", &line_stats_registry, NULL, NULL, NULL },
+    [RUN_GROUP_OS] = { "os", &os_stats_registry, NULL, "os_counters", NULL },
 };
 const char *const run_counter_group_sums[RUN_GROUPS] = {
     [RUN_GROUP_CORE] = ", each summed over the cores",
     [RUN_GROUP_MEMORY] = "; a per-core or per-table-row counter as its total",
+    [RUN_GROUP_OS] = "; only in runs where the OS model ran (a lock with futex calls)",
 };
 
 static JsonNode *report_run(const RunOptions *o, RunWiring *w, const RunJudgement *v)
@@ -329,11 +335,31 @@ static JsonNode *report_run(const RunOptions *o, RunWiring *w, const RunJudgemen
         counters_sub(&mem_stats_registry, &memory, &w->warm_memory);
         counters_sub(&line_stats_registry, &lock_line, &w->warm_lock_line);
     }
+    /* The OS model's counters only where it ran: other runs' reports stay as they were. */
+    const OsModel *os = machine_os(w->m);
+    OsStats os_st = { 0 };
+    if (os) {
+        os_model_stats(os, &os_st);
+        if (w->snapped)
+            counters_sub(&os_stats_registry, &os_st, &w->warm_os);
+    }
     CounterGroup groups[G_N_ELEMENTS(run_counter_groups)];
     memcpy(groups, run_counter_groups, sizeof groups);
     groups[RUN_GROUP_CORE].stats = &cores;
     groups[RUN_GROUP_MEMORY].stats = &memory;
     groups[RUN_GROUP_LOCK_LINE].stats = has_lock_line ? &lock_line : NULL;
+    groups[RUN_GROUP_OS].stats = os ? &os_st : NULL;
+    /* The lock's `.param` values as run, for a lock that has any. */
+    JsonObject *identity = NULL;
+    if (w->prog->params && w->prog->params->len) {
+        identity = json_object_new();
+        JsonObject *params = json_object_new();
+        for (guint i = 0; i < w->prog->params->len; i++) {
+            const IsaParam *prm = &g_array_index(w->prog->params, IsaParam, i);
+            json_object_set_int_member(params, prm->name, prm->value);
+        }
+        json_object_set_object_member(identity, "lock_params", params);
+    }
     const RunVerdict verdicts[] = {
         { "mutual_exclusion", v->mutual_exclusion },
         { "stalled", v->stalled },
@@ -360,8 +386,11 @@ static JsonNode *report_run(const RunOptions *o, RunWiring *w, const RunJudgemen
         .ngroups = G_N_ELEMENTS(groups),
         .host_time = o->host_time,
         .host_seconds = w->host_seconds,
+        .extra = { [RUN_REPORT_IDENTITY] = identity },
     };
     JsonNode *report = run_report_build(&in);
+    if (identity)
+        json_object_unref(identity);
     mem_stats_clear(&memory);
     return report;
 }

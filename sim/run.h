@@ -15,6 +15,7 @@ typedef struct {
     const char *const *sets;     /* "key.path=value" overrides, NULL-terminated, may be NULL */
     const char *lock;            /* lock name or path (lock_find), or NULL when lock_file is given */
     const char *lock_file;
+    const char *const *lock_params; /* the lock's `.param` values, "NAME=VALUE", NULL-terminated, may be NULL */
     WorkloadOptions workload;    /* threads, iterations, critical section... (sim/workload.h) */
     guint64 seed;
     gboolean check;              /* coherence invariants after every transition */
@@ -39,7 +40,7 @@ gboolean run_simulation(const RunOptions *o, RunResult *r, GError **error);
 char *run_headline(JsonNode *report);
 
 /* The model's counter groups (stats NULL: a run fills them in), for the report and its docs. */
-enum { RUN_GROUP_CORE, RUN_GROUP_MEMORY, RUN_GROUP_LOCK_LINE, RUN_GROUPS };
+enum { RUN_GROUP_CORE, RUN_GROUP_MEMORY, RUN_GROUP_LOCK_LINE, RUN_GROUP_OS, RUN_GROUPS };
 extern const CounterGroup run_counter_groups[RUN_GROUPS];
 /* How each group's dump sums its counters, for docs/report.md (NULL: as they are). */
 extern const char *const run_counter_group_sums[RUN_GROUPS];

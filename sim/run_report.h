@@ -28,8 +28,8 @@
 #include "sim/workload.h"
 
 /* A set of counters of the run.  Headline rows name their group by `id`; the builder knows
- * "core" (CoreStats summed over cores), "memory" (MemStats) and "lock_line" (LineStats of the
- * lock word's line). */
+ * "core" (CoreStats summed over cores), "memory" (MemStats), "lock_line" (LineStats of the lock
+ * word's line) and "os" (OsStats, where the OS model ran). */
 typedef struct {
     const char *id;
     const CounterRegistry *registry;

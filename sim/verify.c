@@ -31,7 +31,11 @@ static char *check_run(const Interp *in, const HarnessOptions *h)
 {
     GString *g = g_string_new(NULL);
     InterpOutcome oc = interp_outcome(in);
-    if (oc != INTERP_FINISHED)
+    guint sleepers = interp_futex_sleepers(in);
+    if (oc != INTERP_FINISHED && sleepers)
+        g_string_append_printf(g, "lost wake-up: %u thread%s asleep in futex_wait with no futex_wake to come "
+                               "(the run ended in %s); ", sleepers, sleepers == 1 ? "" : "s", interp_outcome_name(oc));
+    else if (oc != INTERP_FINISHED)
         g_string_append_printf(g, "the run ended in %s; ", interp_outcome_name(oc));
     uint64_t want = (uint64_t)harness_writers(h) * h->iterations;
     uint64_t counter = read_var(in, HARNESS_COUNTER), viol = read_var(in, HARNESS_VIOLATIONS);
@@ -71,7 +75,7 @@ gboolean verify_lock(const char *lock_name, const char *lock_text, const VerifyO
     AsmSource src[2] = { { lock_name, lock_text }, { "<harness>", harness } };
     /* The lock alone first, so a missing entry point reads as such, not as the harness's
      * undefined label. */
-    g_autoptr(IsaProgram) alone = asm_assemble_sources(src, 1, o->target, error);
+    g_autoptr(IsaProgram) alone = asm_assemble_with_params(src, 1, o->target, o->lock_params, error);
     if (!alone)
         return FALSE;
     const char *need[] = { "lock", "unlock", "read_lock", "read_unlock" };
@@ -82,7 +86,7 @@ gboolean verify_lock(const char *lock_name, const char *lock_text, const VerifyO
                         i >= 2 ? ": --readers needs a reader/writer lock" : "", need[i]);
             return FALSE;
         }
-    g_autoptr(IsaProgram) p = asm_assemble_sources(src, 2, o->target, error);
+    g_autoptr(IsaProgram) p = asm_assemble_with_params(src, 2, o->target, o->lock_params, error);
     if (!p)
         return FALSE;
     /* Generous: a fair schedule needs about threads x ops-per-acquisition steps per acquisition. */

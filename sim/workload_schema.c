@@ -22,7 +22,8 @@ const WorkloadKey workload_schema[] = {
     /* name, flag, short, axis, type, offset, default, min, max, choices, commands, mode, unit, help,
      * per-command defaults */
     { "threads", "threads", 't', "threads", WL_UINT, OFF(threads), "2", 1, 4096, NULL, WL_ALL, WL_ANY_MODE, NULL,
-      "Threads, one per core (natively one per CPU)", NULL },
+      "Threads, one per core (more than the cores share them through the OS model's run queues; "
+      "natively one per CPU)", NULL },
     { "readers", "readers", 0, "readers", WL_UINT, OFF(readers), "0", 0, 4096, NULL, WL_RUN | WL_VERIFY | WL_SWEEP,
       WL_ANY_MODE, NULL, "Reader/writer locks (qrwlock): the first N threads take the read side", NULL },
     { "placement", "placement", 0, "placement", WL_ENUM, OFF(placement), "fill", 0, 0, placement_choices,

@@ -788,12 +788,58 @@ START_TEST(test_builtin_locks_run)
 {
     /* Every built-in lock, found by name as the simulator finds it, keeps mutual exclusion. */
     static const char *const locks[] = { "tas", "ttas", "ticket", "mcs", "clh", "qspin", "qspin-cmpxchg", "qrwlock",
-                                         "qrwlock-4.15" };
+                                         "qrwlock-4.15", "futex-mutex", "adaptive-mutex", "adaptive-mutex-readspin",
+                                         "adaptive-mutex-2018" };
     g_autoptr(GError) e = NULL;
     g_autoptr(NativeLock) l = native_lock_builtin(locks[_i], &e);
     ck_assert_msg(l, "%s", e ? e->message : "");
     ck_assert_str_eq(native_lock_name(l), locks[_i]);
     check_correct_run(l, MIN(ncpus(), 2u), FALSE);
+}
+END_TEST
+
+/* The futex ops become futex(2) calls, only in programs that make them; a lock parameter is
+ * a constant of the C; the adaptive mutex with a tiny spin count, whose waiters sleep at once,
+ * still keeps mutual exclusion with a long critical section. */
+START_TEST(test_futex_lock_params_natively)
+{
+    g_autoptr(GError) e = NULL;
+    g_autoptr(NativeLock) l = native_lock_builtin("adaptive-mutex-2018", &e);
+    ck_assert_msg(l, "%s", e ? e->message : "");
+    const char *const params[] = { "spin_count=7", NULL };
+    NativeRunOptions o;
+    native_run_options_init(&o);
+    o.lock_params = params;
+    g_autofree char *c = native_program_c(l, &o, &e);
+    ck_assert_msg(c, "%s", e ? e->message : "");
+    ck_assert(strstr(c, "syscall(SYS_futex, w, FUTEX_WAIT_PRIVATE"));
+    ck_assert(strstr(c, "= qn_futex_wait((uint32_t *)(uintptr_t)(M["));
+    ck_assert(strstr(c, "= qn_futex_wake((uint32_t *)(uintptr_t)(M["));
+    ck_assert(strstr(c, "UINT64_C(7)"));
+    g_autoptr(NativeLock) t = native_lock_builtin("ttas", &e);
+    NativeRunOptions plain;
+    native_run_options_init(&plain);
+    g_autofree char *tc = native_program_c(t, &plain, &e);
+    ck_assert(tc && !strstr(tc, "SYS_futex") && !strstr(tc, "qn_futex"));
+    /* An unknown parameter is refused before anything runs. */
+    const char *const typo[] = { "spin_cont=7", NULL };
+    o.lock_params = typo;
+    g_autofree char *none = native_program_c(l, &o, &e);
+    ck_assert(!none);
+    ck_assert_msg(strstr(e->message, "did you mean `spin_count`?"), "%s", e->message);
+    g_clear_error(&e);
+    if (ncpus() < 2)
+        return;
+    const char *const one[] = { "spin_count=1", NULL };
+    o.lock_params = one;
+    o.workload.threads = 2;
+    o.workload.iterations = (guint)scaled(5000);
+    o.workload.cs_work = 2000;
+    JsonNode *root;
+    JsonObject *r = run_ok(l, &o, &root);
+    ck_assert(json_object_get_boolean_member(r, "mutual_exclusion"));
+    ck_assert_int_eq(json_object_get_int_member(r, "counter"), 2 * (gint64)o.workload.iterations);
+    json_node_unref(root);
 }
 END_TEST
 
@@ -1432,7 +1478,8 @@ Suite *make_native_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_tas_runs);
     tcase_add_test(tc, test_ticket_runs);
-    tcase_add_loop_test(tc, test_builtin_locks_run, 0, 9);
+    tcase_add_loop_test(tc, test_builtin_locks_run, 0, 13);
+    tcase_add_test(tc, test_futex_lock_params_natively);
     tcase_add_test(tc, test_lock_file_runs);
     tcase_add_test(tc, test_broken_lock_is_caught);
     tcase_add_test(tc, test_fixed_time_and_keys);

@@ -160,8 +160,8 @@ END_TEST
 START_TEST(test_bad_input_is_exit_2)
 {
     g_autofree char *err = NULL;
-    ck_assert_int_eq(run_qsim_line("run --config teaching --lock ticket --threads 3", NULL, &err), 2);
-    ck_assert_msg(strstr(err, "--threads 3: config 'teaching' has 2 cores"), "%s", err);
+    ck_assert_int_eq(run_qsim_line("run --config teaching --lock ticket --threads 5000", NULL, &err), 2);
+    ck_assert_msg(strstr(err, "--threads 5000: out of range [1, 4096]"), "%s", err);
     g_free(err);
     err = NULL;
     ck_assert_int_eq(run_qsim_line("--config teaching --lock tiket", NULL, &err), 2);

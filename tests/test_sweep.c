@@ -134,6 +134,41 @@ START_TEST(test_point_order_follows_axes)
 }
 END_TEST
 
+/* A lock parameter axis reaches the run as --lock-param does, beside config-key overrides; a lock
+ * that does not declare the parameter fails its points, the others run. */
+START_TEST(test_lock_param_axis)
+{
+    g_autoptr(GError) e = NULL;
+    g_autoptr(Sweep) s = sweep_load_string("locks: adaptive-mutex-2018\nlock_param.spin_count: [10, 1000]\n"
+                                           "core.pause_cycles: 20\n", "p.yaml", &e);
+    ck_assert_msg(s, "%s", e ? e->message : "");
+    ck_assert_uint_eq(s->npoints, 2);
+    RunOptions o;
+    run_options_init(&o);
+    g_autoptr(GPtrArray) sets = g_ptr_array_new_with_free_func(g_free);
+    sweep_point_options(s, 1, &o, sets);
+    ck_assert_str_eq(o.sets[0], "core.pause_cycles=20");
+    ck_assert_ptr_null(o.sets[1]);
+    ck_assert_str_eq(o.lock_params[0], "spin_count=1000");
+    ck_assert_ptr_null(o.lock_params[1]);
+
+    g_autofree char *dir = tmpdir();
+    g_autofree char *file = write_file(dir, "lp.yaml", "configs: teaching\nlocks: [adaptive-mutex, ttas]\n"
+                                                       "lock_param.spin_count: [10, 1000]\nthreads: 2\niterations: 10\n");
+    g_autofree char *out = g_build_filename(dir, "o", NULL);
+    g_autofree char *err = NULL;
+    ck_assert_int_eq(sweep(file, out, NULL, NULL, &err), 1);
+    g_autofree char *csv = slurp(out, "results.csv");
+    g_auto(GStrv) lines = g_strsplit(csv, "\n", -1);
+    ck_assert_msg(strstr(lines[0], ",lock_params.spin_count,"), "%s", lines[0]);
+    ck_assert_msg(g_str_has_prefix(lines[1], "0,teaching,adaptive-mutex,10,2,10,ok,"), "%s", lines[1]);
+    ck_assert_msg(g_str_has_prefix(lines[2], "1,teaching,adaptive-mutex,1000,2,10,ok,"), "%s", lines[2]);
+    ck_assert_msg(g_str_has_prefix(lines[3], "2,teaching,ttas,10,2,10,failed,") &&
+                  strstr(lines[3], "declares no `.param spin_count`"), "%s", lines[3]);
+    rm_rf(dir);
+}
+END_TEST
+
 START_TEST(test_exclude_removes_points)
 {
     g_autoptr(GError) e = NULL;
@@ -277,17 +312,20 @@ END_TEST
 START_TEST(test_failed_point_is_recorded)
 {
     g_autofree char *dir = tmpdir();
-    /* teaching has two cores: the 3-thread points cannot run, the others still do. */
-    g_autofree char *file = write_file(dir, "f.yaml", "configs: teaching\nlocks: tas\nthreads: [2, 3]\niterations: 10\n");
+    /* Each value is fine alone; together, 3 readers of 2 threads cannot run: that point fails,
+     * the other still runs. */
+    g_autofree char *file = write_file(dir, "f.yaml", "configs: teaching\nlocks: qrwlock\nthreads: 2\n"
+                                                      "readers: [1, 3]\niterations: 10\n");
     g_autofree char *out = g_build_filename(dir, "o", NULL);
     g_autofree char *err = NULL;
     ck_assert_int_eq(sweep(file, out, NULL, NULL, &err), 1);
-    ck_assert_msg(strstr(err, "point 1 (configs=teaching;locks=tas;threads=3;iterations=10) failed"), "%s", err);
+    ck_assert_msg(strstr(err, "point 1 (configs=teaching;locks=qrwlock;threads=2;readers=3;iterations=10) failed"),
+                  "%s", err);
     g_autofree char *csv = slurp(out, "results.csv");
     g_auto(GStrv) lines = g_strsplit(csv, "\n", -1);
     ck_assert(strstr(lines[1], ",ok,,"));
-    ck_assert_msg(g_str_has_prefix(lines[2], "1,teaching,tas,3,10,failed,") && strstr(lines[2], "2 cores"),
-                  "%s", lines[2]);
+    ck_assert_msg(g_str_has_prefix(lines[2], "1,teaching,qrwlock,2,3,10,failed,") &&
+                  strstr(lines[2], "more readers than threads"), "%s", lines[2]);
     rm_rf(dir);
 }
 END_TEST
@@ -330,6 +368,10 @@ static const struct {
       "bad.yaml:4:15: exclude: threads has no value in '5..9'" },
     { "missing lock file", "locks: [tas, mine.qs]\n", "bad.yaml:1:14: locks: no lock file " },
     { "bad plot scale", "locks: tas\nplot_scale: same\n", "bad.yaml:2:13: plot scale 'same': one of shared" },
+    { "lock parameter value", "locks: adaptive-mutex\nlock_param.spin_count: [10, lots]\n",
+      "bad.yaml:2:29: lock_param.spin_count: expected a whole number, got 'lots'" },
+    { "lock parameter name", "locks: adaptive-mutex\nlock_param.: 1\n",
+      "bad.yaml:2:1: lock_param.: a lock parameter axis is lock_param.NAME" },
 };
 
 START_TEST(test_bad_sweep_files)
@@ -865,7 +907,7 @@ END_TEST
 
 START_TEST(test_example_sweeps_load)
 {
-    const char *names[] = { "seed-study", "pause", "rob", "protocol" };
+    const char *names[] = { "seed-study", "pause", "rob", "protocol", "adaptive-mutex" };
     for (guint i = 0; i < G_N_ELEMENTS(names); i++) {
         g_autofree char *p = g_strdup_printf("%s/sweeps/%s.yaml", test_srcdir(), names[i]);
         g_autoptr(GError) e = NULL;
@@ -882,6 +924,7 @@ Suite *make_sweep_suite(void)
     TCase *tc = tcase_create("files");
     tcase_add_test(tc, test_point_order_follows_axes);
     tcase_add_test(tc, test_exclude_removes_points);
+    tcase_add_test(tc, test_lock_param_axis);
     tcase_add_loop_test(tc, test_bad_sweep_files, 0, G_N_ELEMENTS(bad_cases));
     tcase_add_test(tc, test_example_sweeps_load);
     tcase_add_test(tc, test_ranges_expand);

@@ -76,6 +76,18 @@ typedef struct {
         HomePolicy home;               /* which socket is a line's home */
     } memory;
 
+    struct {                           /* the OS model (sim/os_model.h): futexes, scheduling */
+        gint64 syscall_cycles;         /* kernel entry + exit of a system call */
+        gint64 futex_key_cycles;       /* futex: find the key and hash bucket, before its lock */
+        gint64 futex_hold_cycles;      /* futex: work done holding the hash-bucket lock */
+        gint64 futex_wake_cycles;      /* futex_wake: try_to_wake_up, per thread woken */
+        gint64 wakeup_cycles;          /* an idle core: IPI + idle exit + schedule, until it runs */
+        gint64 context_switch_cycles;  /* a core switching from one thread to another */
+        gint64 sched_latency_cycles;   /* CFS: the period shared by a core's runnable threads */
+        gint64 min_granularity_cycles; /* CFS: the shortest slice */
+        gboolean migration;            /* a woken or waiting thread may move to an idle core */
+    } os;
+
     struct {
         gint64 stall_cycles;           /* no retirement anywhere this long: the run stalled */
     } run;

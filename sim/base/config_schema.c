@@ -135,6 +135,35 @@ const CfgKey qsim_config_schema[] = {
       "A line's home socket (its memory and directory): interleave (line i on socket i mod "
       "sockets) or first-touch (the socket of the first core to access it, as Linux's default "
       "local allocation).", ANY_ARCH },
+    /* The OS model's defaults are chosen for a 2.3 GHz Haswell-era x86 server running Linux
+     * 4.x (before the 2018 page-table isolation); configs override them with their sources. */
+    { "os.syscall_cycles", CFG_INT, OFF(os.syscall_cycles), "300", 0, 1e9, NULL, "cycles",
+      "System call entry plus exit (half paid on the way in, half on the way out): a null "
+      "system call's round trip.", ANY_ARCH },
+    { "os.futex_key_cycles", CFG_INT, OFF(os.futex_key_cycles), "300", 0, 1e9, NULL, "cycles",
+      "futex_wait and futex_wake: kernel work before the hash bucket's lock (the futex key, "
+      "the hash).  The bucket's waiter count and lock are a real cache line beside it.", ANY_ARCH },
+    { "os.futex_hold_cycles", CFG_INT, OFF(os.futex_hold_cycles), "150", 0, 1e9, NULL, "cycles",
+      "Work done holding the hash-bucket lock (compare the word, queue or dequeue waiters): "
+      "how long the lock line stays taken.", ANY_ARCH },
+    { "os.futex_wake_cycles", CFG_INT, OFF(os.futex_wake_cycles), "600", 0, 1e9, NULL, "cycles",
+      "futex_wake, after the bucket's lock: try_to_wake_up per thread woken (choose its core, "
+      "queue it, send the IPI).", ANY_ARCH },
+    { "os.wakeup_cycles", CFG_INT, OFF(os.wakeup_cycles), "4600", 0, 1e10, NULL, "cycles",
+      "A thread woken onto an idle core runs this much later: the IPI, the core's exit from its "
+      "idle state, the scheduler.", ANY_ARCH },
+    { "os.context_switch_cycles", CFG_INT, OFF(os.context_switch_cycles), "2000", 0, 1e10, NULL, "cycles",
+      "A busy core switching from one thread to the next (schedule, switch_to; threads of one "
+      "process share the address space).", ANY_ARCH },
+    { "os.sched_latency_cycles", CFG_INT, OFF(os.sched_latency_cycles), "55200000", 1, 1e13, NULL, "cycles",
+      "CFS sched_latency: a core's runnable threads each get this divided by their number as a "
+      "time slice, round-robin (but see min_granularity_cycles).", ANY_ARCH },
+    { "os.min_granularity_cycles", CFG_INT, OFF(os.min_granularity_cycles), "6900000", 1, 1e13, NULL, "cycles",
+      "CFS sched_min_granularity: the shortest time slice.", ANY_ARCH },
+    { "os.migration", CFG_BOOL, OFF(os.migration), "true", 0, 0, NULL, NULL,
+      "Whether threads may change cores: a woken thread goes to an idle core of its old core's "
+      "socket (or the waker's) when its own is busy, and a core left idle takes a waiting "
+      "thread from another core's run queue.  false: every thread stays on its first core.", ANY_ARCH },
     { "run.stall_cycles", CFG_INT, OFF(run.stall_cycles), "1000000", 1000, 1e12, NULL, "cycles",
       "A run with no retirement on any core for this long has stalled: it ends with exit 1.", ANY_ARCH },
 };

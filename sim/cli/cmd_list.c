@@ -9,6 +9,7 @@
 #include "cores/core.h"
 #include "coherence/memsys.h"
 #include "locks/native_perf.h"
+#include "sim/os_model.h"
 
 /* The first comment line of a file after any `#` banner marker: a one-line description. */
 static char *first_description(const char *path, gboolean yaml)
@@ -89,6 +90,9 @@ static const struct {
       "`qsim run`: `memory_system` (group `memory`); a per-core or per-table-row counter as its total." },
     { &line_stats_registry, "Lock line",
       "`qsim run`: the lock word's line, in the headline figures `coherence.lock_line.*` (group `lock_line`)." },
+    { &os_stats_registry, "OS model",
+      "`qsim run`, where the OS model ran (a lock that calls futex_wait/futex_wake, or more threads than cores): "
+      "`os_counters`, summed over threads and cores (group `os`); absent from other runs' reports." },
     { &native_perf_registry, "Host",
       "`qsim native`: `counters`, hardware counters over the timed loop, all threads; an event the host lacks is "
       "absent, and where `perf_event_open` is refused the key holds `unavailable (why)` (docs/native.md)." },

@@ -25,6 +25,7 @@ int cmd_native(int argc, char **argv)
 {
     g_autofree char *lock = NULL, *lock_file = NULL, *cpus = NULL, *format = NULL;
     gint repeat = 1;
+    g_auto(GStrv) lock_params = NULL;
     NativeRunOptions o;
     native_run_options_init(&o);
     WorkloadFlags wf;
@@ -33,6 +34,8 @@ int cmd_native(int argc, char **argv)
     const GOptionEntry what[] = {
         { "lock", 'l', 0, G_OPTION_ARG_STRING, &lock, "a built-in lock", "NAME" },
         { "lock-file", 0, 0, G_OPTION_ARG_FILENAME, &lock_file, "a lock in ISA source, compiled now with $CC or cc", "PATH" },
+        { "lock-param", 0, 0, G_OPTION_ARG_STRING_ARRAY, &lock_params,
+          "set a lock's tunable (its `.param`), e.g. --lock-param spin_count=1000 (repeatable)", "NAME=VALUE" },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
     const GOptionEntry how[] = {
@@ -87,6 +90,7 @@ int cmd_native(int argc, char **argv)
         return cli_fail(error);
     if (format && !report_format_parse(format, &fmt, &error))
         return cli_fail(error);
+    o.lock_params = (const char *const *)lock_params;
 
     g_autoptr(NativeLock) nl = lock ? native_lock_builtin(lock, &error) : native_lock_from_file(lock_file, &error);
     if (!nl)

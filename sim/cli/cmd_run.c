@@ -93,6 +93,7 @@ static int run_native_beside(const RunOptions *o, JsonNode *model, ReportFormat 
     NativeRunOptions n;
     native_run_options_init(&n);
     n.workload = o->workload;
+    n.lock_params = o->lock_params;
     JsonNode *host = native_run(lock, &n, &error);
     if (!host)
         return cli_fail(error);
@@ -158,7 +159,7 @@ int cmd_run(int argc, char **argv)
     run_options_init(&o);
     WorkloadFlags wf;
     workload_flags_init(&wf, &o.workload, WL_RUN);
-    g_auto(GStrv) sets = NULL;
+    g_auto(GStrv) sets = NULL, lock_params = NULL;
     g_autofree char *config = NULL, *lock = NULL, *lock_file = NULL, *format = NULL, *vs = NULL;
     gint64 seed = (gint64)o.seed, writers = -1, repeat = 0;
     gboolean check = FALSE, no_host_time = FALSE, native = FALSE, trace = FALSE;
@@ -166,6 +167,8 @@ int cmd_run(int argc, char **argv)
         { "config", 'c', 0, G_OPTION_ARG_STRING, &config, "Machine config: a name from `qsim list configs` or a path (default haswell)", "CFG" },
         { "lock", 'l', 0, G_OPTION_ARG_STRING, &lock, "Lock: a name from `qsim list locks` (or $QSIM_LOCK_PATH), or a path to a .qs file", "NAME|PATH" },
         { "lock-file", 0, 0, G_OPTION_ARG_FILENAME, &lock_file, "Your own lock source, as --lock PATH (the ISA: " QSIM_DOC("isa.md") ")", "PATH" },
+        { "lock-param", 0, 0, G_OPTION_ARG_STRING_ARRAY, &lock_params, "Set a lock's tunable (its `.param`), e.g. "
+          "--lock-param spin_count=1000 (repeatable; with --vs, for both locks)", "NAME=VALUE" },
         { NULL },
     };
     const GOptionEntry how[] = {
@@ -215,6 +218,7 @@ int cmd_run(int argc, char **argv)
     if (config)
         o.config = config;
     o.sets = (const char *const *)sets;
+    o.lock_params = (const char *const *)lock_params;
     o.lock = lock;
     o.lock_file = lock_file;
     o.seed = (guint64)seed;

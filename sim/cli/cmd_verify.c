@@ -14,6 +14,8 @@ static char *replay_line(const char *lock, const char *lock_file, const char *co
 {
     GString *s = g_string_new("qsim verify");
     g_string_append_printf(s, " %s %s", lock ? "--lock" : "--lock-file", lock ? lock : lock_file);
+    for (guint i = 0; o->lock_params && o->lock_params[i]; i++)
+        g_string_append_printf(s, " --lock-param %s", o->lock_params[i]);
     for (guint i = 0; i < workload_schema_len; i++) {
         const WorkloadKey *k = &workload_schema[i];
         if (!(k->commands & WL_VERIFY))
@@ -48,6 +50,7 @@ static gboolean verify_options_from_config(VerifyOptions *o, const char *name, G
 int cmd_verify(int argc, char **argv)
 {
     g_autofree char *lock = NULL, *lock_file = NULL, *arch_s = NULL, *atomics_s = NULL, *config = NULL;
+    g_auto(GStrv) lock_params = NULL;
     gint seeds = 100;
     gint64 seed = -1;
     VerifyOptions o;
@@ -57,6 +60,8 @@ int cmd_verify(int argc, char **argv)
     const GOptionEntry what[] = {
         { "lock", 0, 0, G_OPTION_ARG_STRING, &lock, "lock: a name from `qsim list locks`, or a path to a .qs file", "NAME|PATH" },
         { "lock-file", 0, 0, G_OPTION_ARG_FILENAME, &lock_file, "a lock source file of your own", "PATH" },
+        { "lock-param", 0, 0, G_OPTION_ARG_STRING_ARRAY, &lock_params,
+          "set a lock's tunable (its `.param`), e.g. --lock-param spin_count=1000 (repeatable)", "NAME=VALUE" },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
     const GOptionEntry how[] = {
@@ -98,6 +103,7 @@ int cmd_verify(int argc, char **argv)
         fprintf(stderr, "qsim verify: --seeds %d: at least 1\n", seeds);
         return QSIM_EXIT_USAGE;
     }
+    o.lock_params = (const char *const *)lock_params;
     o.seeds = seed >= 0 ? 1 : (guint)seeds;
     o.first_seed = seed >= 0 ? (guint64)seed : 1;
 

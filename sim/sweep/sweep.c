@@ -186,6 +186,15 @@ static gboolean check_value(SweepLoader *L, SweepAxis *a, const char *v, yaml_no
         g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT, POS_FMT "%s", POS_ARGS(L, n), local->message);
         return FALSE;
     }
+    case AXIS_LOCK_PARAM: {
+        /* Whether the locks declare it is the run's to find (a point that fails says so). */
+        gint64 x;
+        if (g_ascii_string_to_signed(v, 10, G_MININT64, G_MAXINT64, &x, NULL))
+            return TRUE;
+        g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT, POS_FMT "%s: expected a whole number, got '%s'",
+                    POS_ARGS(L, n), a->name, v);
+        return FALSE;
+    }
     case AXIS_CONFIG_KEY: {
         g_autoptr(QsimConfig) c = config_new_defaults();
         g_autofree char *assign = g_strdup_printf("%s=%s", a->name, v);
@@ -451,7 +460,8 @@ static void unknown_axis(SweepLoader *L, yaml_node_t *kn, GError **error)
     else
         g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
                     POS_FMT "unknown axis '%s' (axes: configs, locks, seeds, run options such as threads, "
-                    "or config keys such as core.pause_cycles; see docs/sweeps.md)", POS_ARGS(L, kn), key);
+                    "config keys such as core.pause_cycles, or lock parameters such as lock_param.spin_count; "
+                    "see docs/sweeps.md)", POS_ARGS(L, kn), key);
     g_ptr_array_unref(names);
 }
 
@@ -463,11 +473,18 @@ static SweepAxis *parse_axis(SweepLoader *L, yaml_node_t *kn, yaml_node_t *vn, G
         if (!strcmp(axis_table[i].name, key))
             row = (int)i;
     const WorkloadKey *wk = row < 0 ? workload_axis_find(key) : NULL;
-    if (row < 0 && !wk && !config_schema_find(key)) {
+    gboolean lock_param = g_str_has_prefix(key, SWEEP_LOCK_PARAM_PREFIX);
+    if (lock_param && !g_regex_match_simple("^[A-Za-z_][A-Za-z0-9_]*$", key + strlen(SWEEP_LOCK_PARAM_PREFIX), 0, 0)) {
+        g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
+                    POS_FMT "%s: a lock parameter axis is lock_param.NAME, NAME a `.param` of the locks",
+                    POS_ARGS(L, kn), key);
+        return NULL;
+    }
+    if (row < 0 && !wk && !lock_param && !config_schema_find(key)) {
         unknown_axis(L, kn, error);
         return NULL;
     }
-    SweepAxis *a = axis_new(key, row >= 0 ? axis_table[row].kind : wk ? AXIS_WORKLOAD : AXIS_CONFIG_KEY, wk);
+    SweepAxis *a = axis_new(key, row >= 0 ? axis_table[row].kind : wk ? AXIS_WORKLOAD : lock_param ? AXIS_LOCK_PARAM : AXIS_CONFIG_KEY, wk);
     g_autoptr(GPtrArray) items = g_ptr_array_new();
     g_autoptr(GPtrArray) texts = g_ptr_array_new_with_free_func(g_free);
     g_autoptr(GPtrArray) nodes = g_ptr_array_new();
@@ -901,10 +918,21 @@ void sweep_point_options(const Sweep *s, guint p, RunOptions *o, GPtrArray *sets
         case AXIS_SEED: o->seed = n; break;
         case AXIS_WORKLOAD: workload_parse(ax->key, v, ax->name, &o->workload, NULL); break;
         case AXIS_CONFIG_KEY: g_ptr_array_add(sets, g_strdup_printf("%s=%s", ax->name, v)); break;
+        case AXIS_LOCK_PARAM: break;
         }
     }
     g_ptr_array_add(sets, NULL);
+    /* The lock parameters follow the overrides' NULL in the same array, with a NULL of their own. */
+    guint params_at = sets->len;
+    for (guint a = 0; a < s->axes->len; a++) {
+        const SweepAxis *ax = s->axes->pdata[a];
+        if (ax->kind == AXIS_LOCK_PARAM)
+            g_ptr_array_add(sets, g_strdup_printf("%s=%s", ax->name + strlen(SWEEP_LOCK_PARAM_PREFIX),
+                                                  sweep_value(s, p, a)));
+    }
+    g_ptr_array_add(sets, NULL);
     o->sets = (const char *const *)sets->pdata;
+    o->lock_params = (const char *const *)sets->pdata + params_at;
     /* Sweeps compare byte for byte: the host's speed is no result. */
     o->host_time = FALSE;
 }

@@ -24,7 +24,11 @@ typedef enum {
     AXIS_CONFIG, AXIS_LOCK, AXIS_SEED,
     AXIS_WORKLOAD,         /* a run option: a row of the workload schema (sim/workload.h) */
     AXIS_CONFIG_KEY,
+    AXIS_LOCK_PARAM,       /* `lock_param.NAME`: a lock's `.param` (--lock-param NAME=VALUE) */
 } SweepAxisKind;
+
+/* The prefix of a lock parameter axis. */
+#define SWEEP_LOCK_PARAM_PREFIX "lock_param."
 
 /* One axis: its name as written in the file and its values as text (ranges expanded), each
  * checked when loaded (so a point can only fail at run time for reasons the run itself finds). */
@@ -77,7 +81,8 @@ const char *sweep_value(const Sweep *s, guint p, guint a);
 /* "configs=teaching;locks=tas;threads=2": what resume and merge compare. */
 char *sweep_point_key(const Sweep *s, guint p);
 /* Fills `o` (already run_options_init'ed) for point p; `sets` receives the config-key
- * overrides and must outlive `o` (o->sets points into it). */
+ * overrides, then the lock parameters (each list NULL-terminated), and must outlive `o`
+ * (o->sets and o->lock_params point into it). */
 void sweep_point_options(const Sweep *s, guint p, RunOptions *o, GPtrArray *sets);
 /* The axis named `name`, or -1. */
 int sweep_axis_find(const Sweep *s, const char *name);
