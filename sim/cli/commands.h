@@ -59,6 +59,7 @@ int cmd_asm(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_config(int argc, char **argv);
 int cmd_latency(int argc, char **argv);
+int cmd_protocol(int argc, char **argv);
 
 int cmd_native(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
