@@ -48,7 +48,7 @@ TEST_OBJ := $(TEST_SRC:%.c=$(B)/%.o)
 # (docs/native.md); the tests keep theirs in the build tree, shared by both flavours.
 TEST_CACHE := XDG_CACHE_HOME=$(CURDIR)/build/cache
 
-.PHONY: all run study check check-layers check-unit check-install check-asan bench install uninstall clean docs
+.PHONY: all run study check check-layers check-unit check-install check-asan bench install uninstall clean docs golden
 all: qsim
 
 qsim: $(B)/qsim
@@ -128,6 +128,13 @@ docs: qsim
 	./qsim config --reference > docs/config.md
 	./qsim list options > docs/workload.md
 	./qsim list counters > docs/counters.md
+
+# Rewrites tests/golden/ from qsim's own output, after a change meant to change a trace or a
+# protocol page (read `git diff tests/golden` before committing it).
+golden: $(B)/check_qsim $(B)/qsim
+	for s in trace protocol_doc teaching; do \
+	  QSIM_UPDATE_GOLDEN=1 CK_RUN_SUITE=$$s QSIM_BIN=$(CURDIR)/$(B)/qsim QSIM_SRCDIR=$(CURDIR) $(TEST_CACHE) \
+	    $(B)/check_qsim || exit 1; done
 
 # Simulation speed and memory (long measurements live here, not in `make check`).
 bench: qsim

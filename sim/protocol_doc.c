@@ -474,12 +474,13 @@ char *protocol_doc_legend(const CohProtocol *p, ProtoDocFormat f)
         "`qsim protocol`'s tables; and what it did: the access that caused it (load, store or atomic\n"
         "of a variable), the messages it sent and to whom, its other actions, and for the home the\n"
         "directory's entry after it (owner, sharers).\n"
-        "A line `N x ROW (hits|stalls, cycles A-B)` stands for a cache's hits and stalls on one line\n"
-        "since its last row there (`--trace-only hits` shows each one).  `lock:` lines are the\n"
-        "harness's marks (calls lock, acquires, releases); `pipeline:` lines are the core's machine\n"
-        "clears, mispredicts and replays.  Filters: `--trace-line NAME`, `--trace-only\n"
-        "transitions|hits|messages|pipeline|locks`.  A transient state is named for where it goes:\n"
-        "IS_D is from I to S waiting for D (data); A is acks, C the ack count, U an Unblock.\n");
+        "In the default view a line `N x ROW (hits|stalls, cycles A-B)` stands for a cache's hits\n"
+        "and stalls on one line since its last row there (`--trace-only hits` shows each one).\n"
+        "`lock:` lines are the harness's marks (calls lock, acquires, releases); `pipeline:` lines\n"
+        "are the core's machine clears, mispredicts and replays.  Filters: `--trace-line NAME`,\n"
+        "`--trace-only transitions|hits|messages|pipeline|locks` (comma-separated).\n"
+        "A transient state is named for where it goes: IS_D is from I to S, waiting for D (data);\n"
+        "A stands for acks, C for the ack count, U for an Unblock.\n");
     Ctl ctls[2] = { ctl_of(p, FALSE), ctl_of(p, TRUE) };
     for (guint k = 0; k < 2; k++) {
         const Ctl *c = &ctls[k];

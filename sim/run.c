@@ -186,7 +186,7 @@ static gboolean wire_trace(const RunOptions *o, RunWiring *w, GError **error)
     TraceFilter filter = { to->show ? to->show : TRACE_SHOW_DEFAULT, lines };
     w->trace = trace_stream_new(&ctx, &filter);
     if (to->text)
-        trace_stream_add_sink(w->trace, trace_text_new(to->text, filter.show));
+        trace_stream_add_sink(w->trace, trace_text_new(to->text, filter.show, !to->show));
     if (to->perfetto) {
         TraceSink *s = trace_perfetto_new(to->perfetto, error);
         if (!s)

@@ -15,6 +15,7 @@ typedef struct {
     TraceSink sink;
     FILE *out;
     guint show;
+    gboolean summaries;
     gboolean started;
     int line_w;                  /* width of the line column */
     GArray *collapsed;           /* Collapsed, in the order first seen */
@@ -105,7 +106,7 @@ static void text_event(TraceSink *s, const TraceContext *ctx, const TraceEvent *
     header(t, ctx);
     char who[16];
     if (ev->kind == TRACE_ROW && !ev->shown) {
-        if (ev->line_ok && (t->show & TRACE_SHOW_TRANSITIONS) && trace_row_is_hit(ev->row))
+        if (ev->line_ok && t->summaries && trace_row_is_hit(ev->row))
             collapse(t, ev->row);
         return;
     }
@@ -163,12 +164,13 @@ static void text_free(TraceSink *s)
     g_free(t);
 }
 
-TraceSink *trace_text_new(FILE *out, guint show)
+TraceSink *trace_text_new(FILE *out, guint show, gboolean summaries)
 {
     TextSink *t = g_new0(TextSink, 1);
     t->sink = (TraceSink){ text_event, text_finish, text_free };
     t->out = out;
     t->show = show;
+    t->summaries = summaries;
     t->collapsed = g_array_new(FALSE, FALSE, sizeof(Collapsed));
     return &t->sink;
 }

@@ -13,7 +13,9 @@
 #include <stdio.h>
 #include "sim/trace_events.h"
 
-/* Writes to `out` (borrowed) as the events come; `show` is the stream's TraceShow bits. */
-TraceSink *trace_text_new(FILE *out, guint show);
+/* Writes to `out` (borrowed) as the events come; `show` is the stream's TraceShow bits.
+ * `summaries`: print the collapsed hits and stalls as "N x ROW" lines (the default view;
+ * a view narrowed by --trace-only leaves them out). */
+TraceSink *trace_text_new(FILE *out, guint show, gboolean summaries);
 
 #endif
