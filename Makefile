@@ -132,7 +132,7 @@ docs: qsim
 # Rewrites tests/golden/ from qsim's own output, after a change meant to change a trace or a
 # protocol page (read `git diff tests/golden` before committing it).
 golden: $(B)/check_qsim $(B)/qsim
-	for s in trace protocol_doc teaching; do \
+	for s in trace protocol_doc; do \
 	  QSIM_UPDATE_GOLDEN=1 CK_RUN_SUITE=$$s QSIM_BIN=$(CURDIR)/$(B)/qsim QSIM_SRCDIR=$(CURDIR) $(TEST_CACHE) \
 	    $(B)/check_qsim || exit 1; done
 

@@ -138,7 +138,7 @@ static void text_event(TraceSink *s, const TraceContext *ctx, const TraceEvent *
     case TRACE_LOCK: {
         g_autofree char *text = trace_lock_text(ev);
         fprintf(t->out, "%10" G_GUINT64_FORMAT "  %-7s %-*s  lock: %s\n", ev->cycle, trace_who(ev->core, who),
-                t->line_w, ctx->lock_line ? trace_names_line(ctx->names, ctx->lock_line) : "", text);
+                t->line_w, "", text);
         break;
     }
     case TRACE_RETIRE:
