@@ -284,7 +284,8 @@ char *trace_pipe_text(const TraceContext *ctx, const CoreTraceEvent *ev)
     switch (ev->kind) {
     case CORE_TRACE_MACHINE_CLEAR: {
         const char *line = trace_names_line(ctx->names, ev->line);
-        return g_strdup_printf("machine clear: the load at %s (%s) had read %s, which was %s before the load "
+        return g_strdup_printf("memory-ordering machine clear: the load at %s (%s) had read %s, which was %s "
+                               "before the load "
                                "retired; %u ops squashed, refetch after %" G_GUINT64_FORMAT " cycles",
                                pos, insn, line, ev->evicted ? "evicted" : "invalidated", ev->squashed, ev->penalty);
     }

@@ -5,7 +5,9 @@
  * each core's lock phase and the instruction it is about to retire.  Buttons and keys step
  * forward and back (Right/Left, j/k), jump to the next or previous transition of a chosen line
  * (n/p), and to the start or end (Home/End); `#step=42` in the URL opens step 42 (step 0 is
- * the state before the run).
+ * the state before the run), `&line=h_counter` chooses the line for n/p, and `&press=nj`
+ * then presses those keys (a link to "the next transition after step 42"; the tests drive
+ * the page's keys this way).
  *
  * Element ids the tests read: `step-no` (the step shown), `event`, `explain`, and the state
  * cells `cell-LINE-cN` (core N's cache) and `cell-LINE-dir`. */

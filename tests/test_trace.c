@@ -160,6 +160,11 @@ START_TEST(test_text_filters)
     g_autofree char *err2 = NULL;
     ck_assert_int_eq(run_qsim_line(RUN " --trace-only colours", NULL, &err2), 2);
     ck_assert_msg(strstr(err2, "transitions, hits, messages, pipeline, locks"), "%s", err2);
+    g_autofree char *err3 = NULL, *err4 = NULL, *out4 = NULL;
+    ck_assert_int_eq(run_qsim_line(RUN " --trace-out /nonexistent-dir/t.json", NULL, &err3), 2);
+    ck_assert_msg(strstr(err3, "--trace-out /nonexistent-dir/t.json"), "%s", err3);
+    ck_assert_int_eq(run_qsim_line(RUN " --trace --vs tas", &out4, &err4), 2);
+    ck_assert_msg(strstr(err4, "not with --vs or --native"), "%s", err4);
 }
 END_TEST
 
@@ -369,12 +374,33 @@ START_TEST(test_page_in_browser)
     g_autofree char *other = g_strdup_printf("id=\"cell-lock_word-c%d\"", who[5] == '0' ? 1 : 0);
     g_autofree char *profile = g_dir_make_tmp("qsim-chromium-XXXXXX", NULL);
     g_autofree char *profile_arg = g_strdup_printf("--user-data-dir=%s", profile);
+    /* the next transition of lock_word after step a, as the page's `n` key finds it */
+    guint after_a = a + 1;
+    JsonArray *steps = json_object_get_array_member(d, "steps");
+    while (after_a <= n) {
+        JsonObject *s = json_array_get_object_element(steps, after_a - 1);
+        if (json_object_get_int_member(s, "tr") && json_object_get_int_member(s, "l") == json_object_get_int_member(d, "lockLine"))
+            break;
+        after_a++;
+    }
+    ck_assert_uint_le(after_a, b);
     struct {
         guint step;
+        const char *fragment;
         const char *mine, *theirs;
-    } checks[] = { { a, "SM_AD", "S" }, { b, "M", "I" } };
+        gboolean changed;
+    } checks[] = {
+        { a, "", "SM_AD", "S", TRUE },
+        { b, "", "M", "I", TRUE },
+        { a, "&press=jjk", "SM_AD", "S", FALSE },     /* forward twice, back once: the step after a */
+        { a, "&line=lock_word&press=np", "SM_AD", "S", TRUE }, /* next transition, then back to a */
+        { 0, "&press=n", NULL, NULL, FALSE },           /* the next transition of the lock's line */
+    };
+    checks[2].step = a + 1;
+    checks[4].step = after_a;
     for (guint i = 0; i < G_N_ELEMENTS(checks); i++) {
-        g_autofree char *url = g_strdup_printf("file://%s#step=%u", path, checks[i].step);
+        guint open = i >= 2 ? a : checks[i].step;
+        g_autofree char *url = g_strdup_printf("file://%s#step=%u%s", path, open, checks[i].fragment);
         const char *argv[] = { chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                                "--no-first-run", "--disable-background-networking", "--disable-component-update",
                                "--disable-sync", profile_arg, "--dump-dom", url, NULL };
@@ -386,13 +412,17 @@ START_TEST(test_page_in_browser)
         ck_assert_msg(g_spawn_check_wait_status(status, NULL), "chromium failed: %s", err);
         g_autofree char *stepno = g_strdup_printf("id=\"step-no\">step %u of %u ", checks[i].step, n);
         ck_assert_msg(strstr(dom, stepno), "no %s in the page's DOM", stepno);
+        if (!checks[i].mine)
+            continue;
         const char *mine = strstr(dom, cell), *theirs = strstr(dom, other);
         ck_assert_msg(mine && theirs, "no state cells in the DOM at step %u", checks[i].step);
         const char *end = strstr(mine, "</td>"), *end2 = strstr(theirs, "</td>");
         g_autofree char *mine_td = g_strndup(mine, (gsize)(end - mine)), *theirs_td = g_strndup(theirs, (gsize)(end2 - theirs));
         ck_assert_msg(cell_shows(mine_td, checks[i].mine), "step %u: %s", checks[i].step, mine_td);
         ck_assert_msg(cell_shows(theirs_td, checks[i].theirs), "step %u: %s", checks[i].step, theirs_td);
-        ck_assert_msg(strstr(mine_td, i == 0 ? "transient changed" : "stable changed"), "%s", mine_td);
+        if (checks[i].changed)
+            ck_assert_msg(strstr(mine_td, !strcmp(checks[i].mine, "M") ? "stable changed" : "transient changed"), "%s",
+                          mine_td);
         ck_assert(strstr(dom, "id=\"event\""));
     }
     /* the screenshot: the transient step, for people to look at */
