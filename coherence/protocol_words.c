@@ -166,6 +166,8 @@ static const ActionWords dir_actions[] = {
 };
 G_STATIC_ASSERT(G_N_ELEMENTS(dir_actions) == 19 && DA__ALL == (1u << 19) - 1);
 
+guint coh_action_bits(gboolean dir) { return dir ? G_N_ELEMENTS(dir_actions) : G_N_ELEMENTS(cache_actions); }
+
 const char *coh_action_doc(guint bit, gboolean dir)
 {
     if (dir)

@@ -26,6 +26,8 @@ const char *coh_dir_group_doc(guint g);
 #define COH_CACHE_GROUPS 3
 #define COH_DIR_GROUPS 2
 
+/* How many action bits a controller has (CohCacheAction, CohDirAction). */
+guint coh_action_bits(gboolean dir);
 /* One action in words ("asks the home for a writable copy (GetM)"), by bit index. */
 const char *coh_action_doc(guint bit, gboolean dir);
 /* The action in a few words for a trace row ("counts an ack"); NULL when a trace says it

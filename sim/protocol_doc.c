@@ -506,7 +506,7 @@ char *protocol_doc_legend(const CohProtocol *p, ProtoDocFormat f)
     for (guint k = 0; k < 2; k++) {
         g_autofree char *t = g_strdup_printf("Actions of the %s (in tables: the cell's words)", ctls[k].title);
         legend_head(out, md, t);
-        guint n = k ? 19 : 20;
+        guint n = coh_action_bits(k);
         for (guint b = 0; b < n; b++) {
             const char *cell = coh_action_cell(b, k);
             legend_list(out, md, cell ? cell : "(not shown)", coh_action_doc(b, k));

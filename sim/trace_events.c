@@ -235,7 +235,7 @@ char *trace_row_actions(const TraceContext *ctx, const MemTraceRow *r, const Mem
         g_autofree char *m = trace_msg_text(&msgs[i]);
         g_string_append_printf(s, "%s%s", i ? ", " : "sends ", m);
     }
-    guint nbits = r->dir ? 19 : 20;
+    guint nbits = coh_action_bits(r->dir);
     for (guint b = 0; b < nbits; b++) {
         const char *brief = (r->row->actions & (1u << b)) ? coh_action_brief(b, r->dir) : NULL;
         if (brief)
