@@ -5,7 +5,14 @@
  *    ends with one (`> /dev/null` at the end: the lines are what it prints on stderr, the
  *    trace);
  *  - every number an answer gives in bold (**34**) is printed by a command of its section;
- *  - the unit has at least six exercises. */
+ *  - the unit has at least six exercises.
+ *
+ * When the timing model changes, the page goes stale on purpose: the test then names, for
+ * every command, the first shown line that qsim no longer prints (with its line in the page),
+ * and every bold number no command prints, all in one run; and it writes what each command
+ * prints now to teaching-outputs.txt beside the qsim binary (build/), to copy from.  Numbers
+ * are only half of it: re-read each answer against the new output (docs/teaching.md, "For the
+ * teacher", says how). */
 #include <check.h>
 #include <string.h>
 #include "tests/run_qsim.h"
@@ -14,6 +21,7 @@ typedef struct {
     char *title;
     GPtrArray *commands;     /* char*: "run --config ..." (without "qsim ") */
     GPtrArray *expected;     /* GPtrArray* of char* lines, per command */
+    GPtrArray *where;        /* GArray* of guint, per command: the page's line of each expected line */
     GString *prose;          /* the section's text outside code blocks */
     GString *outputs;        /* what its commands printed (filled when run) */
 } Section;
@@ -24,6 +32,7 @@ static void section_free(gpointer p)
     g_free(s->title);
     g_ptr_array_unref(s->commands);
     g_ptr_array_unref(s->expected);
+    g_ptr_array_unref(s->where);
     g_string_free(s->prose, TRUE);
     g_string_free(s->outputs, TRUE);
     g_free(s);
@@ -35,6 +44,7 @@ static Section *section_new(const char *title)
     s->title = g_strdup(title);
     s->commands = g_ptr_array_new_with_free_func(g_free);
     s->expected = g_ptr_array_new_with_free_func((GDestroyNotify)g_ptr_array_unref);
+    s->where = g_ptr_array_new_with_free_func((GDestroyNotify)g_array_unref);
     s->prose = g_string_new(NULL);
     s->outputs = g_string_new(NULL);
     return s;
@@ -51,6 +61,7 @@ static GPtrArray *parse_doc(void)
     g_ptr_array_add(sections, cur);
     gboolean in_console = FALSE, in_other = FALSE;
     GPtrArray *exp = NULL;
+    GArray *where = NULL;
     for (guint i = 0; lines[i]; i++) {
         const char *l = lines[i];
         if (!in_console && !in_other && g_str_has_prefix(l, "```")) {
@@ -71,9 +82,13 @@ static GPtrArray *parse_doc(void)
                 g_ptr_array_add(cur->commands, g_strdup(l + 7));
                 exp = g_ptr_array_new_with_free_func(g_free);
                 g_ptr_array_add(cur->expected, exp);
+                where = g_array_new(FALSE, FALSE, sizeof(guint));
+                g_ptr_array_add(cur->where, where);
             } else {
                 ck_assert_msg(exp, "docs/teaching.md:%u: output before any command", i + 1);
                 g_ptr_array_add(exp, g_strchomp(g_strdup(l)));
+                guint at = i + 1;
+                g_array_append_val(where, at);
             }
             continue;
         }
@@ -99,8 +114,9 @@ static gboolean segment_at(char **got, guint ngot, guint at, GPtrArray *want, gu
     return TRUE;
 }
 
-/* Checks `want` (lines, "..." for any lines) against `out`; NULL when it matches, else why. */
-static char *match(const char *out, GPtrArray *want)
+/* Checks `want` (lines, "..." for any lines) against `out`; NULL when it matches, else why,
+ * and then *bad is the index in `want` of the first line not printed where it is shown. */
+static char *match(const char *out, GPtrArray *want, guint *bad)
 {
     g_auto(GStrv) got = g_strsplit(out, "\n", -1);
     guint ngot = g_strv_length(got);
@@ -130,20 +146,45 @@ static char *match(const char *out, GPtrArray *want)
             if (anchored)
                 break;
         }
-        if (!found)
-            return g_strdup_printf("this line is not printed where the page shows it%s:\n  %s",
-                                   last ? " (the block ends without `...`: it must be the last)" : "",
-                                   (const char *)want->pdata[w]);
+        if (!found) {
+            /* name the first line that differs: from where the run of lines should start (the
+             * first printed copy of its first line, after a `...`) */
+            guint at = pos;
+            if (!anchored)
+                while (at < ngot && strcmp(got[at], want->pdata[w]))
+                    at++;
+            guint k = w;
+            if (at < ngot)
+                while (k + 1 < end && at + (k - w) < ngot && !strcmp(got[at + (k - w)], want->pdata[k]))
+                    k++;
+            gboolean whole = k + 1 == end && at + (k - w) < ngot && !strcmp(got[at + (k - w)], want->pdata[k]);
+            *bad = k;
+            return g_strdup_printf("%s:\n  %s",
+                                   whole ? "the block ends without `...`, but qsim prints more after this line"
+                                         : "this line is not printed where the page shows it",
+                                   (const char *)want->pdata[k]);
+        }
         anchored = TRUE;
         w = end;
     }
     return NULL;
 }
 
+/* Where the outputs of a stale page go: beside the qsim binary under test (build/). */
+static char *outputs_path(void)
+{
+    const char *bin = g_getenv("QSIM_BIN");
+    g_autofree char *dir = bin ? g_path_get_dirname(bin) : g_build_filename(test_srcdir(), "build", NULL);
+    return g_build_filename(dir, "teaching-outputs.txt", NULL);
+}
+
 START_TEST(test_outputs_are_what_qsim_prints)
 {
     g_autoptr(GPtrArray) sections = parse_doc();
     guint ncommands = 0, exercises = 0;
+    /* every stale line and number, so that one run lists all there is to update */
+    g_autoptr(GString) stale = g_string_new(NULL);
+    g_autoptr(GString) now = g_string_new(NULL); /* each command and what it prints now */
     for (guint s = 0; s < sections->len; s++) {
         Section *sec = sections->pdata[s];
         exercises += g_str_has_prefix(sec->title, "Exercise ");
@@ -164,8 +205,12 @@ START_TEST(test_outputs_are_what_qsim_prints)
             ck_assert_msg(rc == 0, "docs/teaching.md, %s: qsim %s exits %d: %s", sec->title, cmd, rc, err);
             const char *printed = trace ? err : out;
             g_string_append(sec->outputs, printed);
-            g_autofree char *why = match(printed, sec->expected->pdata[c]);
-            ck_assert_msg(!why, "docs/teaching.md, %s: qsim %s: %s", sec->title, cmd, why);
+            g_string_append_printf(now, "$ qsim %s\n%s\n", (const char *)sec->commands->pdata[c], printed);
+            guint bad = 0;
+            g_autofree char *why = match(printed, sec->expected->pdata[c], &bad);
+            if (why)
+                g_string_append_printf(stale, "docs/teaching.md:%u (%s): qsim %s: %s\n",
+                                       g_array_index((GArray *)sec->where->pdata[c], guint, bad), sec->title, cmd, why);
             ncommands++;
         }
     }
@@ -188,12 +233,26 @@ START_TEST(test_outputs_are_what_qsim_prints)
         g_regex_match(bold, sec->prose->str, 0, &bi);
         while (g_match_info_matches(bi)) {
             g_autofree char *n = g_match_info_fetch(bi, 1);
-            ck_assert_msg(g_hash_table_contains(printed, n),
-                          "docs/teaching.md, %s: the answer says **%s**, which no command of the section prints",
-                          sec->title, n);
+            if (!g_hash_table_contains(printed, n))
+                g_string_append_printf(stale, "docs/teaching.md (%s): the answer says **%s**, which no command of the section prints\n",
+                                       sec->title, n);
             checked++;
             g_match_info_next(bi, NULL);
         }
+    }
+    if (stale->len) {
+        g_autofree char *path = outputs_path();
+        gboolean saved = g_file_set_contents(path, now->str, (gssize)now->len, NULL);
+        /* Check carries a failure message of a few KiB: whole entries up to that, then a count */
+        g_auto(GStrv) entries = g_strsplit(stale->str, "\n", -1);
+        g_autoptr(GString) shown = g_string_new(NULL);
+        guint n = 0, total = g_strv_length(entries) - 1;
+        while (n < total && shown->len + strlen(entries[n]) < 2500)
+            g_string_append_printf(shown, "%s\n", entries[n++]);
+        if (n < total)
+            g_string_append_printf(shown, "(and %u more)\n", total - n);
+        ck_abort_msg("docs/teaching.md is stale:\n%s%s%s", shown->str, saved ? "what every command prints now: " : "",
+                     saved ? path : "");
     }
     ck_assert_uint_ge(checked, 30);
 }
@@ -206,17 +265,22 @@ START_TEST(test_matcher)
     static const struct {
         const char *want;
         gboolean ok;
+        guint bad; /* when not: the index of the line named */
     } cases[] = {
-        { "a,b,c,d", TRUE }, { "a,...,d", TRUE }, { "...,b,c,...", TRUE }, { "a,c,...", FALSE },
-        { "b,...", FALSE }, { "...,c", FALSE }, { "...,d", TRUE }, { "a,b,...,b", FALSE }, { "...,e,...", FALSE },
+        { "a,b,c,d", TRUE, 0 },     { "a,...,d", TRUE, 0 },    { "...,b,c,...", TRUE, 0 }, { "a,c,...", FALSE, 1 },
+        { "b,...", FALSE, 0 },      { "...,c", FALSE, 1 },     { "...,d", TRUE, 0 },       { "a,b,...,b", FALSE, 3 },
+        { "...,e,...", FALSE, 1 },  { "...,b,d,...", FALSE, 2 }, { "a,b,c", FALSE, 2 },    { "a,b,c,d,e", FALSE, 4 },
     };
     for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
         g_auto(GStrv) w = g_strsplit(cases[i].want, ",", -1);
         g_autoptr(GPtrArray) want = g_ptr_array_new();
         for (guint k = 0; w[k]; k++)
             g_ptr_array_add(want, w[k]);
-        g_autofree char *why = match(out, want);
+        guint bad = 0;
+        g_autofree char *why = match(out, want, &bad);
         ck_assert_msg((why == NULL) == cases[i].ok, "%s: %s", cases[i].want, why ? why : "matched");
+        if (why)
+            ck_assert_msg(bad == cases[i].bad, "%s: names line %u, not %u: %s", cases[i].want, bad, cases[i].bad, why);
     }
 }
 END_TEST
