@@ -52,7 +52,7 @@ TEST_OBJ := $(TEST_SRC:%.c=$(B)/%.o)
 TEST_CACHE := XDG_CACHE_HOME=$(CURDIR)/build/cache
 
 # (FORCE: a prerequisite that always runs its target's recipe)
-.PHONY: FORCE all run study check check-layers check-unit check-install check-tarball check-asan bench install uninstall clean docs
+.PHONY: FORCE all run study check check-layers check-unit check-install check-tarball check-asan bench install uninstall clean docs golden
 all: qsim $(B)/qsim.1 $(B)/qsim.bash
 
 qsim: $(B)/qsim
@@ -101,10 +101,11 @@ $(B)/tests/suites.h: $(TEST_SRC)
 	    grep -q "suite_create(\"$$n\")" $$f || { echo "$$f: make_$${n}_suite must create suite \"$$n\"" >&2; exit 1; }; \
 	    echo $$n; \
 	  done; \
-	done | sort -u | \
+	done > $@.names
+	@sort -u $@.names | \
 	  awk '{ print "Suite *make_" $$1 "_suite(void);"; l = l "    { \"" $$1 "\", make_" $$1 "_suite },\n" } \
 	       END { printf "static const struct { const char *name; Suite *(*make)(void); } qsim_suites[] = {\n%s    { NULL, NULL }\n};\n", l }' > $@.tmp
-	@cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
+	@cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp $@.names
 
 $(B)/tests/check_main.o: $(B)/tests/suites.h
 
@@ -196,6 +197,13 @@ docs: qsim
 	./qsim list counters > docs/counters.md
 	sh build-aux/validation-doc.sh ./qsim docs/validation.md
 	./qsim list report > docs/report.md
+
+# Rewrites tests/golden/ from qsim's own output, after a change meant to change a trace or a
+# protocol page (read `git diff tests/golden` before committing it).
+golden: $(B)/check_qsim $(B)/qsim
+	for s in trace protocol_doc; do \
+	  QSIM_UPDATE_GOLDEN=1 CK_RUN_SUITE=$$s QSIM_BIN=$(CURDIR)/$(B)/qsim QSIM_SRCDIR=$(CURDIR) $(TEST_CACHE) \
+	    $(B)/check_qsim || exit 1; done
 
 # Simulation speed and memory (long measurements live here, not in `make check`).
 bench: qsim

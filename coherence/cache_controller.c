@@ -78,13 +78,13 @@ void apply_cache_event(MemSys *ms, CoreCaches *c, uint64_t line, PrivLine *pl, C
     const CohRow *row = cache_row(ms, state, ev);
     guint32 a = row->actions;
     gint me = (gint)c->id;
-    if (ms->trace) {
-        g_autofree char *t = coh_row_text(row, FALSE);
-        ms->trace(ms->trace_user, c->id, line, t);
-    }
+    if (ms->trace)
+        trace_row_begin(ms, me, line, row, FALSE, ai, mi);
     if (a & CA_STALL) {
         g_assert(pl && ai != NIL);
         wait_push(ms, pl, ai);
+        if (ms->trace)
+            trace_row_end(ms, NULL);
         return;
     }
     if (!pl && row->next != CS_I)
@@ -169,6 +169,8 @@ void apply_cache_event(MemSys *ms, CoreCaches *c, uint64_t line, PrivLine *pl, C
     }
     if (pl && pl->state != CS_I && coh_cache_state_stable(pl->state) && !pl->in_l1 && !pl->in_l2)
         private_fill(ms, c, pl);
+    if (ms->trace)
+        trace_row_end(ms, NULL);
     if (ms->check)
         invariant_check_line(ms, line);
     /* Waiting accesses retry in order; once one has to wait again, the rest queue behind it. */

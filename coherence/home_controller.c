@@ -74,10 +74,8 @@ void home_apply(MemSys *ms, DirEntry *d, gint32 mi)
     gboolean to_home = (a & DA_FWD_TO_HOME) != 0;
     gint req = is_request(mtype) ? m->src : d->req;
     gint target = to_home ? HOME : req;
-    if (ms->trace) {
-        g_autofree char *t = coh_row_text(row, TRUE);
-        ms->trace(ms->trace_user, G_MAXUINT, line, t);
-    }
+    if (ms->trace)
+        trace_row_begin(ms, HOME, line, row, TRUE, NIL, mi);
     g_assert(!(a & DA_STALL)); /* the caller queues */
     Cycle not_before = home_broadcasts(ms, d, a, target) ? engine_now(ms->e) + llc + broadcast_bound(ms, target, line) : 0;
     gint ninv = 0;
@@ -209,6 +207,8 @@ void home_apply(MemSys *ms, DirEntry *d, gint32 mi)
         ms->stats.far_atomics++;
         d->atomic_acc = NIL;
     }
+    if (ms->trace)
+        trace_row_end(ms, d);
     gboolean was_busy = !coh_dir_state_stable(d->state);
     d->state = row->next;
     if (ms->check)
@@ -228,6 +228,14 @@ gboolean home_request(MemSys *ms, DirEntry *d, gint32 mi)
         stall = ri >= 0 && (ms->dir_rows[ri].actions & DA_STALL);
         if (stall)
             ms->stats.dir_rows_fired[ri]++;
+    }
+    if (stall && ms->trace) {
+        /* a request behind others waits whatever its row: the busy line's stall row says so */
+        gint16 ri = ms->dir_lut[d->state][dir_classify(d, m)];
+        if (ri >= 0 && (ms->dir_rows[ri].actions & DA_STALL)) {
+            trace_row_begin(ms, HOME, d->line, &ms->dir_rows[ri], TRUE, NIL, mi);
+            trace_row_end(ms, d);
+        }
     }
     if (stall) {
         dir_queue_push(ms, d, mi);

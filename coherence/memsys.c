@@ -1,5 +1,5 @@
 /* The memory system's public API (see memsys.h): building and freeing it, attaching the cores,
- * functional peek/poke, tracing and statistics.  The model itself lives in the files listed in
+ * functional peek/poke and statistics (tracing is coherence/memsys_trace.c).  The model itself lives in the files listed in
  * coherence/memsys_internal.h, one idea each. */
 #include "coherence/memsys_internal.h"
 
@@ -99,6 +99,7 @@ void memsys_free(MemSys *ms)
     g_free(ms->cache_rows);
     g_free(ms->dir_rows);
     mem_stats_clear(&ms->stats);
+    trace_tape_clear(&ms->tape);
     g_string_free(ms->violation, TRUE);
     g_free(ms);
 }
@@ -144,14 +145,8 @@ void memsys_poke(MemSys *ms, uint64_t addr, guint size, uint64_t value)
 }
 
 /* ======================================================================================
- * Tracing, statistics, introspection
+ * Statistics, introspection
  * ====================================================================================== */
-
-void memsys_set_trace(MemSys *ms, void (*fn)(void *, guint, uint64_t, const char *), void *user)
-{
-    ms->trace = fn;
-    ms->trace_user = user;
-}
 
 const MemStats *memsys_stats(const MemSys *ms) { return &ms->stats; }
 

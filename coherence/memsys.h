@@ -130,9 +130,42 @@ GArray *memsys_lines(const MemSys *ms);
 gboolean memsys_check_invariants(const MemSys *ms, GError **error);
 /* Check the invariants of a line after every transition (first failure kept, see above). */
 void memsys_set_check(MemSys *ms, gboolean on);
-/* Calls fn(user, text) with each table row as it fires ("IS_D + Data -> S"), for traces. */
-void memsys_set_trace(MemSys *ms, void (*fn)(void *user, guint core, uint64_t line, const char *row),
-                      void *user);
+
+/* ---- tracing (coherence/memsys_trace.c) ---- */
+#define MEMSYS_HOME (-1)   /* MemTraceRow.core, MemTraceMsg.src/dst: the line's home directory */
+
+/* A message as a trace shows it, with its fields as they were when it left. */
+typedef struct {
+    guint64 id;            /* from 1, in send order; rows name it as their cause */
+    MsgType type;
+    gint src, dst;         /* core, or MEMSYS_HOME */
+    gint req;              /* the requester it serves (acks and data go there) */
+    uint64_t line;
+    Cycle sent, arrives;   /* it is delivered at `arrives` (and may then wait: a held line, a busy home) */
+    gint acks;             /* data, ack counts and forwards: the invalidation acks to expect */
+    gboolean data, excl;   /* carries the line's data; exclusive (E) data */
+} MemTraceMsg;
+
+/* A table row that fired, reported when its actions are done. */
+typedef struct {
+    Cycle cycle;
+    gint core;             /* the cache's core, or MEMSYS_HOME for a directory row */
+    gboolean dir;          /* a directory-table row (else a cache-table row) */
+    guint index;           /* its index in memsys_protocol()'s cache or dir table */
+    const CohRow *row;     /* the row as applied */
+    uint64_t line;
+    uint64_t addr;         /* own-core Load/Store rows: the access's address; else the line */
+    gint access;           /* own-core rows: the access's MemKind; else -1 */
+    guint64 cause;         /* the message whose arrival fired it (MemTraceMsg.id); 0: an access */
+    gint dir_owner;        /* directory rows: the owner after it (core or -1) */
+    guint64 dir_sharers;   /* directory rows: the sharers after it, cores 0..63 as bits */
+} MemTraceRow;
+
+/* Called once per row that fires, with the messages the row sent (row != NULL), and once per
+ * message sent outside any row (row == NULL: a far atomic's request). */
+typedef void (*MemTraceFn)(void *user, const MemTraceRow *row, const MemTraceMsg *msgs, guint nmsgs);
+/* fn NULL: no tracing (the default; tracing costs nothing then). */
+void memsys_set_trace(MemSys *ms, MemTraceFn fn, void *user);
 
 /* Core `core` replaces addr's line from its private caches now (a Put to the home follows);
  * FALSE when it holds no stable copy.  For the latency probe. */

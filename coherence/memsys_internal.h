@@ -10,6 +10,7 @@
  *   cache_controller.c  the port (accesses in, hits) and the cache table applied to a line
  *   home_controller.c   the directory table applied at a line's home
  *   invariants.c        single writer / many readers, values, inclusion; the violation log
+ *   memsys_trace.c      the trace hook: each row that fires, with the messages it sends
  *   memsys.c            the public API's glue: lifecycle, functional peek/poke, statistics
  * Helpers called on every access or message are `static inline` here, so that the split costs
  * no speed.  Nothing outside coherence/ includes it. */
@@ -102,6 +103,7 @@ typedef struct {
     Cycle enq;                  /* when it joined the home FIFO */
     gint32 next;                /* home FIFO link or free list */
     guint8 *data;
+    guint64 trace_id;           /* MemTraceMsg.id while tracing, else 0 */
 } Msg;
 
 /* The home's record of a line: directory state, FIFO of waiting requests, memory contents and
@@ -123,6 +125,20 @@ typedef struct {
     guint8 *mem, *golden;
     guint64 sharers[];
 } DirEntry;
+
+/* Tracing: the row that fired last, until its actions are done, and the messages it sent
+ * (pool indices, with when each arrives).  Invariant: open only inside a row's actions. */
+typedef struct {
+    gboolean open;
+    MemTraceRow row;
+    GArray *sent;               /* MemTapeSend */
+    GArray *msgs;               /* MemTraceMsg, built when the row is reported */
+    guint64 next_msg_id;
+} MemTraceTape;
+typedef struct {
+    gint32 mi;
+    Cycle arrives;
+} MemTapeSend;
 
 struct MemSys {
     QsimConfig cfgv;            /* copied scalars (strings not used) */
@@ -147,8 +163,9 @@ struct MemSys {
     gboolean check;
     GString *violation;         /* first invariant violation */
     guint64 n_violations;
-    void (*trace)(void *user, guint core, uint64_t line, const char *row);
+    MemTraceFn trace;           /* NULL: no tracing */
     void *trace_user;
+    MemTraceTape tape;          /* the row being traced and what it sends (memsys_trace.c) */
 };
 
 /* ======================================================================================
@@ -289,6 +306,15 @@ gboolean cache_receive(MemSys *ms, CoreCaches *c, gint32 mi);
 /* home_controller.c */
 void home_apply(MemSys *ms, DirEntry *d, gint32 mi);
 gboolean home_request(MemSys *ms, DirEntry *d, gint32 mi);
+
+/* memsys_trace.c: where rows fire, the controllers call these when ms->trace is set. */
+/* A row fired: core (or HOME), the access `ai` for own-core rows, the message `mi` that caused it. */
+void trace_row_begin(MemSys *ms, gint core, uint64_t line, const CohRow *row, gboolean dir, gint32 ai, gint32 mi);
+/* Message mi left, arriving after `delay`. */
+void trace_msg_sent(MemSys *ms, gint32 mi, Cycle delay);
+/* The row's actions are done: reports it with its messages (the home's entry `d`, or NULL). */
+void trace_row_end(MemSys *ms, const DirEntry *d);
+void trace_tape_clear(MemTraceTape *t);
 
 /* invariants.c */
 void invariant_violation(MemSys *ms, const char *fmt, ...) G_GNUC_PRINTF(2, 3);

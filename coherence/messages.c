@@ -71,6 +71,9 @@ gint32 msg_send(MemSys *ms, MsgType type, gint src, gint dst, gint req, uint64_t
     m->acc = NIL;
     m->not_before = 0;
     m->next = NIL;
+    m->trace_id = 0;
+    if (ms->trace)
+        trace_msg_sent(ms, i, delay);
     ms->stats.msgs[type]++;
     dir_get(ms, line)->st.msgs++;
     engine_schedule(ms->e, delay, msg_deliver, ms, (uint64_t)i);

@@ -161,6 +161,8 @@ static guint squash_refetch(Core *c, uint64_t seq, int32_t pc, gint64 penalty)
 
 /* ==================== retire ==================== */
 
+static void trace_event(Core *c, CoreTraceKind kind, int32_t pc, int32_t resume_pc, guint squashed, gint64 penalty);
+
 static void halt_core(Core *c)
 {
     Cycle now = engine_now(c->e);
@@ -182,6 +184,8 @@ static gboolean stage_retire(Core *c)
         if (en->state != E_DONE || en->done_at >= now)
             break; /* an op retires at the earliest the cycle after it completes */
         const IsaInsn *in = en->in;
+        if (c->trace_fn)
+            trace_event(c, CORE_TRACE_RETIRE, en->pc, en->pc, 0, 0);
         switch (in->op) {
         case OP_LD:
         case OP_LDX:
@@ -240,25 +244,13 @@ static gboolean stage_retire(Core *c)
 
 /* ==================== execute ==================== */
 
-/* --trace: what the pipeline did, in words; formatted only when someone listens. */
-static void trace_event(Core *c, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
-static void trace_event(Core *c, const char *fmt, ...)
+/* --trace: what the pipeline did, as a CoreTraceEvent (the trace writers put it in words). */
+static void trace_event(Core *c, CoreTraceKind kind, int32_t pc, int32_t resume_pc, guint squashed, gint64 penalty)
 {
     if (!c->trace_fn)
         return;
-    va_list ap;
-    va_start(ap, fmt);
-    g_autofree char *text = g_strdup_vprintf(fmt, ap);
-    va_end(ap);
-    c->trace_fn(c->trace_ctx, c->id, engine_now(c->e), text);
-}
-
-/* "file:line" of an op, for traces. */
-static char *src_pos(const Core *c, const IsaInsn *in)
-{
-    const char *file = c->prog->files && in->file < c->prog->files->len ? c->prog->files->pdata[in->file]
-                                                                       : c->prog->filename;
-    return g_strdup_printf("%s:%u", file ? file : "?", in->line);
+    CoreTraceEvent ev = { kind, engine_now(c->e), pc, resume_pc, 0, FALSE, squashed, (Cycle)penalty };
+    c->trace_fn(c->trace_ctx, c->id, &ev);
 }
 
 static void mispredict(Core *c, RobEntry *en, int32_t actual)
@@ -269,11 +261,7 @@ static void mispredict(Core *c, RobEntry *en, int32_t actual)
     c->st.bm_squashed_ops += squashed;
     c->st.bm_penalty_cycles += (guint64)pen;
     en->pred_next = actual;
-    if (c->trace_fn) {
-        g_autofree char *pos = src_pos(c, en->in);
-        trace_event(c, "branch at %s mispredicted: %u younger ops squashed, fetch resumes at pc %d after %"
-                       G_GINT64_FORMAT " cycles", pos, squashed, actual, pen);
-    }
+    trace_event(c, CORE_TRACE_MISPREDICT, en->pc, actual, squashed, pen);
 }
 
 static inline gboolean is_rmw_op(IsaOp op)
@@ -473,7 +461,7 @@ static gboolean start_wfe(Core *c, RobEntry *en, gboolean head)
         c->wfe_sleeping = TRUE;
         c->wfe_since = now;
         c->st.wfe_sleeps++;
-        trace_event(c, "wfe at pc %d: asleep until an event", en->pc);
+        trace_event(c, CORE_TRACE_WFE_SLEEP, en->pc, en->pc, 0, 0);
         return TRUE;
     }
     return FALSE;
@@ -1027,8 +1015,7 @@ static void check_same_address(Core *c, const RobEntry *en)
             c->st.same_addr_replays++;
             int32_t pc = y->pc;
             guint squashed = squash_refetch(c, s, pc, c->cfg->core.machine_clear_penalty);
-            trace_event(c, "same-address replay: the younger load at pc %d read older data; %u ops squashed",
-                        pc, squashed);
+            trace_event(c, CORE_TRACE_REPLAY, pc, pc, squashed, c->cfg->core.machine_clear_penalty);
             return;
         }
     }
@@ -1127,15 +1114,15 @@ static void core_line_lost(void *obj, uint64_t line_addr, LineLossCause cause)
             if (en->watched && en->line == line && (!precise || older_pending)) {
                 gint64 pen = c->cfg->core.machine_clear_penalty;
                 int32_t pc = en->pc;
-                g_autofree char *pos = c->trace_fn ? src_pos(c, en->in) : NULL;
                 c->st.machine_clears++;
                 guint squashed = squash_refetch(c, s, pc, pen);
                 c->st.mc_squashed_ops += squashed;
                 c->st.mc_penalty_cycles += (guint64)pen;
-                trace_event(c, "memory-ordering machine clear: the load at %s (pc %d) had read line 0x%"
-                               G_GINT64_MODIFIER "x, which was %s before the load retired; %u ops squashed, "
-                               "refetch after %" G_GINT64_FORMAT " cycles", pos, pc, line,
-                            cause == LINE_EVICTED ? "evicted" : "invalidated", squashed, pen);
+                if (c->trace_fn) {
+                    CoreTraceEvent ev = { CORE_TRACE_MACHINE_CLEAR, engine_now(c->e), pc, pc, line,
+                                          cause == LINE_EVICTED, squashed, (Cycle)pen };
+                    c->trace_fn(c->trace_ctx, c->id, &ev);
+                }
                 break;
             }
             if (!en->performed)

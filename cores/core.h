@@ -63,8 +63,27 @@ gboolean core_stats_equal(const CoreStats *a, const CoreStats *b);
 typedef void (*CoreIssueFn)(void *ms, guint core, const MemRequest *r);
 /* `mark N` retired on `core` at cycle `when` (1: lock call begins, 2: acquired, 3: released). */
 typedef void (*CoreMarkFn)(void *ctx, guint core, int64_t n, Cycle when);
-/* A pipeline event in words (machine clear, mispredict, replay, WFE sleep), for --trace. */
-typedef void (*CoreTraceFn)(void *ctx, guint core, Cycle when, const char *event);
+/* What the pipeline did, for traces (sim/trace_events.h puts it in words). */
+typedef enum {
+    CORE_TRACE_RETIRE,         /* an op retired (in program order) */
+    CORE_TRACE_MACHINE_CLEAR,  /* x86 memory-ordering machine clear: a performed, unretired load's
+                                * line was invalidated or evicted; squash from it and refetch */
+    CORE_TRACE_MISPREDICT,     /* a branch resolved against its prediction: squash younger ops */
+    CORE_TRACE_REPLAY,         /* arm64: a younger same-address load read older data: re-execute */
+    CORE_TRACE_WFE_SLEEP,      /* wfe: asleep until an event */
+} CoreTraceKind;
+
+typedef struct {
+    CoreTraceKind kind;
+    Cycle when;
+    int32_t pc;             /* the op: retired, squashed load, branch, wfe */
+    int32_t resume_pc;      /* squashes: where fetch resumes */
+    uint64_t line;          /* machine clear: the line lost */
+    gboolean evicted;       /* machine clear: lost to an eviction (else an invalidation) */
+    guint squashed;         /* squashes: ops squashed */
+    Cycle penalty;          /* squashes: cycles before fetch resumes */
+} CoreTraceEvent;
+typedef void (*CoreTraceFn)(void *ctx, guint core, const CoreTraceEvent *ev);
 /* `sev` retired on `core`: the receiver signals every core (core_signal_event), itself too. */
 typedef void (*CoreSevFn)(void *ctx, guint core);
 

@@ -15,6 +15,10 @@
 #include "cores/asm.h"
 #include "cores/isa_exec.h"
 #include "coherence/memsys.h"
+#include "sim/trace_events.h"
+#include "sim/trace_text.h"
+#include "sim/trace_perfetto.h"
+#include "sim/trace_html.h"
 
 /* Programs are placed from here; any nonzero, line-aligned base works. */
 #define RUN_MEMORY_BASE 0x10000
@@ -40,28 +44,6 @@ void run_result_clear(RunResult *r)
 
 /* ---- wiring ---- */
 
-/* --trace: each protocol table row as it fires, with the cycle and who it fired for. */
-typedef struct {
-    Engine *e;
-    FILE *out;
-} TraceCtx;
-
-static void trace_row(void *user, guint core, uint64_t line, const char *row)
-{
-    TraceCtx *t = user;
-    if (core == G_MAXUINT)
-        fprintf(t->out, "%10" G_GUINT64_FORMAT "  home    line 0x%" G_GINT64_MODIFIER "x  %s\n", engine_now(t->e), line, row);
-    else
-        fprintf(t->out, "%10" G_GUINT64_FORMAT "  core %-3u line 0x%" G_GINT64_MODIFIER "x  %s\n", engine_now(t->e), core,
-                line, row);
-}
-
-static void trace_core(void *user, guint core, Cycle when, const char *event)
-{
-    TraceCtx *t = user;
-    fprintf(t->out, "%10" G_GUINT64_FORMAT "  core %-3u %s\n", when, core, event);
-}
-
 /* Everything one run owns, from wiring to freeing. */
 typedef struct {
     QsimConfig *cfg;
@@ -80,7 +62,8 @@ typedef struct {
     MemStats warm_memory;
     LineStats warm_lock_line;
     OsStats warm_os;
-    TraceCtx trace;
+    TraceNames *names;            /* when tracing */
+    TraceStream *trace;           /* when tracing: the event stream and its writers */
     double host_seconds;
     MachineOutcome outcome;
 } RunWiring;
@@ -101,6 +84,8 @@ static void on_mark(void *ctx, guint core, int64_t n, Cycle when)
             w->log.threads[t]->call_began = w->warmup_log.threads[t]->call_began;
         mark_log_mark(&w->log, t, n, when);
     }
+    if (w->trace)
+        trace_stream_mark(w->trace, core, n, when);
 }
 
 /* The lock word's line counters, or FALSE when the lock has no lock_word. */
@@ -132,6 +117,8 @@ static void wiring_free(RunWiring *w)
 {
     if (w->snapped)
         mem_stats_clear(&w->warm_memory);
+    trace_stream_free(w->trace);
+    trace_names_free(w->names);
     machine_free(w->m);
     memsys_free(w->ms);
     if (w->engine)
@@ -208,6 +195,60 @@ static gboolean wire_program(const RunOptions *o, RunWiring *w, GError **error)
     return w->prog != NULL;
 }
 
+static gboolean tracing(const RunTraceOptions *t) { return t->text || t->perfetto || t->html; }
+
+/* The trace stream with the writers asked for, fed by the memory system's, the cores' and the
+ * marks' hooks (sim/trace_events.h). */
+static gboolean wire_trace(const RunOptions *o, RunWiring *w, GError **error)
+{
+    const RunTraceOptions *to = &o->trace;
+    w->names = trace_names_new(w->prog, w->layout);
+    g_autoptr(GArray) lines = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+    for (guint i = 0; to->lines && to->lines[i]; i++) {
+        uint64_t line;
+        if (!trace_names_find(w->names, to->lines[i], &line)) {
+            GString *known = g_string_new(NULL);
+            const GArray *all = trace_names_lines(w->names);
+            for (guint k = 0; k < all->len; k++)
+                g_string_append_printf(known, "%s%s", k ? ", " : "",
+                                       trace_names_line_vars(w->names, g_array_index(all, uint64_t, k)));
+            g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                        "--trace-line %s: no such variable in the program (variables: %s; or give an address, 0x...)",
+                        to->lines[i], known->str);
+            g_string_free(known, TRUE);
+            return FALSE;
+        }
+        g_array_append_val(lines, line);
+    }
+    int lock_sym = isa_program_find_sym(w->prog, HARNESS_LOCK_WORD);
+    TraceContext ctx = {
+        .config = w->cfg->name,
+        .lock = w->lock_name,
+        .proto = memsys_protocol(w->ms),
+        .prog = w->prog,
+        .names = w->names,
+        .nthreads = o->workload.threads,
+        .cores = w->cores,
+        .ncores = config_total_cores(w->cfg),
+        .lock_line = lock_sym >= 0 ? trace_names_line_of(w->names, isa_sym_addr(w->layout, (guint)lock_sym, 0)) : 0,
+    };
+    TraceFilter filter = { to->show ? to->show : TRACE_SHOW_DEFAULT, lines };
+    w->trace = trace_stream_new(&ctx, &filter);
+    if (to->text)
+        trace_stream_add_sink(w->trace, trace_text_new(to->text, filter.show, !to->show));
+    if (to->perfetto) {
+        TraceSink *s = trace_perfetto_new(to->perfetto, error);
+        if (!s)
+            return FALSE;
+        trace_stream_add_sink(w->trace, s);
+    }
+    if (to->html)
+        trace_stream_add_sink(w->trace, trace_html_new(to->html));
+    memsys_set_trace(w->ms, trace_stream_mem, w->trace);
+    machine_set_trace_hook(w->m, trace_stream_core, w->trace);
+    return TRUE;
+}
+
 /* The engine, memory system and machine, with the mark, trace and jitter hooks. */
 static gboolean wire_machine(const RunOptions *o, RunWiring *w, GError **error)
 {
@@ -218,9 +259,6 @@ static gboolean wire_machine(const RunOptions *o, RunWiring *w, GError **error)
     if (!w->ms)
         return FALSE;
     memsys_set_check(w->ms, o->check);
-    w->trace = (TraceCtx){ w->engine, o->trace };
-    if (o->trace)
-        memsys_set_trace(w->ms, trace_row, &w->trace);
     w->m = machine_new(w->cfg, w->engine, &machine_memsys_ops, w->ms, w->prog, w->layout, wl->threads, w->cores,
                        error);
     if (!w->m)
@@ -231,8 +269,8 @@ static gboolean wire_machine(const RunOptions *o, RunWiring *w, GError **error)
     if (w->window_start)
         engine_schedule_at(w->engine, w->window_start, snapshot_event, w, 0);
     machine_set_mark_hook(w->m, on_mark, w);
-    if (o->trace)
-        machine_set_trace_hook(w->m, trace_core, &w->trace);
+    if (tracing(&o->trace) && !wire_trace(o, w, error))
+        return FALSE;
     machine_randomize_start(w->m, wl->jitter ? wl->jitter : RUN_DEFAULT_SKEW);
     if (wl->jitter)
         machine_set_work_jitter(w->m, wl->jitter);
@@ -406,6 +444,15 @@ gboolean run_simulation(const RunOptions *o, RunResult *r, GError **error)
         return FALSE;
     }
     run_machine(o, &w);
+    if (w.trace) {
+        Cycle end = machine_cycles(w.m);
+        if (o->workload.duration)
+            end = MIN(end, o->workload.duration);
+        if (!trace_stream_finish(w.trace, end, error)) {
+            wiring_free(&w);
+            return FALSE;
+        }
+    }
     RunJudgement v = judge_run(o, &w, r);
     r->report = report_run(o, &w, &v);
     wiring_free(&w);

@@ -10,6 +10,15 @@
 #include "sim/workload.h"
 #include "sim/run_report.h"
 
+/* What a run traces (sim/trace_events.h): any of the three writers, and the filters they share. */
+typedef struct {
+    FILE *text;                  /* --trace: the text trace (sim/trace_text.h), or NULL */
+    const char *perfetto;        /* --trace-out: Chrome Trace Event JSON for Perfetto, or NULL */
+    const char *html;            /* --trace-html: the step-through page, or NULL */
+    const char *const *lines;    /* --trace-line: variable names or addresses, NULL-terminated; NULL: all */
+    guint show;                  /* --trace-only: TraceShow bits; 0: TRACE_SHOW_DEFAULT */
+} RunTraceOptions;
+
 typedef struct {
     const char *config;          /* name or path */
     const char *const *sets;     /* "key.path=value" overrides, NULL-terminated, may be NULL */
@@ -20,7 +29,7 @@ typedef struct {
     guint64 seed;
     gboolean check;              /* coherence invariants after every transition */
     gboolean host_time;          /* report host_seconds */
-    FILE *trace;                 /* print each coherence table row as it fires, or NULL */
+    RunTraceOptions trace;       /* nothing traced when every output is NULL */
 } RunOptions;
 
 /* The defaults of `qsim run` (the workload schema's, config haswell, seed 1). */

@@ -318,14 +318,15 @@ START_TEST(test_trace_quotes_rows)
 {
     g_autofree char *out = NULL, *err = NULL;
     ck_assert_int_eq(run_qsim_line("run --config teaching --lock tas --iterations 1 --trace", &out, &err), 0);
-    ck_assert_msg(strstr(err, "I + Store -> IM_AD") && strstr(err, "IM_AD + Data -> M") && strstr(err, "home"), "%s", err);
+    ck_assert_msg(strstr(err, "I + Store -> IM_AD") && strstr(err, "IM_AD + Data -> M") && strstr(err, "home"),
+                  "%.2000s", err);
     g_free(out);
     g_free(err);
     out = err = NULL;
     /* and the pipeline's events, with the source line of the op */
     ck_assert_int_eq(run_qsim_line("run --config haswell --lock qspin --threads 3 --iterations 30 --trace", &out, &err), 0);
-    ck_assert_msg(strstr(err, "memory-ordering machine clear: the load at qspin:"), "%s", err);
-    ck_assert_msg(strstr(err, "mispredicted:"), "%s", err);
+    ck_assert_msg(strstr(err, "pipeline: memory-ordering machine clear: the load at qspin:"), "%.2000s", err);
+    ck_assert_msg(strstr(err, "pipeline: mispredict: the branch at "), "%.2000s", err);
 }
 END_TEST
 

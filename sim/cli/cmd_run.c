@@ -5,6 +5,7 @@
 #include "sim/base/report.h"
 #include "sim/run.h"
 #include "sim/repeat.h"
+#include "sim/trace_events.h"
 #include "locks/native_run.h"
 
 /* The keys `--vs` prints side by side: the result and the counters that explain it. */
@@ -159,7 +160,8 @@ int cmd_run(int argc, char **argv)
     run_options_init(&o);
     WorkloadFlags wf;
     workload_flags_init(&wf, &o.workload, WL_RUN);
-    g_auto(GStrv) sets = NULL, lock_params = NULL;
+    g_auto(GStrv) sets = NULL, lock_params = NULL, trace_lines = NULL;
+    g_autofree char *trace_only = NULL, *trace_out = NULL, *trace_html = NULL;
     g_autofree char *config = NULL, *lock = NULL, *lock_file = NULL, *format = NULL, *vs = NULL;
     gint64 seed = (gint64)o.seed, writers = -1, repeat = 0;
     gboolean check = FALSE, no_host_time = FALSE, native = FALSE, trace = FALSE;
@@ -180,7 +182,11 @@ int cmd_run(int argc, char **argv)
         { "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets, "Override a config value (repeatable), e.g. --set core.pause_cycles=140", "KEY=VALUE" },
         { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "Report format (default text); with --vs or --native: both reports and the ratio b/a of every number", "text|json|csv" },
         { "check", 0, 0, G_OPTION_ARG_NONE, &check, "Check coherence invariants after every transition (slow)", NULL },
-        { "trace", 0, 0, G_OPTION_ARG_NONE, &trace, "Print every coherence protocol row as it fires (cycle, core or home, line, row) on stderr: for watching MESI/MOESI at work on a short run", NULL },
+        { "trace", 0, 0, G_OPTION_ARG_NONE, &trace, "Print the coherence trace on stderr: each protocol row as it fires (cycle, core or home, line, row, its messages), lock phases, pipeline events; hits and stalls collapsed. `qsim protocol --legend` explains it", NULL },
+        { "trace-line", 0, 0, G_OPTION_ARG_STRING_ARRAY, &trace_lines, "Trace only the line holding this variable (lock_word, h_counter, node[1], or 0x10040); repeatable; implies --trace unless --trace-out/--trace-html", "NAME" },
+        { "trace-only", 0, 0, G_OPTION_ARG_STRING, &trace_only, "Trace only these kinds of event, comma-separated: transitions, hits (every hit and stall row), messages, pipeline, locks, all; implies --trace unless --trace-out/--trace-html", "KINDS" },
+        { "trace-out", 0, 0, G_OPTION_ARG_FILENAME, &trace_out, "Write the trace as Chrome Trace Event JSON for Perfetto (ui.perfetto.dev) or chrome://tracing: core and cache-line tracks, message arrows", "FILE.json" },
+        { "trace-html", 0, 0, G_OPTION_ARG_FILENAME, &trace_html, "Write a self-contained step-through page of the trace (for small runs): states, messages, rows explained; open it in a browser", "FILE.html" },
         { "no-host-time", 0, 0, G_OPTION_ARG_NONE, &no_host_time, "Leave host_seconds out, so that reports compare byte for byte", NULL },
         { "vs", 0, 0, G_OPTION_ARG_STRING, &vs, "Also run lock NAME|PATH (b) with the same options; print both side by side with b/a", "NAME|PATH" },
         { "native", 0, 0, G_OPTION_ARG_NONE, &native, "Also run the same lock and workload natively on this host (`qsim native`); print model (a) and host (b) side by side", NULL },
@@ -224,15 +230,27 @@ int cmd_run(int argc, char **argv)
     o.seed = (guint64)seed;
     o.check = check;
     o.host_time = !no_host_time;
-    o.trace = trace ? stderr : NULL;
+    if (trace_only && !trace_show_parse(trace_only, &o.trace.show, &error))
+        return cli_fail(error);
+    /* a filter alone asks for the text trace */
+    if ((trace_only || trace_lines) && !trace_out && !trace_html)
+        trace = TRUE;
+    o.trace.text = trace ? stderr : NULL;
+    o.trace.perfetto = trace_out;
+    o.trace.html = trace_html;
+    o.trace.lines = (const char *const *)trace_lines;
+    if ((o.trace.text || trace_out || trace_html) && (vs || native)) {
+        fprintf(stderr, "qsim run: the trace options trace one run: not with --vs or --native\n");
+        return QSIM_EXIT_USAGE;
+    }
 
     if (repeat) {
         if (repeat < 2 || repeat > 10000) {
             fprintf(stderr, "qsim run: --repeat %" G_GINT64_FORMAT ": out of range [2, 10000]\n", repeat);
             return QSIM_EXIT_USAGE;
         }
-        if (native || trace) {
-            fprintf(stderr, "qsim run: --repeat does not go with --native or --trace\n");
+        if (native || o.trace.text || trace_out || trace_html) {
+            fprintf(stderr, "qsim run: --repeat does not go with --native or the trace options\n");
             return QSIM_EXIT_USAGE;
         }
         if (!jitter_given)

@@ -8,6 +8,7 @@ const QsimCommand qsim_commands[] = {
     { "config",  "print a config's effective values as YAML (or the key reference)", cmd_config },
     { "asm",     "assemble an ISA source file and print the listing (or its errors)", cmd_asm },
     { "verify",  "check a lock's mutual exclusion and progress on the reference interpreter", cmd_verify },
+    { "protocol", "print a coherence protocol's tables, state diagram (DOT) or trace legend", cmd_protocol },
     { "latency", "measure load/store/CAS latency to a line held in each state (ccbench-like)", cmd_latency },
     { "validate", "hold the model against published measurements (tests/validation/*.tsv)", cmd_validate },
     { "native",  "run a lock natively on this machine, one pinned thread per CPU", cmd_native },

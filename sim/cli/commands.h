@@ -87,6 +87,7 @@ int cmd_verify(int argc, char **argv);
 int cmd_config(int argc, char **argv);
 int cmd_latency(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
+int cmd_protocol(int argc, char **argv);
 
 int cmd_man(int argc, char **argv);
 int cmd_completion(int argc, char **argv);
