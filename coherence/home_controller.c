@@ -221,23 +221,18 @@ void home_apply(MemSys *ms, DirEntry *d, gint32 mi)
 gboolean home_request(MemSys *ms, DirEntry *d, gint32 mi)
 {
     Msg *m = msg_at(ms, mi);
-    gboolean stall = d->q_head != NIL;
-    if (!stall) {
-        CohDirEvent ev = dir_classify(d, m);
-        gint16 ri = ms->dir_lut[d->state][ev];
-        stall = ri >= 0 && (ms->dir_rows[ri].actions & DA_STALL);
-        if (stall)
-            ms->stats.dir_rows_fired[ri]++;
-    }
-    if (stall && ms->trace) {
-        /* a request behind others waits whatever its row: the busy line's stall row says so */
-        gint16 ri = ms->dir_lut[d->state][dir_classify(d, m)];
-        if (ri >= 0 && (ms->dir_rows[ri].actions & DA_STALL)) {
+    gint16 ri = ms->dir_lut[d->state][dir_classify(d, m)];
+    gboolean stall_row = ri >= 0 && (ms->dir_rows[ri].actions & DA_STALL);
+    /* A request behind others waits whatever its row; when the line is busy, its stall row
+     * fires (counted and traced alike, whether or not others already wait). */
+    if (stall_row) {
+        ms->stats.dir_rows_fired[ri]++;
+        if (ms->trace) {
             trace_row_begin(ms, HOME, d->line, &ms->dir_rows[ri], TRUE, NIL, mi);
             trace_row_end(ms, d);
         }
     }
-    if (stall) {
+    if (stall_row || d->q_head != NIL) {
         dir_queue_push(ms, d, mi);
         ms->stats.home_queued++;
         return TRUE;

@@ -177,6 +177,47 @@ START_TEST(test_every_row_and_message_reported)
 }
 END_TEST
 
+/* Requests that queue behind others at a busy home: each one's stall row is traced and
+ * counted (the count missed a request that found others already queued). */
+START_TEST(test_queued_requests_counted_as_traced)
+{
+    CohRig *r = rig(4, "mesi");
+    Tape *t = tape_new();
+    rig_do(r, 0, MEM_STORE, 0x40, 1);
+    rig_settle(r);
+    memsys_set_trace(r->ms, on_trace, t);
+    MemRequest q = { .kind = MEM_LOAD, .addr = 0x40, .size = 8 };
+    for (guint c = 1; c < 4; c++) {
+        r->got[c] = FALSE;
+        memsys_issue(r->ms, c, &q);
+    }
+    rig_settle(r);
+    for (guint c = 1; c < 4; c++)
+        ck_assert(r->got[c]);
+    ck_assert_uint_ge(memsys_stats(r->ms)->home_queued, 2);
+    guint64 fired = 0, stalls_fired = 0, stalls_traced = 0;
+    const CohProtocol *p = memsys_protocol(r->ms);
+    for (guint i = 0; i < p->n_cache; i++)
+        fired += memsys_cache_rows_fired(r->ms)[i];
+    for (guint i = 0; i < p->n_dir; i++) {
+        fired += memsys_dir_rows_fired(r->ms)[i];
+        if (p->dir[i].actions & DA_STALL)
+            stalls_fired += memsys_dir_rows_fired(r->ms)[i];
+    }
+    for (guint k = 0; k < t->rows->len; k++) {
+        const MemTraceRow *row = &g_array_index(t->rows, MemTraceRow, k);
+        stalls_traced += row->dir && (row->row->actions & DA_STALL);
+    }
+    ck_assert_uint_eq(stalls_traced, memsys_stats(r->ms)->home_queued);
+    ck_assert_uint_eq(stalls_fired, stalls_traced);
+    /* the store's rows came before the trace was on */
+    memsys_set_trace(r->ms, NULL, NULL);
+    rig_assert_ok(r);
+    tape_free(t);
+    rig_free(r);
+}
+END_TEST
+
 /* A far atomic's request is sent outside any row: it comes alone. */
 START_TEST(test_far_atomic_request_alone)
 {
@@ -228,6 +269,7 @@ Suite *make_trace_hook_suite(void)
     tcase_add_test(tc, test_rows_carry_their_messages);
     tcase_add_loop_test(tc, test_every_row_and_message_reported, 0, 2);
     tcase_add_test(tc, test_far_atomic_request_alone);
+    tcase_add_test(tc, test_queued_requests_counted_as_traced);
     tcase_add_test(tc, test_tracing_changes_nothing);
     suite_add_tcase(s, tc);
     return s;
