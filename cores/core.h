@@ -15,6 +15,7 @@
 #include "sim/base/counters.h"
 #include "coherence/port.h"
 #include "cores/isa.h"
+#include "cores/isa_fault.h"
 
 /* ---- counters ---- */
 /* Every field is a guint64 counter registered in core_stats_registry (cores/core_stats.c) with a
@@ -68,6 +69,16 @@ typedef void (*CoreTraceFn)(void *ctx, guint core, Cycle when, const char *event
 /* `sev` retired on `core`: the receiver signals every core (core_signal_event), itself too. */
 typedef void (*CoreSevFn)(void *ctx, guint core);
 
+/* A run-time fault (cores/isa_fault.h): the op at `pc` reached retirement with a bad access. */
+typedef struct {
+    IsaFaultKind kind;
+    int32_t pc;
+    uint64_t addr;                  /* ISA_FAULT_NO_THREAD: the thread asked for */
+    unsigned size;
+} CoreFault;
+/* An op of `core` faulted as it came to retire; the core has stopped. */
+typedef void (*CoreFaultFn)(void *ctx, guint core, const CoreFault *f);
+
 typedef struct Core Core;
 
 /* `tid`/`nthreads` fill slots 16/17; `entry_pc` is where the thread starts (its `main`). */
@@ -78,6 +89,7 @@ void core_free(Core *c);
 void core_set_mark_hook(Core *c, CoreMarkFn fn, void *ctx);
 void core_set_sev_hook(Core *c, CoreSevFn fn, void *ctx);
 void core_set_trace_hook(Core *c, CoreTraceFn fn, void *ctx);
+void core_set_fault_hook(Core *c, CoreFaultFn fn, void *ctx);
 /* `work N` then takes N plus a draw in [0, jitter] from this core's "core.work" stream. */
 void core_set_work_jitter(Core *c, guint jitter);
 /* The callbacks the memory system calls; its `core` argument is the Core*. */
@@ -88,6 +100,12 @@ void core_start(Core *c, Cycle delay);
 void core_signal_event(Core *c);
 
 gboolean core_halted(const Core *c);
+/* Ends the core where it is (another core's fault ended the run): it does nothing more. */
+void core_stop(Core *c);
+/* The fault that stopped the core, or NULL. */
+const CoreFault *core_fault(const Core *c);
+/* The pc of the `halt` the core retired, or -1 (not halted, or stopped otherwise). */
+int32_t core_halt_pc(const Core *c);
 guint core_id(const Core *c);
 const CoreStats *core_stats(const Core *c);
 Cycle core_last_retire(const Core *c);     /* 0 before the first retirement */
