@@ -1456,8 +1456,7 @@ char *asm_format_insn(const IsaProgram *p, const IsaInsn *in)
 
 char *asm_format_pos(const IsaProgram *p, const IsaInsn *in)
 {
-    const char *f = p->files && in->file < p->files->len ? p->files->pdata[in->file] : p->filename;
-    return g_strdup_printf("%s:%u:%u", f, in->line, in->col);
+    return g_strdup_printf("%s:%u:%u", isa_insn_file(p, in), in->line, in->col);
 }
 
 char *asm_listing(const IsaProgram *p, ArchTarget target, guint nthreads)

@@ -114,6 +114,15 @@ static uint64_t mem_address(Core *c, const RobEntry *en)
     return a;
 }
 
+/* Judges an access's address (cores/isa_fault.h).  A bad one is not performed: the op completes
+ * with nothing done and faults only if it comes to retire, so a wrong path that computes a
+ * garbage address costs nothing but its squash. */
+static inline gboolean access_faults(Core *c, RobEntry *en)
+{
+    en->fault = (guint8)isa_access_check(c->lay, en->addr, en->in->size);
+    return en->fault != ISA_FAULT_NONE;
+}
+
 static void arm_monitor(Core *c, const RobEntry *en, uint64_t value)
 {
     c->mon_armed = TRUE;
@@ -175,6 +184,15 @@ static void halt_core(Core *c)
         c->halt_fn(c->os_ctx, c);
 }
 
+/* The op at the head faulted: the core stops there and says so (the machine ends the run). */
+static void raise_fault(Core *c, const RobEntry *en)
+{
+    c->fault = (CoreFault){ (IsaFaultKind)en->fault, en->pc, en->addr, en->in->size };
+    halt_core(c);
+    if (c->fault_fn)
+        c->fault_fn(c->fault_ctx, c->id, &c->fault);
+}
+
 static gboolean stage_retire(Core *c)
 {
     Cycle now = engine_now(c->e);
@@ -183,6 +201,10 @@ static gboolean stage_retire(Core *c)
         RobEntry *en = rob_at(c, c->head_seq);
         if (en->state != E_DONE || en->done_at >= now)
             break; /* an op retires at the earliest the cycle after it completes */
+        if (en->fault != ISA_FAULT_NONE) {
+            raise_fault(c, en);
+            break;
+        }
         const IsaInsn *in = en->in;
         if (c->trace_fn)
             trace_event(c, CORE_TRACE_RETIRE, en->pc, en->pc, 0, 0);
@@ -233,6 +255,7 @@ static gboolean stage_retire(Core *c)
         c->last_retire = now;
         n++;
         if (in->op == OP_HALT) {
+            c->halt_pc = en->pc;
             halt_core(c);
             break;
         }
@@ -296,6 +319,10 @@ static gboolean start_load(Core *c, RobEntry *en, const Older *o)
     en->addr = mem_address(c, en);
     en->line = core_line(c, en->addr);
     en->addr_known = TRUE;
+    if (access_faults(c, en)) {
+        timer(c, en, 1);
+        return TRUE;
+    }
     uint64_t v;
     int f = sb_forward(c, en->seq, en->addr, in->size, &v);
     if (f < 0)
@@ -325,6 +352,7 @@ static gboolean start_store(Core *c, RobEntry *en)
         en->addr_known = s->addr_known = TRUE;
         s->addr = en->addr;
         s->line = en->line;
+        access_faults(c, en); /* a bad store never commits: it faults at retirement */
         did = TRUE;
     }
     if (!en->data_known && rob_src_ready(c, en->src[0])) {
@@ -358,6 +386,10 @@ static gboolean start_atomic(Core *c, RobEntry *en, gboolean head)
     en->addr = mem_address(c, en);
     en->line = core_line(c, en->addr);
     en->addr_known = TRUE;
+    if (access_faults(c, en)) {
+        timer(c, en, 1);
+        return TRUE;
+    }
     if (!rmw_may_perform(c, en))
         return FALSE;
     en->data = isa_truncate(rob_src_value(c, &in->a, en->src[0]), in->size);
@@ -555,8 +587,15 @@ static gboolean start_op(Core *c, RobEntry *en, gboolean head, const Older *o)
             en->wait_on = en->src[2];
             return FALSE;
         }
-        guint t = in->rt == ISA_NO_REG ? c->tid
-                                         : (guint)(rob_reg_value(c, in->rt, en->src[2]) % c->nthreads);
+        guint t = c->tid;
+        if (in->rt != ISA_NO_REG) {
+            uint64_t want = rob_reg_value(c, in->rt, en->src[2]);
+            t = want < c->nthreads ? (guint)want : 0;
+            if (want >= c->nthreads) {
+                en->fault = ISA_FAULT_NO_THREAD; /* as the interpreter: if it retires */
+                en->addr = want;
+            }
+        }
         en->value = isa_sym_addr(c->lay, (guint)in->target, t);
         timer(c, en, 1);
         return TRUE;
@@ -1187,6 +1226,7 @@ Core *core_new(Engine *e, const QsimConfig *cfg, guint id, const IsaProgram *pro
     c->fetch_pc = entry_pc;
     c->tick_at = CYCLE_NEVER;
     c->last_tick = CYCLE_NEVER;
+    c->halt_pc = -1;
     return c;
 }
 
@@ -1223,6 +1263,12 @@ void core_set_trace_hook(Core *c, CoreTraceFn fn, void *ctx)
     c->trace_ctx = ctx;
 }
 
+void core_set_fault_hook(Core *c, CoreFaultFn fn, void *ctx)
+{
+    c->fault_fn = fn;
+    c->fault_ctx = ctx;
+}
+
 void core_set_sev_hook(Core *c, CoreSevFn fn, void *ctx)
 {
     c->sev_fn = fn;
@@ -1230,6 +1276,19 @@ void core_set_sev_hook(Core *c, CoreSevFn fn, void *ctx)
 }
 
 gboolean core_halted(const Core *c) { return c->halted; }
+const CoreFault *core_fault(const Core *c) { return c->fault.kind != ISA_FAULT_NONE ? &c->fault : NULL; }
+int32_t core_halt_pc(const Core *c) { return c->halt_pc; }
+
+void core_stop(Core *c)
+{
+    if (c->halted)
+        return;
+    if (!c->started) {
+        c->halted = TRUE; /* its start event will find it halted */
+        return;
+    }
+    halt_core(c);
+}
 guint core_id(const Core *c) { return c->id; }
 guint core_tid(const Core *c) { return c->tid; }
 
@@ -1359,6 +1418,12 @@ void core_describe_wait(const Core *c, GString *out)
 {
     Core *m = (Core *)c;
     g_string_append_printf(out, "core %u: ", c->id);
+    if (c->fault.kind != ISA_FAULT_NONE) {
+        g_autofree char *pos = c->fault.pc >= 0 && (guint)c->fault.pc < c->ncode ? isa_insn_pos(c->prog, &c->code[c->fault.pc])
+                                                                                 : g_strdup("?");
+        g_string_append_printf(out, "faulted at pc %d (%s)", c->fault.pc, pos);
+        return;
+    }
     if (c->halted) {
         g_string_append(out, "halted");
         return;
@@ -1379,8 +1444,8 @@ void core_describe_wait(const Core *c, GString *out)
         return;
     }
     const RobEntry *en = rob_at(m, c->head_seq);
-    g_string_append_printf(out, "ROB head pc %d (%s, line %u) %s", en->pc,
-                           isa_op_info[en->in->op].name, en->in->line,
+    g_autofree char *pos = isa_insn_pos(c->prog, en->in);
+    g_string_append_printf(out, "ROB head pc %d (%s at %s) %s", en->pc, isa_op_info[en->in->op].name, pos,
                            en->state == E_WAIT ? "waiting to start"
                            : en->req_id ? "waiting for memory" : "executing");
     if (en->addr_known)

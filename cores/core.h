@@ -15,6 +15,7 @@
 #include "sim/base/counters.h"
 #include "coherence/port.h"
 #include "cores/isa.h"
+#include "cores/isa_fault.h"
 
 /* ---- counters ---- */
 /* Every field is a guint64 counter registered in core_stats_registry (cores/core_stats.c) with a
@@ -87,6 +88,16 @@ typedef void (*CoreTraceFn)(void *ctx, guint core, const CoreTraceEvent *ev);
 /* `sev` retired on `core`: the receiver signals every core (core_signal_event), itself too. */
 typedef void (*CoreSevFn)(void *ctx, guint core);
 
+/* A run-time fault (cores/isa_fault.h): the op at `pc` reached retirement with a bad access. */
+typedef struct {
+    IsaFaultKind kind;
+    int32_t pc;
+    uint64_t addr;                  /* ISA_FAULT_NO_THREAD: the thread asked for */
+    unsigned size;
+} CoreFault;
+/* An op of `core` faulted as it came to retire; the core has stopped. */
+typedef void (*CoreFaultFn)(void *ctx, guint core, const CoreFault *f);
+
 typedef struct Core Core;
 
 /* ---- the OS model's side of a core (sim/os_model.h) ---- */
@@ -118,6 +129,7 @@ void core_free(Core *c);
 void core_set_mark_hook(Core *c, CoreMarkFn fn, void *ctx);
 void core_set_sev_hook(Core *c, CoreSevFn fn, void *ctx);
 void core_set_trace_hook(Core *c, CoreTraceFn fn, void *ctx);
+void core_set_fault_hook(Core *c, CoreFaultFn fn, void *ctx);
 /* `work N` then takes N plus a draw in [0, jitter] from this core's "core.work" stream. */
 void core_set_work_jitter(Core *c, guint jitter);
 /* The callbacks the memory system calls; its `core` argument is the Core*. */
@@ -145,6 +157,12 @@ void core_context_save(Core *c, CoreContext *out);
 void core_context_load(Core *c, const CoreContext *ctx, Cycle delay);
 
 gboolean core_halted(const Core *c);
+/* Ends the core where it is (another core's fault ended the run): it does nothing more. */
+void core_stop(Core *c);
+/* The fault that stopped the core, or NULL. */
+const CoreFault *core_fault(const Core *c);
+/* The pc of the `halt` the core retired, or -1 (not halted, or stopped otherwise). */
+int32_t core_halt_pc(const Core *c);
 guint core_id(const Core *c);
 /* The thread on the core (or the last one it ran). */
 guint core_tid(const Core *c);

@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include "cores/core.h"
+#include "cores/isa_fault.h"
 
 #define SEQ_NONE UINT64_MAX
 #define RAS_DEPTH CORE_CALL_DEPTH
@@ -59,6 +60,7 @@ typedef struct {
     int32_t ras_val;
     guint8 watched;         /* performed from the L1: line_lost of `line` may squash it */
     guint8 stale;           /* arm64: its line was lost after it performed */
+    guint8 fault;           /* IsaFaultKind of its address (or la's thread): raised if it retires */
 } __attribute__((aligned(64))) RobEntry;
 
 G_STATIC_ASSERT(offsetof(RobEntry, performed) < 64);
@@ -102,6 +104,10 @@ struct Core {
     CoreSyscallFn syscall_fn;       /* NULL: no OS (futex_wait returns 1 at once, futex_wake 0) */
     CoreHaltFn halt_fn;
     void *os_ctx;
+    CoreFaultFn fault_fn;
+    void *fault_ctx;
+    CoreFault fault;                /* kind ISA_FAULT_NONE until an op faults at retirement */
+    int32_t halt_pc;                /* the halt that retired, -1 before */
     CoreTraceFn trace_fn;           /* NULL: no trace */
     void *trace_ctx;
     guint work_jitter;              /* `work N` takes N + uniform [0, work_jitter] */
@@ -210,6 +216,7 @@ static inline RobEntry *rob_alloc(Core *c)
     en->data = en->data_b = 0;
     en->addr_known = en->data_known = FALSE;
     en->performed = en->watched = en->stale = FALSE;
+    en->fault = ISA_FAULT_NONE;
     en->ll = LL_IDLE;
     en->ll_new = 0;
     en->older = (Older){ FALSE, FALSE, FALSE };

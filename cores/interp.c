@@ -5,6 +5,7 @@
 #include <string.h>
 #include "cores/interp.h"
 #include "cores/isa_exec.h"
+#include "cores/isa_fault.h"
 #include "cores/asm.h"
 
 G_DEFINE_QUARK(qsim-interp-error-quark, interp_error)
@@ -120,15 +121,13 @@ static void fault(Interp *in, guint t, const char *fmt, ...)
 
 /* ======================================================================= memory */
 
+/* The one definition of a bad access (cores/isa_fault.h), in the words every back end uses. */
 static gboolean check_access(Interp *in, guint t, uint64_t addr, unsigned size)
 {
-    const IsaLayout *l = in->layout;
-    if (addr < l->base || addr + size > l->base + l->size || addr + size < addr) {
-        fault(in, t, "%u-byte access at 0x%" G_GINT64_MODIFIER "x is outside the program's memory", size, addr);
-        return FALSE;
-    }
-    if (addr % size) {
-        fault(in, t, "%u-byte access at 0x%" G_GINT64_MODIFIER "x is not %u-byte aligned", size, addr, size);
+    IsaFaultKind k = isa_access_check(in->layout, addr, size);
+    if (k != ISA_FAULT_NONE) {
+        g_autofree char *why = isa_fault_describe(in->p, in->layout, k, addr, size);
+        fault(in, t, "%s", why);
         return FALSE;
     }
     return TRUE;
@@ -248,7 +247,8 @@ static void exec(Interp *in, guint t)
         guint owner = t;
         if (i->rt != ISA_NO_REG) {
             if (r[i->rt] >= in->nthreads) {
-                fault(in, t, "la: thread %" G_GUINT64_FORMAT " does not exist (%u threads)", r[i->rt], in->nthreads);
+                g_autofree char *why = isa_fault_describe(in->p, in->layout, ISA_FAULT_NO_THREAD, r[i->rt], 0);
+                fault(in, t, "%s", why);
                 return;
             }
             owner = (guint)r[i->rt];

@@ -169,6 +169,17 @@ int isa_program_find_entry(const IsaProgram *p, const char *name)
     return -1;
 }
 
+const char *isa_insn_file(const IsaProgram *p, const IsaInsn *in)
+{
+    return p->files && in->file < p->files->len ? p->files->pdata[in->file] : p->filename;
+}
+
+char *isa_insn_pos(const IsaProgram *p, const IsaInsn *in)
+{
+    const char *file = isa_insn_file(p, in);
+    return g_strdup_printf("%s:%u", file ? file : "?", in->line);
+}
+
 static void sym_free(gpointer s)
 {
     IsaSym *sym = s;

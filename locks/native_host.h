@@ -14,6 +14,7 @@ typedef enum {
     NATIVE_ERROR_LOAD,           /* dlopen/dlsym failed */
     NATIVE_ERROR_SYSTEM,         /* affinity, threads, memory */
     NATIVE_ERROR_USAGE,          /* bad options or input (the CLI's exit 2) */
+    NATIVE_ERROR_NO_PROGRESS,    /* the progress watchdog ended the run */
 } NativeError;
 
 /* The architecture this binary was compiled for, or FALSE (with error) if neither. */

@@ -89,13 +89,11 @@ const char *const *native_lock_compiler(const NativeLock *l)
 IsaProgram *native_lock_with_harness(const NativeLock *l, const HarnessOptions *h, ArchTarget target,
                                      const char *const *params, GError **error)
 {
-    g_autofree char *harness = harness_source(h);
-    AsmSource sources[] = { { l->file, l->text }, { "<harness>", harness } };
     GError *local = NULL;
-    IsaProgram *p = asm_assemble_with_params(sources, G_N_ELEMENTS(sources), target, params, &local);
+    IsaProgram *p = harness_assemble(l->file, l->text, h, target, params, &local);
     if (!p) {
         /* The lock assembled alone: what fails now comes from the workload's options. */
-        g_set_error(error, NATIVE_ERROR, NATIVE_ERROR_USAGE, "%s", local->message);
+        g_set_error_literal(error, NATIVE_ERROR, NATIVE_ERROR_USAGE, local->message);
         g_error_free(local);
     }
     return p;

@@ -17,6 +17,8 @@ struct Machine {
     Engine *e;
     const MemSystemOps *ops;
     void *ms;
+    const IsaProgram *prog;
+    const IsaLayout *layout;
     guint n;                  /* cores made: one per thread, or with an OS one per core used */
     Core **cores;
     Cycle *delay;
@@ -25,6 +27,15 @@ struct Machine {
     OsModel *os;              /* NULL: one core per thread, no system calls */
     PortShim *shims;
     Core **by_id;             /* hardware core id -> its Core, NULL when not made */
+    Cycle longest_work;      /* the program's longest `work` */
+    guint work_jitter;       /* what each `work` may take more */
+    CoreMarkFn mark_fn;      /* the caller's mark hook, behind the machine's own */
+    void *mark_ctx;
+    Cycle last_mark;
+    Cycle progress_window;   /* 0: no progress watchdog */
+    gint fault_core;         /* the index in cores of the core whose op faulted, -1: none */
+    guint fault_thread;      /* the thread it was running */
+    Cycle fault_cycle;
 };
 
 static void shim_done(void *obj, const MemResponse *r)
@@ -49,6 +60,42 @@ static void sev_all(void *ctx, guint from G_GNUC_UNUSED)
     Machine *m = ctx;
     for (guint i = 0; i < m->n; i++)
         core_signal_event(m->cores[i]);
+}
+
+/* Every mark is progress; the caller's hook hears it after the machine. */
+static void on_mark(void *ctx, guint core, int64_t n, Cycle when)
+{
+    Machine *m = ctx;
+    m->last_mark = when;
+    if (m->mark_fn)
+        m->mark_fn(m->mark_ctx, core, n, when);
+}
+
+/* An op faulted: nothing else runs, so the state is the fault's (the engine drains what is in
+ * flight to cores that no longer listen). */
+static void on_fault(void *ctx, guint core, const CoreFault *f G_GNUC_UNUSED)
+{
+    Machine *m = ctx;
+    for (guint i = 0; i < m->n; i++) {
+        if (core_id(m->cores[i]) == core && m->fault_core < 0) {
+            m->fault_core = (gint)i;
+            m->fault_thread = core_tid(m->cores[i]);
+            m->fault_cycle = engine_now(m->e);
+        }
+        core_stop(m->cores[i]);
+    }
+}
+
+/* A `work` retires nothing for its whole length: the stall watchdog waits that much longer. */
+static Cycle longest_work(const IsaProgram *prog)
+{
+    Cycle w = 0;
+    for (guint pc = 0; pc < prog->insns->len; pc++) {
+        const IsaInsn *in = &g_array_index(prog->insns, IsaInsn, pc);
+        if (in->op == OP_WORK && in->n > 0)
+            w = MAX(w, (Cycle)in->n);
+    }
+    return w;
 }
 
 static void poke_cb(void *ctx, uint64_t addr, unsigned size, uint64_t value)
@@ -91,6 +138,10 @@ Machine *machine_new(const QsimConfig *cfg, Engine *e, const MemSystemOps *ops, 
     m->delay = g_new0(Cycle, nthreads);
     m->by_id = g_new0(Core *, total);
     m->report = g_string_new("");
+    m->prog = prog;
+    m->layout = layout;
+    m->longest_work = longest_work(prog);
+    m->fault_core = -1;
     isa_layout_init_memory(layout, prog, poke_cb, m);
     /* A core per thread; with more threads than cores, a core for each core used, made with the
      * first thread placed on it. */
@@ -100,6 +151,8 @@ Machine *machine_new(const QsimConfig *cfg, Engine *e, const MemSystemOps *ops, 
             continue;
         m->cores[m->n] = m->by_id[id] = core_new(e, cfg, id, prog, layout, i, nthreads, entry, ops->issue, ms);
         core_set_sev_hook(m->cores[m->n], sev_all, m);
+        core_set_mark_hook(m->cores[m->n], on_mark, m);
+        core_set_fault_hook(m->cores[m->n], on_fault, m);
         m->n++;
     }
     if (os_model_needed(prog, nthreads, m->n)) {
@@ -151,6 +204,7 @@ void machine_set_trace_hook(Machine *m, CoreTraceFn fn, void *ctx)
 
 void machine_set_work_jitter(Machine *m, guint jitter)
 {
+    m->work_jitter = jitter;
     for (guint i = 0; i < m->n; i++)
         core_set_work_jitter(m->cores[i], jitter);
 }
@@ -165,8 +219,13 @@ void machine_randomize_start(Machine *m, Cycle max_skew)
 
 void machine_set_mark_hook(Machine *m, CoreMarkFn fn, void *ctx)
 {
-    for (guint i = 0; i < m->n; i++)
-        core_set_mark_hook(m->cores[i], fn, ctx);
+    m->mark_fn = fn;
+    m->mark_ctx = ctx;
+}
+
+void machine_set_progress_window(Machine *m, Cycle cycles)
+{
+    m->progress_window = cycles;
 }
 
 static gboolean all_halted(const Machine *m)
@@ -192,8 +251,20 @@ static void stall_report(Machine *m, const char *why)
         os_model_describe(m->os, m->report);
 }
 
-/* The watchdog runs the engine in windows of run.stall_cycles: cheap, and a window with no
- * retirement anywhere is exactly a stall. */
+static void fault_report(Machine *m)
+{
+    const Core *c = m->cores[m->fault_core];
+    const CoreFault *f = core_fault(c);
+    g_autofree char *what = isa_fault_report(m->prog, m->layout, m->fault_thread, f->pc, f->kind, f->addr,
+                                             f->size);
+    g_string_truncate(m->report, 0);
+    g_string_append_printf(m->report, "%s (core %u, cycle %" G_GUINT64_FORMAT ")\n", what, core_id(c),
+                           m->fault_cycle);
+}
+
+/* The watchdogs run the engine in windows of run.stall_cycles (the progress window when that
+ * is shorter): cheap, and a window with no retirement anywhere is exactly a stall.  The window
+ * is longer by the program's longest `work` (with jitter), which retires nothing for as long. */
 MachineOutcome machine_run(Machine *m, Cycle max_cycles)
 {
     Cycle start = engine_now(m->e);
@@ -201,10 +272,17 @@ MachineOutcome machine_run(Machine *m, Cycle max_cycles)
         core_start(m->cores[i], m->delay[i]);
     if (m->os)
         os_model_start(m->os);
-    Cycle window = (Cycle)m->cfg->run.stall_cycles, last_progress = start;
+    Cycle window = (Cycle)m->cfg->run.stall_cycles + m->longest_work + m->work_jitter, last_progress = start;
+    Cycle step = m->progress_window ? MIN(window, m->progress_window) : window;
     Cycle limit = max_cycles == CYCLE_NEVER ? CYCLE_NEVER : start + max_cycles;
+    m->last_mark = start;
     MachineOutcome out;
     for (;;) {
+        if (m->fault_core >= 0) {
+            fault_report(m);
+            out = MACHINE_FAULT;
+            break;
+        }
         if (all_halted(m)) {
             out = MACHINE_DONE;
             break;
@@ -214,10 +292,14 @@ MachineOutcome machine_run(Machine *m, Cycle max_cycles)
             out = MACHINE_STALLED;
             break;
         }
-        Cycle until = MIN(engine_now(m->e) + window, limit);
+        Cycle until = MIN(engine_now(m->e) + step, limit);
+        if (m->progress_window)
+            until = MIN(until, MAX(m->last_mark + m->progress_window, engine_now(m->e) + 1));
         engine_run_until(m->e, until);
         for (guint i = 0; i < m->n; i++)
             last_progress = MAX(last_progress, core_last_retire(m->cores[i]));
+        if (m->fault_core >= 0)
+            continue; /* reported at the top */
         if (all_halted(m)) {
             out = MACHINE_DONE;
             break;
@@ -230,6 +312,11 @@ MachineOutcome machine_run(Machine *m, Cycle max_cycles)
             engine_next_cycle(m->e) > last_progress + window) {
             stall_report(m, "no instruction retired for run.stall_cycles");
             out = MACHINE_STALLED;
+            break;
+        }
+        if (m->progress_window && engine_now(m->e) >= m->last_mark + m->progress_window) {
+            stall_report(m, "no core retired a mark for the progress window");
+            out = MACHINE_NO_PROGRESS;
             break;
         }
     }

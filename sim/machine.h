@@ -1,5 +1,6 @@
 /* The machine: N cores running one program's threads, wired to a memory system through the
- * port, run on the engine to completion with a stall watchdog.
+ * port, run on the engine to completion with a stall watchdog (and, when asked, a progress
+ * watchdog); an op that faults stops every core.
  *
  * The memory system is reached through MemSystemOps, which mirrors coherence/port.h: the real
  * one plugs in with a one-line adapter, tests plug in tests/fake_memory. */
@@ -28,9 +29,12 @@ typedef struct {
 extern const MemSystemOps machine_memsys_ops;
 
 typedef enum {
-    MACHINE_DONE,      /* every core halted */
-    MACHINE_STALLED,   /* no retirement anywhere for run.stall_cycles, or nothing left to run */
-    MACHINE_LIMIT,     /* the cycle limit passed to machine_run came first */
+    MACHINE_DONE,        /* every core halted */
+    MACHINE_STALLED,     /* no retirement anywhere for run.stall_cycles (plus the longest `work`),
+                          * or nothing left to run */
+    MACHINE_LIMIT,       /* the cycle limit passed to machine_run came first */
+    MACHINE_FAULT,       /* an op faulted (cores/isa_fault.h); every core stopped there */
+    MACHINE_NO_PROGRESS, /* cores retire, but no `mark` for the progress window */
 } MachineOutcome;
 
 typedef struct Machine Machine;
@@ -54,12 +58,17 @@ void machine_randomize_start(Machine *m, Cycle max_skew);
 void machine_set_mark_hook(Machine *m, CoreMarkFn fn, void *ctx);
 /* Every `work N` takes N plus a seeded uniform draw in [0, jitter] cycles (think-time jitter). */
 void machine_set_work_jitter(Machine *m, guint jitter);
+/* The progress watchdog: the run ends as MACHINE_NO_PROGRESS when no core retires a `mark` for
+ * `cycles` (0, the default: off).  A lock that never hands over retires all the while, so the
+ * stall watchdog cannot see it; the harness marks every lock call, acquisition and release. */
+void machine_set_progress_window(Machine *m, Cycle cycles);
 /* Every core's pipeline events (machine clears, mispredicts, replays, WFE sleeps), in words. */
 void machine_set_trace_hook(Machine *m, CoreTraceFn fn, void *ctx);
 
 /* Runs until every core halts, the watchdog fires, or `max_cycles` (CYCLE_NEVER: no limit). */
 MachineOutcome machine_run(Machine *m, Cycle max_cycles);
-/* After a stall: one line per core saying what it waits for. */
+/* After a stall or lack of progress: one line per core saying what it waits for; after a
+ * fault: the fault (isa_fault_report). */
 const char *machine_stall_report(const Machine *m);
 
 /* The cores made (one per thread, or one per core used with the OS model). */

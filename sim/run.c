@@ -34,6 +34,13 @@ void run_options_init(RunOptions *o)
     o->host_time = TRUE;
 }
 
+guint64 run_progress_default(const WorkloadOptions *w, guint64 stall_cycles)
+{
+    /* Each term is bounded by the workload table's maxima: no sum here can wrap. */
+    guint64 compute = (guint64)w->cs_work + w->think + 3 * (guint64)w->jitter;
+    return MIN(stall_cycles + 4 * compute + 10000 * (guint64)w->threads, RUN_PROGRESS_MAX);
+}
+
 void run_result_clear(RunResult *r)
 {
     if (r->report)
@@ -66,6 +73,9 @@ typedef struct {
     TraceStream *trace;           /* when tracing: the event stream and its writers */
     double host_seconds;
     MachineOutcome outcome;
+    guint64 progress;             /* the progress watchdog's window */
+    int64_t *last_mark;           /* per thread: its last harness mark (0: none yet) ... */
+    Cycle *last_mark_at;          /* ... and when */
 } RunWiring;
 
 /* The machine's mark hook speaks of cores; the log of threads.  An acquisition counts in the
@@ -75,6 +85,8 @@ static void on_mark(void *ctx, guint core, int64_t n, Cycle when)
 {
     RunWiring *w = ctx;
     guint t = machine_thread_on_core(w->m, core);
+    w->last_mark[t] = n;
+    w->last_mark_at[t] = when;
     if (n == 1)
         w->warmup_log.threads[t]->call_began = when;
     if (when < w->window_start) {
@@ -132,6 +144,8 @@ static void wiring_free(RunWiring *w)
     if (w->warmup_log.nthreads)
         mark_log_clear(&w->warmup_log);
     g_free(w->lock_name);
+    g_free(w->last_mark);
+    g_free(w->last_mark_at);
     g_free(w->cores);
     if (w->cfg)
         config_free(w->cfg);
@@ -143,6 +157,12 @@ static gboolean validate_options(const RunOptions *o, GError **error)
     if (!o->lock == !o->lock_file) {
         g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                     "give one of --lock NAME or --lock-file PATH (`qsim list locks`)");
+        return FALSE;
+    }
+    if (o->progress_cycles && (o->progress_cycles < RUN_PROGRESS_MIN || o->progress_cycles > RUN_PROGRESS_MAX)) {
+        g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                    "--progress-cycles %" G_GUINT64_FORMAT ": out of range [%d, %" G_GUINT64_FORMAT "]",
+                    o->progress_cycles, RUN_PROGRESS_MIN, RUN_PROGRESS_MAX);
         return FALSE;
     }
     return workload_validate(&o->workload, WL_RUN, error);
@@ -187,11 +207,8 @@ static gboolean wire_program(const RunOptions *o, RunWiring *w, GError **error)
         return FALSE;
     HarnessOptions h;
     workload_harness(wl, &h);
-    g_autofree char *harness = harness_source(&h);
-    AsmSource sources[] = { { w->lock_name, lock_text }, { "<harness>", harness } };
     /* The config's arch and core.atomics select the lock's conditional code (`.if`). */
-    w->prog = asm_assemble_with_params(sources, G_N_ELEMENTS(sources), asm_target_for_config(w->cfg),
-                                       o->lock_params, error);
+    w->prog = harness_assemble(w->lock_name, lock_text, &h, asm_target_for_config(w->cfg), o->lock_params, error);
     return w->prog != NULL;
 }
 
@@ -269,6 +286,10 @@ static gboolean wire_machine(const RunOptions *o, RunWiring *w, GError **error)
     if (w->window_start)
         engine_schedule_at(w->engine, w->window_start, snapshot_event, w, 0);
     machine_set_mark_hook(w->m, on_mark, w);
+    w->last_mark = g_new0(int64_t, wl->threads);
+    w->last_mark_at = g_new0(Cycle, wl->threads);
+    w->progress = o->progress_cycles ? o->progress_cycles : run_progress_default(wl, (guint64)w->cfg->run.stall_cycles);
+    machine_set_progress_window(w->m, w->progress);
     if (tracing(&o->trace) && !wire_trace(o, w, error))
         return FALSE;
     machine_randomize_start(w->m, wl->jitter ? wl->jitter : RUN_DEFAULT_SKEW);
@@ -291,7 +312,9 @@ static void run_machine(const RunOptions *o, RunWiring *w)
 
 typedef struct {
     gboolean mutual_exclusion;
-    gboolean stalled;
+    gboolean stalled;            /* either watchdog */
+    gboolean faulted;
+    gboolean halted_in_lock;
 } RunJudgement;
 
 static uint64_t peek_sym(const RunWiring *w, const char *name)
@@ -301,7 +324,56 @@ static uint64_t peek_sym(const RunWiring *w, const char *name)
     return memsys_peek(w->ms, isa_sym_addr(w->layout, (guint)sym, 0), 8);
 }
 
-/* Mutual exclusion from the harness's counter and overlap flag; the stall from the machine.
+/* Where thread t is in the harness's loop, from its last mark, for people. */
+static void describe_phase(const RunWiring *w, guint t, GString *out)
+{
+    static const char *const phase[] = {
+        [0] = "has not called the lock yet",
+        [1] = "in `lock` since cycle %" G_GUINT64_FORMAT,
+        [2] = "holding the lock (critical section or `unlock`) since cycle %" G_GUINT64_FORMAT,
+        [3] = "between its release and its next `lock` since cycle %" G_GUINT64_FORMAT,
+    };
+    int64_t m = w->last_mark[t];
+    guint64 acq = w->log.threads[t]->acquisitions + w->warmup_log.threads[t]->acquisitions;
+    g_string_append_printf(out, "  thread %u: ", t);
+    g_string_append_printf(out, phase[m >= 0 && m <= 3 ? m : 0], w->last_mark_at[t]);
+    g_string_append_printf(out, ", %" G_GUINT64_FORMAT " acquisition%s; ", acq, acq == 1 ? "" : "s");
+    /* with the OS model a thread may be off every core (asleep, or waiting in a run queue) */
+    Core *c = NULL;
+    for (guint i = 0; i < machine_ncores(w->m) && !c; i++)
+        if (core_tid(machine_core(w->m, i)) == t)
+            c = machine_core(w->m, i);
+    if (c)
+        core_describe_wait(c, out);
+    else
+        g_string_append(out, "on no core (asleep or waiting for one: see the OS model below)");
+    g_string_append_c(out, '\n');
+}
+
+/* The threads that halted at a `halt` of the lock's own code, said as such; how many of them
+ * had already added to the counter (halted between the increment and mark 3). */
+static guint64 halts_in_lock(const RunWiring *w, GString *why)
+{
+    guint64 halted = 0;
+    /* each core's last halt, and the thread that ran it (with the OS model a core runs several) */
+    for (guint i = 0; i < machine_ncores(w->m); i++) {
+        const Core *c = machine_core(w->m, i);
+        int32_t pc = core_halt_pc(c);
+        if (pc < 0 || !harness_pc_in_lock(w->prog, pc))
+            continue;
+        guint t = core_tid(c);
+        const IsaInsn *in = &g_array_index(w->prog->insns, IsaInsn, pc);
+        g_autofree char *pos = asm_format_pos(w->prog, in);
+        guint64 acq = w->log.threads[t]->acquisitions + w->warmup_log.threads[t]->acquisitions;
+        g_string_append_printf(why, "thread %u halted inside the lock at %s (`halt`) after %" G_GUINT64_FORMAT
+                                    " acquisition%s: its loop was left unfinished\n", t, pos, acq, acq == 1 ? "" : "s");
+        halted++;
+    }
+    return halted;
+}
+
+/* Mutual exclusion from the harness's counter and overlap flag; the stall, the lack of
+ * progress and the fault from the machine; halts inside the lock from where the cores halted.
  * Sets r->ok, and r->failure when not ok. */
 static RunJudgement judge_run(const RunOptions *o, const RunWiring *w, RunResult *r)
 {
@@ -311,33 +383,50 @@ static RunJudgement judge_run(const RunOptions *o, const RunWiring *w, RunResult
     guint64 writer_releases = 0;
     for (guint t = wl->readers; t < wl->threads; t++)
         writer_releases += w->log.threads[t]->releases + w->warmup_log.threads[t]->releases;
+    GString *why = g_string_new(NULL);
+    RunJudgement v = { .stalled = w->outcome == MACHINE_STALLED || w->outcome == MACHINE_NO_PROGRESS,
+                       .faulted = w->outcome == MACHINE_FAULT };
+    guint64 halted = halts_in_lock(w, why);
+    v.halted_in_lock = halted > 0;
     /* Every completed writer critical section added one.  A released increment may still sit
-     * in a store buffer, not yet in memory: one per writer at most. */
+     * in a store buffer, not yet in memory: one per writer at most.  Cut off by --duration, a
+     * writer may have added its one but not yet marked the release: inside still, or past the
+     * release of the lock word but not of the whole unlock (a futex_wake), so several may be
+     * between; every increment still followed an acquisition.  A thread that halted inside the
+     * lock may have added its increment and not released. */
     guint64 writers = wl->threads - wl->readers, writer_acquisitions = 0;
     for (guint t = wl->readers; t < wl->threads; t++)
         writer_acquisitions += w->log.threads[t]->acquisitions + w->warmup_log.threads[t]->acquisitions;
-    /* Cut off, a writer may have added its one but not yet marked the release: inside still, or
-     * past the release of the lock word but not of the whole unlock (a futex_wake), so several
-     * may be between; every increment still followed an acquisition. */
     gboolean counter_ok = wl->duration ? counter + writers >= writer_releases && counter <= writer_acquisitions
+                          : halted     ? counter >= writer_releases && counter <= writer_releases + halted
                                        : counter == writers * wl->iterations;
-    RunJudgement v = { .stalled = w->outcome == MACHINE_STALLED };
-    /* A stalled run never finished its work: the counter says nothing then, the flag still does. */
-    v.mutual_exclusion = (counter_ok || v.stalled) && violations == 0;
-    r->ok = v.mutual_exclusion && !v.stalled;
-    if (!r->ok) {
-        GString *why = g_string_new(NULL);
-        if (v.stalled)
-            g_string_append_printf(why, "the run stalled: no core retired anything for %" G_GINT64_FORMAT
-                                        " cycles (run.stall_cycles)\n%s", w->cfg->run.stall_cycles,
-                                   machine_stall_report(w->m));
-        if (!v.mutual_exclusion)
-            g_string_append_printf(why, "mutual exclusion violated: counter %" G_GUINT64_FORMAT
-                                        " after %" G_GUINT64_FORMAT " writer releases, %" G_GUINT64_FORMAT
-                                        " overlapping critical sections\n",
-                                   counter, writer_releases, violations);
-        r->failure = g_string_free(why, FALSE);
+    /* A run that did not finish its work (stalled, faulted) leaves the counter saying nothing;
+     * the flag still does. */
+    v.mutual_exclusion = (counter_ok || v.stalled || v.faulted) && violations == 0;
+    r->ok = v.mutual_exclusion && !v.stalled && !v.faulted && !v.halted_in_lock;
+    if (v.faulted)
+        g_string_append_printf(why, "the run faulted: %s", machine_stall_report(w->m));
+    if (w->outcome == MACHINE_STALLED)
+        g_string_append_printf(why, "the run stalled: no core retired anything for %" G_GINT64_FORMAT
+                                    " cycles (run.stall_cycles)\n%s", w->cfg->run.stall_cycles,
+                               machine_stall_report(w->m));
+    if (w->outcome == MACHINE_NO_PROGRESS) {
+        g_string_append_printf(why, "the run made no progress: no thread called, acquired or released the lock for "
+                                    "%" G_GUINT64_FORMAT " cycles (--progress-cycles%s), up to cycle %"
+                                    G_GUINT64_FORMAT "\n", w->progress,
+                               o->progress_cycles ? "" : "; its default follows the workload", machine_cycles(w->m));
+        for (guint t = 0; t < wl->threads; t++)
+            describe_phase(w, t, why);
     }
+    if (!v.mutual_exclusion)
+        g_string_append_printf(why, "mutual exclusion violated: counter %" G_GUINT64_FORMAT
+                                    " after %" G_GUINT64_FORMAT " writer releases, %" G_GUINT64_FORMAT
+                                    " overlapping critical sections\n",
+                               counter, writer_releases, violations);
+    if (r->ok)
+        g_string_free(why, TRUE);
+    else
+        r->failure = g_string_free(why, FALSE);
     return v;
 }
 
@@ -401,6 +490,8 @@ static JsonNode *report_run(const RunOptions *o, RunWiring *w, const RunJudgemen
     const RunVerdict verdicts[] = {
         { "mutual_exclusion", v->mutual_exclusion },
         { "stalled", v->stalled },
+        { "faulted", v->faulted },
+        { "halted_in_lock", v->halted_in_lock },
     };
     mark_log_merge(&w->log);
     /* The measured window: the whole run, or --duration after --warmup. */
@@ -476,11 +567,14 @@ char *run_headline(JsonNode *report)
     JsonObject *o = json_node_get_object(report);
     gint64 acq = MAX(json_object_get_int_member(o, "acquisitions"), 1);
     GString *s = g_string_new(NULL);
-    g_string_append_printf(s, "%s on %s (%s), %" G_GINT64_FORMAT " threads, %s data: %.1f cycles per acquisition%s\n",
+    JsonNode *cpa = json_object_get_member(o, "cycles_per_acquisition");
+    g_autofree char *cost = cpa && !JSON_NODE_HOLDS_NULL(cpa)
+                                ? g_strdup_printf("%.1f cycles per acquisition", json_node_get_double(cpa))
+                                : g_strdup("no acquisition in the measured window");
+    g_string_append_printf(s, "%s on %s (%s), %" G_GINT64_FORMAT " threads, %s data: %s%s\n",
                            json_object_get_string_member(o, "lock"), json_object_get_string_member(o, "config"),
                            json_object_get_string_member(o, "arch"), json_object_get_int_member(o, "threads"),
-                           json_object_get_string_member(o, "data"),
-                           json_object_get_double_member(o, "cycles_per_acquisition"),
+                           json_object_get_string_member(o, "data"), cost,
                            json_object_get_boolean_member(o, "mutual_exclusion") ? "" : "  ** MUTUAL EXCLUSION VIOLATED **");
     g_string_append_printf(s, "  per acquisition: %.2f memory-ordering machine clears, %.2f lock-line RFOs, "
                               "%.2f lock-line invalidations, %.2f atomics (%.2f failed CAS), %.1f atomic cycles, "

@@ -29,11 +29,23 @@ typedef struct {
     guint64 seed;
     gboolean check;              /* coherence invariants after every transition */
     gboolean host_time;          /* report host_seconds */
+    guint64 progress_cycles;     /* the progress watchdog's window (0: run_progress_default) */
     RunTraceOptions trace;       /* nothing traced when every output is NULL */
 } RunOptions;
 
 /* The defaults of `qsim run` (the workload schema's, config haswell, seed 1). */
 void run_options_init(RunOptions *o);
+
+/* --progress-cycles: the range, and the window used when none is given.  A run in which no
+ * thread calls the lock, acquires it or releases it for that many cycles has stopped making
+ * progress (a lock that never hands over, a thread looping for ever): it ends as a stall with
+ * each thread's position.  The default outlasts everything a working lock can do between two
+ * marks: run.stall_cycles, plus four times the longest stretch of the workload's own compute
+ * (critical section, think time, each with its jitter and a jittered start), plus 10000 cycles
+ * per thread for handoffs that queue behind every other thread's request at the line's home. */
+#define RUN_PROGRESS_MIN 1000
+#define RUN_PROGRESS_MAX G_GUINT64_CONSTANT(1000000000000)
+guint64 run_progress_default(const WorkloadOptions *w, guint64 stall_cycles);
 
 typedef struct {
     JsonNode *report;            /* the report tree (owned) */

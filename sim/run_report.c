@@ -211,7 +211,13 @@ static void add_marks(JsonBuilder *b, const RunReportInput *in)
         report_add_int(b, "cycles", (gint64)*in->cycles);
     report_add_int(b, "acquisitions", (gint64)acquisitions);
     if (in->cycles) {
-        report_add_double(b, "cycles_per_acquisition", ratio((double)*in->cycles, (double)acquisitions));
+        /* No acquisition, no cost per acquisition: null, never a 0 that reads as free. */
+        if (acquisitions) {
+            report_add_double(b, "cycles_per_acquisition", (double)*in->cycles / (double)acquisitions);
+        } else {
+            json_builder_set_member_name(b, "cycles_per_acquisition");
+            json_builder_add_null_value(b);
+        }
         /* throughput, which unfair runs cannot distort the way a fixed amount of work can */
         report_add_double(b, "acquisitions_per_kcycle", ratio(1000.0 * (double)acquisitions, (double)*in->cycles));
     }
@@ -349,7 +355,8 @@ static const ReportKeyDoc result_keys[] = {
     { "cycles", "cycles", "the run's length: from the start to the last thread's end, or the duration "
                           "(model: simulated core cycles; host: time-stamp-counter cycles, x86 only)" },
     { "acquisitions", "acquisitions", "lock acquisitions, all threads together" },
-    { "cycles_per_acquisition", "cycles", "cycles / acquisitions: the run's length per acquisition of any thread" },
+    { "cycles_per_acquisition", "cycles", "cycles / acquisitions: the run's length per acquisition of any thread "
+                                          "(null when there was no acquisition)" },
     { "acquisitions_per_kcycle", "acquisitions", "1000 x acquisitions / cycles: throughput, which a fixed-time run "
                                                  "measures without the bias an unfair lock gives fixed work" },
     { "latency.mean", "cycles", "mean time from calling `lock` to holding the lock, over all acquisitions "
@@ -365,7 +372,13 @@ static const ReportKeyDoc result_keys[] = {
     { "fairness.max", "acquisitions", "the most acquisitions of any thread" },
     { "mutual_exclusion", "boolean", "no two threads were inside a critical section at once and the shared "
                                      "counter holds every increment" },
-    { "stalled", "boolean", "the model's watchdog ended the run: no core retired for run.stall_cycles (exit 1)" },
+    { "stalled", "boolean", "a watchdog of the model ended the run (exit 1): no core retired for run.stall_cycles, or "
+                            "no thread called, acquired or released the lock for --progress-cycles "
+                            "(docs/robustness.md)" },
+    { "faulted", "boolean", "an op of the lock faulted (an unaligned access, one outside the program's memory, `la` "
+                            "of a thread that does not exist) and every core stopped there (model runs; exit 1)" },
+    { "halted_in_lock", "boolean", "a thread reached a `halt` in the lock's code, leaving its loop unfinished "
+                                   "(model runs; exit 1)" },
 };
 static const ReportKeyDoc host_keys[] = {
     { "host_seconds", "seconds", "host time the run took (left out by --no-host-time)" },

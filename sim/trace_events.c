@@ -264,10 +264,7 @@ char *trace_insn_pos(const TraceContext *ctx, int32_t pc)
 {
     if (pc < 0 || (guint)pc >= ctx->prog->insns->len)
         return g_strdup("?");
-    const IsaInsn *in = &g_array_index(ctx->prog->insns, IsaInsn, pc);
-    const char *file = ctx->prog->files && in->file < ctx->prog->files->len ? ctx->prog->files->pdata[in->file]
-                                                                            : ctx->prog->filename;
-    return g_strdup_printf("%s:%u", file ? file : "?", in->line);
+    return isa_insn_pos(ctx->prog, &g_array_index(ctx->prog->insns, IsaInsn, pc));
 }
 
 char *trace_insn_text(const TraceContext *ctx, int32_t pc)

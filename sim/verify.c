@@ -27,7 +27,7 @@ static uint64_t read_var(const Interp *in, const char *name)
 }
 
 /* Checks one finished run; NULL when everything held, else what did not. */
-static char *check_run(const Interp *in, const HarnessOptions *h)
+static char *check_run(const Interp *in, const IsaProgram *p, const HarnessOptions *h)
 {
     GString *g = g_string_new(NULL);
     InterpOutcome oc = interp_outcome(in);
@@ -37,21 +37,36 @@ static char *check_run(const Interp *in, const HarnessOptions *h)
                                "(the run ended in %s); ", sleepers, sleepers == 1 ? "" : "s", interp_outcome_name(oc));
     else if (oc != INTERP_FINISHED)
         g_string_append_printf(g, "the run ended in %s; ", interp_outcome_name(oc));
+    /* A `halt` in the lock's code ends its thread early: say so, rather than count what it left
+     * undone as lost updates. */
+    gboolean halted_in_lock = FALSE;
+    for (guint t = 0; t < h->threads; t++) {
+        const InterpThread *th = interp_thread(in, t);
+        if (th->state != THREAD_HALTED || !harness_pc_in_lock(p, th->pc))
+            continue;
+        const IsaInsn *i = &g_array_index(p->insns, IsaInsn, th->pc);
+        g_autofree char *pos = asm_format_pos(p, i);
+        g_string_append_printf(g, "thread %u halted inside the lock at %s (`halt`) after %" G_GUINT64_FORMAT
+                               " acquisitions; ", t, pos, th->marks[2]);
+        halted_in_lock = TRUE;
+    }
     uint64_t want = (uint64_t)harness_writers(h) * h->iterations;
     uint64_t counter = read_var(in, HARNESS_COUNTER), viol = read_var(in, HARNESS_VIOLATIONS);
-    if (oc == INTERP_FINISHED && counter != want)
+    /* The counts say something only of a run that finished its loops. */
+    gboolean finished = oc == INTERP_FINISHED && !halted_in_lock;
+    if (finished && counter != want)
         g_string_append_printf(g, "counter is %" G_GUINT64_FORMAT ", expected %" G_GUINT64_FORMAT
                                " (lost updates: mutual exclusion failed); ", counter, want);
     if (viol)
         g_string_append_printf(g, "%" G_GUINT64_FORMAT " critical sections were entered while another "
                                "thread was inside; ", viol);
-    if (oc == INTERP_FINISHED && h->readers) {
+    if (finished && h->readers) {
         uint64_t reads = read_var(in, HARNESS_READS), rwant = (uint64_t)MIN(h->readers, h->threads) * h->iterations;
         if (reads != rwant)
             g_string_append_printf(g, "%" G_GUINT64_FORMAT " read sections completed, expected %"
                                    G_GUINT64_FORMAT "; ", reads, rwant);
     }
-    for (guint t = 0; t < h->threads && oc == INTERP_FINISHED; t++)
+    for (guint t = 0; t < h->threads && finished; t++)
         if (interp_thread(in, t)->marks[2] != h->iterations)
             g_string_append_printf(g, "thread %u acquired %" G_GUINT64_FORMAT " times, expected %u; ", t,
                                    interp_thread(in, t)->marks[2], h->iterations);
@@ -71,28 +86,17 @@ gboolean verify_lock(const char *lock_name, const char *lock_text, const VerifyO
     memset(r, 0, sizeof *r);
     HarnessOptions h;
     workload_harness(&o->workload, &h);
-    g_autofree char *harness = harness_source(&h);
-    AsmSource src[2] = { { lock_name, lock_text }, { "<harness>", harness } };
-    /* The lock alone first, so a missing entry point reads as such, not as the harness's
-     * undefined label. */
-    g_autoptr(IsaProgram) alone = asm_assemble_with_params(src, 1, o->target, o->lock_params, error);
-    if (!alone)
-        return FALSE;
-    const char *need[] = { "lock", "unlock", "read_lock", "read_unlock" };
-    for (guint i = 0; i < (h.readers ? 4u : 2u); i++)
-        if (isa_program_find_entry(alone, need[i]) < 0) {
-            g_set_error(error, ASM_ERROR, ASM_ERROR_INVALID,
-                        "%s: no entry point `%s`%s (mark its label with `.entry %s`)", lock_name, need[i],
-                        i >= 2 ? ": --readers needs a reader/writer lock" : "", need[i]);
-            return FALSE;
-        }
-    g_autoptr(IsaProgram) p = asm_assemble_with_params(src, 2, o->target, o->lock_params, error);
+    g_autoptr(IsaProgram) p = harness_assemble(lock_name, lock_text, &h, o->target, o->lock_params, error);
     if (!p)
         return FALSE;
-    /* Generous: a fair schedule needs about threads x ops-per-acquisition steps per acquisition. */
-    guint64 bound = o->max_steps ? o->max_steps
-                                 : 2000000 + (guint64)h.threads * h.threads * h.iterations *
-                                                 (2000 + h.cs_work + h.think);
+    /* Generous: a fair schedule needs about threads x ops-per-acquisition steps per acquisition.
+     * Saturating: at the workload table's maxima the product passes 64 bits. */
+    guint64 bound = o->max_steps;
+    if (!bound) {
+        guint64 per = (guint64)h.threads * h.threads * (2000 + (guint64)h.cs_work + h.think);
+        bound = per && h.iterations > (G_MAXUINT64 - 2000000) / per ? G_MAXUINT64
+                                                                    : 2000000 + per * h.iterations;
+    }
     r->ok = TRUE;
     for (guint k = 0; k < o->seeds; k++) {
         guint64 seed = o->first_seed + k;
@@ -104,7 +108,7 @@ gboolean verify_lock(const char *lock_name, const char *lock_text, const VerifyO
         r->runs++;
         r->steps += interp_steps(in);
         r->max_readers = MAX(r->max_readers, read_var(in, HARNESS_MAX_READERS));
-        char *why = check_run(in, &h);
+        char *why = check_run(in, p, &h);
         if (why) {
             r->ok = FALSE;
             r->failed_seed = seed;

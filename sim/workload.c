@@ -57,7 +57,10 @@ void workload_init(WorkloadOptions *w, WorkloadCommand command)
     memset(w, 0, sizeof *w);
     for (guint i = 0; i < workload_schema_len; i++) {
         const WorkloadKey *k = &workload_schema[i];
-        gboolean ok = workload_parse(k, workload_key_default(k, command), k->name, w, NULL);
+        const char *def = workload_key_default(k, command);
+        if (!def)
+            continue; /* not set: 0 */
+        gboolean ok = workload_parse(k, def, k->name, w, NULL);
         g_assert(ok); /* the defaults are checked by the workload tests */
     }
 }
@@ -116,6 +119,8 @@ gboolean workload_validate(const WorkloadOptions *w, WorkloadCommand command, GE
         if (!(k->commands & command) || k->type == WL_ENUM)
             continue;
         guint64 v = get_number(k, w);
+        if (v == 0 && !workload_key_default(k, command))
+            continue; /* not set */
         if (v < k->min || v > k->max) {
             g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                         "--%s %" G_GUINT64_FORMAT ": out of range [%" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT "]",
@@ -185,7 +190,7 @@ char *workload_key_commands_text(const WorkloadKey *k)
 
 char *workload_key_defaults_text(const WorkloadKey *k)
 {
-    GString *s = g_string_new(k->def);
+    GString *s = g_string_new(k->def ? k->def : "not set");
     for (const WorkloadDefault *d = k->defaults; d && d->commands; d++)
         for (guint c = 0; c < G_N_ELEMENTS(command_names); c++)
             if (d->commands & command_names[c].bit)
@@ -197,8 +202,8 @@ char *workload_key_values_text(const WorkloadKey *k)
 {
     if (k->type == WL_ENUM)
         return g_strjoinv(", ", (char **)k->choices);
-    return g_strdup_printf("%" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT "%s%s", k->min, k->max, k->unit ? " " : "",
-                           k->unit ? k->unit : "");
+    return g_strdup_printf("%" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT "%s%s (%s)", k->min, k->max,
+                           k->unit ? " " : "", k->unit ? k->unit : "", k->max_why);
 }
 
 char *workload_reference_markdown(void)

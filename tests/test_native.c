@@ -123,17 +123,20 @@ static const char golden_x86[] =
     "{\n"
     "    const uint64_t *const M = t->mine;\n"
     "    const uint64_t TID = t->tid, NT = t->nthreads;\n"
-    "    uint64_t qn_discard;\n"
+    "    uint64_t qn_discard, qa;\n"
     "    uint64_t r1 = t->regs[1];\n"
     "    uint64_t r2 = t->regs[2];\n"
     "    uint64_t r3 = t->regs[3];\n"
     "    uint64_t r4 = t->regs[4];\n"
     "    uint64_t r5 = t->regs[5];\n"
-    "    (void)M; (void)TID; (void)NT; (void)qn_discard;\n"
+    "    (void)M; (void)TID; (void)NT; (void)qn_discard; (void)qa;\n"
     "    goto L0;\n"
     "L0:\n"
+    "    if (qn_no_thread(t, r2, 0)) goto done;\n"
     "    r1 = t->addr[1 * NT + r2];\n"
-    "    r3 = __atomic_load_n((uint32_t *)(uintptr_t)(r1 + UINT64_C(8)), __ATOMIC_ACQUIRE);\n"
+    "    qa = r1 + UINT64_C(8);\n"
+    "    if (qn_bad(t, qa, 4, 1)) goto done;\n"
+    "    r3 = __atomic_load_n((uint32_t *)(uintptr_t)(qa), __ATOMIC_ACQUIRE);\n"
     "    { uint64_t e = (uint64_t)r3; __atomic_compare_exchange_n((uint64_t *)(uintptr_t)(M[0]), "
     "&e, (uint64_t)~UINT64_C(0), 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); r4 = e; }\n"
     "    if ((int64_t)r4 < (int64_t)TID) goto L5;\n"
@@ -142,6 +145,7 @@ static const char golden_x86[] =
     "    qn_work(UINT64_C(7));\n"
     "    if (t->mark(t, INT64_C(2))) goto done;\n"
     "    r5 = r3 >= 64 ? 0 : r4 << r3;\n"
+    "    t->halt_pc = 8;\n"
     "    goto done;\n"
     "done:\n"
     "    t->regs[1] = r1;\n"
@@ -156,7 +160,7 @@ static const char golden_x86[] =
     "};\n"
     "\n"
     "const QnProgram qsim_native_program = {\n"
-    "    2, \"g.qs\", 1, qn_entries,\n"
+    "    3, \"g.qs\", 1, qn_entries,\n"
     "};\n";
 
 START_TEST(test_translate_golden)
@@ -1023,7 +1027,8 @@ START_TEST(test_report_is_the_models)
     JsonObject *n = run_ok(l, &no, &root);
     JsonObject *m = json_node_get_object(mr.report);
     static const char *const model_only[] = {
-        "readers", "placement", "jitter", "seed", "stalled", "machine_clears", "paused_cycles", "atomics",
+        "readers", "placement", "jitter", "seed", "stalled", "faulted", "halted_in_lock", "machine_clears",
+        "paused_cycles", "atomics",
         "coherence", "l1_hit_rate", "sim_instructions", "cores_summed", "memory_system", "branch_mispredicts",
         NULL,
     };
@@ -1098,7 +1103,8 @@ START_TEST(test_run_errors)
     o.workload.cs_writes = 7;
     ck_assert(!native_run(l, &o, &e));
     ck_assert_int_eq(e->code, NATIVE_ERROR_USAGE);
-    ck_assert_msg(strstr(e->message, "does not fit in `lock_word`'s"), "%s", e->message);
+    ck_assert_msg(g_str_has_prefix(e->message, "--cs-writes 7 with --data same-line: ") &&
+                  strstr(e->message, "at most 5 fit"), "%s", e->message);
     g_clear_error(&e);
     o.workload.data = HARNESS_SEPARATE_LINE;
     o.workload.threads = ncpus() + 1;
@@ -1111,7 +1117,7 @@ START_TEST(test_run_errors)
     o.workload.iterations = (guint)G_MAXINT32 + 1;
     ck_assert(!native_run(l, &o, &e));
     ck_assert_int_eq(e->code, NATIVE_ERROR_USAGE);
-    ck_assert_str_eq(e->message, "--iterations 2147483648: out of range [1, 2147483647]");
+    ck_assert_str_eq(e->message, "--iterations 2147483648: out of range [1, 100000000]");
     g_clear_error(&e);
     o.workload.iterations = 10;
     o.workload.think = 1000001;
@@ -1143,7 +1149,7 @@ START_TEST(test_program_fault_has_position)
     o.workload.iterations = 3;
     g_autoptr(GError) e = NULL;
     ck_assert(!native_run(l, &o, &e));
-    ck_assert_str_eq(e->message, "deep.qs:5:5: call stack overflow (64 deep)");
+    ck_assert_str_eq(e->message, "thread 0 faulted at deep.qs:5:5: call stack overflow (64 deep)");
 }
 END_TEST
 
@@ -1294,7 +1300,7 @@ START_TEST(test_cli_usage_errors)
         { "native --lock tas --think -1", "--think -1: out of range [0, 1000000]" },
         { "native --lock tsa", "no built-in lock `tsa`; did you mean `tas`?" },
         { "native --lock tas --threads 1 --iterations 5 --data same-line --cs-writes 7",
-          "does not fit in `lock_word`'s 64-byte line" },
+          "--cs-writes 7 with --data same-line: " },
     };
     for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
         g_autofree char *err = NULL;

@@ -372,9 +372,12 @@ START_TEST(test_idle_os_model_changes_nothing)
 }
 END_TEST
 
-/* A spinlock's report, byte for byte as before the OS model existed (tests/golden: made by the
- * qsim of the commit before the OS model merged (c8eabac) with `qsim run --config haswell --lock ttas --threads 4 --iterations
- * 300 --format json --no-host-time`).  If the model's timing changes on purpose, regenerate it. */
+/* A spinlock's report, byte for byte as before the OS model existed (tests/golden: made with
+ * `qsim run --config haswell --lock ttas --threads 4 --iterations 300 --format json
+ * --no-host-time` by the qsim before the OS model merged, then remade where the report changed
+ * on purpose since: the `faulted` and `halted_in_lock` verdicts, and queued requests' stall rows
+ * counted in dir_rows_fired).  If the model's timing changes on purpose, regenerate it and
+ * read the diff: no cycle may move for a lock that makes no system call. */
 START_TEST(test_spinlock_report_as_before)
 {
     g_autofree char *path = g_build_filename(srcdir(), "tests", "golden", "ttas-haswell-4.json", NULL);

@@ -26,6 +26,7 @@ int cmd_native(int argc, char **argv)
     g_autofree char *lock = NULL, *lock_file = NULL, *cpus = NULL, *format = NULL;
     gint repeat = 1;
     g_auto(GStrv) lock_params = NULL;
+    gint64 progress = -1;
     NativeRunOptions o;
     native_run_options_init(&o);
     WorkloadFlags wf;
@@ -45,6 +46,9 @@ int cmd_native(int argc, char **argv)
         { "repeat", 0, 0, G_OPTION_ARG_INT, &repeat,
           "run N times and report each figure's median, min and max (default 1)", "N" },
         { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "report format (default text)", "text|json|csv" },
+        { "progress-ms", 0, 0, G_OPTION_ARG_INT64, &progress,
+          "end the run (exit 1) when no thread calls, acquires or releases the lock for MS milliseconds "
+          "(default 2000 + 4 ns per work unit of every thread's cs-work and think; " QSIM_DOC("robustness.md") ")", "MS" },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
     gboolean parsed = cli_parse_workload_command(
@@ -74,6 +78,14 @@ int cmd_native(int argc, char **argv)
     if (workload_flags_given(&wf, "iterations") && o.workload.duration_ms) {
         g_set_error(&error, NATIVE_ERROR, NATIVE_ERROR_USAGE, "give --iterations or --duration-ms, not both");
         return cli_fail(error);
+    }
+    if (progress != -1) {
+        if (progress < NATIVE_PROGRESS_MIN_MS || progress > NATIVE_PROGRESS_MAX_MS) {
+            g_set_error(&error, NATIVE_ERROR, NATIVE_ERROR_USAGE, "--progress-ms %" G_GINT64_FORMAT
+                        ": out of range [%d, %d]", progress, NATIVE_PROGRESS_MIN_MS, NATIVE_PROGRESS_MAX_MS);
+            return cli_fail(error);
+        }
+        o.progress_ms = (guint)progress;
     }
     if (repeat < 1 || repeat > 10000) {
         g_set_error(&error, NATIVE_ERROR, NATIVE_ERROR_USAGE, "--repeat %d: out of range [1, 10000]", repeat);

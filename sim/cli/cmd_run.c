@@ -163,7 +163,7 @@ int cmd_run(int argc, char **argv)
     g_auto(GStrv) sets = NULL, lock_params = NULL, trace_lines = NULL;
     g_autofree char *trace_only = NULL, *trace_out = NULL, *trace_html = NULL;
     g_autofree char *config = NULL, *lock = NULL, *lock_file = NULL, *format = NULL, *vs = NULL;
-    gint64 seed = (gint64)o.seed, writers = -1, repeat = 0;
+    gint64 seed = (gint64)o.seed, writers = -1, repeat = 0, progress = -1;
     gboolean check = FALSE, no_host_time = FALSE, native = FALSE, trace = FALSE;
     const GOptionEntry what[] = {
         { "config", 'c', 0, G_OPTION_ARG_STRING, &config, "Machine config: a name from `qsim list configs` or a path (default haswell)", "CFG" },
@@ -176,6 +176,9 @@ int cmd_run(int argc, char **argv)
     const GOptionEntry how[] = {
         { "writers", 0, 0, G_OPTION_ARG_INT64, &writers, "qrwlock: threads taking the write side (sets --threads to readers + writers)", "N" },
         { "seed", 0, 0, G_OPTION_ARG_INT64, &seed, "Seed of every random stream (default 1)", "S" },
+        { "progress-cycles", 0, 0, G_OPTION_ARG_INT64, &progress, "End the run as stalled (exit 1) when no thread calls, "
+          "acquires or releases the lock for N cycles (default: run.stall_cycles + 4 x (cs-work + think + 3 x jitter) "
+          "+ 10000 per thread; " QSIM_DOC("robustness.md") ")", "CYCLES" },
         { "repeat", 'r', 0, G_OPTION_ARG_INT64, &repeat, "Run N seeds (from --seed) with timing noise (--jitter, default "
           G_STRINGIFY(REPEAT_DEFAULT_JITTER) ") and report every number as mean, sd, range and 95% interval; with --vs, "
           "the ratio of means with its interval", "N" },
@@ -199,6 +202,7 @@ int cmd_run(int argc, char **argv)
         "2 on bad input.  `qsim --config X --lock Y` is short for `qsim run --config X --lock Y`.",
                            what, &wf, how);
     gboolean jitter_given = parsed && workload_flags_given(&wf, "jitter");
+    gboolean threads_given = parsed && workload_flags_given(&wf, "threads");
     workload_flags_clear(&wf);
     if (!parsed)
         return QSIM_EXIT_USAGE;
@@ -216,7 +220,27 @@ int cmd_run(int argc, char **argv)
             fprintf(stderr, "qsim run: --writers %" G_GINT64_FORMAT ": out of range [0, %d]\n", writers, G_MAXINT32);
             return QSIM_EXIT_USAGE;
         }
-        o.workload.threads = o.workload.readers + (guint)writers;
+        /* --writers says how many threads there are: a different --threads contradicts it. */
+        guint64 total = (guint64)o.workload.readers + (guint64)writers;
+        if (threads_given && total != o.workload.threads) {
+            fprintf(stderr, "qsim run: --writers %" G_GINT64_FORMAT " with --readers %u makes %" G_GUINT64_FORMAT
+                            " threads, but --threads %u was given (give --threads or --writers)\n",
+                    writers, o.workload.readers, total, o.workload.threads);
+            return QSIM_EXIT_USAGE;
+        }
+        if (total > G_MAXUINT) {
+            fprintf(stderr, "qsim run: --writers %" G_GINT64_FORMAT ": too many threads\n", writers);
+            return QSIM_EXIT_USAGE;
+        }
+        o.workload.threads = (guint)total;
+    }
+    if (progress != -1) {
+        if (progress < RUN_PROGRESS_MIN || (guint64)progress > RUN_PROGRESS_MAX) {
+            fprintf(stderr, "qsim run: --progress-cycles %" G_GINT64_FORMAT ": out of range [%d, %" G_GUINT64_FORMAT
+                            "]\n", progress, RUN_PROGRESS_MIN, RUN_PROGRESS_MAX);
+            return QSIM_EXIT_USAGE;
+        }
+        o.progress_cycles = (guint64)progress;
     }
     ReportFormat fmt = REPORT_TEXT;
     if (format && !report_format_parse(format, &fmt, &error))
