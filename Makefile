@@ -122,7 +122,7 @@ TEST_ENV := CK_TIMEOUT_MULTIPLIER=$(CK_TIMEOUT_MULTIPLIER) QSIM_SRCDIR=$(CURDIR)
 # exercise memory: the parsers (assembler, config, litmus, workload options), the memory
 # system, the cores and the interpreter, the engine, the runner and its report.  The rest
 # (litmus catalogues on whole machines, native runs, docs, sweeps, verify) run in check-unit.
-ASAN_SUITES := asm config litmus workload coh_table coh_directed coh_random \
+ASAN_SUITES := asm config litmus workload coh_table coh_directed coh_random coh_msi coh_bus \
                core_pipe core_mem core_order core_lock interp engine run run_report report counters
 check: qsim
 	$(MAKE) --no-print-directory check-layers
