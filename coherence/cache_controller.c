@@ -369,6 +369,5 @@ gboolean memsys_l1_has(const MemSys *ms, guint core, uint64_t addr, gboolean nee
     guint s = w->pl->state;
     if (need_write)
         return s == CS_M || s == CS_E;
-    return s == CS_S || s == CS_E || s == CS_O || s == CS_M || s == CS_SM_AD || s == CS_SM_A ||
-           s == CS_OM_AC || s == CS_OM_A;
+    return coh_cache_state_readable(s);
 }

@@ -197,6 +197,13 @@ const char *coh_dir_state_name(guint s);
 const char *coh_dir_event_name(guint e);
 static inline gboolean coh_cache_state_stable(guint s) { return s <= CS_M; }
 static inline gboolean coh_dir_state_stable(guint s) { return s <= DS_O || s == DS_M || s == DS_IORS; }
+/* Whether a cache in state s may read its copy: a stable valid state, or one on its way to M
+ * that still has its old data (loads hit there). */
+static inline gboolean coh_cache_state_readable(guint s)
+{
+    return s == CS_S || s == CS_E || s == CS_O || s == CS_M || s == CS_SM_AD || s == CS_SM_A ||
+           s == CS_OM_AC || s == CS_OM_A || s == CS_SM_D;
+}
 /* Whether a cache in state s holds a dirty copy (the only up-to-date one): answering a snoop
  * with its data means reading the line out of the private caches. */
 static inline gboolean coh_cache_state_dirty(guint s)
