@@ -169,7 +169,7 @@ check-install: qsim
 	grep -q '^\.SS "qsim run' $$p/share/man/man1/qsim.1 && \
 	bash -n $$p/share/bash-completion/completions/qsim && \
 	r=$$(cd / && bash -c 'source '$$p'/share/bash-completion/completions/qsim; COMP_WORDS=('$$p'/bin/qsim run --config teach); COMP_CWORD=3; _qsim; echo "$${COMPREPLY[*]}"') && \
-	test "$$r" = teaching && \
+	test "$$r" = "teaching teaching-bus" && \
 	test -f $$p/share/doc/qsim/isa.md && test -f $$p/share/doc/qsim/report.md && \
 	rm -rf $$stage && echo "check-install: a staged install finds its data, man page, completion and docs"
 
