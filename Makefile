@@ -124,7 +124,7 @@ TEST_ENV := CK_TIMEOUT_MULTIPLIER=$(CK_TIMEOUT_MULTIPLIER) QSIM_SRCDIR=$(CURDIR)
 # run-time faults and watchdogs (robustness: a bad address must never reach memory, natively
 # either).  The rest (litmus catalogues on whole machines, native runs, docs, sweeps, verify)
 # run in check-unit.
-ASAN_SUITES := asm config litmus workload coh_table coh_directed coh_random \
+ASAN_SUITES := asm config litmus workload coh_table coh_directed coh_random coh_msi coh_bus \
                core_pipe core_mem core_order core_lock interp engine run run_report report counters \
                robustness
 check: qsim
@@ -172,7 +172,7 @@ check-install: qsim
 	grep -q '^\.SS "qsim run' $$p/share/man/man1/qsim.1 && \
 	bash -n $$p/share/bash-completion/completions/qsim && \
 	r=$$(cd / && bash -c 'source '$$p'/share/bash-completion/completions/qsim; COMP_WORDS=('$$p'/bin/qsim run --config teach); COMP_CWORD=3; _qsim; echo "$${COMPREPLY[*]}"') && \
-	test "$$r" = teaching && \
+	test "$$r" = "teaching teaching-bus" && \
 	test -f $$p/share/doc/qsim/isa.md && test -f $$p/share/doc/qsim/report.md && \
 	rm -rf $$stage && echo "check-install: a staged install finds its data, man page, completion and docs"
 

@@ -10,7 +10,7 @@
  * ====================================================================================== */
 
 /* Performs access `ai` on the bytes `data` (a cached line or memory) and calls `done`. */
-static void access_perform(MemSys *ms, gint32 ai, guint8 *data, DirEntry *d)
+void access_perform(MemSys *ms, gint32 ai, guint8 *data, DirEntry *d)
 {
     Access a = *acc_at(ms, ai);
     acc_release(ms, ai);
@@ -47,7 +47,7 @@ static const CohRow *cache_row(MemSys *ms, guint s, guint e)
     return &ms->cache_rows[i];
 }
 
-static void wait_push(MemSys *ms, PrivLine *pl, gint32 ai)
+void wait_push(MemSys *ms, PrivLine *pl, gint32 ai)
 {
     acc_at(ms, ai)->next = NIL;
     if (pl->wait_tail == NIL)
@@ -56,8 +56,6 @@ static void wait_push(MemSys *ms, PrivLine *pl, gint32 ai)
         acc_at(ms, pl->wait_tail)->next = ai;
     pl->wait_tail = ai;
 }
-
-static gboolean access_attempt(MemSys *ms, gint32 ai);
 
 static void send_put(MemSys *ms, CoreCaches *c, PrivLine *pl, MsgType t, gboolean data)
 {
@@ -74,6 +72,10 @@ static void send_put(MemSys *ms, CoreCaches *c, PrivLine *pl, MsgType t, gboolea
 void apply_cache_event(MemSys *ms, CoreCaches *c, uint64_t line, PrivLine *pl, CohCacheEvent ev,
                        gint32 mi, gint32 ai)
 {
+    if (ms->bus) { /* a snooping cache runs its table on the bus */
+        bus_cache_event(ms, c, line, pl, ev, mi, ai);
+        return;
+    }
     guint state = pl ? pl->state : CS_I;
     const CohRow *row = cache_row(ms, state, ev);
     guint32 a = row->actions;
@@ -189,7 +191,7 @@ void apply_cache_event(MemSys *ms, CoreCaches *c, uint64_t line, PrivLine *pl, C
 }
 
 /* Tries access ai against its line now; TRUE if it was performed. */
-static gboolean access_attempt(MemSys *ms, gint32 ai)
+gboolean access_attempt(MemSys *ms, gint32 ai)
 {
     Access *a = acc_at(ms, ai);
     CoreCaches *c = &ms->cores[a->core];
@@ -367,6 +369,5 @@ gboolean memsys_l1_has(const MemSys *ms, guint core, uint64_t addr, gboolean nee
     guint s = w->pl->state;
     if (need_write)
         return s == CS_M || s == CS_E;
-    return s == CS_S || s == CS_E || s == CS_O || s == CS_M || s == CS_SM_AD || s == CS_SM_A ||
-           s == CS_OM_AC || s == CS_OM_A;
+    return coh_cache_state_readable(s);
 }

@@ -15,7 +15,11 @@ static void build_lut(gint16 *lut, guint nev, const CohRow *rows, guint n)
 
 MemSys *memsys_new(const QsimConfig *cfg, Engine *e, GError **error)
 {
-    const CohProtocol *p = cfg->protocol == PROTO_MOESI ? &coh_moesi : &coh_mesi;
+    const CohProtocol *p = coh_protocol_select(cfg);
+    if (!p) {
+        g_set_error(error, COH_ERROR, COH_ERROR_CONFIG, "the bus runs msi or mesi only");
+        return NULL;
+    }
     if (!coh_protocol_check(p, error))
         return NULL;
     if (cfg->llc_slices > cfg->topology.cores_per_socket && cfg->topology.ondie != ONDIE_CROSSBAR) {
@@ -61,6 +65,8 @@ MemSys *memsys_new(const QsimConfig *cfg, Engine *e, GError **error)
     ms->msg_free = NIL;
     mem_stats_init(&ms->stats, ms->ncores, p->n_cache, p->n_dir);
     ms->violation = g_string_new("");
+    if (cfg->topology.interconnect == INTERCONNECT_BUS)
+        ms->bus = bus_new(ms);
     return ms;
 }
 
@@ -100,6 +106,7 @@ void memsys_free(MemSys *ms)
     g_free(ms->dir_rows);
     mem_stats_clear(&ms->stats);
     trace_tape_clear(&ms->tape);
+    bus_free(ms->bus);
     g_string_free(ms->violation, TRUE);
     g_free(ms);
 }

@@ -9,7 +9,9 @@
  *  - a flat directory at each line's home socket (home = line index mod sockets; slice = line
  *    index mod llc slices), blocking: one transaction per line at a time, later requests wait in
  *    a FIFO at the home (counted in home_queue_cycles).
- *  - protocols: the tables in coherence/mesi.c and coherence/moesi.c.  `mesif` runs the MESI
+ *  - topology.interconnect bus replaces the directory and the network with one atomic snooping
+ *    bus (coherence/bus.c): see there for its model and timing.
+ *  - protocols: the tables in coherence/msi.c, mesi.c and moesi.c.  `mesif` runs the MESI
  *    tables with Intel's F (forward) state kept where QPI keeps it, per socket: of the sockets
  *    whose (inclusive) LLC holds a clean shared copy, the newest reader's is F, and a reader
  *    whose own LLC lacks the line gets it from there instead of from memory; a write, or the F
@@ -77,6 +79,9 @@ typedef struct {
     guint64 evictions;                 /* lines leaving a private hierarchy by replacement */
     guint64 far_atomics;
     guint64 f_forwards;                /* MESIF: clean shared lines forwarded by another socket's LLC */
+    guint64 bus_transactions;          /* bus: requests ordered on the bus (GetS, GetM, PutM) */
+    guint64 bus_wait_cycles;           /* bus: cycles requests waited for the arbiter's grant */
+    guint64 bus_snoops;                /* bus: caches that looked up another cache's request */
     guint64 *inval_received;           /* per core: invalidations (Inv, Fwd-GetM) received */
     gsize n_inval_received;            /* cores */
     guint64 *cache_rows_fired;         /* per cache-table row, in table order */
@@ -132,7 +137,9 @@ gboolean memsys_check_invariants(const MemSys *ms, GError **error);
 void memsys_set_check(MemSys *ms, gboolean on);
 
 /* ---- tracing (coherence/memsys_trace.c) ---- */
-#define MEMSYS_HOME (-1)   /* MemTraceRow.core, MemTraceMsg.src/dst: the line's home directory */
+#define MEMSYS_HOME (-1)   /* MemTraceRow.core, MemTraceMsg.src/dst: the line's home directory
+                            * (on a bus: the memory controller) */
+#define MEMSYS_BUS (-2)    /* MemTraceMsg.dst: a request on the bus, seen by every cache and the memory */
 
 /* A message as a trace shows it, with its fields as they were when it left. */
 typedef struct {
@@ -159,6 +166,8 @@ typedef struct {
     guint64 cause;         /* the message whose arrival fired it (MemTraceMsg.id); 0: an access */
     gint dir_owner;        /* directory rows: the owner after it (core or -1) */
     guint64 dir_sharers;   /* directory rows: the sharers after it, cores 0..63 as bits */
+    Cycle bus_wait;        /* a bus's own-core row fired at its grant: cycles the access waited for
+                            * the bus while other transactions held it */
 } MemTraceRow;
 
 /* Called once per row that fires, with the messages the row sent (row != NULL), and once per

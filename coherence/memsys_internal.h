@@ -11,6 +11,11 @@
  *   home_controller.c   the directory table applied at a line's home
  *   invariants.c        single writer / many readers, values, inclusion; the violation log
  *   memsys_trace.c      the trace hook: each row that fires, with the messages it sends
+ *   bus.c               topology.interconnect bus: the arbiter, the phases of a transaction,
+ *                       the snoop of each request by every cache and the memory
+ *   bus_cache.c         the cache table applied by a snooping cache (a bus system's
+ *                       apply_cache_event)
+ *   bus_memory.c        the memory controller's table on a bus
  *   memsys.c            the public API's glue: lifecycle, functional peek/poke, statistics
  * Helpers called on every access or message are `static inline` here, so that the split costs
  * no speed.  Nothing outside coherence/ includes it. */
@@ -21,6 +26,7 @@
 #include "coherence/memsys.h"
 
 #define HOME (-1)
+#define BUS MEMSYS_BUS
 #define NO_LINE G_MAXUINT64
 #define NIL (-1)
 
@@ -128,6 +134,9 @@ typedef struct {
 
 /* Tracing: the row that fired last, until its actions are done, and the messages it sent
  * (pool indices, with when each arrives).  Invariant: open only inside a row's actions. */
+/* topology.interconnect bus: the arbiter and the transaction on the bus (coherence/bus.c). */
+typedef struct Bus Bus;
+
 typedef struct {
     gboolean open;
     MemTraceRow row;
@@ -166,6 +175,8 @@ struct MemSys {
     MemTraceFn trace;           /* NULL: no tracing */
     void *trace_user;
     MemTraceTape tape;          /* the row being traced and what it sends (memsys_trace.c) */
+    Bus *bus;                   /* NULL: a directory (home_controller.c); else every message goes
+                                 * through the bus and the tables are snooping ones */
 };
 
 /* ======================================================================================
@@ -302,6 +313,39 @@ Cycle broadcast_bound(const MemSys *ms, gint req, uint64_t line);
 void apply_cache_event(MemSys *ms, CoreCaches *c, uint64_t line, PrivLine *pl, CohCacheEvent ev,
                        gint32 mi, gint32 ai);
 gboolean cache_receive(MemSys *ms, CoreCaches *c, gint32 mi);
+/* Performs access ai on `data` (a cached line) and calls the core's `done`. */
+void access_perform(MemSys *ms, gint32 ai, guint8 *data, DirEntry *d);
+/* Queues access ai on the line until a row wakes it. */
+void wait_push(MemSys *ms, PrivLine *pl, gint32 ai);
+/* Tries access ai against its line's row now; TRUE if it was performed (a hit). */
+gboolean access_attempt(MemSys *ms, gint32 ai);
+
+/* bus.c */
+Bus *bus_new(MemSys *ms);
+void bus_free(Bus *b);
+/* Every message of a bus system is delivered here; TRUE: keep it (it was rescheduled). */
+gboolean bus_deliver(MemSys *ms, gint32 mi);
+/* Whether access ai is the one the arbiter is granting the bus to now. */
+gboolean bus_granted(const MemSys *ms, gint32 ai);
+/* The request being granted: cycles it waited while other transactions held the bus. */
+Cycle bus_grant_wait(const MemSys *ms);
+/* Access ai of `core` needs the bus for `line`: it waits for the arbiter. */
+void bus_ask(MemSys *ms, guint core, uint64_t line, gint32 ai);
+/* The granted request goes on the bus: cycles until every cache and the memory see it. */
+Cycle bus_request_delay(MemSys *ms);
+/* A write-back takes the next slot on the bus: cycles until its PutM is seen (its data phase
+ * ends bus.data_cycles later). */
+Cycle bus_writeback_delay(MemSys *ms);
+/* A snooped request is answered by a responder ready after `responder` cycles: cycles until
+ * its data phase ends. */
+Cycle bus_data_delay(MemSys *ms, Cycle responder);
+
+/* bus_cache.c */
+void bus_cache_event(MemSys *ms, CoreCaches *c, uint64_t line, PrivLine *pl, CohCacheEvent ev,
+                     gint32 mi, gint32 ai);
+
+/* bus_memory.c */
+void bus_memory_event(MemSys *ms, DirEntry *d, CohDirEvent ev, gint32 mi);
 
 /* home_controller.c */
 void home_apply(MemSys *ms, DirEntry *d, gint32 mi);

@@ -86,7 +86,9 @@ void msg_deliver(void *obj, uint64_t arg)
     gint32 mi = (gint32)arg;
     Msg *m = msg_at(ms, mi);
     gboolean keep;
-    if (m->dst == HOME) {
+    if (ms->bus) /* on a bus every message is the bus's to deliver */
+        keep = bus_deliver(ms, mi);
+    else if (m->dst == HOME) {
         DirEntry *d = dir_get(ms, m->line);
         if (is_request(m->type))
             keep = home_request(ms, d, mi);

@@ -26,6 +26,8 @@ static const char *const cache_state_docs[] = {
     [CS_OI_A]  = "from O to I: PutO sent with the data, waiting for the home's Put-Ack (A)",
     [CS_SI_A]  = "from S to I: PutS sent, waiting for the home's Put-Ack (A)",
     [CS_II_A]  = "to I: the line was taken away while its Put was on the way; waiting for the Put-Ack (A)",
+    [CS_IM_D]  = "from I to M: GetM ordered on the bus, waiting for the data (D); accesses wait",
+    [CS_SM_D]  = "from S to M: GetM ordered on the bus, waiting for the data (D); loads still hit the old copy",
 };
 G_STATIC_ASSERT(G_N_ELEMENTS(cache_state_docs) == CS__N);
 
@@ -41,6 +43,11 @@ static const char *const dir_state_docs[] = {
     [DS_O_U]   = "to O: waiting for the new sharer's Unblock (U); requests queue",
     [DS_AT_AD] = "far atomic: waiting for the owner's data (D) and the acks (A); requests queue",
     [DS_AT_A]  = "far atomic: waiting for the acks (A); requests queue",
+    [DS_M]     = "one cache holds the line in M; memory's copy may be stale",
+    [DS_M_U]   = "to M: waiting for the new owner's Unblock (U); requests queue",
+    [DS_IORS]  = "memory owns the line (no cache holds it in M); caches may share it in S",
+    [DS_IORS_D]= "to IorS: waiting for the owner's data on the bus (D); the bus is held",
+    [DS_I_D]   = "to I: waiting for the owner's write-back data (D); the bus is held",
 };
 G_STATIC_ASSERT(G_N_ELEMENTS(dir_state_docs) == DS__N);
 
@@ -68,6 +75,12 @@ static const struct {
     [CE_DATA_E]       = { "exclusive data arrives: no other cache has the line", 2 },
     [CE_INV_ACK]      = { "an invalidation ack arrives; more are to come", 2 },
     [CE_LAST_INV_ACK] = { "the last invalidation ack arrives", 2 },
+    [CE_OWN_GETS]     = { "this cache's own GetS appears on the bus: it is ordered", 2 },
+    [CE_OWN_GETM]     = { "this cache's own GetM appears on the bus: it is ordered", 2 },
+    [CE_OWN_PUTM]     = { "this cache's own PutM (a write-back) appears on the bus", 2 },
+    [CE_OTHER_GETS]   = { "another cache's GetS appears on the bus: it wants a readable copy", 3 },
+    [CE_OTHER_GETM]   = { "another cache's GetM appears on the bus: it wants the only copy, to write", 3 },
+    [CE_OTHER_PUTM]   = { "another cache's PutM (a write-back) appears on the bus", 3 },
 };
 G_STATIC_ASSERT(G_N_ELEMENTS(cache_events) == CE__N);
 
@@ -91,6 +104,7 @@ static const struct {
     [DE_DATA_ACKS]    = { "far atomic: the owner's data arrives; acks outstanding", 1 },
     [DE_INV_ACK]      = { "far atomic: an invalidation ack arrives; more are to come", 1 },
     [DE_LAST_INV_ACK] = { "far atomic: the last invalidation ack arrives", 1 },
+    [DE_OWNER_DATA]   = { "the owner's data arrives on the bus (its answer to a GetS, or its write-back)", 1 },
 };
 G_STATIC_ASSERT(G_N_ELEMENTS(dir_events) == DE__N);
 
@@ -101,11 +115,17 @@ guint coh_dir_event_group(guint e) { return e < DE__N ? dir_events[e].group : 0;
 
 static const char *const cache_group_docs[COH_CACHE_GROUPS] = {
     "from the own core", "forwarded by the home (other cores' requests)", "in response to the own transaction",
+    "snooped on the bus (other cores' requests)",
 };
 static const char *const dir_group_docs[COH_DIR_GROUPS] = {
     "that are requests (they wait while the line is busy)", "that answer the transaction in flight",
 };
+/* A bus's memory controller sees the same events, but nothing waits at it: the bus orders. */
+static const char *const mem_group_docs[COH_DIR_GROUPS] = {
+    "seen on the bus (requests, in the order the bus grants them)", "in the data phase (the owner's data)",
+};
 const char *coh_cache_group_doc(guint g) { return DOC(cache_group_docs, g); }
+const char *coh_mem_group_doc(guint g) { return DOC(mem_group_docs, g); }
 const char *coh_dir_group_doc(guint g) { return DOC(dir_group_docs, g); }
 
 /* ======================================================================================
@@ -140,8 +160,12 @@ static const ActionWords cache_actions[] = {
     { "tells the core it lost write permission", FALSE, "core told: lost write permission", NULL },
     { "the line leaves the cache arrays (its record waits for the transaction to end)", FALSE, NULL, NULL },
     { "the line is dropped", FALSE, "drops the line", NULL },
+    { "puts a GetS on the bus for every cache and the memory to see (the bus is its own)", TRUE, NULL, "issue GetS" },
+    { "puts a GetM on the bus for every cache and the memory to see (the bus is its own)", TRUE, NULL, "issue GetM" },
+    { "puts a PutM on the bus: the line is written back", TRUE, NULL, "issue PutM" },
+    { "sends its data to the memory in the data phase", TRUE, NULL, "Data to Mem" },
 };
-G_STATIC_ASSERT(G_N_ELEMENTS(cache_actions) == 20 && CA__ALL == (1u << 20) - 1);
+G_STATIC_ASSERT(G_N_ELEMENTS(cache_actions) == 24 && CA__ALL == (1u << 24) - 1);
 
 static const ActionWords dir_actions[] = {
     { "the request waits in the home's queue until the line is stable (stall)", FALSE, "queued at the home", "stall" },
@@ -173,6 +197,11 @@ const char *coh_action_doc(guint bit, gboolean dir)
     if (dir)
         return bit < G_N_ELEMENTS(dir_actions) ? dir_actions[bit].doc : "?";
     return bit < G_N_ELEMENTS(cache_actions) ? cache_actions[bit].doc : "?";
+}
+
+gboolean coh_action_bus_only(guint bit, gboolean dir)
+{
+    return !dir && bit < 32 && ((1u << bit) & CA_BUS_ONLY);
 }
 
 const char *coh_action_brief(guint bit, gboolean dir)

@@ -17,17 +17,22 @@ const char *coh_dir_state_doc(guint s);
 const char *coh_cache_event_doc(guint e);
 const char *coh_dir_event_doc(guint e);
 /* Where a cache event comes from, the Primer's column groups: 0 the own core, 1 forwarded
- * from the home (other cores' transactions), 2 responses to the own transaction.  The
+ * from the home (other cores' transactions), 2 responses to the own transaction (on a bus: the
+ * own request seen on it too), 3 other cores' requests snooped on a bus.  The
  * directory's: 0 requests, 1 responses. */
 guint coh_cache_event_group(guint e);
 guint coh_dir_event_group(guint e);
 const char *coh_cache_group_doc(guint g);
 const char *coh_dir_group_doc(guint g);
-#define COH_CACHE_GROUPS 3
+/* The directory's groups as a bus's memory controller sees them. */
+const char *coh_mem_group_doc(guint g);
+#define COH_CACHE_GROUPS 4
 #define COH_DIR_GROUPS 2
 
 /* How many action bits a controller has (CohCacheAction, CohDirAction). */
 guint coh_action_bits(gboolean dir);
+/* Whether only bus tables use the action (the legend of a directory protocol leaves it out). */
+gboolean coh_action_bus_only(guint bit, gboolean dir);
 /* One action in words ("asks the home for a writable copy (GetM)"), by bit index. */
 const char *coh_action_doc(guint bit, gboolean dir);
 /* The action in a few words for a trace row ("counts an ack"); NULL when a trace says it

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "sim/protocol_doc.h"
 #include "sim/base/report.h"
+#include "sim/base/suggest.h"
 #include "coherence/protocol_words.h"
 
 /* ======================================================================================
@@ -31,9 +32,10 @@ static gboolean dir_stable(guint s) { return coh_dir_state_stable(s); }
 static Ctl ctl_of(const CohProtocol *p, gboolean dir)
 {
     if (dir)
-        return (Ctl){ TRUE, "directory (home) controller", "directory", p->dir, p->n_dir, DS__N, DE__N,
+        return (Ctl){ TRUE, p->bus ? "memory (LLC/memory) controller" : "directory (home) controller",
+                      p->bus ? "memory" : "directory", p->dir, p->n_dir, DS__N, DE__N,
                       COH_DIR_GROUPS, coh_dir_state_name, coh_dir_state_doc, coh_dir_event_name, coh_dir_event_doc,
-                      coh_dir_event_group, coh_dir_group_doc, dir_stable };
+                      coh_dir_event_group, p->bus ? coh_mem_group_doc : coh_dir_group_doc, dir_stable };
     return (Ctl){ FALSE, "cache controller", "cache", p->cache, p->n_cache, CS__N, CE__N, COH_CACHE_GROUPS,
                   coh_cache_state_name, coh_cache_state_doc, coh_cache_event_name, coh_cache_event_doc,
                   coh_cache_event_group, coh_cache_group_doc, cache_stable };
@@ -47,16 +49,21 @@ static const CohRow *ctl_row(const Ctl *c, guint s, guint e)
     return NULL;
 }
 
-/* States with rows, in the enum's order (stable first); events with rows likewise. */
+/* States with rows, stable ones first, each kind in the enum's order; events with rows in
+ * the enum's order. */
 static GArray *ctl_states(const Ctl *c)
 {
     GArray *a = g_array_new(FALSE, FALSE, sizeof(guint));
-    for (guint s = 0; s < c->nstates; s++)
-        for (guint i = 0; i < c->n; i++)
-            if (c->rows[i].state == s) {
-                g_array_append_val(a, s);
-                break;
-            }
+    for (guint pass = 0; pass < 2; pass++)
+        for (guint s = 0; s < c->nstates; s++) {
+            if (c->stable(s) != (pass == 0))
+                continue;
+            for (guint i = 0; i < c->n; i++)
+                if (c->rows[i].state == s) {
+                    g_array_append_val(a, s);
+                    break;
+                }
+        }
     return a;
 }
 
@@ -174,16 +181,19 @@ static char **grid_cells(const Ctl *c, const GArray *states, const GArray *event
 
 static void rows_in_words(GString *out, const Ctl *c, gboolean md)
 {
+    gboolean stalls = FALSE;
     for (guint i = 0; i < c->n; i++) {
         const CohRow *r = &c->rows[i];
+        stalls |= is_stall(c, r);
         if (is_stall(c, r))
             continue;
         g_autofree char *head = coh_row_text(r, c->dir);
         g_autofree char *words = coh_row_explain(r, c->dir);
         g_string_append_printf(out, md ? "- `%s`: %s\n" : "  %s\n      %s\n", head, words);
     }
-    g_string_append_printf(out, md ? "- Every cell marked `stall`: %s.\n" : "  Every cell marked stall: %s.\n",
-                           coh_action_doc(0, c->dir));
+    if (stalls)
+        g_string_append_printf(out, md ? "- Every cell marked `stall`: %s.\n" : "  Every cell marked stall: %s.\n",
+                               coh_action_doc(0, c->dir));
 }
 
 static void table_text(GString *out, const CohProtocol *p, const Ctl *c)
@@ -226,9 +236,11 @@ static void table_markdown(GString *out, const CohProtocol *p, const Ctl *c)
     g_autoptr(GArray) events = ctl_events(c, -1);
     g_string_append_printf(out, "## %s: %s\n\n", p->name, c->title);
     g_string_append(out, "Columns by where the event comes from:");
-    for (guint g = 0; g < c->ngroups; g++) {
+    for (guint g = 0, shown = 0; g < c->ngroups; g++) {
         g_autoptr(GArray) ev = ctl_events(c, (gint)g);
-        g_string_append_printf(out, "%s %s (", g ? ";" : "", c->group_doc(g));
+        if (!ev->len)
+            continue;
+        g_string_append_printf(out, "%s %s (", shown++ ? ";" : "", c->group_doc(g));
         for (guint e = 0; e < ev->len; e++)
             g_string_append_printf(out, "%s%s", e ? ", " : "", c->event_name(g_array_index(ev, guint, e)));
         g_string_append(out, ")");
@@ -379,6 +391,8 @@ static void dot_controller(GString *out, const Ctl *c, const char *prefix, gbool
             continue;
         /* the line style says where the event comes from; a directory's responses draw like a cache's */
         guint group = c->dir && c->event_group(r->event) == 1 ? 2 : c->event_group(r->event);
+        if (group == 3)
+            group = 1; /* other cores' requests, snooped on a bus, draw like forwarded ones */
         const char *ev = c->event_name(r->event);
         if (transient) {
             if (r->next == r->state)
@@ -394,6 +408,8 @@ static void dot_controller(GString *out, const Ctl *c, const char *prefix, gbool
         if (!c->stable(r->state))
             continue;
         if (c->stable(r->next)) {
+            if (!r->actions && r->next == r->state)
+                continue; /* a blank cell of a bus table (S + Other-GetS): nothing happens */
             edge_add(edges, r->state, r->next, group, ev);
             continue;
         }
@@ -432,10 +448,14 @@ char *protocol_doc_dot(const CohProtocol *p, gboolean transient)
                                 "--format dot`.\n// Render: dot -Tsvg -o %s.svg FILE.dot\n",
                            p->name, transient ? "every state" : "stable states", p->name,
                            transient ? " --transient" : "", p->name);
-    g_string_append_printf(out, "digraph %s {\n  rankdir=LR;\n  node [fontname=\"Helvetica\"];\n"
+    /* a name that is not a DOT identifier ("msi-bus") is quoted */
+    gboolean plain = !strpbrk(p->name, "-.");
+    g_string_append_printf(out, "digraph %s%s%s {\n  rankdir=LR;\n  node [fontname=\"Helvetica\"];\n"
                                 "  edge [fontname=\"Helvetica\", fontsize=10];\n  label=\"%s%s: solid = own core's "
-                                "events, dashed = other cores' (forwarded by the home), dotted = responses\";\n",
-                           p->name, p->name, transient ? " (every state)" : " (stable states)");
+                                "events, dashed = other cores' (%s), dotted = responses\";\n",
+                           plain ? "" : "\"", p->name, plain ? "" : "\"", p->name,
+                           transient ? " (every state)" : " (stable states)",
+                           p->bus ? "snooped on the bus" : "forwarded by the home");
     dot_controller(out, &cache, "cache", transient);
     dot_controller(out, &dir, "dir", transient);
     g_string_append(out, "}\n");
@@ -481,6 +501,14 @@ char *protocol_doc_legend(const CohProtocol *p, ProtoDocFormat f)
         "`--trace-only transitions|hits|messages|pipeline|locks` (comma-separated).\n"
         "A transient state is named for where it goes: IS_D is from I to S, waiting for D (data);\n"
         "A stands for acks, C for the ack count, U for an Unblock.\n");
+    if (p->bus)
+        g_string_append(out,
+            "On a bus (topology.interconnect: bus) there is no directory: `home` is the line's memory\n"
+            "controller (the Primer's LLC/memory), and a request goes `to bus`, where every cache and the\n"
+            "memory see it in the order the arbiter granted the bus: the requester's row `Own-GetS`,\n"
+            "every other cache's `Other-GetS` (`nothing to do` is a blank cell of the Primer's table),\n"
+            "the memory's `GetS`.  An access that had to wait for the bus says so on the row that\n"
+            "issued its request.\n");
     Ctl ctls[2] = { ctl_of(p, FALSE), ctl_of(p, TRUE) };
     for (guint k = 0; k < 2; k++) {
         const Ctl *c = &ctls[k];
@@ -507,7 +535,13 @@ char *protocol_doc_legend(const CohProtocol *p, ProtoDocFormat f)
         g_autofree char *t = g_strdup_printf("Actions of the %s (in tables: the cell's words)", ctls[k].title);
         legend_head(out, md, t);
         guint n = coh_action_bits(k);
+        guint32 used = 0;
+        for (guint i = 0; i < ctls[k].n; i++)
+            used |= ctls[k].rows[i].actions;
         for (guint b = 0; b < n; b++) {
+            /* a bus protocol's own actions; a directory's, whatever its tables use */
+            if (p->bus ? !(used & (1u << b)) : coh_action_bus_only(b, k))
+                continue;
             const char *cell = coh_action_cell(b, k);
             legend_list(out, md, cell ? cell : "(not shown)", coh_action_doc(b, k));
         }
@@ -534,11 +568,22 @@ gboolean protocol_doc_format_parse(const char *text, ProtoDocFormat *f, GError *
 
 const CohProtocol *protocol_doc_find(const char *name, GError **error)
 {
-    if (!strcmp(name, "mesi") || !strcmp(name, "mesif"))
+    if (!strcmp(name, "mesif"))
         return &coh_mesi;
-    if (!strcmp(name, "moesi"))
-        return &coh_moesi;
-    g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                "unknown protocol '%s' (mesi, moesi, mesif)", name);
+    GPtrArray *names = g_ptr_array_new();
+    for (guint i = 0; i < coh_n_protocols; i++) {
+        if (!strcmp(name, coh_protocols[i]->name)) {
+            g_ptr_array_free(names, TRUE);
+            return coh_protocols[i];
+        }
+        g_ptr_array_add(names, (gpointer)coh_protocols[i]->name);
+    }
+    g_ptr_array_add(names, (gpointer) "mesif");
+    const char *close = suggest_closest(name, (const char *const *)names->pdata, names->len);
+    g_ptr_array_add(names, NULL);
+    g_autofree char *list = g_strjoinv(", ", (char **)names->pdata);
+    g_autofree char *hint = close ? g_strdup_printf("; did you mean '%s'?", close) : g_strdup("");
+    g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "unknown protocol '%s'%s (%s)", name, hint, list);
+    g_ptr_array_free(names, TRUE);
     return NULL;
 }

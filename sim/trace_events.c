@@ -202,6 +202,8 @@ const char *trace_who(gint core, char buf[16])
 {
     if (core == MEMSYS_HOME)
         return "home";
+    if (core == MEMSYS_BUS)
+        return "bus";
     g_snprintf(buf, 16, "core %d", core);
     return buf;
 }
@@ -228,7 +230,10 @@ char *trace_row_actions(const TraceContext *ctx, const MemTraceRow *r, const Mem
     GString *s = g_string_new(NULL);
     if (r->access >= 0 && r->access < (gint)G_N_ELEMENTS(access_words)) {
         g_autofree char *var = trace_names_addr(ctx->names, r->addr);
-        g_string_append_printf(s, "%s %s: ", access_words[r->access], var);
+        g_string_append_printf(s, "%s %s", access_words[r->access], var);
+        if (r->bus_wait)
+            g_string_append_printf(s, " (waited %" G_GUINT64_FORMAT " cycles for the bus)", r->bus_wait);
+        g_string_append(s, ": ");
     }
     gsize start = s->len;
     for (guint i = 0; i < n; i++) {
@@ -241,7 +246,7 @@ char *trace_row_actions(const TraceContext *ctx, const MemTraceRow *r, const Mem
         if (brief)
             g_string_append_printf(s, "%s%s", s->len > start ? "; " : "", brief);
     }
-    if (r->dir && !(r->row->actions & DA_STALL)) {
+    if (r->dir && !(r->row->actions & DA_STALL) && !ctx->proto->bus) {
         /* the directory's entry after the row says what the bookkeeping actions did */
         GString *e = g_string_new(NULL);
         if (r->dir_owner >= 0)
@@ -257,6 +262,8 @@ char *trace_row_actions(const TraceContext *ctx, const MemTraceRow *r, const Mem
     }
     if (s->len == start && start >= 2)
         g_string_truncate(s, start - 2); /* "load x" alone */
+    else if (!s->len)
+        g_string_append(s, "nothing to do"); /* a blank cell of the Primer's tables */
     return g_string_free(s, FALSE);
 }
 

@@ -100,7 +100,7 @@ void trace_stream_free(TraceStream *t);
 /* ---- the words every writer shares ---- */
 /* A cache's hit that keeps its state, or a cache's stall: collapsed unless hits are asked for. */
 gboolean trace_row_is_hit(const MemTraceRow *r);
-/* "core 1", "home". */
+/* "core 1", "home", "bus". */
 const char *trace_who(gint core, char buf[16]);
 /* "Upgrade to home", "Data(c2c) to core 1 (expect 1 ack)". Caller frees. */
 char *trace_msg_text(const MemTraceMsg *m);

@@ -292,6 +292,9 @@ static char *page_data(HtmlSink *h, const TraceContext *ctx, Cycle end)
                                              ctx->nthreads, ctx->nthreads == 1 ? "" : "s");
     add_str(b, "title", title);
     add_str(b, "protocol", ctx->proto->name);
+    /* the home's column: a directory, or a bus's memory controller, and its state at the start */
+    add_str(b, "homeTitle", ctx->proto->bus ? "home (memory)" : "home (directory)");
+    add_str(b, "homeStart", coh_dir_state_name(ctx->proto->dir_start));
     add_int(b, "end", (gint64)end);
     add_int(b, "dropped", (gint64)h->dropped);
     json_builder_set_member_name(b, "cores");
@@ -332,11 +335,12 @@ static char *page_data(HtmlSink *h, const TraceContext *ctx, Cycle end)
     json_builder_end_object(b);
     json_builder_set_member_name(b, "stable");
     json_builder_begin_array(b);
+    /* the stable states of this protocol's tables (the page draws the others as transient) */
     for (guint st = 0; st < CS__N; st++)
-        if (coh_cache_state_stable(st))
+        if (coh_cache_state_stable(st) && cache_used[st])
             json_builder_add_string_value(b, coh_cache_state_name(st));
     for (guint st = 0; st < DS__N; st++)
-        if (coh_dir_state_stable(st))
+        if (coh_dir_state_stable(st) && dir_used[st])
             json_builder_add_string_value(b, coh_dir_state_name(st));
     json_builder_end_array(b);
     json_builder_set_member_name(b, "insns");

@@ -30,7 +30,9 @@ typedef struct {
     char *path;
     gboolean first;              /* no event written yet */
     guint ncores;
-    gboolean *core_named;        /* per core id, then the home at [ncores] */
+    gboolean *core_named;        /* per core id, then the home at [ncores], the process at
+                                  * [ncores + 1], the bus at [ncores + 2] */
+    gboolean bus;                /* a bus system: the home is the memory controller */
     GHashTable *lines;           /* uint64 line -> LineTrack* */
     GPtrArray *line_order;       /* LineTrack*, first seen first */
 } PerfettoSink;
@@ -96,12 +98,15 @@ static void meta(PerfettoSink *p, const char *what, guint pid, guint tid, const 
  * Tracks
  * ====================================================================================== */
 
-static guint perfetto_core_tid(const PerfettoSink *p, gint core) { return core == MEMSYS_HOME ? p->ncores + 1 : (guint)core + 1; }
+static guint perfetto_core_tid(const PerfettoSink *p, gint core)
+{
+    return core == MEMSYS_HOME ? p->ncores + 1 : core == MEMSYS_BUS ? p->ncores + 2 : (guint)core + 1;
+}
 
 /* The cores' process track of `core` (or the home), named on first use. */
 static guint core_track(PerfettoSink *p, gint core)
 {
-    guint i = core == MEMSYS_HOME ? p->ncores : (guint)core;
+    guint i = core == MEMSYS_HOME ? p->ncores : core == MEMSYS_BUS ? p->ncores + 2 : (guint)core;
     if (!p->core_named[p->ncores + 1]) {
         p->core_named[p->ncores + 1] = TRUE;
         meta(p, "process_name", PID_CORES, 0, "cores", 0);
@@ -109,7 +114,8 @@ static guint core_track(PerfettoSink *p, gint core)
     if (!p->core_named[i]) {
         p->core_named[i] = TRUE;
         char who[16];
-        g_autofree char *name = core == MEMSYS_HOME ? g_strdup("home (directory)") : g_strdup(trace_who(core, who));
+        g_autofree char *name = core == MEMSYS_HOME ? g_strdup(p->bus ? "home (memory controller)" : "home (directory)")
+                                                    : g_strdup(trace_who(core, who));
         meta(p, "thread_name", PID_CORES, perfetto_core_tid(p, core), name, perfetto_core_tid(p, core));
     }
     return perfetto_core_tid(p, core);
@@ -140,7 +146,7 @@ static guint line_tid(PerfettoSink *p, LineTrack *t, gint core)
     if (!t->named[tid]) {
         t->named[tid] = TRUE;
         char who[16];
-        g_autofree char *name = core == MEMSYS_HOME ? g_strdup("directory")
+        g_autofree char *name = core == MEMSYS_HOME ? g_strdup(p->bus ? "memory" : "directory")
                                                     : g_strdup_printf("%s cache", trace_who(core, who));
         meta(p, "thread_name", t->pid, tid, name, tid);
     }
@@ -218,7 +224,8 @@ static void sized(PerfettoSink *p, const TraceContext *ctx)
 {
     if (!p->core_named) {
         p->ncores = ctx->ncores;
-        p->core_named = g_new0(gboolean, p->ncores + 2);
+        p->core_named = g_new0(gboolean, p->ncores + 3);
+        p->bus = ctx->proto->bus;
     }
 }
 

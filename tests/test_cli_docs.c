@@ -120,7 +120,7 @@ START_TEST(test_bash_completion)
         { "run --data s", "same-line separate-line" },
         { "run --set core.pause_c", "core.pause_cycles=" },
         { "run --threads ''", "" },
-        { "--config teach", "teaching" },
+        { "--config teach", "teaching teaching-bus" },
         { "verify --conf", "--config" },
         { "verify --lock mc", "mcs" },
         { "list r", "report" },

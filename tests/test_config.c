@@ -39,7 +39,7 @@ static const ErrorCase error_cases[] = {
     { "wrong type: value given a list", BASE "core:\n  rob: [1, 2]\n", NULL, QSIM_CONFIG_ERROR_TYPE,
       "t.yaml:7:8: core.rob: expected a single value, got a list" },
     { "enum with did-you-mean", BASE "protocol: moesy\n", NULL, QSIM_CONFIG_ERROR_TYPE,
-      "t.yaml:6:11: protocol: unknown value 'moesy'; did you mean 'moesi'? (one of: mesi, moesi, mesif)" },
+      "t.yaml:6:11: protocol: unknown value 'moesy'; did you mean 'moesi'? (one of: mesi, moesi, mesif, msi)" },
     { "out of range", BASE "core:\n  rob: 0\n", NULL, QSIM_CONFIG_ERROR_RANGE,
       "t.yaml:7:8: core.rob: value 0 is out of range [1, 4096]" },
     { "size out of range", BASE "l1:\n  size: 12B\n", NULL, QSIM_CONFIG_ERROR_RANGE,

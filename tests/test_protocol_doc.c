@@ -200,7 +200,7 @@ START_TEST(test_cli)
     static const struct {
         const char *args, *says;
     } bad[] = {
-        { "protocol msi", "unknown protocol 'msi'" },
+        { "protocol msx", "unknown protocol 'msx'; did you mean 'msi'?" },
         { "protocol --format pdf", "give text, markdown, csv or dot" },
         { "protocol --transient", "--transient is for --format dot" },
         { "protocol --legend --format csv", "--legend comes as text or markdown" },

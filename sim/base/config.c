@@ -503,6 +503,17 @@ static gboolean validate(Loader *L, GError **error)
           "topology.socket_links", "twisted-hypercube needs topology.sockets: 8");
     CHECK(c->topology.socket_links != SOCKETS_MCM_PAIRS || c->topology.sockets % 2 == 0,
           "topology.socket_links", "mcm-pairs needs an even number of sockets");
+    /* The bus runs the Primer's snooping tables (coherence/msi_bus.c, mesi_bus.c): one bus, no
+     * home directory to keep an O or F copy's bookkeeping or to perform far atomics. */
+    gboolean bus = c->topology.interconnect == INTERCONNECT_BUS;
+    CHECK(!bus || c->topology.sockets == 1, "topology.interconnect",
+          "bus joins the cores of one socket: it needs topology.sockets: 1");
+    CHECK(!bus || c->protocol == PROTO_MSI || c->protocol == PROTO_MESI, "protocol",
+          "the bus runs msi or mesi (the snooping tables of the Primer's ch. 7); moesi and mesif need "
+          "topology.interconnect: directory");
+    CHECK(!bus || c->arch != ARCH_ARM64 || c->core.atomics != ATOMICS_LSE_FAR, "core.atomics",
+          "lse-far performs atomics at the line's home directory, which a bus does not have: use "
+          "lse-near or llsc");
 #undef CHECK
     return TRUE;
 }

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include "cores/arch.h"
 
-typedef enum { PROTO_MESI, PROTO_MOESI, PROTO_MESIF } ProtocolKind;
+typedef enum { PROTO_MESI, PROTO_MOESI, PROTO_MESIF, PROTO_MSI } ProtocolKind;
 typedef enum { ROLLBACK_CONSERVATIVE, ROLLBACK_PRECISE, ROLLBACK_NONE } RollbackPolicy;
 typedef enum { ISSUE_OUT_OF_ORDER, ISSUE_IN_ORDER } IssuePolicy;
 typedef enum { ATOMICS_LLSC, ATOMICS_LSE_NEAR, ATOMICS_LSE_FAR } AtomicsKind;
@@ -16,6 +16,9 @@ typedef enum { SOCKETS_FULL, SOCKETS_RING, SOCKETS_TWISTED_HYPERCUBE, SOCKETS_MC
 typedef enum { ONDIE_RING, ONDIE_MESH, ONDIE_CROSSBAR } OnDieTopology;
 typedef enum { XSOCKET_BROADCAST, XSOCKET_DIRECTORY, XSOCKET_PROBE_FILTER } CrossSocketCoherence;
 typedef enum { HOME_INTERLEAVE, HOME_FIRST_TOUCH } HomePolicy;
+/* How coherence requests travel: to the line's home directory over the on-die network and the
+ * socket links, or broadcast on one atomic snooping bus (coherence/bus.c). */
+typedef enum { INTERCONNECT_DIRECTORY, INTERCONNECT_BUS } InterconnectKind;
 
 typedef struct {
     gint64 size;      /* bytes */
@@ -43,7 +46,13 @@ typedef struct {
         gint64 snoop_response_cycles;  /* a private hierarchy answering a snoop (ack or data) */
         gint64 snoop_data_cycles;      /* more when the answer reads a dirty line out of it */
         CrossSocketCoherence cross_socket;
+        InterconnectKind interconnect;
     } topology;
+
+    struct {
+        gint64 address_cycles;         /* arbitration and address phase of one bus transaction */
+        gint64 data_cycles;            /* its data phase, once the responder has the data */
+    } bus;
 
     struct {
         IssuePolicy issue;

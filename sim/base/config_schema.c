@@ -14,7 +14,7 @@
 #define ARM64_ONLY CFG_ARCH(ARCH_ARM64)
 
 static const char *const arch_choices[] = { "x86", "arm64", NULL };
-static const char *const proto_choices[] = { "mesi", "moesi", "mesif", NULL };
+static const char *const proto_choices[] = { "mesi", "moesi", "mesif", "msi", NULL };
 static const char *const rollback_choices[] = { "conservative", "precise", "none", NULL };
 static const char *const issue_choices[] = { "out-of-order", "in-order", NULL };
 static const char *const atomics_choices[] = { "llsc", "lse-near", "lse-far", NULL };
@@ -22,6 +22,7 @@ static const char *const links_choices[] = { "full", "ring", "twisted-hypercube"
 static const char *const ondie_choices[] = { "ring", "mesh", "crossbar", NULL };
 static const char *const xsock_choices[] = { "broadcast", "directory", "probe-filter", NULL };
 static const char *const home_choices[] = { "interleave", "first-touch", NULL };
+static const char *const interconnect_choices[] = { "directory", "bus", NULL };
 
 const CfgKey qsim_config_schema[] = {
     /* path, type, offset, default, min, max, choices, unit, doc, the archs it applies to */
@@ -32,7 +33,10 @@ const CfgKey qsim_config_schema[] = {
     { "arch", CFG_ENUM, OFF(arch), NULL, 0, 0, arch_choices, NULL,
       "Instruction-set architecture: decides memory ordering and how each ISA op behaves.", ANY_ARCH },
     { "protocol", CFG_ENUM, OFF(protocol), "mesi", 0, 0, proto_choices, NULL,
-      "Cache-coherence protocol.", ANY_ARCH },
+      "Cache-coherence protocol: mesi, moesi, mesif (MESI with Intel's F state per socket), or msi "
+      "(no E: a lone reader gets S, so its first store needs an upgrade; Sorin, Hill and Wood, A "
+      "Primer on Memory Consistency and Cache Coherence, Tables 8.1-8.2, and on a bus Tables "
+      "7.5-7.6).  A bus runs msi or mesi.", ANY_ARCH },
     { "line_size", CFG_SIZE, OFF(line_size), "64", 16, 4096, NULL, "bytes",
       "Cache line size, the same at every level (a power of two).", ANY_ARCH },
     { "frequency_ghz", CFG_DOUBLE, OFF(frequency_ghz), "2.3", 0.1, 10, NULL, "GHz",
@@ -66,6 +70,26 @@ const CfgKey qsim_config_schema[] = {
       "probe-filter (AMD HT Assist: the home records the owner and a single sharer, not a set of "
       "them, so a write to a line with several sharers or an owner and sharers broadcasts its "
       "invalidations to every socket and waits for every answer).", ANY_ARCH },
+    { "topology.interconnect", CFG_ENUM, OFF(topology.interconnect), "directory", 0, 0, interconnect_choices, NULL,
+      "How coherence requests travel: directory (point to point to the line's home, which "
+      "serialises them and forwards them to the holders it records), or bus (the Primer's simple "
+      "snooping system, Sorin, Hill and Wood ch. 7.2.2: one atomic bus, each request broadcast to "
+      "every cache and the memory in the order the arbiter grants them, each cache answering from "
+      "its own state, no directory; one transaction on the bus at a time).  A bus joins the cores "
+      "of one socket (topology.sockets: 1); its timing is the bus.* keys, and the on-die network "
+      "keys do not apply to it.", ANY_ARCH },
+
+    { "bus.address_cycles", CFG_INT, OFF(bus.address_cycles), "10", 1, 10000, NULL, "cycles",
+      "topology.interconnect bus: the arbitration and address phase of a transaction, from the "
+      "cycle after a cache asks for the bus (or after the previous transaction's data phase) to "
+      "every cache and the memory seeing the request.  The default is chosen for teaching (a round "
+      "number), not measured on a machine.", ANY_ARCH },
+    { "bus.data_cycles", CFG_INT, OFF(bus.data_cycles), "10", 1, 10000, NULL, "cycles",
+      "topology.interconnect bus: the data phase, once the responder has the line (memory after "
+      "memory.latency, or llc.latency when the LLC holds it; a cache after "
+      "topology.snoop_response_cycles, plus snoop_data_cycles for dirty data).  A load miss takes "
+      "address_cycles + the responder's time + data_cycles.  The default is chosen for teaching, "
+      "not measured.", ANY_ARCH },
 
     { "core.issue", CFG_ENUM, OFF(core.issue), "out-of-order", 0, 0, issue_choices, NULL,
       "How ops start: out-of-order (as soon as their operands are ready, within the window) or "

@@ -56,11 +56,12 @@ int cmd_protocol(int argc, char **argv)
         { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write to FILE; with --format dot, FILE.svg or FILE.png is rendered by Graphviz's dot", "FILE" },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
-    if (!cli_parse_command(&argc, &argv, "[mesi|moesi|mesif]",
+    if (!cli_parse_command(&argc, &argv, "[msi|mesi|moesi|mesif|msi-bus|mesi-bus]",
                            "Print a coherence protocol's cache and directory tables as the Primer lays them\n"
                            "out (a row per state, a column per event, each cell actions/next state), with\n"
                            "every row in words; or its state diagram as Graphviz DOT; or the legend of\n"
-                           "`qsim run --trace`.  Default: mesi.",
+                           "`qsim run --trace`.  Default: mesi.  msi-bus and mesi-bus are the snooping\n"
+                           "tables a config with topology.interconnect: bus runs (a cache and the memory).",
                            entries))
         return QSIM_EXIT_USAGE;
     if (argc > 2 || (argc == 2 && config)) {
@@ -76,7 +77,8 @@ int cmd_protocol(int argc, char **argv)
         QsimConfig *cfg = config_load(config, NULL, &error);
         if (!cfg)
             return cli_fail(error);
-        name = cfg->protocol == PROTO_MOESI ? "moesi" : cfg->protocol == PROTO_MESIF ? "mesif" : "mesi";
+        const CohProtocol *cp = coh_protocol_select(cfg); /* its protocol on its interconnect */
+        name = cp ? cp->name : "mesi";
         config_free(cfg);
     }
     const CohProtocol *p = protocol_doc_find(name, &error);
