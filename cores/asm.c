@@ -11,6 +11,7 @@
 #include <ctype.h>
 #include "cores/asm.h"
 #include "cores/isa_exec.h"
+#include "sim/base/echo.h"
 #include "sim/base/suggest.h"
 
 G_DEFINE_QUARK(qsim-asm-error-quark, asm_error)
@@ -45,7 +46,8 @@ typedef struct {
 typedef struct {
     ArchTarget target;
     IsaProgram *p;
-    GArray *diags;            /* AsmDiag */
+    GArray *diags;            /* AsmDiag: the first ASM_DIAGS_KEPT found */
+    guint ndiags;             /* errors found in all */
     GHashTable *labels;       /* name -> AsmPos* ; pc kept in p->labels */
     GHashTable *consts;       /* name -> gint64* */
     GArray *fixups;           /* AsmFixup */
@@ -55,13 +57,22 @@ typedef struct {
     GArray *conds;            /* AsmCond: the open `.if` blocks of the current source */
 } Asm;
 
+/* A source of garbage has an error a line: the message shows the first ASM_DIAGS_SHOWN (by
+ * position) of the first ASM_DIAGS_KEPT found, and how many there were. */
+#define ASM_DIAGS_KEPT 1000u
+#define ASM_DIAGS_SHOWN 20u
+
 static void diag(Asm *a, guint line, guint col, const char *fmt, ...) G_GNUC_PRINTF(4, 5);
 static void diag(Asm *a, guint line, guint col, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    AsmDiag d = { a->file, line, col, g_strdup_vprintf(fmt, ap) };
+    g_autofree char *full = g_strdup_vprintf(fmt, ap);
     va_end(ap);
+    /* Tokens echoed at most ECHO_MAX_CHARS (a megabyte label is not printed back whole). */
+    if (a->ndiags++ >= ASM_DIAGS_KEPT)
+        return;
+    AsmDiag d = { a->file, line, col, echo_clip_message(full) };
     g_array_append_val(a->diags, d);
 }
 
@@ -1083,19 +1094,22 @@ IsaProgram *asm_assemble_sources(const AsmSource *sources, guint n, ArchTarget t
     }
     /* `with` placement, reported in the declaring source. */
     {
-        IsaLayout *l = isa_layout_new(a.p, 1, ASM_LINE_SIZE, 0);
+        /* Against the target's line: the layout places by the config's line size, and a group
+         * that overflows a 16-byte line would overlap the next symbol (false races). */
+        guint line = asm_line_size(target);
+        IsaLayout *l = isa_layout_new(a.p, 1, line, 0);
         for (guint s = 0; s < a.p->syms->len; s++) {
             const IsaSym *sym = a.p->syms->pdata[s];
             if (sym->with < 0)
                 continue;
             const IsaSym *partner = a.p->syms->pdata[sym->with];
             uint64_t at = isa_sym_addr(l, s, 0);
-            uint64_t pl = isa_sym_addr(l, (guint)sym->with, 0) / ASM_LINE_SIZE;
-            if (at / ASM_LINE_SIZE != pl || (at + sym->size - 1) / ASM_LINE_SIZE != pl) {
+            uint64_t pl = isa_sym_addr(l, (guint)sym->with, 0) / line;
+            if (at / line != pl || (at + sym->size - 1) / line != pl) {
                 a.file = g_array_index(sym_file, guint, s);
                 diag(&a, sym->line, sym->col,
-                     "`%s` (%u bytes) does not fit in `%s`'s %d-byte line (it would start at offset %" G_GUINT64_FORMAT ")",
-                     sym->name, sym->size, partner->name, ASM_LINE_SIZE, at - pl * ASM_LINE_SIZE);
+                     "`%s` (%u bytes) does not fit in `%s`'s %u-byte line (it would start at offset %" G_GUINT64_FORMAT ")",
+                     sym->name, sym->size, partner->name, line, at - pl * line);
             }
         }
         isa_layout_free(l);
@@ -1148,11 +1162,14 @@ IsaProgram *asm_assemble_sources(const AsmSource *sources, guint n, ArchTarget t
     if (a.diags->len) {
         g_array_sort(a.diags, diag_cmp);
         GString *msg = g_string_new(NULL);
-        for (guint i = 0; i < a.diags->len; i++) {
+        guint shown = MIN(a.diags->len, ASM_DIAGS_SHOWN);
+        for (guint i = 0; i < shown; i++) {
             AsmDiag *d = &g_array_index(a.diags, AsmDiag, i);
             g_string_append_printf(msg, "%s%s:%u:%u: %s", i ? "\n" : "",
                                    (const char *)a.p->files->pdata[d->file], d->line, d->col, d->msg);
         }
+        if (a.ndiags > shown)
+            g_string_append_printf(msg, "\n... and %u more errors", a.ndiags - shown);
         g_set_error_literal(error, ASM_ERROR, ASM_ERROR_INVALID, msg->str);
         g_string_free(msg, TRUE);
         asm_program_free(a.p);
@@ -1180,6 +1197,7 @@ IsaProgram *asm_assemble(const char *name, const char *text, ArchTarget target, 
 ArchTarget asm_target_for_config(const QsimConfig *cfg)
 {
     ArchTarget t = arch_target(cfg->arch);
+    t.line_size = (guint)cfg->line_size;
     if (cfg->arch == ARCH_ARM64)
         t.atomics = cfg->core.atomics == ATOMICS_LLSC ? ARCH_ATOMICS_LLSC : ARCH_ATOMICS_LSE;
     return t;
@@ -1341,9 +1359,10 @@ char *asm_listing(const IsaProgram *p, ArchTarget target, guint nthreads)
             g_string_append_printf(g, "    # -> @%d", in->target);
         g_string_append_c(g, '\n');
     }
-    IsaLayout *l = isa_layout_new(p, nthreads, ASM_LINE_SIZE, 0x10000);
+    guint line = asm_line_size(target);
+    IsaLayout *l = isa_layout_new(p, nthreads, line, 0x10000);
     g_string_append_printf(g, "\n# memory layout for %u threads (%u-byte lines, base 0x%" G_GINT64_MODIFIER "x, %"
-                           G_GUINT64_FORMAT " bytes)\n", nthreads, ASM_LINE_SIZE, l->base, l->size);
+                           G_GUINT64_FORMAT " bytes)\n", nthreads, line, l->base, l->size);
     for (guint s = 0; s < p->syms->len; s++) {
         const IsaSym *sym = p->syms->pdata[s];
         guint copies = sym->scope == SYM_SHARED ? 1 : nthreads;

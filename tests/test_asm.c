@@ -258,9 +258,9 @@ typedef struct {
 } CondCase;
 
 static const CondCase cond_cases[] = {
-    { { ARCH_X86, ARCH_ATOMICS_LOCKED }, "pause\nmov r2, 1\njmp main\n", "12 27 28 " },
-    { { ARCH_ARM64, ARCH_ATOMICS_LLSC }, "ldx r1, [w]\nwfe\nsevl\nmov r2, 2\njmp main\n", "19 20 24 27 28 " },
-    { { ARCH_ARM64, ARCH_ATOMICS_LSE }, "wfe\nfadd r1, [w], 2\nmov r2, 2\njmp main\n", "15 16 27 28 " },
+    { { ARCH_X86, ARCH_ATOMICS_LOCKED, 0 }, "pause\nmov r2, 1\njmp main\n", "12 27 28 " },
+    { { ARCH_ARM64, ARCH_ATOMICS_LLSC, 0 }, "ldx r1, [w]\nwfe\nsevl\nmov r2, 2\njmp main\n", "19 20 24 27 28 " },
+    { { ARCH_ARM64, ARCH_ATOMICS_LSE, 0 }, "wfe\nfadd r1, [w], 2\nmov r2, 2\njmp main\n", "15 16 27 28 " },
 };
 
 START_TEST(test_conditional_selects_per_target)

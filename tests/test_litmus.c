@@ -310,7 +310,8 @@ START_TEST(test_kinds_listed_twice)
     ck_assert(g_file_set_contents(path, "SB Allowed\nMP Forbidden\nSB.litmus Forbidden\n", -1, NULL));
     GError *e = NULL;
     ck_assert_ptr_null(litmus_kinds_load(path, &e));
-    ck_assert_msg(e && g_str_has_suffix(e->message, "kinds.txt:3: SB is listed twice"), "%s", e ? e->message : "");
+    ck_assert_msg(e && g_str_has_suffix(e->message, "kinds.txt:3: SB is listed twice (first on line 1)"), "%s",
+                  e ? e->message : "");
     g_error_free(e);
     g_unlink(path);
     g_rmdir(dir);

@@ -251,8 +251,14 @@ START_TEST(test_shards_merge_to_the_whole)
     /* Two shards alone: a point is missing, exit 1. */
     const char *partial[] = { "sweep", "--merge", shards[0], shards[1], "--out", merged, NULL };
     ck_assert_int_eq(run_qsim(partial, NULL, NULL), 1);
-    const char *args[] = { "sweep", "--merge", shards[2], shards[0], shards[1], "--out", merged, NULL };
+    /* The partial merge is in `merged` now: merging into it again replaces it, so it takes --force. */
+    const char *again[] = { "sweep", "--merge", shards[2], shards[0], shards[1], "--out", merged, NULL };
     g_autofree char *err = NULL;
+    ck_assert_int_eq(run_qsim(again, NULL, &err), 2);
+    ck_assert_msg(strstr(err, "the folder is not empty"), "%s", err);
+    const char *args[] = { "sweep", "--merge", "--force", shards[2], shards[0], shards[1], "--out", merged, NULL };
+    g_free(err);
+    err = NULL;
     ck_assert_msg(run_qsim(args, NULL, &err) == 0, "%s", err);
     g_autofree char *a = slurp(whole, "results.csv"), *b = slurp(merged, "results.csv");
     ck_assert_str_eq(a, b);

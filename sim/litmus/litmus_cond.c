@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sim/litmus/litmus_priv.h"
+#include "sim/base/echo.h"
 
 GQuark litmus_error_quark(void)
 {
@@ -23,8 +24,9 @@ void lit_error_at(GError **error, int code, const char *file, guint line, guint 
 {
     va_list ap;
     va_start(ap, fmt);
-    g_autofree char *msg = g_strdup_vprintf(fmt, ap);
+    g_autofree char *full = g_strdup_vprintf(fmt, ap);
     va_end(ap);
+    g_autofree char *msg = echo_clip_message(full);   /* tokens echoed at most ECHO_MAX_CHARS */
     g_set_error(error, LITMUS_ERROR, code, "%s:%u:%u: %s", file ? file : "<litmus>", line, col, msg);
 }
 

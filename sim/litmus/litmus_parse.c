@@ -14,6 +14,8 @@
  * filter, condition), then the checks that need the whole test. */
 #include <string.h>
 #include "sim/litmus/litmus_priv.h"
+#include "sim/base/echo.h"
+#include "sim/base/input_file.h"
 
 static void cell_free(LitmusCell *c)
 {
@@ -680,8 +682,8 @@ LitmusTest *litmus_parse_file(const char *path, GError **error)
 {
     g_autofree char *text = NULL;
     g_autoptr(GError) e = NULL;
-    if (!g_file_get_contents(path, &text, NULL, &e)) {
-        g_set_error(error, LITMUS_ERROR, LITMUS_ERROR_IO, "%s: cannot read: %s", path, e->message);
+    if (!input_file_read(path, INPUT_LITMUS, &text, NULL, &e)) {
+        g_set_error_literal(error, LITMUS_ERROR, LITMUS_ERROR_IO, e->message);
         return NULL;
     }
     /* A checkout without symbolic links leaves a one-line file naming the target. */
@@ -690,9 +692,14 @@ LitmusTest *litmus_parse_file(const char *path, GError **error)
         g_autofree char *dir = g_path_get_dirname(path);
         g_autofree char *target = g_build_filename(dir, trimmed, NULL);
         g_autofree char *ttext = NULL;
-        if (!g_file_get_contents(target, &ttext, NULL, NULL)) {
+        if (!g_file_test(target, G_FILE_TEST_EXISTS)) {
             g_set_error(error, LITMUS_ERROR, LITMUS_ERROR_IO,
                         "%s:1:1: a symbolic-link stub naming '%s', which does not exist", path, trimmed);
+            return NULL;
+        }
+        g_clear_error(&e);
+        if (!input_file_read(target, INPUT_LITMUS, &ttext, NULL, &e)) {
+            g_set_error_literal(error, LITMUS_ERROR, LITMUS_ERROR_IO, e->message);
             return NULL;
         }
         return litmus_parse_string(ttext, target, error);
