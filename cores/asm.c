@@ -50,6 +50,7 @@ typedef struct {
     guint ndiags;             /* errors found in all */
     GHashTable *labels;       /* name -> AsmPos* ; pc kept in p->labels */
     GHashTable *consts;       /* name -> gint64* */
+    GHashTable *sym_index;    /* name (the sym's own) -> index in p->syms + 1: lookups at once */
     GArray *fixups;           /* AsmFixup */
     GPtrArray *entry_names;   /* char* with positions in entry_pos */
     GArray *entry_pos;        /* AsmPos */
@@ -214,7 +215,7 @@ static int parse_reg(const char *s)
 
 static IsaSym *find_sym(Asm *a, const char *name, int *index)
 {
-    int i = isa_program_find_sym(a->p, name);
+    int i = GPOINTER_TO_INT(g_hash_table_lookup(a->sym_index, name)) - 1;
     if (index)
         *index = i;
     return i >= 0 ? a->p->syms->pdata[i] : NULL;
@@ -343,10 +344,12 @@ static void parse_decl(Asm *a, guint line, const Tok *dir, const char *rest, gui
              ((IsaSym *)a->p->syms->pdata[sym->with])->name);
         bad = TRUE;
     }
-    if (bad)
+    if (bad) {
         sym_free(sym);
-    else
+    } else {
         g_ptr_array_add(a->p->syms, sym);
+        g_hash_table_insert(a->sym_index, sym->name, GUINT_TO_POINTER(a->p->syms->len));
+    }
 out:
     g_ptr_array_free(words, TRUE);
     g_array_free(cols, TRUE);
@@ -1073,6 +1076,7 @@ IsaProgram *asm_assemble_sources(const AsmSource *sources, guint n, ArchTarget t
     a.diags = g_array_new(FALSE, FALSE, sizeof(AsmDiag));
     a.labels = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
     a.consts = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+    a.sym_index = g_hash_table_new(g_str_hash, g_str_equal);
     a.fixups = g_array_new(FALSE, FALSE, sizeof(AsmFixup));
     a.entry_names = g_ptr_array_new_with_free_func(g_free);
     a.entry_pos = g_array_new(FALSE, FALSE, sizeof(AsmPos));
@@ -1114,49 +1118,58 @@ IsaProgram *asm_assemble_sources(const AsmSource *sources, guint n, ArchTarget t
         }
         isa_layout_free(l);
     }
-    /* Label fixups. */
+    /* Label fixups, through a table of the labels (a source may have tens of thousands). */
+    GHashTable *label_pc = g_hash_table_new(g_str_hash, g_str_equal);   /* name -> pc + 1 */
+    for (guint k = 0; k < a.p->labels->len; k++) {
+        const IsaEntry *l = &g_array_index(a.p->labels, IsaEntry, k);
+        if (!g_hash_table_contains(label_pc, l->name))
+            g_hash_table_insert(label_pc, l->name, GINT_TO_POINTER(l->pc + 1));
+    }
+    guint suggested = 0;
     for (guint i = 0; i < a.fixups->len; i++) {
         AsmFixup *f = &g_array_index(a.fixups, AsmFixup, i);
-        int pc = -1;
-        for (guint k = 0; k < a.p->labels->len && pc < 0; k++)
-            if (!strcmp(g_array_index(a.p->labels, IsaEntry, k).name, f->label))
-                pc = g_array_index(a.p->labels, IsaEntry, k).pc;
+        int pc = GPOINTER_TO_INT(g_hash_table_lookup(label_pc, f->label)) - 1;
         if (pc < 0) {
             a.file = f->file;
-            const char **names = g_new(const char *, a.p->labels->len + 1);
-            for (guint k = 0; k < a.p->labels->len; k++)
-                names[k] = g_array_index(a.p->labels, IsaEntry, k).name;
-            const char *hint = suggest_closest(f->label, names, a.p->labels->len);
+            /* A guess costs a comparison with every label: only for the errors a message can show. */
+            const char *hint = NULL;
+            if (suggested++ < ASM_DIAGS_SHOWN) {
+                const char **names = g_new(const char *, a.p->labels->len + 1);
+                for (guint k = 0; k < a.p->labels->len; k++)
+                    names[k] = g_array_index(a.p->labels, IsaEntry, k).name;
+                hint = suggest_closest(f->label, names, a.p->labels->len);
+                g_free(names);
+            }
             if (hint)
                 diag(&a, f->line, f->col, "undefined label `%s`; did you mean `%s`?", f->label, hint);
             else
                 diag(&a, f->line, f->col, "undefined label `%s`", f->label);
-            g_free(names);
         } else {
             g_array_index(a.p->insns, IsaInsn, f->insn).target = pc;
         }
         g_free(f->label);
     }
     /* Entry points. */
+    GHashTable *entry_seen = g_hash_table_new(g_str_hash, g_str_equal);
     for (guint i = 0; i < a.entry_names->len; i++) {
         const char *name = a.entry_names->pdata[i];
         AsmPos *pos = &g_array_index(a.entry_pos, AsmPos, i);
         a.file = pos->file;
-        if (isa_program_find_entry(a.p, name) >= 0) {
+        if (g_hash_table_contains(entry_seen, name)) {
             diag(&a, pos->line, pos->col, "duplicate entry point `%s`", name);
             continue;
         }
-        int pc = -1;
-        for (guint k = 0; k < a.p->labels->len && pc < 0; k++)
-            if (!strcmp(g_array_index(a.p->labels, IsaEntry, k).name, name))
-                pc = g_array_index(a.p->labels, IsaEntry, k).pc;
+        int pc = GPOINTER_TO_INT(g_hash_table_lookup(label_pc, name)) - 1;
         if (pc < 0) {
             diag(&a, pos->line, pos->col, "entry point `%s` has no label", name);
             continue;
         }
         IsaEntry e = { g_strdup(name), pc };
         g_array_append_val(a.p->entries, e);
+        g_hash_table_add(entry_seen, (gpointer)name);
     }
+    g_hash_table_destroy(entry_seen);
+    g_hash_table_destroy(label_pc);
 
     IsaProgram *result = a.p;
     if (a.diags->len) {
@@ -1180,6 +1193,7 @@ IsaProgram *asm_assemble_sources(const AsmSource *sources, guint n, ArchTarget t
     g_array_free(a.diags, TRUE);
     g_hash_table_destroy(a.labels);
     g_hash_table_destroy(a.consts);
+    g_hash_table_destroy(a.sym_index);
     g_array_free(a.fixups, TRUE);
     g_ptr_array_free(a.entry_names, TRUE);
     g_array_free(a.entry_pos, TRUE);
@@ -1205,12 +1219,22 @@ ArchTarget asm_target_for_config(const QsimConfig *cfg)
 
 /* ======================================================================= listing */
 
+/* The first label at `pc`: labels are in source order, so their pcs never decrease, and a
+ * binary search finds it (a listing asks for every branch). */
 static const char *label_at(const IsaProgram *p, int32_t pc)
 {
-    for (guint k = 0; p->labels && k < p->labels->len; k++)
-        if (g_array_index(p->labels, IsaEntry, k).pc == pc)
-            return g_array_index(p->labels, IsaEntry, k).name;
-    return NULL;
+    if (!p->labels)
+        return NULL;
+    guint lo = 0, hi = p->labels->len;
+    while (lo < hi) {
+        guint mid = lo + (hi - lo) / 2;
+        if (g_array_index(p->labels, IsaEntry, mid).pc < pc)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < p->labels->len && g_array_index(p->labels, IsaEntry, lo).pc == pc
+               ? g_array_index(p->labels, IsaEntry, lo).name : NULL;
 }
 
 static const char *reg_name(int r)
@@ -1347,10 +1371,12 @@ char *asm_listing(const IsaProgram *p, ArchTarget target, guint nthreads)
         g_string_append_printf(g, " %s=@%d", g_array_index(p->entries, IsaEntry, i).name,
                                g_array_index(p->entries, IsaEntry, i).pc);
     g_string_append(g, "\n\n");
+    guint next_label = 0;   /* labels come in pc order: a cursor walks them */
     for (guint pc = 0; pc < p->insns->len; pc++) {
-        for (guint k = 0; p->labels && k < p->labels->len; k++)
-            if (g_array_index(p->labels, IsaEntry, k).pc == (int32_t)pc)
-                g_string_append_printf(g, "%s:\n", g_array_index(p->labels, IsaEntry, k).name);
+        for (; p->labels && next_label < p->labels->len &&
+               g_array_index(p->labels, IsaEntry, next_label).pc <= (int32_t)pc; next_label++)
+            if (g_array_index(p->labels, IsaEntry, next_label).pc == (int32_t)pc)
+                g_string_append_printf(g, "%s:\n", g_array_index(p->labels, IsaEntry, next_label).name);
         const IsaInsn *in = &g_array_index(p->insns, IsaInsn, pc);
         g_autofree char *pos = asm_format_pos(p, in);
         g_autofree char *txt = asm_format_insn(p, in);

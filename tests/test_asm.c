@@ -411,6 +411,28 @@ START_TEST(test_errors_are_bounded)
 }
 END_TEST
 
+/* A large source assembles in time linear in its size: labels, variables and `with` chains are
+ * found through tables (each lookup scanned all of them: a megabyte of labels took 14 s).  The
+ * test's timeout is the guard. */
+START_TEST(test_large_sources)
+{
+    GString *src = g_string_new(".shared v0 8 own_line\n.entry main\nmain:\n");
+    for (guint i = 1; i < 12000; i++)
+        g_string_append_printf(src, ".shared v%u 4 with v%u\nl%u:\n    ld32 r1, [v%u]\n    beq r1, 7, l%u\n", i,
+                               i - 1, i, i, 12000 - i);
+    g_string_append(src, "l12000:\n    halt\n");
+    g_autoptr(GError) err = NULL;
+    g_autoptr(IsaProgram) p = asm_assemble("t.qs", src->str, arch_target(ARCH_X86), &err);
+    g_string_free(src, TRUE);
+    /* the `with` chain overflows its partner's line at every 16th link */
+    ck_assert_ptr_null(p);
+    ck_assert_msg(g_str_has_prefix(err->message, "t.qs:60:9: `v15` (4 bytes) does not fit in `v14`'s 64-byte line"),
+                  "%.300s", err->message);
+    g_auto(GStrv) lines = g_strsplit(err->message, "\n", -1);
+    ck_assert_str_eq(lines[g_strv_length(lines) - 1], "... and 730 more errors");
+}
+END_TEST
+
 Suite *make_asm_suite(void)
 {
     Suite *s = suite_create("asm");
@@ -428,6 +450,7 @@ Suite *make_asm_suite(void)
     tcase_add_test(tc, test_decoded_fields);
     tcase_add_test(tc, test_with_layout);
     tcase_add_test(tc, test_with_checked_against_the_line_size);
+    tcase_add_test(tc, test_large_sources);
     suite_add_tcase(s, tc);
     tc = tcase_create("conditional assembly");
     tcase_add_loop_test(tc, test_conditional_selects_per_target, 0, G_N_ELEMENTS(cond_cases));

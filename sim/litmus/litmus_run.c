@@ -46,8 +46,13 @@ GHashTable *litmus_kinds_load(const char *path, GError **error)
         g_set_error_literal(error, LITMUS_ERROR, LITMUS_ERROR_IO, e->message);
         return NULL;
     }
+    return litmus_kinds_parse(text, path, error);
+}
+
+GHashTable *litmus_kinds_parse(const char *text, const char *path, GError **error)
+{
     GHashTable *kinds = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-    /* the line each name is on, for a name listed twice (names are few: kinds are small) */
+    /* the line each name is on, for a name listed twice */
     g_autoptr(GHashTable) line_of = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
     for (guint i = 0; lines[i]; i++) {
