@@ -202,6 +202,11 @@ static gboolean parse_value(const CfgKey *k, const char *text, CfgValue *v, char
         return FALSE;
     }
     case CFG_STRING:
+        /* A config is UTF-8 text (libyaml checks a file's; a --set value arrives as bytes). */
+        if (!g_utf8_validate(text, -1, NULL)) {
+            *why = g_strdup("not UTF-8 text");
+            return FALSE;
+        }
         return TRUE;
     }
     g_assert_not_reached();
@@ -759,6 +764,35 @@ static char *format_double(double v)
     return g_strdup(g_ascii_formatd(buf, sizeof buf, "%.17g", v));
 }
 
+/* `s` as a YAML double-quoted scalar that reads back as exactly `s`: quotes and backslashes
+ * escaped, and every character YAML would not keep as written (control characters, and the
+ * line breaks NEL, LS and PS, which it folds) as an escape. */
+static char *yaml_quoted(const char *s)
+{
+    GString *out = g_string_new("\"");
+    for (const char *p = s; *p; p++) {
+        guchar ch = (guchar)*p;
+        if (ch == '"' || ch == '\\') {
+            g_string_append_c(out, '\\');
+            g_string_append_c(out, (char)ch);
+        } else if (ch == '\n') {
+            g_string_append(out, "\\n");
+        } else if (ch < 0x20 || ch == 0x7f) {
+            g_string_append_printf(out, "\\x%02x", ch);
+        } else if (ch == 0xc2 && (guchar)p[1] == 0x85) {
+            g_string_append(out, "\\N");   /* NEL */
+            p++;
+        } else if (ch == 0xe2 && (guchar)p[1] == 0x80 && ((guchar)p[2] == 0xa8 || (guchar)p[2] == 0xa9)) {
+            g_string_append(out, (guchar)p[2] == 0xa8 ? "\\L" : "\\P");   /* LS, PS */
+            p += 2;
+        } else {
+            g_string_append_c(out, (char)ch);
+        }
+    }
+    g_string_append_c(out, '"');
+    return g_string_free(out, FALSE);
+}
+
 static char *format_value(const QsimConfig *c, const CfgKey *k)
 {
     const void *f = cfield(c, k);
@@ -775,17 +809,7 @@ static char *format_value(const QsimConfig *c, const CfgKey *k)
         return g_strdup(k->choices[*(const int *)f]);
     case CFG_STRING: {
         const char *s = *(char *const *)f;
-        GString *out = g_string_new("\"");
-        for (const char *p = s ? s : ""; *p; p++) {
-            if (*p == '"' || *p == '\\')
-                g_string_append_c(out, '\\');
-            if (*p == '\n')
-                g_string_append(out, "\\n");
-            else
-                g_string_append_c(out, *p);
-        }
-        g_string_append_c(out, '"');
-        return g_string_free(out, FALSE);
+        return yaml_quoted(s ? s : "");
     }
     }
     g_assert_not_reached();
