@@ -336,6 +336,14 @@ static const struct {
       "bad.yaml:4:15: exclude: threads has no value in '5..9'" },
     { "missing lock file", "locks: [tas, mine.qs]\n", "bad.yaml:1:14: locks: no lock file " },
     { "bad plot scale", "locks: tas\nplot_scale: same\n", "bad.yaml:2:13: plot scale 'same': one of shared" },
+    /* issue 18: limits and YAML */
+    { "a second document", "locks: tas\n---\nlocks: ttas\n", "bad.yaml:2:1: a second YAML document (a sweep file is one document" },
+    { "nested too deep", "locks: " "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[" "\n", "bad.yaml:1:39: nested deeper than 32 levels" },
+    { "a leading zero", "locks: tas\nthreads: [01, 2]\n", "bad.yaml:2:11: threads 01: a number with a leading zero" },
+    { "ranges past the limit", "locks: tas\nseeds: [0..999999, 1000000..1999999]\n",
+      "bad.yaml:2:20: seeds: more than 1000000 values" },
+    { "a device as a lock file", "locks: /dev/zero\n",
+      "bad.yaml:1:8: locks: /dev/zero: not a regular file (a character device); a lock source must be a file" },
 };
 
 START_TEST(test_bad_sweep_files)
@@ -882,6 +890,33 @@ START_TEST(test_example_sweeps_load)
 }
 END_TEST
 
+/* A failed append names its file (it said "writing results" on a full disk). */
+START_TEST(test_append_names_the_file)
+{
+    FILE *f = fopen("/dev/full", "w");
+    ck_assert_ptr_nonnull(f);
+    g_autoptr(GError) e = NULL;
+    ck_assert(!sweep_append_line(f, "/dev/full", "{\"point\":0}", &e));
+    ck_assert_str_eq(e->message, "/dev/full: No space left on device");
+    fclose(f);
+}
+END_TEST
+
+/* More exclude entries than the limit: each point is checked against every one. */
+START_TEST(test_exclude_limit)
+{
+    GString *s = g_string_new("locks: tas\nseeds: 1..200\nexclude:\n");
+    for (guint i = 1; i <= 101; i++)
+        g_string_append_printf(s, "  - {seeds: %u}\n", i);
+    g_autoptr(GError) e = NULL;
+    g_autoptr(Sweep) sw = sweep_load_string(s->str, "bad.yaml", &e);
+    g_string_free(s, TRUE);
+    ck_assert_ptr_null(sw);
+    ck_assert_str_eq(e->message, "bad.yaml:104:5: exclude: more than 100 entries (every point is checked against "
+                                 "each: split the sweep instead)");
+}
+END_TEST
+
 Suite *make_sweep_suite(void)
 {
     Suite *s = suite_create("sweep");
@@ -889,6 +924,8 @@ Suite *make_sweep_suite(void)
     tcase_add_test(tc, test_point_order_follows_axes);
     tcase_add_test(tc, test_exclude_removes_points);
     tcase_add_loop_test(tc, test_bad_sweep_files, 0, G_N_ELEMENTS(bad_cases));
+    tcase_add_test(tc, test_append_names_the_file);
+    tcase_add_test(tc, test_exclude_limit);
     tcase_add_test(tc, test_example_sweeps_load);
     tcase_add_test(tc, test_ranges_expand);
     tcase_add_test(tc, test_example_sweeps_by_name);

@@ -427,12 +427,6 @@ static gboolean expand_values(SweepLoader *L, const SweepAxis *a, yaml_node_t **
     g_autoptr(GArray) plain_run = g_array_new(FALSE, FALSE, sizeof(guint64)); /* plain numbers just written */
     for (guint i = 0; i < n; i++) {
         yaml_node_t *node = items[i];
-        /* Each range is bounded, but a list of ranges is not: stop at the sweep's limit. */
-        if (texts->len > SWEEP_MAX_POINTS) {
-            g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT, POS_FMT "%s: more than %u values",
-                        POS_ARGS(L, node), a->name, SWEEP_MAX_POINTS);
-            return FALSE;
-        }
         if (node->type != YAML_SCALAR_NODE) {
             g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
                         POS_FMT "%s: expected a value, got %s", POS_ARGS(L, node), a->name, node_kind(node));
@@ -472,12 +466,23 @@ static gboolean expand_values(SweepLoader *L, const SweepAxis *a, yaml_node_t **
                             a->name, why);
                 return FALSE;
             }
+            if (texts->len > SWEEP_MAX_POINTS) {
+                g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT, POS_FMT "%s: more than %u values",
+                            POS_ARGS(L, node), a->name, SWEEP_MAX_POINTS);
+                return FALSE;
+            }
             for (guint k = from_len; k < texts->len; k++)
                 g_ptr_array_add(nodes, node);
             g_array_set_size(plain_run, 0);
             continue;
         }
         if (is_range) {
+            /* Each range is bounded, but a list of ranges is not: stop at the sweep's limit. */
+            if (texts->len + (to - from) / step + 1 > SWEEP_MAX_POINTS) {
+                g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT, POS_FMT "%s: more than %u values",
+                            POS_ARGS(L, node), a->name, SWEEP_MAX_POINTS);
+                return FALSE;
+            }
             for (guint64 x = from; x <= to; x += step) {
                 g_ptr_array_add(texts, g_strdup_printf("%" G_GUINT64_FORMAT, x));
                 g_ptr_array_add(nodes, node);
