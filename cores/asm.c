@@ -610,7 +610,8 @@ static void parse_insn(Asm *a, guint line, const Tok *mn, const char *rest, guin
     unsigned size;
     const AsmOpDef *d = lookup_op(base, &size);
     if (!d) {
-        const char *hint = suggest_op(base);
+        /* A guess compares with every op: only for errors a message can show (of the first found). */
+        const char *hint = a->ndiags < ASM_DIAGS_KEPT / 10 ? suggest_op(base) : NULL;
         if (hint)
             diag(a, line, mn->col, "unknown op `%s`; did you mean `%s`?", mn->text, hint);
         else
@@ -1133,7 +1134,7 @@ IsaProgram *asm_assemble_sources(const AsmSource *sources, guint n, ArchTarget t
             a.file = f->file;
             /* A guess costs a comparison with every label: only for the errors a message can show. */
             const char *hint = NULL;
-            if (suggested++ < ASM_DIAGS_SHOWN) {
+            if (suggested++ < ASM_DIAGS_SHOWN && a.ndiags < ASM_DIAGS_KEPT / 10) {
                 const char **names = g_new(const char *, a.p->labels->len + 1);
                 for (guint k = 0; k < a.p->labels->len; k++)
                     names[k] = g_array_index(a.p->labels, IsaEntry, k).name;

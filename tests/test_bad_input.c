@@ -166,6 +166,8 @@ static const struct {
     { "verify", { "verify", "--lock", "/dev/zero", NULL }, "lock source" },
     { "run --lock-file", { "run", "--config", "teaching", "--lock-file", "/dev/zero", NULL }, "lock source" },
     { "run --lock", { "run", "--config", "teaching", "--lock", "/dev/zero", NULL }, "lock source" },
+    { "native --lock-file", { "native", "--lock-file", "/dev/zero", NULL }, "lock source" },
+    { "validate --table", { "validate", "--table", "/dev/zero", NULL }, "validation table" },
 };
 
 START_TEST(test_device_files_are_refused)

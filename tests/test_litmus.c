@@ -292,6 +292,11 @@ static const struct {
     { "too many registers",
       "AArch64 T\n{}\n P0 ;\n ADD X0,X1,X2 ;\n ADD X3,X4,X5 ;\n ADD X6,X7,X8 ;\n ADD X9,X10,X11 ;\n ADD X12,X13,X14 ;\n ADD X15,X16,X17 ;\nexists (x=1)\n",
       "t.litmus:9:2: P0 needs more than 16 registers" },
+    /* found by fuzzing: an empty `[]` was read past its end */
+    { "empty memory operand", "X86 T\n{}\n P0 ;\n MOV [],$1 ;\nexists (x=1)\n",
+      "t.litmus:4:6: unsupported memory operand '[]'" },
+    { "empty AT&T memory operand", "X86_64 T\n{}\n P0 ;\n movl $1,() ;\nexists (x=1)\n",
+      "t.litmus:4:10: unsupported memory operand '()'" },
     /* Conditions are walked by recursion: their nesting and length are bounded (200k `(`
      * overflowed the stack). */
     { "condition nested too deep", "X86 T\n{}\n P0 ;\n MOV [x],$1 ;\nexists " PARENS70 "x=1" ")\n",

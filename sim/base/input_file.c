@@ -16,6 +16,7 @@ const InputLimit input_limits[INPUT__N] = {
     [INPUT_LITMUS] = { "litmus test", 1 * MiB },
     [INPUT_KINDS] = { "kinds file", 16 * MiB },
     [INPUT_SWEEP] = { "sweep file", 1 * MiB },
+    [INPUT_TABLE] = { "validation table", 1 * MiB },
 };
 
 static const char *file_type_name(mode_t m)

@@ -1,5 +1,5 @@
-/* Reading the files a user hands qsim: configs, lock sources, litmus tests, herd kinds files and
- * sweep files.  Every one is read here, so every one gets the same guards (docs/robustness.md):
+/* Reading the files a user hands qsim: configs, lock sources, litmus tests, herd kinds files,
+ * sweep files and validation tables.  Every one is read here, so every one gets the same guards (docs/robustness.md):
  *   - a regular file, or a pipe (`qsim litmus <(generate)`): a device (/dev/zero, a terminal),
  *     a socket or a folder is refused before a byte is read (a FIFO is opened without waiting
  *     for a writer, then read until its writer closes it);
@@ -18,6 +18,7 @@ typedef enum {
     INPUT_LITMUS,
     INPUT_KINDS,
     INPUT_SWEEP,
+    INPUT_TABLE,           /* a validation table (`qsim validate --table`) */
     INPUT__N
 } InputKind;
 
