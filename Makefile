@@ -120,10 +120,11 @@ $(B)/check_qsim: $(TEST_OBJ) $(B)/libqsim.a
 CK_TIMEOUT_MULTIPLIER ?= 4
 TEST_ENV := CK_TIMEOUT_MULTIPLIER=$(CK_TIMEOUT_MULTIPLIER) QSIM_SRCDIR=$(CURDIR) $(TEST_CACHE)
 # The suites the sanitizer pass runs (names as in `build/check_qsim --list`): the ones that
-# exercise memory: the parsers (assembler, config, litmus, workload options), the memory
-# system, the cores and the interpreter, the engine, the runner and its report.  The rest
+# exercise memory: the parsers (assembler, config, litmus, workload options, the input reader,
+# YAML limits, echoes), bad input on the command line, the memory system, the cores and the
+# interpreter, the engine, the runner and its report.  The rest
 # (litmus catalogues on whole machines, native runs, docs, sweeps, verify) run in check-unit.
-ASAN_SUITES := asm config litmus workload coh_table coh_directed coh_random \
+ASAN_SUITES := asm config litmus workload input_file yaml_doc echo bad_input coh_table coh_directed coh_random \
                core_pipe core_mem core_order core_lock interp engine run run_report report counters
 check: qsim
 	$(MAKE) --no-print-directory check-layers
