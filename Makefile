@@ -1,7 +1,8 @@
 # qsim: a cycle-level cache-coherence simulator.
 #   make          build ./qsim (objects under build/)
 #   make run      build, then run the main job
-#   make check    build, then run every test (also under ASan/UBSan)
+#   make check    build, then run every test (also under ASan/UBSan, fuzz corpora included)
+#   make fuzz     fuzz each input format for FUZZ_SECONDS (default 60) with libFuzzer (clang)
 #   make install  PREFIX=/usr/local DESTDIR=  (the binary, data, qsim(1), bash completion, docs)
 # Missing Debian build dependencies are installed when run as root (build-aux/deps.sh).
 
@@ -19,7 +20,7 @@ PKGS      := glib-2.0 yaml-0.1 json-glib-1.0
 NODEPS_GOALS := clean distclean help
 ifeq ($(filter-out $(NODEPS_GOALS),$(or $(MAKECMDGOALS),all)),)
 else
-DEPS_OK := $(shell sh build-aux/deps.sh >&2 && echo yes)
+DEPS_OK := $(shell sh build-aux/deps.sh $(MAKECMDGOALS) >&2 && echo yes)
 ifneq ($(DEPS_OK),yes)
 $(error build dependencies missing (see the apt-get line above))
 endif
@@ -52,7 +53,8 @@ TEST_OBJ := $(TEST_SRC:%.c=$(B)/%.o)
 TEST_CACHE := XDG_CACHE_HOME=$(CURDIR)/build/cache
 
 # (FORCE: a prerequisite that always runs its target's recipe)
-.PHONY: FORCE all run study check check-layers check-unit check-install check-tarball check-asan bench install uninstall clean docs golden
+.PHONY: FORCE all run study check check-layers check-unit check-install check-tarball check-asan check-fuzz-corpus \
+        fuzz fuzz-build bench install uninstall clean docs golden
 all: qsim $(B)/qsim.1 $(B)/qsim.bash
 
 qsim: $(B)/qsim
@@ -119,13 +121,13 @@ $(B)/check_qsim: $(TEST_OBJ) $(B)/libqsim.a
 CK_TIMEOUT_MULTIPLIER ?= 4
 TEST_ENV := CK_TIMEOUT_MULTIPLIER=$(CK_TIMEOUT_MULTIPLIER) QSIM_SRCDIR=$(CURDIR) $(TEST_CACHE)
 # The suites the sanitizer pass runs (names as in `build/check_qsim --list`): the ones that
-# exercise memory: the parsers (assembler, config, litmus, workload options), the memory
-# system, the cores and the interpreter, the engine, the runner and its report, and the
-# run-time faults and watchdogs (robustness: a bad address must never reach memory, natively
-# either).  The rest (litmus catalogues on whole machines, native runs, docs, sweeps, verify)
-# run in check-unit.
-ASAN_SUITES := asm config litmus workload coh_table coh_directed coh_random coh_msi coh_bus \
-               core_pipe core_mem core_order core_lock interp engine run run_report report counters \
+# exercise memory: the parsers (assembler, config, litmus, workload options, the input reader,
+# YAML limits, echoes), bad input on the command line, the memory system, the cores and the
+# interpreter, the engine, the runner and its report, and the run-time faults and watchdogs
+# (robustness: a bad address must never reach memory, natively either).  The rest (litmus
+# catalogues on whole machines, native runs, docs, sweeps, verify) run in check-unit.
+ASAN_SUITES := asm config litmus workload input_file yaml_doc echo bad_input coh_table coh_directed coh_random \
+               coh_msi coh_bus core_pipe core_mem core_order core_lock interp engine run run_report report counters \
                robustness
 check: qsim
 	$(MAKE) --no-print-directory check-layers
@@ -133,6 +135,7 @@ check: qsim
 	$(MAKE) --no-print-directory check-install
 	$(MAKE) --no-print-directory check-tarball
 	$(MAKE) --no-print-directory check-asan
+	$(MAKE) --no-print-directory check-fuzz-corpus
 	@echo "make check: all tests passed"
 
 check-unit: $(B)/check_qsim $(B)/qsim
@@ -140,12 +143,62 @@ check-unit: $(B)/check_qsim $(B)/qsim
 
 # Same sources, built with sanitizers, running the suites that exercise memory (ASAN_SUITES)
 # at a reduced scale.
+ASAN_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 check-asan:
-	$(MAKE) --no-print-directory B=build/asan \
-	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
-	  build/asan/check_qsim build/asan/qsim
+	$(MAKE) --no-print-directory B=build/asan CFLAGS="$(ASAN_CFLAGS)" build/asan/check_qsim build/asan/qsim
 	ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 QSIM_TEST_SCALE=quick \
 	  $(TEST_ENV) QSIM_BIN=$(CURDIR)/build/asan/qsim build/asan/check_qsim $(ASAN_SUITES)
+
+# ---- fuzzing (tests/fuzz/README.md) ----
+# One target per input format a user hands qsim; the repository's own files seed each corpus,
+# and tests/fuzz/corpus/TARGET keeps the inputs fuzzing found (each one a regression test).
+FUZZ_TARGETS := config asm litmus kinds sweep run
+FUZZ_SECONDS ?= 60
+FUZZ_CC ?= clang
+fuzz_seeds_config := configs/*.yaml
+fuzz_seeds_asm := locks/*.qs
+fuzz_seeds_run := locks/*.qs
+fuzz_seeds_litmus := tests/litmus/*/*.litmus
+fuzz_seeds_kinds := tests/litmus/*/kinds.txt
+fuzz_seeds_sweep := sweeps/*.yaml
+fuzz_inputs = $(wildcard $(fuzz_seeds_$(1))) tests/fuzz/corpus/$(1)
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+
+# make check: each corpus once through the targets' entry points under the sanitizer build,
+# by a plain driver (no clang or libFuzzer needed).
+build/asan/fuzz-driver-%: tests/fuzz/fuzz_driver.c tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h build/asan/libqsim.a
+	$(CC) -std=gnu11 $(WARN) $(ASAN_CFLAGS) $(PKG_CFLAGS) -I. -o $@ tests/fuzz/fuzz_driver.c tests/fuzz/fuzz_$*.c \
+	  build/asan/libqsim.a $(LDLIBS)
+
+check-fuzz-corpus:
+	$(MAKE) --no-print-directory B=build/asan CFLAGS="$(ASAN_CFLAGS)" build/asan/libqsim.a
+	$(MAKE) --no-print-directory $(FUZZ_TARGETS:%=build/asan/fuzz-driver-%)
+	@$(foreach t,$(FUZZ_TARGETS),ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  build/asan/fuzz-driver-$(t) $(call fuzz_inputs,$(t)) < /dev/null || exit 1;)
+
+# make fuzz: each target under libFuzzer for FUZZ_SECONDS, its corpus growing in
+# build/fuzz/corpus/TARGET; a crash leaves build/fuzz/crash-TARGET-* (add it to
+# tests/fuzz/corpus/TARGET with its fix).  clang comes from build-aux/deps.sh like the others.
+FUZZ_LIB_CFLAGS := -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h build/fuzz/libqsim.a
+	$(FUZZ_CC) -std=gnu11 $(WARN) -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer $(PKG_CFLAGS) -I. -o $@ $< \
+	  build/fuzz/libqsim.a $(LDLIBS)
+
+fuzz-build:
+	@command -v $(FUZZ_CC) >/dev/null || { echo "make fuzz: needs $(FUZZ_CC) (run make fuzz as root to install it)" >&2; exit 1; }
+	$(MAKE) --no-print-directory B=build/fuzz CC=$(FUZZ_CC) CFLAGS="$(FUZZ_LIB_CFLAGS)" build/fuzz/libqsim.a
+	$(MAKE) --no-print-directory $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
+
+fuzz: fuzz-build
+	@$(foreach t,$(FUZZ_TARGETS),mkdir -p build/fuzz/corpus/$(t) && \
+	  for f in $(wildcard $(fuzz_seeds_$(t))) $(wildcard tests/fuzz/corpus/$(t)/*); do \
+	    cp "$$f" "build/fuzz/corpus/$(t)/$$(echo "$$f" | tr / _)"; done && \
+	  echo "== fuzz $(t): $(FUZZ_SECONDS) s ==" && \
+	  build/fuzz/fuzz_$(t) -max_total_time=$(FUZZ_SECONDS) -max_len=16384 -timeout=10 -rss_limit_mb=2048 \
+	    -print_final_stats=1 -artifact_prefix=build/fuzz/crash-$(t)- build/fuzz/corpus/$(t) \
+	    < /dev/null > build/fuzz/$(t).log 2>&1; rc=$$?; \
+	  grep -E '^(#[0-9]+.*DONE|Done|stat::number_of_executed_units|==[0-9]+==ERROR|SUMMARY)' build/fuzz/$(t).log; \
+	  [ $$rc = 0 ] || { echo "make fuzz: $(t) failed (build/fuzz/$(t).log)" >&2; exit 1; };)
 
 # No include runs upward through the layers (build-aux/check-layers.sh has the table); the
 # checker itself must catch one planted in a scratch tree.

@@ -222,7 +222,7 @@ static gboolean snoop_acts(const MemSys *ms, guint s, CohCacheEvent ev)
     return ri >= 0 && (ms->cache_rows[ri].actions || ms->cache_rows[ri].next != s);
 }
 
-static gboolean attached(const CoreCaches *c) { return c->l1.w != NULL; }
+static gboolean attached(const CoreCaches *c) { return c->l1.ways != 0; }
 
 /* Request mi is seen by every cache and the memory.  TRUE: it waits for a held line. */
 static gboolean bus_snoop(MemSys *ms, gint32 mi)

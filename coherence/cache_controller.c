@@ -300,7 +300,7 @@ static void hit_event(void *obj, uint64_t arg)
 void memsys_issue(MemSys *ms, guint core, const MemRequest *req)
 {
     g_assert(core < ms->ncores);
-    g_assert(ms->cores[core].l1.w != NULL); /* memsys_attach first */
+    g_assert(ms->cores[core].l1.ways); /* memsys_attach first */
     g_assert(req->size == 1 || req->size == 2 || req->size == 4 || req->size == 8);
     g_assert((req->addr & (req->size - 1)) == 0);
     gint32 ai = acc_new(ms);

@@ -3,6 +3,7 @@
  *   cache_tags.c        a core's private hierarchy: its lines, the L1/L2 tag arrays (LRU),
  *                       fills and replacement
  *   llc.c               the per-socket inclusive LLC tags and back-invalidation
+ *   set_table.c         cache sets made when first touched (L1, L2 and LLC tags)
  *   directory.c         the home's directory entries, their FIFO of waiting requests, and
  *                       the per-line queries (state, counters, the list of lines)
  *   interconnect.c      socket topology, hop costs, on-die distance, routes, broadcast bound
@@ -68,9 +69,26 @@ typedef struct {
     guint32 lru;
 } Way;
 
+/* A cache's sets, each made (empty) when first touched: a run touches a few lines, while a
+ * config may describe a 64 GiB LLC, whose sets in full would outgrow the host (100 GB LLCs on
+ * 64 sockets asked for 200 GB at once).  Memory follows the lines a run uses, never the
+ * configured size; set indices are 64-bit (a 64 GiB LLC of 16-byte lines has 2^32 sets). */
 typedef struct {
-    guint sets, ways;
-    Way *w;
+    uint64_t index;             /* the key */
+    uint64_t data[];            /* the set, set_bytes long */
+} SetSlot;
+
+typedef struct {
+    uint64_t nsets;
+    gsize set_bytes;
+    void (*init)(void *set, gsize set_bytes);   /* makes a new set empty; NULL: zeroed is empty */
+    GHashTable *sets;           /* &SetSlot.index -> SetSlot* */
+} SetTable;
+
+typedef struct {
+    uint64_t sets;
+    guint ways;                 /* 0 until tags_init */
+    SetTable t;                 /* of Way[ways] */
     guint32 clock;
 } TagArray;
 
@@ -158,8 +176,9 @@ struct MemSys {
     gint16 cache_lut[CS__N][CE__N], dir_lut[DS__N][DE__N];
     guint ncores, nsockets, cps, nslices, line_shift, line_size, sharer_words;
     CoreCaches *cores;          /* per core id */
-    LlcSet *llc;                /* nsockets * llc_sets */
-    guint llc_sets, llc_ways;
+    SetTable *llc;              /* per socket, of LlcSet */
+    uint64_t llc_sets;
+    guint llc_ways;
     guint64 *sock_cost;
     guint *sock_hops;
     GHashTable *dir;            /* uint64 line -> DirEntry* */
@@ -215,14 +234,21 @@ static inline guint slice_stop(const MemSys *ms, uint64_t line)
 }
 static inline Cycle hop(const MemSys *ms) { return (Cycle)ms->cfg->topology.ondie_hop_cycles; }
 
-static inline Way *tags_set(const MemSys *ms, const TagArray *t, uint64_t line)
+/* The set of `index` in t, or NULL when it was never touched (and so holds nothing). */
+static inline void *set_table_find(const SetTable *t, uint64_t index)
 {
-    return &t->w[(line_index(ms, line) % t->sets) * t->ways];
+    SetSlot *s = g_hash_table_lookup(t->sets, &index);
+    return s ? s->data : NULL;
+}
+
+static inline uint64_t tags_set_index(const MemSys *ms, const TagArray *t, uint64_t line)
+{
+    return line_index(ms, line) % t->sets;
 }
 static inline Way *tags_find(const MemSys *ms, const TagArray *t, uint64_t line)
 {
-    Way *s = tags_set(ms, t, line);
-    for (guint i = 0; i < t->ways; i++)
+    Way *s = set_table_find(&t->t, tags_set_index(ms, t, line));
+    for (guint i = 0; s && i < t->ways; i++)
         if (s[i].line == line)
             return &s[i];
     return NULL;
@@ -287,9 +313,17 @@ void msg_deliver(void *obj, uint64_t arg);
 PrivLine *pl_new(MemSys *ms, CoreCaches *c, uint64_t line);
 void pl_release(MemSys *ms, CoreCaches *c, PrivLine *pl);
 void tags_init(TagArray *t, const CacheConfig *cc, guint line_size);
+void tags_clear(TagArray *t);
 void private_evict(MemSys *ms, CoreCaches *c, PrivLine *pl);
 void private_fill(MemSys *ms, CoreCaches *c, PrivLine *pl);
 void private_leave(MemSys *ms, CoreCaches *c, PrivLine *pl);
+
+/* set_table.c */
+void set_table_init(SetTable *t, uint64_t nsets, gsize set_bytes, void (*init)(void *set, gsize set_bytes));
+/* Frees every set (each first through free_set, when given). */
+void set_table_clear(SetTable *t, void (*free_set)(void *set));
+/* The set of `index`, made empty when first asked for. */
+void *set_table_get(SetTable *t, uint64_t index);
 
 /* llc.c */
 void llc_touch(MemSys *ms, guint socket, uint64_t line);

@@ -35,7 +35,7 @@ gboolean arch_atomics_on(Arch a, ArchAtomics k)
 
 ArchTarget arch_target(Arch a)
 {
-    return (ArchTarget){ a, a == ARCH_X86 ? ARCH_ATOMICS_LOCKED : ARCH_ATOMICS_LLSC };
+    return (ArchTarget){ a, a == ARCH_X86 ? ARCH_ATOMICS_LOCKED : ARCH_ATOMICS_LLSC, 0 };
 }
 
 char *arch_target_describe(ArchTarget t)

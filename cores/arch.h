@@ -16,10 +16,12 @@ typedef enum { ARCH_ATOMICS_LOCKED, ARCH_ATOMICS_LLSC, ARCH_ATOMICS_LSE } ArchAt
 #define ARCH_ATOMICS__N 3
 
 /* What a program is assembled for: conditional assembly (`.if arch=arm64`, `.if atomics=lse`)
- * selects on both.  Invariant: atomics is LOCKED on x86 and LLSC or LSE on arm64. */
+ * selects on both, and `with` placements must fit its cache line.  Invariant: atomics is LOCKED
+ * on x86 and LLSC or LSE on arm64. */
 typedef struct {
     Arch arch;
     ArchAtomics atomics;
+    guint line_size;      /* bytes; 0: the assembler's default (ASM_LINE_SIZE, a host's 64) */
 } ArchTarget;
 
 /* "x86" or "arm64": the spelling of configs, options and reports. */

@@ -11,6 +11,7 @@
 #include <ctype.h>
 #include "cores/asm.h"
 #include "cores/isa_exec.h"
+#include "sim/base/echo.h"
 #include "sim/base/suggest.h"
 
 G_DEFINE_QUARK(qsim-asm-error-quark, asm_error)
@@ -45,9 +46,11 @@ typedef struct {
 typedef struct {
     ArchTarget target;
     IsaProgram *p;
-    GArray *diags;            /* AsmDiag */
+    GArray *diags;            /* AsmDiag: the first ASM_DIAGS_KEPT found */
+    guint ndiags;             /* errors found in all */
     GHashTable *labels;       /* name -> AsmPos* ; pc kept in p->labels */
     GHashTable *consts;       /* name -> gint64* */
+    GHashTable *sym_index;    /* name (the sym's own) -> index in p->syms + 1: lookups at once */
     GArray *fixups;           /* AsmFixup */
     GPtrArray *entry_names;   /* char* with positions in entry_pos */
     GArray *entry_pos;        /* AsmPos */
@@ -63,13 +66,22 @@ typedef struct {
     gboolean used;
 } AsmOverride;
 
+/* A source of garbage has an error a line: the message shows the first ASM_DIAGS_SHOWN (by
+ * position) of the first ASM_DIAGS_KEPT found, and how many there were. */
+#define ASM_DIAGS_KEPT 1000u
+#define ASM_DIAGS_SHOWN 20u
+
 static void diag(Asm *a, guint line, guint col, const char *fmt, ...) G_GNUC_PRINTF(4, 5);
 static void diag(Asm *a, guint line, guint col, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    AsmDiag d = { a->file, line, col, g_strdup_vprintf(fmt, ap) };
+    g_autofree char *full = g_strdup_vprintf(fmt, ap);
     va_end(ap);
+    /* Tokens echoed at most ECHO_MAX_CHARS (a megabyte label is not printed back whole). */
+    if (a->ndiags++ >= ASM_DIAGS_KEPT)
+        return;
+    AsmDiag d = { a->file, line, col, echo_clip_message(full) };
     g_array_append_val(a->diags, d);
 }
 
@@ -211,7 +223,7 @@ static int parse_reg(const char *s)
 
 static IsaSym *find_sym(Asm *a, const char *name, int *index)
 {
-    int i = isa_program_find_sym(a->p, name);
+    int i = GPOINTER_TO_INT(g_hash_table_lookup(a->sym_index, name)) - 1;
     if (index)
         *index = i;
     return i >= 0 ? a->p->syms->pdata[i] : NULL;
@@ -340,10 +352,12 @@ static void parse_decl(Asm *a, guint line, const Tok *dir, const char *rest, gui
              ((IsaSym *)a->p->syms->pdata[sym->with])->name);
         bad = TRUE;
     }
-    if (bad)
+    if (bad) {
         sym_free(sym);
-    else
+    } else {
         g_ptr_array_add(a->p->syms, sym);
+        g_hash_table_insert(a->sym_index, sym->name, GUINT_TO_POINTER(a->p->syms->len));
+    }
 out:
     g_ptr_array_free(words, TRUE);
     g_array_free(cols, TRUE);
@@ -654,7 +668,8 @@ static void parse_insn(Asm *a, guint line, const Tok *mn, const char *rest, guin
     unsigned size;
     const AsmOpDef *d = lookup_op(base, &size);
     if (!d) {
-        const char *hint = suggest_op(base);
+        /* A guess compares with every op: only for errors a message can show (of the first found). */
+        const char *hint = a->ndiags < ASM_DIAGS_KEPT / 10 ? suggest_op(base) : NULL;
         if (hint)
             diag(a, line, mn->col, "unknown op `%s`; did you mean `%s`?", mn->text, hint);
         else
@@ -1199,6 +1214,7 @@ IsaProgram *asm_assemble_with_params(const AsmSource *sources, guint n, ArchTarg
     a.diags = g_array_new(FALSE, FALSE, sizeof(AsmDiag));
     a.labels = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
     a.consts = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+    a.sym_index = g_hash_table_new(g_str_hash, g_str_equal);
     a.fixups = g_array_new(FALSE, FALSE, sizeof(AsmFixup));
     a.entry_names = g_ptr_array_new_with_free_func(g_free);
     a.entry_pos = g_array_new(FALSE, FALSE, sizeof(AsmPos));
@@ -1220,76 +1236,91 @@ IsaProgram *asm_assemble_with_params(const AsmSource *sources, guint n, ArchTarg
     }
     /* `with` placement, reported in the declaring source. */
     {
-        IsaLayout *l = isa_layout_new(a.p, 1, ASM_LINE_SIZE, 0);
+        /* Against the target's line: the layout places by the config's line size, and a group
+         * that overflows a 16-byte line would overlap the next symbol (false races). */
+        guint line = asm_line_size(target);
+        IsaLayout *l = isa_layout_new(a.p, 1, line, 0);
         for (guint s = 0; s < a.p->syms->len; s++) {
             const IsaSym *sym = a.p->syms->pdata[s];
             if (sym->with < 0)
                 continue;
             const IsaSym *partner = a.p->syms->pdata[sym->with];
             uint64_t at = isa_sym_addr(l, s, 0);
-            uint64_t pl = isa_sym_addr(l, (guint)sym->with, 0) / ASM_LINE_SIZE;
-            if (at / ASM_LINE_SIZE != pl || (at + sym->size - 1) / ASM_LINE_SIZE != pl) {
+            uint64_t pl = isa_sym_addr(l, (guint)sym->with, 0) / line;
+            if (at / line != pl || (at + sym->size - 1) / line != pl) {
                 a.file = g_array_index(sym_file, guint, s);
                 diag(&a, sym->line, sym->col,
-                     "`%s` (%u bytes) does not fit in `%s`'s %d-byte line (it would start at offset %" G_GUINT64_FORMAT ")",
-                     sym->name, sym->size, partner->name, ASM_LINE_SIZE, at - pl * ASM_LINE_SIZE);
+                     "`%s` (%u bytes) does not fit in `%s`'s %u-byte line (it would start at offset %" G_GUINT64_FORMAT ")",
+                     sym->name, sym->size, partner->name, line, at - pl * line);
             }
         }
         isa_layout_free(l);
     }
-    /* Label fixups. */
+    /* Label fixups, through a table of the labels (a source may have tens of thousands). */
+    GHashTable *label_pc = g_hash_table_new(g_str_hash, g_str_equal);   /* name -> pc + 1 */
+    for (guint k = 0; k < a.p->labels->len; k++) {
+        const IsaEntry *l = &g_array_index(a.p->labels, IsaEntry, k);
+        if (!g_hash_table_contains(label_pc, l->name))
+            g_hash_table_insert(label_pc, l->name, GINT_TO_POINTER(l->pc + 1));
+    }
+    guint suggested = 0;
     for (guint i = 0; i < a.fixups->len; i++) {
         AsmFixup *f = &g_array_index(a.fixups, AsmFixup, i);
-        int pc = -1;
-        for (guint k = 0; k < a.p->labels->len && pc < 0; k++)
-            if (!strcmp(g_array_index(a.p->labels, IsaEntry, k).name, f->label))
-                pc = g_array_index(a.p->labels, IsaEntry, k).pc;
+        int pc = GPOINTER_TO_INT(g_hash_table_lookup(label_pc, f->label)) - 1;
         if (pc < 0) {
             a.file = f->file;
-            const char **names = g_new(const char *, a.p->labels->len + 1);
-            for (guint k = 0; k < a.p->labels->len; k++)
-                names[k] = g_array_index(a.p->labels, IsaEntry, k).name;
-            const char *hint = suggest_closest(f->label, names, a.p->labels->len);
+            /* A guess costs a comparison with every label: only for the errors a message can show. */
+            const char *hint = NULL;
+            if (suggested++ < ASM_DIAGS_SHOWN && a.ndiags < ASM_DIAGS_KEPT / 10) {
+                const char **names = g_new(const char *, a.p->labels->len + 1);
+                for (guint k = 0; k < a.p->labels->len; k++)
+                    names[k] = g_array_index(a.p->labels, IsaEntry, k).name;
+                hint = suggest_closest(f->label, names, a.p->labels->len);
+                g_free(names);
+            }
             if (hint)
                 diag(&a, f->line, f->col, "undefined label `%s`; did you mean `%s`?", f->label, hint);
             else
                 diag(&a, f->line, f->col, "undefined label `%s`", f->label);
-            g_free(names);
         } else {
             g_array_index(a.p->insns, IsaInsn, f->insn).target = pc;
         }
         g_free(f->label);
     }
     /* Entry points. */
+    GHashTable *entry_seen = g_hash_table_new(g_str_hash, g_str_equal);
     for (guint i = 0; i < a.entry_names->len; i++) {
         const char *name = a.entry_names->pdata[i];
         AsmPos *pos = &g_array_index(a.entry_pos, AsmPos, i);
         a.file = pos->file;
-        if (isa_program_find_entry(a.p, name) >= 0) {
+        if (g_hash_table_contains(entry_seen, name)) {
             diag(&a, pos->line, pos->col, "duplicate entry point `%s`", name);
             continue;
         }
-        int pc = -1;
-        for (guint k = 0; k < a.p->labels->len && pc < 0; k++)
-            if (!strcmp(g_array_index(a.p->labels, IsaEntry, k).name, name))
-                pc = g_array_index(a.p->labels, IsaEntry, k).pc;
+        int pc = GPOINTER_TO_INT(g_hash_table_lookup(label_pc, name)) - 1;
         if (pc < 0) {
             diag(&a, pos->line, pos->col, "entry point `%s` has no label", name);
             continue;
         }
         IsaEntry e = { g_strdup(name), pc };
         g_array_append_val(a.p->entries, e);
+        g_hash_table_add(entry_seen, (gpointer)name);
     }
+    g_hash_table_destroy(entry_seen);
+    g_hash_table_destroy(label_pc);
 
     IsaProgram *result = a.p;
     if (a.diags->len) {
         g_array_sort(a.diags, diag_cmp);
         GString *msg = g_string_new(NULL);
-        for (guint i = 0; i < a.diags->len; i++) {
+        guint shown = MIN(a.diags->len, ASM_DIAGS_SHOWN);
+        for (guint i = 0; i < shown; i++) {
             AsmDiag *d = &g_array_index(a.diags, AsmDiag, i);
             g_string_append_printf(msg, "%s%s:%u:%u: %s", i ? "\n" : "",
                                    (const char *)a.p->files->pdata[d->file], d->line, d->col, d->msg);
         }
+        if (a.ndiags > shown)
+            g_string_append_printf(msg, "\n... and %u more errors", a.ndiags - shown);
         g_set_error_literal(error, ASM_ERROR, ASM_ERROR_INVALID, msg->str);
         g_string_free(msg, TRUE);
         asm_program_free(a.p);
@@ -1304,6 +1335,7 @@ IsaProgram *asm_assemble_with_params(const AsmSource *sources, guint n, ArchTarg
     g_array_free(a.diags, TRUE);
     g_hash_table_destroy(a.labels);
     g_hash_table_destroy(a.consts);
+    g_hash_table_destroy(a.sym_index);
     g_array_free(a.fixups, TRUE);
     g_ptr_array_free(a.entry_names, TRUE);
     g_array_free(a.entry_pos, TRUE);
@@ -1321,6 +1353,7 @@ IsaProgram *asm_assemble(const char *name, const char *text, ArchTarget target, 
 ArchTarget asm_target_for_config(const QsimConfig *cfg)
 {
     ArchTarget t = arch_target(cfg->arch);
+    t.line_size = (guint)cfg->line_size;
     if (cfg->arch == ARCH_ARM64)
         t.atomics = cfg->core.atomics == ATOMICS_LLSC ? ARCH_ATOMICS_LLSC : ARCH_ATOMICS_LSE;
     return t;
@@ -1328,12 +1361,22 @@ ArchTarget asm_target_for_config(const QsimConfig *cfg)
 
 /* ======================================================================= listing */
 
+/* The first label at `pc`: labels are in source order, so their pcs never decrease, and a
+ * binary search finds it (a listing asks for every branch). */
 static const char *label_at(const IsaProgram *p, int32_t pc)
 {
-    for (guint k = 0; p->labels && k < p->labels->len; k++)
-        if (g_array_index(p->labels, IsaEntry, k).pc == pc)
-            return g_array_index(p->labels, IsaEntry, k).name;
-    return NULL;
+    if (!p->labels)
+        return NULL;
+    guint lo = 0, hi = p->labels->len;
+    while (lo < hi) {
+        guint mid = lo + (hi - lo) / 2;
+        if (g_array_index(p->labels, IsaEntry, mid).pc < pc)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < p->labels->len && g_array_index(p->labels, IsaEntry, lo).pc == pc
+               ? g_array_index(p->labels, IsaEntry, lo).name : NULL;
 }
 
 static const char *reg_name(int r)
@@ -1476,10 +1519,12 @@ char *asm_listing(const IsaProgram *p, ArchTarget target, guint nthreads)
                                prm->value == prm->def ? " (default)" : "");
     }
     g_string_append(g, "\n");
+    guint next_label = 0;   /* labels come in pc order: a cursor walks them */
     for (guint pc = 0; pc < p->insns->len; pc++) {
-        for (guint k = 0; p->labels && k < p->labels->len; k++)
-            if (g_array_index(p->labels, IsaEntry, k).pc == (int32_t)pc)
-                g_string_append_printf(g, "%s:\n", g_array_index(p->labels, IsaEntry, k).name);
+        for (; p->labels && next_label < p->labels->len &&
+               g_array_index(p->labels, IsaEntry, next_label).pc <= (int32_t)pc; next_label++)
+            if (g_array_index(p->labels, IsaEntry, next_label).pc == (int32_t)pc)
+                g_string_append_printf(g, "%s:\n", g_array_index(p->labels, IsaEntry, next_label).name);
         const IsaInsn *in = &g_array_index(p->insns, IsaInsn, pc);
         g_autofree char *pos = asm_format_pos(p, in);
         g_autofree char *txt = asm_format_insn(p, in);
@@ -1488,9 +1533,10 @@ char *asm_listing(const IsaProgram *p, ArchTarget target, guint nthreads)
             g_string_append_printf(g, "    # -> @%d", in->target);
         g_string_append_c(g, '\n');
     }
-    IsaLayout *l = isa_layout_new(p, nthreads, ASM_LINE_SIZE, 0x10000);
+    guint line = asm_line_size(target);
+    IsaLayout *l = isa_layout_new(p, nthreads, line, 0x10000);
     g_string_append_printf(g, "\n# memory layout for %u threads (%u-byte lines, base 0x%" G_GINT64_MODIFIER "x, %"
-                           G_GUINT64_FORMAT " bytes)\n", nthreads, ASM_LINE_SIZE, l->base, l->size);
+                           G_GUINT64_FORMAT " bytes)\n", nthreads, line, l->base, l->size);
     for (guint s = 0; s < p->syms->len; s++) {
         const IsaSym *sym = p->syms->pdata[s];
         guint copies = sym->scope == SYM_SHARED ? 1 : nthreads;

@@ -39,8 +39,10 @@ typedef enum {
     ASM_ERROR_PARAM,     /* a `.param` override is malformed or names no `.param` of the program */
 } AsmError;
 
-/* The cache line size the assembler checks `with` placement against. */
+/* The cache line size the assembler checks `with` placement against when the target names none
+ * (a host's; a config's target has the config's line_size). */
 #define ASM_LINE_SIZE 64
+static inline guint asm_line_size(ArchTarget t) { return t.line_size ? t.line_size : ASM_LINE_SIZE; }
 
 typedef struct {
     const char *name;    /* shown in positions, e.g. "locks/tas.qs" or "<harness>" */

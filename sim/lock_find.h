@@ -11,7 +11,8 @@
  *   - else NAME.qs (NAME may already end in .qs) in the lock folders, first match winning:
  *     $QSIM_LOCK_PATH (colon-separated), then qsim's own (config_search_dirs("locks")).
  * NULL with a G_FILE_ERROR otherwise: "no built-in lock `NAME`" with a close name if there is
- * one, or "PATH: no such lock file" for a path. */
+ * one, "PATH: no such lock file" for a path, or input_file_check's refusal of a path that is
+ * no lock source (a device, a file over the size limit). */
 char *lock_find(const char *name, GError **error);
 
 /* The names of the locks in the lock folders, sorted. */

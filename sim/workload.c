@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <string.h>
 #include "sim/workload.h"
+#include "sim/base/echo.h"
 #include "sim/base/report.h"
 
 const WorkloadKey *workload_key_find(const char *name)
@@ -80,7 +81,8 @@ gboolean workload_parse(const WorkloadKey *k, const char *text, const char *who,
                 return TRUE;
             }
         g_autofree char *names = choices_text(k);
-        g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s %s: one of %s", who, text, names);
+        g_autofree char *shown = echo_clip(text);
+        g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s %s: one of %s", who, shown, names);
         return FALSE;
     }
     /* Digits only (strtoull would take a sign, spaces and wrap negatives around). */
@@ -88,15 +90,23 @@ gboolean workload_parse(const WorkloadKey *k, const char *text, const char *who,
     gboolean digits = *p != '\0';
     for (; *p && digits; p++)
         digits = g_ascii_isdigit(*p);
+    g_autofree char *shown = echo_clip(text);
     if (!digits) {
-        g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s %s: expected a whole number", who, text);
+        g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s %s: expected a whole number", who, shown);
+        return FALSE;
+    }
+    /* Decimal, as everywhere in qsim: a leading zero (octal to some readers) is refused. */
+    const char *d = text + (*text == '-');
+    if (d[0] == '0' && d[1]) {
+        g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                    "%s %s: a number with a leading zero (numbers are decimal)", who, shown);
         return FALSE;
     }
     errno = 0;
     guint64 v = *text == '-' ? 0 : g_ascii_strtoull(text, NULL, 10);
     if (*text == '-' || errno == ERANGE || v < k->min || v > k->max) {
         g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                    "%s %s: out of range [%" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT "]", who, text, k->min, k->max);
+                    "%s %s: out of range [%" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT "]", who, shown, k->min, k->max);
         return FALSE;
     }
     set_number(k, w, v);

@@ -258,9 +258,9 @@ typedef struct {
 } CondCase;
 
 static const CondCase cond_cases[] = {
-    { { ARCH_X86, ARCH_ATOMICS_LOCKED }, "pause\nmov r2, 1\njmp main\n", "12 27 28 " },
-    { { ARCH_ARM64, ARCH_ATOMICS_LLSC }, "ldx r1, [w]\nwfe\nsevl\nmov r2, 2\njmp main\n", "19 20 24 27 28 " },
-    { { ARCH_ARM64, ARCH_ATOMICS_LSE }, "wfe\nfadd r1, [w], 2\nmov r2, 2\njmp main\n", "15 16 27 28 " },
+    { { ARCH_X86, ARCH_ATOMICS_LOCKED, 0 }, "pause\nmov r2, 1\njmp main\n", "12 27 28 " },
+    { { ARCH_ARM64, ARCH_ATOMICS_LLSC, 0 }, "ldx r1, [w]\nwfe\nsevl\nmov r2, 2\njmp main\n", "19 20 24 27 28 " },
+    { { ARCH_ARM64, ARCH_ATOMICS_LSE, 0 }, "wfe\nfadd r1, [w], 2\nmov r2, 2\njmp main\n", "15 16 27 28 " },
 };
 
 START_TEST(test_conditional_selects_per_target)
@@ -304,9 +304,11 @@ START_TEST(test_targets)
         memset(&cfg, 0, sizeof cfg);
         cfg.arch = rows[i].arch;
         cfg.core.atomics = rows[i].kind;
+        cfg.line_size = 32;
         ArchTarget t = asm_target_for_config(&cfg);
         ck_assert_int_eq(t.arch, rows[i].arch);
         ck_assert_int_eq(t.atomics, rows[i].want);
+        ck_assert_uint_eq(t.line_size, 32);   /* `with` placements are checked against it */
     }
     ArchTarget t;
     ck_assert(arch_target_parse(NULL, NULL, &t, NULL));
@@ -347,6 +349,90 @@ START_TEST(test_with_layout)
 }
 END_TEST
 
+/* `with` fits the target's line, not always 64 bytes: the layout places by the config's line
+ * size, where a group that overflows would overlap the next variable (16-byte lines gave the
+ * harness false mutual-exclusion failures). */
+START_TEST(test_with_checked_against_the_line_size)
+{
+    const char *src = ".shared c 8 own_line\n.shared f 8 with c\n.shared d 8 with c\n.shared v 8 own_line\n";
+    ArchTarget t = arch_target(ARCH_X86);
+    g_autoptr(GError) err = NULL;
+    g_autoptr(IsaProgram) p64 = asm_assemble("t.qs", src, t, &err);
+    ck_assert_msg(p64 != NULL, "%s", err ? err->message : "");
+    t.line_size = 32;
+    g_autoptr(IsaProgram) p32 = asm_assemble("t.qs", src, t, &err);
+    ck_assert_msg(p32 != NULL, "%s", err ? err->message : "");
+    t.line_size = 16;
+    g_autoptr(IsaProgram) p16 = asm_assemble("t.qs", src, t, &err);
+    ck_assert_ptr_null(p16);
+    ck_assert_str_eq(err->message, "t.qs:3:9: `d` (8 bytes) does not fit in `c`'s 16-byte line (it would start at offset 16)");
+    /* Where it is accepted, the layout keeps the group in one line and off the next variable. */
+    IsaLayout *l = isa_layout_new(p32, 1, 32, 0);
+    ck_assert_uint_eq(isa_sym_addr(l, 2, 0) / 32, isa_sym_addr(l, 0, 0) / 32);
+    ck_assert_uint_gt(isa_sym_addr(l, 3, 0), isa_sym_addr(l, 2, 0));
+    isa_layout_free(l);
+}
+END_TEST
+
+/* Echoed tokens are clipped, and a source of garbage reports its first errors (by position,
+ * of the first ASM_DIAGS_KEPT found) and how many there were. */
+START_TEST(test_errors_are_bounded)
+{
+    static const guint counts[] = { 100, 3000 };
+    for (guint k = 0; k < G_N_ELEMENTS(counts); k++) {
+        GString *src = g_string_new(NULL);
+        for (guint i = 0; i < counts[k]; i++)
+            g_string_append(src, "    lod r1\n");
+        g_string_append(src, "    jmp ");
+        for (guint i = 0; i < 5000; i++)
+            g_string_append_c(src, 'y');
+        g_string_append_c(src, '\n');
+        g_autoptr(GError) err = NULL;
+        g_autoptr(IsaProgram) p = asm_assemble("t.qs", src->str, arch_target(ARCH_X86), &err);
+        g_string_free(src, TRUE);
+        ck_assert_ptr_null(p);
+        g_auto(GStrv) lines = g_strsplit(err->message, "\n", -1);
+        ck_assert_uint_eq(g_strv_length(lines), 21);
+        ck_assert_str_eq(lines[0], "t.qs:1:5: unknown op `lod`; did you mean `ld`?");
+        g_autofree char *more = g_strdup_printf("... and %u more errors", counts[k] + 1 - 20);
+        ck_assert_str_eq(lines[20], more);
+    }
+    /* A megabyte-long label is echoed clipped. */
+    GString *src = g_string_new("    jmp ");
+    for (guint i = 0; i < 1000000; i++)
+        g_string_append_c(src, 'y');
+    g_autoptr(GError) err = NULL;
+    g_autoptr(IsaProgram) p = asm_assemble("t.qs", src->str, arch_target(ARCH_X86), &err);
+    g_string_free(src, TRUE);
+    ck_assert_ptr_null(p);
+    ck_assert_msg(g_str_has_prefix(err->message, "t.qs:1:9: undefined label `yyyyyyyyyy") &&
+                  g_str_has_suffix(err->message, "y...`"), "%.200s", err->message);
+    ck_assert_uint_lt(strlen(err->message), 120);
+}
+END_TEST
+
+/* A large source assembles in time linear in its size: labels, variables and `with` chains are
+ * found through tables (each lookup scanned all of them: a megabyte of labels took 14 s).  The
+ * test's timeout is the guard. */
+START_TEST(test_large_sources)
+{
+    GString *src = g_string_new(".shared v0 8 own_line\n.entry main\nmain:\n");
+    for (guint i = 1; i < 12000; i++)
+        g_string_append_printf(src, ".shared v%u 4 with v%u\nl%u:\n    ld32 r1, [v%u]\n    beq r1, 7, l%u\n", i,
+                               i - 1, i, i, 12000 - i);
+    g_string_append(src, "l12000:\n    halt\n");
+    g_autoptr(GError) err = NULL;
+    g_autoptr(IsaProgram) p = asm_assemble("t.qs", src->str, arch_target(ARCH_X86), &err);
+    g_string_free(src, TRUE);
+    /* the `with` chain overflows its partner's line at every 16th link */
+    ck_assert_ptr_null(p);
+    ck_assert_msg(g_str_has_prefix(err->message, "t.qs:60:9: `v15` (4 bytes) does not fit in `v14`'s 64-byte line"),
+                  "%.300s", err->message);
+    g_auto(GStrv) lines = g_strsplit(err->message, "\n", -1);
+    ck_assert_str_eq(lines[g_strv_length(lines) - 1], "... and 730 more errors");
+}
+END_TEST
+
 Suite *make_asm_suite(void)
 {
     Suite *s = suite_create("asm");
@@ -356,12 +442,15 @@ Suite *make_asm_suite(void)
     tcase_add_test(tc, test_all_errors_collected_in_order);
     tcase_add_test(tc, test_errors_name_their_source);
     tcase_add_test(tc, test_block_does_not_span_sources);
+    tcase_add_test(tc, test_errors_are_bounded);
     suite_add_tcase(s, tc);
     tc = tcase_create("programs");
     tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_round_trip);
     tcase_add_test(tc, test_decoded_fields);
     tcase_add_test(tc, test_with_layout);
+    tcase_add_test(tc, test_with_checked_against_the_line_size);
+    tcase_add_test(tc, test_large_sources);
     suite_add_tcase(s, tc);
     tc = tcase_create("conditional assembly");
     tcase_add_loop_test(tc, test_conditional_selects_per_target, 0, G_N_ELEMENTS(cond_cases));

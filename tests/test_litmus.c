@@ -235,6 +235,11 @@ END_TEST
 
 /* ---- errors at file:line:col ---- */
 
+#define PARENS10 "(((((((((("
+#define PARENS70 PARENS10 PARENS10 PARENS10 PARENS10 PARENS10 PARENS10 PARENS10
+#define NOTS10 "~~~~~~~~~~"
+#define NOTS70 NOTS10 NOTS10 NOTS10 NOTS10 NOTS10 NOTS10 NOTS10
+
 static const struct {
     const char *title;
     const char *text;
@@ -287,7 +292,43 @@ static const struct {
     { "too many registers",
       "AArch64 T\n{}\n P0 ;\n ADD X0,X1,X2 ;\n ADD X3,X4,X5 ;\n ADD X6,X7,X8 ;\n ADD X9,X10,X11 ;\n ADD X12,X13,X14 ;\n ADD X15,X16,X17 ;\nexists (x=1)\n",
       "t.litmus:9:2: P0 needs more than 16 registers" },
+    /* found by fuzzing: an empty `[]` was read past its end */
+    { "empty memory operand", "X86 T\n{}\n P0 ;\n MOV [],$1 ;\nexists (x=1)\n",
+      "t.litmus:4:6: unsupported memory operand '[]'" },
+    { "empty AT&T memory operand", "X86_64 T\n{}\n P0 ;\n movl $1,() ;\nexists (x=1)\n",
+      "t.litmus:4:10: unsupported memory operand '()'" },
+    /* Conditions are walked by recursion: their nesting and length are bounded (200k `(`
+     * overflowed the stack). */
+    { "condition nested too deep", "X86 T\n{}\n P0 ;\n MOV [x],$1 ;\nexists " PARENS70 "x=1" ")\n",
+      "t.litmus:5:72: a condition nested deeper than 64 levels" },
+    { "negations nested too deep", "X86 T\n{}\n P0 ;\n MOV [x],$1 ;\nexists " NOTS70 "x=1\n",
+      "t.litmus:5:72: a condition nested deeper than 64 levels" },
 };
+
+/* More terms than a condition may have; tens of thousands of locations still parse at once
+ * (looking each up among all the others took seconds). */
+START_TEST(test_condition_and_init_sizes)
+{
+    GString *s = g_string_new("X86 T\n{}\n P0 ;\n MOV [x],$1 ;\nexists (x=1");
+    for (guint i = 0; i < 1000; i++)
+        g_string_append(s, " /\\ x=1");
+    g_string_append(s, ")\n");
+    g_autoptr(GError) e = NULL;
+    LitmusTest *t = litmus_parse_string(s->str, "t.litmus", &e);
+    ck_assert_ptr_null(t);
+    ck_assert_msg(strstr(e->message, "a condition of more than 1000 terms"), "%s", e->message);
+    g_string_truncate(s, 0);
+    g_string_append(s, "X86 T\n{");
+    for (guint i = 0; i < 50000; i++)
+        g_string_append_printf(s, " x%u=%u;", i, i);
+    g_string_append(s, " x7=1; }\n P0 ;\n MOV [x0],$1 ;\nexists (x0=1)\n");
+    g_clear_error(&e);
+    t = litmus_parse_string(s->str, "t.litmus", &e);
+    ck_assert_ptr_null(t);
+    ck_assert_msg(strstr(e->message, "x7 is initialised twice"), "%s", e->message);
+    g_string_free(s, TRUE);
+}
+END_TEST
 
 START_TEST(test_parse_errors)
 {
@@ -310,7 +351,8 @@ START_TEST(test_kinds_listed_twice)
     ck_assert(g_file_set_contents(path, "SB Allowed\nMP Forbidden\nSB.litmus Forbidden\n", -1, NULL));
     GError *e = NULL;
     ck_assert_ptr_null(litmus_kinds_load(path, &e));
-    ck_assert_msg(e && g_str_has_suffix(e->message, "kinds.txt:3: SB is listed twice"), "%s", e ? e->message : "");
+    ck_assert_msg(e && g_str_has_suffix(e->message, "kinds.txt:3: SB is listed twice (first on line 1)"), "%s",
+                  e ? e->message : "");
     g_error_free(e);
     g_unlink(path);
     g_rmdir(dir);
@@ -646,6 +688,7 @@ Suite *make_litmus_suite(void)
     tcase_add_loop_test(tc, test_conditions, 0, G_N_ELEMENTS(cond_cases));
     tcase_add_test(tc, test_register_names);
     tcase_add_loop_test(tc, test_parse_errors, 0, G_N_ELEMENTS(error_cases));
+    tcase_add_test(tc, test_condition_and_init_sizes);
     tcase_add_test(tc, test_unreadable_file);
     tcase_add_test(tc, test_kinds_listed_twice);
     suite_add_tcase(s, tc);

@@ -18,9 +18,9 @@ static const char *const lock_names[] = { "tas", "ttas", "ticket", "mcs", "clh",
 static const char *const rw_lock_names[] = { "qrwlock", "qrwlock-4.15" };
 /* Every target a lock's `.if` may select. */
 static const ArchTarget targets[] = {
-    { ARCH_X86, ARCH_ATOMICS_LOCKED },
-    { ARCH_ARM64, ARCH_ATOMICS_LLSC },
-    { ARCH_ARM64, ARCH_ATOMICS_LSE },
+    { ARCH_X86, ARCH_ATOMICS_LOCKED, 0 },
+    { ARCH_ARM64, ARCH_ATOMICS_LLSC, 0 },
+    { ARCH_ARM64, ARCH_ATOMICS_LSE, 0 },
 };
 static const guint thread_counts[] = { 1, 2, 3, 4, 8, 16 };
 

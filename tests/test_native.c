@@ -218,7 +218,7 @@ START_TEST(test_translate_per_arch_lock)
     g_autofree char *text = NULL;
     ck_assert(g_file_get_contents(path, &text, NULL, NULL));
     static const ArchTarget targets[] = {
-        { ARCH_X86, ARCH_ATOMICS_LOCKED }, { ARCH_ARM64, ARCH_ATOMICS_LLSC }, { ARCH_ARM64, ARCH_ATOMICS_LSE },
+        { ARCH_X86, ARCH_ATOMICS_LOCKED, 0 }, { ARCH_ARM64, ARCH_ATOMICS_LLSC, 0 }, { ARCH_ARM64, ARCH_ATOMICS_LSE, 0 },
     };
     char *c[G_N_ELEMENTS(targets)];
     for (guint k = 0; k < G_N_ELEMENTS(targets); k++) {

@@ -13,9 +13,9 @@
 static const char *const sleeping_locks[] = { "futex-mutex", "adaptive-mutex", "adaptive-mutex-readspin",
                                               "adaptive-mutex-2018" };
 static const ArchTarget targets[] = {
-    { ARCH_X86, ARCH_ATOMICS_LOCKED },
-    { ARCH_ARM64, ARCH_ATOMICS_LLSC },
-    { ARCH_ARM64, ARCH_ATOMICS_LSE },
+    { ARCH_X86, ARCH_ATOMICS_LOCKED, 0 },
+    { ARCH_ARM64, ARCH_ATOMICS_LLSC, 0 },
+    { ARCH_ARM64, ARCH_ATOMICS_LSE, 0 },
 };
 static const guint thread_counts[] = { 1, 2, 3, 4, 8 };
 

@@ -286,8 +286,14 @@ START_TEST(test_shards_merge_to_the_whole)
     /* Two shards alone: a point is missing, exit 1. */
     const char *partial[] = { "sweep", "--merge", shards[0], shards[1], "--out", merged, NULL };
     ck_assert_int_eq(run_qsim(partial, NULL, NULL), 1);
-    const char *args[] = { "sweep", "--merge", shards[2], shards[0], shards[1], "--out", merged, NULL };
+    /* The partial merge is in `merged` now: merging into it again replaces it, so it takes --force. */
+    const char *again[] = { "sweep", "--merge", shards[2], shards[0], shards[1], "--out", merged, NULL };
     g_autofree char *err = NULL;
+    ck_assert_int_eq(run_qsim(again, NULL, &err), 2);
+    ck_assert_msg(strstr(err, "the folder is not empty"), "%s", err);
+    const char *args[] = { "sweep", "--merge", "--force", shards[2], shards[0], shards[1], "--out", merged, NULL };
+    g_free(err);
+    err = NULL;
     ck_assert_msg(run_qsim(args, NULL, &err) == 0, "%s", err);
     g_autofree char *a = slurp(whole, "results.csv"), *b = slurp(merged, "results.csv");
     ck_assert_str_eq(a, b);
@@ -372,6 +378,14 @@ static const struct {
       "bad.yaml:2:29: lock_param.spin_count: expected a whole number, got 'lots'" },
     { "lock parameter name", "locks: adaptive-mutex\nlock_param.: 1\n",
       "bad.yaml:2:1: lock_param.: a lock parameter axis is lock_param.NAME" },
+    /* issue 18: limits and YAML */
+    { "a second document", "locks: tas\n---\nlocks: ttas\n", "bad.yaml:2:1: a second YAML document (a sweep file is one document" },
+    { "nested too deep", "locks: " "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[" "\n", "bad.yaml:1:39: nested deeper than 32 levels" },
+    { "a leading zero", "locks: tas\nthreads: [01, 2]\n", "bad.yaml:2:11: threads 01: a number with a leading zero" },
+    { "ranges past the limit", "locks: tas\nseeds: [0..999999, 1000000..1999999]\n",
+      "bad.yaml:2:20: seeds: more than 1000000 values" },
+    { "a device as a lock file", "locks: /dev/zero\n",
+      "bad.yaml:1:8: locks: /dev/zero: not a regular file (a character device); a lock source must be a file" },
 };
 
 START_TEST(test_bad_sweep_files)
@@ -918,6 +932,33 @@ START_TEST(test_example_sweeps_load)
 }
 END_TEST
 
+/* A failed append names its file (it said "writing results" on a full disk). */
+START_TEST(test_append_names_the_file)
+{
+    FILE *f = fopen("/dev/full", "w");
+    ck_assert_ptr_nonnull(f);
+    g_autoptr(GError) e = NULL;
+    ck_assert(!sweep_append_line(f, "/dev/full", "{\"point\":0}", &e));
+    ck_assert_str_eq(e->message, "/dev/full: No space left on device");
+    fclose(f);
+}
+END_TEST
+
+/* More exclude entries than the limit: each point is checked against every one. */
+START_TEST(test_exclude_limit)
+{
+    GString *s = g_string_new("locks: tas\nseeds: 1..200\nexclude:\n");
+    for (guint i = 1; i <= 101; i++)
+        g_string_append_printf(s, "  - {seeds: %u}\n", i);
+    g_autoptr(GError) e = NULL;
+    g_autoptr(Sweep) sw = sweep_load_string(s->str, "bad.yaml", &e);
+    g_string_free(s, TRUE);
+    ck_assert_ptr_null(sw);
+    ck_assert_str_eq(e->message, "bad.yaml:104:5: exclude: more than 100 entries (every point is checked against "
+                                 "each: split the sweep instead)");
+}
+END_TEST
+
 Suite *make_sweep_suite(void)
 {
     Suite *s = suite_create("sweep");
@@ -926,6 +967,8 @@ Suite *make_sweep_suite(void)
     tcase_add_test(tc, test_exclude_removes_points);
     tcase_add_test(tc, test_lock_param_axis);
     tcase_add_loop_test(tc, test_bad_sweep_files, 0, G_N_ELEMENTS(bad_cases));
+    tcase_add_test(tc, test_append_names_the_file);
+    tcase_add_test(tc, test_exclude_limit);
     tcase_add_test(tc, test_example_sweeps_load);
     tcase_add_test(tc, test_ranges_expand);
     tcase_add_test(tc, test_example_sweeps_by_name);

@@ -7,7 +7,10 @@
 #include <string.h>
 #include <yaml.h>
 #include "sim/base/config.h"
+#include "sim/base/echo.h"
+#include "sim/base/input_file.h"
 #include "sim/base/suggest.h"
+#include "sim/base/yaml_doc.h"
 
 G_DEFINE_QUARK(qsim-config-error-quark, qsim_config_error)
 
@@ -33,77 +36,136 @@ typedef union {
     int e;
 } CfgValue;
 
-static gboolean parse_int_text(const char *s, gint64 *out)
+/* Numbers are decimal, as people write them.  YAML 1.1 readers take a leading 0 as octal (and
+ * strtoll with base 0 did: `rob: 032` was 26), so a leading zero is refused with the number it
+ * would be in decimal, rather than read either way. */
+typedef enum { NUM_OK, NUM_BAD, NUM_LEADING_ZERO, NUM_RANGE } NumParse;
+
+/* The digits of a decimal integer at `s` (an optional '-' first): how many characters they take. */
+static gsize decimal_digits(const char *s, gboolean *leading_zero)
 {
-    char *end = NULL;
-    errno = 0;
-    gint64 v = g_ascii_strtoll(s, &end, 0);
-    if (errno || end == s || *end)
-        return FALSE;
-    *out = v;
-    return TRUE;
+    gsize i = s[0] == '-';
+    gsize start = i;
+    while (g_ascii_isdigit(s[i]))
+        i++;
+    *leading_zero = i - start > 1 && s[start] == '0';
+    return i == start ? 0 : i;
 }
 
-static gboolean parse_size_text(const char *s, gint64 *out)
+static NumParse parse_int_text(const char *s, gint64 *out)
+{
+    gboolean zero;
+    gsize n = decimal_digits(s, &zero);
+    if (!n || s[n])
+        return NUM_BAD;
+    if (zero)
+        return NUM_LEADING_ZERO;
+    errno = 0;
+    gint64 v = g_ascii_strtoll(s, NULL, 10);
+    if (errno)
+        return NUM_RANGE;
+    *out = v;
+    return NUM_OK;
+}
+
+/* "032KiB" written as "32KiB": the advice for a leading zero. */
+static char *without_leading_zeros(const char *s)
+{
+    const char *sign = s[0] == '-' ? "-" : "";
+    const char *p = s + (s[0] == '-');
+    while (p[0] == '0' && g_ascii_isdigit(p[1]))
+        p++;
+    return g_strconcat(sign, p, NULL);
+}
+
+static NumParse parse_size_text(const char *s, gint64 *out)
 {
     static const struct { const char *suffix; double mult; } units[] = {
         { "KiB", 1024.0 }, { "MiB", 1048576.0 }, { "GiB", 1073741824.0 },
         { "KB", 1000.0 }, { "MB", 1e6 }, { "GB", 1e9 }, { "K", 1024.0 }, { "M", 1048576.0 },
         { "G", 1073741824.0 }, { "B", 1.0 }, { "", 1.0 },
     };
-    char *end = NULL;
-    errno = 0;
-    double v = g_ascii_strtod(s, &end);
-    if (errno || end == s || v < 0)
-        return FALSE;
+    /* digits [. digits] [spaces] [unit]: no sign, exponent, hexadecimal or inf */
+    gboolean zero;
+    gsize n = s[0] == '-' ? 0 : decimal_digits(s, &zero);
+    if (!n)
+        return NUM_BAD;
+    if (s[n] == '.') {
+        gsize f = n + 1;
+        while (g_ascii_isdigit(s[f]))
+            f++;
+        if (f == n + 1)
+            return NUM_BAD;
+        n = f;
+    }
+    const char *end = s + n;
     while (*end == ' ')
         end++;
     for (guint i = 0; i < G_N_ELEMENTS(units); i++) {
         if (!strcmp(end, units[i].suffix)) {
-            double bytes = v * units[i].mult;
-            if (bytes != floor(bytes) || bytes > 9e18)
-                return FALSE;
+            if (zero)
+                return NUM_LEADING_ZERO;
+            double bytes = g_ascii_strtod(s, NULL) * units[i].mult;
+            if (bytes != floor(bytes))
+                return NUM_BAD;
+            if (bytes > 9e18)
+                return NUM_RANGE;
             *out = (gint64)bytes;
-            return TRUE;
+            return NUM_OK;
         }
     }
-    return FALSE;
+    return NUM_BAD;
+}
+
+static gboolean looks_hexadecimal(const char *s)
+{
+    const char *p = s + (s[0] == '-');
+    return p[0] == '0' && (p[1] == 'x' || p[1] == 'X' || p[1] == 'o' || p[1] == 'b');
 }
 
 /* Parses `text` for key k.  On failure sets *why to a message (without position). */
 static gboolean parse_value(const CfgKey *k, const char *text, CfgValue *v, char **why)
 {
+    g_autofree char *shown = echo_clip(text);
     switch (k->type) {
     case CFG_INT:
-        if (!parse_int_text(text, &v->i)) {
-            *why = g_strdup_printf("expected an integer, got '%s'", text);
+    case CFG_SIZE: {
+        gboolean size = k->type == CFG_SIZE;
+        NumParse r = size ? parse_size_text(text, &v->i) : parse_int_text(text, &v->i);
+        if (r == NUM_LEADING_ZERO) {
+            g_autofree char *plain = without_leading_zeros(text);
+            g_autofree char *plain_shown = echo_clip(plain);
+            *why = g_strdup_printf("'%s' has a leading zero (numbers are decimal: write %s)", shown, plain_shown);
             return FALSE;
         }
-        if (v->i < k->min || v->i > k->max) {
-            *why = g_strdup_printf("value %s is out of range [%.0f, %.0f]", text, k->min, k->max);
+        if (r == NUM_BAD) {
+            if (size)
+                *why = g_strdup_printf("expected a size such as 32KiB or 2.5MiB (whole bytes), got '%s'", shown);
+            else if (looks_hexadecimal(text))
+                *why = g_strdup_printf("expected a decimal integer, got '%s'", shown);
+            else
+                *why = g_strdup_printf("expected an integer, got '%s'", shown);
+            return FALSE;
+        }
+        if (r == NUM_RANGE || v->i < k->min || v->i > k->max) {
+            if (size)
+                *why = g_strdup_printf("size %s is out of range [%.0f, %.0f] bytes", shown, k->min, k->max);
+            else
+                *why = g_strdup_printf("value %s is out of range [%.0f, %.0f]", shown, k->min, k->max);
             return FALSE;
         }
         return TRUE;
-    case CFG_SIZE:
-        if (!parse_size_text(text, &v->i)) {
-            *why = g_strdup_printf("expected a size such as 32KiB or 2.5MiB (whole bytes), got '%s'", text);
-            return FALSE;
-        }
-        if (v->i < k->min || v->i > k->max) {
-            *why = g_strdup_printf("size %s is out of range [%.0f, %.0f] bytes", text, k->min, k->max);
-            return FALSE;
-        }
-        return TRUE;
+    }
     case CFG_DOUBLE: {
         char *end = NULL;
         errno = 0;
         v->d = g_ascii_strtod(text, &end);
-        if (errno || end == text || *end || !isfinite(v->d)) {
-            *why = g_strdup_printf("expected a number, got '%s'", text);
+        if (errno || end == text || *end || !isfinite(v->d) || looks_hexadecimal(text)) {
+            *why = g_strdup_printf("expected a number, got '%s'", shown);
             return FALSE;
         }
         if (v->d < k->min || v->d > k->max) {
-            *why = g_strdup_printf("value %s is out of range [%g, %g]", text, k->min, k->max);
+            *why = g_strdup_printf("value %s is out of range [%g, %g]", shown, k->min, k->max);
             return FALSE;
         }
         return TRUE;
@@ -121,7 +183,7 @@ static gboolean parse_value(const CfgKey *k, const char *text, CfgValue *v, char
                 v->b = FALSE;
                 return TRUE;
             }
-        *why = g_strdup_printf("expected true or false, got '%s'", text);
+        *why = g_strdup_printf("expected true or false, got '%s'", shown);
         return FALSE;
     }
     case CFG_ENUM: {
@@ -134,12 +196,17 @@ static gboolean parse_value(const CfgKey *k, const char *text, CfgValue *v, char
         g_autofree char *list = g_strjoinv(", ", (char **)k->choices);
         const char *hint = suggest_closest(text, k->choices, n);
         if (hint)
-            *why = g_strdup_printf("unknown value '%s'; did you mean '%s'? (one of: %s)", text, hint, list);
+            *why = g_strdup_printf("unknown value '%s'; did you mean '%s'? (one of: %s)", shown, hint, list);
         else
-            *why = g_strdup_printf("unknown value '%s' (one of: %s)", text, list);
+            *why = g_strdup_printf("unknown value '%s' (one of: %s)", shown, list);
         return FALSE;
     }
     case CFG_STRING:
+        /* A config is UTF-8 text (libyaml checks a file's; a --set value arrives as bytes). */
+        if (!g_utf8_validate(text, -1, NULL)) {
+            *why = g_strdup("not UTF-8 text");
+            return FALSE;
+        }
         return TRUE;
     }
     g_assert_not_reached();
@@ -338,15 +405,19 @@ char *config_not_found_hint(const char *name, const char *subdir, const char *ex
 
 char *config_resolve_path(const char *name, GError **error)
 {
-    if (g_file_test(name, G_FILE_TEST_IS_REGULAR))
+    /* A path that is there is the config, even when it is no file (a device, a FIFO): reading
+     * it says what is wrong, rather than "no such config". */
+    if (g_file_test(name, G_FILE_TEST_IS_REGULAR) ||
+        (strchr(name, '/') && g_file_test(name, G_FILE_TEST_EXISTS) && !g_file_test(name, G_FILE_TEST_IS_DIR)))
         return g_strdup(name);
     char *found = strchr(name, '/') ? NULL : config_search_file("configs", name, ".yaml");
     if (found)
         return found;
     g_autofree char *hint = strchr(name, '/') ? g_strdup("") : config_not_found_hint(name, "configs", ".yaml");
+    g_autofree char *shown = echo_clip(name);
     g_set_error(error, QSIM_CONFIG_ERROR, QSIM_CONFIG_ERROR_NOT_FOUND,
                 "%s: no such config file%s (looked for it as a path and in the configs folders: "
-                "$QSIM_CONFIG_PATH, then qsim's own; `qsim list configs` shows what is there)", name, hint);
+                "$QSIM_CONFIG_PATH, then qsim's own; `qsim list configs` shows what is there)", shown, hint);
     return NULL;
 }
 
@@ -356,8 +427,10 @@ typedef struct {
     const char *filename;
     yaml_document_t doc;
     QsimConfig *cfg;
-    yaml_mark_t *marks;     /* per schema row, where it was set */
-    gboolean *seen;
+    yaml_mark_t *marks;     /* per schema row, where the file set it */
+    gboolean *seen;         /* per schema row: set by the file or a --set */
+    gint *set_by;           /* per schema row: the index in `sets` of the last --set of it, or -1 */
+    const char *const *sets;
 } Loader;
 
 #define MARK_FMT "%s:%zu:%zu: "
@@ -390,13 +463,14 @@ static void unknown_key(Loader *L, const char *path, yaml_mark_t m, GError **err
     for (guint i = 0; i < qsim_config_schema_len && n < 256; i++)
         names[n++] = qsim_config_schema[i].path;
     const char *hint = suggest_closest(path, names, n);
+    g_autofree char *shown = echo_clip(path);
     if (hint)
         g_set_error(error, QSIM_CONFIG_ERROR, QSIM_CONFIG_ERROR_UNKNOWN_KEY,
-                    MARK_FMT "unknown key '%s'; did you mean '%s'?", MARK_ARGS(L, m), path, hint);
+                    MARK_FMT "unknown key '%s'; did you mean '%s'?", MARK_ARGS(L, m), shown, hint);
     else
         g_set_error(error, QSIM_CONFIG_ERROR, QSIM_CONFIG_ERROR_UNKNOWN_KEY,
                     MARK_FMT "unknown key '%s' (`qsim config --reference` lists every key)",
-                    MARK_ARGS(L, m), path);
+                    MARK_ARGS(L, m), shown);
 }
 
 static gboolean walk_mapping(Loader *L, yaml_node_t *map, const char *prefix, GError **error)
@@ -459,10 +533,101 @@ static gboolean walk_mapping(Loader *L, yaml_node_t *map, const char *prefix, GE
 
 static gboolean is_pow2(gint64 v) { return v > 0 && (v & (v - 1)) == 0; }
 
-/* Cross-key checks, once every value is in.  `where` gives a key's position, if it was set. */
+static guint key_index(const char *path)
+{
+    const CfgKey *k = config_schema_find(path);
+    g_assert(k);
+    return (guint)(k - qsim_config_schema);
+}
+
+/* "--set core.rob=0" as messages show it (a long value clipped). */
+static char *set_label(const char *assignment)
+{
+    g_autofree char *shown = echo_clip(assignment);
+    return g_strconcat("--set ", shown, NULL);
+}
+
+/* Where a cross-key problem among `keys` (NULL-terminated; keys[0] is the one the message
+ * names) is reported: the last --set of any of them (the latest change is the likeliest cause,
+ * and the file's line of another key would point at text that is not wrong), else the file
+ * position of the first of them the file sets, else the file's start. */
+static char *problem_place(const Loader *L, const char *const *keys)
+{
+    if (!L->filename)
+        return NULL;   /* a config built in code: no place but the key */
+    gint last = -1;
+    for (guint i = 0; keys[i]; i++)
+        last = MAX(last, L->set_by[key_index(keys[i])]);
+    if (last >= 0)
+        return set_label(L->sets[last]);
+    for (guint i = 0; keys[i]; i++) {
+        guint ix = key_index(keys[i]);
+        if (L->seen[ix])
+            return g_strdup_printf("%s:%zu:%zu", L->filename, L->marks[ix].line + 1, L->marks[ix].column + 1);
+    }
+    return g_strdup_printf("%s:1:1", L->filename);
+}
+
+/* A cross-key check: when `cond` fails, "PLACE: KEY: message" and FALSE from validate. */
+#define CHECK(cond, keys, ...)                                                                         \
+    do {                                                                                               \
+        if (!(cond)) {                                                                                 \
+            static const char *const ks_[] = { STRIP_PARENS keys, NULL };                            \
+            g_autofree char *place_ = problem_place(L, ks_);                                           \
+            g_autofree char *msg_ = g_strdup_printf(__VA_ARGS__);                                      \
+            g_set_error(error, QSIM_CONFIG_ERROR, QSIM_CONFIG_ERROR_INVALID, "%s%s%s: %s",             \
+                        place_ ? place_ : "", place_ ? ": " : "", ks_[0], msg_);                       \
+            return FALSE;                                                                              \
+        }                                                                                              \
+    } while (0)
+#define STRIP_PARENS(...) __VA_ARGS__
+
+/* Cross-key checks, once every value is in: the one validation of a config, so that whatever
+ * `qsim config` accepts, the model builds (memsys_new checks a config made in code with it). */
+static gboolean cross_check(const Loader *L, GError **error)
+{
+    const QsimConfig *c = L->cfg;
+    CHECK(is_pow2(c->line_size), ("line_size"), "must be a power of two, got %" G_GINT64_FORMAT, c->line_size);
+    gint64 set_bytes = c->l1.ways * c->line_size;
+    CHECK(c->l1.size % set_bytes == 0, ("l1.size", "l1.ways", "line_size"),
+          "must be a multiple of ways x line_size (%" G_GINT64_FORMAT " bytes)", set_bytes);
+    set_bytes = c->l2.ways * c->line_size;
+    CHECK(!c->l2_enabled || c->l2.size % set_bytes == 0, ("l2.size", "l2.ways", "line_size", "l2.enabled"),
+          "must be a multiple of ways x line_size (%" G_GINT64_FORMAT " bytes)", set_bytes);
+    set_bytes = c->llc.ways * c->line_size;
+    CHECK(c->llc.size % set_bytes == 0, ("llc.size", "llc.ways", "line_size"),
+          "must be a multiple of ways x line_size (%" G_GINT64_FORMAT " bytes)", set_bytes);
+    CHECK(!c->l2_enabled || c->l2.latency > c->l1.latency, ("l2.latency", "l1.latency", "l2.enabled"),
+          "must exceed l1.latency");
+    CHECK(c->llc.latency > (c->l2_enabled ? c->l2.latency : c->l1.latency),
+          ("llc.latency", "l2.latency", "l1.latency", "l2.enabled"), "must exceed the private caches' latency");
+    CHECK(c->topology.socket_links != SOCKETS_TWISTED_HYPERCUBE || c->topology.sockets == 8,
+          ("topology.socket_links", "topology.sockets"), "twisted-hypercube needs topology.sockets: 8");
+    CHECK(c->topology.socket_links != SOCKETS_MCM_PAIRS || c->topology.sockets % 2 == 0,
+          ("topology.socket_links", "topology.sockets"), "mcm-pairs needs an even number of sockets");
+    CHECK(c->llc_slices <= c->topology.cores_per_socket || c->topology.ondie == ONDIE_CROSSBAR,
+          ("llc.slices", "topology.cores_per_socket", "topology.ondie"),
+          "%" G_GINT64_FORMAT " slices exceed topology.cores_per_socket (%" G_GINT64_FORMAT "): a ring or mesh "
+          "has a stop per core (only ondie: crossbar takes more)", c->llc_slices, c->topology.cores_per_socket);
+    /* The bus runs the Primer's snooping tables (coherence/msi_bus.c, mesi_bus.c): one bus, no
+     * home directory to keep an O or F copy's bookkeeping or to perform far atomics. */
+    gboolean bus = c->topology.interconnect == INTERCONNECT_BUS;
+    CHECK(!bus || c->topology.sockets == 1, ("topology.interconnect", "topology.sockets"),
+          "bus joins the cores of one socket: it needs topology.sockets: 1");
+    CHECK(!bus || c->protocol == PROTO_MSI || c->protocol == PROTO_MESI, ("protocol", "topology.interconnect"),
+          "the bus runs msi or mesi (the snooping tables of the Primer's ch. 7); moesi and mesif need "
+          "topology.interconnect: directory");
+    CHECK(!bus || c->arch != ARCH_ARM64 || c->core.atomics != ATOMICS_LSE_FAR,
+          ("core.atomics", "topology.interconnect", "arch"),
+          "lse-far performs atomics at the line's home directory, which a bus does not have: use "
+          "lse-near or llsc");
+    return TRUE;
+}
+#undef CHECK
+#undef STRIP_PARENS
+
 static gboolean validate(Loader *L, GError **error)
 {
-    QsimConfig *c = L->cfg;
     for (guint i = 0; i < qsim_config_schema_len; i++) {
         const CfgKey *k = &qsim_config_schema[i];
         if (!k->def && !L->seen[i]) {
@@ -471,74 +636,30 @@ static gboolean validate(Loader *L, GError **error)
             return FALSE;
         }
     }
-#define CHECK(cond, key, ...)                                                                  \
-    do {                                                                                        \
-        if (!(cond)) {                                                                          \
-            const CfgKey *ck_ = config_schema_find(key);                                        \
-            guint ix_ = (guint)(ck_ - qsim_config_schema);                                      \
-            yaml_mark_t m_ = L->seen[ix_] ? L->marks[ix_] : (yaml_mark_t){ 0, 0, 0 };           \
-            g_autofree char *msg_ = g_strdup_printf(__VA_ARGS__);                               \
-            g_set_error(error, QSIM_CONFIG_ERROR, QSIM_CONFIG_ERROR_INVALID, MARK_FMT "%s: %s", \
-                        MARK_ARGS(L, m_), key, msg_);                                           \
-            return FALSE;                                                                       \
-        }                                                                                       \
-    } while (0)
-    CHECK(is_pow2(c->line_size), "line_size", "must be a power of two, got %" G_GINT64_FORMAT, c->line_size);
-    const struct { const char *size, *ways; const CacheConfig *cc; gboolean on; } caches[] = {
-        { "l1.size", "l1.ways", &c->l1, TRUE },
-        { "l2.size", "l2.ways", &c->l2, c->l2_enabled },
-        { "llc.size", "llc.ways", &c->llc, TRUE },
-    };
-    for (guint i = 0; i < G_N_ELEMENTS(caches); i++) {
-        if (!caches[i].on)
-            continue;
-        gint64 set_bytes = caches[i].cc->ways * c->line_size;
-        CHECK(caches[i].cc->size % set_bytes == 0, caches[i].size,
-              "must be a multiple of ways x line_size (%" G_GINT64_FORMAT " bytes)", set_bytes);
-    }
-    CHECK(!c->l2_enabled || c->l2.latency > c->l1.latency, "l2.latency", "must exceed l1.latency");
-    CHECK(c->llc.latency > (c->l2_enabled ? c->l2.latency : c->l1.latency), "llc.latency",
-          "must exceed the private caches' latency");
-    CHECK(c->topology.socket_links != SOCKETS_TWISTED_HYPERCUBE || c->topology.sockets == 8,
-          "topology.socket_links", "twisted-hypercube needs topology.sockets: 8");
-    CHECK(c->topology.socket_links != SOCKETS_MCM_PAIRS || c->topology.sockets % 2 == 0,
-          "topology.socket_links", "mcm-pairs needs an even number of sockets");
-    /* The bus runs the Primer's snooping tables (coherence/msi_bus.c, mesi_bus.c): one bus, no
-     * home directory to keep an O or F copy's bookkeeping or to perform far atomics. */
-    gboolean bus = c->topology.interconnect == INTERCONNECT_BUS;
-    CHECK(!bus || c->topology.sockets == 1, "topology.interconnect",
-          "bus joins the cores of one socket: it needs topology.sockets: 1");
-    CHECK(!bus || c->protocol == PROTO_MSI || c->protocol == PROTO_MESI, "protocol",
-          "the bus runs msi or mesi (the snooping tables of the Primer's ch. 7); moesi and mesif need "
-          "topology.interconnect: directory");
-    CHECK(!bus || c->arch != ARCH_ARM64 || c->core.atomics != ATOMICS_LSE_FAR, "core.atomics",
-          "lse-far performs atomics at the line's home directory, which a bus does not have: use "
-          "lse-near or llsc");
-#undef CHECK
-    return TRUE;
+    return cross_check(L, error);
+}
+
+gboolean config_validate(const QsimConfig *c, GError **error)
+{
+    Loader L = { .cfg = (QsimConfig *)c };
+    return cross_check(&L, error);
 }
 
 QsimConfig *config_load_string(const char *text, const char *filename, const char *const *sets,
                                GError **error)
 {
     g_autoptr(QsimConfig) cfg = config_new_defaults();
-    Loader L = { .filename = filename, .cfg = cfg };
+    Loader L = { .filename = filename, .cfg = cfg, .sets = sets };
     L.marks = g_new0(yaml_mark_t, qsim_config_schema_len);
     L.seen = g_new0(gboolean, qsim_config_schema_len);
+    L.set_by = g_new(gint, qsim_config_schema_len);
+    for (guint i = 0; i < qsim_config_schema_len; i++)
+        L.set_by[i] = -1;
     gboolean ok = FALSE;
 
-    yaml_parser_t parser;
-    yaml_parser_initialize(&parser);
-    yaml_parser_set_input_string(&parser, (const unsigned char *)text, strlen(text));
-    if (!yaml_parser_load(&parser, &L.doc)) {
-        g_set_error(error, QSIM_CONFIG_ERROR, QSIM_CONFIG_ERROR_SYNTAX,
-                    "%s:%zu:%zu: YAML syntax error: %s%s%s", filename, parser.problem_mark.line + 1,
-                    parser.problem_mark.column + 1, parser.problem ? parser.problem : "unreadable",
-                    parser.context ? " " : "", parser.context ? parser.context : "");
-        yaml_parser_delete(&parser);
+    if (!yaml_doc_load(text, strlen(text), filename, "config", &L.doc, QSIM_CONFIG_ERROR,
+                       QSIM_CONFIG_ERROR_SYNTAX, error))
         goto out;
-    }
-    yaml_parser_delete(&parser);
     yaml_node_t *root = yaml_document_get_root_node(&L.doc);
     if (root && !(root->type == YAML_SCALAR_NODE && !*root->data.scalar.value)) {
         if (root->type != YAML_MAPPING_NODE) {
@@ -555,8 +676,9 @@ QsimConfig *config_load_string(const char *text, const char *filename, const cha
             goto done;
         const char *eq = strchr(sets[i], '=');
         g_autofree char *key = g_strstrip(g_strndup(sets[i], eq - sets[i]));
-        const CfgKey *k = config_schema_find(key);
-        L.seen[k - qsim_config_schema] = TRUE;
+        guint ix = key_index(key);
+        L.seen[ix] = TRUE;
+        L.set_by[ix] = (gint)i;
     }
     ok = validate(&L, error);
 done:
@@ -564,6 +686,7 @@ done:
 out:
     g_free(L.marks);
     g_free(L.seen);
+    g_free(L.set_by);
     return ok ? g_steal_pointer(&cfg) : NULL;
 }
 
@@ -574,8 +697,12 @@ QsimConfig *config_load(const char *name, const char *const *sets, GError **erro
         return NULL;
     g_autofree char *text = NULL;
     GError *local = NULL;
-    if (!g_file_get_contents(path, &text, NULL, &local)) {
-        g_set_error(error, QSIM_CONFIG_ERROR, QSIM_CONFIG_ERROR_NOT_FOUND, "%s: %s", path, local->message);
+    if (!input_file_read(path, INPUT_CONFIG, &text, NULL, &local)) {
+        /* A file that is there but is no config (a device, too big, binary) is invalid; one
+         * that cannot be opened is not found. */
+        gboolean there = local->code == G_FILE_ERROR_INVAL || local->code == G_FILE_ERROR_FAILED;
+        g_set_error_literal(error, QSIM_CONFIG_ERROR, there ? QSIM_CONFIG_ERROR_INVALID : QSIM_CONFIG_ERROR_NOT_FOUND,
+                            local->message);
         g_error_free(local);
         return NULL;
     }
@@ -584,10 +711,10 @@ QsimConfig *config_load(const char *name, const char *const *sets, GError **erro
 
 gboolean config_set(QsimConfig *c, const char *assignment, GError **error)
 {
+    g_autofree char *label = set_label(assignment);
     const char *eq = strchr(assignment, '=');
     if (!eq) {
-        g_set_error(error, QSIM_CONFIG_ERROR, QSIM_CONFIG_ERROR_SYNTAX,
-                    "--set %s: expected key.path=value", assignment);
+        g_set_error(error, QSIM_CONFIG_ERROR, QSIM_CONFIG_ERROR_SYNTAX, "%s: expected key.path=value", label);
         return FALSE;
     }
     g_autofree char *key = g_strstrip(g_strndup(assignment, eq - assignment));
@@ -599,8 +726,9 @@ gboolean config_set(QsimConfig *c, const char *assignment, GError **error)
         for (guint i = 0; i < qsim_config_schema_len && n < 256; i++)
             names[n++] = qsim_config_schema[i].path;
         const char *hint = suggest_closest(key, names, n);
+        g_autofree char *key_shown = echo_clip(key);
         g_set_error(error, QSIM_CONFIG_ERROR, QSIM_CONFIG_ERROR_UNKNOWN_KEY,
-                    "--set %s: unknown key '%s'%s%s%s", assignment, key, hint ? "; did you mean '" : "",
+                    "%s: unknown key '%s'%s%s%s", label, key_shown, hint ? "; did you mean '" : "",
                     hint ? hint : "", hint ? "'?" : "");
         return FALSE;
     }
@@ -615,7 +743,7 @@ gboolean config_set(QsimConfig *c, const char *assignment, GError **error)
     if (!parse_value(k, value, &v, &why)) {
         g_set_error(error, QSIM_CONFIG_ERROR,
                     strstr(why, "out of range") ? QSIM_CONFIG_ERROR_RANGE : QSIM_CONFIG_ERROR_TYPE,
-                    "--set %s: %s: %s", assignment, key, why);
+                    "%s: %s: %s", label, key, why);
         return FALSE;
     }
     store_value(c, k, value, &v);
@@ -653,6 +781,35 @@ static char *format_double(double v)
     return g_strdup(g_ascii_formatd(buf, sizeof buf, "%.17g", v));
 }
 
+/* `s` as a YAML double-quoted scalar that reads back as exactly `s`: quotes and backslashes
+ * escaped, and every character YAML would not keep as written (control characters, and the
+ * line breaks NEL, LS and PS, which it folds) as an escape. */
+static char *yaml_quoted(const char *s)
+{
+    GString *out = g_string_new("\"");
+    for (const char *p = s; *p; p++) {
+        guchar ch = (guchar)*p;
+        if (ch == '"' || ch == '\\') {
+            g_string_append_c(out, '\\');
+            g_string_append_c(out, (char)ch);
+        } else if (ch == '\n') {
+            g_string_append(out, "\\n");
+        } else if (ch < 0x20 || ch == 0x7f) {
+            g_string_append_printf(out, "\\x%02x", ch);
+        } else if (ch == 0xc2 && (guchar)p[1] == 0x85) {
+            g_string_append(out, "\\N");   /* NEL */
+            p++;
+        } else if (ch == 0xe2 && (guchar)p[1] == 0x80 && ((guchar)p[2] == 0xa8 || (guchar)p[2] == 0xa9)) {
+            g_string_append(out, (guchar)p[2] == 0xa8 ? "\\L" : "\\P");   /* LS, PS */
+            p += 2;
+        } else {
+            g_string_append_c(out, (char)ch);
+        }
+    }
+    g_string_append_c(out, '"');
+    return g_string_free(out, FALSE);
+}
+
 static char *format_value(const QsimConfig *c, const CfgKey *k)
 {
     const void *f = cfield(c, k);
@@ -669,17 +826,7 @@ static char *format_value(const QsimConfig *c, const CfgKey *k)
         return g_strdup(k->choices[*(const int *)f]);
     case CFG_STRING: {
         const char *s = *(char *const *)f;
-        GString *out = g_string_new("\"");
-        for (const char *p = s ? s : ""; *p; p++) {
-            if (*p == '"' || *p == '\\')
-                g_string_append_c(out, '\\');
-            if (*p == '\n')
-                g_string_append(out, "\\n");
-            else
-                g_string_append_c(out, *p);
-        }
-        g_string_append_c(out, '"');
-        return g_string_free(out, FALSE);
+        return yaml_quoted(s ? s : "");
     }
     }
     g_assert_not_reached();

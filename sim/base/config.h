@@ -153,6 +153,9 @@ char *config_resolve_path(const char *name, GError **error);
 QsimConfig *config_load(const char *name, const char *const *sets, GError **error);
 QsimConfig *config_load_string(const char *text, const char *filename, const char *const *sets,
                                GError **error);
+/* The checks of keys against each other that config_load makes (without positions), for a
+ * config made in code (config_new_defaults and config_set). */
+gboolean config_validate(const QsimConfig *c, GError **error);
 /* Applies one "key.path=value" override. */
 gboolean config_set(QsimConfig *c, const char *assignment, GError **error);
 /* The effective config as YAML that config_load can read back; keys that do not apply to its

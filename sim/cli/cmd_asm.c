@@ -4,6 +4,7 @@
 #include "sim/cli/commands.h"
 #include "sim/harness.h"
 #include "cores/asm.h"
+#include "sim/base/input_file.h"
 
 int cmd_asm(int argc, char **argv)
 {
@@ -36,7 +37,7 @@ int cmd_asm(int argc, char **argv)
         return QSIM_EXIT_USAGE;
     }
     g_autofree char *text = NULL;
-    if (!g_file_get_contents(argv[1], &text, NULL, &error))
+    if (!input_file_read(argv[1], INPUT_LOCK, &text, NULL, &error))
         return cli_fail(error);
     HarnessOptions h;
     harness_options_init(&h);

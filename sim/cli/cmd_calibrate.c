@@ -39,6 +39,8 @@ int cmd_calibrate(int argc, char **argv)
         g_set_error(&error, CALIB_ERROR, CALIB_ERROR_USAGE, "unexpected argument '%s'", argv[1]);
         return cli_fail(error);
     }
+    if (out && !cli_output_path_ok("--out", out))
+        return QSIM_EXIT_USAGE;
     g_autoptr(GArray) cpu_list = NULL;
     if (cpus && !native_parse_cpus(cpus, &cpu_list, &error))
         return cli_fail(error);

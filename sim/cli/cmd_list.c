@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "sim/cli/commands.h"
+#include "sim/base/input_file.h"
 #include "sim/base/config.h"
 #include "sim/run.h"
 #include "cores/core.h"
@@ -22,7 +23,7 @@ static char *first_description(const char *path, gboolean yaml)
         return g_strdup(c->description ? c->description : "");
     }
     g_autofree char *text = NULL;
-    if (!g_file_get_contents(path, &text, NULL, NULL))
+    if (!input_file_read(path, INPUT_LOCK, &text, NULL, NULL))
         return g_strdup("");
     /* The header comment's first sentence, which may run over several comment lines. */
     g_auto(GStrv) lines = g_strsplit(text, "\n", -1);

@@ -5,6 +5,7 @@
 #include "locks/native_run.h"
 #include "locks/native_sched.h"
 #include "sim/cli/commands.h"
+#include "sim/base/input_file.h"
 #include "sim/base/report.h"
 
 /* A run's warnings (native_sched.h) on stderr; `run` names it among repeats (0: the only run).
@@ -75,6 +76,9 @@ int cmd_native(int argc, char **argv)
         g_set_error(&error, NATIVE_ERROR, NATIVE_ERROR_USAGE, "give one of --lock NAME or --lock-file PATH");
         return cli_fail(error);
     }
+    /* The native backend reads the file; a device or an oversized one is refused before it does. */
+    if (lock_file && !input_file_check(lock_file, INPUT_LOCK, &error))
+        return cli_fail(error);
     if (workload_flags_given(&wf, "iterations") && o.workload.duration_ms) {
         g_set_error(&error, NATIVE_ERROR, NATIVE_ERROR_USAGE, "give --iterations or --duration-ms, not both");
         return cli_fail(error);

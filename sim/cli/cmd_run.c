@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "sim/cli/commands.h"
+#include "sim/base/input_file.h"
 #include "sim/base/report.h"
 #include "sim/run.h"
 #include "sim/repeat.h"
@@ -215,6 +216,9 @@ int cmd_run(int argc, char **argv)
         fprintf(stderr, "qsim run: give one of --lock NAME|PATH or --lock-file PATH (`qsim list locks`)\n");
         return QSIM_EXIT_USAGE;
     }
+    /* The runner reads the file; a device or an oversized one is refused before it does. */
+    if (lock_file && !input_file_check(lock_file, INPUT_LOCK, &error))
+        return cli_fail(error);
     if (writers != -1) {
         if (writers < 0 || writers > G_MAXINT32) {
             fprintf(stderr, "qsim run: --writers %" G_GINT64_FORMAT ": out of range [0, %d]\n", writers, G_MAXINT32);

@@ -124,10 +124,10 @@ static gboolean print_aggregate(const char *dir, GError **error)
 
 int cmd_sweep(int argc, char **argv)
 {
-    gint jobs = 0;
+    gint jobs = G_MININT;   /* not given: the host's CPUs */
     g_autofree char *out = NULL, *shard = NULL, *plot_y = NULL, *plot_x = NULL, *plot_scale = NULL;
     g_auto(GStrv) lock_files = NULL;
-    gboolean resume = FALSE, plot = FALSE, merge = FALSE, quiet = FALSE, aggregate = FALSE;
+    gboolean resume = FALSE, plot = FALSE, merge = FALSE, quiet = FALSE, aggregate = FALSE, force = FALSE;
     GOptionEntry entries[] = {
         { "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "Points run at once, one thread each (default: the host's CPUs)", "N" },
         { "out", 'o', 0, G_OPTION_ARG_FILENAME, &out, "Results folder (default: sweep-out/NAME for sweeps/NAME.yaml)", "DIR" },
@@ -143,7 +143,10 @@ int cmd_sweep(int argc, char **argv)
         { "plot-x", 0, 0, G_OPTION_ARG_STRING, &plot_x, "Axis to plot against (default: the sweep's plot_x, else threads)", "AXIS" },
         { "plot-scale", 0, 0, G_OPTION_ARG_STRING, &plot_scale,
           "Panels' y ranges: shared (default) or independent", "shared|independent" },
-        { "merge", 0, 0, G_OPTION_ARG_NONE, &merge, "Join the shard folders given as arguments into --out", NULL },
+        { "merge", 0, 0, G_OPTION_ARG_NONE, &merge,
+          "Join the shard folders given as arguments into --out, a new or empty folder", NULL },
+        { "force", 0, 0, G_OPTION_ARG_NONE, &force,
+          "--merge: replace the results in an --out folder that already holds something", NULL },
         { "aggregate", 0, 0, G_OPTION_ARG_NONE, &aggregate,
           "Also write DIR/aggregate.csv: the seeds axis collapsed, every number as mean, sd and 95% interval "
           "over the seeds (give the sweep a jitter so that seeds differ)", NULL },
@@ -157,6 +160,12 @@ int cmd_sweep(int argc, char **argv)
                            entries))
         return QSIM_EXIT_USAGE;
     g_autoptr(GError) error = NULL;
+    if (out && !cli_output_path_ok("--out", out))
+        return QSIM_EXIT_USAGE;
+    if (force && !merge) {
+        fprintf(stderr, "qsim sweep: --force belongs to --merge (a sweep never overwrites results: see --resume)\n");
+        return QSIM_EXIT_USAGE;
+    }
     if ((plot_y || plot_x || plot_scale) && !plot)
         plot = TRUE;   /* asking for an axis of the plot asks for the plot */
     SweepPlotScale scale_check;
@@ -183,7 +192,7 @@ int cmd_sweep(int argc, char **argv)
         }
         guint missing = 0;
         SweepMeta meta = { 0 };
-        if (!sweep_merge((const char *const *)argv + 1, out, &missing, &meta, &error))
+        if (!sweep_merge((const char *const *)argv + 1, out, force, &missing, &meta, &error))
             return cli_fail(error);
         printf("qsim sweep: merged %d folders into %s/results.csv\n", argc - 1, out);
         SweepPlotOptions po;
@@ -215,10 +224,10 @@ int cmd_sweep(int argc, char **argv)
         return QSIM_EXIT_USAGE;
     }
     ProgressPrinter printer = { .live = isatty(STDERR_FILENO) };
-    SweepRunOptions o = { .jobs = jobs > 0 ? (guint)jobs : g_get_num_processors(), .shard = 1, .nshards = 1,
+    SweepRunOptions o = { .jobs = jobs > 0 ? (guint)jobs : MIN(g_get_num_processors(), SWEEP_MAX_JOBS), .shard = 1, .nshards = 1,
                           .resume = resume, .progress = quiet ? NULL : on_progress, .progress_user = &printer };
-    if (jobs < 0) {
-        fprintf(stderr, "qsim sweep: --jobs must be at least 1\n");
+    if (jobs != G_MININT && (jobs < 1 || (guint)jobs > SWEEP_MAX_JOBS)) {
+        fprintf(stderr, "qsim sweep: --jobs %d: out of range [1, %u] (points run at once)\n", jobs, SWEEP_MAX_JOBS);
         return QSIM_EXIT_USAGE;
     }
     if (shard && !parse_shard(shard, &o.shard, &o.nshards)) {

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "sim/cli/commands.h"
+#include "sim/base/input_file.h"
 #include "sim/verify.h"
 #include "sim/base/config.h"
 #include "sim/lock_find.h"
@@ -111,7 +112,7 @@ int cmd_verify(int argc, char **argv)
     if (!path)
         return cli_fail(error);
     g_autofree char *text = NULL;
-    if (!g_file_get_contents(path, &text, NULL, &error))
+    if (!input_file_read(path, INPUT_LOCK, &text, NULL, &error))
         return cli_fail(error);
     VerifyResult r;
     if (!verify_lock(path, text, &o, &r, &error)) {

@@ -78,6 +78,9 @@ GPtrArray *cli_describe_commands(void);   /* of CliCommandDoc*, in table order *
 
 /* Prints "qsim: <message>" to stderr and returns QSIM_EXIT_USAGE. */
 int cli_fail(const GError *error);
+/* Whether `path`, given to output option `option` ("--out"), can name a file or folder; when not
+ * (an empty path), says so on stderr. */
+gboolean cli_output_path_ok(const char *option, const char *path);
 
 int cmd_run(int argc, char **argv);
 int cmd_list(int argc, char **argv);

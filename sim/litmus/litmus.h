@@ -206,6 +206,8 @@ const char *litmus_kind_name(LitmusKind k);
 /* Reads herd's kinds file: `NAME Allowed|Forbidden|Required` (also Allow/Forbid/Require),
  * `#` comments and blank lines ignored.  Returns name -> GINT_TO_POINTER(LitmusKind). */
 GHashTable *litmus_kinds_load(const char *path, GError **error);
+/* The same from text (`path` names it in messages). */
+GHashTable *litmus_kinds_parse(const char *text, const char *path, GError **error);
 
 /* ---- running ---- */
 

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sim/litmus/litmus_priv.h"
+#include "sim/base/echo.h"
 
 GQuark litmus_error_quark(void)
 {
@@ -23,8 +24,9 @@ void lit_error_at(GError **error, int code, const char *file, guint line, guint 
 {
     va_list ap;
     va_start(ap, fmt);
-    g_autofree char *msg = g_strdup_vprintf(fmt, ap);
+    g_autofree char *full = g_strdup_vprintf(fmt, ap);
     va_end(ap);
+    g_autofree char *msg = echo_clip_message(full);   /* tokens echoed at most ECHO_MAX_CHARS */
     g_set_error(error, LITMUS_ERROR, code, "%s:%u:%u: %s", file ? file : "<litmus>", line, col, msg);
 }
 
@@ -201,16 +203,34 @@ static LitmusCond *cond_new(LitmusCondKind k, LitmusCond *l, LitmusCond *r)
     return c;
 }
 
+/* A condition is parsed, evaluated, printed and freed by recursion over its tree: its nesting
+ * and its length are bounded (herd's conditions have a few dozen terms), so that none of them
+ * can run out of stack (200k `(` did). */
+#define LIT_COND_MAX_DEPTH 64
+#define LIT_COND_MAX_TERMS 1000
+
 typedef struct {
     LitCursor *c;
     LitmusArch arch;
     GPtrArray *obs;
     GError **error;
+    guint depth;               /* open `(`, `~` and `=>` */
+    guint terms;
 } CondParser;
 
 static gboolean cp_fail(CondParser *cp, const char *fmt, const char *arg)
 {
     lit_error_at(cp->error, LITMUS_ERROR_SYNTAX, cp->c->file, cp->c->line, cp->c->col, fmt, arg);
+    return FALSE;
+}
+
+/* One more level of nesting, opened at line:col; FALSE past the limit. */
+static gboolean cp_nest(CondParser *cp, guint line, guint col)
+{
+    if (++cp->depth <= LIT_COND_MAX_DEPTH)
+        return TRUE;
+    lit_error_at(cp->error, LITMUS_ERROR_SYNTAX, cp->c->file, line, col, "a condition nested deeper than %d levels",
+                 LIT_COND_MAX_DEPTH);
     return FALSE;
 }
 
@@ -309,8 +329,12 @@ static LitmusCond *cp_atom(CondParser *cp)
         cp_fail(cp, "expected a condition%s", "");
         return NULL;
     }
+    guint line = c->line, col = c->col;
     if (cp_eat(cp, "(")) {
+        if (!cp_nest(cp, line, col))
+            return NULL;
         LitmusCond *in = cp_prop(cp);
+        cp->depth--;
         if (!in)
             return NULL;
         if (!cp_eat(cp, ")")) {
@@ -319,6 +343,10 @@ static LitmusCond *cp_atom(CondParser *cp)
             return NULL;
         }
         return in;
+    }
+    if (++cp->terms > LIT_COND_MAX_TERMS) {
+        cp_fail(cp, "a condition of more than %s terms", G_STRINGIFY(LIT_COND_MAX_TERMS));
+        return NULL;
     }
     /* true / false, but not a location named "trueish". */
     for (int b = 0; b < 2; b++) {
@@ -353,8 +381,13 @@ static LitmusCond *cp_atom(CondParser *cp)
 
 static LitmusCond *cp_unary(CondParser *cp)
 {
+    lit_skip_space(cp->c);
+    guint line = cp->c->line, col = cp->c->col;
     if (cp_eat(cp, "~")) {
+        if (!cp_nest(cp, line, col))
+            return NULL;
         LitmusCond *in = cp_unary(cp);
+        cp->depth--;
         return in ? cond_new(LC_NOT, in, NULL) : NULL;
     }
     return cp_atom(cp);
@@ -395,15 +428,24 @@ static LitmusCond *cp_disj(CondParser *cp)
 static LitmusCond *cp_prop(CondParser *cp)
 {
     LitmusCond *l = cp_disj(cp);
-    if (l && cp_eat(cp, "=>"))
+    if (l)
+        lit_skip_space(cp->c);
+    guint line = cp->c->line, col = cp->c->col;
+    if (l && cp_eat(cp, "=>")) {
+        if (!cp_nest(cp, line, col)) {
+            litmus_cond_free(l);
+            return NULL;
+        }
         l = cp_join(cp, l, LC_IMPLIES, cp_prop);
+        cp->depth--;
+    }
     return l;
 }
 
 /* Parses one proposition at the cursor; the caller checks what follows. */
 LitmusCond *lit_cond_parse_cursor(LitCursor *c, LitmusArch arch, GPtrArray *obs, GError **error)
 {
-    CondParser cp = { c, arch, obs, error };
+    CondParser cp = { c, arch, obs, error, 0, 0 };
     return cp_prop(&cp);
 }
 

@@ -14,6 +14,8 @@
  * filter, condition), then the checks that need the whole test. */
 #include <string.h>
 #include "sim/litmus/litmus_priv.h"
+#include "sim/base/echo.h"
+#include "sim/base/input_file.h"
 
 static void cell_free(LitmusCell *c)
 {
@@ -232,7 +234,9 @@ static gboolean parse_init_value(LitCursor *c, LitmusInit *in, GError **error)
 }
 
 /* One initial-state entry, the cursor at its first character; stops before ';' or '}'. */
-static gboolean parse_init_entry(LitmusTest *t, LitCursor *c, GError **error)
+/* `given`: "THREAD:NAME" -> the entry that set it, for an entry given twice (a table: a test
+ * may initialise tens of thousands of locations). */
+static gboolean parse_init_entry(LitmusTest *t, LitCursor *c, GHashTable *given, GError **error)
 {
     LitmusInit *in = g_new0(LitmusInit, 1);
     in->thread = -1;
@@ -272,19 +276,20 @@ static gboolean parse_init_entry(LitmusTest *t, LitCursor *c, GError **error)
         return FALSE;
     }
     /* a second value for the same thing would silently win: refuse it */
-    for (guint i = 0; i < t->init->len; i++) {
-        const LitmusInit *o = t->init->pdata[i];
-        if (o->thread == in->thread && !g_strcmp0(o->name, in->name)) {
-            if (in->thread >= 0)
-                lit_error_at(error, LITMUS_ERROR_SYNTAX, c->file, in->line, in->col,
-                             "%d:%s is initialised twice (first at %u:%u)", in->thread, in->name, o->line, o->col);
-            else
-                lit_error_at(error, LITMUS_ERROR_SYNTAX, c->file, in->line, in->col,
-                             "%s is initialised twice (first at %u:%u)", in->name, o->line, o->col);
-            init_free(in);
-            return FALSE;
-        }
+    char *key = g_strdup_printf("%d:%s", in->thread, in->name ? in->name : "");
+    const LitmusInit *o = g_hash_table_lookup(given, key);
+    if (o) {
+        g_free(key);
+        if (in->thread >= 0)
+            lit_error_at(error, LITMUS_ERROR_SYNTAX, c->file, in->line, in->col,
+                         "%d:%s is initialised twice (first at %u:%u)", in->thread, in->name, o->line, o->col);
+        else
+            lit_error_at(error, LITMUS_ERROR_SYNTAX, c->file, in->line, in->col,
+                         "%s is initialised twice (first at %u:%u)", in->name, o->line, o->col);
+        init_free(in);
+        return FALSE;
     }
+    g_hash_table_insert(given, key, in);
     g_ptr_array_add(t->init, in);
     return TRUE;
 }
@@ -375,6 +380,7 @@ static gboolean parse_init(LitParser *p)
     const Line *l = line_at(p, p->next);
     guint col = first_col(l->text);
     LitCursor c = cursor_at(p, p->next, col + 1);  /* just after '{' */
+    g_autoptr(GHashTable) given = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     for (;;) {
         lit_skip_space(&c);
         if (c.p >= c.end) {
@@ -389,7 +395,7 @@ static gboolean parse_init(LitParser *p)
             lit_advance(&c);
             continue;
         }
-        if (!parse_init_entry(p->t, &c, p->error))
+        if (!parse_init_entry(p->t, &c, given, p->error))
             return FALSE;
     }
     for (const char *rest = c.p; *rest && *rest != '\n'; rest++)
@@ -680,8 +686,8 @@ LitmusTest *litmus_parse_file(const char *path, GError **error)
 {
     g_autofree char *text = NULL;
     g_autoptr(GError) e = NULL;
-    if (!g_file_get_contents(path, &text, NULL, &e)) {
-        g_set_error(error, LITMUS_ERROR, LITMUS_ERROR_IO, "%s: cannot read: %s", path, e->message);
+    if (!input_file_read(path, INPUT_LITMUS, &text, NULL, &e)) {
+        g_set_error_literal(error, LITMUS_ERROR, LITMUS_ERROR_IO, e->message);
         return NULL;
     }
     /* A checkout without symbolic links leaves a one-line file naming the target. */
@@ -690,9 +696,14 @@ LitmusTest *litmus_parse_file(const char *path, GError **error)
         g_autofree char *dir = g_path_get_dirname(path);
         g_autofree char *target = g_build_filename(dir, trimmed, NULL);
         g_autofree char *ttext = NULL;
-        if (!g_file_get_contents(target, &ttext, NULL, NULL)) {
+        if (!g_file_test(target, G_FILE_TEST_EXISTS)) {
             g_set_error(error, LITMUS_ERROR, LITMUS_ERROR_IO,
                         "%s:1:1: a symbolic-link stub naming '%s', which does not exist", path, trimmed);
+            return NULL;
+        }
+        g_clear_error(&e);
+        if (!input_file_read(target, INPUT_LITMUS, &ttext, NULL, &e)) {
+            g_set_error_literal(error, LITMUS_ERROR, LITMUS_ERROR_IO, e->message);
             return NULL;
         }
         return litmus_parse_string(ttext, target, error);

@@ -50,6 +50,8 @@ static gboolean parse_mem_inner(XlThread *th, LitmusArch arch, const char *s, XO
 {
     g_autofree char *in = g_strdup(s);
     g_strstrip(in);
+    if (!*in)
+        return FALSE;   /* `[]`: nothing inside (and no first character to look past for a sign) */
     char *sign = strpbrk(in + 1, "+-");
     if (sign) {
         g_autofree char *num = g_strstrip(g_strdup(sign));

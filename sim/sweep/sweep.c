@@ -7,7 +7,10 @@
 #include "sim/sweep/sweep.h"
 #include "cores/asm.h"
 #include "cores/isa_exec.h"
+#include "sim/base/echo.h"
+#include "sim/base/input_file.h"
 #include "sim/base/suggest.h"
+#include "sim/base/yaml_doc.h"
 #include "sim/harness.h"
 #include "sim/lock_find.h"
 #include "sim/verify.h"
@@ -16,6 +19,8 @@ G_DEFINE_QUARK(qsim-sweep-error-quark, qsim_sweep_error)
 
 /* More points than this is almost surely a mistake (and would not finish anyway). */
 #define SWEEP_MAX_POINTS 1000000u
+/* Every point is checked against every exclude entry: a few dozen is what sweeps use. */
+#define SWEEP_MAX_EXCLUDES 100u
 
 /* The axes a sweep file may name besides run options (the workload schema's axes) and config
  * keys. */
@@ -36,8 +41,18 @@ typedef struct {
     char *base;                /* the sweep file's folder: lock files are found from there */
     yaml_document_t doc;
     GHashTable *lock_where;    /* lock-file value -> "file:line:col: " (or "--lock-file PATH: ") */
+    GHashTable *value_index;   /* SweepAxis* -> (value -> its index + 1): finding a value at once */
+    GPtrArray *shown;          /* clipped copies of what messages echo, freed with the loader */
     const char *const *extra_locks; /* --lock-file paths, or NULL */
 } SweepLoader;
+
+/* `text` as a message echoes it: clipped (echo.h), owned by the loader. */
+static const char *shown(SweepLoader *L, const char *text)
+{
+    char *c = echo_clip(text);
+    g_ptr_array_add(L->shown, c);
+    return c;
+}
 
 #define POS_FMT "%s:%zu:%zu: "
 #define POS_ARGS(L, n) (L)->filename, (n)->start_mark.line + 1, (n)->start_mark.column + 1
@@ -102,7 +117,9 @@ static gboolean parse_uint(const char *s, guint64 min, guint64 max, guint64 *out
 
 char *sweep_find_file(const char *name, GError **error)
 {
-    if (g_file_test(name, G_FILE_TEST_IS_REGULAR))
+    /* A path that is there is the sweep file even when it is no file (reading it says why). */
+    if (g_file_test(name, G_FILE_TEST_IS_REGULAR) ||
+        (strchr(name, '/') && g_file_test(name, G_FILE_TEST_EXISTS) && !g_file_test(name, G_FILE_TEST_IS_DIR)))
         return g_strdup(name);
     char *found = strchr(name, '/') ? NULL : config_search_file("sweeps", name, ".yaml");
     if (found)
@@ -117,8 +134,9 @@ char *sweep_find_file(const char *name, GError **error)
         g_ptr_array_add(known, NULL);
         names = g_strjoinv(", ", (char **)known->pdata);
     }
+    g_autofree char *shown_name = echo_clip(name);
     g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
-                "%s: no such sweep file%s%s%s (looked for it as a path%s%s)", name,
+                "%s: no such sweep file%s%s%s (looked for it as a path%s%s)", shown_name,
                 hint ? "; did you mean '" : "", hint ? hint : "", hint ? "'?" : "",
                 names ? " and among the example sweeps: " : "", names ? names : "");
     return NULL;
@@ -138,7 +156,10 @@ gboolean sweep_find_lock(const char *value, const char *base, char **file, GErro
     }
     gboolean relative = base && !g_path_is_absolute(value);
     g_autofree char *path = relative ? g_build_filename(base, value, NULL) : g_strdup(value);
-    if (g_file_test(path, G_FILE_TEST_IS_REGULAR)) {
+    if (g_file_test(path, G_FILE_TEST_EXISTS) && !g_file_test(path, G_FILE_TEST_IS_DIR)) {
+        /* there: a lock file, if it is a file of a lock file's size */
+        if (!input_file_check(path, INPUT_LOCK, error))
+            return FALSE;
         *file = g_steal_pointer(&path);
         return TRUE;
     }
@@ -175,7 +196,7 @@ static gboolean check_value(SweepLoader *L, SweepAxis *a, const char *v, yaml_no
             return TRUE;
         g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
                     POS_FMT "seeds: expected an integer in [0, %" G_GINT64_FORMAT "], got '%s'", POS_ARGS(L, n),
-                    G_MAXINT64, v);
+                    G_MAXINT64, shown(L, v));
         return FALSE;
     }
     case AXIS_WORKLOAD: {
@@ -216,26 +237,38 @@ fail:
 }
 
 /* Adds value `v` (written at `n`; NULL for a value from the command line, `where` naming it). */
+/* The index of value `v` of axis `a`, or -1. */
+static gint value_find(SweepLoader *L, const SweepAxis *a, const char *v)
+{
+    GHashTable *index = g_hash_table_lookup(L->value_index, a);
+    return index ? GPOINTER_TO_INT(g_hash_table_lookup(index, v)) - 1 : -1;
+}
+
 static gboolean add_value(SweepLoader *L, SweepAxis *a, const char *v, yaml_node_t *n, const char *where,
                           GError **error)
 {
-    for (guint i = 0; i < a->values->len; i++)
-        if (!strcmp(a->values->pdata[i], v)) {
-            if (n)
-                g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
-                            POS_FMT "%s: value '%s' given twice", POS_ARGS(L, n), a->name, v);
-            else
-                g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT, "%s: the sweep file already has it",
-                            where);
-            return FALSE;
-        }
+    if (value_find(L, a, v) >= 0) {
+        g_autofree char *shown = echo_clip(v);
+        if (n)
+            g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
+                        POS_FMT "%s: value '%s' given twice", POS_ARGS(L, n), a->name, shown);
+        else
+            g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT, "%s: the sweep file already has it",
+                        where);
+        return FALSE;
+    }
     g_autofree char *file = NULL;
     if (n && !check_value(L, a, v, n, &file, error))
         return FALSE;
     if (!n) {
         /* --lock-file: a file, found from the working folder. */
-        if (!g_file_test(v, G_FILE_TEST_IS_REGULAR)) {
+        g_autoptr(GError) local = NULL;
+        if (!g_file_test(v, G_FILE_TEST_EXISTS)) {
             g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT, "%s: no such file", where);
+            return FALSE;
+        }
+        if (!input_file_check(v, INPUT_LOCK, &local)) {
+            g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT, "--lock-file %s", local->message);
             return FALSE;
         }
         file = g_strdup(v);
@@ -244,6 +277,12 @@ static gboolean add_value(SweepLoader *L, SweepAxis *a, const char *v, yaml_node
         g_hash_table_insert(L->lock_where, g_strdup(v),
                             n ? g_strdup_printf(POS_FMT, POS_ARGS(L, n)) : g_strdup_printf("%s: ", where));
     g_ptr_array_add(a->values, g_strdup(v));
+    GHashTable *index = g_hash_table_lookup(L->value_index, a);
+    if (!index) {
+        index = g_hash_table_new(g_str_hash, g_str_equal);   /* keys: the axis's own strings */
+        g_hash_table_insert(L->value_index, a, index);
+    }
+    g_hash_table_insert(index, a->values->pdata[a->values->len - 1], GUINT_TO_POINTER(a->values->len));
     if (a->lock_files)
         g_ptr_array_add(a->lock_files, g_steal_pointer(&file));
     return TRUE;
@@ -392,13 +431,13 @@ static gboolean expand_values(SweepLoader *L, const SweepAxis *a, yaml_node_t **
         g_autofree char *why = NULL;
         if (!is_ellipsis(v) && !parse_range(v, &is_range, &from, &to, &step, &why)) {
             g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT, POS_FMT "%s: '%s': %s", POS_ARGS(L, node),
-                        a->name, v, why);
+                        a->name, shown(L, v), why);
             return FALSE;
         }
         if ((is_range || is_ellipsis(v)) && !axis_is_integer(a)) {
             g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
                         POS_FMT "%s: '%s': ranges are for axes of whole numbers (threads, seeds, "
-                        "core.pause_cycles...); list the values", POS_ARGS(L, node), a->name, v);
+                        "core.pause_cycles...); list the values", POS_ARGS(L, node), a->name, shown(L, v));
             return FALSE;
         }
         if (is_ellipsis(v)) {
@@ -415,12 +454,23 @@ static gboolean expand_values(SweepLoader *L, const SweepAxis *a, yaml_node_t **
                             a->name, why);
                 return FALSE;
             }
+            if (texts->len > SWEEP_MAX_POINTS) {
+                g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT, POS_FMT "%s: more than %u values",
+                            POS_ARGS(L, node), a->name, SWEEP_MAX_POINTS);
+                return FALSE;
+            }
             for (guint k = from_len; k < texts->len; k++)
                 g_ptr_array_add(nodes, node);
             g_array_set_size(plain_run, 0);
             continue;
         }
         if (is_range) {
+            /* Each range is bounded, but a list of ranges is not: stop at the sweep's limit. */
+            if (texts->len + (to - from) / step + 1 > SWEEP_MAX_POINTS) {
+                g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT, POS_FMT "%s: more than %u values",
+                            POS_ARGS(L, node), a->name, SWEEP_MAX_POINTS);
+                return FALSE;
+            }
             for (guint64 x = from; x <= to; x += step) {
                 g_ptr_array_add(texts, g_strdup_printf("%" G_GUINT64_FORMAT, x));
                 g_ptr_array_add(nodes, node);
@@ -456,12 +506,12 @@ static void unknown_axis(SweepLoader *L, yaml_node_t *kn, GError **error)
     const char *hint = suggest_closest(key, (const char *const *)names->pdata, names->len);
     if (hint)
         g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
-                    POS_FMT "unknown axis '%s'; did you mean '%s'?", POS_ARGS(L, kn), key, hint);
+                    POS_FMT "unknown axis '%s'; did you mean '%s'?", POS_ARGS(L, kn), shown(L, key), hint);
     else
         g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
                     POS_FMT "unknown axis '%s' (axes: configs, locks, seeds, run options such as threads, "
                     "config keys such as core.pause_cycles, or lock parameters such as lock_param.spin_count; "
-                    "see docs/sweeps.md)", POS_ARGS(L, kn), key);
+                    "see docs/sweeps.md)", POS_ARGS(L, kn), shown(L, key));
     g_ptr_array_unref(names);
 }
 
@@ -494,7 +544,7 @@ static SweepAxis *parse_axis(SweepLoader *L, yaml_node_t *kn, yaml_node_t *vn, G
         if (!parse_uint(scalar(vn), 1, 100000, &n)) {
             g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
                         POS_FMT "seeds: expected a count in [1, 100000] or a list of seeds, got '%s'",
-                        POS_ARGS(L, vn), scalar(vn));
+                        POS_ARGS(L, vn), shown(L, scalar(vn)));
             axis_free(a);
             return NULL;
         }
@@ -531,14 +581,14 @@ fail:
 /* An exclude entry: for each axis it names, the set of value indices it matches. */
 typedef struct {
     guint axis;
-    GArray *values;   /* of guint */
+    guint8 *hit;      /* per value index of the axis: whether the entry names it */
 } ExcludeTerm;
 
 static void exclude_free(gpointer p)
 {
     GArray *terms = p;
     for (guint i = 0; i < terms->len; i++)
-        g_array_unref(g_array_index(terms, ExcludeTerm, i).values);
+        g_free(g_array_index(terms, ExcludeTerm, i).hit);
     g_array_unref(terms);
 }
 
@@ -567,8 +617,9 @@ static gboolean exclude_values(SweepLoader *L, SweepAxis *a, yaml_node_t *v, GAr
     g_autoptr(GHashTable) matched = g_hash_table_new(NULL, NULL);   /* nodes that matched a value */
     for (guint t = 0; t < texts->len; t++) {
         yaml_node_t *n = nodes->pdata[t];
-        guint i;
-        if (g_ptr_array_find_with_equal_func(a->values, texts->pdata[t], g_str_equal, &i)) {
+        gint found = value_find(L, a, texts->pdata[t]);
+        if (found >= 0) {
+            guint i = (guint)found;
             g_array_append_val(out, i);
             g_hash_table_add(matched, n);
             continue;
@@ -578,7 +629,7 @@ static gboolean exclude_values(SweepLoader *L, SweepAxis *a, yaml_node_t *v, GAr
         /* A value the axis does not have would exclude nothing: most likely a typo. */
         const char *hint = suggest_closest(texts->pdata[t], (const char *const *)a->values->pdata, a->values->len);
         g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
-                    POS_FMT "exclude: %s has no value '%s'%s%s%s", POS_ARGS(L, n), a->name, (char *)texts->pdata[t],
+                    POS_FMT "exclude: %s has no value '%s'%s%s%s", POS_ARGS(L, n), a->name, shown(L, texts->pdata[t]),
                     hint ? "; did you mean '" : "", hint ? hint : "", hint ? "'?" : "");
         return FALSE;
     }
@@ -586,7 +637,7 @@ static gboolean exclude_values(SweepLoader *L, SweepAxis *a, yaml_node_t *v, GAr
         if (!g_hash_table_contains(matched, nodes->pdata[t])) {
             yaml_node_t *n = nodes->pdata[t];
             g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
-                        POS_FMT "exclude: %s has no value in '%s'", POS_ARGS(L, n), a->name, scalar(n));
+                        POS_FMT "exclude: %s has no value in '%s'", POS_ARGS(L, n), a->name, shown(L, scalar(n)));
             return FALSE;
         }
     return TRUE;
@@ -602,6 +653,12 @@ static gboolean parse_exclude(SweepLoader *L, yaml_node_t *vn, GPtrArray *axes, 
     }
     for (yaml_node_item_t *it = vn->data.sequence.items.start; it < vn->data.sequence.items.top; it++) {
         yaml_node_t *m = yaml_document_get_node(&L->doc, *it);
+        if (excludes->len == SWEEP_MAX_EXCLUDES) {
+            g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
+                        POS_FMT "exclude: more than %u entries (every point is checked against each: "
+                        "split the sweep instead)", POS_ARGS(L, m), SWEEP_MAX_EXCLUDES);
+            return FALSE;
+        }
         if (m->type != YAML_MAPPING_NODE || m->data.mapping.pairs.start == m->data.mapping.pairs.top) {
             g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
                         POS_FMT "exclude: each entry is a mapping such as {locks: tas, threads: 8}, got %s",
@@ -617,13 +674,17 @@ static gboolean parse_exclude(SweepLoader *L, yaml_node_t *vn, GPtrArray *axes, 
             if (ax < 0) {
                 g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
                             POS_FMT "exclude: '%s' is not an axis of this sweep", POS_ARGS(L, kn),
-                            kn->type == YAML_SCALAR_NODE ? scalar(kn) : "?");
+                            kn->type == YAML_SCALAR_NODE ? shown(L, scalar(kn)) : "?");
                 return FALSE;
             }
-            ExcludeTerm t = { (guint)ax, g_array_new(FALSE, FALSE, sizeof(guint)) };
+            SweepAxis *a = axes->pdata[ax];
+            ExcludeTerm t = { (guint)ax, g_new0(guint8, a->values->len) };
             g_array_append_val(terms, t);
-            if (!exclude_values(L, axes->pdata[ax], v, t.values, error))
+            g_autoptr(GArray) values = g_array_new(FALSE, FALSE, sizeof(guint));
+            if (!exclude_values(L, a, v, values, error))
                 return FALSE;
+            for (guint k = 0; k < values->len; k++)
+                t.hit[g_array_index(values, guint, k)] = 1;
         }
     }
     return TRUE;
@@ -636,10 +697,7 @@ static gboolean excluded(GPtrArray *excludes, const guint *combo)
         gboolean all = TRUE;
         for (guint t = 0; t < terms->len && all; t++) {
             ExcludeTerm *term = &g_array_index(terms, ExcludeTerm, t);
-            gboolean any = FALSE;
-            for (guint k = 0; k < term->values->len && !any; k++)
-                any = g_array_index(term->values, guint, k) == combo[term->axis];
-            all = any;
+            all = term->hit[combo[term->axis]];
         }
         if (all)
             return TRUE;
@@ -746,7 +804,7 @@ static gboolean check_lock_files(SweepLoader *L, Sweep *s, GError **error)
         const char *where = g_hash_table_lookup(L->lock_where, locks->values->pdata[i]);
         g_autofree char *text = NULL;
         g_autoptr(GError) local = NULL;
-        if (!g_file_get_contents(file, &text, NULL, &local)) {
+        if (!input_file_read(file, INPUT_LOCK, &text, NULL, &local)) {
             g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT, "%slocks: %s", where, local->message);
             return FALSE;
         }
@@ -754,7 +812,7 @@ static gboolean check_lock_files(SweepLoader *L, Sweep *s, GError **error)
             for (guint k = 0; k < ARCH_ATOMICS__N; k++) {
                 if (!used[a][k])
                     continue;
-                ArchTarget t = { (Arch)a, (ArchAtomics)k };
+                ArchTarget t = { (Arch)a, (ArchAtomics)k, 0 };
                 AsmSource sources[] = { { file, text }, { "<harness>", harness } };
                 g_autoptr(IsaProgram) prog = asm_assemble_sources(sources, G_N_ELEMENTS(sources), t, &local);
                 if (!prog) {
@@ -852,20 +910,13 @@ Sweep *sweep_load_string_full(const char *text, const char *filename, const Swee
     s->points = g_array_new(FALSE, FALSE, sizeof(guint));
     g_autofree char *base = g_path_get_dirname(filename);
     g_autoptr(GHashTable) lock_where = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
-    SweepLoader L = { .filename = filename, .base = base, .lock_where = lock_where,
-                      .extra_locks = o ? o->lock_files : NULL };
-    yaml_parser_t parser;
-    yaml_parser_initialize(&parser);
-    yaml_parser_set_input_string(&parser, (const unsigned char *)text, strlen(text));
-    if (!yaml_parser_load(&parser, &L.doc)) {
-        g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT, "%s:%zu:%zu: YAML syntax error: %s%s%s",
-                    filename, parser.problem_mark.line + 1, parser.problem_mark.column + 1,
-                    parser.problem ? parser.problem : "unreadable", parser.context ? " " : "",
-                    parser.context ? parser.context : "");
-        yaml_parser_delete(&parser);
+    g_autoptr(GHashTable) value_index = g_hash_table_new_full(NULL, NULL, NULL, (GDestroyNotify)g_hash_table_unref);
+    g_autoptr(GPtrArray) shown_texts = g_ptr_array_new_with_free_func(g_free);
+    SweepLoader L = { .filename = filename, .base = base, .lock_where = lock_where, .value_index = value_index,
+                      .shown = shown_texts, .extra_locks = o ? o->lock_files : NULL };
+    if (!yaml_doc_load(text, strlen(text), filename, "sweep file", &L.doc, QSIM_SWEEP_ERROR,
+                       QSIM_SWEEP_ERROR_INPUT, error))
         return NULL;
-    }
-    yaml_parser_delete(&parser);
     gboolean ok = load_root(&L, s, error);
     yaml_document_delete(&L.doc);
     return ok ? g_steal_pointer(&s) : NULL;
@@ -875,7 +926,7 @@ Sweep *sweep_load(const char *path, const SweepLoadOptions *o, GError **error)
 {
     g_autofree char *text = NULL;
     g_autoptr(GError) local = NULL;
-    if (!g_file_get_contents(path, &text, NULL, &local)) {
+    if (!input_file_read(path, INPUT_SWEEP, &text, NULL, &local)) {
         g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT, "%s", local->message);
         return NULL;
     }

@@ -18,6 +18,7 @@ typedef enum {
     QSIM_SWEEP_ERROR_INPUT,     /* a bad sweep file or option: exit 2 */
     QSIM_SWEEP_ERROR_IO,        /* results could not be read or written: exit 2 */
     QSIM_SWEEP_ERROR_MISMATCH,  /* results on disk come from another sweep: exit 2 */
+    QSIM_SWEEP_ERROR_BUSY,      /* another sweep is writing the results folder: exit 2 */
 } QsimSweepError;
 
 typedef enum {
@@ -121,7 +122,7 @@ gboolean sweep_progress_due(const SweepProgress *p, const SweepProgressMark *las
 
 /* ---- running (sim/sweep/sweep_run.c) ---- */
 typedef struct {
-    guint jobs;            /* worker threads, >= 1 */
+    guint jobs;            /* worker threads, 1 to SWEEP_MAX_JOBS */
     const char *out;       /* results folder */
     guint shard, nshards;  /* run points with index % nshards == shard - 1 */
     gboolean resume;
@@ -143,6 +144,16 @@ void sweep_run_order(GArray *pending);
 /* Runs the sweep's points (those not already done, when resuming).  FALSE with an error for
  * bad input or I/O; otherwise TRUE with *failed set to the number of failed points. */
 gboolean sweep_execute(const Sweep *s, const SweepRunOptions *o, guint *failed, GError **error);
+/* Points run at once at most (threads of one process). */
+#define SWEEP_MAX_JOBS 1024u
+
+/* ---- one writer per results folder (sim/sweep/sweep_lock.c) ---- */
+#define SWEEP_LOCK_FILE "sweep.lock"
+/* Takes DIR/sweep.lock (DIR must exist), or fails at once (QSIM_SWEEP_ERROR_BUSY, naming the
+ * holder's pid and host) when another process holds it.  *fd is released by sweep_out_unlock
+ * (or by the process's exit). */
+gboolean sweep_out_lock(const char *dir, int *fd, GError **error);
+void sweep_out_unlock(int fd);
 
 /* ---- results (sim/sweep/sweep_results.c) ---- */
 /* One line of results.jsonl, kept as written so that rewriting it changes no byte. */
@@ -176,8 +187,11 @@ void sweep_meta_of(const Sweep *s, guint shard, guint nshards, SweepMeta *m);
 gboolean sweep_meta_write(const char *dir, const SweepMeta *m, GError **error);
 gboolean sweep_meta_read(const char *dir, SweepMeta *m, GError **error);
 /* Joins shard folders into `out` (results, host times, and the sweep's description, *meta when
- * not NULL); *missing counts points no folder had. */
-gboolean sweep_merge(const char *const *dirs, const char *out, guint *missing, SweepMeta *meta, GError **error);
+ * not NULL); *missing counts points no folder had.  `out` must be new or empty, or the only
+ * folder merged (a replot: its rows are written back unchanged); a folder that holds something
+ * else, or one of several folders merged, only with `force` (its results are then replaced). */
+gboolean sweep_merge(const char *const *dirs, const char *out, gboolean force, guint *missing, SweepMeta *meta,
+                     GError **error);
 /* Rows of DIR/host-times.jsonl, whose `line` holds host_seconds (none when the file is missing). */
 GPtrArray *sweep_host_times_read(const char *dir, GError **error);
 /* Sorts the rows by point and writes DIR/host-times.jsonl atomically. */
@@ -186,8 +200,9 @@ gboolean sweep_host_times_write(const char *dir, GPtrArray *rows, GError **error
 char *sweep_host_time_json(const Sweep *s, guint p, double seconds);
 /* The host seconds in a DIR/host-times.jsonl row. */
 double sweep_host_time_seconds(const SweepRow *row);
-/* Appends `line` and a newline, then flushes to disk: a finished point survives a kill. */
-gboolean sweep_append_line(FILE *f, const char *line, GError **error);
+/* Appends `line` and a newline to f (the file `path`, which errors name), then flushes to disk:
+ * a finished point survives a kill. */
+gboolean sweep_append_line(FILE *f, const char *path, const char *line, GError **error);
 void sweep_row_free(gpointer row);
 
 /* ---- aggregation (sim/sweep/sweep_aggregate.c) ---- */

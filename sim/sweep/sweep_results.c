@@ -61,10 +61,10 @@ char *sweep_row_json(const Sweep *s, guint p, const RunResult *r, const char *er
     return json_line(root);
 }
 
-gboolean sweep_append_line(FILE *f, const char *line, GError **error)
+gboolean sweep_append_line(FILE *f, const char *path, const char *line, GError **error)
 {
     if (fputs(line, f) < 0 || fputc('\n', f) < 0 || fflush(f) != 0 || fsync(fileno(f)) != 0) {
-        g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_IO, "writing results: %s", g_strerror(errno));
+        g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_IO, "%s: %s", path, g_strerror(errno));
         return FALSE;
     }
     return TRUE;
@@ -439,7 +439,63 @@ static GPtrArray *merge_rows(const char *const *dirs, guint n0, gboolean results
     return g_steal_pointer(&all);
 }
 
-gboolean sweep_merge(const char *const *dirs, const char *out, guint *missing, SweepMeta *meta, GError **error)
+/* Whether folders a and b are the same folder (however each is spelt). */
+static gboolean same_folder(const char *a, const char *b)
+{
+    GStatBuf sa, sb;
+    return g_stat(a, &sa) == 0 && g_stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/* The first entry of folder `dir` (other than the lock file), or NULL when it is empty. */
+static char *first_entry(const char *dir)
+{
+    GDir *d = g_dir_open(dir, 0, NULL);
+    const char *name;
+    char *found = NULL;
+    while (d && !found && (name = g_dir_read_name(d)))
+        if (strcmp(name, SWEEP_LOCK_FILE))
+            found = g_strdup(name);
+    if (d)
+        g_dir_close(d);
+    return found;
+}
+
+/* `out` may take the merge: new or empty; or the one folder merged (which rewrites its own rows
+ * unchanged: how a finished sweep is replotted); else only with `force`. */
+static gboolean merge_target_ok(const char *const *dirs, const char *out, gboolean force, GError **error)
+{
+    if (!*out) {
+        g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT, "--out '': an empty path (name a folder)");
+        return FALSE;
+    }
+    if (!g_file_test(out, G_FILE_TEST_EXISTS))
+        return TRUE;
+    for (guint d = 0; dirs[d]; d++) {
+        if (!same_folder(out, dirs[d]))
+            continue;
+        if (!dirs[1] || force)
+            return TRUE;
+        g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
+                    "--out %s: it is one of the folders being merged (%s), whose own results the merge would "
+                    "replace; merge into a new folder, or add --force", out, dirs[d]);
+        return FALSE;
+    }
+    if (!g_file_test(out, G_FILE_TEST_IS_DIR)) {
+        g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT, "--out %s: not a folder", out);
+        return FALSE;
+    }
+    g_autofree char *entry = first_entry(out);
+    if (entry && !force) {
+        g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
+                    "--out %s: the folder is not empty (it holds %s); merge into a new or empty folder, or add "
+                    "--force to replace its results", out, entry);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+gboolean sweep_merge(const char *const *dirs, const char *out, gboolean force, guint *missing, SweepMeta *meta,
+                     GError **error)
 {
     SweepMeta m0 = { 0 };
     for (guint d = 0; dirs[d]; d++) {
@@ -463,9 +519,14 @@ gboolean sweep_merge(const char *const *dirs, const char *out, guint *missing, S
             return FALSE;
         }
     }
+    if (!merge_target_ok(dirs, out, force, error)) {
+        sweep_meta_clear(&m0);
+        return FALSE;
+    }
     g_autoptr(GPtrArray) all = merge_rows(dirs, m0.npoints, TRUE, error);
     g_autoptr(GPtrArray) times = all ? merge_rows(dirs, m0.npoints, FALSE, error) : NULL;
     gboolean ok = all && times;
+    int lock = -1;
     if (ok) {
         *missing = m0.npoints - all->len;
         if (g_mkdir_with_parents(out, 0777) != 0) {
@@ -473,9 +534,11 @@ gboolean sweep_merge(const char *const *dirs, const char *out, guint *missing, S
             ok = FALSE;
         }
     }
+    ok = ok && sweep_out_lock(out, &lock, error);
     m0.shard = m0.nshards = 1;
     ok = ok && sweep_meta_write(out, &m0, error) && sweep_results_write(out, all, error) &&
          sweep_host_times_write(out, times, error);
+    sweep_out_unlock(lock);
     if (ok && meta)
         *meta = m0;
     else

@@ -17,6 +17,7 @@ typedef struct {
     GMutex lock;
     GCond finished;       /* signalled as each point finishes */
     FILE *jsonl, *times;
+    char *jsonl_path, *times_path;
     guint done, total, failed, workers;
     double done_seconds;  /* host time of the points finished, summed */
     GArray *running;      /* of gint64: start times (monotonic us) of the points in flight */
@@ -88,8 +89,8 @@ static void run_point(gpointer data, gpointer user)
             break;
         }
     /* Results first: a host time without its row is dropped on resume, never the reverse. */
-    if (!st->io_error && sweep_append_line(st->jsonl, line, &st->io_error))
-        sweep_append_line(st->times, time_line, &st->io_error);
+    if (!st->io_error && sweep_append_line(st->jsonl, st->jsonl_path, line, &st->io_error))
+        sweep_append_line(st->times, st->times_path, time_line, &st->io_error);
     st->done++;
     st->failed += !ok;
     st->done_seconds += secs;
@@ -128,13 +129,9 @@ static FILE *open_append(const char *dir, const char *name, GError **error)
     return f;
 }
 
-gboolean sweep_execute(const Sweep *s, const SweepRunOptions *o, guint *failed, GError **error)
+/* The sweep, with its results folder locked. */
+static gboolean execute_locked(const Sweep *s, const SweepRunOptions *o, guint *failed, GError **error)
 {
-    *failed = 0;
-    if (g_mkdir_with_parents(o->out, 0777) != 0) {
-        g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_IO, "%s: %s", o->out, g_strerror(errno));
-        return FALSE;
-    }
     g_autofree char *path = g_build_filename(o->out, "results.jsonl", NULL);
     gboolean torn = FALSE;
     g_autoptr(GPtrArray) rows = sweep_rows_read(path, &torn, error);
@@ -184,6 +181,8 @@ gboolean sweep_execute(const Sweep *s, const SweepRunOptions *o, guint *failed, 
     st.running = g_array_new(FALSE, FALSE, sizeof(gint64));
     const char *ka = g_getenv("QSIM_SWEEP_KILL_AFTER");
     st.kill_after = ka ? (guint)atoi(ka) : 0;
+    st.jsonl_path = g_build_filename(o->out, "results.jsonl", NULL);
+    st.times_path = g_build_filename(o->out, SWEEP_HOST_TIMES, NULL);
     st.jsonl = open_append(o->out, "results.jsonl", error);
     st.times = st.jsonl ? open_append(o->out, SWEEP_HOST_TIMES, error) : NULL;
     g_autoptr(GArray) pending = g_array_new(FALSE, FALSE, sizeof(guint));
@@ -219,6 +218,8 @@ gboolean sweep_execute(const Sweep *s, const SweepRunOptions *o, guint *failed, 
         fclose(st.jsonl);
     if (st.times)
         fclose(st.times);
+    g_free(st.jsonl_path);
+    g_free(st.times_path);
     g_array_unref(st.running);
     g_cond_clear(&st.finished);
     g_mutex_clear(&st.lock);
@@ -238,4 +239,23 @@ gboolean sweep_execute(const Sweep *s, const SweepRunOptions *o, guint *failed, 
     for (guint i = 0; i < all->len; i++)
         *failed += !((SweepRow *)all->pdata[i])->ok;
     return TRUE;
+}
+
+gboolean sweep_execute(const Sweep *s, const SweepRunOptions *o, guint *failed, GError **error)
+{
+    *failed = 0;
+    if (!*o->out) {
+        g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT, "--out '': an empty path (name a folder)");
+        return FALSE;
+    }
+    if (g_mkdir_with_parents(o->out, 0777) != 0) {
+        g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_IO, "%s: %s", o->out, g_strerror(errno));
+        return FALSE;
+    }
+    int lock;
+    if (!sweep_out_lock(o->out, &lock, error))
+        return FALSE;
+    gboolean ok = execute_locked(s, o, failed, error);
+    sweep_out_unlock(lock);
+    return ok;
 }
