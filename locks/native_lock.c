@@ -1,5 +1,6 @@
 /* A lock for a native run (see native_lock.h). */
 #include <string.h>
+#include "sim/base/input_file.h"
 #include "cores/asm.h"
 #include "cores/isa_exec.h"
 #include "locks/native_c.h"
@@ -59,8 +60,8 @@ NativeLock *native_lock_from_file(const char *path, GError **error)
 {
     g_autofree char *text = NULL;
     GError *local = NULL;
-    if (!g_file_get_contents(path, &text, NULL, &local)) {
-        g_set_error(error, NATIVE_ERROR, NATIVE_ERROR_USAGE, "%s: %s", path, local->message);
+    if (!input_file_read(path, INPUT_LOCK, &text, NULL, &local)) {
+        g_set_error_literal(error, NATIVE_ERROR, NATIVE_ERROR_USAGE, local->message);
         g_error_free(local);
         return NULL;
     }

@@ -4,6 +4,7 @@
  * a timestamp of the modelled run. */
 #include <stdio.h>
 #include <string.h>
+#include "sim/base/input_file.h"
 #include "sim/run.h"
 #include "sim/run_report.h"
 #include "sim/mark_log.h"
@@ -181,10 +182,7 @@ static gboolean load_lock(const RunOptions *o, char **name, char **text, GError 
             return FALSE;
         *name = g_strdup(o->lock);
     }
-    GError *local = NULL;
-    if (!g_file_get_contents(path, text, NULL, &local)) {
-        g_set_error(error, G_FILE_ERROR, local->code, "%s: %s", path, local->message);
-        g_error_free(local);
+    if (!input_file_read(path, INPUT_LOCK, text, NULL, error)) {
         g_clear_pointer(name, g_free);
         return FALSE;
     }

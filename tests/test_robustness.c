@@ -362,6 +362,17 @@ START_TEST(test_missing_label_names_lock_file)
         g_autofree char *want = g_strdup_printf("%s: no entry point `lock`", path);
         ck_assert_msg(strstr(err, want) && !strstr(err, "<harness>"), "%s: %s", commands[i], err);
     }
+    /* `qsim asm --harness` and a sweep's lock check assemble through the same door */
+    g_autofree char *asm_line = g_strdup_printf("asm %s --harness", path), *asm_err = NULL;
+    ck_assert_int_eq(run_qsim_line(asm_line, NULL, &asm_err), 2);
+    ck_assert_msg(strstr(asm_err, "no entry point `lock`") && !strstr(asm_err, "<harness>"), "asm: %s", asm_err);
+    g_autofree char *sweep_path = g_build_filename(dir, "s.yaml", NULL);
+    g_autofree char *sweep_text = g_strdup_printf("locks: %s\n", path);
+    ck_assert(g_file_set_contents(sweep_path, sweep_text, -1, NULL));
+    g_autofree char *sweep_line = g_strdup_printf("sweep %s --out %s/o -q", sweep_path, dir), *sweep_err = NULL;
+    ck_assert_int_eq(run_qsim_line(sweep_line, NULL, &sweep_err), 2);
+    ck_assert_msg(strstr(sweep_err, "no entry point `lock`") && !strstr(sweep_err, "<harness>"), "sweep: %s", sweep_err);
+    g_unlink(sweep_path);
     g_unlink(path);
     g_rmdir(dir);
 }

@@ -41,9 +41,9 @@ int cmd_asm(int argc, char **argv)
         return cli_fail(error);
     HarnessOptions h;
     harness_options_init(&h);
-    g_autofree char *harness = harness_source(&h);
-    AsmSource src[2] = { { argv[1], text }, { "<harness>", harness } };
-    g_autoptr(IsaProgram) p = asm_assemble_sources(src, with_harness ? 2 : 1, target, &error);
+    AsmSource alone[] = { { argv[1], text } };
+    g_autoptr(IsaProgram) p = with_harness ? harness_assemble(argv[1], text, &h, target, NULL, &error)
+                                           : asm_assemble_sources(alone, 1, target, &error);
     if (!p) {
         fprintf(stderr, "%s\n", error->message);
         return QSIM_EXIT_USAGE;

@@ -795,7 +795,6 @@ static gboolean check_lock_files(SweepLoader *L, Sweep *s, GError **error)
     }
     HarnessOptions h;
     harness_options_init(&h);
-    g_autofree char *harness = harness_source(&h);
     SweepAxis *locks = s->axes->pdata[find_axis(s->axes, "locks")];
     for (guint i = 0; i < locks->values->len; i++) {
         const char *file = locks->lock_files->pdata[i];
@@ -813,8 +812,7 @@ static gboolean check_lock_files(SweepLoader *L, Sweep *s, GError **error)
                 if (!used[a][k])
                     continue;
                 ArchTarget t = { (Arch)a, (ArchAtomics)k, 0 };
-                AsmSource sources[] = { { file, text }, { "<harness>", harness } };
-                g_autoptr(IsaProgram) prog = asm_assemble_sources(sources, G_N_ELEMENTS(sources), t, &local);
+                g_autoptr(IsaProgram) prog = harness_assemble(file, text, &h, t, NULL, &local);
                 if (!prog) {
                     g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT, "%slocks: %s", where,
                                 local->message);
