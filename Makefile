@@ -1,14 +1,18 @@
 # qsim: a cycle-level cache-coherence simulator.
 #   make          build ./qsim (objects under build/)
 #   make run      build, then run the main job
-#   make check    build, then run every test (also under ASan/UBSan)
-#   make install  PREFIX=/usr/local DESTDIR=
+#   make check    build, then run every test (also under ASan/UBSan, fuzz corpora included)
+#   make fuzz     fuzz each input format for FUZZ_SECONDS (default 60) with libFuzzer (clang)
+#   make install  PREFIX=/usr/local DESTDIR=  (the binary, data, qsim(1), bash completion, docs)
 # Missing Debian build dependencies are installed when run as root (build-aux/deps.sh).
 
 VERSION   := 0.1.0
 PREFIX    ?= /usr/local
 BINDIR    ?= $(PREFIX)/bin
 DATADIR   ?= $(PREFIX)/share/qsim
+DOCDIR    ?= $(PREFIX)/share/doc/qsim
+MANDIR    ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 DESTDIR   ?=
 CC        ?= cc
 PKGS      := glib-2.0 yaml-0.1 json-glib-1.0
@@ -16,7 +20,7 @@ PKGS      := glib-2.0 yaml-0.1 json-glib-1.0
 NODEPS_GOALS := clean distclean help
 ifeq ($(filter-out $(NODEPS_GOALS),$(or $(MAKECMDGOALS),all)),)
 else
-DEPS_OK := $(shell sh build-aux/deps.sh >&2 && echo yes)
+DEPS_OK := $(shell sh build-aux/deps.sh $(MAKECMDGOALS) >&2 && echo yes)
 ifneq ($(DEPS_OK),yes)
 $(error build dependencies missing (see the apt-get line above))
 endif
@@ -30,11 +34,11 @@ CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null)
 WARN     := -Wall -Wextra
 CFLAGS   ?= -O2 -g
 ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) $(PKG_CFLAGS) -I. -MMD -MP \
-             -DQSIM_VERSION=\"$(VERSION)\" -DQSIM_DATADIR=\"$(DATADIR)\" \
-             -DQSIM_SRCDIR=\"$(CURDIR)\"
+             -DQSIM_VERSION=\"$(VERSION)\" -DQSIM_DATADIR=\"$(DATADIR)\" -DQSIM_DOCDIR=\"$(DOCDIR)\" \
+             -DQSIM_SRCDIR=\"$(CURDIR)\" -I$(B)/gen
 LDLIBS   := $(PKG_LIBS) -lm -lpthread -ldl
 
-MODULES  := sim/base cores coherence sim locks sim/litmus sim/sweep sim/cli
+MODULES  := sim/base cores coherence sim locks sim/litmus sim/sweep sim/calibrate sim/cli
 # Programs with their own main(), kept out of the library.
 MAIN_SRC := sim/cli/main.c
 LIB_SRC  := $(filter-out $(MAIN_SRC),$(foreach m,$(MODULES),$(wildcard $(m)/*.c)))
@@ -48,14 +52,39 @@ TEST_OBJ := $(TEST_SRC:%.c=$(B)/%.o)
 # (docs/native.md); the tests keep theirs in the build tree, shared by both flavours.
 TEST_CACHE := XDG_CACHE_HOME=$(CURDIR)/build/cache
 
-.PHONY: all run study check check-layers check-unit check-install check-asan bench install uninstall clean docs
-all: qsim
+# (FORCE: a prerequisite that always runs its target's recipe)
+.PHONY: FORCE all run study check check-layers check-unit check-install check-tarball check-asan check-fuzz-corpus \
+        fuzz fuzz-build bench install uninstall clean docs golden
+all: qsim $(B)/qsim.1 $(B)/qsim.bash
 
 qsim: $(B)/qsim
 	@if [ "$(B)" = build ]; then cp $(B)/qsim qsim.tmp && mv -f qsim.tmp qsim; fi
 
 $(B)/qsim: $(B)/sim/cli/main.o $(B)/libqsim.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+
+# The manual page and the bash completion, made by qsim from the tables it runs on.
+$(B)/qsim.1: $(B)/qsim
+	$(B)/qsim man > $@.tmp && mv $@.tmp $@
+
+$(B)/qsim.bash: $(B)/qsim
+	$(B)/qsim completion bash > $@.tmp && mv $@.tmp $@
+
+# The commit qsim is built from, for `qsim --version`: git's when the tree is a git checkout
+# ("-dirty" with uncommitted changes), "unknown" otherwise (a tarball, or no git).  The header
+# is rewritten only when that changes, so only main.o follows it.
+$(B)/gen/qsim_commit.h: FORCE
+	@mkdir -p $(dir $@)
+	@c=unknown; \
+	if [ -e .git ] && h=$$(git rev-parse --short=12 HEAD 2>/dev/null); then \
+	  c=$$h; git diff --quiet HEAD -- 2>/dev/null || c=$$c-dirty; \
+	fi; \
+	printf '#define QSIM_COMMIT "%s"\n' "$$c" > $@.tmp
+	@cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
+
+$(B)/sim/cli/main.o: $(B)/gen/qsim_commit.h
+
+FORCE:
 
 $(B)/libqsim.a: $(LIB_OBJ)
 	@rm -f $@
@@ -65,13 +94,20 @@ $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(if $(filter tests/%,$<),$(CHECK_CFLAGS) -I$(B)/tests) -c -o $@ $<
 
-# The test runner collects every make_*_suite() defined under tests/.
+# The test runner collects every make_NAME_suite() defined under tests/, each with its name
+# (which must be the suite_create() name in the same file: the runner selects suites by it).
 $(B)/tests/suites.h: $(TEST_SRC)
 	@mkdir -p $(dir $@)
-	@grep -ho '^Suite \*make_[a-z0-9_]*_suite' $(TEST_SRC) | sed 's/^Suite \*//' | sort -u | \
-	  awk '{ print "Suite *" $$1 "(void);"; l = l "    " $$1 ",\n" } \
-	       END { printf "static Suite *(*const qsim_suites[])(void) = {\n%s    NULL\n};\n", l }' > $@.tmp
-	@cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
+	@for f in $(TEST_SRC); do \
+	  for n in $$(sed -n 's/^Suite \*make_\([a-z0-9_]*\)_suite.*/\1/p' $$f); do \
+	    grep -q "suite_create(\"$$n\")" $$f || { echo "$$f: make_$${n}_suite must create suite \"$$n\"" >&2; exit 1; }; \
+	    echo $$n; \
+	  done; \
+	done > $@.names
+	@sort -u $@.names | \
+	  awk '{ print "Suite *make_" $$1 "_suite(void);"; l = l "    { \"" $$1 "\", make_" $$1 "_suite },\n" } \
+	       END { printf "static const struct { const char *name; Suite *(*make)(void); } qsim_suites[] = {\n%s    { NULL, NULL }\n};\n", l }' > $@.tmp
+	@cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp $@.names
 
 $(B)/tests/check_main.o: $(B)/tests/suites.h
 
@@ -79,23 +115,90 @@ $(B)/check_qsim: $(TEST_OBJ) $(B)/libqsim.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS)
 
 # ---- tests ----
+# Every test case sets its own Check timeout (tests/check_main.c gives one that does not 60 s);
+# make check scales them all by CK_TIMEOUT_MULTIPLIER so that a slow or busy machine passes too.
+# Override it from the environment or the command line: `make check CK_TIMEOUT_MULTIPLIER=10`.
+CK_TIMEOUT_MULTIPLIER ?= 4
+TEST_ENV := CK_TIMEOUT_MULTIPLIER=$(CK_TIMEOUT_MULTIPLIER) QSIM_SRCDIR=$(CURDIR) $(TEST_CACHE)
+# The suites the sanitizer pass runs (names as in `build/check_qsim --list`): the ones that
+# exercise memory: the parsers (assembler, config, litmus, workload options, the input reader,
+# YAML limits, echoes), bad input on the command line, the memory system, the cores and the
+# interpreter, the engine, the runner and its report, and the run-time faults and watchdogs
+# (robustness: a bad address must never reach memory, natively either).  The rest (litmus
+# catalogues on whole machines, native runs, docs, sweeps, verify) run in check-unit.
+ASAN_SUITES := asm config litmus workload input_file yaml_doc echo bad_input coh_table coh_directed coh_random \
+               coh_msi coh_bus core_pipe core_mem core_order core_lock interp engine run run_report report counters \
+               robustness
 check: qsim
 	$(MAKE) --no-print-directory check-layers
 	$(MAKE) --no-print-directory check-unit B=build
 	$(MAKE) --no-print-directory check-install
+	$(MAKE) --no-print-directory check-tarball
 	$(MAKE) --no-print-directory check-asan
+	$(MAKE) --no-print-directory check-fuzz-corpus
 	@echo "make check: all tests passed"
 
 check-unit: $(B)/check_qsim $(B)/qsim
-	QSIM_BIN=$(CURDIR)/$(B)/qsim QSIM_SRCDIR=$(CURDIR) $(TEST_CACHE) $(B)/check_qsim
+	$(TEST_ENV) QSIM_BIN=$(CURDIR)/$(B)/qsim $(B)/check_qsim
 
-# Same sources, built with sanitizers, running the same suites at a reduced scale.
+# Same sources, built with sanitizers, running the suites that exercise memory (ASAN_SUITES)
+# at a reduced scale.
+ASAN_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 check-asan:
-	$(MAKE) --no-print-directory B=build/asan \
-	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
-	  build/asan/check_qsim build/asan/qsim
+	$(MAKE) --no-print-directory B=build/asan CFLAGS="$(ASAN_CFLAGS)" build/asan/check_qsim build/asan/qsim
 	ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 QSIM_TEST_SCALE=quick \
-	  QSIM_BIN=$(CURDIR)/build/asan/qsim QSIM_SRCDIR=$(CURDIR) $(TEST_CACHE) build/asan/check_qsim
+	  $(TEST_ENV) QSIM_BIN=$(CURDIR)/build/asan/qsim build/asan/check_qsim $(ASAN_SUITES)
+
+# ---- fuzzing (tests/fuzz/README.md) ----
+# One target per input format a user hands qsim; the repository's own files seed each corpus,
+# and tests/fuzz/corpus/TARGET keeps the inputs fuzzing found (each one a regression test).
+FUZZ_TARGETS := config asm litmus kinds sweep run
+FUZZ_SECONDS ?= 60
+FUZZ_CC ?= clang
+fuzz_seeds_config := configs/*.yaml
+fuzz_seeds_asm := locks/*.qs
+fuzz_seeds_run := locks/*.qs
+fuzz_seeds_litmus := tests/litmus/*/*.litmus
+fuzz_seeds_kinds := tests/litmus/*/kinds.txt
+fuzz_seeds_sweep := sweeps/*.yaml
+fuzz_inputs = $(wildcard $(fuzz_seeds_$(1))) tests/fuzz/corpus/$(1)
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+
+# make check: each corpus once through the targets' entry points under the sanitizer build,
+# by a plain driver (no clang or libFuzzer needed).
+build/asan/fuzz-driver-%: tests/fuzz/fuzz_driver.c tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h build/asan/libqsim.a
+	$(CC) -std=gnu11 $(WARN) $(ASAN_CFLAGS) $(PKG_CFLAGS) -I. -o $@ tests/fuzz/fuzz_driver.c tests/fuzz/fuzz_$*.c \
+	  build/asan/libqsim.a $(LDLIBS)
+
+check-fuzz-corpus:
+	$(MAKE) --no-print-directory B=build/asan CFLAGS="$(ASAN_CFLAGS)" build/asan/libqsim.a
+	$(MAKE) --no-print-directory $(FUZZ_TARGETS:%=build/asan/fuzz-driver-%)
+	@$(foreach t,$(FUZZ_TARGETS),ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  build/asan/fuzz-driver-$(t) $(call fuzz_inputs,$(t)) < /dev/null || exit 1;)
+
+# make fuzz: each target under libFuzzer for FUZZ_SECONDS, its corpus growing in
+# build/fuzz/corpus/TARGET; a crash leaves build/fuzz/crash-TARGET-* (add it to
+# tests/fuzz/corpus/TARGET with its fix).  clang comes from build-aux/deps.sh like the others.
+FUZZ_LIB_CFLAGS := -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h build/fuzz/libqsim.a
+	$(FUZZ_CC) -std=gnu11 $(WARN) -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer $(PKG_CFLAGS) -I. -o $@ $< \
+	  build/fuzz/libqsim.a $(LDLIBS)
+
+fuzz-build:
+	@command -v $(FUZZ_CC) >/dev/null || { echo "make fuzz: needs $(FUZZ_CC) (run make fuzz as root to install it)" >&2; exit 1; }
+	$(MAKE) --no-print-directory B=build/fuzz CC=$(FUZZ_CC) CFLAGS="$(FUZZ_LIB_CFLAGS)" build/fuzz/libqsim.a
+	$(MAKE) --no-print-directory $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
+
+fuzz: fuzz-build
+	@$(foreach t,$(FUZZ_TARGETS),mkdir -p build/fuzz/corpus/$(t) && \
+	  for f in $(wildcard $(fuzz_seeds_$(t))) $(wildcard tests/fuzz/corpus/$(t)/*); do \
+	    cp "$$f" "build/fuzz/corpus/$(t)/$$(echo "$$f" | tr / _)"; done && \
+	  echo "== fuzz $(t): $(FUZZ_SECONDS) s ==" && \
+	  build/fuzz/fuzz_$(t) -max_total_time=$(FUZZ_SECONDS) -max_len=16384 -timeout=10 -rss_limit_mb=2048 \
+	    -print_final_stats=1 -artifact_prefix=build/fuzz/crash-$(t)- build/fuzz/corpus/$(t) \
+	    < /dev/null > build/fuzz/$(t).log 2>&1; rc=$$?; \
+	  grep -E '^(#[0-9]+.*DONE|Done|stat::number_of_executed_units|==[0-9]+==ERROR|SUMMARY)' build/fuzz/$(t).log; \
+	  [ $$rc = 0 ] || { echo "make fuzz: $(t) failed (build/fuzz/$(t).log)" >&2; exit 1; };)
 
 # No include runs upward through the layers (build-aux/check-layers.sh has the table); the
 # checker itself must catch one planted in a scratch tree.
@@ -106,16 +209,34 @@ check-layers:
 	if sh build-aux/check-layers.sh $$t >/dev/null 2>&1; then rm -rf $$t; echo "check-layers: missed a planted upward include" >&2; exit 1; fi; \
 	rm -rf $$t; echo "check-layers: a planted upward include is caught"
 
-# A staged install must find its configs and locks with the source tree out of reach.
+# A staged install must find its configs and locks with the source tree out of reach, and
+# hold the manual page, the bash completion (which must complete from the installed data)
+# and the docs the help texts point at.
 check-install: qsim
-	@stage=$$(mktemp -d /tmp/qsim-stage.XXXXXX) && \
+	@stage=$$(mktemp -d /tmp/qsim-stage.XXXXXX) && p=$$stage/opt/qsim && \
 	$(MAKE) --no-print-directory install DESTDIR=$$stage PREFIX=/opt/qsim >/dev/null && \
-	test -x $$stage/opt/qsim/bin/qsim && test -f $$stage/opt/qsim/share/qsim/configs/teaching.yaml && \
-	(cd / && QSIM_CONFIG_PATH= $$stage/opt/qsim/bin/qsim list configs | grep -q '^teaching ') && \
-	(cd / && $$stage/opt/qsim/bin/qsim config teaching >/dev/null) && \
-	(cd / && $$stage/opt/qsim/bin/qsim validate --config magny-cours | grep -q "0 failed") && \
-	test -f $$stage/opt/qsim/share/qsim/validation/sosp13.tsv && \
-	rm -rf $$stage && echo "check-install: a staged install finds its data"
+	test -x $$p/bin/qsim && test -f $$p/share/qsim/configs/teaching.yaml && \
+	(cd / && QSIM_CONFIG_PATH= $$p/bin/qsim list configs | grep -q '^teaching ') && \
+	(cd / && QSIM_LOCK_PATH= $$p/bin/qsim list locks | grep -q '^qspin ') && \
+	(cd / && $$p/bin/qsim config teaching >/dev/null) && \
+	(cd / && $$p/bin/qsim validate --config magny-cours | grep -q "0 failed") && \
+	test -f $$p/share/qsim/validation/sosp13.tsv && \
+	head -n 2 $$p/share/man/man1/qsim.1 | grep -q '^\.TH QSIM 1' && \
+	grep -q '^\.SS "qsim run' $$p/share/man/man1/qsim.1 && \
+	bash -n $$p/share/bash-completion/completions/qsim && \
+	r=$$(cd / && bash -c 'source '$$p'/share/bash-completion/completions/qsim; COMP_WORDS=('$$p'/bin/qsim run --config teach); COMP_CWORD=3; _qsim; echo "$${COMPREPLY[*]}"') && \
+	test "$$r" = "teaching teaching-bus" && \
+	test -f $$p/share/doc/qsim/isa.md && test -f $$p/share/doc/qsim/report.md && \
+	rm -rf $$stage && echo "check-install: a staged install finds its data, man page, completion and docs"
+
+# A source tree that is not a git checkout (an unpacked tarball) still builds, and its qsim
+# says the commit is unknown: main.c, which prints it, compiled in a copy without .git.
+check-tarball:
+	@t=$$(mktemp -d /tmp/qsim-tarball.XXXXXX) && \
+	tar -cf - --exclude=./.git --exclude=./build --exclude=./qsim . | tar -xf - -C $$t && \
+	$(MAKE) --no-print-directory -s -C $$t build/sim/cli/main.o && \
+	grep -q '"unknown"' $$t/build/gen/qsim_commit.h && \
+	rm -rf $$t && echo "check-tarball: a tree without git builds, commit unknown"
 
 # The main job: the seed patch's question on its machine, workloads A (data in the lock's line)
 # and B (data in its own line), two threads, side by side with the counters that explain it.
@@ -131,19 +252,33 @@ docs: qsim
 	./qsim list options > docs/workload.md
 	./qsim list counters > docs/counters.md
 	sh build-aux/validation-doc.sh ./qsim docs/validation.md
+	./qsim list report > docs/report.md
+
+# Rewrites tests/golden/ from qsim's own output, after a change meant to change a trace or a
+# protocol page (read `git diff tests/golden` before committing it).
+golden: $(B)/check_qsim $(B)/qsim
+	for s in trace protocol_doc; do \
+	  QSIM_UPDATE_GOLDEN=1 CK_RUN_SUITE=$$s QSIM_BIN=$(CURDIR)/$(B)/qsim QSIM_SRCDIR=$(CURDIR) $(TEST_CACHE) \
+	    $(B)/check_qsim || exit 1; done
 
 # Simulation cost in CPU time and memory over locks, thread counts and configs; the table goes
 # into docs/performance.md (long measurements live here, not in `make check`).
 bench: qsim
 	sh build-aux/bench.sh ./qsim docs/performance.md
 
-# Regenerates docs/study-qspin-cmpxchg.md's tables from qsim's own runs.
+# Regenerates the studies' tables from qsim's own runs: docs/study-qspin-cmpxchg.md and
+# docs/study-adaptive-mutex.md (the glibc seed's sweep, sweeps/adaptive-mutex.yaml).
 study: qsim
 	sh build-aux/study.sh ./qsim docs/study-qspin-cmpxchg.md
+	sh build-aux/study-adaptive-mutex.sh ./qsim docs/study-adaptive-mutex.md
 
-install: qsim
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/configs $(DESTDIR)$(DATADIR)/locks $(DESTDIR)$(DATADIR)/sweeps
+install: qsim build/qsim.1 build/qsim.bash
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/configs $(DESTDIR)$(DATADIR)/locks $(DESTDIR)$(DATADIR)/sweeps \
+	  $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(DOCDIR)
 	install -m 755 qsim $(DESTDIR)$(BINDIR)/qsim
+	install -m 644 build/qsim.1 $(DESTDIR)$(MANDIR)/man1/qsim.1
+	install -m 644 build/qsim.bash $(DESTDIR)$(BASHCOMPDIR)/qsim
+	install -m 644 docs/*.md $(DESTDIR)$(DOCDIR)/
 	install -m 644 configs/*.yaml $(DESTDIR)$(DATADIR)/configs/
 	if ls locks/*.qs >/dev/null 2>&1; then install -m 644 locks/*.qs $(DESTDIR)$(DATADIR)/locks/; fi
 	install -m 644 sweeps/*.yaml $(DESTDIR)$(DATADIR)/sweeps/
@@ -151,8 +286,8 @@ install: qsim
 	install -m 644 tests/validation/*.tsv $(DESTDIR)$(DATADIR)/validation/
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/qsim
-	rm -rf $(DESTDIR)$(DATADIR)
+	rm -f $(DESTDIR)$(BINDIR)/qsim $(DESTDIR)$(MANDIR)/man1/qsim.1 $(DESTDIR)$(BASHCOMPDIR)/qsim
+	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR)
 
 clean:
 	rm -rf build qsim

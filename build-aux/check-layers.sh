@@ -9,6 +9,7 @@
 #   sim         the machine, harness, workload and runner, on all three
 #   locks       lock sources and the native backend, on the runner
 #   sim/litmus, sim/sweep   front ends, on the runner (sweeps also run natively)
+#   sim/calibrate   measures the host natively and writes a config by the model's definitions
 #   sim/cli     the command line, on everything
 set -u
 tree=${1:-.}
@@ -25,6 +26,7 @@ allowed() {  # folder include -> 0 when allowed
                 case "$2" in sim/base/*) return 0;; esac;;
     sim/litmus) case "$2" in sim/litmus/*|sim/base/*|cores/*|coherence/*) return 0;; sim/*/*) ;; sim/*) return 0;; esac;;
     sim/sweep)  case "$2" in sim/sweep/*|sim/base/*|cores/*|coherence/*|locks/*) return 0;; sim/*/*) ;; sim/*) return 0;; esac;;
+    sim/calibrate) case "$2" in sim/calibrate/*|sim/base/*|cores/*|coherence/*|locks/*) return 0;; sim/*/*) ;; sim/*) return 0;; esac;;
     sim/cli)    return 0;;
     esac
     return 1

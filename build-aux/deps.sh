@@ -1,6 +1,7 @@
 #!/bin/sh
 # Installs (as root) or names (otherwise) the Debian packages qsim builds and tests with.
-# Called by `make`; prints nothing when everything is present.
+# Called by `make` with its goals; prints nothing when everything is present.  `make fuzz` also
+# needs clang with libFuzzer (`make check` does not: it runs the fuzz corpora with cc).
 # pkg-config name -> Debian package, one per line.
 set -u
 pkgs=""
@@ -14,6 +15,15 @@ need json-glib-1.0 libjson-glib-dev
 # `qsim sweep --plot` draws with gnuplot, and `make check` tests the plots, so it is a normal
 # dependency (--with-plot, its old opt-in, is still accepted and changes nothing).
 command -v gnuplot >/dev/null 2>&1 || pkgs="$pkgs gnuplot-nox"
+# `make check` opens the trace's step-through page in a real browser (headless) and renders
+# `qsim protocol`'s state diagram with Graphviz.
+command -v chromium >/dev/null 2>&1 || pkgs="$pkgs chromium"
+command -v dot >/dev/null 2>&1 || pkgs="$pkgs graphviz"
+for goal in "$@"; do
+    case "$goal" in
+    fuzz|fuzz-build) command -v clang >/dev/null 2>&1 || pkgs="$pkgs clang";;
+    esac
+done
 [ -z "$pkgs" ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
   echo "qsim: installing build dependencies:$pkgs" >&2

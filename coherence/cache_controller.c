@@ -10,7 +10,7 @@
  * ====================================================================================== */
 
 /* Performs access `ai` on the bytes `data` (a cached line or memory) and calls `done`. */
-static void access_perform(MemSys *ms, gint32 ai, guint8 *data, uint64_t line)
+void access_perform(MemSys *ms, gint32 ai, guint8 *data, uint64_t line)
 {
     Access a = *acc_at(ms, ai);
     acc_release(ms, ai);
@@ -49,7 +49,7 @@ static const CohRow *cache_row(MemSys *ms, guint s, guint e)
     return &ms->cache_rows[i];
 }
 
-static void wait_push(MemSys *ms, PrivLine *pl, gint32 ai)
+void wait_push(MemSys *ms, PrivLine *pl, gint32 ai)
 {
     acc_at(ms, ai)->next = NIL;
     if (pl->wait_tail == NIL)
@@ -74,17 +74,21 @@ static void send_put(MemSys *ms, CoreCaches *c, PrivLine *pl, MsgType t, gboolea
 void apply_cache_event(MemSys *ms, CoreCaches *c, uint64_t line, PrivLine *pl, CohCacheEvent ev,
                        gint32 mi, gint32 ai)
 {
+    if (ms->bus) { /* a snooping cache runs its table on the bus */
+        bus_cache_event(ms, c, line, pl, ev, mi, ai);
+        return;
+    }
     guint state = pl ? pl->state : CS_I;
     const CohRow *row = cache_row(ms, state, ev);
     guint32 a = row->actions;
     gint me = (gint)c->id;
-    if (ms->trace) {
-        g_autofree char *t = coh_row_text(row, FALSE);
-        ms->trace(ms->trace_user, c->id, line, t);
-    }
+    if (ms->trace)
+        trace_row_begin(ms, me, line, row, FALSE, ai, mi);
     if (a & CA_STALL) {
         g_assert(pl && ai != NIL);
         wait_push(ms, pl, ai);
+        if (ms->trace)
+            trace_row_end(ms, NULL);
         return;
     }
     if (!pl && row->next != CS_I)
@@ -169,6 +173,8 @@ void apply_cache_event(MemSys *ms, CoreCaches *c, uint64_t line, PrivLine *pl, C
     }
     if (pl && pl->state != CS_I && coh_cache_state_stable(pl->state) && !pl->in_l1 && !pl->in_l2)
         private_fill(ms, c, pl);
+    if (ms->trace)
+        trace_row_end(ms, NULL);
     if (ms->check)
         invariant_check_line(ms, line);
     /* Waiting accesses retry in order; once one has to wait again, the rest queue behind it. */
@@ -324,7 +330,7 @@ static inline void schedule_hit(MemSys *ms, guint core, Cycle delay, gint32 ai)
 void memsys_issue(MemSys *ms, guint core, const MemRequest *req)
 {
     g_assert(core < ms->ncores);
-    g_assert(ms->cores[core].l1.w != NULL); /* memsys_attach first */
+    g_assert(ms->cores[core].l1.ways); /* memsys_attach first */
     g_assert(req->size == 1 || req->size == 2 || req->size == 4 || req->size == 8);
     g_assert((req->addr & (req->size - 1)) == 0);
     gint32 ai = acc_new(ms);
@@ -405,6 +411,5 @@ gboolean memsys_l1_has(const MemSys *ms, guint core, uint64_t addr, gboolean nee
     guint s = w->pl->state;
     if (need_write)
         return s == CS_M || s == CS_E;
-    return s == CS_S || s == CS_E || s == CS_O || s == CS_M || s == CS_SM_AD || s == CS_SM_A ||
-           s == CS_OM_AC || s == CS_OM_A;
+    return coh_cache_state_readable(s);
 }

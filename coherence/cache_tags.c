@@ -39,13 +39,23 @@ CohCacheState memsys_cache_state(const MemSys *ms, guint core, uint64_t addr)
  * Tag arrays
  * ====================================================================================== */
 
+static void ways_init(void *set, gsize bytes)
+{
+    Way *w = set;
+    for (gsize i = 0; i < bytes / sizeof(Way); i++)
+        w[i] = (Way){ NO_LINE, NULL, 0 };
+}
+
 void tags_init(TagArray *t, const CacheConfig *cc, guint line_size)
 {
     t->ways = (guint)cc->ways;
-    t->sets = (guint)(cc->size / (cc->ways * line_size));
-    t->w = g_new(Way, (gsize)t->sets * t->ways);
-    for (gsize i = 0; i < (gsize)t->sets * t->ways; i++)
-        t->w[i] = (Way){ NO_LINE, NULL, 0 };
+    t->sets = (uint64_t)cc->size / ((uint64_t)cc->ways * line_size);
+    set_table_init(&t->t, t->sets, sizeof(Way) * t->ways, ways_init);
+}
+
+void tags_clear(TagArray *t)
+{
+    set_table_clear(&t->t, NULL);
 }
 static void tags_remove(const MemSys *ms, TagArray *t, uint64_t line)
 {
@@ -57,7 +67,7 @@ static void tags_remove(const MemSys *ms, TagArray *t, uint64_t line)
 /* A way for `line` in t: an empty one, else the LRU line that is not busy.  NULL: none free. */
 static Way *tags_victim(MemSys *ms, TagArray *t, uint64_t line, gboolean any)
 {
-    Way *s = tags_set(ms, t, line), *best = NULL;
+    Way *s = set_table_get(&t->t, tags_set_index(ms, t, line)), *best = NULL;
     for (guint i = 0; i < t->ways; i++) {
         if (s[i].line == NO_LINE)
             return &s[i];

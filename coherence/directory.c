@@ -15,6 +15,7 @@ DirEntry *dir_get(MemSys *ms, uint64_t line)
         return d;
     d = g_malloc0(sizeof(DirEntry) + ms->sharer_words * sizeof(guint64));
     d->line = line;
+    d->state = ms->proto->dir_start;
     d->home = -1;
     d->f_socket = -1;
     d->owner = -1;
@@ -70,7 +71,7 @@ CohDirState memsys_dir_state(const MemSys *ms, uint64_t addr)
 {
     uint64_t line = line_of(ms, addr);
     const DirEntry *d = g_hash_table_lookup(ms->dir, &line);
-    return d ? d->state : DS_I;
+    return d ? d->state : ms->proto->dir_start;
 }
 
 LineStats memsys_line_stats(const MemSys *ms, uint64_t addr)

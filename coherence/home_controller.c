@@ -74,10 +74,8 @@ void home_apply(MemSys *ms, DirEntry *d, gint32 mi)
     gboolean to_home = (a & DA_FWD_TO_HOME) != 0;
     gint req = is_request(mtype) ? m->src : d->req;
     gint target = to_home ? HOME : req;
-    if (ms->trace) {
-        g_autofree char *t = coh_row_text(row, TRUE);
-        ms->trace(ms->trace_user, G_MAXUINT, line, t);
-    }
+    if (ms->trace)
+        trace_row_begin(ms, HOME, line, row, TRUE, NIL, mi);
     g_assert(!(a & DA_STALL)); /* the caller queues */
     Cycle not_before = home_broadcasts(ms, d, a, target) ? engine_now(ms->e) + llc + broadcast_bound(ms, target, line) : 0;
     gint ninv = 0;
@@ -209,6 +207,8 @@ void home_apply(MemSys *ms, DirEntry *d, gint32 mi)
         ms->stats.far_atomics++;
         d->atomic_acc = NIL;
     }
+    if (ms->trace)
+        trace_row_end(ms, d);
     gboolean was_busy = !coh_dir_state_stable(d->state);
     d->state = row->next;
     if (ms->check)
@@ -221,15 +221,18 @@ void home_apply(MemSys *ms, DirEntry *d, gint32 mi)
 gboolean home_request(MemSys *ms, DirEntry *d, gint32 mi)
 {
     Msg *m = msg_at(ms, mi);
-    gboolean stall = d->q_head != NIL;
-    if (!stall) {
-        CohDirEvent ev = dir_classify(d, m);
-        gint16 ri = ms->dir_lut[d->state][ev];
-        stall = ri >= 0 && (ms->dir_rows[ri].actions & DA_STALL);
-        if (stall)
-            ms->stats.dir_rows_fired[ri]++;
+    gint16 ri = ms->dir_lut[d->state][dir_classify(d, m)];
+    gboolean stall_row = ri >= 0 && (ms->dir_rows[ri].actions & DA_STALL);
+    /* A request behind others waits whatever its row; when the line is busy, its stall row
+     * fires (counted and traced alike, whether or not others already wait). */
+    if (stall_row) {
+        ms->stats.dir_rows_fired[ri]++;
+        if (ms->trace) {
+            trace_row_begin(ms, HOME, d->line, &ms->dir_rows[ri], TRUE, NIL, mi);
+            trace_row_end(ms, d);
+        }
     }
-    if (stall) {
+    if (stall_row || d->q_head != NIL) {
         dir_queue_push(ms, d, mi);
         ms->stats.home_queued++;
         return TRUE;

@@ -16,11 +16,7 @@ void invariant_violation(MemSys *ms, const char *fmt, ...)
     g_string_append_printf(ms->violation, " (cycle %" G_GUINT64_FORMAT ")", engine_now(ms->e));
 }
 
-static gboolean can_read(guint s)
-{
-    return s == CS_S || s == CS_E || s == CS_O || s == CS_M || s == CS_SM_AD || s == CS_SM_A ||
-           s == CS_OM_AC || s == CS_OM_A;
-}
+static gboolean can_read(guint s) { return coh_cache_state_readable(s); }
 
 /* Single writer or many readers; every readable copy holds the last stored value. */
 void invariant_check_line(MemSys *ms, uint64_t line)

@@ -36,7 +36,7 @@ static void llc_evict(MemSys *ms, guint socket, LlcSet *set, guint i)
  * every private hierarchy on that socket. */
 void llc_touch(MemSys *ms, guint socket, uint64_t line)
 {
-    LlcSet *set = &ms->llc[socket * ms->llc_sets + line_index(ms, line) % ms->llc_sets];
+    LlcSet *set = set_table_get(&ms->llc[socket], line_index(ms, line) % ms->llc_sets);
     static const guint32 LRU_STEP = 1;
     guint32 now = 0;
     for (guint i = 0; i < set->n; i++)
@@ -65,8 +65,8 @@ void llc_touch(MemSys *ms, guint socket, uint64_t line)
 
 gboolean llc_has(const MemSys *ms, guint socket, uint64_t line)
 {
-    const LlcSet *set = &ms->llc[socket * ms->llc_sets + line_index(ms, line) % ms->llc_sets];
-    for (guint i = 0; i < set->n; i++)
+    const LlcSet *set = set_table_find(&ms->llc[socket], line_index(ms, line) % ms->llc_sets);
+    for (guint i = 0; set && i < set->n; i++)
         if (set->l[i].line == line)
             return TRUE;
     return FALSE;
@@ -75,8 +75,8 @@ gboolean llc_has(const MemSys *ms, guint socket, uint64_t line)
 gboolean memsys_llc_drop(MemSys *ms, guint socket, uint64_t addr)
 {
     uint64_t line = line_of(ms, addr);
-    LlcSet *set = &ms->llc[socket * ms->llc_sets + line_index(ms, line) % ms->llc_sets];
-    for (guint i = 0; i < set->n; i++)
+    LlcSet *set = set_table_find(&ms->llc[socket], line_index(ms, line) % ms->llc_sets);
+    for (guint i = 0; set && i < set->n; i++)
         if (set->l[i].line == line) {
             if (llc_pinned(ms, socket, line))
                 return FALSE;

@@ -29,7 +29,10 @@ static const CounterInfo mem_stats_rows[] = {
     COUNTER_VECTOR_ROW(MemStats, cache_rows_fired, n_cache_rows_fired, "transitions",
                        "cache-controller table rows fired, summed over rows"),
     COUNTER_VECTOR_ROW(MemStats, dir_rows_fired, n_dir_rows_fired, "transitions",
-                       "directory-controller table rows fired, summed over rows"),
+                       "directory-controller table rows fired, summed over rows (on a bus: the memory controller's)"),
+    S(bus_transactions, "transactions", "topology.interconnect bus: requests ordered on the bus (GetS, GetM, PutM)"),
+    S(bus_wait_cycles, "cycles", "topology.interconnect bus: cycles requests waited for the bus while other transactions held it"),
+    S(bus_snoops, "lookups", "topology.interconnect bus: snoops, a cache looking up another cache's request"),
 };
 #undef S
 

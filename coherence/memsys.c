@@ -1,5 +1,5 @@
 /* The memory system's public API (see memsys.h): building and freeing it, attaching the cores,
- * functional peek/poke, tracing and statistics.  The model itself lives in the files listed in
+ * functional peek/poke and statistics (tracing is coherence/memsys_trace.c).  The model itself lives in the files listed in
  * coherence/memsys_internal.h, one idea each. */
 #include "coherence/memsys_internal.h"
 
@@ -13,17 +13,24 @@ static void build_lut(gint16 *lut, guint nev, const CohRow *rows, guint n)
         lut[rows[i].state * nev + rows[i].event] = (gint16)i;
 }
 
+static void llc_set_free(void *set)
+{
+    g_free(((LlcSet *)set)->l);
+}
+
 MemSys *memsys_new(const QsimConfig *cfg, Engine *e, GError **error)
 {
-    const CohProtocol *p = cfg->protocol == PROTO_MOESI ? &coh_moesi : &coh_mesi;
-    if (!coh_protocol_check(p, error))
-        return NULL;
-    if (cfg->llc_slices > cfg->topology.cores_per_socket && cfg->topology.ondie != ONDIE_CROSSBAR) {
-        g_set_error(error, COH_ERROR, COH_ERROR_CONFIG,
-                    "llc.slices (%" G_GINT64_FORMAT ") exceeds the ring/mesh stops (cores per socket)",
-                    cfg->llc_slices);
+    const CohProtocol *p = coh_protocol_select(cfg);
+    if (!p) {
+        g_set_error(error, COH_ERROR, COH_ERROR_CONFIG, "the bus runs msi or mesi only");
         return NULL;
     }
+    if (!coh_protocol_check(p, error))
+        return NULL;
+    /* config_load has checked a loaded config already; one made in code is checked here, by
+     * the same function (slices within the stops of a ring or mesh, whole sets...). */
+    if (!config_validate(cfg, error))
+        return NULL;
     MemSys *ms = g_new0(MemSys, 1);
     ms->cfgv = *cfg;
     ms->cfg = &ms->cfgv;
@@ -53,8 +60,10 @@ MemSys *memsys_new(const QsimConfig *cfg, Engine *e, GError **error)
         c->ff_pending = g_array_new(FALSE, FALSE, sizeof(gint32));
     }
     ms->llc_ways = (guint)cfg->llc.ways;
-    ms->llc_sets = (guint)(cfg->llc.size / (cfg->llc.ways * ms->line_size));
-    ms->llc = g_new0(LlcSet, (gsize)ms->nsockets * ms->llc_sets);
+    ms->llc_sets = (uint64_t)cfg->llc.size / ((uint64_t)cfg->llc.ways * ms->line_size);
+    ms->llc = g_new0(SetTable, ms->nsockets);
+    for (guint s = 0; s < ms->nsockets; s++)
+        set_table_init(&ms->llc[s], ms->llc_sets, sizeof(LlcSet), NULL);
     ms->dir = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, dir_entry_free);
     ms->acc = g_array_new(FALSE, FALSE, sizeof(Access));
     ms->acc_free = NIL;
@@ -62,6 +71,8 @@ MemSys *memsys_new(const QsimConfig *cfg, Engine *e, GError **error)
     ms->msg_free = NIL;
     mem_stats_init(&ms->stats, ms->ncores, p->n_cache, p->n_dir);
     ms->violation = g_string_new("");
+    if (cfg->topology.interconnect == INTERCONNECT_BUS)
+        ms->bus = bus_new(ms);
     return ms;
 }
 
@@ -78,16 +89,16 @@ void memsys_free(MemSys *ms)
             g_free(v);
         g_hash_table_destroy(c->lines);
         g_array_free(c->ff_pending, TRUE);
-        g_free(c->l1.w);
-        g_free(c->l2.w);
+        tags_clear(&c->l1);
+        tags_clear(&c->l2);
     }
     while (ms->pl_free) {
         PrivLine *n = ms->pl_free->free_next;
         g_free(ms->pl_free);
         ms->pl_free = n;
     }
-    for (guint i = 0; i < ms->nsockets * ms->llc_sets; i++)
-        g_free(ms->llc[i].l);
+    for (guint s = 0; s < ms->nsockets; s++)
+        set_table_clear(&ms->llc[s], llc_set_free);
     for (guint i = 0; i < ms->msg->len; i++)
         g_free(msg_at(ms, i)->data);
     g_array_free(ms->msg, TRUE);
@@ -100,6 +111,8 @@ void memsys_free(MemSys *ms)
     g_free(ms->cache_rows);
     g_free(ms->dir_rows);
     mem_stats_clear(&ms->stats);
+    trace_tape_clear(&ms->tape);
+    bus_free(ms->bus);
     g_string_free(ms->violation, TRUE);
     g_free(ms);
 }
@@ -108,7 +121,7 @@ void memsys_attach(MemSys *ms, guint core, const PortClient *client, void *core_
 {
     g_assert(core < ms->ncores);
     CoreCaches *c = &ms->cores[core];
-    if (!c->l1.w) {
+    if (!c->l1.ways) {
         /* Tag arrays are made for the cores in use only: a 2-thread run on a 64-core model
          * should not pay for 62 idle cores' caches. */
         tags_init(&c->l1, &ms->cfg->l1, ms->line_size);
@@ -147,14 +160,8 @@ void memsys_poke(MemSys *ms, uint64_t addr, guint size, uint64_t value)
 }
 
 /* ======================================================================================
- * Tracing, statistics, introspection
+ * Statistics, introspection
  * ====================================================================================== */
-
-void memsys_set_trace(MemSys *ms, void (*fn)(void *, guint, uint64_t, const char *), void *user)
-{
-    ms->trace = fn;
-    ms->trace_user = user;
-}
 
 const MemStats *memsys_stats(const MemSys *ms) { return &ms->stats; }
 

@@ -9,7 +9,9 @@
  *  - a flat directory at each line's home socket (home = line index mod sockets; slice = line
  *    index mod llc slices), blocking: one transaction per line at a time, later requests wait in
  *    a FIFO at the home (counted in home_queue_cycles).
- *  - protocols: the tables in coherence/mesi.c and coherence/moesi.c.  `mesif` runs the MESI
+ *  - topology.interconnect bus replaces the directory and the network with one atomic snooping
+ *    bus (coherence/bus.c): see there for its model and timing.
+ *  - protocols: the tables in coherence/msi.c, mesi.c and moesi.c.  `mesif` runs the MESI
  *    tables with Intel's F (forward) state kept where QPI keeps it, per socket: of the sockets
  *    whose (inclusive) LLC holds a clean shared copy, the newest reader's is F, and a reader
  *    whose own LLC lacks the line gets it from there instead of from memory; a write, or the F
@@ -77,6 +79,9 @@ typedef struct {
     guint64 evictions;                 /* lines leaving a private hierarchy by replacement */
     guint64 far_atomics;
     guint64 f_forwards;                /* MESIF: clean shared lines forwarded by another socket's LLC */
+    guint64 bus_transactions;          /* bus: requests ordered on the bus (GetS, GetM, PutM) */
+    guint64 bus_wait_cycles;           /* bus: cycles requests waited for the arbiter's grant */
+    guint64 bus_snoops;                /* bus: caches that looked up another cache's request */
     guint64 *inval_received;           /* per core: invalidations (Inv, Fwd-GetM) received */
     gsize n_inval_received;            /* cores */
     guint64 *cache_rows_fired;         /* per cache-table row, in table order */
@@ -132,9 +137,46 @@ GArray *memsys_lines(const MemSys *ms);
 gboolean memsys_check_invariants(const MemSys *ms, GError **error);
 /* Check the invariants of a line after every transition (first failure kept, see above). */
 void memsys_set_check(MemSys *ms, gboolean on);
-/* Calls fn(user, text) with each table row as it fires ("IS_D + Data -> S"), for traces. */
-void memsys_set_trace(MemSys *ms, void (*fn)(void *user, guint core, uint64_t line, const char *row),
-                      void *user);
+
+/* ---- tracing (coherence/memsys_trace.c) ---- */
+#define MEMSYS_HOME (-1)   /* MemTraceRow.core, MemTraceMsg.src/dst: the line's home directory
+                            * (on a bus: the memory controller) */
+#define MEMSYS_BUS (-2)    /* MemTraceMsg.dst: a request on the bus, seen by every cache and the memory */
+
+/* A message as a trace shows it, with its fields as they were when it left. */
+typedef struct {
+    guint64 id;            /* from 1, in send order; rows name it as their cause */
+    MsgType type;
+    gint src, dst;         /* core, or MEMSYS_HOME */
+    gint req;              /* the requester it serves (acks and data go there) */
+    uint64_t line;
+    Cycle sent, arrives;   /* it is delivered at `arrives` (and may then wait: a held line, a busy home) */
+    gint acks;             /* data, ack counts and forwards: the invalidation acks to expect */
+    gboolean data, excl;   /* carries the line's data; exclusive (E) data */
+} MemTraceMsg;
+
+/* A table row that fired, reported when its actions are done. */
+typedef struct {
+    Cycle cycle;
+    gint core;             /* the cache's core, or MEMSYS_HOME for a directory row */
+    gboolean dir;          /* a directory-table row (else a cache-table row) */
+    guint index;           /* its index in memsys_protocol()'s cache or dir table */
+    const CohRow *row;     /* the row as applied */
+    uint64_t line;
+    uint64_t addr;         /* own-core Load/Store rows: the access's address; else the line */
+    gint access;           /* own-core rows: the access's MemKind; else -1 */
+    guint64 cause;         /* the message whose arrival fired it (MemTraceMsg.id); 0: an access */
+    gint dir_owner;        /* directory rows: the owner after it (core or -1) */
+    guint64 dir_sharers;   /* directory rows: the sharers after it, cores 0..63 as bits */
+    Cycle bus_wait;        /* a bus's own-core row fired at its grant: cycles the access waited for
+                            * the bus while other transactions held it */
+} MemTraceRow;
+
+/* Called once per row that fires, with the messages the row sent (row != NULL), and once per
+ * message sent outside any row (row == NULL: a far atomic's request). */
+typedef void (*MemTraceFn)(void *user, const MemTraceRow *row, const MemTraceMsg *msgs, guint nmsgs);
+/* fn NULL: no tracing (the default; tracing costs nothing then). */
+void memsys_set_trace(MemSys *ms, MemTraceFn fn, void *user);
 
 /* Core `core` replaces addr's line from its private caches now (a Put to the home follows);
  * FALSE when it holds no stable copy.  For the latency probe. */

@@ -124,10 +124,16 @@ static void ff_advance(void *obj, guint core, const PortFfMark *a, const PortFfM
     guint32 from = (guint32)a->w[2], dclock = (guint32)(b->w[2] - a->w[2]);
     g_assert(c->l1.clock == (guint32)b->w[2] && dclock == hits);
     guint32 shift = (guint32)(k * dclock);
-    for (gsize i = 0; i < (gsize)c->l1.sets * c->l1.ways; i++) {
-        Way *w = &c->l1.w[i];
-        if (w->line != NO_LINE && (guint32)(w->lru - from - 1) < dclock)
-            w->lru += shift;
+    GHashTableIter it;
+    gpointer v;
+    g_hash_table_iter_init(&it, c->l1.t.sets); /* the sets made so far; each on its own */
+    while (g_hash_table_iter_next(&it, NULL, &v)) {
+        Way *set = (Way *)((SetSlot *)v)->data;
+        for (guint i = 0; i < c->l1.ways; i++) {
+            Way *w = &set[i];
+            if (w->line != NO_LINE && (guint32)(w->lru - from - 1) < dclock)
+                w->lru += shift;
+        }
     }
     c->l1.clock += shift;
 }

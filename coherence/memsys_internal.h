@@ -3,6 +3,7 @@
  *   cache_tags.c        a core's private hierarchy: its lines, the L1/L2 tag arrays (LRU),
  *                       fills and replacement
  *   llc.c               the per-socket inclusive LLC tags and back-invalidation
+ *   set_table.c         cache sets made when first touched (L1, L2 and LLC tags)
  *   directory.c         the home's directory entries, their FIFO of waiting requests, and
  *                       the per-line queries (state, counters, the list of lines)
  *   interconnect.c      socket topology, hop costs, on-die distance, routes, broadcast bound
@@ -10,6 +11,12 @@
  *   cache_controller.c  the port (accesses in, hits) and the cache table applied to a line
  *   home_controller.c   the directory table applied at a line's home
  *   invariants.c        single writer / many readers, values, inclusion; the violation log
+ *   memsys_trace.c      the trace hook: each row that fires, with the messages it sends
+ *   bus.c               topology.interconnect bus: the arbiter, the phases of a transaction,
+ *                       the snoop of each request by every cache and the memory
+ *   bus_cache.c         the cache table applied by a snooping cache (a bus system's
+ *                       apply_cache_event)
+ *   bus_memory.c        the memory controller's table on a bus
  *   memsys_ff.c         what a fast-forwarding core needs: its hits from frozen lines, and
  *                       the arithmetic of k more periods of them
  *   memsys.c            the public API's glue: lifecycle, functional peek/poke, statistics
@@ -22,6 +29,7 @@
 #include "coherence/memsys.h"
 
 #define HOME (-1)
+#define BUS MEMSYS_BUS
 #define NO_LINE G_MAXUINT64
 #define NIL (-1)
 
@@ -66,9 +74,26 @@ typedef struct {
     guint32 lru;
 } Way;
 
+/* A cache's sets, each made (empty) when first touched: a run touches a few lines, while a
+ * config may describe a 64 GiB LLC, whose sets in full would outgrow the host (100 GB LLCs on
+ * 64 sockets asked for 200 GB at once).  Memory follows the lines a run uses, never the
+ * configured size; set indices are 64-bit (a 64 GiB LLC of 16-byte lines has 2^32 sets). */
 typedef struct {
-    guint sets, ways;
-    Way *w;
+    uint64_t index;             /* the key */
+    uint64_t data[];            /* the set, set_bytes long */
+} SetSlot;
+
+typedef struct {
+    uint64_t nsets;
+    gsize set_bytes;
+    void (*init)(void *set, gsize set_bytes);   /* makes a new set empty; NULL: zeroed is empty */
+    GHashTable *sets;           /* &SetSlot.index -> SetSlot* */
+} SetTable;
+
+typedef struct {
+    uint64_t sets;
+    guint ways;                 /* 0 until tags_init */
+    SetTable t;                 /* of Way[ways] */
     guint32 clock;
 } TagArray;
 
@@ -112,6 +137,7 @@ typedef struct {
     Cycle enq;                  /* when it joined the home FIFO */
     gint32 next;                /* home FIFO link or free list */
     guint8 *data;
+    guint64 trace_id;           /* MemTraceMsg.id while tracing, else 0 */
 } Msg;
 
 /* The home's record of a line: directory state, FIFO of waiting requests, memory contents and
@@ -134,6 +160,23 @@ typedef struct {
     guint64 sharers[];
 } DirEntry;
 
+/* Tracing: the row that fired last, until its actions are done, and the messages it sent
+ * (pool indices, with when each arrives).  Invariant: open only inside a row's actions. */
+/* topology.interconnect bus: the arbiter and the transaction on the bus (coherence/bus.c). */
+typedef struct Bus Bus;
+
+typedef struct {
+    gboolean open;
+    MemTraceRow row;
+    GArray *sent;               /* MemTapeSend */
+    GArray *msgs;               /* MemTraceMsg, built when the row is reported */
+    guint64 next_msg_id;
+} MemTraceTape;
+typedef struct {
+    gint32 mi;
+    Cycle arrives;
+} MemTapeSend;
+
 struct MemSys {
     QsimConfig cfgv;            /* copied scalars (strings not used) */
     const QsimConfig *cfg;
@@ -143,8 +186,9 @@ struct MemSys {
     gint16 cache_lut[CS__N][CE__N], dir_lut[DS__N][DE__N];
     guint ncores, nsockets, cps, nslices, line_shift, line_size, sharer_words;
     CoreCaches *cores;          /* per core id */
-    LlcSet *llc;                /* nsockets * llc_sets */
-    guint llc_sets, llc_ways;
+    SetTable *llc;              /* per socket, of LlcSet */
+    uint64_t llc_sets;
+    guint llc_ways;
     guint64 *sock_cost;
     guint *sock_hops;
     GHashTable *dir;            /* uint64 line -> DirEntry* */
@@ -157,8 +201,11 @@ struct MemSys {
     gboolean check;
     GString *violation;         /* first invariant violation */
     guint64 n_violations;
-    void (*trace)(void *user, guint core, uint64_t line, const char *row);
+    MemTraceFn trace;           /* NULL: no tracing */
     void *trace_user;
+    MemTraceTape tape;          /* the row being traced and what it sends (memsys_trace.c) */
+    Bus *bus;                   /* NULL: a directory (home_controller.c); else every message goes
+                                 * through the bus and the tables are snooping ones */
 };
 
 /* ======================================================================================
@@ -197,14 +244,21 @@ static inline guint slice_stop(const MemSys *ms, uint64_t line)
 }
 static inline Cycle hop(const MemSys *ms) { return (Cycle)ms->cfg->topology.ondie_hop_cycles; }
 
-static inline Way *tags_set(const MemSys *ms, const TagArray *t, uint64_t line)
+/* The set of `index` in t, or NULL when it was never touched (and so holds nothing). */
+static inline void *set_table_find(const SetTable *t, uint64_t index)
 {
-    return &t->w[(line_index(ms, line) % t->sets) * t->ways];
+    SetSlot *s = g_hash_table_lookup(t->sets, &index);
+    return s ? s->data : NULL;
+}
+
+static inline uint64_t tags_set_index(const MemSys *ms, const TagArray *t, uint64_t line)
+{
+    return line_index(ms, line) % t->sets;
 }
 static inline Way *tags_find(const MemSys *ms, const TagArray *t, uint64_t line)
 {
-    Way *s = tags_set(ms, t, line);
-    for (guint i = 0; i < t->ways; i++)
+    Way *s = set_table_find(&t->t, tags_set_index(ms, t, line));
+    for (guint i = 0; s && i < t->ways; i++)
         if (s[i].line == line)
             return &s[i];
     return NULL;
@@ -269,9 +323,17 @@ void msg_deliver(void *obj, uint64_t arg);
 PrivLine *pl_new(MemSys *ms, CoreCaches *c, uint64_t line);
 void pl_release(MemSys *ms, CoreCaches *c, PrivLine *pl);
 void tags_init(TagArray *t, const CacheConfig *cc, guint line_size);
+void tags_clear(TagArray *t);
 void private_evict(MemSys *ms, CoreCaches *c, PrivLine *pl);
 void private_fill(MemSys *ms, CoreCaches *c, PrivLine *pl);
 void private_leave(MemSys *ms, CoreCaches *c, PrivLine *pl);
+
+/* set_table.c */
+void set_table_init(SetTable *t, uint64_t nsets, gsize set_bytes, void (*init)(void *set, gsize set_bytes));
+/* Frees every set (each first through free_set, when given). */
+void set_table_clear(SetTable *t, void (*free_set)(void *set));
+/* The set of `index`, made empty when first asked for. */
+void *set_table_get(SetTable *t, uint64_t index);
 
 /* llc.c */
 void llc_touch(MemSys *ms, guint socket, uint64_t line);
@@ -306,10 +368,52 @@ void hit_event(void *obj, uint64_t arg);
 void apply_cache_event(MemSys *ms, CoreCaches *c, uint64_t line, PrivLine *pl, CohCacheEvent ev,
                        gint32 mi, gint32 ai);
 gboolean cache_receive(MemSys *ms, CoreCaches *c, gint32 mi);
+/* Performs access ai on `data` (a cached line) and calls the core's `done`. */
+void access_perform(MemSys *ms, gint32 ai, guint8 *data, uint64_t line);
+/* Queues access ai on the line until a row wakes it. */
+void wait_push(MemSys *ms, PrivLine *pl, gint32 ai);
+/* Tries access ai against its line's row now; TRUE if it was performed (a hit). */
+gboolean access_attempt(MemSys *ms, gint32 ai);
+
+/* bus.c */
+Bus *bus_new(MemSys *ms);
+void bus_free(Bus *b);
+/* Every message of a bus system is delivered here; TRUE: keep it (it was rescheduled). */
+gboolean bus_deliver(MemSys *ms, gint32 mi);
+/* Whether access ai is the one the arbiter is granting the bus to now. */
+gboolean bus_granted(const MemSys *ms, gint32 ai);
+/* The request being granted: cycles it waited while other transactions held the bus. */
+Cycle bus_grant_wait(const MemSys *ms);
+/* Access ai of `core` needs the bus for `line`: it waits for the arbiter. */
+void bus_ask(MemSys *ms, guint core, uint64_t line, gint32 ai);
+/* The granted request goes on the bus: cycles until every cache and the memory see it. */
+Cycle bus_request_delay(MemSys *ms);
+/* A write-back takes the next slot on the bus: cycles until its PutM is seen (its data phase
+ * ends bus.data_cycles later). */
+Cycle bus_writeback_delay(MemSys *ms);
+/* A snooped request is answered by a responder ready after `responder` cycles: cycles until
+ * its data phase ends. */
+Cycle bus_data_delay(MemSys *ms, Cycle responder);
+
+/* bus_cache.c */
+void bus_cache_event(MemSys *ms, CoreCaches *c, uint64_t line, PrivLine *pl, CohCacheEvent ev,
+                     gint32 mi, gint32 ai);
+
+/* bus_memory.c */
+void bus_memory_event(MemSys *ms, DirEntry *d, CohDirEvent ev, gint32 mi);
 
 /* home_controller.c */
 void home_apply(MemSys *ms, DirEntry *d, gint32 mi);
 gboolean home_request(MemSys *ms, DirEntry *d, gint32 mi);
+
+/* memsys_trace.c: where rows fire, the controllers call these when ms->trace is set. */
+/* A row fired: core (or HOME), the access `ai` for own-core rows, the message `mi` that caused it. */
+void trace_row_begin(MemSys *ms, gint core, uint64_t line, const CohRow *row, gboolean dir, gint32 ai, gint32 mi);
+/* Message mi left, arriving after `delay`. */
+void trace_msg_sent(MemSys *ms, gint32 mi, Cycle delay);
+/* The row's actions are done: reports it with its messages (the home's entry `d`, or NULL). */
+void trace_row_end(MemSys *ms, const DirEntry *d);
+void trace_tape_clear(MemTraceTape *t);
 
 /* invariants.c */
 void invariant_violation(MemSys *ms, const char *fmt, ...) G_GNUC_PRINTF(2, 3);

@@ -71,6 +71,9 @@ gint32 msg_send(MemSys *ms, MsgType type, gint src, gint dst, gint req, uint64_t
     m->acc = NIL;
     m->not_before = 0;
     m->next = NIL;
+    m->trace_id = 0;
+    if (ms->trace)
+        trace_msg_sent(ms, i, delay);
     ms->stats.msgs[type]++;
     dir_get(ms, line)->st.msgs++;
     engine_schedule(ms->e, delay, msg_deliver, ms, (uint64_t)i);
@@ -83,7 +86,9 @@ void msg_deliver(void *obj, uint64_t arg)
     gint32 mi = (gint32)arg;
     Msg *m = msg_at(ms, mi);
     gboolean keep;
-    if (m->dst == HOME) {
+    if (ms->bus) /* on a bus every message is the bus's to deliver */
+        keep = bus_deliver(ms, mi);
+    else if (m->dst == HOME) {
         DirEntry *d = dir_get(ms, m->line);
         if (is_request(m->type))
             keep = home_request(ms, d, mi);

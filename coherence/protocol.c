@@ -6,24 +6,29 @@ G_DEFINE_QUARK(qsim-coherence-error-quark, coh_error)
 
 static const char *const cache_state_names[CS__N] = {
     "I", "S", "E", "O", "M", "IS_D", "IM_AD", "IM_A", "SM_AD", "SM_A", "OM_AC", "OM_A",
-    "MI_A", "EI_A", "OI_A", "SI_A", "II_A",
+    "MI_A", "EI_A", "OI_A", "SI_A", "II_A", "IM_D", "SM_D",
 };
 static const char *const cache_event_names[CE__N] = {
     "Load", "Store", "Replacement", "Fwd-GetS", "Fwd-GetM", "Inv", "Put-Ack",
+    "Own-GetS", "Own-GetM", "Own-PutM",
     "Data", "Data_Acks", "Data_E", "Inv-Ack", "Last-Inv-Ack",
+    "Other-GetS", "Other-GetM", "Other-PutM",
 };
 static const char *const dir_state_names[DS__N] = {
     "I", "S", "EM", "O", "S_DU", "S_D", "S_U", "EM_U", "O_U", "AT_AD", "AT_A",
+    "IorS", "M", "M_U", "IorS_D", "I_D",
 };
 static const char *const dir_event_names[DE__N] = {
     "GetS", "GetM", "Upgrade", "FarAtomic", "PutS", "PutS-Last", "PutE", "PutM", "PutO",
     "Put-Stale", "Unblock", "CopyBack", "Data", "Data_Acks", "Inv-Ack", "Last-Inv-Ack",
+    "Data", /* the bus memory's DE_OWNER_DATA: the Primer's "Data" column of Table 7.6 */
 };
 /* Bit i of the action masks, in order. */
 static const char *const cache_action_names[] = {
     "stall", "hit", "send GetS", "send GetM", "send Upgrade", "send PutS", "send PutE",
     "send PutM", "send PutO", "data to req", "copy-back", "ack to req", "save data",
     "dec ack", "unblock", "wake", "lost-inv", "lost-down", "leave", "free",
+    "issue GetS", "issue GetM", "issue PutM", "data to mem",
 };
 static const char *const dir_action_names[] = {
     "stall", "data to req", "data-E to req", "ack count to req", "fwd GetS", "fwd GetM",
@@ -31,6 +36,10 @@ static const char *const dir_action_names[] = {
     "clear sharers", "remove req", "write mem", "put-ack", "save acks", "dec ack",
     "atomic reply", "to home",
 };
+
+G_STATIC_ASSERT(G_N_ELEMENTS(cache_state_names) == CS__N && G_N_ELEMENTS(dir_state_names) == DS__N);
+G_STATIC_ASSERT(G_N_ELEMENTS(cache_event_names) == CE__N && G_N_ELEMENTS(dir_event_names) == DE__N);
+G_STATIC_ASSERT(G_N_ELEMENTS(cache_action_names) == 24 && CA__ALL == (1u << 24) - 1);
 
 #define NAME(tab, i) ((i) < G_N_ELEMENTS(tab) ? tab[i] : "?")
 const char *coh_cache_state_name(guint s) { return NAME(cache_state_names, s); }
@@ -89,12 +98,35 @@ static gboolean check_table(const CohRow *rows, guint n, guint nstates, guint ne
     return TRUE;
 }
 
+const CohProtocol *const coh_protocols[] = { &coh_msi, &coh_mesi, &coh_moesi, &coh_msi_bus, &coh_mesi_bus };
+const guint coh_n_protocols = G_N_ELEMENTS(coh_protocols);
+
+const CohProtocol *coh_protocol_select(const QsimConfig *cfg)
+{
+    gboolean bus = cfg->topology.interconnect == INTERCONNECT_BUS;
+    switch (cfg->protocol) {
+    case PROTO_MSI: return bus ? &coh_msi_bus : &coh_msi;
+    case PROTO_MESI: return bus ? &coh_mesi_bus : &coh_mesi;
+    case PROTO_MESIF: return bus ? NULL : &coh_mesi;
+    case PROTO_MOESI: return bus ? NULL : &coh_moesi;
+    }
+    return NULL;
+}
+
 gboolean coh_protocol_check(const CohProtocol *p, GError **error)
 {
     if (!check_table(p->cache, p->n_cache, CS__N, CE__N, CA__ALL, CA_STALL, FALSE, error))
         return FALSE;
     if (!check_table(p->dir, p->n_dir, DS__N, DE__N, DA__ALL, DA_STALL, TRUE, error))
         return FALSE;
+    guint32 foreign = p->bus ? CA_DIRECTORY_ONLY : CA_BUS_ONLY;
+    for (guint i = 0; i < p->n_cache; i++)
+        if (p->cache[i].actions & foreign) {
+            g_autofree char *text = coh_row_text(&p->cache[i], FALSE);
+            g_set_error(error, COH_ERROR, COH_ERROR_TABLE, "%s: cache row %u (%s) uses a %s action", p->name, i,
+                        text, p->bus ? "directory" : "bus");
+            return FALSE;
+        }
     /* A cache row never leads into O in a protocol without O. */
     for (guint i = 0; i < p->n_cache && !p->has_o; i++)
         if (p->cache[i].next == CS_O || p->cache[i].next == CS_OI_A || p->cache[i].next == CS_OM_AC) {

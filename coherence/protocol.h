@@ -1,14 +1,19 @@
-/* Coherence protocols as data: the states, events and actions shared by coherence/mesi.c and
- * coherence/moesi.c, and the row type those files fill in.
+/* Coherence protocols as data: the states, events and actions shared by the protocol tables
+ * (coherence/msi.c, mesi.c, moesi.c for a directory; msi_bus.c, mesi_bus.c for a snooping bus),
+ * and the row type those files fill in.
  *
  * Two controllers, each one table (after Sorin, Hill and Wood, "A Primer on Memory Consistency
- * and Cache Coherence", ch. 8):
+ * and Cache Coherence", ch. 8 for a directory, ch. 7 for a bus):
  *  - the cache controller (one per core's private hierarchy): state x event -> actions, next;
  *  - the home/directory controller (one per line, at the line's home socket).
  * The home is *blocking*: while a line is in a transient directory state, requests for it wait
  * in a FIFO at the home (the tables write this out as DA_STALL rows).  The requester tells the
  * home it is done with an Unblock, as in gem5's blocking directories; acks still go to the
  * requester as in the Primer.
+ *
+ * On a bus (coherence/bus.c) the second table is the memory controller's (the Primer's
+ * "LLC/memory"), and a cache's events include the requests it snoops: Own-GetS when it sees its
+ * own request ordered on the bus, Other-GetS for another cache's.
  *
  * Classifying a message into an event is done by the memory system (coherence/memsys.c);
  * these tables only say what happens.  A (state, event) pair that no row covers is an
@@ -18,6 +23,7 @@
 
 #include <glib.h>
 #include <stdint.h>
+#include "sim/base/config.h"
 
 /* Errors of the coherence module. */
 #define COH_ERROR (coh_error_quark())
@@ -31,6 +37,8 @@ typedef enum {
     /* transient: from X to Y, waiting for A = acks, D = data, C = ack count */
     CS_IS_D, CS_IM_AD, CS_IM_A, CS_SM_AD, CS_SM_A, CS_OM_AC, CS_OM_A,
     CS_MI_A, CS_EI_A, CS_OI_A, CS_SI_A, CS_II_A,
+    /* transient, bus (atomic requests and transactions: only the data is awaited) */
+    CS_IM_D, CS_SM_D,
     CS__N
 } CohCacheState;
 
@@ -39,12 +47,16 @@ typedef enum {
     CE_LOAD, CE_STORE, CE_REPLACEMENT,
     /* forwarded from the home (other cores' transactions) */
     CE_FWD_GETS, CE_FWD_GETM, CE_INV, CE_PUT_ACK,
+    /* bus: the own request seen ordered on the bus (the Primer's "own transaction" columns) */
+    CE_OWN_GETS, CE_OWN_GETM, CE_OWN_PUTM,
     /* responses to the own transaction */
     CE_DATA,          /* data or ack count with no acks outstanding after it */
     CE_DATA_ACKS,     /* data or ack count with acks still to come */
     CE_DATA_E,        /* exclusive clean data (MESI/MOESI E grant) */
     CE_INV_ACK,       /* not the last one */
     CE_LAST_INV_ACK,
+    /* bus: other caches' requests, snooped */
+    CE_OTHER_GETS, CE_OTHER_GETM, CE_OTHER_PUTM,
     CE__N
 } CohCacheEvent;
 
@@ -69,8 +81,19 @@ typedef enum {
     CA_LOST_DOWN    = 1u << 17, /* tell the core: lost write permission */
     CA_LEAVE        = 1u << 18, /* the line leaves the L1/L2 arrays (stays in the MSHR) */
     CA_FREE         = 1u << 19, /* the line is gone: back to I */
+    /* bus: requests are ordered when the arbiter grants the bus, so a row that issues one
+     * fires at the grant (the Primer's atomic requests) */
+    CA_ISSUE_GETS   = 1u << 20, /* GetS on the bus */
+    CA_ISSUE_GETM   = 1u << 21, /* GetM on the bus */
+    CA_ISSUE_PUTM   = 1u << 22, /* PutM on the bus (a write-back: its data follows, CA_DATA_TO_MEM) */
+    CA_DATA_TO_MEM  = 1u << 23, /* the line's data to the memory in the data phase */
 } CohCacheAction;
-#define CA__ALL ((1u << 20) - 1)
+#define CA__ALL ((1u << 24) - 1)
+/* Actions a table of the other family may not use: a bus has no home to send to, and a
+ * directory no bus to issue on. */
+#define CA_DIRECTORY_ONLY (CA_SEND_GETS | CA_SEND_GETM | CA_SEND_UPGRADE | CA_SEND_PUTS | CA_SEND_PUTE | \
+                           CA_SEND_PUTM | CA_SEND_PUTO | CA_COPYBACK | CA_ACK_TO_REQ | CA_DEC_ACK | CA_UNBLOCK)
+#define CA_BUS_ONLY (CA_ISSUE_GETS | CA_ISSUE_GETM | CA_ISSUE_PUTM | CA_DATA_TO_MEM)
 
 /* ---- home / directory controller ---- */
 typedef enum {
@@ -84,6 +107,13 @@ typedef enum {
     DS_O_U,    /* to O: waiting for the Unblock */
     DS_AT_AD,  /* far atomic: waiting for the owner's data and the acks */
     DS_AT_A,   /* far atomic: waiting for the acks */
+    /* bus memory controller (Primer Table 7.6) */
+    DS_IORS,   /* stable: memory owns the line, caches may share it */
+    /* msi, and the bus memory's M (the Primer's names: one cache holds the line in M) */
+    DS_M,      /* stable */
+    DS_M_U,    /* to M: waiting for the Unblock */
+    DS_IORS_D, /* to IorS: waiting for the owner's data */
+    DS_I_D,    /* to I: waiting for the write-back's data */
     DS__N
 } CohDirState;
 
@@ -102,6 +132,7 @@ typedef enum {
     DE_DATA,          /* far atomic: owner's data, no acks outstanding */
     DE_DATA_ACKS,     /* far atomic: owner's data, acks outstanding */
     DE_INV_ACK, DE_LAST_INV_ACK,
+    DE_OWNER_DATA,    /* bus: the owner's data (after a GetS it snooped, or its PutM's write-back) */
     DE__N
 } CohDirEvent;
 
@@ -143,17 +174,36 @@ typedef struct {
     const CohRow *dir;
     guint n_dir;
     gboolean has_o, has_e;
+    gboolean bus;                   /* snooping tables for coherence/bus.c: dir is the memory's */
+    guint8 dir_start;               /* the state of a line nobody has touched (DS_I, or IorS) */
 } CohProtocol;
 
+extern const CohProtocol coh_msi;
 extern const CohProtocol coh_mesi;
 extern const CohProtocol coh_moesi;
+extern const CohProtocol coh_msi_bus;
+extern const CohProtocol coh_mesi_bus;
+/* Every table set, for tools and tests (mesif runs coh_mesi). */
+extern const CohProtocol *const coh_protocols[];
+extern const guint coh_n_protocols;
+
+/* The tables a config runs: its protocol on its interconnect (mesif: the MESI tables).  NULL
+ * for a combination the config check refuses (moesi or mesif on a bus). */
+const CohProtocol *coh_protocol_select(const QsimConfig *cfg);
 
 const char *coh_cache_state_name(guint s);
 const char *coh_cache_event_name(guint e);
 const char *coh_dir_state_name(guint s);
 const char *coh_dir_event_name(guint e);
 static inline gboolean coh_cache_state_stable(guint s) { return s <= CS_M; }
-static inline gboolean coh_dir_state_stable(guint s) { return s <= DS_O; }
+static inline gboolean coh_dir_state_stable(guint s) { return s <= DS_O || s == DS_M || s == DS_IORS; }
+/* Whether a cache in state s may read its copy: a stable valid state, or one on its way to M
+ * that still has its old data (loads hit there). */
+static inline gboolean coh_cache_state_readable(guint s)
+{
+    return s == CS_S || s == CS_E || s == CS_O || s == CS_M || s == CS_SM_AD || s == CS_SM_A ||
+           s == CS_OM_AC || s == CS_OM_A || s == CS_SM_D;
+}
 /* Whether a cache in state s holds a dirty copy (the only up-to-date one): answering a snoop
  * with its data means reading the line out of the private caches. */
 static inline gboolean coh_cache_state_dirty(guint s)

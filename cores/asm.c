@@ -1,14 +1,17 @@
 /* The assembler (grammar in cores/asm.h, user reference in docs/isa.md).
  *
- * Two passes over all sources: pass 1 reads the declarations (.shared, .thread, .equ) so that
+ * Two passes over all sources: pass 1 reads the declarations (.shared, .thread, .equ, .param) so that
  * code may use a variable declared further down or in another source; pass 2 reads labels,
  * `.entry` and instructions.  Label references are fixed up at the end.  Errors are collected
- * with their positions and sorted, so the user sees every mistake of a file at once. */
+ * with their positions and sorted, so the user sees every mistake of a file at once.
+ * Conditional assembly (.if/.elif/.else/.endif) is followed identically in both passes, so both
+ * skip the same lines; its errors are reported from pass 1 only. */
 #include <stdio.h>
 #include <string.h>
 #include <ctype.h>
 #include "cores/asm.h"
 #include "cores/isa_exec.h"
+#include "sim/base/echo.h"
 #include "sim/base/suggest.h"
 
 G_DEFINE_QUARK(qsim-asm-error-quark, asm_error)
@@ -30,25 +33,55 @@ typedef struct {
     guint file, line, col;
 } AsmPos;
 
+/* One open `.if` block.  Invariant: `active` implies `parent_active`, and at most one branch
+ * of a block is active (`taken` says whether one already was). */
 typedef struct {
-    Arch arch;
+    guint line, col;          /* of the `.if` */
+    gboolean parent_active;   /* lines around the block are assembled */
+    gboolean taken;           /* a branch so far had a true condition (or was the `.else`) */
+    gboolean active;          /* lines of the current branch are assembled */
+    gboolean seen_else;
+} AsmCond;
+
+typedef struct {
+    ArchTarget target;
     IsaProgram *p;
-    GArray *diags;            /* AsmDiag */
+    GArray *diags;            /* AsmDiag: the first ASM_DIAGS_KEPT found */
+    guint ndiags;             /* errors found in all */
     GHashTable *labels;       /* name -> AsmPos* ; pc kept in p->labels */
     GHashTable *consts;       /* name -> gint64* */
+    GHashTable *sym_index;    /* name (the sym's own) -> index in p->syms + 1: lookups at once */
     GArray *fixups;           /* AsmFixup */
     GPtrArray *entry_names;   /* char* with positions in entry_pos */
     GArray *entry_pos;        /* AsmPos */
     guint file;               /* current source */
+    GArray *conds;            /* AsmCond: the open `.if` blocks of the current source */
+    GArray *overrides;        /* AsmOverride: the caller's `.param` values */
 } Asm;
+
+/* A `.param` value given by the caller ("NAME=VALUE"); `used` once a `.param NAME` took it. */
+typedef struct {
+    char *name;
+    int64_t value;
+    gboolean used;
+} AsmOverride;
+
+/* A source of garbage has an error a line: the message shows the first ASM_DIAGS_SHOWN (by
+ * position) of the first ASM_DIAGS_KEPT found, and how many there were. */
+#define ASM_DIAGS_KEPT 1000u
+#define ASM_DIAGS_SHOWN 20u
 
 static void diag(Asm *a, guint line, guint col, const char *fmt, ...) G_GNUC_PRINTF(4, 5);
 static void diag(Asm *a, guint line, guint col, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    AsmDiag d = { a->file, line, col, g_strdup_vprintf(fmt, ap) };
+    g_autofree char *full = g_strdup_vprintf(fmt, ap);
     va_end(ap);
+    /* Tokens echoed at most ECHO_MAX_CHARS (a megabyte label is not printed back whole). */
+    if (a->ndiags++ >= ASM_DIAGS_KEPT)
+        return;
+    AsmDiag d = { a->file, line, col, echo_clip_message(full) };
     g_array_append_val(a->diags, d);
 }
 
@@ -190,7 +223,7 @@ static int parse_reg(const char *s)
 
 static IsaSym *find_sym(Asm *a, const char *name, int *index)
 {
-    int i = isa_program_find_sym(a->p, name);
+    int i = GPOINTER_TO_INT(g_hash_table_lookup(a->sym_index, name)) - 1;
     if (index)
         *index = i;
     return i >= 0 ? a->p->syms->pdata[i] : NULL;
@@ -319,10 +352,12 @@ static void parse_decl(Asm *a, guint line, const Tok *dir, const char *rest, gui
              ((IsaSym *)a->p->syms->pdata[sym->with])->name);
         bad = TRUE;
     }
-    if (bad)
+    if (bad) {
         sym_free(sym);
-    else
+    } else {
         g_ptr_array_add(a->p->syms, sym);
+        g_hash_table_insert(a->sym_index, sym->name, GUINT_TO_POINTER(a->p->syms->len));
+    }
 out:
     g_ptr_array_free(words, TRUE);
     g_array_free(cols, TRUE);
@@ -367,6 +402,54 @@ static void parse_equ(Asm *a, guint line, const Tok *dir, const char *rest, guin
     gint64 *box = g_new(gint64, 1);
     *box = v;
     g_hash_table_insert(a->consts, g_strdup(name), box);
+}
+
+/* `.param NAME DEFAULT`: a constant like `.equ`, whose value the caller may override; each one
+ * is recorded in the program with the value it took. */
+static void parse_param(Asm *a, guint line, const Tok *dir, const char *rest, guint rest_col)
+{
+    g_auto(GStrv) w = g_strsplit_set(rest, " \t,", -1);
+    const char *name = NULL, *val = NULL;
+    guint words = 0;
+    for (guint i = 0; w[i]; i++) {
+        if (!*w[i])
+            continue;
+        words++;
+        if (!name)
+            name = w[i];
+        else if (!val)
+            val = w[i];
+    }
+    if (words != 2 || !is_ident(name)) {
+        diag(a, line, dir->col, ".param takes a name and a default value: `.param spin_count 100`");
+        return;
+    }
+    if (parse_reg(name) >= 0) {
+        diag(a, line, rest_col, "`%s` is a register name", name);
+        return;
+    }
+    int64_t def;
+    gboolean ovf;
+    if (!parse_int(a, val, &def, &ovf) || ovf) {
+        diag(a, line, rest_col + (guint)(strstr(rest, val) - rest), "`%s` is not a 64-bit number", val);
+        return;
+    }
+    if (g_hash_table_contains(a->consts, name)) {
+        diag(a, line, rest_col, "duplicate constant `%s`", name);
+        return;
+    }
+    IsaParam prm = { g_strdup(name), def, def };
+    for (guint i = 0; a->overrides && i < a->overrides->len; i++) {
+        AsmOverride *o = &g_array_index(a->overrides, AsmOverride, i);
+        if (!strcmp(o->name, name)) {
+            prm.value = o->value;
+            o->used = TRUE;
+        }
+    }
+    gint64 *box = g_new(gint64, 1);
+    *box = prm.value;
+    g_hash_table_insert(a->consts, g_strdup(name), box);
+    g_array_append_val(a->p->params, prm);
 }
 
 /* ======================================================================= ops */
@@ -420,6 +503,8 @@ static const AsmOpDef asm_ops[] = {
     { "work",  OP_WORK,  "N",    FALSE, -1 },
     { "mark",  OP_MARK,  "N",    FALSE, -1 },
     { "halt",  OP_HALT,  "",     FALSE, -1 },
+    { "futex_wait", OP_FUTEX_WAIT, "DMS", FALSE, -1 },
+    { "futex_wake", OP_FUTEX_WAKE, "DMS", FALSE, -1 },
 };
 
 static const char *const cond_names[] = { "beq", "bne", "blt", "bge", "bltu", "bgeu" };
@@ -583,7 +668,8 @@ static void parse_insn(Asm *a, guint line, const Tok *mn, const char *rest, guin
     unsigned size;
     const AsmOpDef *d = lookup_op(base, &size);
     if (!d) {
-        const char *hint = suggest_op(base);
+        /* A guess compares with every op: only for errors a message can show (of the first found). */
+        const char *hint = a->ndiags < ASM_DIAGS_KEPT / 10 ? suggest_op(base) : NULL;
         if (hint)
             diag(a, line, mn->col, "unknown op `%s`; did you mean `%s`?", mn->text, hint);
         else
@@ -591,6 +677,9 @@ static void parse_insn(Asm *a, guint line, const Tok *mn, const char *rest, guin
         return;
     }
     in.op = d->op;
+    /* A futex is a 32-bit word, whatever the platform. */
+    if (isa_op_info[d->op].is_syscall)
+        size = 4;
     in.size = (uint8_t)size;
     if (d->cond >= 0)
         in.cond = (IsaCond)d->cond;
@@ -622,9 +711,9 @@ static void parse_insn(Asm *a, guint line, const Tok *mn, const char *rest, guin
             return;
         }
     }
-    if (!isa_op_on_arch(d->op, a->arch)) {
-        diag(a, line, mn->col, "`%s` is not available on %s (%s only)", mn->text, arch_name(a->arch),
-             arch_name(arch_other(a->arch)));
+    if (!isa_op_on_arch(d->op, a->target.arch)) {
+        diag(a, line, mn->col, "`%s` is not available on %s (%s only; put it under `.if arch=%s`)", mn->text,
+             arch_name(a->target.arch), arch_name(arch_other(a->target.arch)), arch_name(arch_other(a->target.arch)));
         return;
     }
 
@@ -760,9 +849,194 @@ static void parse_insn(Asm *a, guint line, const Tok *mn, const char *rest, guin
     g_array_append_val(a->p->insns, in);
 }
 
+/* ======================================================================= conditional assembly */
+
+/* What `.if KEY=VALUE` may test: true when the target's KEY is VALUE.  The values are the
+ * spellings of cores/arch.h, so options, configs and sources name them alike. */
+typedef struct {
+    const char *key;
+    guint nvalues;
+    const char *(*value_name)(guint i);    /* the i-th value KEY may take */
+    guint (*of)(ArchTarget t);             /* the target's value, as an index */
+} AsmCondKey;
+
+static const char *cond_arch_name(guint i) { return arch_name((Arch)i); }
+static guint cond_arch_of(ArchTarget t) { return (guint)t.arch; }
+static const char *cond_atomics_name(guint i) { return arch_atomics_name((ArchAtomics)i); }
+static guint cond_atomics_of(ArchTarget t) { return (guint)t.atomics; }
+
+static const AsmCondKey asm_cond_keys[] = {
+    { "arch", ARCH__N, cond_arch_name, cond_arch_of },
+    { "atomics", ARCH_ATOMICS__N, cond_atomics_name, cond_atomics_of },
+};
+
+static const char *const cond_directives[] = { ".if", ".elif", ".else", ".endif" };
+
+static gboolean is_cond_directive(const char *w)
+{
+    for (guint i = 0; i < G_N_ELEMENTS(cond_directives); i++)
+        if (!strcmp(w, cond_directives[i]))
+            return TRUE;
+    return FALSE;
+}
+
+/* "x86 or arm64": the values of a key, for messages. */
+static char *cond_values_text(const AsmCondKey *k)
+{
+    GString *g = g_string_new(NULL);
+    for (guint i = 0; i < k->nvalues; i++)
+        g_string_append_printf(g, "%s%s", i == 0 ? "" : i + 1 == k->nvalues ? " or " : ", ", k->value_name(i));
+    return g_string_free(g, FALSE);
+}
+
+/* Reads the condition of `.if`/`.elif` (`rest`, starting at column rest_col) into *value;
+ * FALSE (with a diagnostic when `report`) when it is not one. */
+static gboolean eval_cond(Asm *a, guint line, const Tok *dir, const char *rest, guint rest_col, gboolean report,
+                          gboolean *value)
+{
+    *value = FALSE;
+    const char *eq = strchr(rest, '=');
+    if (!*rest || !eq || eq == rest || !eq[1]) {
+        if (report)
+            diag(a, line, *rest ? rest_col : dir->col,
+                 "`%s` takes one condition KEY=VALUE: arch=x86, arch=arm64, atomics=locked, atomics=llsc or "
+                 "atomics=lse", dir->text);
+        return FALSE;
+    }
+    Tok key = tok_make(rest, (gsize)(eq - rest), rest_col);
+    Tok val = tok_make(eq + 1, strlen(eq + 1), rest_col + (guint)(eq + 1 - rest));
+    gboolean ok = FALSE;
+    const char *extra = val.text + strcspn(val.text, " \t");
+    const AsmCondKey *k = NULL;
+    for (guint i = 0; i < G_N_ELEMENTS(asm_cond_keys); i++)
+        if (!strcmp(key.text, asm_cond_keys[i].key))
+            k = &asm_cond_keys[i];
+    if (!k) {
+        const char *keys[G_N_ELEMENTS(asm_cond_keys)];
+        for (guint i = 0; i < G_N_ELEMENTS(asm_cond_keys); i++)
+            keys[i] = asm_cond_keys[i].key;
+        const char *hint = suggest_closest(key.text, keys, G_N_ELEMENTS(keys));
+        if (report)
+            diag(a, line, key.col, "unknown condition `%s`%s%s%s (a condition tests arch or atomics)", key.text,
+                 hint ? "; did you mean `" : "", hint ? hint : "", hint ? "`?" : "");
+    } else if (*extra) {
+        const char *more = extra + strspn(extra, " \t");
+        if (report)
+            diag(a, line, val.col + (guint)(more - val.text), "`%s` takes one condition; `%s` follows it",
+                 dir->text, more);
+    } else {
+        const char *names[8];
+        g_assert(k->nvalues <= G_N_ELEMENTS(names));
+        int found = -1;
+        for (guint i = 0; i < k->nvalues; i++) {
+            names[i] = k->value_name(i);
+            if (!strcmp(val.text, names[i]))
+                found = (int)i;
+        }
+        if (found < 0) {
+            if (report) {
+                g_autofree char *values = cond_values_text(k);
+                const char *hint = suggest_closest(val.text, names, k->nvalues);
+                diag(a, line, val.col, "unknown %s `%s`%s%s%s (%s is %s)", k->key, val.text,
+                     hint ? "; did you mean `" : "", hint ? hint : "", hint ? "`?" : "", k->key, values);
+            }
+        } else {
+            *value = (guint)found == k->of(a->target);
+            ok = TRUE;
+        }
+    }
+    g_free(key.text);
+    g_free(val.text);
+    return ok;
+}
+
+/* Whether the current line is assembled: every open block's current branch is taken. */
+static gboolean cond_active(const Asm *a)
+{
+    return !a->conds->len || g_array_index(a->conds, AsmCond, a->conds->len - 1).active;
+}
+
+/* `.if`, `.elif`, `.else`, `.endif`. */
+static void do_cond(Asm *a, guint pass, guint line, const Tok *dir, const char *rest, guint rest_col)
+{
+    gboolean report = pass == 1;
+    gboolean is_if = !strcmp(dir->text, ".if"), is_elif = !strcmp(dir->text, ".elif");
+    if (!is_if && !is_elif && *rest && report)
+        diag(a, line, rest_col, "`%s` takes no condition (conditions go on `.if` and `.elif`)", dir->text);
+    if (is_if) {
+        gboolean v;
+        eval_cond(a, line, dir, rest, rest_col, report, &v);
+        gboolean outer = cond_active(a);
+        AsmCond c = { line, dir->col, outer, v, outer && v, FALSE };
+        g_array_append_val(a->conds, c);
+        return;
+    }
+    if (!a->conds->len) {
+        if (report)
+            diag(a, line, dir->col, "`%s` without an open `.if`", dir->text);
+        return;
+    }
+    AsmCond *top = &g_array_index(a->conds, AsmCond, a->conds->len - 1);
+    if (!strcmp(dir->text, ".endif")) {
+        g_array_set_size(a->conds, a->conds->len - 1);
+        return;
+    }
+    if (top->seen_else) {
+        if (report)
+            diag(a, line, dir->col, "`%s` after the `.else` of the `.if` at line %u", dir->text, top->line);
+        return;
+    }
+    gboolean v = TRUE;
+    if (is_elif)
+        eval_cond(a, line, dir, rest, rest_col, report, &v);
+    else
+        top->seen_else = TRUE;
+    top->active = top->parent_active && !top->taken && v;
+    top->taken |= v;
+}
+
+/* At the end of a source: blocks still open are errors (a block never spans two sources). */
+static void cond_end_of_source(Asm *a, guint pass)
+{
+    for (guint i = 0; pass == 1 && i < a->conds->len; i++) {
+        const AsmCond *c = &g_array_index(a->conds, AsmCond, i);
+        diag(a, c->line, c->col, "`.if` without `.endif` (a block closes in the file that opens it)");
+    }
+    g_array_set_size(a->conds, 0);
+}
+
 /* ======================================================================= lines */
 
-/* Splits one line: labels (each added via cb), then the statement's first word and the rest. */
+static const char known_directives_text[] = ".shared, .thread, .equ, .param, .entry, .if, .elif, .else or .endif";
+
+static gboolean is_known_directive(const char *w)
+{
+    return !strcmp(w, ".shared") || !strcmp(w, ".thread") || !strcmp(w, ".equ") || !strcmp(w, ".param") ||
+           !strcmp(w, ".entry") ||
+           is_cond_directive(w);
+}
+
+/* If `s` (after blanks) starts with a label `NAME:`, returns where NAME starts and sets *end to
+ * the end of NAME and *next to just after the ':'; else NULL. */
+static char *scan_label(char *s, char **end, char **next)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    char *e = s;
+    while (is_ident_char(*e) && *e != '.')
+        e++;
+    char *after = e;
+    while (isspace((unsigned char)*after))
+        after++;
+    if (e == s || *after != ':' || !is_ident_start(*s))
+        return NULL;
+    *end = e;
+    *next = after + 1;
+    return s;
+}
+
+/* Splits one line: labels, then the statement's first word and the rest.  Conditional
+ * directives are read first: they decide whether anything else on this line is. */
 static void do_line(Asm *a, guint pass, guint lineno, char *line)
 {
     /* Strip the comment. */
@@ -771,40 +1045,13 @@ static void do_line(Asm *a, guint pass, guint lineno, char *line)
             *c = '\0';
             break;
         }
-    char *s = line;
-    for (;;) {
-        while (isspace((unsigned char)*s))
-            s++;
-        if (!*s)
-            return;
-        /* A label: identifier followed by ':' */
-        char *e = s;
-        while (is_ident_char(*e) && *e != '.')
-            e++;
-        char *after = e;
-        while (isspace((unsigned char)*after))
-            after++;
-        if (e > s && *after == ':' && is_ident_start(*s)) {
-            guint col = (guint)(s - line) + 1;
-            if (pass == 2) {
-                g_autofree char *name = g_strndup(s, (gsize)(e - s));
-                AsmPos *prev = g_hash_table_lookup(a->labels, name);
-                if (prev) {
-                    diag(a, lineno, col, "duplicate label `%s` (first defined at %s:%u:%u)", name,
-                         (const char *)a->p->files->pdata[prev->file], prev->line, prev->col);
-                } else {
-                    AsmPos *pos = g_new(AsmPos, 1);
-                    *pos = (AsmPos){ a->file, lineno, col };
-                    g_hash_table_insert(a->labels, g_strdup(name), pos);
-                    IsaEntry l = { g_strdup(name), (int32_t)a->p->insns->len };
-                    g_array_append_val(a->p->labels, l);
-                }
-            }
-            s = after + 1;
-            continue;
-        }
-        break;
-    }
+    char *s = line, *e, *next, *first_label = NULL;
+    for (char *l; (l = scan_label(s, &e, &next)); s = next)
+        first_label = first_label ? first_label : l;
+    while (isspace((unsigned char)*s))
+        s++;
+    if (!*s && !first_label)
+        return;
     char *w = s;
     while (*w && !isspace((unsigned char)*w))
         w++;
@@ -814,14 +1061,45 @@ static void do_line(Asm *a, guint pass, guint lineno, char *line)
     char *rest = g_strdup(w);
     g_strchomp(rest);
     guint rest_col = (guint)(w - line) + 1;
+    if (is_cond_directive(first.text)) {
+        if (first_label && pass == 1)
+            diag(a, lineno, (guint)(first_label - line) + 1, "a label cannot share a line with `%s`", first.text);
+        do_cond(a, pass, lineno, &first, rest, rest_col);
+        goto out;
+    }
+    if (!cond_active(a)) {
+        /* Skipped, but a misspelt `.else` here would silently drop code on this target. */
+        if (pass == 1 && first.text[0] == '.' && !is_known_directive(first.text))
+            diag(a, lineno, first.col, "unknown directive `%s` (expected %s)", first.text, known_directives_text);
+        goto out;
+    }
+    for (char *l, *from = line; pass == 2 && (l = scan_label(from, &e, &next)); from = next) {
+        guint col = (guint)(l - line) + 1;
+        g_autofree char *name = g_strndup(l, (gsize)(e - l));
+        AsmPos *prev = g_hash_table_lookup(a->labels, name);
+        if (prev) {
+            diag(a, lineno, col, "duplicate label `%s` (first defined at %s:%u:%u)", name,
+                 (const char *)a->p->files->pdata[prev->file], prev->line, prev->col);
+        } else {
+            AsmPos *pos = g_new(AsmPos, 1);
+            *pos = (AsmPos){ a->file, lineno, col };
+            g_hash_table_insert(a->labels, g_strdup(name), pos);
+            IsaEntry l = { g_strdup(name), (int32_t)a->p->insns->len };
+            g_array_append_val(a->p->labels, l);
+        }
+    }
+    if (!*first.text)
+        goto out;
     gboolean directive = first.text[0] == '.';
     if (pass == 1 && directive) {
         if (!strcmp(first.text, ".shared") || !strcmp(first.text, ".thread"))
             parse_decl(a, lineno, &first, rest, rest_col);
         else if (!strcmp(first.text, ".equ"))
             parse_equ(a, lineno, &first, rest, rest_col);
+        else if (!strcmp(first.text, ".param"))
+            parse_param(a, lineno, &first, rest, rest_col);
         else if (strcmp(first.text, ".entry"))
-            diag(a, lineno, first.col, "unknown directive `%s` (expected .shared, .thread, .equ or .entry)", first.text);
+            diag(a, lineno, first.col, "unknown directive `%s` (expected %s)", first.text, known_directives_text);
     } else if (pass == 2 && directive) {
         if (!strcmp(first.text, ".entry")) {
             if (!is_ident(rest)) {
@@ -835,6 +1113,7 @@ static void do_line(Asm *a, guint pass, guint lineno, char *line)
     } else if (pass == 2) {
         parse_insn(a, lineno, &first, rest, rest_col);
     }
+out:
     g_free(first.text);
     g_free(rest);
 }
@@ -852,14 +1131,90 @@ static gint diag_cmp(gconstpointer x, gconstpointer y)
     return a->col < b->col ? -1 : a->col > b->col;
 }
 
-IsaProgram *asm_assemble_sources(const AsmSource *sources, guint n, Arch arch, GError **error)
+static void overrides_free(GArray *o)
 {
+    for (guint i = 0; o && i < o->len; i++)
+        g_free(g_array_index(o, AsmOverride, i).name);
+    if (o)
+        g_array_free(o, TRUE);
+}
+
+/* The caller's "NAME=VALUE" list; NULL with the error on a bad one. */
+static GArray *read_overrides(const char *const *params, GError **error)
+{
+    GArray *out = g_array_new(FALSE, TRUE, sizeof(AsmOverride));
+    for (guint i = 0; params && params[i]; i++) {
+        const char *eq = strchr(params[i], '=');
+        g_autofree char *name = eq ? g_strndup(params[i], (gsize)(eq - params[i])) : g_strdup(params[i]);
+        gint64 v = 0;
+        if (!eq || !is_ident(name) || !g_ascii_string_to_signed(eq + 1, 10, G_MININT64, G_MAXINT64, &v, NULL)) {
+            g_set_error(error, ASM_ERROR, ASM_ERROR_PARAM,
+                        "lock parameter `%s`: expected NAME=VALUE with a whole number, e.g. spin_count=1000", params[i]);
+            overrides_free(out);
+            return NULL;
+        }
+        for (guint k = 0; k < out->len; k++)
+            if (!strcmp(g_array_index(out, AsmOverride, k).name, name)) {
+                g_set_error(error, ASM_ERROR, ASM_ERROR_PARAM, "lock parameter `%s` given twice", name);
+                overrides_free(out);
+                return NULL;
+            }
+        AsmOverride o = { g_steal_pointer(&name), v, FALSE };
+        g_array_append_val(out, o);
+    }
+    return out;
+}
+
+/* Every override must have met its `.param`: a misspelt name would otherwise change nothing. */
+static gboolean check_overrides_used(Asm *a, GError **error)
+{
+    for (guint i = 0; i < a->overrides->len; i++) {
+        const AsmOverride *o = &g_array_index(a->overrides, AsmOverride, i);
+        if (o->used)
+            continue;
+        GPtrArray *names = g_ptr_array_new();
+        GString *list = g_string_new(NULL);
+        for (guint k = 0; k < a->p->params->len; k++) {
+            const char *pn = g_array_index(a->p->params, IsaParam, k).name;
+            g_ptr_array_add(names, (gpointer)pn);
+            g_string_append_printf(list, "%s%s", k ? ", " : "", pn);
+        }
+        const char *hint = suggest_closest(o->name, (const char *const *)names->pdata, names->len);
+        if (hint)
+            g_set_error(error, ASM_ERROR, ASM_ERROR_PARAM, "lock parameter `%s`: %s declares no `.param %s`; did you "
+                        "mean `%s`? (its parameters: %s)", o->name, a->p->filename, o->name, hint, list->str);
+        else
+            g_set_error(error, ASM_ERROR, ASM_ERROR_PARAM, "lock parameter `%s`: %s declares no `.param %s` (%s%s)",
+                        o->name, a->p->filename, o->name, list->len ? "its parameters: " : "it has no parameters",
+                        list->str);
+        g_ptr_array_free(names, TRUE);
+        g_string_free(list, TRUE);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+IsaProgram *asm_assemble_sources(const AsmSource *sources, guint n, ArchTarget target, GError **error)
+{
+    return asm_assemble_with_params(sources, n, target, NULL, error);
+}
+
+IsaProgram *asm_assemble_with_params(const AsmSource *sources, guint n, ArchTarget target,
+                                     const char *const *params, GError **error)
+{
+    g_assert(arch_atomics_on(target.arch, target.atomics));
+    GArray *overrides = read_overrides(params, error);
+    if (!overrides)
+        return NULL;
     Asm a = { 0 };
-    a.arch = arch;
+    a.overrides = overrides;
+    a.target = target;
+    a.conds = g_array_new(FALSE, FALSE, sizeof(AsmCond));
     a.p = isa_program_new(n ? sources[0].name : "<empty>");
     a.diags = g_array_new(FALSE, FALSE, sizeof(AsmDiag));
     a.labels = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
     a.consts = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+    a.sym_index = g_hash_table_new(g_str_hash, g_str_equal);
     a.fixups = g_array_new(FALSE, FALSE, sizeof(AsmFixup));
     a.entry_names = g_ptr_array_new_with_free_func(g_free);
     a.entry_pos = g_array_new(FALSE, FALSE, sizeof(AsmPos));
@@ -874,113 +1229,154 @@ IsaProgram *asm_assemble_sources(const AsmSource *sources, guint n, Arch arch, G
             guint before = a.p->syms->len;
             for (guint k = 0; lines[k]; k++)
                 do_line(&a, pass, k + 1, lines[k]);
+            cond_end_of_source(&a, pass);
             for (guint s = before; pass == 1 && s < a.p->syms->len; s++)
                 g_array_append_val(sym_file, i);
         }
     }
     /* `with` placement, reported in the declaring source. */
     {
-        IsaLayout *l = isa_layout_new(a.p, 1, ASM_LINE_SIZE, 0);
+        /* Against the target's line: the layout places by the config's line size, and a group
+         * that overflows a 16-byte line would overlap the next symbol (false races). */
+        guint line = asm_line_size(target);
+        IsaLayout *l = isa_layout_new(a.p, 1, line, 0);
         for (guint s = 0; s < a.p->syms->len; s++) {
             const IsaSym *sym = a.p->syms->pdata[s];
             if (sym->with < 0)
                 continue;
             const IsaSym *partner = a.p->syms->pdata[sym->with];
             uint64_t at = isa_sym_addr(l, s, 0);
-            uint64_t pl = isa_sym_addr(l, (guint)sym->with, 0) / ASM_LINE_SIZE;
-            if (at / ASM_LINE_SIZE != pl || (at + sym->size - 1) / ASM_LINE_SIZE != pl) {
+            uint64_t pl = isa_sym_addr(l, (guint)sym->with, 0) / line;
+            if (at / line != pl || (at + sym->size - 1) / line != pl) {
                 a.file = g_array_index(sym_file, guint, s);
                 diag(&a, sym->line, sym->col,
-                     "`%s` (%u bytes) does not fit in `%s`'s %d-byte line (it would start at offset %" G_GUINT64_FORMAT ")",
-                     sym->name, sym->size, partner->name, ASM_LINE_SIZE, at - pl * ASM_LINE_SIZE);
+                     "`%s` (%u bytes) does not fit in `%s`'s %u-byte line (it would start at offset %" G_GUINT64_FORMAT ")",
+                     sym->name, sym->size, partner->name, line, at - pl * line);
             }
         }
         isa_layout_free(l);
     }
-    /* Label fixups. */
+    /* Label fixups, through a table of the labels (a source may have tens of thousands). */
+    GHashTable *label_pc = g_hash_table_new(g_str_hash, g_str_equal);   /* name -> pc + 1 */
+    for (guint k = 0; k < a.p->labels->len; k++) {
+        const IsaEntry *l = &g_array_index(a.p->labels, IsaEntry, k);
+        if (!g_hash_table_contains(label_pc, l->name))
+            g_hash_table_insert(label_pc, l->name, GINT_TO_POINTER(l->pc + 1));
+    }
+    guint suggested = 0;
     for (guint i = 0; i < a.fixups->len; i++) {
         AsmFixup *f = &g_array_index(a.fixups, AsmFixup, i);
-        int pc = -1;
-        for (guint k = 0; k < a.p->labels->len && pc < 0; k++)
-            if (!strcmp(g_array_index(a.p->labels, IsaEntry, k).name, f->label))
-                pc = g_array_index(a.p->labels, IsaEntry, k).pc;
+        int pc = GPOINTER_TO_INT(g_hash_table_lookup(label_pc, f->label)) - 1;
         if (pc < 0) {
             a.file = f->file;
-            const char **names = g_new(const char *, a.p->labels->len + 1);
-            for (guint k = 0; k < a.p->labels->len; k++)
-                names[k] = g_array_index(a.p->labels, IsaEntry, k).name;
-            const char *hint = suggest_closest(f->label, names, a.p->labels->len);
+            /* A guess costs a comparison with every label: only for the errors a message can show. */
+            const char *hint = NULL;
+            if (suggested++ < ASM_DIAGS_SHOWN && a.ndiags < ASM_DIAGS_KEPT / 10) {
+                const char **names = g_new(const char *, a.p->labels->len + 1);
+                for (guint k = 0; k < a.p->labels->len; k++)
+                    names[k] = g_array_index(a.p->labels, IsaEntry, k).name;
+                hint = suggest_closest(f->label, names, a.p->labels->len);
+                g_free(names);
+            }
             if (hint)
                 diag(&a, f->line, f->col, "undefined label `%s`; did you mean `%s`?", f->label, hint);
             else
                 diag(&a, f->line, f->col, "undefined label `%s`", f->label);
-            g_free(names);
         } else {
             g_array_index(a.p->insns, IsaInsn, f->insn).target = pc;
         }
         g_free(f->label);
     }
     /* Entry points. */
+    GHashTable *entry_seen = g_hash_table_new(g_str_hash, g_str_equal);
     for (guint i = 0; i < a.entry_names->len; i++) {
         const char *name = a.entry_names->pdata[i];
         AsmPos *pos = &g_array_index(a.entry_pos, AsmPos, i);
         a.file = pos->file;
-        if (isa_program_find_entry(a.p, name) >= 0) {
+        if (g_hash_table_contains(entry_seen, name)) {
             diag(&a, pos->line, pos->col, "duplicate entry point `%s`", name);
             continue;
         }
-        int pc = -1;
-        for (guint k = 0; k < a.p->labels->len && pc < 0; k++)
-            if (!strcmp(g_array_index(a.p->labels, IsaEntry, k).name, name))
-                pc = g_array_index(a.p->labels, IsaEntry, k).pc;
+        int pc = GPOINTER_TO_INT(g_hash_table_lookup(label_pc, name)) - 1;
         if (pc < 0) {
             diag(&a, pos->line, pos->col, "entry point `%s` has no label", name);
             continue;
         }
         IsaEntry e = { g_strdup(name), pc };
         g_array_append_val(a.p->entries, e);
+        g_hash_table_add(entry_seen, (gpointer)name);
     }
+    g_hash_table_destroy(entry_seen);
+    g_hash_table_destroy(label_pc);
 
     IsaProgram *result = a.p;
     if (a.diags->len) {
         g_array_sort(a.diags, diag_cmp);
         GString *msg = g_string_new(NULL);
-        for (guint i = 0; i < a.diags->len; i++) {
+        guint shown = MIN(a.diags->len, ASM_DIAGS_SHOWN);
+        for (guint i = 0; i < shown; i++) {
             AsmDiag *d = &g_array_index(a.diags, AsmDiag, i);
             g_string_append_printf(msg, "%s%s:%u:%u: %s", i ? "\n" : "",
                                    (const char *)a.p->files->pdata[d->file], d->line, d->col, d->msg);
         }
+        if (a.ndiags > shown)
+            g_string_append_printf(msg, "\n... and %u more errors", a.ndiags - shown);
         g_set_error_literal(error, ASM_ERROR, ASM_ERROR_INVALID, msg->str);
         g_string_free(msg, TRUE);
         asm_program_free(a.p);
         result = NULL;
+    } else if (!check_overrides_used(&a, error)) {
+        asm_program_free(a.p);
+        result = NULL;
     }
+    overrides_free(a.overrides);
     for (guint i = 0; i < a.diags->len; i++)
         g_free(g_array_index(a.diags, AsmDiag, i).msg);
     g_array_free(a.diags, TRUE);
     g_hash_table_destroy(a.labels);
     g_hash_table_destroy(a.consts);
+    g_hash_table_destroy(a.sym_index);
     g_array_free(a.fixups, TRUE);
     g_ptr_array_free(a.entry_names, TRUE);
     g_array_free(a.entry_pos, TRUE);
     g_array_free(sym_file, TRUE);
+    g_array_free(a.conds, TRUE);
     return result;
 }
 
-IsaProgram *asm_assemble(const char *name, const char *text, Arch arch, GError **error)
+IsaProgram *asm_assemble(const char *name, const char *text, ArchTarget target, GError **error)
 {
     AsmSource s = { name, text };
-    return asm_assemble_sources(&s, 1, arch, error);
+    return asm_assemble_sources(&s, 1, target, error);
+}
+
+ArchTarget asm_target_for_config(const QsimConfig *cfg)
+{
+    ArchTarget t = arch_target(cfg->arch);
+    t.line_size = (guint)cfg->line_size;
+    if (cfg->arch == ARCH_ARM64)
+        t.atomics = cfg->core.atomics == ATOMICS_LLSC ? ARCH_ATOMICS_LLSC : ARCH_ATOMICS_LSE;
+    return t;
 }
 
 /* ======================================================================= listing */
 
+/* The first label at `pc`: labels are in source order, so their pcs never decrease, and a
+ * binary search finds it (a listing asks for every branch). */
 static const char *label_at(const IsaProgram *p, int32_t pc)
 {
-    for (guint k = 0; p->labels && k < p->labels->len; k++)
-        if (g_array_index(p->labels, IsaEntry, k).pc == pc)
-            return g_array_index(p->labels, IsaEntry, k).name;
-    return NULL;
+    if (!p->labels)
+        return NULL;
+    guint lo = 0, hi = p->labels->len;
+    while (lo < hi) {
+        guint mid = lo + (hi - lo) / 2;
+        if (g_array_index(p->labels, IsaEntry, mid).pc < pc)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < p->labels->len && g_array_index(p->labels, IsaEntry, lo).pc == pc
+               ? g_array_index(p->labels, IsaEntry, lo).name : NULL;
 }
 
 static const char *reg_name(int r)
@@ -1030,7 +1426,7 @@ char *asm_format_insn(const IsaProgram *p, const IsaInsn *in)
 {
     GString *g = g_string_new(NULL);
     const IsaOpInfo *info = &isa_op_info[in->op];
-    gboolean mem = info->is_load || info->is_store;
+    gboolean mem = (info->is_load || info->is_store) && !info->is_syscall;
     if (in->op == OP_BR)
         g_string_append(g, cond_names[in->cond]);
     else
@@ -1070,6 +1466,7 @@ char *asm_format_insn(const IsaProgram *p, const IsaInsn *in)
         put_src(g, &in->a);
         break;
     case OP_CAS: case OP_XCHG: case OP_FADD: case OP_FOR: case OP_FAND: case OP_STX:
+    case OP_FUTEX_WAIT: case OP_FUTEX_WAKE:
         g_string_append_printf(g, " %s, ", reg_name(in->rd));
         put_mem(g, p, &in->mem);
         g_string_append(g, ", ");
@@ -1102,24 +1499,32 @@ char *asm_format_insn(const IsaProgram *p, const IsaInsn *in)
 
 char *asm_format_pos(const IsaProgram *p, const IsaInsn *in)
 {
-    const char *f = p->files && in->file < p->files->len ? p->files->pdata[in->file] : p->filename;
-    return g_strdup_printf("%s:%u:%u", f, in->line, in->col);
+    return g_strdup_printf("%s:%u:%u", isa_insn_file(p, in), in->line, in->col);
 }
 
-char *asm_listing(const IsaProgram *p, Arch arch, guint nthreads)
+char *asm_listing(const IsaProgram *p, ArchTarget target, guint nthreads)
 {
     GString *g = g_string_new(NULL);
+    g_autofree char *for_what = arch_target_describe(target);
     g_string_append_printf(g, "# %s, assembled for %s: %u instructions, %u variables\n", p->filename,
-                           arch_name(arch), p->insns->len, p->syms->len);
+                           for_what, p->insns->len, p->syms->len);
     g_string_append(g, "# entry points:");
     for (guint i = 0; i < p->entries->len; i++)
         g_string_append_printf(g, " %s=@%d", g_array_index(p->entries, IsaEntry, i).name,
                                g_array_index(p->entries, IsaEntry, i).pc);
-    g_string_append(g, "\n\n");
+    g_string_append(g, "\n");
+    for (guint i = 0; p->params && i < p->params->len; i++) {
+        const IsaParam *prm = &g_array_index(p->params, IsaParam, i);
+        g_string_append_printf(g, "# param %s = %" G_GINT64_FORMAT "%s\n", prm->name, prm->value,
+                               prm->value == prm->def ? " (default)" : "");
+    }
+    g_string_append(g, "\n");
+    guint next_label = 0;   /* labels come in pc order: a cursor walks them */
     for (guint pc = 0; pc < p->insns->len; pc++) {
-        for (guint k = 0; p->labels && k < p->labels->len; k++)
-            if (g_array_index(p->labels, IsaEntry, k).pc == (int32_t)pc)
-                g_string_append_printf(g, "%s:\n", g_array_index(p->labels, IsaEntry, k).name);
+        for (; p->labels && next_label < p->labels->len &&
+               g_array_index(p->labels, IsaEntry, next_label).pc <= (int32_t)pc; next_label++)
+            if (g_array_index(p->labels, IsaEntry, next_label).pc == (int32_t)pc)
+                g_string_append_printf(g, "%s:\n", g_array_index(p->labels, IsaEntry, next_label).name);
         const IsaInsn *in = &g_array_index(p->insns, IsaInsn, pc);
         g_autofree char *pos = asm_format_pos(p, in);
         g_autofree char *txt = asm_format_insn(p, in);
@@ -1128,9 +1533,10 @@ char *asm_listing(const IsaProgram *p, Arch arch, guint nthreads)
             g_string_append_printf(g, "    # -> @%d", in->target);
         g_string_append_c(g, '\n');
     }
-    IsaLayout *l = isa_layout_new(p, nthreads, ASM_LINE_SIZE, 0x10000);
+    guint line = asm_line_size(target);
+    IsaLayout *l = isa_layout_new(p, nthreads, line, 0x10000);
     g_string_append_printf(g, "\n# memory layout for %u threads (%u-byte lines, base 0x%" G_GINT64_MODIFIER "x, %"
-                           G_GUINT64_FORMAT " bytes)\n", nthreads, ASM_LINE_SIZE, l->base, l->size);
+                           G_GUINT64_FORMAT " bytes)\n", nthreads, line, l->base, l->size);
     for (guint s = 0; s < p->syms->len; s++) {
         const IsaSym *sym = p->syms->pdata[s];
         guint copies = sym->scope == SYM_SHARED ? 1 : nthreads;

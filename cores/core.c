@@ -30,7 +30,7 @@ static void tick_event(void *obj, uint64_t arg G_GNUC_UNUSED)
 
 static void schedule_tick_at(Core *c, Cycle when)
 {
-    if (c->halted || !c->started)
+    if (c->halted || !c->started || c->parked)
         return;
     if (c->tick_at <= when)
         return; /* CYCLE_NEVER: none pending */
@@ -184,6 +184,15 @@ static uint64_t mem_address(Core *c, const RobEntry *en)
     return a;
 }
 
+/* Judges an access's address (cores/isa_fault.h).  A bad one is not performed: the op completes
+ * with nothing done and faults only if it comes to retire, so a wrong path that computes a
+ * garbage address costs nothing but its squash. */
+static inline gboolean access_faults(Core *c, RobEntry *en)
+{
+    en->fault = (guint8)isa_access_check(c->lay, en->addr, en->in->size);
+    return en->fault != ISA_FAULT_NONE;
+}
+
 static void arm_monitor(Core *c, const RobEntry *en, uint64_t value)
 {
     c->mon_armed = TRUE;
@@ -231,6 +240,8 @@ static guint squash_refetch(Core *c, uint64_t seq, int32_t pc, gint64 penalty)
 
 /* ==================== retire ==================== */
 
+static void trace_event(Core *c, CoreTraceKind kind, int32_t pc, int32_t resume_pc, guint squashed, gint64 penalty);
+
 static void halt_core(Core *c)
 {
     Cycle now = c->now;
@@ -239,6 +250,17 @@ static void halt_core(Core *c)
     c->st.cycles = now - c->start_cycle;
     c->tick_at = CYCLE_NEVER;
     engine_tick_cancel(c->e, c->id);
+    if (c->halt_fn)
+        c->halt_fn(c->os_ctx, c);
+}
+
+/* The op at the head faulted: the core stops there and says so (the machine ends the run). */
+static void raise_fault(Core *c, const RobEntry *en)
+{
+    c->fault = (CoreFault){ (IsaFaultKind)en->fault, en->pc, en->addr, en->in->size };
+    halt_core(c);
+    if (c->fault_fn)
+        c->fault_fn(c->fault_ctx, c->id, &c->fault);
 }
 
 static gboolean stage_retire(Core *c)
@@ -249,7 +271,13 @@ static gboolean stage_retire(Core *c)
         RobEntry *en = rob_at(c, c->head_seq);
         if (en->state != E_DONE || en->done_at >= now)
             break; /* an op retires at the earliest the cycle after it completes */
+        if (en->fault != ISA_FAULT_NONE) {
+            raise_fault(c, en);
+            break;
+        }
         const IsaInsn *in = en->in;
+        if (c->trace_fn)
+            trace_event(c, CORE_TRACE_RETIRE, en->pc, en->pc, 0, 0);
         switch (in->op) {
         case OP_LD:
         case OP_LDX:
@@ -304,6 +332,7 @@ static gboolean stage_retire(Core *c)
         c->last_retire = now;
         n++;
         if (in->op == OP_HALT) {
+            c->halt_pc = en->pc;
             halt_core(c);
             break;
         }
@@ -315,25 +344,13 @@ static gboolean stage_retire(Core *c)
 
 /* ==================== execute ==================== */
 
-/* --trace: what the pipeline did, in words; formatted only when someone listens. */
-static void trace_event(Core *c, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
-static void trace_event(Core *c, const char *fmt, ...)
+/* --trace: what the pipeline did, as a CoreTraceEvent (the trace writers put it in words). */
+static void trace_event(Core *c, CoreTraceKind kind, int32_t pc, int32_t resume_pc, guint squashed, gint64 penalty)
 {
     if (!c->trace_fn)
         return;
-    va_list ap;
-    va_start(ap, fmt);
-    g_autofree char *text = g_strdup_vprintf(fmt, ap);
-    va_end(ap);
-    c->trace_fn(c->trace_ctx, c->id, c->now, text);
-}
-
-/* "file:line" of an op, for traces. */
-static char *src_pos(const Core *c, const IsaInsn *in)
-{
-    const char *file = c->prog->files && in->file < c->prog->files->len ? c->prog->files->pdata[in->file]
-                                                                       : c->prog->filename;
-    return g_strdup_printf("%s:%u", file ? file : "?", in->line);
+    CoreTraceEvent ev = { kind, c->now, pc, resume_pc, 0, FALSE, squashed, (Cycle)penalty };
+    c->trace_fn(c->trace_ctx, c->id, &ev);
 }
 
 static void mispredict(Core *c, RobEntry *en, int32_t actual)
@@ -344,11 +361,7 @@ static void mispredict(Core *c, RobEntry *en, int32_t actual)
     c->st.bm_squashed_ops += squashed;
     c->st.bm_penalty_cycles += (guint64)pen;
     en->pred_next = actual;
-    if (c->trace_fn) {
-        g_autofree char *pos = src_pos(c, en->in);
-        trace_event(c, "branch at %s mispredicted: %u younger ops squashed, fetch resumes at pc %d after %"
-                       G_GINT64_FORMAT " cycles", pos, squashed, actual, pen);
-    }
+    trace_event(c, CORE_TRACE_MISPREDICT, en->pc, actual, squashed, pen);
 }
 
 static inline gboolean is_rmw_op(IsaOp op)
@@ -385,6 +398,10 @@ static gboolean start_load(Core *c, RobEntry *en, const Older *o)
     en->addr = mem_address(c, en);
     en->line = core_line(c, en->addr);
     en->addr_known = TRUE;
+    if (access_faults(c, en)) {
+        timer(c, en, 1);
+        return TRUE;
+    }
     uint64_t v;
     int f = sb_forward(c, en->seq, en->addr, in->size, &v);
     if (f < 0) {
@@ -416,6 +433,7 @@ static gboolean start_store(Core *c, RobEntry *en)
         en->addr_known = s->addr_known = TRUE;
         s->addr = en->addr;
         s->line = en->line;
+        access_faults(c, en); /* a bad store never commits: it faults at retirement */
         did = TRUE;
     }
     if (!en->data_known && rob_src_ready(c, en->src[0])) {
@@ -456,6 +474,10 @@ static gboolean start_atomic(Core *c, RobEntry *en, gboolean head)
     en->addr = mem_address(c, en);
     en->line = core_line(c, en->addr);
     en->addr_known = TRUE;
+    if (access_faults(c, en)) {
+        timer(c, en, 1);
+        return TRUE;
+    }
     if (!rmw_may_perform(c, en))
         return FALSE;
     en->data = isa_truncate(rob_src_value(c, &in->a, en->src[0]), in->size);
@@ -560,7 +582,7 @@ static gboolean start_wfe(Core *c, RobEntry *en, gboolean head)
         c->wfe_sleeping = TRUE;
         c->wfe_since = now;
         c->st.wfe_sleeps++;
-        trace_event(c, "wfe at pc %d: asleep until an event", en->pc);
+        trace_event(c, CORE_TRACE_WFE_SLEEP, en->pc, en->pc, 0, 0);
         return TRUE;
     }
     return FALSE;
@@ -591,6 +613,30 @@ static gboolean start_work(Core *c, RobEntry *en)
     timer(c, en, w);
     if (en->in->n > work_window(c))
         c->dispatch_blocked_until = c->now + (Cycle)MAX(w - work_window(c), 0);
+    return TRUE;
+}
+
+/* A system call runs at the ROB head once every older store has drained (the kernel entry and
+ * the futex code's atomics order it like a full barrier); the OS answers through
+ * core_syscall_return or core_context_save.  Nothing younger starts meanwhile (note_older). */
+static gboolean start_syscall(Core *c, RobEntry *en, gboolean head)
+{
+    const IsaInsn *in = en->in;
+    if (!head || !rob_src_ready(c, en->src[0]) || !rob_src_ready(c, en->src[2]) || !sb_empty_committed(c))
+        return FALSE;
+    en->addr = mem_address(c, en);
+    en->line = core_line(c, en->addr);
+    en->addr_known = TRUE;
+    en->data = rob_src_value(c, &in->a, en->src[0]);
+    if (!c->syscall_fn) {
+        en->value = in->op == OP_FUTEX_WAIT ? 1 : 0; /* no OS: nobody sleeps, nobody is woken */
+        timer(c, en, 1);
+        return TRUE;
+    }
+    en->req_id = core_new_req(c); /* never sent to memory: it marks the wait for the OS */
+    en->state = E_EXEC;
+    en->complete_at = CYCLE_NEVER;
+    c->syscall_fn(c->os_ctx, c, in, en->addr, en->data);
     return TRUE;
 }
 
@@ -634,8 +680,15 @@ static gboolean start_op(Core *c, RobEntry *en, gboolean head, const Older *o)
             en->wait_on = en->src[2];
             return FALSE;
         }
-        guint t = in->rt == ISA_NO_REG ? c->tid
-                                         : (guint)(rob_reg_value(c, in->rt, en->src[2]) % c->nthreads);
+        guint t = c->tid;
+        if (in->rt != ISA_NO_REG) {
+            uint64_t want = rob_reg_value(c, in->rt, en->src[2]);
+            t = want < c->nthreads ? (guint)want : 0;
+            if (want >= c->nthreads) {
+                en->fault = ISA_FAULT_NO_THREAD; /* as the interpreter: if it retires */
+                en->addr = want;
+            }
+        }
         en->value = isa_sym_addr(c->lay, (guint)in->target, t);
         timer(c, en, 1);
         return TRUE;
@@ -670,6 +723,8 @@ static gboolean start_op(Core *c, RobEntry *en, gboolean head, const Older *o)
             return FALSE;
         timer(c, en, 1);
         return TRUE;
+    case OP_FUTEX_WAIT: case OP_FUTEX_WAKE:
+        return start_syscall(c, en, head);
     case OP_PAUSE: /* started at dispatch */
     case OP__COUNT:
         break;
@@ -734,6 +789,11 @@ static OpDecode decode_op(const Core *c, const IsaInsn *in)
         d.startk = STARTK_HEAD;
         break;
     case OP_HALT:
+        d.startk = STARTK_HEAD;
+        break;
+    case OP_FUTEX_WAIT: case OP_FUTEX_WAKE:
+        /* Nothing runs ahead of a system call: the kernel entry serialises. */
+        d.ordk = ORDK_ALL_UNTIL_DONE;
         d.startk = STARTK_HEAD;
         break;
     default:
@@ -1190,8 +1250,7 @@ static void check_same_address(Core *c, const RobEntry *en)
             c->st.same_addr_replays++;
             int32_t pc = y->pc;
             guint squashed = squash_refetch(c, s, pc, c->cfg->core.machine_clear_penalty);
-            trace_event(c, "same-address replay: the younger load at pc %d read older data; %u ops squashed",
-                        pc, squashed);
+            trace_event(c, CORE_TRACE_REPLAY, pc, pc, squashed, c->cfg->core.machine_clear_penalty);
             return;
         }
     }
@@ -1301,15 +1360,15 @@ static void core_line_lost(void *obj, uint64_t line_addr, LineLossCause cause)
             if (en->watched && en->line == line && (!precise || older_pending)) {
                 gint64 pen = c->cfg->core.machine_clear_penalty;
                 int32_t pc = en->pc;
-                g_autofree char *pos = c->trace_fn ? src_pos(c, en->in) : NULL;
                 c->st.machine_clears++;
                 guint squashed = squash_refetch(c, s, pc, pen);
                 c->st.mc_squashed_ops += squashed;
                 c->st.mc_penalty_cycles += (guint64)pen;
-                trace_event(c, "memory-ordering machine clear: the load at %s (pc %d) had read line 0x%"
-                               G_GINT64_MODIFIER "x, which was %s before the load retired; %u ops squashed, "
-                               "refetch after %" G_GINT64_FORMAT " cycles", pos, pc, line,
-                            cause == LINE_EVICTED ? "evicted" : "invalidated", squashed, pen);
+                if (c->trace_fn) {
+                    CoreTraceEvent ev = { CORE_TRACE_MACHINE_CLEAR, c->now, pc, pc, line,
+                                          cause == LINE_EVICTED, squashed, (Cycle)pen };
+                    c->trace_fn(c->trace_ctx, c->id, &ev);
+                }
                 break;
             }
             if (!en->performed)
@@ -1393,6 +1452,7 @@ Core *core_new(Engine *e, const QsimConfig *cfg, guint id, const IsaProgram *pro
     c->ghost_tick = CYCLE_NEVER;
     c->sb_waiter = SEQ_NONE;
     engine_ticker_set(e, id, tick_event, c);
+    c->halt_pc = -1;
     return c;
 }
 
@@ -1431,6 +1491,12 @@ void core_set_trace_hook(Core *c, CoreTraceFn fn, void *ctx)
     c->trace_ctx = ctx;
 }
 
+void core_set_fault_hook(Core *c, CoreFaultFn fn, void *ctx)
+{
+    c->fault_fn = fn;
+    c->fault_ctx = ctx;
+}
+
 void core_set_sev_hook(Core *c, CoreSevFn fn, void *ctx)
 {
     c->sev_fn = fn;
@@ -1456,7 +1522,143 @@ gboolean core_asleep(const Core *c) { return c->ff.sleeping; }
 guint64 core_cycles_fast_forwarded(const Core *c) { return c->ff.cycles_skipped; }
 
 gboolean core_halted(const Core *c) { return c->halted; }
+const CoreFault *core_fault(const Core *c) { return c->fault.kind != ISA_FAULT_NONE ? &c->fault : NULL; }
+int32_t core_halt_pc(const Core *c) { return c->halt_pc; }
+
+void core_stop(Core *c)
+{
+    core_catch_up_now(c); /* it stops where the run without fast-forward would have */
+    if (c->halted)
+        return;
+    if (!c->started) {
+        c->halted = TRUE; /* its start event will find it halted */
+        return;
+    }
+    halt_core(c);
+}
 guint core_id(const Core *c) { return c->id; }
+guint core_tid(const Core *c) { return c->tid; }
+
+/* ==================== the OS model's side ==================== */
+
+void core_set_os_hooks(Core *c, CoreSyscallFn syscall, CoreHaltFn halt, void *ctx)
+{
+    c->syscall_fn = syscall;
+    c->halt_fn = halt;
+    c->os_ctx = ctx;
+}
+
+static RobEntry *syscall_in_progress(Core *c)
+{
+    if (!rob_count(c))
+        return NULL;
+    RobEntry *en = rob_at(c, c->head_seq);
+    return isa_op_info[en->in->op].is_syscall && en->state == E_EXEC && en->req_id ? en : NULL;
+}
+
+void core_syscall_return(Core *c, uint64_t result)
+{
+    RobEntry *en = syscall_in_progress(c);
+    g_assert(en && !c->parked && !c->ff.sleeping); /* a core at a system call does not repeat */
+    c->now = engine_now(c->e);
+    c->ff.taint++;
+    en->value = result;
+    en->req_id = 0;
+    mark_done(en, c->now);
+    core_touch(c, en->seq);
+    core_wake(c);
+}
+
+void core_context_init(CoreContext *ctx, guint tid, guint nthreads, int32_t entry_pc)
+{
+    memset(ctx, 0, sizeof *ctx);
+    ctx->tid = tid;
+    ctx->pc = entry_pc;
+    ctx->regs[ISA_REG_TID] = tid;
+    ctx->regs[ISA_REG_NTHREADS] = nthreads;
+}
+
+gboolean core_can_switch(const Core *c)
+{
+    /* The OS asks at a time slice's end: a core asleep in a steady loop catches up first (the
+     * answer, and the switch that may follow, are then those of the run without it). */
+    core_catch_up_now((Core *)c);
+    if (c->sb_ncommit)
+        return FALSE;
+    if (!rob_count(c))
+        return TRUE;
+    const RobEntry *en = rob_at((Core *)c, c->head_seq);
+    IsaOp op = en->in->op;
+    gboolean performs = isa_op_info[op].is_atomic || op == OP_STX || isa_op_info[op].is_syscall;
+    return !(performs && en->state != E_WAIT);
+}
+
+void core_context_save(Core *c, CoreContext *out)
+{
+    core_catch_up_now(c);
+    c->ff.taint++; /* another thread: no period spans the switch */
+    if (c->ghost_tick != CYCLE_NEVER && c->ghost_tick < c->now)
+        ghost_settle(c);
+    c->ghost_tick = CYCLE_NEVER;
+    Cycle now = c->now;
+    RobEntry *sys = syscall_in_progress(c);
+    g_assert(sys || core_can_switch(c));
+    int32_t pc = rob_count(c) ? rob_at(c, c->head_seq)->pc : c->fq_count ? c->fq[c->fq_head].pc : c->fetch_pc;
+    if (sys) {
+        /* The system call is what the thread did last: it resumes after it. */
+        pc = sys->pc + 1;
+        c->st.insns_retired++;
+        c->last_retire = now;
+    }
+    /* The squash undoes the return-address stack to what retired: the thread's call stack. */
+    rob_squash_from(c, c->head_seq);
+    set_stall(c, STALL_NONE);
+    out->tid = c->tid;
+    out->pc = pc;
+    memcpy(out->regs, c->regs, sizeof out->regs);
+    memcpy(out->stack, c->ras, sizeof out->stack);
+    out->depth = c->ras_sp;
+    c->parked = TRUE;
+    c->fetch_stopped = TRUE;
+    c->dispatch_blocked_until = 0;
+    c->mon_armed = FALSE;
+    c->event_reg = FALSE;
+    c->event_cause = WAKE_NONE;
+    c->st.cycles = now - c->start_cycle;
+    c->tick_at = CYCLE_NEVER;
+    engine_tick_cancel(c->e, c->id);
+}
+
+void core_context_load(Core *c, const CoreContext *ctx, Cycle delay)
+{
+    g_assert(c->parked || c->halted || !c->started);
+    g_assert(rob_count(c) == 0 && c->sb_ncommit == 0 && !c->ff.sleeping);
+    Cycle now = c->now = engine_now(c->e);
+    c->ff.taint++;
+    c->tid = ctx->tid;
+    memcpy(c->regs, ctx->regs, sizeof c->regs);
+    memcpy(c->ras, ctx->stack, sizeof c->ras);
+    c->ras_sp = ctx->depth;
+    rob_rename_rebuild(c);
+    c->fq_count = 0;
+    c->fetch_pc = ctx->pc;
+    c->fetch_stopped = FALSE;
+    c->fetch_resume_at = now + delay;
+    c->dispatch_blocked_until = 0;
+    c->mon_armed = FALSE;
+    /* arm64: an exception return sets the event register (a WFE after it falls through). */
+    c->event_reg = !c->x86;
+    c->event_cause = c->x86 ? WAKE_NONE : WAKE_SEV;
+    c->wfe_sleeping = FALSE;
+    c->halted = FALSE;
+    c->parked = FALSE;
+    if (!c->started) {
+        c->started = TRUE;
+        c->start_cycle = now;
+    }
+    core_touch_head(c);
+    schedule_tick_at(c, now + delay);
+}
 Cycle core_last_retire(const Core *c) { return c->last_retire; }
 
 const CoreStats *core_stats(const Core *c)
@@ -1474,8 +1676,18 @@ void core_describe_wait(const Core *c, GString *out)
 {
     Core *m = (Core *)c;
     g_string_append_printf(out, "core %u: ", c->id);
+    if (c->fault.kind != ISA_FAULT_NONE) {
+        g_autofree char *pos = c->fault.pc >= 0 && (guint)c->fault.pc < c->ncode ? isa_insn_pos(c->prog, &c->code[c->fault.pc])
+                                                                                 : g_strdup("?");
+        g_string_append_printf(out, "faulted at pc %d (%s)", c->fault.pc, pos);
+        return;
+    }
     if (c->halted) {
         g_string_append(out, "halted");
+        return;
+    }
+    if (c->parked) {
+        g_string_append(out, "no thread (its last one was switched out)");
         return;
     }
     if (!c->started) {
@@ -1490,8 +1702,8 @@ void core_describe_wait(const Core *c, GString *out)
         return;
     }
     const RobEntry *en = rob_at(m, c->head_seq);
-    g_string_append_printf(out, "ROB head pc %d (%s, line %u) %s", en->pc,
-                           isa_op_info[en->in->op].name, en->in->line,
+    g_autofree char *pos = isa_insn_pos(c->prog, en->in);
+    g_string_append_printf(out, "ROB head pc %d (%s at %s) %s", en->pc, isa_op_info[en->in->op].name, pos,
                            en->state == E_WAIT ? "waiting to start"
                            : en->req_id ? "waiting for memory" : "executing");
     if (en->addr_known)

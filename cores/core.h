@@ -15,6 +15,7 @@
 #include "sim/base/counters.h"
 #include "coherence/port.h"
 #include "cores/isa.h"
+#include "cores/isa_fault.h"
 
 /* ---- counters ---- */
 /* Every field is a guint64 counter registered in core_stats_registry (cores/core_stats.c) with a
@@ -63,12 +64,62 @@ gboolean core_stats_equal(const CoreStats *a, const CoreStats *b);
 typedef void (*CoreIssueFn)(void *ms, guint core, const MemRequest *r);
 /* `mark N` retired on `core` at cycle `when` (1: lock call begins, 2: acquired, 3: released). */
 typedef void (*CoreMarkFn)(void *ctx, guint core, int64_t n, Cycle when);
-/* A pipeline event in words (machine clear, mispredict, replay, WFE sleep), for --trace. */
-typedef void (*CoreTraceFn)(void *ctx, guint core, Cycle when, const char *event);
+/* What the pipeline did, for traces (sim/trace_events.h puts it in words). */
+typedef enum {
+    CORE_TRACE_RETIRE,         /* an op retired (in program order) */
+    CORE_TRACE_MACHINE_CLEAR,  /* x86 memory-ordering machine clear: a performed, unretired load's
+                                * line was invalidated or evicted; squash from it and refetch */
+    CORE_TRACE_MISPREDICT,     /* a branch resolved against its prediction: squash younger ops */
+    CORE_TRACE_REPLAY,         /* arm64: a younger same-address load read older data: re-execute */
+    CORE_TRACE_WFE_SLEEP,      /* wfe: asleep until an event */
+} CoreTraceKind;
+
+typedef struct {
+    CoreTraceKind kind;
+    Cycle when;
+    int32_t pc;             /* the op: retired, squashed load, branch, wfe */
+    int32_t resume_pc;      /* squashes: where fetch resumes */
+    uint64_t line;          /* machine clear: the line lost */
+    gboolean evicted;       /* machine clear: lost to an eviction (else an invalidation) */
+    guint squashed;         /* squashes: ops squashed */
+    Cycle penalty;          /* squashes: cycles before fetch resumes */
+} CoreTraceEvent;
+typedef void (*CoreTraceFn)(void *ctx, guint core, const CoreTraceEvent *ev);
 /* `sev` retired on `core`: the receiver signals every core (core_signal_event), itself too. */
 typedef void (*CoreSevFn)(void *ctx, guint core);
 
+/* A run-time fault (cores/isa_fault.h): the op at `pc` reached retirement with a bad access. */
+typedef struct {
+    IsaFaultKind kind;
+    int32_t pc;
+    uint64_t addr;                  /* ISA_FAULT_NO_THREAD: the thread asked for */
+    unsigned size;
+} CoreFault;
+/* An op of `core` faulted as it came to retire; the core has stopped. */
+typedef void (*CoreFaultFn)(void *ctx, guint core, const CoreFault *f);
+
 typedef struct Core Core;
+
+/* ---- the OS model's side of a core (sim/os_model.h) ---- */
+/* A system call (a futex op) is at the ROB head with every older store drained and nothing
+ * younger started: the core hands it to the OS and waits.  The OS answers later, from an engine
+ * event, never from inside this hook: core_syscall_return, or core_context_save when the thread
+ * sleeps.  `arg` is the op's operand `a` (futex_wait's value, futex_wake's count). */
+typedef void (*CoreSyscallFn)(void *ctx, Core *c, const IsaInsn *in, uint64_t addr, uint64_t arg);
+/* The thread on `c` retired `halt` (the core is halted until a context is loaded). */
+typedef void (*CoreHaltFn)(void *ctx, Core *c);
+
+/* Depth of the call stack (the return-address stack, exact after squashes). */
+#define CORE_CALL_DEPTH 64
+
+/* A thread's architectural state while it is off its core. */
+typedef struct {
+    guint tid;
+    int32_t pc;                         /* the next op to run */
+    uint64_t regs[ISA_NREG_SLOTS];      /* r0..r15, tid, nthreads */
+    int32_t stack[CORE_CALL_DEPTH];     /* return addresses, as the core keeps them */
+    int depth;
+} CoreContext;
 
 /* `tid`/`nthreads` fill slots 16/17; `entry_pc` is where the thread starts (its `main`). */
 Core *core_new(Engine *e, const QsimConfig *cfg, guint id, const IsaProgram *prog,
@@ -78,6 +129,7 @@ void core_free(Core *c);
 void core_set_mark_hook(Core *c, CoreMarkFn fn, void *ctx);
 void core_set_sev_hook(Core *c, CoreSevFn fn, void *ctx);
 void core_set_trace_hook(Core *c, CoreTraceFn fn, void *ctx);
+void core_set_fault_hook(Core *c, CoreFaultFn fn, void *ctx);
 /* `work N` then takes N plus a draw in [0, jitter] from this core's "core.work" stream. */
 void core_set_work_jitter(Core *c, guint jitter);
 /* The callbacks the memory system calls; its `core` argument is the Core*. */
@@ -96,9 +148,33 @@ void core_set_fast_forward(Core *c, const PortFastForward *ff);
 void core_catch_up(Core *c, Cycle before);
 gboolean core_asleep(const Core *c);
 guint64 core_cycles_fast_forwarded(const Core *c); /* core-cycles added arithmetically */
+void core_set_os_hooks(Core *c, CoreSyscallFn syscall, CoreHaltFn halt, void *ctx);
+/* The OS finished the system call at the ROB head: rd := result, and it retires. */
+void core_syscall_return(Core *c, uint64_t result);
+/* A thread that has not run yet: at `entry_pc`, registers 0. */
+void core_context_init(CoreContext *ctx, guint tid, guint nthreads, int32_t entry_pc);
+/* Whether the thread can leave the core now: no atomic or system call at the ROB head has
+ * started (its memory effect cannot be undone by a squash) and no retired store waits in the
+ * store buffer (another core must see them before the thread runs there). */
+gboolean core_can_switch(const Core *c);
+/* The thread leaves the core: every op not retired is squashed and its state saved in *out; a
+ * system call the OS was running counts as retired (the thread resumes after it; the OS
+ * writes its result into out->regs).  The core then runs nothing until core_context_load.
+ * Requires core_can_switch, or the system call at the head in progress. */
+void core_context_save(Core *c, CoreContext *out);
+/* Thread `ctx` runs on this idle core, fetching from `delay` cycles from now. */
+void core_context_load(Core *c, const CoreContext *ctx, Cycle delay);
 
 gboolean core_halted(const Core *c);
+/* Ends the core where it is (another core's fault ended the run): it does nothing more. */
+void core_stop(Core *c);
+/* The fault that stopped the core, or NULL. */
+const CoreFault *core_fault(const Core *c);
+/* The pc of the `halt` the core retired, or -1 (not halted, or stopped otherwise). */
+int32_t core_halt_pc(const Core *c);
 guint core_id(const Core *c);
+/* The thread on the core (or the last one it ran). */
+guint core_tid(const Core *c);
 const CoreStats *core_stats(const Core *c);
 Cycle core_last_retire(const Core *c);     /* 0 before the first retirement */
 /* Architectural register (0..17), valid once the core has halted or between retirements. */

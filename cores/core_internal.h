@@ -6,9 +6,10 @@
 
 #include <stddef.h>
 #include "cores/core.h"
+#include "cores/isa_fault.h"
 
 #define SEQ_NONE UINT64_MAX
-#define RAS_DEPTH 64
+#define RAS_DEPTH CORE_CALL_DEPTH
 
 /* Where an op is in its life. */
 typedef enum {
@@ -61,6 +62,7 @@ typedef struct {
     int32_t ras_val;
     guint8 watched;         /* performed from the L1: line_lost of `line` may squash it */
     guint8 stale;           /* arm64: its line was lost after it performed */
+    guint8 fault;           /* IsaFaultKind of its address (or la's thread): raised if it retires */
 } __attribute__((aligned(64))) RobEntry;
 
 G_STATIC_ASSERT(offsetof(RobEntry, startk) < 64);
@@ -167,6 +169,13 @@ struct Core {
     void *mark_ctx;
     CoreSevFn sev_fn;
     void *sev_ctx;
+    CoreSyscallFn syscall_fn;       /* NULL: no OS (futex_wait returns 1 at once, futex_wake 0) */
+    CoreHaltFn halt_fn;
+    void *os_ctx;
+    CoreFaultFn fault_fn;
+    void *fault_ctx;
+    CoreFault fault;                /* kind ISA_FAULT_NONE until an op faults at retirement */
+    int32_t halt_pc;                /* the halt that retired, -1 before */
     CoreTraceFn trace_fn;           /* NULL: no trace */
     void *trace_ctx;
     guint work_jitter;              /* `work N` takes N + uniform [0, work_jitter] */
@@ -231,6 +240,7 @@ struct Core {
 
     /* scheduling */
     gboolean started, halted;
+    gboolean parked;                /* no thread: its context was saved (core_context_save) */
     Cycle start_cycle;
     Cycle tick_at;                  /* pending tick, CYCLE_NEVER: none */
     Cycle last_tick;
@@ -283,6 +293,7 @@ static inline RobEntry *rob_alloc(Core *c)
     en->data = en->data_b = 0;
     en->addr_known = en->data_known = FALSE;
     en->performed = en->watched = en->stale = FALSE;
+    en->fault = ISA_FAULT_NONE;
     en->ll = LL_IDLE;
     en->ll_new = 0;
     en->older = 0;

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "cores/interp.h"
 #include "cores/isa_exec.h"
+#include "cores/isa_fault.h"
 #include "cores/asm.h"
 
 G_DEFINE_QUARK(qsim-interp-error-quark, interp_error)
@@ -20,6 +21,7 @@ struct Interp {
     GRand *rand;
     uint64_t steps, max_steps;
     uint32_t line_size;
+    uint64_t futex_seq;          /* futex_waits that slept so far: their order */
     InterpOutcome outcome;
 };
 
@@ -119,15 +121,13 @@ static void fault(Interp *in, guint t, const char *fmt, ...)
 
 /* ======================================================================= memory */
 
+/* The one definition of a bad access (cores/isa_fault.h), in the words every back end uses. */
 static gboolean check_access(Interp *in, guint t, uint64_t addr, unsigned size)
 {
-    const IsaLayout *l = in->layout;
-    if (addr < l->base || addr + size > l->base + l->size || addr + size < addr) {
-        fault(in, t, "%u-byte access at 0x%" G_GINT64_MODIFIER "x is outside the program's memory", size, addr);
-        return FALSE;
-    }
-    if (addr % size) {
-        fault(in, t, "%u-byte access at 0x%" G_GINT64_MODIFIER "x is not %u-byte aligned", size, addr, size);
+    IsaFaultKind k = isa_access_check(in->layout, addr, size);
+    if (k != ISA_FAULT_NONE) {
+        g_autofree char *why = isa_fault_describe(in->p, in->layout, k, addr, size);
+        fault(in, t, "%s", why);
         return FALSE;
     }
     return TRUE;
@@ -142,20 +142,21 @@ static uint64_t mem_load(const Interp *in, uint64_t addr, unsigned size)
     return v;
 }
 
-/* A store by thread t: clears other threads' monitors on the line (delivering the event that
- * wakes a wfe), and wakes threads waiting in wfe on that line. */
+/* A store by thread t: clears other threads' armed monitors on the line, and each such clearing
+ * is an event (it wakes a wfe, or stays pending).  A thread whose monitor is not armed gets no
+ * event, even when it last ldx-ed this line: on arm64 the wake-up event is the clearing of the
+ * global monitor (the Arm ARM's list of WFE wake-up events), so a wfe after the monitor was
+ * cleared, and not re-armed, sleeps through later stores: the lost wake-up verify must catch. */
 static void mem_store(Interp *in, guint t, uint64_t addr, unsigned size, uint64_t v)
 {
     poke(in, addr, size, v);
     uint64_t line = addr / in->line_size;
     for (guint u = 0; u < in->nthreads; u++) {
         InterpThread *o = &in->th[u];
-        if (u == t || !o->has_ldx_line || o->ldx_line != line)
+        if (u == t || !o->monitor || o->ldx_line != line)
             continue;
-        if (o->monitor || o->state == THREAD_WFE) {
-            o->monitor = FALSE;
-            deliver_event(in, u);
-        }
+        o->monitor = FALSE;
+        deliver_event(in, u);
     }
 }
 
@@ -183,6 +184,35 @@ gboolean interp_read_sym(const Interp *in, const char *sym, guint t, unsigned si
     if (s < 0 || t >= in->nthreads)
         return FALSE;
     return interp_read(in, isa_sym_addr(in->layout, (guint)s, t), size, value);
+}
+
+/* Wakes up to n sleepers on addr, those that slept first first (Linux queues a futex's waiters
+ * in priority order, FIFO among equals); returns how many woke. */
+static uint64_t futex_wake(Interp *in, uint64_t addr, uint64_t n)
+{
+    uint64_t woken = 0;
+    while (woken < n) {
+        guint best = G_MAXUINT;
+        for (guint u = 0; u < in->nthreads; u++) {
+            const InterpThread *o = &in->th[u];
+            if (o->state == THREAD_FUTEX && o->futex_addr == addr &&
+                (best == G_MAXUINT || o->futex_seq < in->th[best].futex_seq))
+                best = u;
+        }
+        if (best == G_MAXUINT)
+            break;
+        wake(in, best);
+        woken++;
+    }
+    return woken;
+}
+
+guint interp_futex_sleepers(const Interp *in)
+{
+    guint n = 0;
+    for (guint t = 0; t < in->nthreads; t++)
+        n += in->th[t].state == THREAD_FUTEX;
+    return n;
 }
 
 /* ======================================================================= execution */
@@ -217,7 +247,8 @@ static void exec(Interp *in, guint t)
         guint owner = t;
         if (i->rt != ISA_NO_REG) {
             if (r[i->rt] >= in->nthreads) {
-                fault(in, t, "la: thread %" G_GUINT64_FORMAT " does not exist (%u threads)", r[i->rt], in->nthreads);
+                g_autofree char *why = isa_fault_describe(in->p, in->layout, ISA_FAULT_NO_THREAD, r[i->rt], 0);
+                fault(in, t, "%s", why);
                 return;
             }
             owner = (guint)r[i->rt];
@@ -296,6 +327,22 @@ static void exec(Interp *in, guint t)
     case OP_MARK:
         th->marks[i->n >= 1 && i->n <= 3 ? i->n : 0]++;
         break;
+    case OP_FUTEX_WAIT:
+        /* Compare and queue in one step, as the kernel does under the hash-bucket lock. */
+        if (mem_load(in, addr, 4) != isa_truncate(a, 4)) {
+            r[i->rd] = 1;
+        } else {
+            r[i->rd] = 0; /* what it returns once woken */
+            th->state = THREAD_FUTEX;
+            th->futex_addr = addr;
+            th->futex_seq = in->futex_seq++;
+            th->futex_sleeps++;
+            unrun(in, t);
+        }
+        break;
+    case OP_FUTEX_WAKE:
+        r[i->rd] = futex_wake(in, addr, a);
+        break;
     case OP_HALT:
         th->state = THREAD_HALTED;
         unrun(in, t);
@@ -358,7 +405,8 @@ const char *interp_outcome_name(InterpOutcome o)
 
 char *interp_describe(const Interp *in)
 {
-    static const char *const state_names[] = { "runnable", "waiting in wfe", "halted", "fault" };
+    static const char *const state_names[] = { "runnable", "waiting in wfe", "asleep in futex_wait", "halted",
+                                                "fault" };
     GString *g = g_string_new(NULL);
     g_string_append_printf(g, "%s after %" G_GUINT64_FORMAT " steps\n", interp_outcome_name(in->outcome), in->steps);
     for (guint t = 0; t < in->nthreads; t++) {
@@ -371,6 +419,8 @@ char *interp_describe(const Interp *in)
             g_autofree char *txt = asm_format_insn(in->p, i);
             g_string_append_printf(g, ", at @%d %s `%s`", th->pc, pos, txt);
         }
+        if (th->state == THREAD_FUTEX)
+            g_string_append_printf(g, " (on the word at 0x%" G_GINT64_MODIFIER "x)", th->futex_addr);
         if (th->fault)
             g_string_append_printf(g, ": %s", th->fault);
         g_string_append(g, "\n    regs:");

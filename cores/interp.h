@@ -5,9 +5,18 @@
  * Conventions (docs/isa.md): every thread starts at entry point `main` (or InterpOptions.entry)
  * with registers 0 except tid and nthreads; call/ret use a per-thread return stack of
  * INTERP_CALL_DEPTH entries outside memory; `stx` succeeds iff no other thread wrote the line
- * since this thread's `ldx`; `wfe` blocks until another thread writes the line this thread last
- * `ldx`-ed, or any thread runs `sev`, unless an event is already pending (`sevl`, or such a
- * write since). */
+ * since this thread's `ldx`; an event is `sev` (any thread), `sevl` (this one), or another
+ * thread's write to the line of this thread's armed monitor (clearing it: the monitor is armed by
+ * `ldx` and cleared by that write or by this thread's `stx`); `wfe` consumes a pending event, else
+ * blocks until the next one.  A `wfe` with no armed monitor and no `sev` coming never wakes: when
+ * every unfinished thread sleeps, that is a deadlock; when others spin on, the step bound.
+ *
+ * The futex ops are Linux's FUTEX_WAIT and FUTEX_WAKE, each one atomic step (the kernel compares
+ * and queues under the hash-bucket lock): `futex_wait rd, [m], v` sleeps if the 32-bit word at m
+ * equals v (rd := 0 once woken), else returns rd := 1 (EAGAIN) at once; `futex_wake rd, [m], n`
+ * wakes up to n threads sleeping on m, in the order they went to sleep, rd := how many.  No
+ * wake-up is spurious and none times out, so a thread left asleep with nobody to wake it is a
+ * lost wake-up: a deadlock when every unfinished thread sleeps, else the step bound. */
 #ifndef QSIM_INTERP_H
 #define QSIM_INTERP_H
 
@@ -19,6 +28,7 @@
 typedef enum {
     THREAD_RUNNABLE,
     THREAD_WFE,        /* blocked in wfe, waiting for an event */
+    THREAD_FUTEX,      /* asleep in futex_wait, waiting for a futex_wake of its word */
     THREAD_HALTED,
     THREAD_FAULT,      /* a runtime error stopped it (see InterpThread.fault) */
 } InterpThreadState;
@@ -43,6 +53,9 @@ typedef struct {
     gboolean event;              /* event register (sevl, sev, a write clearing the monitor) */
     uint64_t steps;              /* ops executed */
     uint64_t marks[4];           /* how many times mark 1..3 ran (index 0: any other N) */
+    uint64_t futex_addr;         /* THREAD_FUTEX: the word it sleeps on */
+    uint64_t futex_seq;          /* THREAD_FUTEX: when it went to sleep (wake order) */
+    uint64_t futex_sleeps;       /* futex_waits that slept */
     char *fault;                 /* the runtime error, when state == THREAD_FAULT */
 } InterpThread;
 
@@ -84,6 +97,9 @@ gboolean interp_write(Interp *in, uint64_t addr, unsigned size, uint64_t value);
 /* The value of variable `sym` (thread t's copy), `size` bytes at offset 0; FALSE if no such
  * variable. */
 gboolean interp_read_sym(const Interp *in, const char *sym, guint t, unsigned size, uint64_t *value);
+
+/* Threads asleep in futex_wait now. */
+guint interp_futex_sleepers(const Interp *in);
 
 /* Each thread's state, pc (with source position and op) and registers, for reports. */
 char *interp_describe(const Interp *in);

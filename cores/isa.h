@@ -52,6 +52,10 @@ typedef enum {
     OP_WORK,      /* work N                        N cycles of serial compute (a dependent chain) */
     OP_MARK,      /* mark N                        timestamp event N for the harness */
     OP_HALT,      /* halt                          this thread is finished */
+    OP_FUTEX_WAIT,/* futex_wait rd, [m], a         if mem32[m] == a: sleep until a futex_wake of m,
+                   *                               rd := 0; else rd := 1 at once (EAGAIN) */
+    OP_FUTEX_WAKE,/* futex_wake rd, [m], a         wake up to a sleepers on m, oldest first;
+                   *                               rd := how many woke */
     OP__COUNT
 } IsaOp;
 
@@ -92,6 +96,7 @@ typedef struct {
 typedef struct {
     const char *name;
     gboolean is_load, is_store, is_atomic, is_branch;
+    gboolean is_syscall;   /* a system call (the futex ops): the OS model performs it */
     gboolean x86, arm64;   /* available on the architecture */
 } IsaOpInfo;
 extern const IsaOpInfo isa_op_info[OP__COUNT];
@@ -117,6 +122,14 @@ typedef struct {
     int32_t pc;
 } IsaEntry;
 
+/* A lock's tunable (`.param NAME DEFAULT`): a named constant a run may override
+ * (`--lock-param NAME=VALUE`), recorded so reports can say what ran. */
+typedef struct {
+    char *name;
+    int64_t value;         /* as assembled: the override, else the default */
+    int64_t def;
+} IsaParam;
+
 typedef struct {
     char *filename;
     GArray *insns;         /* IsaInsn */
@@ -125,6 +138,7 @@ typedef struct {
     /* Added by the assembler issue; either may be NULL in hand-built programs. */
     GPtrArray *files;      /* char*: source names, indexed by IsaInsn.file */
     GArray *labels;        /* IsaEntry: every label with its pc, in source order (listings) */
+    GArray *params;        /* IsaParam, in declaration order; may be NULL in hand-built programs */
 } IsaProgram;
 
 /* Where each symbol lives for a run of `nthreads` threads. */

@@ -70,6 +70,23 @@ IsaLayout *isa_layout_new(const IsaProgram *p, guint nthreads, uint32_t line_siz
     uint64_t cur = base;
     /* next_free[s]: where a symbol declared `with` s goes in s's line. */
     g_autofree uint64_t *next_free = g_new0(uint64_t, l->nsyms + 1);
+    /* root_of[s]: the end of s's `with` chain.  The assembler declares a partner before its
+     * symbol, so one pass finds every root (following each chain anew was quadratic in its
+     * length); a program built otherwise has its chain followed. */
+    g_autofree guint *root_of = g_new0(guint, l->nsyms + 1);
+    for (guint s = 0; s < l->nsyms; s++) {
+        int32_t w = ((const IsaSym *)p->syms->pdata[s])->with;
+        if (w < 0) {
+            root_of[s] = s;
+        } else if ((guint)w < s) {
+            root_of[s] = root_of[w];
+        } else {
+            guint r = (guint)w;
+            for (guint steps = 0; ((const IsaSym *)p->syms->pdata[r])->with >= 0 && steps < l->nsyms; steps++)
+                r = (guint)((const IsaSym *)p->syms->pdata[r])->with;
+            root_of[s] = r;
+        }
+    }
     /* Shared symbols first, in declaration order. */
     for (guint s = 0; s < l->nsyms; s++) {
         const IsaSym *sym = p->syms->pdata[s];
@@ -81,9 +98,7 @@ IsaLayout *isa_layout_new(const IsaProgram *p, guint nthreads, uint32_t line_siz
              * `b with a`) share the root's line, so follow them to the root; and when the root
              * does not own its line, symbols declared after it may already sit there, so start
              * past them too (`cur`), else the two would overlap. */
-            int32_t root = sym->with;
-            while (((const IsaSym *)p->syms->pdata[root])->with >= 0)
-                root = ((const IsaSym *)p->syms->pdata[root])->with;
+            guint root = root_of[s];
             const IsaSym *rs = p->syms->pdata[root];
             uint64_t from = rs->own_line ? next_free[root] : MAX(next_free[root], cur);
             at = align_up(from, align);
@@ -169,6 +184,17 @@ int isa_program_find_entry(const IsaProgram *p, const char *name)
     return -1;
 }
 
+const char *isa_insn_file(const IsaProgram *p, const IsaInsn *in)
+{
+    return p->files && in->file < p->files->len ? p->files->pdata[in->file] : p->filename;
+}
+
+char *isa_insn_pos(const IsaProgram *p, const IsaInsn *in)
+{
+    const char *file = isa_insn_file(p, in);
+    return g_strdup_printf("%s:%u", file ? file : "?", in->line);
+}
+
 static void sym_free(gpointer s)
 {
     IsaSym *sym = s;
@@ -177,6 +203,7 @@ static void sym_free(gpointer s)
 }
 
 static void entry_clear(gpointer e) { g_free(((IsaEntry *)e)->name); }
+static void param_clear(gpointer e) { g_free(((IsaParam *)e)->name); }
 
 IsaProgram *isa_program_new(const char *filename)
 {
@@ -189,6 +216,8 @@ IsaProgram *isa_program_new(const char *filename)
     p->labels = g_array_new(FALSE, TRUE, sizeof(IsaEntry));
     g_array_set_clear_func(p->labels, entry_clear);
     p->files = g_ptr_array_new_with_free_func(g_free);
+    p->params = g_array_new(FALSE, TRUE, sizeof(IsaParam));
+    g_array_set_clear_func(p->params, param_clear);
     return p;
 }
 
@@ -207,5 +236,7 @@ void isa_program_free(IsaProgram *p)
         g_array_free(p->labels, TRUE);
     if (p->files)
         g_ptr_array_free(p->files, TRUE);
+    if (p->params)
+        g_array_free(p->params, TRUE);
     g_free(p);
 }

@@ -52,5 +52,9 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(IsaProgram, isa_program_free)
 /* Looks a symbol or entry point up by name: index, or -1. */
 int isa_program_find_sym(const IsaProgram *p, const char *name);
 int isa_program_find_entry(const IsaProgram *p, const char *name);
+/* The source file an instruction came from (its program's name when the program keeps no
+ * file list), and "FILE:LINE" of it (newly allocated). */
+const char *isa_insn_file(const IsaProgram *p, const IsaInsn *in);
+char *isa_insn_pos(const IsaProgram *p, const IsaInsn *in);
 
 #endif

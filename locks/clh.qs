@@ -3,6 +3,10 @@
 # U. Washington, 1993; Magnussen, Landin & Hagersten, IPPS 1994; Herlihy & Shavit section 7.5.
 # The tail starts at 0, standing for a free dummy node (clh_dummy) so no initialiser needs an
 # address: the first thread ever to enqueue finds 0 and adopts the dummy.
+# arm64: the wait on the predecessor's node is written as Linux waits on arm64,
+# smp_cond_load_acquire(&pred->locked, VAL == 0) (arch/arm64/include/asm/barrier.h: load-acquire;
+# if not yet, sevl; wfe; ldxr; if the value changed go round, else wfe), not YIELD.  x86 keeps
+# PAUSE.
 .shared lock_word 8 own_line          # tail: address of the last node
 .shared clh_dummy 8 own_line          # the initial, unlocked node
 .thread clh_node 8 own_line           # this thread's first node (locked flag)
@@ -25,7 +29,15 @@ clh_have_node:
 clh_spin:
     ld.acq r3, [r2]
     beq r3, 0, clh_acquired
+.if arch=arm64
+    sevl                              # __cmpwait(&pred->locked, r3)
+    wfe
+    ldx r4, [r2]
+    bne r4, r3, clh_spin
+    wfe
+.else
     pause
+.endif
     jmp clh_spin
 clh_acquired:
     st [clh_pred], r2

@@ -264,6 +264,17 @@ static const char *ex_suffix(unsigned size)
     return size == 1 ? "b" : size == 2 ? "h" : "";
 }
 
+/* Whether an access is good whatever the registers hold: a variable at a constant offset (the
+ * assembler keeps it inside the variable) that is aligned for the access. */
+static gboolean access_proven(const Tr *tr, const IsaInsn *in)
+{
+    if (in->mem.base != ISA_NO_REG || in->mem.sym < 0)
+        return FALSE;
+    const IsaSym *sym = tr->p->syms->pdata[in->mem.sym];
+    return MAX(sym->align, 1u) % in->size == 0 && (uint64_t)in->mem.offset % in->size == 0 && in->mem.offset >= 0 &&
+           (uint64_t)in->mem.offset + in->size <= sym->size;
+}
+
 static void emit_insn(Tr *tr, guint pc, gboolean *uses_done)
 {
     const IsaInsn *in = insn_at(tr->p, pc);
@@ -272,8 +283,16 @@ static void emit_insn(Tr *tr, guint pc, gboolean *uses_done)
     g_autofree char *b = src_text(&in->b);
     g_autofree char *addr = NULL;
     const char *ty = ctype(in->size);
-    if (isa_op_info[in->op].is_load || isa_op_info[in->op].is_store)
+    if (isa_op_info[in->op].is_load || isa_op_info[in->op].is_store) {
         addr = addr_text(&in->mem);
+        if (!access_proven(tr, in)) {
+            /* Judged before it is made, as the model judges it: a fault ends the entry call. */
+            g_string_append_printf(o, "    qa = %s;\n    if (qn_bad(t, qa, %u, %u)) goto done;\n", addr, in->size, pc);
+            g_free(addr);
+            addr = g_strdup("qa");
+            *uses_done = TRUE;
+        }
+    }
     const char *ord = order_text(tr, in);
     switch (in->op) {
     case OP_NOP:
@@ -298,9 +317,12 @@ static void emit_insn(Tr *tr, guint pc, gboolean *uses_done)
     case OP_LA:
         if (in->rt == ISA_NO_REG)
             g_string_append_printf(o, "    %s = M[%d];\n", dest(in), in->target);
-        else
+        else {
+            g_string_append_printf(o, "    if (qn_no_thread(t, %s, %u)) goto done;\n", reg_name(in->rt), pc);
             g_string_append_printf(o, "    %s = t->addr[%d * NT + %s];\n", dest(in), in->target,
                                    reg_name(in->rt));
+            *uses_done = TRUE;
+        }
         break;
     case OP_LD:
         g_string_append_printf(o, "    %s = __atomic_load_n((%s *)(uintptr_t)(%s), %s);\n", dest(in),
@@ -386,8 +408,15 @@ static void emit_insn(Tr *tr, guint pc, gboolean *uses_done)
         *uses_done = TRUE;
         break;
     case OP_HALT:
-        g_string_append(o, "    goto done;\n");
+        g_string_append_printf(o, "    t->halt_pc = %u;\n    goto done;\n", pc);
         *uses_done = TRUE;
+        break;
+    case OP_FUTEX_WAIT:
+        g_string_append_printf(o, "    %s = qn_futex_wait((uint32_t *)(uintptr_t)(%s), (uint32_t)%s);\n", dest(in),
+                               addr, a);
+        break;
+    case OP_FUTEX_WAKE:
+        g_string_append_printf(o, "    %s = qn_futex_wake((uint32_t *)(uintptr_t)(%s), %s);\n", dest(in), addr, a);
         break;
     case OP__COUNT:
         g_assert_not_reached();
@@ -415,14 +444,14 @@ static void emit_entry_fn(Tr *tr, const Analysis *an, const IsaEntry *e)
     g_string_append_printf(o, "/* entry `%s` */\nstatic void qn_entry_%s(QnThread *t)\n{\n", name_cm, en);
     g_string_append(o, "    const uint64_t *const M = t->mine;\n"
                        "    const uint64_t TID = t->tid, NT = t->nthreads;\n"
-                       "    uint64_t qn_discard;\n");
+                       "    uint64_t qn_discard, qa;\n");
     guint32 regs = an->reads | an->writes;
     for (int r = 0; r < ISA_NREGS; r++)
         if (regs & (1u << r))
             g_string_append_printf(o, "    uint64_t r%d = t->regs[%d];\n", r, r);
     if (an->calls)
         g_string_append_printf(o, "    void *rs[%d];\n    unsigned sp = 0;\n", QN_RSTACK);
-    g_string_append(o, "    (void)M; (void)TID; (void)NT; (void)qn_discard;\n");
+    g_string_append(o, "    (void)M; (void)TID; (void)NT; (void)qn_discard; (void)qa;\n");
     g_string_append_printf(o, "    goto L%d;\n", e->pc);
     gboolean uses_done = FALSE;
     for (guint pc = 0; pc <= n; pc++) {
@@ -497,6 +526,35 @@ gboolean native_translate_body(GString *out, const IsaProgram *p, Arch host_arch
     return TRUE;
 }
 
+/* The futex ops as Linux's futex(2), private to the process as glibc's mutexes use it. */
+static const char futex_helpers[] =
+    "#include <errno.h>\n"
+    "#include <linux/futex.h>\n"
+    "#include <sys/syscall.h>\n"
+    "#include <unistd.h>\n"
+    "/* futex_wait: 0 once woken (an interrupted wait too: the ISA's callers check the word and loop\n"
+    " * again), 1 when the word was not the value (EAGAIN). */\n"
+    "static inline uint64_t qn_futex_wait(uint32_t *w, uint32_t v)\n"
+    "{\n"
+    "    long r = syscall(SYS_futex, w, FUTEX_WAIT_PRIVATE, v, (void *)0, (void *)0, 0);\n"
+    "    return r == -1 && errno == EAGAIN ? 1 : 0;\n"
+    "}\n"
+    "/* futex_wake: how many threads woke. */\n"
+    "static inline uint64_t qn_futex_wake(uint32_t *w, uint64_t n)\n"
+    "{\n"
+    "    long r = syscall(SYS_futex, w, FUTEX_WAKE_PRIVATE, n > 0x7fffffff ? 0x7fffffff : (int)n, (void *)0,\n"
+    "                     (void *)0, 0);\n"
+    "    return r < 0 ? 0 : (uint64_t)r;\n"
+    "}\n\n";
+
+static gboolean has_syscalls(const IsaProgram *p)
+{
+    for (guint pc = 0; pc < p->insns->len; pc++)
+        if (isa_op_info[insn_at(p, pc)->op].is_syscall)
+            return TRUE;
+    return FALSE;
+}
+
 char *native_translate_c(const IsaProgram *p, Arch host_arch, const char *entry, GError **error)
 {
     g_autoptr(GString) out = g_string_new(NULL);
@@ -506,6 +564,9 @@ char *native_translate_c(const IsaProgram *p, Arch host_arch, const char *entry,
                            "#include <stdint.h>\n%s\n\n",
                            file_cm, QSIM_VERSION,
                            host_arch == ARCH_X86 ? "x86-64" : "arm64", QN_ABI_TEXT);
+    /* Only programs that make system calls get the helpers: others' text stays as it was. */
+    if (has_syscalls(p))
+        g_string_append(out, futex_helpers);
     if (!native_translate_body(out, p, host_arch, entry, error))
         return NULL;
     return g_string_free(g_steal_pointer(&out), FALSE);

@@ -1,12 +1,13 @@
 /* A lock for a native run (see native_lock.h). */
 #include <string.h>
+#include "sim/base/input_file.h"
 #include "cores/asm.h"
 #include "cores/isa_exec.h"
 #include "locks/native_c.h"
 #include "locks/native_compile.h"
 #include "locks/native_host.h"
 #include "locks/native_lock.h"
-#include "sim/verify.h"
+#include "sim/lock_find.h"
 
 struct NativeLock {
     char *name;        /* in reports */
@@ -31,10 +32,10 @@ void native_lock_free(NativeLock *l)
 
 NativeLock *native_lock_from_source(const char *name, const char *file, const char *text, GError **error)
 {
-    Arch arch;
-    if (!native_host_arch(&arch, error))
+    ArchTarget target;
+    if (!native_host_target(&target, error))
         return NULL;
-    g_autoptr(IsaProgram) alone = asm_assemble(file, text, arch, error);
+    g_autoptr(IsaProgram) alone = asm_assemble(file, text, target, error);
     if (!alone)
         return NULL;
     for (guint i = 0; i < G_N_ELEMENTS(harness_calls); i++)
@@ -59,8 +60,8 @@ NativeLock *native_lock_from_file(const char *path, GError **error)
 {
     g_autofree char *text = NULL;
     GError *local = NULL;
-    if (!g_file_get_contents(path, &text, NULL, &local)) {
-        g_set_error(error, NATIVE_ERROR, NATIVE_ERROR_USAGE, "%s: %s", path, local->message);
+    if (!input_file_read(path, INPUT_LOCK, &text, NULL, &local)) {
+        g_set_error_literal(error, NATIVE_ERROR, NATIVE_ERROR_USAGE, local->message);
         g_error_free(local);
         return NULL;
     }
@@ -70,7 +71,7 @@ NativeLock *native_lock_from_file(const char *path, GError **error)
 
 NativeLock *native_lock_builtin(const char *name, GError **error)
 {
-    g_autofree char *path = verify_find_lock(name, error);
+    g_autofree char *path = lock_find(name, error);
     if (!path)
         return NULL;
     return native_lock_from_file(path, error);
@@ -86,16 +87,14 @@ const char *const *native_lock_compiler(const NativeLock *l)
     return (const char *const *)l->cc;
 }
 
-IsaProgram *native_lock_with_harness(const NativeLock *l, const HarnessOptions *h, Arch arch,
-                                     GError **error)
+IsaProgram *native_lock_with_harness(const NativeLock *l, const HarnessOptions *h, ArchTarget target,
+                                     const char *const *params, GError **error)
 {
-    g_autofree char *harness = harness_source(h);
-    AsmSource sources[] = { { l->file, l->text }, { "<harness>", harness } };
     GError *local = NULL;
-    IsaProgram *p = asm_assemble_sources(sources, G_N_ELEMENTS(sources), arch, &local);
+    IsaProgram *p = harness_assemble(l->file, l->text, h, target, params, &local);
     if (!p) {
         /* The lock assembled alone: what fails now comes from the workload's options. */
-        g_set_error(error, NATIVE_ERROR, NATIVE_ERROR_USAGE, "%s", local->message);
+        g_set_error_literal(error, NATIVE_ERROR, NATIVE_ERROR_USAGE, local->message);
         g_error_free(local);
     }
     return p;

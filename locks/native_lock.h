@@ -26,10 +26,11 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(NativeLock, native_lock_free)
 const char *native_lock_name(const NativeLock *l);
 /* The compiler found for it (argv, NULL-terminated). */
 const char *const *native_lock_compiler(const NativeLock *l);
-/* The lock assembled with the harness text for `h` (harness_source), for `arch`.  An error
+/* The lock assembled with the harness text for `h` (harness_source), for `target` (the host's:
+ * native_host_target), with the lock's `.param` values `params` ("NAME=VALUE"; NULL: defaults).  An error
  * (NATIVE_ERROR_USAGE) when they do not assemble together, e.g. same-line data that does not
  * fit in the lock word's line. */
-IsaProgram *native_lock_with_harness(const NativeLock *l, const HarnessOptions *h, Arch arch,
-                                     GError **error);
+IsaProgram *native_lock_with_harness(const NativeLock *l, const HarnessOptions *h, ArchTarget target,
+                                     const char *const *params, GError **error);
 
 #endif

@@ -1,9 +1,16 @@
 # qspin: Linux generic queued spinlock, v4.3 (kernel/locking/qspinlock.c, late 2015), without
-# paravirt, as described step by step in docs (LOCKS.md, "qspin").
+# paravirt.  The comments beside the code follow its lock and unlock step by step.
 # Word: bits 0-7 locked byte, bit 8 pending (bits 8-15 the pending byte), bits 16-31 the tail:
 # (thread + 1) << 18 | idx << 16, idx 0 (one MCS node per thread).  Bits 0-15 are the
 # locked_pending half-word, bits 16-31 the tail half-word.
 # MCS node: next pointer at +0 (8 bytes), locked at +8 (4 bytes).
+# arm64: every wait is written as Linux's qspinlock waits on arm64 (from v4.18, the release that
+# moved arm64 to qspinlock): atomic_cond_read_{relaxed,acquire} / smp_cond_load_{relaxed,acquire}
+# on the word or the MCS node, which arm64 implements (arch/arm64/include/asm/barrier.h, __cmpwait
+# in cmpxchg.h) as: load (LDR or LDAR); if the condition fails, sevl; wfe; ldxr; if the value
+# changed go round, else wfe (sleep until the line is written).  The algorithm stays v4.3's (an
+# unbounded wait for a pending hand-over; pending taken by cmpxchg), so x86 and arm64 run one
+# algorithm; x86 keeps its PAUSE loops unchanged.  Scratch: r7 holds the exclusive load.
 # The two places the seed patch changes sit between "seed patch region" comment lines;
 # everything else is kept identical in qspin-cmpxchg.qs (a test checks it).
 .shared lock_word 4 own_line
@@ -26,10 +33,22 @@ lock:
 # r0 val, r1 new, r2 old, r3 node, r4 tail, r5 prev/next, r6 scratch
 qs_slowpath:
     bne r0, PENDING, qs_trypending              # val == PENDING: a hand-over is in flight,
+.if arch=arm64
+qs_wait_handover:                               # wait for it to complete:
+    ld32 r0, [lock_word]                        # atomic_cond_read_relaxed(VAL != PENDING)
+    bne r0, PENDING, qs_trypending
+    sevl                                        # __cmpwait(word, r0)
+    wfe
+    ldx32 r7, [lock_word]
+    bne r7, r0, qs_wait_handover
+    wfe
+    jmp qs_wait_handover
+.else
 qs_wait_handover:                               # wait for it to complete
     pause
     ld32 r0, [lock_word]
     beq r0, PENDING, qs_wait_handover
+.endif
 qs_trypending:                                  # trylock || pending
     and r6, r0, NOT_LOCKED_MASK
     bne r6, 0, qs_queue                         # pending or tail set: queue
@@ -49,7 +68,15 @@ qs_pending_owner:
     ld32.acq r0, [lock_word]                    # wait with load-acquire for locked == 0
     and r6, r0, LOCKED_MASK
     beq r6, 0, qs_clear_pending_set_locked
+.if arch=arm64
+    sevl                                        # atomic_cond_read_acquire(!(VAL & LOCKED_MASK))
+    wfe
+    ldx32 r7, [lock_word]
+    bne r7, r0, qs_pending_owner
+    wfe
+.else
     pause
+.endif
     jmp qs_pending_owner
 qs_clear_pending_set_locked:
     st16 [lock_word], LOCKED                    # *,1,0 -> *,0,1 in one 16-bit store
@@ -72,14 +99,30 @@ qs_queue:
 qs_mcs_spin:
     ld32.acq r6, [r3+8]                         # wait for the MCS hand-off
     bne r6, 0, qs_head
+.if arch=arm64
+    sevl                                        # smp_cond_load_acquire(&node->locked, VAL)
+    wfe
+    ldx32 r7, [r3+8]
+    bne r7, r6, qs_mcs_spin
+    wfe
+.else
     pause
+.endif
     jmp qs_mcs_spin
 qs_head:
 # ---- seed patch region 2 begin: the queue head waits for owner and pending, claims ----
     ld32.acq r0, [lock_word]                    # wait with load-acquire for *,0,0
     and r6, r0, LOCKED_PENDING_MASK
     beq r6, 0, qs_claim
+.if arch=arm64
+    sevl                                        # atomic_cond_read_acquire(!(VAL & LOCKED_PENDING_MASK))
+    wfe
+    ldx32 r7, [lock_word]
+    bne r7, r0, qs_head
+    wfe
+.else
     pause
+.endif
     jmp qs_head
 qs_claim:
     bne r0, r4, qs_set_locked                   # others queued behind us
@@ -94,7 +137,15 @@ qs_set_locked:
 qs_wait_next:
     ld r5, [r3]                                 # wait for our successor to link in
     bne r5, 0, qs_next_node
+.if arch=arm64
+    sevl                                        # smp_cond_load_relaxed(&node->next, VAL)
+    wfe
+    ldx r7, [r3]
+    bne r7, r5, qs_wait_next
+    wfe
+.else
     pause
+.endif
     jmp qs_wait_next
 qs_next_node:
     st32.rel [r5+8], 1                          # next.locked := 1 (store-release)

@@ -12,6 +12,8 @@
  * checker sees both exclusion against writers and overlap between readers (h_max_readers). */
 #include <stdio.h>
 #include "sim/harness.h"
+#include "cores/asm.h"
+#include "cores/isa_exec.h"
 
 void harness_options_init(HarnessOptions *o)
 {
@@ -67,7 +69,7 @@ char *harness_source(const HarnessOptions *o)
         "    st [" HARNESS_FLAG "], 0\n"
         "    call unlock\n"
         "    mark 3\n");
-    if (o->think)
+    if (o->think || o->think_always)
         g_string_append_printf(g, "    work %u\n", o->think);
     g_string_append(g,
         "    sub r12, r12, 1\n"
@@ -101,7 +103,7 @@ char *harness_source(const HarnessOptions *o)
             "    fadd r0, [" HARNESS_READS "], 1\n"
             "    call read_unlock\n"
             "    mark 3\n");
-        if (o->think)
+        if (o->think || o->think_always)
             g_string_append_printf(g, "    work %u\n", o->think);
         g_string_append(g,
             "    sub r12, r12, 1\n"
@@ -109,4 +111,85 @@ char *harness_source(const HarnessOptions *o)
     }
     g_string_append(g, "h_done:\n    halt\n");
     return g_string_free(g, FALSE);
+}
+
+/* ---- the program: lock + harness ---- */
+
+static IsaProgram *assemble_both(const char *lock_file, const char *lock_text, const HarnessOptions *o,
+                                 ArchTarget target, const char *const *params, GError **error)
+{
+    g_autofree char *harness = harness_source(o);
+    AsmSource src[] = { { lock_file, lock_text }, { HARNESS_SOURCE, harness } };
+    return asm_assemble_with_params(src, G_N_ELEMENTS(src), target, params, error);
+}
+
+/* The most critical-section words that assemble beside this lock's word (same-line data must
+ * share its line); -1 when even none do. */
+static gint most_cs_writes(const char *lock_file, const char *lock_text, const HarnessOptions *o, ArchTarget target,
+                           const char *const *params)
+{
+    HarnessOptions fewer = *o;
+    for (gint n = (gint)o->cs_writes - 1; n >= 0; n--) {
+        fewer.cs_writes = (guint)n;
+        IsaProgram *p = assemble_both(lock_file, lock_text, &fewer, target, params, NULL);
+        if (p) {
+            isa_program_free(p);
+            return n;
+        }
+    }
+    return -1;
+}
+
+IsaProgram *harness_assemble(const char *lock_file, const char *lock_text, const HarnessOptions *o,
+                             ArchTarget target, const char *const *params, GError **error)
+{
+    /* The lock alone first: its own errors (a misspelt --lock-param among them), then the entry
+     * points the harness calls. */
+    AsmSource alone_src[] = { { lock_file, lock_text } };
+    g_autoptr(IsaProgram) alone = asm_assemble_with_params(alone_src, 1, target, params, error);
+    if (!alone)
+        return NULL;
+    static const char *const writer_calls[] = { "lock", "unlock" }, *const reader_calls[] = { "read_lock", "read_unlock" };
+    for (guint i = 0; i < G_N_ELEMENTS(writer_calls); i++)
+        if (isa_program_find_entry(alone, writer_calls[i]) < 0) {
+            g_set_error(error, ASM_ERROR, ASM_ERROR_INVALID,
+                        "%s: no entry point `%s` (the harness calls it; mark its label with `.entry %s`)", lock_file,
+                        writer_calls[i], writer_calls[i]);
+            return NULL;
+        }
+    for (guint i = 0; i < G_N_ELEMENTS(reader_calls) && o->readers; i++)
+        if (isa_program_find_entry(alone, reader_calls[i]) < 0) {
+            g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                        "--readers %u: %s has no read side (no entry point `%s`): --readers needs a reader/writer "
+                        "lock such as qrwlock", o->readers, lock_file, reader_calls[i]);
+            return NULL;
+        }
+    GError *local = NULL;
+    IsaProgram *p = assemble_both(lock_file, lock_text, o, target, params, &local);
+    if (p)
+        return p;
+    /* The lock is fine alone: the harness text made for these options does not fit it.  Only
+     * same-line data can (it shares the lock word's line); say which option, and what fits. */
+    if (o->data == HARNESS_SAME_LINE && o->cs_writes) {
+        gint most = most_cs_writes(lock_file, lock_text, o, target, params);
+        if (most >= 0) {
+            g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                        "--cs-writes %u with --data same-line: the words do not fit in the line of %s's lock word "
+                        "(at most %d fit there; or use --data separate-line)", o->cs_writes, lock_file, most);
+            g_error_free(local);
+            return NULL;
+        }
+    }
+    g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                "the workload options (--data %s, --cs-writes %u) do not fit %s: %s",
+                o->data == HARNESS_SAME_LINE ? "same-line" : "separate-line", o->cs_writes, lock_file, local->message);
+    g_error_free(local);
+    return NULL;
+}
+
+gboolean harness_pc_in_lock(const IsaProgram *p, int32_t pc)
+{
+    if (pc < 0 || (guint)pc >= p->insns->len)
+        return FALSE;
+    return g_strcmp0(isa_insn_file(p, &g_array_index(p->insns, IsaInsn, pc)), HARNESS_SOURCE) != 0;
 }

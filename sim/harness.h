@@ -8,6 +8,7 @@
 #define QSIM_HARNESS_H
 
 #include <glib.h>
+#include "cores/isa.h"
 
 /* Names of the harness's variables, for checkers reading memory after a run. */
 #define HARNESS_COUNTER     "h_counter"      /* 8 bytes: writers' increments (plain ld/add/st) */
@@ -17,6 +18,8 @@
 #define HARNESS_READERS     "h_readers"      /* 8 bytes: readers inside now */
 #define HARNESS_MAX_READERS "h_max_readers"  /* 8 bytes: most readers seen inside at once */
 #define HARNESS_READS       "h_reads"        /* 8 bytes: read-side critical sections completed */
+/* The name of the harness's text in source positions. */
+#define HARNESS_SOURCE      "<harness>"
 /* The lock's word, which every lock file declares (as a shared variable); same-line data is
  * placed `with` it. */
 #define HARNESS_LOCK_WORD   "lock_word"
@@ -33,6 +36,7 @@ typedef struct {
     HarnessPlacement data;
     guint cs_work;           /* `work` cycles inside the critical section (0: none) */
     guint think;             /* `work` cycles after each release (0: none) */
+    gboolean think_always;   /* emit the think `work` even when think is 0 (jitter lengthens it) */
     guint readers;           /* threads 0..readers-1 take the read side (read_lock/read_unlock) */
 } HarnessOptions;
 
@@ -40,6 +44,18 @@ typedef struct {
 void harness_options_init(HarnessOptions *o);
 /* The ISA text of the harness (its position names are "<harness>"). */
 char *harness_source(const HarnessOptions *o);
+/* The program a run executes: the lock (`lock_text`, named `lock_file` in positions) assembled
+ * with the harness text for `o`, for `target`.  Every error says whose it is, never a position
+ * in the generated harness: the lock file's own (`file:line:col: ...`); an entry point the
+ * harness calls that the lock lacks (`FILE: no entry point `lock` ...`, and for --readers
+ * `--readers N: FILE has no read side ...`); or an option this lock cannot take (`--cs-writes 7
+ * with --data same-line: ... at most 5 fit`).  Errors are ASM_ERROR for the lock's own source,
+ * G_OPTION_ERROR for the options. */
+IsaProgram *harness_assemble(const char *lock_file, const char *lock_text, const HarnessOptions *o,
+                             ArchTarget target, const char *const *params, GError **error);
+/* Whether the op at `pc` is the lock's (from its source) rather than the harness's. */
+gboolean harness_pc_in_lock(const IsaProgram *p, int32_t pc);
+
 /* Writers among `o->threads`. */
 static inline guint harness_writers(const HarnessOptions *o)
 {

@@ -121,6 +121,14 @@ static uint64_t probe_line(const QsimConfig *cfg, const MemSys *ms, guint home, 
     return best * (guint64)cfg->line_size;
 }
 
+/* Whether a shared line with no owner takes two readers: the first one's copy is E (or, under
+ * MOESI, becomes O); under MSI it is S at once. */
+static gboolean s_needs_two(const MemSys *ms)
+{
+    const CohProtocol *proto = memsys_protocol(ms);
+    return proto->has_e || proto->has_o;
+}
+
 /* Puts the line in `state` at place `pl` (core 0, the requester, holds nothing). */
 static void probe_setup(Probe *p, const QsimConfig *cfg, const Place *pl, char state, uint64_t addr)
 {
@@ -141,6 +149,8 @@ static void probe_setup(Probe *p, const QsimConfig *cfg, const Place *pl, char s
         break;
     case 'S':
         probe_load(p, pl->holder, addr);
+        if (!s_needs_two(p->ms))
+            break; /* without E or O a lone reader's copy is S already */
         probe_load(p, pl->helper, addr);
         if (cfg->protocol == PROTO_MOESI) {
             /* The first reader owns it (E -> O on the second read): a third reader, then the
@@ -263,11 +273,11 @@ LatencyTable *latency_measure(const QsimConfig *cfgp, GError **error)
         if (!state_applies(cfg, p.ms, *s)) {
             add_absent(t, *s, "any", *s == 'O' ? "the protocol has no O state (MOESI only)"
                                    : *s == 'F' ? "the protocol has no F state (MESIF only)"
-                                               : "the protocol has no E state");
+                                               : "the protocol has no E state (MSI: a lone reader gets S)");
             continue;
         }
         for (guint i = 0; i < np; i++) {
-            gboolean shared = *s == 'S' || *s == 'O' || *s == 'F';
+            gboolean shared = (*s == 'S' && s_needs_two(p.ms)) || *s == 'O' || *s == 'F';
             if (shared && !places[i].has_helper)
                 add_absent(t, *s, places[i].label, "needs two cores on that socket besides core 0");
             else if (*s == 'S' && cfg->protocol == PROTO_MOESI && !places[i].has_third)
@@ -292,7 +302,7 @@ LatencyTable *latency_measure(const QsimConfig *cfgp, GError **error)
                 continue;
             for (guint i = 0; i < np; i++) {
                 const Place *pl = &places[i];
-                gboolean shared = *s == 'S' || *s == 'O' || *s == 'F';
+                gboolean shared = (*s == 'S' && s_needs_two(q.ms)) || *s == 'O' || *s == 'F';
                 if ((shared && !pl->has_helper) || (*s == 'F' && pl->socket == 0) ||
                     (*s == 'S' && cfg->protocol == PROTO_MOESI && !pl->has_third))
                     continue;

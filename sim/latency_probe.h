@@ -8,7 +8,8 @@
  *   ops       load, store, cas (compare-and-swap), fai (fetch-and-add), swap (exchange)
  *   states    M, E, S, I on every protocol, O on MOESI, F on MESIF:
  *             M  the other core wrote it;  E  it read it alone;
- *             S  shared by cores over there, no owner and (MESIF) no F copy anywhere;
+ *             S  shared by cores over there, no owner and (MESIF) no F copy anywhere
+ *                (MSI, with no E: one reader there is enough);
  *             O  (MOESI) it wrote it and another core there read it: it owns, they share;
  *             F  (MESIF) shared over there, and that socket's LLC holds the F copy;
  *             I  in memory only, homed over there

@@ -2,24 +2,106 @@
 #include "sim/machine.h"
 #include <string.h>
 #include "cores/isa_exec.h"
+#include "sim/os_model.h"
+
+/* With an OS model, a core's port answers are routed here first: the model's own requests (the
+ * futex hash buckets) to it, the rest to the core. */
+typedef struct {
+    OsModel *os;
+    Core *core;
+    guint id;
+} PortShim;
 
 struct Machine {
     const QsimConfig *cfg;
     Engine *e;
     const MemSystemOps *ops;
     void *ms;
-    guint n;
+    const IsaProgram *prog;
+    const IsaLayout *layout;
+    guint n;                  /* cores made: one per thread, or with an OS one per core used */
     Core **cores;
     Cycle *delay;
     GString *report;
     Cycle end;
+    OsModel *os;              /* NULL: one core per thread, no system calls */
+    PortShim *shims;
+    Core **by_id;             /* hardware core id -> its Core, NULL when not made */
+    Cycle longest_work;      /* the program's longest `work` */
+    guint work_jitter;       /* what each `work` may take more */
+    CoreMarkFn mark_fn;      /* the caller's mark hook, behind the machine's own */
+    void *mark_ctx;
+    Cycle last_mark;
+    Cycle progress_window;   /* 0: no progress watchdog */
+    gint fault_core;         /* the index in cores of the core whose op faulted, -1: none */
+    guint fault_thread;      /* the thread it was running */
+    Cycle fault_cycle;
 };
+
+static void shim_done(void *obj, const MemResponse *r)
+{
+    PortShim *s = obj;
+    if (r->tag & OS_MODEL_TAG)
+        os_model_mem_done(s->os, s->id, r);
+    else
+        core_port_client()->done(s->core, r);
+}
+
+static void shim_line_lost(void *obj, uint64_t line, LineLossCause cause)
+{
+    PortShim *s = obj;
+    core_port_client()->line_lost(s->core, line, cause);
+}
+
+static void shim_catch_up(void *obj)
+{
+    PortShim *s = obj;
+    core_port_client()->catch_up(s->core);
+}
+
+static const PortClient shim_client = { shim_done, shim_line_lost, shim_catch_up };
 
 static void sev_all(void *ctx, guint from G_GNUC_UNUSED)
 {
     Machine *m = ctx;
     for (guint i = 0; i < m->n; i++)
         core_signal_event(m->cores[i]);
+}
+
+/* Every mark is progress; the caller's hook hears it after the machine. */
+static void on_mark(void *ctx, guint core, int64_t n, Cycle when)
+{
+    Machine *m = ctx;
+    m->last_mark = when;
+    if (m->mark_fn)
+        m->mark_fn(m->mark_ctx, core, n, when);
+}
+
+/* An op faulted: nothing else runs, so the state is the fault's (the engine drains what is in
+ * flight to cores that no longer listen). */
+static void on_fault(void *ctx, guint core, const CoreFault *f G_GNUC_UNUSED)
+{
+    Machine *m = ctx;
+    for (guint i = 0; i < m->n; i++) {
+        if (core_id(m->cores[i]) == core && m->fault_core < 0) {
+            m->fault_core = (gint)i;
+            m->fault_thread = core_tid(m->cores[i]);
+            m->fault_cycle = engine_now(m->e);
+        }
+        core_stop(m->cores[i]);
+    }
+}
+
+/* A `work` retires nothing for its whole length: the stall watchdog waits that much longer. */
+static Cycle longest_work(const IsaProgram *prog)
+{
+    Cycle w = 0;
+    for (guint pc = 0; pc < prog->insns->len; pc++) {
+        const IsaInsn *in = &g_array_index(prog->insns, IsaInsn, pc);
+        if (in->op == OP_WORK && in->n > 0)
+            w = MAX(w, (Cycle)in->n);
+    }
+    return w;
 }
 
 static void poke_cb(void *ctx, uint64_t addr, unsigned size, uint64_t value)
@@ -32,12 +114,21 @@ Machine *machine_new(const QsimConfig *cfg, Engine *e, const MemSystemOps *ops, 
                      const IsaProgram *prog, const IsaLayout *layout, guint nthreads,
                      const guint *cores, GError **error)
 {
-    if (nthreads == 0 || nthreads > config_total_cores(cfg)) {
+    guint total = config_total_cores(cfg);
+    /* Threads beyond the cores share them through the OS model's run queues. */
+    if (nthreads == 0 || (!cores && nthreads > total)) {
         g_set_error(error, QSIM_CONFIG_ERROR, QSIM_CONFIG_ERROR_INVALID,
                     "%u threads do not fit machine %s (%u cores)", nthreads,
-                    cfg->name ? cfg->name : "?", config_total_cores(cfg));
+                    cfg->name ? cfg->name : "?", total);
         return NULL;
     }
+    for (guint i = 0; cores && i < nthreads; i++)
+        if (cores[i] >= total) {
+            g_set_error(error, QSIM_CONFIG_ERROR, QSIM_CONFIG_ERROR_INVALID,
+                        "thread %u placed on core %u: machine %s has %u cores", i, cores[i],
+                        cfg->name ? cfg->name : "?", total);
+            return NULL;
+        }
     int entry = isa_program_find_entry(prog, "main");
     if (entry < 0) {
         g_set_error(error, QSIM_CONFIG_ERROR, QSIM_CONFIG_ERROR_INVALID,
@@ -49,17 +140,44 @@ Machine *machine_new(const QsimConfig *cfg, Engine *e, const MemSystemOps *ops, 
     m->e = e;
     m->ops = ops;
     m->ms = ms;
-    m->n = nthreads;
     m->cores = g_new0(Core *, nthreads);
     m->delay = g_new0(Cycle, nthreads);
+    m->by_id = g_new0(Core *, total);
     m->report = g_string_new("");
+    m->prog = prog;
+    m->layout = layout;
+    m->longest_work = longest_work(prog);
+    m->fault_core = -1;
     isa_layout_init_memory(layout, prog, poke_cb, m);
+    /* A core per thread; with more threads than cores, a core for each core used, made with the
+     * first thread placed on it. */
     for (guint i = 0; i < nthreads; i++) {
         guint id = cores ? cores[i] : i;
-        m->cores[i] = core_new(e, cfg, id, prog, layout, i, nthreads, entry, ops->issue, ms);
-        core_set_sev_hook(m->cores[i], sev_all, m);
-        core_set_fast_forward(m->cores[i], ops->ff);
-        ops->attach(ms, id, core_port_client(), m->cores[i]);
+        if (m->by_id[id])
+            continue;
+        m->cores[m->n] = m->by_id[id] = core_new(e, cfg, id, prog, layout, i, nthreads, entry, ops->issue, ms);
+        core_set_sev_hook(m->cores[m->n], sev_all, m);
+        core_set_mark_hook(m->cores[m->n], on_mark, m);
+        core_set_fault_hook(m->cores[m->n], on_fault, m);
+        core_set_fast_forward(m->cores[m->n], ops->ff);
+        m->n++;
+    }
+    if (os_model_needed(prog, nthreads, m->n)) {
+        m->os = os_model_new(cfg, e, ops->issue, ms, nthreads);
+        m->shims = g_new0(PortShim, m->n);
+        for (guint k = 0; k < m->n; k++) {
+            m->shims[k] = (PortShim){ m->os, m->cores[k], core_id(m->cores[k]) };
+            os_model_add_core(m->os, m->cores[k]);
+            ops->attach(ms, core_id(m->cores[k]), &shim_client, &m->shims[k]);
+        }
+        for (guint i = 0; i < nthreads; i++) {
+            CoreContext ctx;
+            core_context_init(&ctx, i, nthreads, entry);
+            os_model_add_thread(m->os, i, cores ? cores[i] : i, &ctx);
+        }
+    } else {
+        for (guint k = 0; k < m->n; k++)
+            ops->attach(ms, core_id(m->cores[k]), core_port_client(), m->cores[k]);
     }
     return m;
 }
@@ -70,6 +188,9 @@ void machine_free(Machine *m)
         return;
     for (guint i = 0; i < m->n; i++)
         core_free(m->cores[i]);
+    os_model_free(m->os);
+    g_free(m->shims);
+    g_free(m->by_id);
     g_free(m->cores);
     g_free(m->delay);
     g_string_free(m->report, TRUE);
@@ -96,6 +217,7 @@ void machine_set_trace_hook(Machine *m, CoreTraceFn fn, void *ctx)
 
 void machine_set_work_jitter(Machine *m, guint jitter)
 {
+    m->work_jitter = jitter;
     for (guint i = 0; i < m->n; i++)
         core_set_work_jitter(m->cores[i], jitter);
 }
@@ -110,12 +232,19 @@ void machine_randomize_start(Machine *m, Cycle max_skew)
 
 void machine_set_mark_hook(Machine *m, CoreMarkFn fn, void *ctx)
 {
-    for (guint i = 0; i < m->n; i++)
-        core_set_mark_hook(m->cores[i], fn, ctx);
+    m->mark_fn = fn;
+    m->mark_ctx = ctx;
+}
+
+void machine_set_progress_window(Machine *m, Cycle cycles)
+{
+    m->progress_window = cycles;
 }
 
 static gboolean all_halted(const Machine *m)
 {
+    if (m->os)
+        return os_model_all_done(m->os);
     for (guint i = 0; i < m->n; i++)
         if (!core_halted(m->cores[i]))
             return FALSE;
@@ -131,6 +260,8 @@ static void stall_report(Machine *m, const char *why)
         core_describe_wait(m->cores[i], m->report);
         g_string_append_c(m->report, '\n');
     }
+    if (m->os)
+        os_model_describe(m->os, m->report);
 }
 
 /* Every core does everything up to the end of cycle `until`, as the engine did: those asleep
@@ -147,18 +278,47 @@ static void catch_up_all(Machine *m, Cycle until)
         core_catch_up(m->cores[i], until + 1);
 }
 
-/* The watchdog runs the engine in windows of run.stall_cycles: cheap, and a window with no
- * retirement anywhere is exactly a stall.  Cores asleep in steady loops catch up at each
- * window's end, so that what it reads is what it would have been without fast-forward. */
+void machine_catch_up(Machine *m)
+{
+    for (guint i = 0; i < m->n; i++)
+        core_catch_up(m->cores[i], engine_now(m->e));
+}
+
+static void fault_report(Machine *m)
+{
+    const Core *c = m->cores[m->fault_core];
+    const CoreFault *f = core_fault(c);
+    g_autofree char *what = isa_fault_report(m->prog, m->layout, m->fault_thread, f->pc, f->kind, f->addr,
+                                             f->size);
+    g_string_truncate(m->report, 0);
+    g_string_append_printf(m->report, "%s (core %u, cycle %" G_GUINT64_FORMAT ")\n", what, core_id(c),
+                           m->fault_cycle);
+}
+
+/* The watchdogs run the engine in windows of run.stall_cycles (the progress window when that
+ * is shorter): cheap, and a window with no retirement anywhere is exactly a stall.  The window
+ * is longer by the program's longest `work` (with jitter), which retires nothing for as long.
+ * Cores asleep in steady loops catch up at each window's end, so that what the watchdogs read
+ * is what it would have been without fast-forward (a sleeper retires no mark: the progress
+ * watchdog fires at the same cycle). */
 MachineOutcome machine_run(Machine *m, Cycle max_cycles)
 {
     Cycle start = engine_now(m->e);
     for (guint i = 0; i < m->n; i++)
         core_start(m->cores[i], m->delay[i]);
-    Cycle window = (Cycle)m->cfg->run.stall_cycles, last_progress = start;
+    if (m->os)
+        os_model_start(m->os);
+    Cycle window = (Cycle)m->cfg->run.stall_cycles + m->longest_work + m->work_jitter, last_progress = start;
+    Cycle step = m->progress_window ? MIN(window, m->progress_window) : window;
     Cycle limit = max_cycles == CYCLE_NEVER ? CYCLE_NEVER : start + max_cycles;
+    m->last_mark = start;
     MachineOutcome out;
     for (;;) {
+        if (m->fault_core >= 0) {
+            fault_report(m);
+            out = MACHINE_FAULT;
+            break;
+        }
         if (all_halted(m)) {
             out = MACHINE_DONE;
             break;
@@ -168,11 +328,15 @@ MachineOutcome machine_run(Machine *m, Cycle max_cycles)
             out = MACHINE_STALLED;
             break;
         }
-        Cycle until = MIN(engine_now(m->e) + window, limit);
+        Cycle until = MIN(engine_now(m->e) + step, limit);
+        if (m->progress_window)
+            until = MIN(until, MAX(m->last_mark + m->progress_window, engine_now(m->e) + 1));
         engine_run_until(m->e, until);
         catch_up_all(m, until);
         for (guint i = 0; i < m->n; i++)
             last_progress = MAX(last_progress, core_last_retire(m->cores[i]));
+        if (m->fault_core >= 0)
+            continue; /* reported at the top */
         if (all_halted(m)) {
             out = MACHINE_DONE;
             break;
@@ -185,6 +349,11 @@ MachineOutcome machine_run(Machine *m, Cycle max_cycles)
             engine_next_cycle(m->e) > last_progress + window) {
             stall_report(m, "no instruction retired for run.stall_cycles");
             out = MACHINE_STALLED;
+            break;
+        }
+        if (m->progress_window && engine_now(m->e) >= m->last_mark + m->progress_window) {
+            stall_report(m, "no core retired a mark for the progress window");
+            out = MACHINE_NO_PROGRESS;
             break;
         }
     }
@@ -201,6 +370,14 @@ guint64 machine_cycles_fast_forwarded(const Machine *m)
     for (guint i = 0; i < m->n; i++)
         n += core_cycles_fast_forwarded(m->cores[i]);
     return n;
+}
+
+const OsModel *machine_os(const Machine *m) { return m->os; }
+
+guint machine_thread_on_core(const Machine *m, guint core_id)
+{
+    g_assert(core_id < config_total_cores(m->cfg) && m->by_id[core_id]);
+    return core_tid(m->by_id[core_id]);
 }
 Core *machine_core(const Machine *m, guint i) { return i < m->n ? m->cores[i] : NULL; }
 const CoreStats *machine_core_stats(const Machine *m, guint i) { return core_stats(m->cores[i]); }

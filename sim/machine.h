@@ -1,5 +1,6 @@
 /* The machine: N cores running one program's threads, wired to a memory system through the
- * port, run on the engine to completion with a stall watchdog.
+ * port, run on the engine to completion with a stall watchdog (and, when asked, a progress
+ * watchdog); an op that faults stops every core.
  *
  * The memory system is reached through MemSystemOps, which mirrors coherence/port.h: the real
  * one plugs in with a one-line adapter, tests plug in tests/fake_memory. */
@@ -30,15 +31,21 @@ typedef struct {
 extern const MemSystemOps machine_memsys_ops;
 
 typedef enum {
-    MACHINE_DONE,      /* every core halted */
-    MACHINE_STALLED,   /* no retirement anywhere for run.stall_cycles, or nothing left to run */
-    MACHINE_LIMIT,     /* the cycle limit passed to machine_run came first */
+    MACHINE_DONE,        /* every core halted */
+    MACHINE_STALLED,     /* no retirement anywhere for run.stall_cycles (plus the longest `work`),
+                          * or nothing left to run */
+    MACHINE_LIMIT,       /* the cycle limit passed to machine_run came first */
+    MACHINE_FAULT,       /* an op faulted (cores/isa_fault.h); every core stopped there */
+    MACHINE_NO_PROGRESS, /* cores retire, but no `mark` for the progress window */
 } MachineOutcome;
 
 typedef struct Machine Machine;
 
-/* One core per thread (nthreads <= the config's cores); thread i runs on core cores[i] (NULL:
- * core i), and every thread starts at entry `main`.
+/* One core per thread; thread i runs on core cores[i] (NULL: core i), and every thread starts at
+ * entry `main`.  Threads placed on the same core (more threads than cores), or a program with
+ * system calls (the futex ops), bring in the OS model (sim/os_model.h): it schedules the
+ * threads over the cores and runs the system calls.  Without it the machine is exactly one
+ * core per thread, as before the OS model existed.
  * The layout is the caller's (the memory system is sized from it); memory is initialised from
  * the program's symbols through ops->poke.  Borrowed: cfg, e, ms, prog, layout. */
 Machine *machine_new(const QsimConfig *cfg, Engine *e, const MemSystemOps *ops, void *ms,
@@ -56,15 +63,30 @@ void machine_set_work_jitter(Machine *m, guint jitter);
 /* Fast-forward of steady loops (cores/core_ff.c), on by default where the memory system can:
  * the same run, cheaper.  Off: every cycle simulated. */
 void machine_set_fast_forward(Machine *m, gboolean on);
+/* From a memory-system event (engine.h's first class) at cycle T that reads the cores' or the
+ * memory system's counters (the warm-up snapshot): every core asleep in a steady loop does
+ * everything it would have done before cycle T's hits and ticks. */
+void machine_catch_up(Machine *m);
+/* The progress watchdog: the run ends as MACHINE_NO_PROGRESS when no core retires a `mark` for
+ * `cycles` (0, the default: off).  A lock that never hands over retires all the while, so the
+ * stall watchdog cannot see it; the harness marks every lock call, acquisition and release. */
+void machine_set_progress_window(Machine *m, Cycle cycles);
 /* Every core's pipeline events (machine clears, mispredicts, replays, WFE sleeps), in words. */
 void machine_set_trace_hook(Machine *m, CoreTraceFn fn, void *ctx);
 
 /* Runs until every core halts, the watchdog fires, or `max_cycles` (CYCLE_NEVER: no limit). */
 MachineOutcome machine_run(Machine *m, Cycle max_cycles);
-/* After a stall: one line per core saying what it waits for. */
+/* After a stall or lack of progress: one line per core saying what it waits for; after a
+ * fault: the fault (isa_fault_report). */
 const char *machine_stall_report(const Machine *m);
 
+/* The cores made (one per thread, or one per core used with the OS model). */
 guint machine_ncores(const Machine *m);
+/* The thread on (or last on) core `core_id` (a hardware id). */
+guint machine_thread_on_core(const Machine *m, guint core_id);
+/* The OS model, or NULL when the run has none. */
+typedef struct OsModel OsModel;
+const OsModel *machine_os(const Machine *m);
 Core *machine_core(const Machine *m, guint i);
 const CoreStats *machine_core_stats(const Machine *m, guint i);
 void machine_total_stats(const Machine *m, CoreStats *out);

@@ -32,7 +32,7 @@ gboolean microbench_run(const QsimConfig *cfg, const char *name, const char *sou
                         const guint *cores, MicrobenchResult *out, GError **error)
 {
     memset(out, 0, sizeof *out);
-    g_autoptr(IsaProgram) prog = asm_assemble(name, source, cfg->arch, error);
+    g_autoptr(IsaProgram) prog = asm_assemble(name, source, asm_target_for_config(cfg), error);
     if (!prog)
         return FALSE;
     IsaLayout *layout = isa_layout_new(prog, threads, (uint32_t)cfg->line_size, MICROBENCH_BASE);

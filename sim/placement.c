@@ -21,13 +21,14 @@ gboolean placement_assign(const QsimConfig *cfg, PlacementPolicy p, guint thread
                           GError **error)
 {
     guint sockets = (guint)cfg->topology.sockets, per = (guint)cfg->topology.cores_per_socket;
-    if (threads == 0 || threads > sockets * per) {
-        g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                    "--threads %u: config '%s' has %u cores (%u socket%s x %u)", threads, cfg->name,
-                    sockets * per, sockets, sockets == 1 ? "" : "s", per);
+    if (threads == 0) {
+        g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "--threads 0: a run needs a thread");
         return FALSE;
     }
-    for (guint t = 0; t < threads; t++)
-        cores[t] = p == PLACE_FILL ? t : (t % sockets) * per + t / sockets;
+    /* Past the last core the placement starts over: thread t shares thread t - cores's core. */
+    for (guint t = 0; t < threads; t++) {
+        guint u = t % (sockets * per);
+        cores[t] = p == PLACE_FILL ? u : (u % sockets) * per + u / sockets;
+    }
     return TRUE;
 }

@@ -5,16 +5,22 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
+#include "sim/base/input_file.h"
 #include "sim/run.h"
 #include "sim/run_report.h"
 #include "sim/mark_log.h"
 #include "sim/base/engine.h"
 #include "sim/machine.h"
+#include "sim/os_model.h"
 #include "sim/placement.h"
-#include "sim/verify.h"
+#include "sim/lock_find.h"
 #include "cores/asm.h"
 #include "cores/isa_exec.h"
 #include "coherence/memsys.h"
+#include "sim/trace_events.h"
+#include "sim/trace_text.h"
+#include "sim/trace_perfetto.h"
+#include "sim/trace_html.h"
 
 /* Programs are placed from here; any nonzero, line-aligned base works. */
 #define RUN_MEMORY_BASE 0x10000
@@ -31,6 +37,13 @@ void run_options_init(RunOptions *o)
     o->fast_forward = TRUE;
 }
 
+guint64 run_progress_default(const WorkloadOptions *w, guint64 stall_cycles)
+{
+    /* Each term is bounded by the workload table's maxima: no sum here can wrap. */
+    guint64 compute = (guint64)w->cs_work + w->think + 3 * (guint64)w->jitter;
+    return MIN(stall_cycles + 4 * compute + 10000 * (guint64)w->threads, RUN_PROGRESS_MAX);
+}
+
 void run_result_clear(RunResult *r)
 {
     if (r->report)
@@ -41,54 +54,87 @@ void run_result_clear(RunResult *r)
 
 /* ---- wiring ---- */
 
-/* --trace: each protocol table row as it fires, with the cycle and who it fired for. */
-typedef struct {
-    Engine *e;
-    FILE *out;
-} TraceCtx;
-
-static void trace_row(void *user, guint core, uint64_t line, const char *row)
-{
-    TraceCtx *t = user;
-    if (core == G_MAXUINT)
-        fprintf(t->out, "%10" G_GUINT64_FORMAT "  home    line 0x%" G_GINT64_MODIFIER "x  %s\n", engine_now(t->e), line, row);
-    else
-        fprintf(t->out, "%10" G_GUINT64_FORMAT "  core %-3u line 0x%" G_GINT64_MODIFIER "x  %s\n", engine_now(t->e), core,
-                line, row);
-}
-
-static void trace_core(void *user, guint core, Cycle when, const char *event)
-{
-    TraceCtx *t = user;
-    fprintf(t->out, "%10" G_GUINT64_FORMAT "  core %-3u %s\n", when, core, event);
-}
-
 /* Everything one run owns, from wiring to freeing. */
 typedef struct {
     QsimConfig *cfg;
-    guint *cores;                 /* per thread: its core */
-    guint *thread_of_core;        /* per core: its thread */
+    guint *cores;                 /* per thread: its (first) core */
     char *lock_name;
     IsaProgram *prog;
     IsaLayout *layout;
     Engine *engine;
     MemSys *ms;
     Machine *m;
-    MarkLog log;
-    TraceCtx trace;
+    MarkLog log;                  /* the measured window (after --warmup) */
+    MarkLog warmup_log;           /* acquisitions and releases during the warm-up */
+    Cycle window_start;           /* the first cycle measured: --warmup, else 0 */
+    gboolean snapped;             /* the counters at window_start are below */
+    CoreStats warm_cores;
+    MemStats warm_memory;
+    LineStats warm_lock_line;
+    OsStats warm_os;
+    TraceNames *names;            /* when tracing */
+    TraceStream *trace;           /* when tracing: the event stream and its writers */
     double host_seconds, host_cpu_seconds, fast_forward_share;
     MachineOutcome outcome;
+    guint64 progress;             /* the progress watchdog's window */
+    int64_t *last_mark;           /* per thread: its last harness mark (0: none yet) ... */
+    Cycle *last_mark_at;          /* ... and when */
 } RunWiring;
 
-/* The machine's mark hook speaks of cores; the log of threads. */
+/* The machine's mark hook speaks of cores; the log of threads.  An acquisition counts in the
+ * window it completes in; a lock call that began in the warm-up and completed after it counts,
+ * with its whole latency, in the window. */
 static void on_mark(void *ctx, guint core, int64_t n, Cycle when)
 {
     RunWiring *w = ctx;
-    mark_log_mark(&w->log, w->thread_of_core[core], n, when);
+    guint t = machine_thread_on_core(w->m, core);
+    w->last_mark[t] = n;
+    w->last_mark_at[t] = when;
+    if (n == 1)
+        w->warmup_log.threads[t]->call_began = when;
+    if (when < w->window_start) {
+        mark_log_mark(&w->warmup_log, t, n, when);
+    } else {
+        if (n == 2)
+            w->log.threads[t]->call_began = w->warmup_log.threads[t]->call_began;
+        mark_log_mark(&w->log, t, n, when);
+    }
+    if (w->trace)
+        trace_stream_mark(w->trace, core, n, when);
+}
+
+/* The lock word's line counters, or FALSE when the lock has no lock_word. */
+static gboolean lock_line_stats(const RunWiring *w, LineStats *out)
+{
+    int lock_sym = isa_program_find_sym(w->prog, HARNESS_LOCK_WORD);
+    memset(out, 0, sizeof *out);
+    if (lock_sym < 0)
+        return FALSE;
+    *out = memsys_line_stats(w->ms, isa_sym_addr(w->layout, (guint)lock_sym, 0));
+    return TRUE;
+}
+
+/* The engine reaches the end of the warm-up: every counter as it stands, to subtract at the end. */
+static void snapshot_event(void *obj, uint64_t arg G_GNUC_UNUSED)
+{
+    RunWiring *w = obj;
+    machine_catch_up(w->m); /* cores asleep in steady loops: their counters up to here */
+    machine_total_stats(w->m, &w->warm_cores);
+    const MemStats *ms = memsys_stats(w->ms);
+    mem_stats_init(&w->warm_memory, ms->n_inval_received, ms->n_cache_rows_fired, ms->n_dir_rows_fired);
+    counters_add(&mem_stats_registry, &w->warm_memory, ms);
+    lock_line_stats(w, &w->warm_lock_line);
+    if (machine_os(w->m))
+        os_model_stats(machine_os(w->m), &w->warm_os);
+    w->snapped = TRUE;
 }
 
 static void wiring_free(RunWiring *w)
 {
+    if (w->snapped)
+        mem_stats_clear(&w->warm_memory);
+    trace_stream_free(w->trace);
+    trace_names_free(w->names);
     machine_free(w->m);
     memsys_free(w->ms);
     if (w->engine)
@@ -99,8 +145,11 @@ static void wiring_free(RunWiring *w)
         isa_program_free(w->prog);
     if (w->log.nthreads)
         mark_log_clear(&w->log);
+    if (w->warmup_log.nthreads)
+        mark_log_clear(&w->warmup_log);
     g_free(w->lock_name);
-    g_free(w->thread_of_core);
+    g_free(w->last_mark);
+    g_free(w->last_mark_at);
     g_free(w->cores);
     if (w->cfg)
         config_free(w->cfg);
@@ -114,6 +163,12 @@ static gboolean validate_options(const RunOptions *o, GError **error)
                     "give one of --lock NAME or --lock-file PATH (`qsim list locks`)");
         return FALSE;
     }
+    if (o->progress_cycles && (o->progress_cycles < RUN_PROGRESS_MIN || o->progress_cycles > RUN_PROGRESS_MAX)) {
+        g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                    "--progress-cycles %" G_GUINT64_FORMAT ": out of range [%d, %" G_GUINT64_FORMAT "]",
+                    o->progress_cycles, RUN_PROGRESS_MIN, RUN_PROGRESS_MAX);
+        return FALSE;
+    }
     return workload_validate(&o->workload, WL_RUN, error);
 }
 
@@ -125,22 +180,20 @@ static gboolean load_lock(const RunOptions *o, char **name, char **text, GError 
         path = g_strdup(o->lock_file);
         *name = g_strdup(o->lock_file);
     } else {
-        path = verify_find_lock(o->lock, error);
+        path = lock_find(o->lock, error);
         if (!path)
             return FALSE;
         *name = g_strdup(o->lock);
     }
-    GError *local = NULL;
-    if (!g_file_get_contents(path, text, NULL, &local)) {
-        g_set_error(error, G_FILE_ERROR, local->code, "%s: %s", path, local->message);
-        g_error_free(local);
+    if (!input_file_read(path, INPUT_LOCK, text, NULL, error)) {
         g_clear_pointer(name, g_free);
         return FALSE;
     }
     return TRUE;
 }
 
-/* The config, thread placement and program (lock + harness, assembled for the config's arch). */
+/* The config, thread placement and program (lock + harness, assembled for the config's arch and
+ * atomics). */
 static gboolean wire_program(const RunOptions *o, RunWiring *w, GError **error)
 {
     const WorkloadOptions *wl = &o->workload;
@@ -155,10 +208,63 @@ static gboolean wire_program(const RunOptions *o, RunWiring *w, GError **error)
         return FALSE;
     HarnessOptions h;
     workload_harness(wl, &h);
-    g_autofree char *harness = harness_source(&h);
-    AsmSource sources[] = { { w->lock_name, lock_text }, { "<harness>", harness } };
-    w->prog = asm_assemble_sources(sources, G_N_ELEMENTS(sources), w->cfg->arch, error);
+    /* The config's arch and core.atomics select the lock's conditional code (`.if`). */
+    w->prog = harness_assemble(w->lock_name, lock_text, &h, asm_target_for_config(w->cfg), o->lock_params, error);
     return w->prog != NULL;
+}
+
+static gboolean tracing(const RunTraceOptions *t) { return t->text || t->perfetto || t->html; }
+
+/* The trace stream with the writers asked for, fed by the memory system's, the cores' and the
+ * marks' hooks (sim/trace_events.h). */
+static gboolean wire_trace(const RunOptions *o, RunWiring *w, GError **error)
+{
+    const RunTraceOptions *to = &o->trace;
+    w->names = trace_names_new(w->prog, w->layout);
+    g_autoptr(GArray) lines = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+    for (guint i = 0; to->lines && to->lines[i]; i++) {
+        uint64_t line;
+        if (!trace_names_find(w->names, to->lines[i], &line)) {
+            GString *known = g_string_new(NULL);
+            const GArray *all = trace_names_lines(w->names);
+            for (guint k = 0; k < all->len; k++)
+                g_string_append_printf(known, "%s%s", k ? ", " : "",
+                                       trace_names_line_vars(w->names, g_array_index(all, uint64_t, k)));
+            g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                        "--trace-line %s: no such variable in the program (variables: %s; or give an address, 0x...)",
+                        to->lines[i], known->str);
+            g_string_free(known, TRUE);
+            return FALSE;
+        }
+        g_array_append_val(lines, line);
+    }
+    int lock_sym = isa_program_find_sym(w->prog, HARNESS_LOCK_WORD);
+    TraceContext ctx = {
+        .config = w->cfg->name,
+        .lock = w->lock_name,
+        .proto = memsys_protocol(w->ms),
+        .prog = w->prog,
+        .names = w->names,
+        .nthreads = o->workload.threads,
+        .cores = w->cores,
+        .ncores = config_total_cores(w->cfg),
+        .lock_line = lock_sym >= 0 ? trace_names_line_of(w->names, isa_sym_addr(w->layout, (guint)lock_sym, 0)) : 0,
+    };
+    TraceFilter filter = { to->show ? to->show : TRACE_SHOW_DEFAULT, lines };
+    w->trace = trace_stream_new(&ctx, &filter);
+    if (to->text)
+        trace_stream_add_sink(w->trace, trace_text_new(to->text, filter.show, !to->show));
+    if (to->perfetto) {
+        TraceSink *s = trace_perfetto_new(to->perfetto, error);
+        if (!s)
+            return FALSE;
+        trace_stream_add_sink(w->trace, s);
+    }
+    if (to->html)
+        trace_stream_add_sink(w->trace, trace_html_new(to->html));
+    memsys_set_trace(w->ms, trace_stream_mem, w->trace);
+    machine_set_trace_hook(w->m, trace_stream_core, w->trace);
+    return TRUE;
 }
 
 /* The engine, memory system and machine, with the mark, trace and jitter hooks. */
@@ -171,21 +277,24 @@ static gboolean wire_machine(const RunOptions *o, RunWiring *w, GError **error)
     if (!w->ms)
         return FALSE;
     memsys_set_check(w->ms, o->check);
-    w->trace = (TraceCtx){ w->engine, o->trace };
-    if (o->trace)
-        memsys_set_trace(w->ms, trace_row, &w->trace);
     w->m = machine_new(w->cfg, w->engine, &machine_memsys_ops, w->ms, w->prog, w->layout, wl->threads, w->cores,
                        error);
     if (!w->m)
         return FALSE;
-    w->thread_of_core = g_new0(guint, config_total_cores(w->cfg));
-    for (guint t = 0; t < wl->threads; t++)
-        w->thread_of_core[w->cores[t]] = t;
     mark_log_init(&w->log, wl->threads, MARK_LOG_EVERY_SAMPLE);
+    mark_log_init(&w->warmup_log, wl->threads, 0);
+    w->window_start = wl->duration ? wl->warmup : 0;
+    if (w->window_start)
+        engine_schedule_at(w->engine, w->window_start, snapshot_event, w, 0);
     machine_set_mark_hook(w->m, on_mark, w);
-    machine_set_fast_forward(w->m, o->fast_forward);
-    if (o->trace)
-        machine_set_trace_hook(w->m, trace_core, &w->trace);
+    w->last_mark = g_new0(int64_t, wl->threads);
+    w->last_mark_at = g_new0(Cycle, wl->threads);
+    w->progress = o->progress_cycles ? o->progress_cycles : run_progress_default(wl, (guint64)w->cfg->run.stall_cycles);
+    machine_set_progress_window(w->m, w->progress);
+    if (tracing(&o->trace) && !wire_trace(o, w, error))
+        return FALSE;
+    /* A trace records every event as it happens: the cores simulate every cycle meanwhile. */
+    machine_set_fast_forward(w->m, o->fast_forward && !tracing(&o->trace));
     machine_randomize_start(w->m, wl->jitter ? wl->jitter : RUN_DEFAULT_SKEW);
     if (wl->jitter)
         machine_set_work_jitter(w->m, wl->jitter);
@@ -206,7 +315,8 @@ static void run_machine(const RunOptions *o, RunWiring *w)
 {
     gint64 host_start = g_get_monotonic_time();
     double cpu_start = cpu_seconds();
-    w->outcome = machine_run(w->m, o->workload.duration ? o->workload.duration : CYCLE_NEVER);
+    const WorkloadOptions *wl = &o->workload;
+    w->outcome = machine_run(w->m, wl->duration ? wl->warmup + wl->duration : CYCLE_NEVER);
     w->host_seconds = (g_get_monotonic_time() - host_start) / 1e6;
     w->host_cpu_seconds = cpu_seconds() - cpu_start;
     CoreStats st;
@@ -218,7 +328,9 @@ static void run_machine(const RunOptions *o, RunWiring *w)
 
 typedef struct {
     gboolean mutual_exclusion;
-    gboolean stalled;
+    gboolean stalled;            /* either watchdog */
+    gboolean faulted;
+    gboolean halted_in_lock;
 } RunJudgement;
 
 static uint64_t peek_sym(const RunWiring *w, const char *name)
@@ -228,7 +340,56 @@ static uint64_t peek_sym(const RunWiring *w, const char *name)
     return memsys_peek(w->ms, isa_sym_addr(w->layout, (guint)sym, 0), 8);
 }
 
-/* Mutual exclusion from the harness's counter and overlap flag; the stall from the machine.
+/* Where thread t is in the harness's loop, from its last mark, for people. */
+static void describe_phase(const RunWiring *w, guint t, GString *out)
+{
+    static const char *const phase[] = {
+        [0] = "has not called the lock yet",
+        [1] = "in `lock` since cycle %" G_GUINT64_FORMAT,
+        [2] = "holding the lock (critical section or `unlock`) since cycle %" G_GUINT64_FORMAT,
+        [3] = "between its release and its next `lock` since cycle %" G_GUINT64_FORMAT,
+    };
+    int64_t m = w->last_mark[t];
+    guint64 acq = w->log.threads[t]->acquisitions + w->warmup_log.threads[t]->acquisitions;
+    g_string_append_printf(out, "  thread %u: ", t);
+    g_string_append_printf(out, phase[m >= 0 && m <= 3 ? m : 0], w->last_mark_at[t]);
+    g_string_append_printf(out, ", %" G_GUINT64_FORMAT " acquisition%s; ", acq, acq == 1 ? "" : "s");
+    /* with the OS model a thread may be off every core (asleep, or waiting in a run queue) */
+    Core *c = NULL;
+    for (guint i = 0; i < machine_ncores(w->m) && !c; i++)
+        if (core_tid(machine_core(w->m, i)) == t)
+            c = machine_core(w->m, i);
+    if (c)
+        core_describe_wait(c, out);
+    else
+        g_string_append(out, "on no core (asleep or waiting for one: see the OS model below)");
+    g_string_append_c(out, '\n');
+}
+
+/* The threads that halted at a `halt` of the lock's own code, said as such; how many of them
+ * had already added to the counter (halted between the increment and mark 3). */
+static guint64 halts_in_lock(const RunWiring *w, GString *why)
+{
+    guint64 halted = 0;
+    /* each core's last halt, and the thread that ran it (with the OS model a core runs several) */
+    for (guint i = 0; i < machine_ncores(w->m); i++) {
+        const Core *c = machine_core(w->m, i);
+        int32_t pc = core_halt_pc(c);
+        if (pc < 0 || !harness_pc_in_lock(w->prog, pc))
+            continue;
+        guint t = core_tid(c);
+        const IsaInsn *in = &g_array_index(w->prog->insns, IsaInsn, pc);
+        g_autofree char *pos = asm_format_pos(w->prog, in);
+        guint64 acq = w->log.threads[t]->acquisitions + w->warmup_log.threads[t]->acquisitions;
+        g_string_append_printf(why, "thread %u halted inside the lock at %s (`halt`) after %" G_GUINT64_FORMAT
+                                    " acquisition%s: its loop was left unfinished\n", t, pos, acq, acq == 1 ? "" : "s");
+        halted++;
+    }
+    return halted;
+}
+
+/* Mutual exclusion from the harness's counter and overlap flag; the stall, the lack of
+ * progress and the fault from the machine; halts inside the lock from where the cores halted.
  * Sets r->ok, and r->failure when not ok. */
 static RunJudgement judge_run(const RunOptions *o, const RunWiring *w, RunResult *r)
 {
@@ -237,56 +398,122 @@ static RunJudgement judge_run(const RunOptions *o, const RunWiring *w, RunResult
     uint64_t violations = peek_sym(w, HARNESS_VIOLATIONS);
     guint64 writer_releases = 0;
     for (guint t = wl->readers; t < wl->threads; t++)
-        writer_releases += w->log.threads[t]->releases;
-    /* Every completed writer critical section added one.  A run cut off by --duration may
-     * leave one writer inside, its increment stored but not released, and a released
-     * increment may still sit in a store buffer, not yet in memory: one per writer at most. */
-    guint64 writers = wl->threads - wl->readers;
-    gboolean counter_ok = wl->duration ? counter + writers >= writer_releases && counter <= writer_releases + 1
+        writer_releases += w->log.threads[t]->releases + w->warmup_log.threads[t]->releases;
+    GString *why = g_string_new(NULL);
+    RunJudgement v = { .stalled = w->outcome == MACHINE_STALLED || w->outcome == MACHINE_NO_PROGRESS,
+                       .faulted = w->outcome == MACHINE_FAULT };
+    guint64 halted = halts_in_lock(w, why);
+    v.halted_in_lock = halted > 0;
+    /* Every completed writer critical section added one.  A released increment may still sit
+     * in a store buffer, not yet in memory: one per writer at most.  Cut off by --duration, a
+     * writer may have added its one but not yet marked the release: inside still, or past the
+     * release of the lock word but not of the whole unlock (a futex_wake), so several may be
+     * between; every increment still followed an acquisition.  A thread that halted inside the
+     * lock may have added its increment and not released. */
+    guint64 writers = wl->threads - wl->readers, writer_acquisitions = 0;
+    for (guint t = wl->readers; t < wl->threads; t++)
+        writer_acquisitions += w->log.threads[t]->acquisitions + w->warmup_log.threads[t]->acquisitions;
+    gboolean counter_ok = wl->duration ? counter + writers >= writer_releases && counter <= writer_acquisitions
+                          : halted     ? counter >= writer_releases && counter <= writer_releases + halted
                                        : counter == writers * wl->iterations;
-    RunJudgement v = { .stalled = w->outcome == MACHINE_STALLED };
-    /* A stalled run never finished its work: the counter says nothing then, the flag still does. */
-    v.mutual_exclusion = (counter_ok || v.stalled) && violations == 0;
-    r->ok = v.mutual_exclusion && !v.stalled;
-    if (!r->ok) {
-        GString *why = g_string_new(NULL);
-        if (v.stalled)
-            g_string_append_printf(why, "the run stalled: no core retired anything for %" G_GINT64_FORMAT
-                                        " cycles (run.stall_cycles)\n%s", w->cfg->run.stall_cycles,
-                                   machine_stall_report(w->m));
-        if (!v.mutual_exclusion)
-            g_string_append_printf(why, "mutual exclusion violated: counter %" G_GUINT64_FORMAT
-                                        " after %" G_GUINT64_FORMAT " writer releases, %" G_GUINT64_FORMAT
-                                        " overlapping critical sections\n",
-                                   counter, writer_releases, violations);
-        r->failure = g_string_free(why, FALSE);
+    /* A run that did not finish its work (stalled, faulted) leaves the counter saying nothing;
+     * the flag still does. */
+    v.mutual_exclusion = (counter_ok || v.stalled || v.faulted) && violations == 0;
+    r->ok = v.mutual_exclusion && !v.stalled && !v.faulted && !v.halted_in_lock;
+    if (v.faulted)
+        g_string_append_printf(why, "the run faulted: %s", machine_stall_report(w->m));
+    if (w->outcome == MACHINE_STALLED)
+        g_string_append_printf(why, "the run stalled: no core retired anything for %" G_GINT64_FORMAT
+                                    " cycles (run.stall_cycles)\n%s", w->cfg->run.stall_cycles,
+                               machine_stall_report(w->m));
+    if (w->outcome == MACHINE_NO_PROGRESS) {
+        g_string_append_printf(why, "the run made no progress: no thread called, acquired or released the lock for "
+                                    "%" G_GUINT64_FORMAT " cycles (--progress-cycles%s), up to cycle %"
+                                    G_GUINT64_FORMAT "\n", w->progress,
+                               o->progress_cycles ? "" : "; its default follows the workload", machine_cycles(w->m));
+        for (guint t = 0; t < wl->threads; t++)
+            describe_phase(w, t, why);
     }
+    if (!v.mutual_exclusion)
+        g_string_append_printf(why, "mutual exclusion violated: counter %" G_GUINT64_FORMAT
+                                    " after %" G_GUINT64_FORMAT " writer releases, %" G_GUINT64_FORMAT
+                                    " overlapping critical sections\n",
+                               counter, writer_releases, violations);
+    if (r->ok)
+        g_string_free(why, TRUE);
+    else
+        r->failure = g_string_free(why, FALSE);
     return v;
 }
 
 /* ---- the report ---- */
 
+/* The model's counter groups, stats filled in per run (report_run); docs/report.md is made
+ * from the same table. */
+const CounterGroup run_counter_groups[RUN_GROUPS] = {
+    [RUN_GROUP_CORE] = { "core", &core_stats_registry, NULL, "cores_summed", NULL },
+    [RUN_GROUP_MEMORY] = { "memory", &mem_stats_registry, NULL, "memory_system", NULL },
+    [RUN_GROUP_LOCK_LINE] = { "lock_line", &line_stats_registry, NULL, NULL, NULL },
+    [RUN_GROUP_OS] = { "os", &os_stats_registry, NULL, "os_counters", NULL },
+};
+const char *const run_counter_group_sums[RUN_GROUPS] = {
+    [RUN_GROUP_CORE] = ", each summed over the cores",
+    [RUN_GROUP_MEMORY] = "; a per-core or per-table-row counter as its total",
+    [RUN_GROUP_OS] = "; only in runs where the OS model ran (a lock with futex calls)",
+};
+
 static JsonNode *report_run(const RunOptions *o, RunWiring *w, const RunJudgement *v)
 {
+    /* The counters of the measured window: at the end, less the snapshot after the warm-up. */
     CoreStats cores;
     machine_total_stats(w->m, &cores);
-    LineStats lock_line = { 0 };
-    int lock_sym = isa_program_find_sym(w->prog, HARNESS_LOCK_WORD);
-    if (lock_sym >= 0)
-        lock_line = memsys_line_stats(w->ms, isa_sym_addr(w->layout, (guint)lock_sym, 0));
-    const CounterGroup groups[] = {
-        { "core", &core_stats_registry, &cores, "core_counters", NULL },
-        { "memory", &mem_stats_registry, memsys_stats(w->ms), "memory_system", NULL },
-        { "lock_line", &line_stats_registry, lock_sym >= 0 ? &lock_line : NULL, NULL, NULL },
-    };
+    LineStats lock_line;
+    gboolean has_lock_line = lock_line_stats(w, &lock_line);
+    const MemStats *now = memsys_stats(w->ms);
+    MemStats memory = { 0 };
+    mem_stats_init(&memory, now->n_inval_received, now->n_cache_rows_fired, now->n_dir_rows_fired);
+    counters_add(&mem_stats_registry, &memory, now);
+    if (w->snapped) {
+        counters_sub(&core_stats_registry, &cores, &w->warm_cores);
+        counters_sub(&mem_stats_registry, &memory, &w->warm_memory);
+        counters_sub(&line_stats_registry, &lock_line, &w->warm_lock_line);
+    }
+    /* The OS model's counters only where it ran: other runs' reports stay as they were. */
+    const OsModel *os = machine_os(w->m);
+    OsStats os_st = { 0 };
+    if (os) {
+        os_model_stats(os, &os_st);
+        if (w->snapped)
+            counters_sub(&os_stats_registry, &os_st, &w->warm_os);
+    }
+    CounterGroup groups[G_N_ELEMENTS(run_counter_groups)];
+    memcpy(groups, run_counter_groups, sizeof groups);
+    groups[RUN_GROUP_CORE].stats = &cores;
+    groups[RUN_GROUP_MEMORY].stats = &memory;
+    groups[RUN_GROUP_LOCK_LINE].stats = has_lock_line ? &lock_line : NULL;
+    groups[RUN_GROUP_OS].stats = os ? &os_st : NULL;
+    /* The lock's `.param` values as run, for a lock that has any. */
+    JsonObject *identity = NULL;
+    if (w->prog->params && w->prog->params->len) {
+        identity = json_object_new();
+        JsonObject *params = json_object_new();
+        for (guint i = 0; i < w->prog->params->len; i++) {
+            const IsaParam *prm = &g_array_index(w->prog->params, IsaParam, i);
+            json_object_set_int_member(params, prm->name, prm->value);
+        }
+        json_object_set_object_member(identity, "lock_params", params);
+    }
     const RunVerdict verdicts[] = {
         { "mutual_exclusion", v->mutual_exclusion },
         { "stalled", v->stalled },
+        { "faulted", v->faulted },
+        { "halted_in_lock", v->halted_in_lock },
     };
     mark_log_merge(&w->log);
+    /* The measured window: the whole run, or --duration after --warmup. */
     Cycle cycles = machine_cycles(w->m);
     if (o->workload.duration)
-        cycles = MIN(cycles, o->workload.duration);
+        cycles = MIN(cycles, w->window_start + o->workload.duration) - MIN(cycles, w->window_start);
     RunReportInput in = {
         .config = w->cfg->name,
         .arch = arch_name(w->cfg->arch),
@@ -306,8 +533,13 @@ static JsonNode *report_run(const RunOptions *o, RunWiring *w, const RunJudgemen
         .host_seconds = w->host_seconds,
         .host_cpu_seconds = &w->host_cpu_seconds,
         .fast_forward_share = &w->fast_forward_share,
+        .extra = { [RUN_REPORT_IDENTITY] = identity },
     };
-    return run_report_build(&in);
+    JsonNode *report = run_report_build(&in);
+    if (identity)
+        json_object_unref(identity);
+    mem_stats_clear(&memory);
+    return report;
 }
 
 gboolean run_simulation(const RunOptions *o, RunResult *r, GError **error)
@@ -321,6 +553,15 @@ gboolean run_simulation(const RunOptions *o, RunResult *r, GError **error)
         return FALSE;
     }
     run_machine(o, &w);
+    if (w.trace) {
+        Cycle end = machine_cycles(w.m);
+        if (o->workload.duration)
+            end = MIN(end, o->workload.duration);
+        if (!trace_stream_finish(w.trace, end, error)) {
+            wiring_free(&w);
+            return FALSE;
+        }
+    }
     RunJudgement v = judge_run(o, &w, r);
     r->report = report_run(o, &w, &v);
     wiring_free(&w);
@@ -344,11 +585,14 @@ char *run_headline(JsonNode *report)
     JsonObject *o = json_node_get_object(report);
     gint64 acq = MAX(json_object_get_int_member(o, "acquisitions"), 1);
     GString *s = g_string_new(NULL);
-    g_string_append_printf(s, "%s on %s (%s), %" G_GINT64_FORMAT " threads, %s data: %.1f cycles per acquisition%s\n",
+    JsonNode *cpa = json_object_get_member(o, "cycles_per_acquisition");
+    g_autofree char *cost = cpa && !JSON_NODE_HOLDS_NULL(cpa)
+                                ? g_strdup_printf("%.1f cycles per acquisition", json_node_get_double(cpa))
+                                : g_strdup("no acquisition in the measured window");
+    g_string_append_printf(s, "%s on %s (%s), %" G_GINT64_FORMAT " threads, %s data: %s%s\n",
                            json_object_get_string_member(o, "lock"), json_object_get_string_member(o, "config"),
                            json_object_get_string_member(o, "arch"), json_object_get_int_member(o, "threads"),
-                           json_object_get_string_member(o, "data"),
-                           json_object_get_double_member(o, "cycles_per_acquisition"),
+                           json_object_get_string_member(o, "data"), cost,
                            json_object_get_boolean_member(o, "mutual_exclusion") ? "" : "  ** MUTUAL EXCLUSION VIOLATED **");
     g_string_append_printf(s, "  per acquisition: %.2f memory-ordering machine clears, %.2f lock-line RFOs, "
                               "%.2f lock-line invalidations, %.2f atomics (%.2f failed CAS), %.1f atomic cycles, "

@@ -8,22 +8,45 @@
 #include <json-glib/json-glib.h>
 #include "sim/base/config.h"
 #include "sim/workload.h"
+#include "sim/run_report.h"
+
+/* What a run traces (sim/trace_events.h): any of the three writers, and the filters they share. */
+typedef struct {
+    FILE *text;                  /* --trace: the text trace (sim/trace_text.h), or NULL */
+    const char *perfetto;        /* --trace-out: Chrome Trace Event JSON for Perfetto, or NULL */
+    const char *html;            /* --trace-html: the step-through page, or NULL */
+    const char *const *lines;    /* --trace-line: variable names or addresses, NULL-terminated; NULL: all */
+    guint show;                  /* --trace-only: TraceShow bits; 0: TRACE_SHOW_DEFAULT */
+} RunTraceOptions;
 
 typedef struct {
     const char *config;          /* name or path */
     const char *const *sets;     /* "key.path=value" overrides, NULL-terminated, may be NULL */
-    const char *lock;            /* built-in lock name, or NULL when lock_file is given */
+    const char *lock;            /* lock name or path (lock_find), or NULL when lock_file is given */
     const char *lock_file;
+    const char *const *lock_params; /* the lock's `.param` values, "NAME=VALUE", NULL-terminated, may be NULL */
     WorkloadOptions workload;    /* threads, iterations, critical section... (sim/workload.h) */
     guint64 seed;
     gboolean check;              /* coherence invariants after every transition */
     gboolean host_time;          /* report host_seconds */
     gboolean fast_forward;       /* cores asleep in steady loops (the same report, cheaper) */
-    FILE *trace;                 /* print each coherence table row as it fires, or NULL */
+    guint64 progress_cycles;     /* the progress watchdog's window (0: run_progress_default) */
+    RunTraceOptions trace;       /* nothing traced when every output is NULL */
 } RunOptions;
 
 /* The defaults of `qsim run` (the workload schema's, config haswell, seed 1). */
 void run_options_init(RunOptions *o);
+
+/* --progress-cycles: the range, and the window used when none is given.  A run in which no
+ * thread calls the lock, acquires it or releases it for that many cycles has stopped making
+ * progress (a lock that never hands over, a thread looping for ever): it ends as a stall with
+ * each thread's position.  The default outlasts everything a working lock can do between two
+ * marks: run.stall_cycles, plus four times the longest stretch of the workload's own compute
+ * (critical section, think time, each with its jitter and a jittered start), plus 10000 cycles
+ * per thread for handoffs that queue behind every other thread's request at the line's home. */
+#define RUN_PROGRESS_MIN 1000
+#define RUN_PROGRESS_MAX G_GUINT64_CONSTANT(1000000000000)
+guint64 run_progress_default(const WorkloadOptions *w, guint64 stall_cycles);
 
 typedef struct {
     JsonNode *report;            /* the report tree (owned) */
@@ -37,5 +60,11 @@ void run_result_clear(RunResult *r);
 gboolean run_simulation(const RunOptions *o, RunResult *r, GError **error);
 /* A short headline for people: what happened and the counters that explain it. */
 char *run_headline(JsonNode *report);
+
+/* The model's counter groups (stats NULL: a run fills them in), for the report and its docs. */
+enum { RUN_GROUP_CORE, RUN_GROUP_MEMORY, RUN_GROUP_LOCK_LINE, RUN_GROUP_OS, RUN_GROUPS };
+extern const CounterGroup run_counter_groups[RUN_GROUPS];
+/* How each group's dump sums its counters, for docs/report.md (NULL: as they are). */
+extern const char *const run_counter_group_sums[RUN_GROUPS];
 
 #endif

@@ -12,36 +12,71 @@ typedef enum {
 } HeadlineKind;
 
 typedef struct {
-    const char *path;              /* dotted: parents become objects */
+    const char *path;              /* dotted: parents become objects; a stable report key */
     const char *group;             /* CounterGroup id */
     HeadlineKind kind;
     const char *counters[3];       /* NULL-terminated when fewer */
+    const char *doc;               /* what the figure means (docs/report.md); the unit is the
+                                    * first counter's (a share has none) */
 } HeadlineRow;
 
 /* The figures that explain a lock's cost, in report order; rows with the same parent object
- * must be adjacent.  Full counter sets follow under each group's dump_key. */
+ * must be adjacent.  Full counter sets follow under each group's dump_key.  The keys are
+ * stable: a change here is a change of docs/report.md and of everything that reads reports. */
 static const HeadlineRow headline[] = {
-    { "machine_clears.memory_ordering", "core", HEAD_SUM, { "machine_clears" } },
-    { "machine_clears.branch", "core", HEAD_SUM, { "branch_mispredicts" } },
-    { "machine_clears.cycles_lost", "core", HEAD_SUM, { "mc_penalty_cycles", "bm_penalty_cycles" } },
-    { "machine_clears.squashed_ops", "core", HEAD_SUM, { "mc_squashed_ops", "bm_squashed_ops" } },
-    { "paused_cycles", "core", HEAD_SUM, { "paused_cycles" } },
-    { "atomics.count", "core", HEAD_SUM, { "atomics" } },
-    { "atomics.failed_cas", "core", HEAD_SUM, { "cas_failed" } },
-    { "atomics.cycles", "core", HEAD_SUM, { "atomic_cycles" } },
-    { "coherence.messages", "memory", HEAD_ELEMENTS, { "msgs" } },
-    { "coherence.invalidations", "memory", HEAD_SUM, { "inval_received" } },
-    { "coherence.rfo", "memory", HEAD_SUM, { "rfos" } },
-    { "coherence.home_queue_cycles", "memory", HEAD_SUM, { "home_queue_cycles" } },
-    { "coherence.hold_wait_cycles", "memory", HEAD_SUM, { "hold_wait_cycles" } },
-    { "coherence.lock_line.messages", "lock_line", HEAD_SUM, { "msgs" } },
-    { "coherence.lock_line.invalidations", "lock_line", HEAD_SUM, { "invalidations" } },
-    { "coherence.lock_line.rfo", "lock_line", HEAD_SUM, { "rfos" } },
-    { "coherence.lock_line.c2c_transfers", "lock_line", HEAD_SUM, { "c2c_transfers" } },
-    { "coherence.lock_line.home_queue_cycles", "lock_line", HEAD_SUM, { "home_queue_cycles" } },
-    { "coherence.lock_line.mem_writes", "lock_line", HEAD_SUM, { "mem_writes" } },
-    { "l1_hit_rate", "memory", HEAD_SHARE, { "l1_hits", "l1_misses" } },
-    { "sim_instructions", "core", HEAD_SUM, { "insns_retired" } },
+    { "machine_clears.memory_ordering", "core", HEAD_SUM, { "machine_clears" },
+      "memory-ordering machine clears: a load that ran early lost its line and was squashed with "
+      "everything after it (all cores)" },
+    { "machine_clears.penalty_cycles", "core", HEAD_SUM, { "mc_penalty_cycles" },
+      "pipeline refill paid for them, core.machine_clear_penalty each (all cores; the squashed ops' "
+      "re-execution is not included)" },
+    { "machine_clears.squashed_ops", "core", HEAD_SUM, { "mc_squashed_ops" },
+      "ops they squashed, which ran again (all cores)" },
+    { "branch_mispredicts.count", "core", HEAD_SUM, { "branch_mispredicts" },
+      "mispredicted branches (all cores)" },
+    { "branch_mispredicts.penalty_cycles", "core", HEAD_SUM, { "bm_penalty_cycles" },
+      "fetch refill paid for them, core.branch_mispredict_penalty each (all cores)" },
+    { "branch_mispredicts.squashed_ops", "core", HEAD_SUM, { "bm_squashed_ops" },
+      "wrong-path ops they squashed (all cores)" },
+    { "paused_cycles", "core", HEAD_SUM, { "paused_cycles" },
+      "cycles dispatch was held by PAUSE (arm64 YIELD), summed over cores" },
+    { "atomics.count", "core", HEAD_SUM, { "atomics" }, "atomic read-modify-writes completed (all cores)" },
+    { "atomics.failed_cas", "core", HEAD_SUM, { "cas_failed" },
+      "compare-and-swaps that found another value (all cores)" },
+    { "atomics.cycles", "core", HEAD_SUM, { "atomic_cycles" },
+      "cycles atomics spent at the head of the ROB, summed over cores" },
+    { "coherence.messages", "memory", HEAD_ELEMENTS, { "msgs" }, "coherence messages sent, one member per type" },
+    { "coherence.invalidations", "memory", HEAD_SUM, { "inval_received" },
+      "invalidations (Inv, Fwd-GetM) the cores received" },
+    { "coherence.rfo", "memory", HEAD_SUM, { "rfos" }, "requests for ownership (GetM, Upgrade)" },
+    { "coherence.home_queue_cycles", "memory", HEAD_SUM, { "home_queue_cycles" },
+      "cycles requests waited at their home for a busy line, summed over requests" },
+    { "coherence.hold_wait_cycles", "memory", HEAD_SUM, { "hold_wait_cycles" },
+      "cycles snoops waited for an atomic's hold on its line, summed over snoops" },
+    { "coherence.lock_line.messages", "lock_line", HEAD_SUM, { "msgs" }, "messages about the lock word's line" },
+    { "coherence.lock_line.invalidations", "lock_line", HEAD_SUM, { "invalidations" },
+      "copies of the lock's line invalidated" },
+    { "coherence.lock_line.rfo", "lock_line", HEAD_SUM, { "rfos" },
+      "requests for ownership of the lock's line" },
+    { "coherence.lock_line.c2c_transfers", "lock_line", HEAD_SUM, { "c2c_transfers" },
+      "cache-to-cache transfers of the lock's line" },
+    { "coherence.lock_line.home_queue_cycles", "lock_line", HEAD_SUM, { "home_queue_cycles" },
+      "cycles requests for the lock's line waited at its home" },
+    { "coherence.lock_line.mem_writes", "lock_line", HEAD_SUM, { "mem_writes" },
+      "DRAM writes of the lock's line" },
+    { "os.futex_syscalls", "os", HEAD_SUM, { "futex_syscalls" }, "futex_wait and futex_wake calls (all threads)" },
+    { "os.sleeps", "os", HEAD_SUM, { "sleeps" }, "futex_wait calls that put their thread to sleep" },
+    { "os.wakes", "os", HEAD_SUM, { "wakes" }, "threads woken by futex_wake" },
+    { "os.context_switches", "os", HEAD_SUM, { "context_switches" }, "a core switching from one thread to another" },
+    { "os.cycles_asleep", "os", HEAD_SUM, { "cycles_asleep" }, "cycles threads spent asleep in futex_wait, summed" },
+    { "os.runqueue_wait_cycles", "os", HEAD_SUM, { "runqueue_wait_cycles" },
+      "cycles runnable threads waited in a run queue for a core, summed" },
+    { "os.wake_to_run_cycles", "os", HEAD_SUM, { "wake_to_run_cycles" },
+      "cycles from a thread's wake-up to its running again, summed" },
+    { "os.kernel_cycles", "os", HEAD_SUM, { "kernel_cycles" }, "cycles threads spent in the modelled kernel, summed" },
+    { "l1_hit_rate", "memory", HEAD_SHARE, { "l1_hits", "l1_misses" },
+      "share of core loads and stores that hit in the L1 (0 to 1)" },
+    { "sim_instructions", "core", HEAD_SUM, { "insns_retired" }, "instructions retired, all cores" },
 };
 
 static double ratio(double a, double b) { return b ? a / b : 0; }
@@ -175,8 +210,17 @@ static void add_marks(JsonBuilder *b, const RunReportInput *in)
     if (in->cycles)
         report_add_int(b, "cycles", (gint64)*in->cycles);
     report_add_int(b, "acquisitions", (gint64)acquisitions);
-    if (in->cycles)
-        report_add_double(b, "cycles_per_acquisition", ratio((double)*in->cycles, (double)acquisitions));
+    if (in->cycles) {
+        /* No acquisition, no cost per acquisition: null, never a 0 that reads as free. */
+        if (acquisitions) {
+            report_add_double(b, "cycles_per_acquisition", (double)*in->cycles / (double)acquisitions);
+        } else {
+            json_builder_set_member_name(b, "cycles_per_acquisition");
+            json_builder_add_null_value(b);
+        }
+        /* throughput, which unfair runs cannot distort the way a fixed amount of work can */
+        report_add_double(b, "acquisitions_per_kcycle", ratio(1000.0 * (double)acquisitions, (double)*in->cycles));
+    }
     add_extra(b, in, RUN_REPORT_TOTALS);
     json_builder_set_member_name(b, "latency");
     json_builder_begin_object(b);
@@ -262,29 +306,143 @@ JsonNode *run_report_build(const RunReportInput *in)
     return json_builder_get_root(b);
 }
 
-char *run_report_headline_markdown(void)
+static const char *headline_made_of(const HeadlineRow *row, GString *s)
 {
     static const char *const joiner[] = { [HEAD_SUM] = " + ", [HEAD_SHARE] = " + ", [HEAD_ELEMENTS] = "" };
+    GString *terms = g_string_new(NULL);
+    for (guint k = 0; k < G_N_ELEMENTS(row->counters) && row->counters[k]; k++)
+        g_string_append_printf(terms, "%s`%s`", k ? joiner[row->kind] : "", row->counters[k]);
+    switch (row->kind) {
+    case HEAD_SUM:
+        g_string_append(s, terms->str);
+        break;
+    case HEAD_SHARE:
+        g_string_append_printf(s, "`%s` / (%s)", row->counters[0], terms->str);
+        break;
+    case HEAD_ELEMENTS:
+        g_string_append_printf(s, "%s, one member per element", terms->str);
+        break;
+    }
+    g_string_free(terms, TRUE);
+    return s->str;
+}
+
+char *run_report_headline_markdown(void)
+{
     GString *s = g_string_new("| key | group | value |\n|---|---|---|\n");
     for (guint i = 0; i < G_N_ELEMENTS(headline); i++) {
-        const HeadlineRow *row = &headline[i];
-        GString *terms = g_string_new(NULL);
-        for (guint k = 0; k < G_N_ELEMENTS(row->counters) && row->counters[k]; k++)
-            g_string_append_printf(terms, "%s`%s`", k ? joiner[row->kind] : "", row->counters[k]);
-        g_string_append_printf(s, "| `%s` | %s | ", row->path, row->group);
-        switch (row->kind) {
-        case HEAD_SUM:
-            g_string_append(s, terms->str);
-            break;
-        case HEAD_SHARE:
-            g_string_append_printf(s, "`%s` / (%s)", row->counters[0], terms->str);
-            break;
-        case HEAD_ELEMENTS:
-            g_string_append_printf(s, "%s, one member per element", terms->str);
-            break;
-        }
+        g_string_append_printf(s, "| `%s` | %s | ", headline[i].path, headline[i].group);
+        headline_made_of(&headline[i], s);
         g_string_append(s, " |\n");
-        g_string_free(terms, TRUE);
     }
+    return g_string_free(s, FALSE);
+}
+
+/* ---- the key reference (docs/report.md) ---- */
+
+/* A key the builder writes itself; `N` in a key stands for an array index. */
+typedef struct {
+    const char *key;
+    const char *unit;
+    const char *doc;
+} ReportKeyDoc;
+
+/* In report order, split where the workload echo and the counters go between them. */
+static const ReportKeyDoc identity_keys[] = {
+    { "config", "name", "the machine config's `name` (`native` for a run on the host)" },
+    { "arch", "x86, arm64", "the architecture the lock ran as" },
+    { "lock", "name or path", "the lock as given to --lock (or --lock-file)" },
+};
+static const ReportKeyDoc result_keys[] = {
+    { "mode", "fixed-work, fixed-time", "whether the run did a number of iterations or ran for a duration" },
+    { "seed", "integer", "the seed of every random stream of the run (model runs)" },
+    { "cycles", "cycles", "the run's length: from the start to the last thread's end, or the duration "
+                          "(model: simulated core cycles; host: time-stamp-counter cycles, x86 only)" },
+    { "acquisitions", "acquisitions", "lock acquisitions, all threads together" },
+    { "cycles_per_acquisition", "cycles", "cycles / acquisitions: the run's length per acquisition of any thread "
+                                          "(null when there was no acquisition)" },
+    { "acquisitions_per_kcycle", "acquisitions", "1000 x acquisitions / cycles: throughput, which a fixed-time run "
+                                                 "measures without the bias an unfair lock gives fixed work" },
+    { "latency.mean", "cycles", "mean time from calling `lock` to holding the lock, over all acquisitions "
+                                "(host: see latency.unit)" },
+    { "latency.p50", "cycles", "its median" },
+    { "latency.p99", "cycles", "its 99th percentile" },
+    { "per_thread.N.core", "core index", "thread N: the core it ran on (model runs; `cpu` on the host)" },
+    { "per_thread.N.role", "reader, writer", "thread N: which side of the lock it took" },
+    { "per_thread.N.acquisitions", "acquisitions", "thread N: its acquisitions" },
+    { "per_thread.N.cycles_waiting", "cycles", "thread N: time between calling `lock` and holding it, summed" },
+    { "fairness.min", "acquisitions", "the fewest acquisitions of any thread (near 0: starvation)" },
+    { "fairness.avg", "acquisitions", "acquisitions per thread" },
+    { "fairness.max", "acquisitions", "the most acquisitions of any thread" },
+    { "mutual_exclusion", "boolean", "no two threads were inside a critical section at once and the shared "
+                                     "counter holds every increment" },
+    { "stalled", "boolean", "a watchdog of the model ended the run (exit 1): no core retired for run.stall_cycles, or "
+                            "no thread called, acquired or released the lock for --progress-cycles "
+                            "(docs/robustness.md)" },
+    { "faulted", "boolean", "an op of the lock faulted (an unaligned access, one outside the program's memory, `la` "
+                            "of a thread that does not exist) and every core stopped there (model runs; exit 1)" },
+    { "halted_in_lock", "boolean", "a thread reached a `halt` in the lock's code, leaving its loop unfinished "
+                                   "(model runs; exit 1)" },
+};
+static const ReportKeyDoc host_keys[] = {
+    { "host_seconds", "seconds", "host time the run took (left out by --no-host-time)" },
+    { "host_cpu_seconds", "seconds", "CPU time (user + system) the simulation took, model runs (left out by "
+                                     "--no-host-time; docs/performance.md)" },
+    { "host_peak_rss_kib", "KiB", "the qsim process's peak resident memory (left out by --no-host-time)" },
+    { "host_fast_forward_share", "share", "core-cycles fast-forwarded over all core-cycles, model runs (left out "
+                                          "by --no-host-time; docs/performance.md)" },
+};
+
+static void key_rows(GString *s, const ReportKeyDoc *rows, guint n)
+{
+    for (guint i = 0; i < n; i++)
+        g_string_append_printf(s, "| `%s` | %s | %s |\n", rows[i].key, rows[i].unit, rows[i].doc);
+}
+
+static const CounterGroup *doc_group(const CounterGroup *groups, guint n, const char *id)
+{
+    for (guint i = 0; i < n; i++)
+        if (!strcmp(groups[i].id, id))
+            return &groups[i];
+    return NULL;
+}
+
+char *run_report_reference_markdown(const CounterGroup *groups, const char *const *dump_docs, guint ngroups)
+{
+    GString *s = g_string_new("| key | unit | meaning |\n|---|---|---|\n");
+    key_rows(s, identity_keys, G_N_ELEMENTS(identity_keys));
+    for (guint i = 0; i < workload_schema_len; i++) {
+        const WorkloadKey *k = &workload_schema[i];
+        if (!(k->commands & WL_RUN))
+            continue;
+        g_autofree char *unit = k->type == WL_ENUM ? g_strjoinv(", ", (char **)k->choices)
+                                                    : g_strdup(k->unit ? k->unit : "count");
+        g_string_append_printf(s, "| `%s` | %s | workload (`--%s`): %s%s |\n", k->name, unit, k->flag, k->help,
+                               k->mode == WL_FIXED_WORK   ? "; fixed-work runs only"
+                               : k->mode == WL_FIXED_TIME ? "; fixed-time runs only"
+                                                          : "");
+    }
+    key_rows(s, result_keys, G_N_ELEMENTS(result_keys));
+    g_string_append(s, "\nThe headline counters follow, each a sum or share of the counters of a group "
+                       "(docs/counters.md):\n\n| key | unit | meaning | made of |\n|---|---|---|---|\n");
+    for (guint i = 0; i < G_N_ELEMENTS(headline); i++) {
+        const HeadlineRow *row = &headline[i];
+        const CounterGroup *g = doc_group(groups, ngroups, row->group);
+        g_assert(g); /* every headline group has a registry */
+        const CounterInfo *first = counter_of(g, row->counters[0]);
+        g_string_append_printf(s, "| `%s%s` | %s | %s | ", row->path, row->kind == HEAD_ELEMENTS ? ".*" : "",
+                               row->kind == HEAD_SHARE ? "share" : first->unit, row->doc);
+        headline_made_of(row, s);
+        g_string_append_printf(s, " (%s) |\n", g->registry->name);
+    }
+    g_string_append(s, "\nThen every counter of each group, under its own key:\n\n"
+                       "| key | unit | meaning |\n|---|---|---|\n");
+    for (guint i = 0; i < ngroups; i++)
+        if (groups[i].dump_key)
+            g_string_append_printf(s, "| `%s.*` | per counter | every %s counter by name (docs/counters.md)%s |\n",
+                                   groups[i].dump_key, groups[i].registry->name,
+                                   dump_docs && dump_docs[i] ? dump_docs[i] : "");
+    g_string_append(s, "\nLast, unless --no-host-time:\n\n| key | unit | meaning |\n|---|---|---|\n");
+    key_rows(s, host_keys, G_N_ELEMENTS(host_keys));
     return g_string_free(s, FALSE);
 }

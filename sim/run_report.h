@@ -15,7 +15,7 @@
  *   the verdicts (mutual_exclusion, stalled)  [RUN_REPORT_VERDICTS members]
  *   headline counters (machine_clears.*, paused_cycles, atomics.*, coherence.*, l1_hit_rate,
  *   sim_instructions): sums and shares of named counters, from the table in run_report.c
- *   each group's full dump under its dump_key (core_counters.*, memory_system.*, counters.*),
+ *   each group's full dump under its dump_key (cores_summed.*, memory_system.*, counters.*),
  *   or "unavailable (why)" for a group its runner could not count
  *   host_seconds, host_cpu_seconds (when given), host_peak_rss_kib,
  *   host_fast_forward_share (when given) (all when host_time) */
@@ -29,8 +29,8 @@
 #include "sim/workload.h"
 
 /* A set of counters of the run.  Headline rows name their group by `id`; the builder knows
- * "core" (CoreStats summed over cores), "memory" (MemStats) and "lock_line" (LineStats of the
- * lock word's line). */
+ * "core" (CoreStats summed over cores), "memory" (MemStats), "lock_line" (LineStats of the lock
+ * word's line) and "os" (OsStats, where the OS model ran). */
 typedef struct {
     const char *id;
     const CounterRegistry *registry;
@@ -86,5 +86,9 @@ JsonNode *run_report_build(const RunReportInput *in);
 /* The headline counters as a Markdown table, for docs: key, group, and the counters it is made
  * of (a sum, where an array or per-core counter counts as its total; or a share). */
 char *run_report_headline_markdown(void);
+/* Every key of a report whose counters are `groups` (stats may be NULL), in report order, with
+ * unit and meaning, as Markdown tables: the body of docs/report.md.  dump_docs[i] (or NULL)
+ * says how group i's dump is summed (", each summed over the cores"). */
+char *run_report_reference_markdown(const CounterGroup *groups, const char *const *dump_docs, guint ngroups);
 
 #endif

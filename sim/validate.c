@@ -4,6 +4,7 @@
 #include <string.h>
 #include "sim/validate.h"
 #include "sim/base/config.h"
+#include "sim/base/input_file.h"
 #include "sim/base/report.h"
 #include "coherence/memsys.h"
 #include "sim/latency_probe.h"
@@ -62,7 +63,7 @@ static gboolean parse_number(const char *s, double *out)
 gboolean validation_table_load(ValidationTable *t, const char *path, GError **error)
 {
     g_autofree char *text = NULL;
-    if (!g_file_get_contents(path, &text, NULL, error))
+    if (!input_file_read(path, INPUT_TABLE, &text, NULL, error))
         return FALSE;
     g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
     gboolean header = FALSE;

@@ -1,8 +1,6 @@
 /* Lock verification (see verify.h). */
 #include <string.h>
 #include "sim/verify.h"
-#include "sim/base/config.h"
-#include "sim/base/suggest.h"
 #include "cores/asm.h"
 #include "cores/interp.h"
 #include "cores/isa_exec.h"
@@ -11,7 +9,7 @@ void verify_options_init(VerifyOptions *o)
 {
     memset(o, 0, sizeof *o);
     workload_init(&o->workload, WL_VERIFY);
-    o->arch = ARCH_X86;
+    o->target = arch_target(ARCH_X86);
     o->seeds = 100;
     o->first_seed = 1;
 }
@@ -29,27 +27,46 @@ static uint64_t read_var(const Interp *in, const char *name)
 }
 
 /* Checks one finished run; NULL when everything held, else what did not. */
-static char *check_run(const Interp *in, const HarnessOptions *h)
+static char *check_run(const Interp *in, const IsaProgram *p, const HarnessOptions *h)
 {
     GString *g = g_string_new(NULL);
     InterpOutcome oc = interp_outcome(in);
-    if (oc != INTERP_FINISHED)
+    guint sleepers = interp_futex_sleepers(in);
+    if (oc != INTERP_FINISHED && sleepers)
+        g_string_append_printf(g, "lost wake-up: %u thread%s asleep in futex_wait with no futex_wake to come "
+                               "(the run ended in %s); ", sleepers, sleepers == 1 ? "" : "s", interp_outcome_name(oc));
+    else if (oc != INTERP_FINISHED)
         g_string_append_printf(g, "the run ended in %s; ", interp_outcome_name(oc));
+    /* A `halt` in the lock's code ends its thread early: say so, rather than count what it left
+     * undone as lost updates. */
+    gboolean halted_in_lock = FALSE;
+    for (guint t = 0; t < h->threads; t++) {
+        const InterpThread *th = interp_thread(in, t);
+        if (th->state != THREAD_HALTED || !harness_pc_in_lock(p, th->pc))
+            continue;
+        const IsaInsn *i = &g_array_index(p->insns, IsaInsn, th->pc);
+        g_autofree char *pos = asm_format_pos(p, i);
+        g_string_append_printf(g, "thread %u halted inside the lock at %s (`halt`) after %" G_GUINT64_FORMAT
+                               " acquisitions; ", t, pos, th->marks[2]);
+        halted_in_lock = TRUE;
+    }
     uint64_t want = (uint64_t)harness_writers(h) * h->iterations;
     uint64_t counter = read_var(in, HARNESS_COUNTER), viol = read_var(in, HARNESS_VIOLATIONS);
-    if (oc == INTERP_FINISHED && counter != want)
+    /* The counts say something only of a run that finished its loops. */
+    gboolean finished = oc == INTERP_FINISHED && !halted_in_lock;
+    if (finished && counter != want)
         g_string_append_printf(g, "counter is %" G_GUINT64_FORMAT ", expected %" G_GUINT64_FORMAT
                                " (lost updates: mutual exclusion failed); ", counter, want);
     if (viol)
         g_string_append_printf(g, "%" G_GUINT64_FORMAT " critical sections were entered while another "
                                "thread was inside; ", viol);
-    if (oc == INTERP_FINISHED && h->readers) {
+    if (finished && h->readers) {
         uint64_t reads = read_var(in, HARNESS_READS), rwant = (uint64_t)MIN(h->readers, h->threads) * h->iterations;
         if (reads != rwant)
             g_string_append_printf(g, "%" G_GUINT64_FORMAT " read sections completed, expected %"
                                    G_GUINT64_FORMAT "; ", reads, rwant);
     }
-    for (guint t = 0; t < h->threads && oc == INTERP_FINISHED; t++)
+    for (guint t = 0; t < h->threads && finished; t++)
         if (interp_thread(in, t)->marks[2] != h->iterations)
             g_string_append_printf(g, "thread %u acquired %" G_GUINT64_FORMAT " times, expected %u; ", t,
                                    interp_thread(in, t)->marks[2], h->iterations);
@@ -69,32 +86,21 @@ gboolean verify_lock(const char *lock_name, const char *lock_text, const VerifyO
     memset(r, 0, sizeof *r);
     HarnessOptions h;
     workload_harness(&o->workload, &h);
-    g_autofree char *harness = harness_source(&h);
-    AsmSource src[2] = { { lock_name, lock_text }, { "<harness>", harness } };
-    /* The lock alone first, so a missing entry point reads as such, not as the harness's
-     * undefined label. */
-    g_autoptr(IsaProgram) alone = asm_assemble_sources(src, 1, o->arch, error);
-    if (!alone)
-        return FALSE;
-    const char *need[] = { "lock", "unlock", "read_lock", "read_unlock" };
-    for (guint i = 0; i < (h.readers ? 4u : 2u); i++)
-        if (isa_program_find_entry(alone, need[i]) < 0) {
-            g_set_error(error, ASM_ERROR, ASM_ERROR_INVALID,
-                        "%s: no entry point `%s`%s (mark its label with `.entry %s`)", lock_name, need[i],
-                        i >= 2 ? ": --readers needs a reader/writer lock" : "", need[i]);
-            return FALSE;
-        }
-    g_autoptr(IsaProgram) p = asm_assemble_sources(src, 2, o->arch, error);
+    g_autoptr(IsaProgram) p = harness_assemble(lock_name, lock_text, &h, o->target, o->lock_params, error);
     if (!p)
         return FALSE;
-    /* Generous: a fair schedule needs about threads x ops-per-acquisition steps per acquisition. */
-    guint64 bound = o->max_steps ? o->max_steps
-                                 : 2000000 + (guint64)h.threads * h.threads * h.iterations *
-                                                 (2000 + h.cs_work + h.think);
+    /* Generous: a fair schedule needs about threads x ops-per-acquisition steps per acquisition.
+     * Saturating: at the workload table's maxima the product passes 64 bits. */
+    guint64 bound = o->max_steps;
+    if (!bound) {
+        guint64 per = (guint64)h.threads * h.threads * (2000 + (guint64)h.cs_work + h.think);
+        bound = per && h.iterations > (G_MAXUINT64 - 2000000) / per ? G_MAXUINT64
+                                                                    : 2000000 + per * h.iterations;
+    }
     r->ok = TRUE;
     for (guint k = 0; k < o->seeds; k++) {
         guint64 seed = o->first_seed + k;
-        InterpOptions io = { .threads = h.threads, .seed = seed, .max_steps = bound };
+        InterpOptions io = { .threads = h.threads, .seed = seed, .max_steps = bound, .line_size = o->line_size };
         g_autoptr(Interp) in = interp_new(p, &io, error);
         if (!in)
             return FALSE;
@@ -102,7 +108,7 @@ gboolean verify_lock(const char *lock_name, const char *lock_text, const VerifyO
         r->runs++;
         r->steps += interp_steps(in);
         r->max_readers = MAX(r->max_readers, read_var(in, HARNESS_MAX_READERS));
-        char *why = check_run(in, &h);
+        char *why = check_run(in, p, &h);
         if (why) {
             r->ok = FALSE;
             r->failed_seed = seed;
@@ -113,27 +119,3 @@ gboolean verify_lock(const char *lock_name, const char *lock_text, const VerifyO
     return TRUE;
 }
 
-char *verify_find_lock(const char *name, GError **error)
-{
-    g_autoptr(GPtrArray) dirs = config_search_dirs("locks");
-    g_autofree char *file = g_str_has_suffix(name, ".qs") ? g_strdup(name) : g_strconcat(name, ".qs", NULL);
-    g_autoptr(GPtrArray) known = g_ptr_array_new_with_free_func(g_free);
-    for (guint i = 0; i < dirs->len; i++) {
-        char *p = g_build_filename(dirs->pdata[i], file, NULL);
-        if (!strchr(name, '/') && g_file_test(p, G_FILE_TEST_IS_REGULAR))
-            return p;
-        g_free(p);
-        GDir *d = g_dir_open(dirs->pdata[i], 0, NULL);
-        const char *f;
-        while (d && (f = g_dir_read_name(d)))
-            if (g_str_has_suffix(f, ".qs"))
-                g_ptr_array_add(known, g_strndup(f, strlen(f) - 3));
-        if (d)
-            g_dir_close(d);
-    }
-    const char *hint = suggest_closest(name, (const char *const *)known->pdata, known->len);
-    g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_NOENT, "no built-in lock `%s`%s%s%s (`qsim list locks` shows them; "
-                "use --lock-file PATH for your own)", name, hint ? "; did you mean `" : "", hint ? hint : "",
-                hint ? "`?" : "");
-    return NULL;
-}

@@ -8,7 +8,9 @@
 
 typedef struct {
     WorkloadOptions workload;   /* the rows of `qsim verify`: threads, readers, data, cs_writes, iterations */
-    Arch arch;
+    ArchTarget target;       /* what the lock is assembled for: its `.if arch=/atomics=` code */
+    guint line_size;         /* bytes: the memory layout's and the exclusive monitor's granule (0: 64) */
+    const char *const *lock_params; /* `.param` values, "NAME=VALUE", NULL-terminated; NULL: defaults */
     guint seeds;             /* seeds first_seed .. first_seed + seeds - 1 */
     guint64 first_seed;
     guint64 max_steps;       /* livelock bound per run; 0: from the workload's size */
@@ -29,12 +31,11 @@ void verify_result_clear(VerifyResult *r);
 
 /* Assembles `lock_text` (named `lock_name` in positions) with the harness and runs the seeds.
  * FALSE with an error when the sources do not assemble or lack the entry points the workload
- * needs; TRUE otherwise, with the verdict in *r. */
+ * needs; TRUE otherwise, with the verdict in *r.  A run that ends with a thread asleep in
+ * futex_wait and nobody left to wake it (deadlock, or the step bound while others spin) fails as
+ * a lost wake-up. */
 gboolean verify_lock(const char *lock_name, const char *lock_text, const VerifyOptions *o,
                      VerifyResult *r, GError **error);
 
-/* The path of built-in lock NAME (NAME.qs in the `locks` search folders), or NULL with an
- * error that suggests a close name and `qsim list locks`. */
-char *verify_find_lock(const char *name, GError **error);
 
 #endif

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <string.h>
 #include "sim/workload.h"
+#include "sim/base/echo.h"
 #include "sim/base/report.h"
 
 const WorkloadKey *workload_key_find(const char *name)
@@ -57,7 +58,10 @@ void workload_init(WorkloadOptions *w, WorkloadCommand command)
     memset(w, 0, sizeof *w);
     for (guint i = 0; i < workload_schema_len; i++) {
         const WorkloadKey *k = &workload_schema[i];
-        gboolean ok = workload_parse(k, workload_key_default(k, command), k->name, w, NULL);
+        const char *def = workload_key_default(k, command);
+        if (!def)
+            continue; /* not set: 0 */
+        gboolean ok = workload_parse(k, def, k->name, w, NULL);
         g_assert(ok); /* the defaults are checked by the workload tests */
     }
 }
@@ -77,7 +81,8 @@ gboolean workload_parse(const WorkloadKey *k, const char *text, const char *who,
                 return TRUE;
             }
         g_autofree char *names = choices_text(k);
-        g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s %s: one of %s", who, text, names);
+        g_autofree char *shown = echo_clip(text);
+        g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s %s: one of %s", who, shown, names);
         return FALSE;
     }
     /* Digits only (strtoull would take a sign, spaces and wrap negatives around). */
@@ -85,15 +90,23 @@ gboolean workload_parse(const WorkloadKey *k, const char *text, const char *who,
     gboolean digits = *p != '\0';
     for (; *p && digits; p++)
         digits = g_ascii_isdigit(*p);
+    g_autofree char *shown = echo_clip(text);
     if (!digits) {
-        g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s %s: expected a whole number", who, text);
+        g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s %s: expected a whole number", who, shown);
+        return FALSE;
+    }
+    /* Decimal, as everywhere in qsim: a leading zero (octal to some readers) is refused. */
+    const char *d = text + (*text == '-');
+    if (d[0] == '0' && d[1]) {
+        g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                    "%s %s: a number with a leading zero (numbers are decimal)", who, shown);
         return FALSE;
     }
     errno = 0;
     guint64 v = *text == '-' ? 0 : g_ascii_strtoull(text, NULL, 10);
     if (*text == '-' || errno == ERANGE || v < k->min || v > k->max) {
         g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                    "%s %s: out of range [%" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT "]", who, text, k->min, k->max);
+                    "%s %s: out of range [%" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT "]", who, shown, k->min, k->max);
         return FALSE;
     }
     set_number(k, w, v);
@@ -116,10 +129,18 @@ gboolean workload_validate(const WorkloadOptions *w, WorkloadCommand command, GE
         if (!(k->commands & command) || k->type == WL_ENUM)
             continue;
         guint64 v = get_number(k, w);
+        if (v == 0 && !workload_key_default(k, command))
+            continue; /* not set */
         if (v < k->min || v > k->max) {
             g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                         "--%s %" G_GUINT64_FORMAT ": out of range [%" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT "]",
                         k->flag, v, k->min, k->max);
+            return FALSE;
+        }
+        /* A setting of fixed-time runs means nothing in a fixed-work run: say so. */
+        if (k->mode == WL_FIXED_TIME && v && !workload_fixed_time(w)) {
+            g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                        "--%s %" G_GUINT64_FORMAT ": only for a fixed-time run (give --duration too)", k->flag, v);
             return FALSE;
         }
     }
@@ -143,6 +164,7 @@ void workload_harness(const WorkloadOptions *w, HarnessOptions *h)
     h->data = w->data;
     h->cs_work = w->cs_work;
     h->think = w->think;
+    h->think_always = w->jitter > 0; /* jitter varies the think time even when there is none */
     h->readers = w->readers;
 }
 
@@ -167,6 +189,33 @@ static const struct {
     { WL_RUN, "run" }, { WL_NATIVE, "native" }, { WL_VERIFY, "verify" }, { WL_SWEEP, "sweep" },
 };
 
+char *workload_key_commands_text(const WorkloadKey *k)
+{
+    GString *s = g_string_new(NULL);
+    for (guint c = 0; c < G_N_ELEMENTS(command_names); c++)
+        if (k->commands & command_names[c].bit)
+            g_string_append_printf(s, "%s%s", s->len ? ", " : "", command_names[c].name);
+    return g_string_free(s, FALSE);
+}
+
+char *workload_key_defaults_text(const WorkloadKey *k)
+{
+    GString *s = g_string_new(k->def ? k->def : "not set");
+    for (const WorkloadDefault *d = k->defaults; d && d->commands; d++)
+        for (guint c = 0; c < G_N_ELEMENTS(command_names); c++)
+            if (d->commands & command_names[c].bit)
+                g_string_append_printf(s, "; %s: %s (%s)", command_names[c].name, d->value, d->why);
+    return g_string_free(s, FALSE);
+}
+
+char *workload_key_values_text(const WorkloadKey *k)
+{
+    if (k->type == WL_ENUM)
+        return g_strjoinv(", ", (char **)k->choices);
+    return g_strdup_printf("%" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT "%s%s (%s)", k->min, k->max,
+                           k->unit ? " " : "", k->unit ? k->unit : "", k->max_why);
+}
+
 char *workload_reference_markdown(void)
 {
     GString *s = g_string_new("| option | sweep axis | commands | default | values | meaning |\n"
@@ -177,25 +226,10 @@ char *workload_reference_markdown(void)
         if (k->short_flag)
             g_string_append_printf(s, ", `-%c`", k->short_flag);
         g_string_append_printf(s, " | %s%s%s | ", k->axis ? "`" : "", k->axis ? k->axis : "", k->axis ? "`" : "");
-        gboolean first = TRUE;
-        for (guint c = 0; c < G_N_ELEMENTS(command_names); c++)
-            if (k->commands & command_names[c].bit) {
-                g_string_append_printf(s, "%s%s", first ? "" : ", ", command_names[c].name);
-                first = FALSE;
-            }
-        g_string_append_printf(s, " | %s", k->def);
-        for (const WorkloadDefault *d = k->defaults; d && d->commands; d++)
-            for (guint c = 0; c < G_N_ELEMENTS(command_names); c++)
-                if (d->commands & command_names[c].bit)
-                    g_string_append_printf(s, "; %s: %s (%s)", command_names[c].name, d->value, d->why);
-        if (k->type == WL_ENUM) {
-            g_autofree char *names = g_strjoinv(", ", (char **)k->choices);
-            g_string_append_printf(s, " | %s", names);
-        } else {
-            g_string_append_printf(s, " | %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT "%s%s", k->min, k->max,
-                                   k->unit ? " " : "", k->unit ? k->unit : "");
-        }
-        g_string_append_printf(s, " | %s. |\n", k->help);
+        g_autofree char *commands = workload_key_commands_text(k);
+        g_autofree char *defaults = workload_key_defaults_text(k);
+        g_autofree char *values = workload_key_values_text(k);
+        g_string_append_printf(s, "%s | %s | %s | %s. |\n", commands, defaults, values, k->help);
     }
     return g_string_free(s, FALSE);
 }

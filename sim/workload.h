@@ -46,7 +46,9 @@ typedef struct {
     const char *axis;      /* sweep axis name, NULL for rows sweeps cannot vary (WL_SWEEP unset) */
     WorkloadType type;
     gsize offset;          /* into WorkloadOptions */
-    const char *def;       /* default as text, parsed like a command-line value */
+    const char *def;       /* default as text, parsed like a command-line value; NULL: not set
+                            * (the field is 0, which is below `min`: an option of fixed time,
+                            * whose absence means fixed work) */
     guint64 min, max;      /* WL_UINT, WL_UINT64: allowed range, inclusive */
     const char *const *choices; /* WL_ENUM: names in enum order, NULL-terminated */
     guint commands;        /* WorkloadCommand bits: which commands take it */
@@ -54,6 +56,7 @@ typedef struct {
     const char *unit;      /* "cycles", "ms", or NULL for a count */
     const char *help;      /* one sentence, no default (that is added from `def`) */
     const WorkloadDefault *defaults; /* per-command defaults, ending in {0}, or NULL */
+    const char *max_why;   /* WL_UINT, WL_UINT64: why the maximum is what it is (docs/workload.md) */
 } WorkloadKey;
 
 extern const WorkloadKey workload_schema[];
@@ -68,9 +71,10 @@ typedef struct {
     guint cs_writes;            /* extra shared words written per critical section */
     guint cs_work;              /* work inside the critical section (cycles; natively work units) */
     guint think;                /* work between release and the next acquire */
-    guint jitter;               /* think time and start skew drawn in [0, jitter] (the model) */
+    guint jitter;               /* each `work` (think, hold) and the start skew get [0, jitter] more */
     guint iterations;           /* fixed work: acquisitions per thread */
     guint64 duration;           /* fixed time on the model: cycles (0: fixed work) */
+    guint64 warmup;             /* fixed time on the model: cycles run before the measured window */
     guint duration_ms;          /* fixed time natively: milliseconds (0: fixed work) */
 } WorkloadOptions;
 
@@ -78,7 +82,7 @@ typedef struct {
 const WorkloadKey *workload_key_find(const char *name);
 /* The row whose sweep axis is `axis`, or NULL. */
 const WorkloadKey *workload_axis_find(const char *axis);
-/* The default of `k` for `command` (one WorkloadCommand bit). */
+/* The default of `k` for `command` (one WorkloadCommand bit); NULL: not set (WorkloadKey.def). */
 const char *workload_key_default(const WorkloadKey *k, WorkloadCommand command);
 /* Every field at its default for `command`. */
 void workload_init(WorkloadOptions *w, WorkloadCommand command);
@@ -90,8 +94,8 @@ gboolean workload_parse(const WorkloadKey *k, const char *text, const char *who,
                         GError **error);
 /* k's field as text ("4", "same-line"): what `workload_parse` reads back. */
 char *workload_value_text(const WorkloadKey *k, const WorkloadOptions *w);
-/* Every row of `command` in range, and the rows agree (readers <= threads).  Errors name the
- * option as a flag: "--threads 0: out of range [1, 4096]". */
+/* Every row of `command` in range (a row not set is fine), and the rows agree (readers <=
+ * threads).  Errors name the option as a flag: "--threads 0: out of range [1, 4096]". */
 gboolean workload_validate(const WorkloadOptions *w, WorkloadCommand command, GError **error);
 
 /* A fixed-time run (duration or duration_ms set) rather than a fixed number of iterations. */
@@ -101,7 +105,12 @@ void workload_harness(const WorkloadOptions *w, HarnessOptions *h);
 /* Adds the workload of `command` to the open JSON object: one member per row (integers, enum
  * names), in table order, skipping rows of the other mode. */
 void workload_add_json(const WorkloadOptions *w, WorkloadCommand command, JsonBuilder *b);
-/* The table as Markdown, for docs and a man page: option, commands, default, range, meaning. */
+/* A row's commands ("run, native, verify, sweep"), its default with the per-command ones
+ * ("1000; verify: 3 (why)"), and its values ("fill, spread", "0 to 64"). */
+char *workload_key_commands_text(const WorkloadKey *k);
+char *workload_key_defaults_text(const WorkloadKey *k);
+char *workload_key_values_text(const WorkloadKey *k);
+/* The table as Markdown, for docs: option, commands, default, range, meaning. */
 char *workload_reference_markdown(void);
 
 #endif

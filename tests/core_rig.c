@@ -30,9 +30,13 @@ static gboolean use_memsys;
 
 void rig_use_memsys(void) { use_memsys = TRUE; }
 
+/* A case's timeout unless `add` sets its own. */
+#define RIG_TIMEOUT 60
+
 void rig_add_fake_cases(Suite *s, const char *name, void (*add)(TCase *tc))
 {
     TCase *fake = tcase_create(name);
+    tcase_set_timeout(fake, RIG_TIMEOUT);
     add(fake);
     suite_add_tcase(s, fake);
 }
@@ -40,12 +44,14 @@ void rig_add_fake_cases(Suite *s, const char *name, void (*add)(TCase *tc))
 void rig_add_cases(Suite *s, const char *name, void (*add)(TCase *tc))
 {
     TCase *fake = tcase_create(name);
+    tcase_set_timeout(fake, RIG_TIMEOUT);
     add(fake);
     suite_add_tcase(s, fake);
     /* Check keeps the name pointer: an interned string lives as long as the process. */
     g_autofree char *real_name = g_strconcat(name, "+memsys", NULL);
     TCase *real = tcase_create(g_intern_string(real_name));
     tcase_add_checked_fixture(real, rig_use_memsys, NULL);
+    tcase_set_timeout(real, RIG_TIMEOUT);
     add(real);
     suite_add_tcase(s, real);
 }

@@ -1,4 +1,8 @@
 #include <check.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/resource.h>
 #include "tests/run_qsim.h"
 
 const char *test_srcdir(void)
@@ -12,7 +16,36 @@ gboolean test_scale_quick(void)
     return !g_strcmp0(g_getenv("QSIM_TEST_SCALE"), "quick");
 }
 
+/* In the child, after its standard streams are set up and before exec. */
+static void child_limits(gpointer data)
+{
+    guint flags = GPOINTER_TO_UINT(data);
+    if (flags & RUN_QSIM_LIMITED) {
+        struct rlimit cpu = { 20, 20 };
+        setrlimit(RLIMIT_CPU, &cpu);
+        /* The sanitizers reserve terabytes of shadow memory up front: no address-space limit
+         * there (the CPU limit still stops a runaway). */
+        const char *bin = g_getenv("QSIM_BIN");
+        if (!bin || !strstr(bin, "/asan/")) {
+            struct rlimit as = { 3ull << 30, 3ull << 30 };
+            setrlimit(RLIMIT_AS, &as);
+        }
+    }
+    if (flags & RUN_QSIM_STDOUT_FULL) {
+        int fd = open("/dev/full", O_WRONLY);
+        if (fd >= 0) {
+            dup2(fd, STDOUT_FILENO);
+            close(fd);
+        }
+    }
+}
+
 int run_qsim(const char *const *args, char **out, char **err)
+{
+    return run_qsim_with(args, 0, out, err);
+}
+
+int run_qsim_with(const char *const *args, guint flags, char **out, char **err)
 {
     const char *bin = g_getenv("QSIM_BIN");
     g_autofree char *fallback = g_build_filename(test_srcdir(), "qsim", NULL);
@@ -24,8 +57,10 @@ int run_qsim(const char *const *args, char **out, char **err)
     int status = -1;
     GError *error = NULL;
     char *o = NULL, *e = NULL;
-    gboolean ok = g_spawn_sync(test_srcdir(), (char **)argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                               &o, &e, &status, &error);
+    g_assert(!(out && (flags & RUN_QSIM_STDOUT_FULL)));
+    gboolean ok = g_spawn_sync(test_srcdir(), (char **)argv->pdata, NULL, G_SPAWN_DEFAULT, child_limits,
+                               GUINT_TO_POINTER(flags), (flags & RUN_QSIM_STDOUT_FULL) ? NULL : &o, &e, &status,
+                               &error);
     g_ptr_array_free(argv, TRUE);
     ck_assert_msg(ok, "could not run qsim: %s", error ? error->message : "?");
     if (out)

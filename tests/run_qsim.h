@@ -9,6 +9,15 @@
 int run_qsim(const char *const *args, char **out, char **err);
 /* As run_qsim, with the arguments as one space-separated string (no quoting). */
 int run_qsim_line(const char *line, char **out, char **err);
+/* How run_qsim_with runs it. */
+typedef enum {
+    RUN_QSIM_LIMITED = 1 << 0,     /* at most 20 s of CPU and (outside the sanitizer build) 3 GiB of
+                                    * address space: a bad input that would eat the machine or spin
+                                    * fails the test instead */
+    RUN_QSIM_STDOUT_FULL = 1 << 1, /* stdout is /dev/full (every write fails: a full disk) */
+} RunQsimFlags;
+/* As run_qsim, with `flags` (RUN_QSIM_STDOUT_FULL: `out` must be NULL). */
+int run_qsim_with(const char *const *args, guint flags, char **out, char **err);
 /* QSIM_TEST_SCALE=quick (the sanitizer run) asks heavy tests to do less. */
 gboolean test_scale_quick(void);
 const char *test_srcdir(void);

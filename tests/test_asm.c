@@ -1,5 +1,5 @@
-/* The assembler: one row per error kind (message and position), and good programs decoding to
- * the expected ops. */
+/* The assembler: one row per error kind (message and position), good programs decoding to the
+ * expected ops, and conditional assembly selecting each target's code. */
 #include <check.h>
 #include <string.h>
 #include "cores/asm.h"
@@ -32,8 +32,8 @@ static const AsmErrorRow error_rows[] = {
     { "alignment not a power of two", PRE ".shared v 8 align 12\n", "t.qs:5:19: alignment `12` must be a power of two", ARCH_X86 },
     { "sub-word access crossing its alignment", PRE "    ld16 r1, [w+1]\n", "t.qs:5:14: 16-bit access at w+1 crosses its natural alignment (2 bytes)", ARCH_X86 },
     { "access running outside its variable", PRE "    ld r1, [h]\n", "t.qs:5:12: 8-byte access at h+0 runs outside `h` (4 bytes)", ARCH_X86 },
-    { "arm64-only op on x86", PRE "    ldx r1, [w]\n", "t.qs:5:5: `ldx` is not available on x86 (arm64 only)", ARCH_X86 },
-    { "wfe on x86", PRE "    wfe\n", "t.qs:5:5: `wfe` is not available on x86 (arm64 only)", ARCH_X86 },
+    { "arm64-only op on x86", PRE "    ldx r1, [w]\n", "t.qs:5:5: `ldx` is not available on x86 (arm64 only; put it under `.if arch=arm64`)", ARCH_X86 },
+    { "wfe on x86", PRE "    wfe\n", "t.qs:5:5: `wfe` is not available on x86 (arm64 only; put it under `.if arch=arm64`)", ARCH_X86 },
     { "write to tid", PRE "    add tid, tid, 1\n", "t.qs:5:9: `tid` is read-only: `add` cannot write it", ARCH_X86 },
     { "write to nthreads", PRE "    ld nthreads, [w]\n", "t.qs:5:8: `nthreads` is read-only: `ld` cannot write it", ARCH_ARM64 },
     { "with that does not fit", PRE ".shared big 64 with w\n", "t.qs:5:9: `big` (64 bytes) does not fit in `w`'s 64-byte line", ARCH_X86 },
@@ -45,13 +45,46 @@ static const AsmErrorRow error_rows[] = {
     { "unknown directive", PRE ".global x\n", "t.qs:5:1: unknown directive `.global`", ARCH_X86 },
     { "la of an unknown variable", PRE "    la r1, nodes, r2\n", "t.qs:5:12: undefined variable `nodes`", ARCH_X86 },
     { "la takes 2 or 3 operands", PRE "    la r1\n", "t.qs:5:5: `la` takes 2 or 3 operands, not 1", ARCH_X86 },
+    /* Conditional assembly: every kind of misplaced directive and bad condition. */
+    { "endif without if", PRE ".endif\n", "t.qs:5:1: `.endif` without an open `.if`", ARCH_X86 },
+    { "else without if", PRE "    .else\n", "t.qs:5:5: `.else` without an open `.if`", ARCH_ARM64 },
+    { "elif without if", PRE ".elif arch=x86\n", "t.qs:5:1: `.elif` without an open `.if`", ARCH_X86 },
+    { "elif after else", PRE ".if arch=x86\n.else\n.elif arch=arm64\n.endif\n",
+      "t.qs:7:1: `.elif` after the `.else` of the `.if` at line 5", ARCH_X86 },
+    { "two elses", PRE ".if arch=x86\n.else\n.else\n.endif\n",
+      "t.qs:7:1: `.else` after the `.else` of the `.if` at line 5", ARCH_ARM64 },
+    { "if never closed", PRE ".if arch=arm64\n    nop\n", "t.qs:5:1: `.if` without `.endif`", ARCH_X86 },
+    { "nested if closed once", PRE ".if arch=x86\n  .if atomics=locked\n  .endif\n",
+      "t.qs:5:1: `.if` without `.endif`", ARCH_X86 },
+    { "unknown condition with did-you-mean", PRE ".if atomic=lse\n.endif\n",
+      "t.qs:5:5: unknown condition `atomic`; did you mean `atomics`?", ARCH_ARM64 },
+    { "unknown arch with did-you-mean", PRE ".if arch=amr64\n.endif\n",
+      "t.qs:5:10: unknown arch `amr64`; did you mean `arm64`? (arch is x86 or arm64)", ARCH_X86 },
+    { "unknown atomics kind", PRE ".if atomics=cas\n.endif\n", "t.qs:5:13: unknown atomics `cas`", ARCH_ARM64 },
+    { "condition without KEY=VALUE", PRE ".if arm64\n.endif\n", "t.qs:5:5: `.if` takes one condition KEY=VALUE", ARCH_X86 },
+    { "if without a condition", PRE ".if\n.endif\n", "t.qs:5:1: `.if` takes one condition KEY=VALUE", ARCH_X86 },
+    { "two conditions", PRE ".if arch=x86 atomics=lse\n.endif\n",
+      "t.qs:5:14: `.if` takes one condition; `atomics=lse` follows it", ARCH_X86 },
+    { "else with a condition", PRE ".if arch=x86\n.else arch=arm64\n.endif\n",
+      "t.qs:6:7: `.else` takes no condition", ARCH_X86 },
+    { "endif with a condition", PRE ".if arch=x86\n.endif arch=x86\n", "t.qs:6:8: `.endif` takes no condition", ARCH_X86 },
+    { "bad condition in a branch not taken", PRE ".if arch=x86\n.elif arch=x68\n.endif\n",
+      "t.qs:6:12: unknown arch `x68`", ARCH_X86 },
+    { "bad condition nested in a block not assembled", PRE ".if arch=arm64\n.if atomics=llssc\n.endif\n.endif\n",
+      "t.qs:6:13: unknown atomics `llssc`; did you mean `llsc`?", ARCH_X86 },
+    { "misspelt directive in a branch not taken", PRE ".if arch=arm64\n    nop\n.esle\n    nop\n.endif\n",
+      "t.qs:7:1: unknown directive `.esle`", ARCH_X86 },
+    { "label on a conditional line", PRE "spin: .if arch=x86\n.endif\n",
+      "t.qs:5:1: a label cannot share a line with `.if`", ARCH_X86 },
+    { "errors in the taken branch are reported", PRE ".if arch=arm64\n    lod r1, [w]\n.endif\n",
+      "t.qs:6:5: unknown op `lod`", ARCH_ARM64 },
 };
 
 START_TEST(test_error_row)
 {
     const AsmErrorRow *row = &error_rows[_i];
     g_autoptr(GError) err = NULL;
-    g_autoptr(IsaProgram) p = asm_assemble("t.qs", row->input, row->arch, &err);
+    g_autoptr(IsaProgram) p = asm_assemble("t.qs", row->input, arch_target(row->arch), &err);
     ck_assert_msg(p == NULL, "%s: assembled without error", row->title);
     ck_assert(g_error_matches(err, ASM_ERROR, ASM_ERROR_INVALID));
     ck_assert_msg(strstr(err->message, row->expected), "%s:\n expected: %s\n got:      %s", row->title,
@@ -66,7 +99,7 @@ START_TEST(test_all_errors_collected_in_order)
                       ".shared v 8 align 3\n"     /* 7: reported from pass 1, still sorted */
                       "    add tid, r1, 1\n";     /* 8 */
     g_autoptr(GError) err = NULL;
-    g_autoptr(IsaProgram) p = asm_assemble("t.qs", src, ARCH_X86, &err);
+    g_autoptr(IsaProgram) p = asm_assemble("t.qs", src, arch_target(ARCH_X86), &err);
     ck_assert_ptr_null(p);
     g_auto(GStrv) lines = g_strsplit(err->message, "\n", -1);
     ck_assert_uint_eq(g_strv_length(lines), 4);
@@ -77,12 +110,25 @@ START_TEST(test_all_errors_collected_in_order)
 }
 END_TEST
 
+/* A block closes in the source that opened it: the harness cannot close the lock's `.if`. */
+START_TEST(test_block_does_not_span_sources)
+{
+    AsmSource src[2] = { { "lock.qs", ".shared lock_word 4\n.if arch=x86\n.entry lock\nlock:\n    ret\n" },
+                         { "<harness>", "main:\n.endif\n    call lock\n" } };
+    g_autoptr(GError) err = NULL;
+    g_autoptr(IsaProgram) p = asm_assemble_sources(src, 2, arch_target(ARCH_X86), &err);
+    ck_assert_ptr_null(p);
+    ck_assert_str_eq(err->message, "lock.qs:2:1: `.if` without `.endif` (a block closes in the file that opens it)\n"
+                                   "<harness>:2:1: `.endif` without an open `.if`");
+}
+END_TEST
+
 START_TEST(test_errors_name_their_source)
 {
     AsmSource src[2] = { { "lock.qs", ".shared lock_word 4\n.entry lock\nlock:\n    ret\n" },
                          { "<harness>", "main:\n    call lok\n" } };
     g_autoptr(GError) err = NULL;
-    g_autoptr(IsaProgram) p = asm_assemble_sources(src, 2, ARCH_X86, &err);
+    g_autoptr(IsaProgram) p = asm_assemble_sources(src, 2, arch_target(ARCH_X86), &err);
     ck_assert_ptr_null(p);
     ck_assert_str_eq(err->message, "<harness>:2:10: undefined label `lok`; did you mean `lock`?");
 }
@@ -130,7 +176,7 @@ START_TEST(test_round_trip)
     for (guint i = 0; i < G_N_ELEMENTS(good); i++)
         g_string_append_printf(src, "    %s ; trailing comment\n", good[i].in);
     g_autoptr(GError) err = NULL;
-    g_autoptr(IsaProgram) p = asm_assemble("t.qs", src->str, ARCH_X86, &err);
+    g_autoptr(IsaProgram) p = asm_assemble("t.qs", src->str, arch_target(ARCH_X86), &err);
     ck_assert_msg(p != NULL, "%s", err ? err->message : "");
     ck_assert_uint_eq(p->insns->len, G_N_ELEMENTS(good));
     for (guint i = 0; i < G_N_ELEMENTS(good); i++) {
@@ -149,7 +195,7 @@ START_TEST(test_decoded_fields)
     const char *src = PRE ".entry main\nmain:\n    cas32.acq r1, [node+r2+8], r3, 7\n    bne r1, 0, main\n"
                           "    ldx8.acq r5, [w]\n    stx8.rel r6, [w], r5\n    wfe\n";
     g_autoptr(GError) err = NULL;
-    g_autoptr(IsaProgram) p = asm_assemble("t.qs", src, ARCH_ARM64, &err);
+    g_autoptr(IsaProgram) p = asm_assemble("t.qs", src, arch_target(ARCH_ARM64), &err);
     ck_assert_msg(p != NULL, "%s", err ? err->message : "");
     const IsaInsn *c = &g_array_index(p->insns, IsaInsn, 0);
     ck_assert_int_eq(c->op, OP_CAS);
@@ -172,6 +218,115 @@ START_TEST(test_decoded_fields)
 }
 END_TEST
 
+/* One source, three targets: each gets its own branch of every block, nested blocks included;
+ * declarations and labels in branches not taken do not exist (the same label and constant are
+ * defined once per branch); positions stay those of the source. */
+static const char cond_src[] =
+    ".shared w 8 own_line\n"     /* 1 */
+    ".if arch=arm64\n"
+    ".equ N 2\n"
+    ".shared only_arm64 8\n"
+    ".else\n"                     /* 5 */
+    ".equ N 1\n"
+    ".endif\n"
+    ".entry main\n"
+    "main:\n"
+    ".if arch=x86\n"              /* 10 */
+    "spin:\n"
+    "    pause\n"
+    ".elif atomics=lse\n"
+    "spin:\n"
+    "    wfe\n"                   /* 15 */
+    "    fadd r1, [w], N\n"
+    ".else\n"
+    "spin:  # llsc\n"
+    "    ldx r1, [w]\n"
+    "    wfe\n"                   /* 20 */
+    ".endif\n"
+    "    .if arch=arm64  # indented, with a comment\n"
+    "    .if atomics = llsc\n"
+    "    sevl\n"
+    "    .endif\n"                /* 25 */
+    "    .endif\n"
+    "    mov r2, N\n"
+    "    jmp spin\n";
+
+typedef struct {
+    ArchTarget target;
+    const char *ops;              /* the decoded program, one op a line */
+    const char *lines;            /* each op's source line */
+} CondCase;
+
+static const CondCase cond_cases[] = {
+    { { ARCH_X86, ARCH_ATOMICS_LOCKED, 0 }, "pause\nmov r2, 1\njmp main\n", "12 27 28 " },
+    { { ARCH_ARM64, ARCH_ATOMICS_LLSC, 0 }, "ldx r1, [w]\nwfe\nsevl\nmov r2, 2\njmp main\n", "19 20 24 27 28 " },
+    { { ARCH_ARM64, ARCH_ATOMICS_LSE, 0 }, "wfe\nfadd r1, [w], 2\nmov r2, 2\njmp main\n", "15 16 27 28 " },
+};
+
+START_TEST(test_conditional_selects_per_target)
+{
+    const CondCase *c = &cond_cases[_i];
+    g_autoptr(GError) err = NULL;
+    g_autoptr(IsaProgram) p = asm_assemble("t.qs", cond_src, c->target, &err);
+    ck_assert_msg(p != NULL, "%s", err ? err->message : "");
+    g_autoptr(GString) ops = g_string_new(NULL), lines = g_string_new(NULL);
+    for (guint i = 0; i < p->insns->len; i++) {
+        const IsaInsn *in = &g_array_index(p->insns, IsaInsn, i);
+        g_autofree char *txt = asm_format_insn(p, in);
+        g_string_append_printf(ops, "%s\n", txt);
+        g_string_append_printf(lines, "%u ", in->line);
+    }
+    ck_assert_str_eq(ops->str, c->ops);
+    ck_assert_str_eq(lines->str, c->lines);
+    /* `spin` is the first op whichever branch defined it; the arm64-only variable exists only there. */
+    ck_assert_int_eq(g_array_index(p->insns, IsaInsn, p->insns->len - 1).target, 0);
+    ck_assert_int_eq(isa_program_find_sym(p, "only_arm64") >= 0, c->target.arch == ARCH_ARM64);
+    /* The listing names the target. */
+    g_autofree char *listing = asm_listing(p, c->target, 1);
+    ck_assert_msg(strstr(listing, c->target.arch == ARCH_X86 ? "assembled for x86:" :
+                                  c->target.atomics == ARCH_ATOMICS_LSE ? "assembled for arm64 (lse):"
+                                                                        : "assembled for arm64 (llsc):"),
+                  "%s", listing);
+}
+END_TEST
+
+/* What a config assembles for, and the --arch/--atomics options. */
+START_TEST(test_targets)
+{
+    static const struct { Arch arch; AtomicsKind kind; ArchAtomics want; } rows[] = {
+        { ARCH_X86, ATOMICS_LLSC, ARCH_ATOMICS_LOCKED },   /* core.atomics means nothing on x86 */
+        { ARCH_ARM64, ATOMICS_LLSC, ARCH_ATOMICS_LLSC },
+        { ARCH_ARM64, ATOMICS_LSE_NEAR, ARCH_ATOMICS_LSE },
+        { ARCH_ARM64, ATOMICS_LSE_FAR, ARCH_ATOMICS_LSE },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS(rows); i++) {
+        QsimConfig cfg;
+        memset(&cfg, 0, sizeof cfg);
+        cfg.arch = rows[i].arch;
+        cfg.core.atomics = rows[i].kind;
+        cfg.line_size = 32;
+        ArchTarget t = asm_target_for_config(&cfg);
+        ck_assert_int_eq(t.arch, rows[i].arch);
+        ck_assert_int_eq(t.atomics, rows[i].want);
+        ck_assert_uint_eq(t.line_size, 32);   /* `with` placements are checked against it */
+    }
+    ArchTarget t;
+    ck_assert(arch_target_parse(NULL, NULL, &t, NULL));
+    ck_assert(t.arch == ARCH_X86 && t.atomics == ARCH_ATOMICS_LOCKED);
+    ck_assert(arch_target_parse("arm64", NULL, &t, NULL));
+    ck_assert(t.arch == ARCH_ARM64 && t.atomics == ARCH_ATOMICS_LLSC);
+    ck_assert(arch_target_parse("arm64", "lse", &t, NULL));
+    ck_assert(t.arch == ARCH_ARM64 && t.atomics == ARCH_ATOMICS_LSE);
+    g_autoptr(GError) e1 = NULL, e2 = NULL, e3 = NULL;
+    ck_assert(!arch_target_parse("x86", "lse", &t, &e1));
+    ck_assert_str_eq(e1->message, "--atomics lse: x86 atomics are always LOCK-prefixed (locked)");
+    ck_assert(!arch_target_parse("arm64", "locked", &t, &e2));
+    ck_assert_str_eq(e2->message, "--atomics locked: arm64 atomics are llsc or lse");
+    ck_assert(!arch_target_parse("arm64", "cas", &t, &e3));
+    ck_assert_ptr_nonnull(strstr(e3->message, "not `cas`"));
+}
+END_TEST
+
 START_TEST(test_with_layout)
 {
     /* Data `with` a lock word that owns its line shares it; a later own-line variable does not;
@@ -179,7 +334,7 @@ START_TEST(test_with_layout)
     const char *src = ".shared lock 4 own_line\n.shared a 8 own_line\n.shared data 16 with lock\n"
                       ".shared x 4\n.shared y 4\n.shared z 8 with x\n";
     g_autoptr(GError) err = NULL;
-    g_autoptr(IsaProgram) p = asm_assemble("t.qs", src, ARCH_X86, &err);
+    g_autoptr(IsaProgram) p = asm_assemble("t.qs", src, arch_target(ARCH_X86), &err);
     ck_assert_msg(p != NULL, "%s", err ? err->message : "");
     IsaLayout *l = isa_layout_new(p, 2, 64, 0x1000);
     uint64_t lock = isa_sym_addr(l, 0, 0), a = isa_sym_addr(l, 1, 0), data = isa_sym_addr(l, 2, 0);
@@ -194,18 +349,112 @@ START_TEST(test_with_layout)
 }
 END_TEST
 
+/* `with` fits the target's line, not always 64 bytes: the layout places by the config's line
+ * size, where a group that overflows would overlap the next variable (16-byte lines gave the
+ * harness false mutual-exclusion failures). */
+START_TEST(test_with_checked_against_the_line_size)
+{
+    const char *src = ".shared c 8 own_line\n.shared f 8 with c\n.shared d 8 with c\n.shared v 8 own_line\n";
+    ArchTarget t = arch_target(ARCH_X86);
+    g_autoptr(GError) err = NULL;
+    g_autoptr(IsaProgram) p64 = asm_assemble("t.qs", src, t, &err);
+    ck_assert_msg(p64 != NULL, "%s", err ? err->message : "");
+    t.line_size = 32;
+    g_autoptr(IsaProgram) p32 = asm_assemble("t.qs", src, t, &err);
+    ck_assert_msg(p32 != NULL, "%s", err ? err->message : "");
+    t.line_size = 16;
+    g_autoptr(IsaProgram) p16 = asm_assemble("t.qs", src, t, &err);
+    ck_assert_ptr_null(p16);
+    ck_assert_str_eq(err->message, "t.qs:3:9: `d` (8 bytes) does not fit in `c`'s 16-byte line (it would start at offset 16)");
+    /* Where it is accepted, the layout keeps the group in one line and off the next variable. */
+    IsaLayout *l = isa_layout_new(p32, 1, 32, 0);
+    ck_assert_uint_eq(isa_sym_addr(l, 2, 0) / 32, isa_sym_addr(l, 0, 0) / 32);
+    ck_assert_uint_gt(isa_sym_addr(l, 3, 0), isa_sym_addr(l, 2, 0));
+    isa_layout_free(l);
+}
+END_TEST
+
+/* Echoed tokens are clipped, and a source of garbage reports its first errors (by position,
+ * of the first ASM_DIAGS_KEPT found) and how many there were. */
+START_TEST(test_errors_are_bounded)
+{
+    static const guint counts[] = { 100, 3000 };
+    for (guint k = 0; k < G_N_ELEMENTS(counts); k++) {
+        GString *src = g_string_new(NULL);
+        for (guint i = 0; i < counts[k]; i++)
+            g_string_append(src, "    lod r1\n");
+        g_string_append(src, "    jmp ");
+        for (guint i = 0; i < 5000; i++)
+            g_string_append_c(src, 'y');
+        g_string_append_c(src, '\n');
+        g_autoptr(GError) err = NULL;
+        g_autoptr(IsaProgram) p = asm_assemble("t.qs", src->str, arch_target(ARCH_X86), &err);
+        g_string_free(src, TRUE);
+        ck_assert_ptr_null(p);
+        g_auto(GStrv) lines = g_strsplit(err->message, "\n", -1);
+        ck_assert_uint_eq(g_strv_length(lines), 21);
+        ck_assert_str_eq(lines[0], "t.qs:1:5: unknown op `lod`; did you mean `ld`?");
+        g_autofree char *more = g_strdup_printf("... and %u more errors", counts[k] + 1 - 20);
+        ck_assert_str_eq(lines[20], more);
+    }
+    /* A megabyte-long label is echoed clipped. */
+    GString *src = g_string_new("    jmp ");
+    for (guint i = 0; i < 1000000; i++)
+        g_string_append_c(src, 'y');
+    g_autoptr(GError) err = NULL;
+    g_autoptr(IsaProgram) p = asm_assemble("t.qs", src->str, arch_target(ARCH_X86), &err);
+    g_string_free(src, TRUE);
+    ck_assert_ptr_null(p);
+    ck_assert_msg(g_str_has_prefix(err->message, "t.qs:1:9: undefined label `yyyyyyyyyy") &&
+                  g_str_has_suffix(err->message, "y...`"), "%.200s", err->message);
+    ck_assert_uint_lt(strlen(err->message), 120);
+}
+END_TEST
+
+/* A large source assembles in time linear in its size: labels, variables and `with` chains are
+ * found through tables (each lookup scanned all of them: a megabyte of labels took 14 s).  The
+ * test's timeout is the guard. */
+START_TEST(test_large_sources)
+{
+    GString *src = g_string_new(".shared v0 8 own_line\n.entry main\nmain:\n");
+    for (guint i = 1; i < 12000; i++)
+        g_string_append_printf(src, ".shared v%u 4 with v%u\nl%u:\n    ld32 r1, [v%u]\n    beq r1, 7, l%u\n", i,
+                               i - 1, i, i, 12000 - i);
+    g_string_append(src, "l12000:\n    halt\n");
+    g_autoptr(GError) err = NULL;
+    g_autoptr(IsaProgram) p = asm_assemble("t.qs", src->str, arch_target(ARCH_X86), &err);
+    g_string_free(src, TRUE);
+    /* the `with` chain overflows its partner's line at every 16th link */
+    ck_assert_ptr_null(p);
+    ck_assert_msg(g_str_has_prefix(err->message, "t.qs:60:9: `v15` (4 bytes) does not fit in `v14`'s 64-byte line"),
+                  "%.300s", err->message);
+    g_auto(GStrv) lines = g_strsplit(err->message, "\n", -1);
+    ck_assert_str_eq(lines[g_strv_length(lines) - 1], "... and 730 more errors");
+}
+END_TEST
+
 Suite *make_asm_suite(void)
 {
     Suite *s = suite_create("asm");
     TCase *tc = tcase_create("errors");
+    tcase_set_timeout(tc, 30);
     tcase_add_loop_test(tc, test_error_row, 0, G_N_ELEMENTS(error_rows));
     tcase_add_test(tc, test_all_errors_collected_in_order);
     tcase_add_test(tc, test_errors_name_their_source);
+    tcase_add_test(tc, test_block_does_not_span_sources);
+    tcase_add_test(tc, test_errors_are_bounded);
     suite_add_tcase(s, tc);
     tc = tcase_create("programs");
+    tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_round_trip);
     tcase_add_test(tc, test_decoded_fields);
     tcase_add_test(tc, test_with_layout);
+    tcase_add_test(tc, test_with_checked_against_the_line_size);
+    tcase_add_test(tc, test_large_sources);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("conditional assembly");
+    tcase_add_loop_test(tc, test_conditional_selects_per_target, 0, G_N_ELEMENTS(cond_cases));
+    tcase_add_test(tc, test_targets);
     suite_add_tcase(s, tc);
     return s;
 }

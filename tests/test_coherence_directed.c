@@ -241,10 +241,37 @@ START_TEST(test_far_atomic)
 }
 END_TEST
 
+/* An LLC of 2^32 + 1 sets (one way of 16-byte lines, 64 GiB): neighbouring lines sit in sets
+ * of their own, as in any cache of more than one set.  The set count was cut to 32 bits, which
+ * made it one set: the second line evicted the first and back-invalidated its private copy. */
+START_TEST(test_llc_set_count_beyond_32_bits)
+{
+    g_autofree char *y = rig_yaml(1, 2, "mesi");
+    const char *sets[] = { "line_size=16", "llc.ways=1", "llc.size=68719476752", NULL };
+    CohRig *r = rig_new(y, sets);
+    rig_do(r, 0, MEM_LOAD, 0x1000, 0);
+    rig_settle(r);
+    rig_do(r, 1, MEM_LOAD, 0x1010, 0);
+    rig_settle(r);
+    ck_assert_uint_eq(memsys_stats(r->ms)->back_invalidations, 0);
+    ck_assert_int_eq(memsys_cache_state(r->ms, 0, 0x1000), CS_E);
+    ck_assert_int_eq(memsys_cache_state(r->ms, 1, 0x1010), CS_E);
+    /* Lines 2^32 + 1 apart share a set: the one way holds one of them. */
+    uint64_t far = 0x1000 + (((uint64_t)1 << 32) + 1) * 16;
+    rig_do(r, 1, MEM_LOAD, far, 0);
+    rig_settle(r);
+    ck_assert_uint_eq(memsys_stats(r->ms)->back_invalidations, 1);
+    ck_assert_int_eq(memsys_cache_state(r->ms, 0, 0x1000), CS_I);
+    rig_assert_ok(r);
+    rig_free(r);
+}
+END_TEST
+
 Suite *make_coh_directed_suite(void)
 {
     Suite *s = suite_create("coh_directed");
     TCase *tc = tcase_create("scenarios");
+    tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_load_store_values);
     tcase_add_test(tc, test_read_miss_remote_owner);
     tcase_add_loop_test(tc, test_rfo_three_sharers, 0, 2);
@@ -253,6 +280,7 @@ Suite *make_coh_directed_suite(void)
     tcase_add_test(tc, test_moesi_owner_serves_reads);
     tcase_add_test(tc, test_hold_cycles_delay_snoop);
     tcase_add_loop_test(tc, test_far_atomic, 0, 2);
+    tcase_add_test(tc, test_llc_set_count_beyond_32_bits);
     suite_add_tcase(s, tc);
     return s;
 }

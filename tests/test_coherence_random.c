@@ -19,7 +19,9 @@
  *
  * Coverage: across the runs of one protocol, every row of its cache table (stall rows too:
  * they are the accesses that meet a transient line) and every non-stall row of its directory
- * table must fire, except the rows named in `never_fire` with the reason. */
+ * table must fire, except the rows named in `never_fire` with the reason.  Each protocol runs
+ * on its interconnect: the directory machines, or a snooping bus (msi and mesi, whose tables
+ * are then msi-bus and mesi-bus: a bus has one socket and no far atomics). */
 #include <check.h>
 #include <stdarg.h>
 #include <string.h>
@@ -269,7 +271,8 @@ static void issue_next(void *obj, uint64_t slot)
 static const char *random_yaml =
     "name: random\narch: arm64\nprotocol: %s\nline_size: 64\n"
     "topology:\n  sockets: %u\n  cores_per_socket: %u\n  ondie: ring\n  ondie_hop_cycles: 2\n"
-    "  snoop_response_cycles: 15\n  socket_hop_cycles: 40\n  cross_socket: %s\n"
+    "  snoop_response_cycles: 15\n  socket_hop_cycles: 40\n  cross_socket: %s\n  interconnect: %s\n"
+    "bus:\n  address_cycles: 4\n  data_cycles: 3\n"
     "l1:\n  size: 1KiB\n  ways: 2\n  latency: 2\n"
     "l2:\n  enabled: %s\n  size: 2KiB\n  ways: 4\n  latency: 6\n"
     "llc:\n  size: 1KiB\n  ways: 4\n  latency: 20\n"
@@ -288,15 +291,22 @@ typedef struct {
     gboolean l2, far;
     const char *xsock;
     guint64 ops;
+    const char *interconnect;   /* NULL: directory */
 } RandomMachine;
 
 static const RandomMachine random_machines[] = {
-    { 1, FALSE, FALSE, "directory", 500000 },
-    { 2, TRUE,  FALSE, "broadcast", 500000 },
-    { 2, FALSE, TRUE,  "directory", 250000 },
+    { 1, FALSE, FALSE, "directory", 500000, NULL },
+    { 2, TRUE,  FALSE, "broadcast", 500000, NULL },
+    { 2, FALSE, TRUE,  "directory", 250000, NULL },
     /* far atomics meeting broadcast snoops and an L2; four sockets */
-    { 2, TRUE,  TRUE,  "broadcast", 100000 },
-    { 4, FALSE, FALSE, "directory", 100000 },
+    { 2, TRUE,  TRUE,  "broadcast", 100000, NULL },
+    { 4, FALSE, FALSE, "directory", 100000, NULL },
+};
+
+/* A bus: one socket; with and without an L2 (whose evictions send write-backs of their own). */
+static const RandomMachine bus_machines[] = {
+    { 1, FALSE, FALSE, "directory", 300000, "bus" },
+    { 1, TRUE,  FALSE, "directory", 300000, "bus" },
 };
 
 /* The rows that fired, summed over the runs of one protocol. */
@@ -329,7 +339,8 @@ static guint64 run_random(const char *proto, const RandomMachine *mc, guint64 op
 {
     guint ncores = NCORES;
     g_autofree char *y = g_strdup_printf(random_yaml, proto, mc->sockets, ncores / mc->sockets,
-                                         mc->xsock, mc->l2 ? "true" : "false");
+                                         mc->xsock, mc->interconnect ? mc->interconnect : "directory",
+                                         mc->l2 ? "true" : "false");
     g_autoptr(GError) error = NULL;
     g_autoptr(QsimConfig) cfg = config_load_string(y, "random.yaml", NULL, &error);
     ck_assert_msg(cfg, "%s", error ? error->message : "");
@@ -338,7 +349,9 @@ static guint64 run_random(const char *proto, const RandomMachine *mc, guint64 op
     t.ms = memsys_new(cfg, t.e, &error);
     ck_assert_msg(t.ms, "%s", error ? error->message : "");
     memsys_set_check(t.ms, memsys_checks);
-    if (seed_bug) /* a sharer acks an invalidation but keeps its copy */
+    if (seed_bug && memsys_protocol(t.ms)->bus) /* a sharer ignores another cache's GetM */
+        memsys_override_cache_row(t.ms, CS_S, CE_OTHER_GETM, 0, CS_S);
+    else if (seed_bug) /* a sharer acks an invalidation but keeps its copy */
         memsys_override_cache_row(t.ms, CS_S, CE_INV, CA_ACK_TO_REQ, CS_S);
     t.ncores = ncores;
     t.target = ops;
@@ -395,10 +408,11 @@ static guint64 run_random(const char *proto, const RandomMachine *mc, guint64 op
     }
     const MemStats *st = memsys_stats(t.ms);
     if (!seed_bug && g_getenv("QSIM_TEST_VERBOSE"))
-        g_printerr("%s %us l2=%d far=%d %s: %" G_GUINT64_FORMAT " ops, %" G_GUINT64_FORMAT
+        g_printerr("%s %s %us l2=%d far=%d %s: %" G_GUINT64_FORMAT " ops, %" G_GUINT64_FORMAT
                    " cycles, l1 hits %" G_GUINT64_FORMAT " misses %" G_GUINT64_FORMAT " backinv %"
                    G_GUINT64_FORMAT " evict %" G_GUINT64_FORMAT " queue %" G_GUINT64_FORMAT
-                   " hold %" G_GUINT64_FORMAT "\n", proto, mc->sockets, mc->l2, mc->far, mc->xsock,
+                   " hold %" G_GUINT64_FORMAT "\n", proto, mc->interconnect ? mc->interconnect : "", mc->sockets,
+                   mc->l2, mc->far, mc->xsock,
                    t.issued, engine_now(t.e), st->l1_hits, st->l1_misses, st->back_invalidations,
                    st->evictions, st->home_queue_cycles, st->hold_wait_cycles);
     if (cov)
@@ -434,6 +448,9 @@ static const struct {
       "an overtaken Put arrives before the line can have gone on through O back to S" },
     { "moesi", TRUE, "O + PutE -> I",
       "a clean owner's PutE arrives before the sharer its Fwd-GetS made has unblocked" },
+    { "msi", TRUE, "S_DU + Unblock -> S_D",
+      "the requester's Unblock follows the owner's data, which left with the copy-back" },
+    { "msi", TRUE, "S_D + CopyBack -> S", "only S_DU + Unblock leads to S_D" },
 };
 
 static gboolean row_excluded(const CohProtocol *p, gboolean dir, const CohRow *r)
@@ -469,20 +486,33 @@ static guint coverage_table(const Coverage *cov, gboolean dir, guint *counted, G
     return fired;
 }
 
-static const char *const random_protocols[] = { "mesi", "mesif", "moesi" };
+/* A protocol (the config's name) and the machines it runs on. */
+static const struct {
+    const char *proto;
+    const RandomMachine *machines;
+    guint n;
+} random_protocols[] = {
+    { "mesi", random_machines, G_N_ELEMENTS(random_machines) },
+    { "mesif", random_machines, G_N_ELEMENTS(random_machines) },
+    { "moesi", random_machines, G_N_ELEMENTS(random_machines) },
+    { "msi", random_machines, G_N_ELEMENTS(random_machines) },
+    { "msi", bus_machines, G_N_ELEMENTS(bus_machines) },
+    { "mesi", bus_machines, G_N_ELEMENTS(bus_machines) },
+};
 
 /* Protocol _i on every machine: values right, then every row that counts has fired. */
 START_TEST(test_random)
 {
-    const char *proto = random_protocols[_i];
+    const char *proto = random_protocols[_i].proto;
     Coverage cov = { 0 };
-    for (guint m = 0; m < G_N_ELEMENTS(random_machines); m++) {
-        const RandomMachine *mc = &random_machines[m];
+    for (guint m = 0; m < random_protocols[_i].n; m++) {
+        const RandomMachine *mc = &random_protocols[_i].machines[m];
         g_autofree char *why = NULL;
         guint64 p = run_random(proto, mc, random_ops(mc->ops), 100 + 10 * _i + m, TRUE, FALSE,
                                &cov, &why);
-        ck_assert_msg(p == 0, "%s, %u socket(s), l2 %d, far %d, %s: %s", proto, mc->sockets,
-                      mc->l2, mc->far, mc->xsock, why);
+        ck_assert_msg(p == 0, "%s, %u socket(s), l2 %d, far %d, %s%s%s: %s", proto, mc->sockets,
+                      mc->l2, mc->far, mc->xsock, mc->interconnect ? ", " : "",
+                      mc->interconnect ? mc->interconnect : "", why);
     }
     g_autoptr(GString) missing = g_string_new(NULL);
     guint nc, nd;
@@ -496,13 +526,13 @@ START_TEST(test_random)
                 stalls_fired += cov.dir[i] != 0;
             }
         g_printerr("%s coverage: cache rows %u/%u, directory rows %u/%u (and stall rows %u/%u), "
-                   "%u rows excluded\n", proto, fc, nc, fd, nd, stalls_fired, stalls,
+                   "%u rows excluded\n", cov.p->name, fc, nc, fd, nd, stalls_fired, stalls,
                    cov.p->n_cache + cov.p->n_dir - stalls - nc - nd);
     }
     g_free(cov.cache);
     g_free(cov.dir);
     ck_assert_msg(missing->len == 0, "%s: rows that never fired (cache %u/%u, directory %u/%u):%s",
-                  proto, fc, nc, fd, nd, missing->str);
+                  cov.p->name, fc, nc, fd, nd, missing->str);
 }
 END_TEST
 
@@ -535,23 +565,25 @@ START_TEST(test_coverage_names_missing_rows)
 END_TEST
 
 /* The tester must catch a protocol bug, with the memory system's checks (_i & 1) and on its
- * own model alone; it runs in a child so an internal error counts too. */
+ * own model alone, on a directory (mesi, moesi) and on a bus (mesi); it runs in a child so an
+ * internal error counts too. */
 START_TEST(test_random_catches_seeded_bug)
 {
     const char *proto = _i & 2 ? "moesi" : "mesi";
+    const RandomMachine *mc = _i & 4 ? &bus_machines[0] : &random_machines[0];
     gboolean memsys_checks = _i & 1;
     pid_t pid = fork();
     ck_assert_int_ge(pid, 0);
     if (pid == 0) {
         g_autofree char *why = NULL;
-        guint64 p = run_random(proto, &random_machines[0], 20000, 7, memsys_checks, TRUE, NULL, &why);
+        guint64 p = run_random(proto, mc, 20000, 7, memsys_checks, TRUE, NULL, &why);
         _exit(p ? 3 : 0);
     }
     int status = 0;
     waitpid(pid, &status, 0);
     ck_assert_msg(!(WIFEXITED(status) && WEXITSTATUS(status) == 0),
-                  "%s%s: the tester did not notice a sharer that ignores invalidations", proto,
-                  memsys_checks ? "" : " (tester's model only)");
+                  "%s%s%s: the tester did not notice a sharer that ignores invalidations", proto,
+                  mc->interconnect ? " on a bus" : "", memsys_checks ? "" : " (tester's model only)");
 }
 END_TEST
 
@@ -561,7 +593,7 @@ Suite *make_coh_random_suite(void)
     TCase *tc = tcase_create("tester");
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, test_random, 0, G_N_ELEMENTS(random_protocols));
-    tcase_add_loop_test(tc, test_random_catches_seeded_bug, 0, 4);
+    tcase_add_loop_test(tc, test_random_catches_seeded_bug, 0, 6); /* 4, 5: mesi on a bus */
     tcase_add_test(tc, test_coverage_names_missing_rows);
     suite_add_tcase(s, tc);
     return s;

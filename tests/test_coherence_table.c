@@ -6,23 +6,26 @@
 #include <unistd.h>
 #include "tests/coh_rig.h"
 
-static const CohProtocol *const protos[] = { &coh_mesi, &coh_moesi };
-
-/* Walks every cell of both tables of protocol _i. */
+/* Walks every cell of both tables of protocol _i (coh_protocols: every table set). */
 START_TEST(test_every_cell_well_formed)
 {
-    const CohProtocol *p = protos[_i];
+    const CohProtocol *p = coh_protocols[_i];
     g_autoptr(GError) error = NULL;
     ck_assert_msg(coh_protocol_check(p, &error), "%s", error ? error->message : "");
     for (guint i = 0; i < p->n_cache; i++) {
         const CohRow *r = &p->cache[i];
         ck_assert_uint_lt(r->next, CS__N);
         ck_assert_uint_eq(r->actions & ~CA__ALL, 0);
-        /* leaving for I frees the line; a stable next state with a send is impossible */
-        if (r->next == CS_I)
+        /* leaving for I frees the line; a stable next state with a request is impossible */
+        if (r->next == CS_I && r->state != CS_I)
             ck_assert(r->actions & CA_FREE);
-        if (r->actions & (CA_SEND_GETS | CA_SEND_GETM | CA_SEND_UPGRADE))
+        if (r->actions & (CA_SEND_GETS | CA_SEND_GETM | CA_SEND_UPGRADE | CA_ISSUE_GETS | CA_ISSUE_GETM))
             ck_assert(!coh_cache_state_stable(r->next));
+        /* each family keeps to its actions: a bus has no home, a directory no bus */
+        ck_assert_uint_eq(r->actions & (p->bus ? CA_DIRECTORY_ONLY : CA_BUS_ONLY), 0);
+        /* without E no row enters E */
+        if (!p->has_e)
+            ck_assert(r->next != CS_E && r->event != CE_DATA_E);
         if (r->actions & CA_UNBLOCK)
             ck_assert(coh_cache_state_stable(r->next));
         g_autofree char *t = coh_row_text(r, FALSE);
@@ -50,6 +53,23 @@ START_TEST(test_row_text)
     ck_assert_str_eq(t, "IS_D + Data -> S");
     g_autofree char *a = coh_actions_text(CA_SEND_GETM | CA_LOST_INV, FALSE);
     ck_assert_str_eq(a, "send GetM, lost-inv");
+}
+END_TEST
+
+/* A bus table may not send to a home, nor a directory table issue on a bus. */
+START_TEST(test_family_actions_checked)
+{
+    for (guint b = 0; b < 2; b++) {
+        const CohProtocol *good = b ? &coh_msi_bus : &coh_msi;
+        g_autofree CohRow *rows = g_memdup2(good->cache, good->n_cache * sizeof(CohRow));
+        rows[0].actions |= b ? CA_SEND_GETS : CA_ISSUE_GETS; /* row 0 is I + Load in both */
+        CohProtocol bad = *good;
+        bad.cache = rows;
+        g_autoptr(GError) error = NULL;
+        ck_assert(!coh_protocol_check(&bad, &error));
+        ck_assert_msg(strstr(error->message, b ? "uses a directory action" : "uses a bus action"), "%s",
+                      error->message);
+    }
 }
 END_TEST
 
@@ -89,8 +109,10 @@ Suite *make_coh_table_suite(void)
 {
     Suite *s = suite_create("coh_table");
     TCase *tc = tcase_create("cells");
-    tcase_add_loop_test(tc, test_every_cell_well_formed, 0, G_N_ELEMENTS(protos));
+    tcase_set_timeout(tc, 30);
+    tcase_add_loop_test(tc, test_every_cell_well_formed, 0, coh_n_protocols);
     tcase_add_test(tc, test_row_text);
+    tcase_add_test(tc, test_family_actions_checked);
     tcase_add_test(tc, test_missing_cell_is_fatal);
     suite_add_tcase(s, tc);
     return s;

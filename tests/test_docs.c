@@ -5,6 +5,8 @@
 #include <check.h>
 #include <string.h>
 #include "tests/run_qsim.h"
+#include "sim/base/report.h"
+#include "sim/run.h"
 #include "sim/workload.h"
 #include "sim/run_report.h"
 #include "cores/core.h"
@@ -17,6 +19,7 @@ static const struct {
 } pages[] = {
     { "list options", "workload.md" },
     { "list counters", "counters.md" },
+    { "list report", "report.md" },
 };
 
 START_TEST(test_generated_doc_is_current)
@@ -71,8 +74,60 @@ START_TEST(test_pages_hold_every_row)
         }
     ck_assert_msg(strstr(counters, "| `l1_hit_rate` | memory | `l1_hits` / (`l1_hits` + `l1_misses`) |"), "%s",
                   counters);
-    ck_assert_msg(strstr(counters, "| `machine_clears.cycles_lost` | core | `mc_penalty_cycles` + "
-                                   "`bm_penalty_cycles` |"), "%s", counters);
+    ck_assert_msg(strstr(counters, "| `machine_clears.penalty_cycles` | core | `mc_penalty_cycles` |"), "%s",
+                  counters);
+}
+END_TEST
+
+/* Whether docs/report.md lists `key`: as itself, with thread indices as N, or under a `prefix.*`
+ * row. */
+static gboolean documented(const char *page, const char *key)
+{
+    g_autoptr(GRegex) index = g_regex_new("\\.[0-9]+\\.", 0, 0, NULL);
+    g_autofree char *pattern = g_regex_replace_literal(index, key, -1, 0, ".N.", 0, NULL);
+    g_autofree char *row = g_strdup_printf("| `%s` |", pattern);
+    if (strstr(page, row))
+        return TRUE;
+    g_autofree char *prefix = g_strdup(key);
+    for (char *dot = strrchr(prefix, '.'); dot; dot = strrchr(prefix, '.')) {
+        *dot = 0;
+        g_autofree char *star = g_strdup_printf("| `%s.*` |", prefix);
+        if (strstr(page, star))
+            return TRUE;
+    }
+    return FALSE;
+}
+
+/* Every key a run's report holds is on docs/report.md (a key added to the builder without a
+ * row there fails), and the renamed ones are gone. */
+START_TEST(test_report_keys_documented)
+{
+    g_autofree char *page = NULL;
+    ck_assert_int_eq(run_qsim_line("list report", &page, NULL), 0);
+    static const char *const locks[] = { "qspin", "qrwlock" };
+    for (guint l = 0; l < G_N_ELEMENTS(locks); l++) {
+        RunOptions o;
+        run_options_init(&o);
+        o.config = "teaching";
+        o.lock = locks[l];
+        o.workload.iterations = 5;
+        o.workload.readers = l; /* qrwlock: a reader too */
+        o.host_time = l == 0;
+        RunResult r;
+        GError *error = NULL;
+        ck_assert_msg(run_simulation(&o, &r, &error), "%s", error ? error->message : "");
+        GArray *f = report_flatten(r.report);
+        for (guint i = 0; i < f->len; i++) {
+            const char *key = g_array_index(f, ReportField, i).key;
+            ck_assert_msg(documented(page, key), "report key %s is not in docs/report.md", key);
+        }
+        report_fields_free(f);
+        run_result_clear(&r);
+    }
+    static const char *const gone[] = { "machine_clears.branch", "machine_clears.cycles_lost", "core_counters" };
+    for (guint i = 0; i < G_N_ELEMENTS(gone); i++)
+        ck_assert_msg(!strstr(page, gone[i]), "%s is still on the page", gone[i]);
+    ck_assert(!documented(page, "no_such_key"));
 }
 END_TEST
 
@@ -80,9 +135,10 @@ START_TEST(test_list_subjects)
 {
     g_autofree char *err = NULL, *help = NULL;
     ck_assert_int_eq(run_qsim_line("list dogs", NULL, &err), 2);
-    ck_assert_msg(strstr(err, "`qsim list configs|locks|options|counters`"), "%s", err);
+    ck_assert_msg(strstr(err, "`qsim list configs|locks|options|counters|report`"), "%s", err);
     ck_assert_int_eq(run_qsim_line("list --help", &help, NULL), 0);
-    ck_assert_msg(strstr(help, "options") && strstr(help, "docs/workload.md") && strstr(help, "docs/counters.md"),
+    ck_assert_msg(strstr(help, "options") && strstr(help, QSIM_DOCDIR "/workload.md") &&
+                      strstr(help, QSIM_DOCDIR "/counters.md") && strstr(help, QSIM_DOCDIR "/report.md"),
                   "%s", help);
 }
 END_TEST
@@ -91,9 +147,11 @@ Suite *make_docs_suite(void)
 {
     Suite *s = suite_create("docs");
     TCase *tc = tcase_create("generated");
+    tcase_set_timeout(tc, 120); /* qsim validate runs every table */
     tcase_add_test(tc, test_validation_doc_is_current);
     tcase_add_loop_test(tc, test_generated_doc_is_current, 0, G_N_ELEMENTS(pages));
     tcase_add_test(tc, test_pages_hold_every_row);
+    tcase_add_test(tc, test_report_keys_documented);
     tcase_add_test(tc, test_list_subjects);
     suite_add_tcase(s, tc);
     return s;

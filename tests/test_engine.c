@@ -187,6 +187,7 @@ Suite *make_engine_suite(void)
 {
     Suite *s = suite_create("engine");
     TCase *tc = tcase_create("events");
+    tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_order_cycle_then_sequence);
     tcase_add_test(tc, test_run_until_stops_at_limit);
     tcase_add_test(tc, test_many_events_heap_order);

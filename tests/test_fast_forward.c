@@ -35,7 +35,7 @@ static Outcome run_machine_text(const char *config, const char *const *sets, con
     g_autoptr(GError) err = NULL;
     QsimConfig *cfg = config_load(config, sets, &err);
     ck_assert_msg(cfg, "%s", err ? err->message : "");
-    IsaProgram *p = asm_assemble("ff-test", text, cfg->arch, &err);
+    IsaProgram *p = asm_assemble("ff-test", text, asm_target_for_config(cfg), &err);
     ck_assert_msg(p, "%s", err ? err->message : "");
     IsaLayout *lay = isa_layout_new(p, 2, (uint32_t)cfg->line_size, 0x10000);
     Engine *e = engine_new(1);

@@ -8,7 +8,7 @@
 static IsaProgram *assemble(const char *src, Arch arch)
 {
     g_autoptr(GError) err = NULL;
-    IsaProgram *p = asm_assemble("t.qs", src, arch, &err);
+    IsaProgram *p = asm_assemble("t.qs", src, arch_target(arch), &err);
     ck_assert_msg(p != NULL, "%s", err ? err->message : "");
     return p;
 }
@@ -219,22 +219,88 @@ START_TEST(test_wfe_wakes_on_store_and_sev)
 }
 END_TEST
 
+/* A lost wake-up: thread 0 arms the monitor once, and after its first wake re-checks with a
+ * plain load and sleeps again without re-arming.  Thread 1 stores 1 once the monitor is armed,
+ * then (after a delay long enough for thread 0 to fall asleep again) 2.  That second store
+ * clears no monitor, so no event comes: on arm64 thread 0 sleeps for ever (here, once thread 1
+ * has halted, a deadlock).  Before the interpreter tied events to the armed monitor, any store
+ * to the line last ldx-ed woke a sleeping thread, and this bug finished.  The same wait
+ * re-arming with ldx each time round finishes on every seed. */
+static const char lost_wakeup_writer[] =
+    "writer:\n    ld r1, [armed]\n    beq r1, 0, writer\n    st [x], 1\n"
+    "    mov r3, 200\n"
+    "delay:\n    sub r3, r3, 1\n    bne r3, 0, delay\n"
+    "    st [x], 2\n    halt\n";
+
+START_TEST(test_wfe_without_monitor_never_wakes)
+{
+    g_autofree char *buggy = g_strconcat(
+        ".shared x 8 own_line\n.shared armed 8 own_line\n.entry main\n"
+        "main:\n"
+        "    bne tid, 0, writer\n"
+        "    ldx r1, [x]\n    st [armed], 1\n"
+        "wait:\n    wfe\n    ld r1, [x]\n    bne r1, 2, wait\n"     /* bug: no ldx in the loop */
+        "    halt\n", lost_wakeup_writer, NULL);
+    g_autofree char *fixed = g_strconcat(
+        ".shared x 8 own_line\n.shared armed 8 own_line\n.entry main\n"
+        "main:\n"
+        "    bne tid, 0, writer\n"
+        "wait:\n    ldx r1, [x]\n    st [armed], 1\n    beq r1, 2, done\n    wfe\n    jmp wait\n"
+        "done:\n    halt\n", lost_wakeup_writer, NULL);
+    g_autoptr(IsaProgram) bad = assemble(buggy, ARCH_ARM64);
+    g_autoptr(IsaProgram) good = assemble(fixed, ARCH_ARM64);
+    for (guint64 seed = 1; seed <= 30; seed++) {
+        g_autoptr(Interp) in = start(bad, 2, seed, 100000);
+        ck_assert_int_eq(interp_run(in), INTERP_DEADLOCK);
+        ck_assert_int_eq(interp_thread(in, 0)->state, THREAD_WFE);
+        ck_assert_int_eq(interp_thread(in, 1)->state, THREAD_HALTED);
+        ck_assert_uint_eq(var(in, "x", 0), 2);
+        g_autoptr(Interp) ok = start(good, 2, seed, 100000);
+        ck_assert_int_eq(interp_run(ok), INTERP_FINISHED);
+    }
+}
+END_TEST
+
+/* A thread's own stx clears its monitor without an event: a wfe after it sleeps until sev. */
+START_TEST(test_own_stx_sends_no_event)
+{
+    static const char src[] =
+        ".shared x 8 own_line\n.shared go 8 own_line\n.entry main\n"
+        "main:\n"
+        "    bne tid, 0, other\n"
+        "    ldx r1, [x]\n    stx r2, [x], 5\n    st [go], 1\n    wfe\n    halt\n"
+        "other:\n    ld r1, [go]\n    beq r1, 0, other\n    st [x], 7\n    halt\n";
+    g_autoptr(IsaProgram) p = assemble(src, ARCH_ARM64);
+    for (guint64 seed = 1; seed <= 20; seed++) {
+        g_autoptr(Interp) in = start(p, 2, seed, 100000);
+        ck_assert_int_eq(interp_run(in), INTERP_DEADLOCK);
+        ck_assert_int_eq(interp_thread(in, 0)->state, THREAD_WFE);
+        ck_assert_uint_eq(var(in, "x", 0), 7);
+    }
+}
+END_TEST
+
 Suite *make_interp_suite(void)
 {
     Suite *s = suite_create("interp");
     TCase *tc = tcase_create("values");
+    tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_values);
     tcase_add_test(tc, test_atomic_counter);
     tcase_add_test(tc, test_same_seed_same_run);
     suite_add_tcase(s, tc);
     tc = tcase_create("outcomes");
+    tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_deadlock_all_in_wfe);
     tcase_add_test(tc, test_livelock_bound);
     tcase_add_test(tc, test_runtime_faults);
     suite_add_tcase(s, tc);
     tc = tcase_create("exclusive and events");
+    tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_stx_fails_after_remote_store);
     tcase_add_test(tc, test_wfe_wakes_on_store_and_sev);
+    tcase_add_test(tc, test_wfe_without_monitor_never_wakes);
+    tcase_add_test(tc, test_own_stx_sends_no_event);
     suite_add_tcase(s, tc);
     return s;
 }

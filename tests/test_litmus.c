@@ -204,13 +204,13 @@ START_TEST(test_conditions)
         }
         litmus_cond_free(a);
     }
-    gboolean got = litmus_cond_eval(c, val, NULL, NULL);
+    gboolean got = litmus_cond_eval(c, val, NULL, NULL, NULL);
     ck_assert_msg(got == cond_cases[_i].want, "%s with %s: got %d", cond_cases[_i].cond, cond_cases[_i].state, got);
     /* Printing and parsing again gives the same verdict. */
     g_autofree char *text = litmus_cond_to_string(c, obs);
     LitmusCond *again = litmus_cond_parse(text, LITMUS_AARCH64, obs, "c", 1, 1, &e);
     ck_assert_msg(again != NULL, "%s", text);
-    ck_assert_int_eq(litmus_cond_eval(again, val, NULL, NULL), got);
+    ck_assert_int_eq(litmus_cond_eval(again, val, NULL, NULL, NULL), got);
     litmus_cond_free(again);
     litmus_cond_free(c);
 }
@@ -234,6 +234,11 @@ START_TEST(test_register_names)
 END_TEST
 
 /* ---- errors at file:line:col ---- */
+
+#define PARENS10 "(((((((((("
+#define PARENS70 PARENS10 PARENS10 PARENS10 PARENS10 PARENS10 PARENS10 PARENS10
+#define NOTS10 "~~~~~~~~~~"
+#define NOTS70 NOTS10 NOTS10 NOTS10 NOTS10 NOTS10 NOTS10 NOTS10
 
 static const struct {
     const char *title;
@@ -267,10 +272,63 @@ static const struct {
     { "arm branch condition", "AArch64 T\n{}\n P0 ;\n CMP X0,#1 ;\n B.GT L ;\n L: ;\nexists (x=1)\n",
       "t.litmus:5:2: unsupported condition 'B.GT' (B.EQ or B.NE)" },
     { "xadd without lock", "X86 T\n{}\n P0 ;\n XADD [x],EAX ;\nexists (x=1)\n", "t.litmus:4:2: xadd without LOCK is not atomic" },
+    /* numbers that do not fit are refused, never cut (they used to store 4294967295, print -1) */
+    { "immediate past 64 bits", "X86 T\n{}\n P0 ;\n MOV [x],$99999999999999999999999 ;\nexists (x=1)\n",
+      "t.litmus:4:10: bad immediate '$99999999999999999999999'" },
+    { "immediate past 32 bits", "X86 T\n{}\n P0 ;\n MOV [x],$4294967296 ;\nexists (x=1)\n",
+      "t.litmus:4:10: immediate $4294967296 does not fit in 32 bits" },
+    { "init value past 64 bits", "X86 T\n{ x=18446744073709551617; }\n P0 ;\n MOV EAX,[x] ;\nexists (x=1)\n",
+      "t.litmus:2:5: 18446744073709551617: does not fit in 64 bits" },
+    { "condition value past 64 bits", "X86 T\n{}\n P0 ;\n MOV EAX,[x] ;\nexists (x=99999999999999999999)\n",
+      "t.litmus:5:11: 99999999999999999999: does not fit in 64 bits" },
+    { "negative thread in the initial state", "X86 T\n{ -1:EAX=1; }\n P0 ;\n MOV EAX,[x] ;\nexists (x=1)\n",
+      "t.litmus:2:3: bad thread number (0 to 63)" },
+    { "negative thread in the condition", "X86 T\n{}\n P0 ;\n MOV EAX,[x] ;\nexists (-1:EAX=1)\n",
+      "t.litmus:5:9: bad thread number (0 to 63)" },
+    { "location initialised twice", "X86 T\n{ x=1; x=2; }\n P0 ;\n MOV EAX,[x] ;\nexists (x=1)\n",
+      "t.litmus:2:8: x is initialised twice (first at 2:3)" },
+    { "register initialised twice", "AArch64 T\n{ 0:X1=x; 0:X1=y; }\n P0 ;\n LDR W0,[X1] ;\nexists (x=1)\n",
+      "t.litmus:2:11: 0:X1 is initialised twice (first at 2:3)" },
     { "too many registers",
       "AArch64 T\n{}\n P0 ;\n ADD X0,X1,X2 ;\n ADD X3,X4,X5 ;\n ADD X6,X7,X8 ;\n ADD X9,X10,X11 ;\n ADD X12,X13,X14 ;\n ADD X15,X16,X17 ;\nexists (x=1)\n",
       "t.litmus:9:2: P0 needs more than 16 registers" },
+    /* found by fuzzing: an empty `[]` was read past its end */
+    { "empty memory operand", "X86 T\n{}\n P0 ;\n MOV [],$1 ;\nexists (x=1)\n",
+      "t.litmus:4:6: unsupported memory operand '[]'" },
+    { "empty AT&T memory operand", "X86_64 T\n{}\n P0 ;\n movl $1,() ;\nexists (x=1)\n",
+      "t.litmus:4:10: unsupported memory operand '()'" },
+    /* Conditions are walked by recursion: their nesting and length are bounded (200k `(`
+     * overflowed the stack). */
+    { "condition nested too deep", "X86 T\n{}\n P0 ;\n MOV [x],$1 ;\nexists " PARENS70 "x=1" ")\n",
+      "t.litmus:5:72: a condition nested deeper than 64 levels" },
+    { "negations nested too deep", "X86 T\n{}\n P0 ;\n MOV [x],$1 ;\nexists " NOTS70 "x=1\n",
+      "t.litmus:5:72: a condition nested deeper than 64 levels" },
 };
+
+/* More terms than a condition may have; tens of thousands of locations still parse at once
+ * (looking each up among all the others took seconds). */
+START_TEST(test_condition_and_init_sizes)
+{
+    GString *s = g_string_new("X86 T\n{}\n P0 ;\n MOV [x],$1 ;\nexists (x=1");
+    for (guint i = 0; i < 1000; i++)
+        g_string_append(s, " /\\ x=1");
+    g_string_append(s, ")\n");
+    g_autoptr(GError) e = NULL;
+    LitmusTest *t = litmus_parse_string(s->str, "t.litmus", &e);
+    ck_assert_ptr_null(t);
+    ck_assert_msg(strstr(e->message, "a condition of more than 1000 terms"), "%s", e->message);
+    g_string_truncate(s, 0);
+    g_string_append(s, "X86 T\n{");
+    for (guint i = 0; i < 50000; i++)
+        g_string_append_printf(s, " x%u=%u;", i, i);
+    g_string_append(s, " x7=1; }\n P0 ;\n MOV [x0],$1 ;\nexists (x0=1)\n");
+    g_clear_error(&e);
+    t = litmus_parse_string(s->str, "t.litmus", &e);
+    ck_assert_ptr_null(t);
+    ck_assert_msg(strstr(e->message, "x7 is initialised twice"), "%s", e->message);
+    g_string_free(s, TRUE);
+}
+END_TEST
 
 START_TEST(test_parse_errors)
 {
@@ -282,6 +340,22 @@ START_TEST(test_parse_errors)
                   e ? e->message : "(none)", error_cases[_i].want);
     g_error_free(e);
     litmus_test_free(t);
+}
+END_TEST
+
+/* A kinds file naming a test twice is refused (the second verdict used to win silently). */
+START_TEST(test_kinds_listed_twice)
+{
+    g_autofree char *dir = g_dir_make_tmp("qsim-kinds-XXXXXX", NULL);
+    g_autofree char *path = g_build_filename(dir, "kinds.txt", NULL);
+    ck_assert(g_file_set_contents(path, "SB Allowed\nMP Forbidden\nSB.litmus Forbidden\n", -1, NULL));
+    GError *e = NULL;
+    ck_assert_ptr_null(litmus_kinds_load(path, &e));
+    ck_assert_msg(e && g_str_has_suffix(e->message, "kinds.txt:3: SB is listed twice (first on line 1)"), "%s",
+                  e ? e->message : "");
+    g_error_free(e);
+    g_unlink(path);
+    g_rmdir(dir);
 }
 END_TEST
 
@@ -366,6 +440,10 @@ static const struct {
     { "x86 cmp/jne", "X86 T\n{ x=2; }\n P0 ;\n MOV EAX,[x] ;\n CMP EAX,$2 ;\n JNE skip ;\n MOV EBX,$9 ;\n skip: ;\nforall (0:EBX=9)\n" },
     { "LDCLR/LDSET", "AArch64 T\n{ x=0xff; 0:X1=x; }\n P0 ;\n MOV W0,#0x0f ;\n LDCLR W0,W2,[X1] ;\n MOV W0,#0x100 ;\n STSET W0,[X1] ;\nforall (x=0x1f0 /\\ 0:X2=0xff)\n" },
     { "CAS fails", "AArch64 T\n{ x=4; 0:X1=x; }\n P0 ;\n MOV W0,#3 ;\n MOV W2,#9 ;\n CAS W0,W2,[X1] ;\nforall (x=4 /\\ 0:X0=4)\n" },
+    /* a value compares in the observable's width: -1 in a 32-bit location is 0xffffffff */
+    { "x=-1 on an int", "X86 T\n{ x=0; }\n P0 ;\n MOV [x],$-1 ;\n MOV EAX,[x] ;\nforall (x=-1 /\\ 0:EAX=-1 /\\ x=0xffffffff)\n" },
+    { "most negative value", "X86_64 T\n{ int64_t x=-9223372036854775808; }\n P0 ;\n movq (x),%rax ;\n"
+                             "forall (0:rax=-9223372036854775808 /\\ x=0x8000000000000000)\n" },
     { "filter", "AArch64 T\n{ 0:X1=x; 1:X1=x; }\n P0 | P1 ;\n MOV W0,#1 | LDR W0,[X1] ;\n STR W0,[X1] | ;\nfilter 1:X0=1\nforall (x=1)\n" },
 };
 
@@ -604,12 +682,15 @@ Suite *make_litmus_suite(void)
 {
     Suite *s = suite_create("litmus");
     TCase *tc = tcase_create("parse");
+    tcase_set_timeout(tc, 30);
     tcase_add_loop_test(tc, test_herd_catalogue_translates, 0, G_N_ELEMENTS(herd_archs));
     tcase_add_test(tc, test_our_catalogue);
     tcase_add_loop_test(tc, test_conditions, 0, G_N_ELEMENTS(cond_cases));
     tcase_add_test(tc, test_register_names);
     tcase_add_loop_test(tc, test_parse_errors, 0, G_N_ELEMENTS(error_cases));
+    tcase_add_test(tc, test_condition_and_init_sizes);
     tcase_add_test(tc, test_unreadable_file);
+    tcase_add_test(tc, test_kinds_listed_twice);
     suite_add_tcase(s, tc);
     tc = tcase_create("run");
     tcase_add_test(tc, test_sc_herd_catalogue);

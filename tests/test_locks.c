@@ -1,14 +1,27 @@
-/* Every built-in lock passes verify; a broken lock fails it; qspin-cmpxchg differs from qspin
- * only where the seed patch does; and the `qsim verify` / `qsim asm` command lines. */
+/* Every built-in lock passes verify on every target (x86, arm64 with LL/SC, arm64 with LSE);
+ * a broken lock fails it, a lost arm64 wake-up included; the arm64 waits are WFE waits; every
+ * built-in and a lock with per-arch code run on the timing model with each target's code;
+ * qspin-cmpxchg differs from qspin only where the seed patch does; and the `qsim verify` /
+ * `qsim asm` command lines. */
 #include <check.h>
 #include <string.h>
 #include <stdlib.h>
 #include <sys/wait.h>
 #include <glib/gstdio.h>
+#include "tests/run_qsim.h"
 #include "sim/verify.h"
+#include "sim/run.h"
 #include "cores/asm.h"
 
-static const char *const lock_names[] = { "tas", "ttas", "ticket", "mcs", "clh", "qspin", "qspin-cmpxchg", "qrwlock" };
+static const char *const lock_names[] = { "tas", "ttas", "ticket", "mcs", "clh", "qspin", "qspin-cmpxchg", "qrwlock",
+                                          "qrwlock-4.15" };
+static const char *const rw_lock_names[] = { "qrwlock", "qrwlock-4.15" };
+/* Every target a lock's `.if` may select. */
+static const ArchTarget targets[] = {
+    { ARCH_X86, ARCH_ATOMICS_LOCKED, 0 },
+    { ARCH_ARM64, ARCH_ATOMICS_LLSC, 0 },
+    { ARCH_ARM64, ARCH_ATOMICS_LSE, 0 },
+};
 static const guint thread_counts[] = { 1, 2, 3, 4, 8, 16 };
 
 static const char *srcdir(void)
@@ -36,7 +49,8 @@ static void verify_ok(const char *name, const VerifyOptions *o, VerifyResult *r)
     g_autofree char *text = read_lock(name);
     g_autoptr(GError) err = NULL;
     ck_assert_msg(verify_lock(name, text, o, r, &err), "%s: %s", name, err ? err->message : "");
-    ck_assert_msg(r->ok, "%s, %u threads: seed %" G_GUINT64_FORMAT ": %s", name, o->workload.threads,
+    g_autofree char *on = arch_target_describe(o->target);
+    ck_assert_msg(r->ok, "%s on %s, %u threads: seed %" G_GUINT64_FORMAT ": %s", name, on, o->workload.threads,
                   r->failed_seed, r->failure);
     ck_assert_uint_eq(r->runs, o->seeds);
 }
@@ -64,7 +78,7 @@ START_TEST(test_lock_verifies_same_line_arm64)
     o.workload.threads = 4;
     o.workload.iterations = 3;
     o.workload.data = HARNESS_SAME_LINE;
-    o.arch = ARCH_ARM64;
+    o.target = arch_target(ARCH_ARM64);
     o.seeds = scaled_seeds() / 4;
     VerifyResult r;
     verify_ok(lock_names[_i], &o, &r);
@@ -72,21 +86,80 @@ START_TEST(test_lock_verifies_same_line_arm64)
 }
 END_TEST
 
+/* Both arm64 code paths (LL/SC and LSE), at 2, 4 and 8 threads: _i walks locks x targets x
+ * thread counts. */
+static const guint arm64_thread_counts[] = { 2, 4, 8 };
+
+START_TEST(test_lock_verifies_arm64)
+{
+    guint n = _i;
+    guint threads = arm64_thread_counts[n % G_N_ELEMENTS(arm64_thread_counts)];
+    n /= G_N_ELEMENTS(arm64_thread_counts);
+    const ArchTarget *t = &targets[1 + n % 2];
+    const char *name = lock_names[n / 2];
+    VerifyOptions o;
+    verify_options_init(&o);
+    o.target = *t;
+    o.workload.threads = threads;
+    o.workload.iterations = 3;
+    o.seeds = scaled_seeds() / 2;
+    VerifyResult r;
+    verify_ok(name, &o, &r);
+    verify_result_clear(&r);
+}
+END_TEST
+
+/* _i walks the reader/writer locks x targets. */
 START_TEST(test_qrwlock_readers_overlap)
 {
     static const guint mixes[][2] = { { 4, 2 }, { 8, 5 }, { 3, 3 } };
+    const char *name = rw_lock_names[_i / G_N_ELEMENTS(targets)];
     for (guint m = 0; m < G_N_ELEMENTS(mixes); m++) {
         VerifyOptions o;
         verify_options_init(&o);
+        o.target = targets[_i % G_N_ELEMENTS(targets)];
         o.workload.threads = mixes[m][0];
         o.workload.readers = mixes[m][1];
         o.workload.iterations = 3;
-        o.seeds = scaled_seeds();
+        o.seeds = scaled_seeds() / 2;
         VerifyResult r;
-        verify_ok("qrwlock", &o, &r);
-        ck_assert_msg(r.max_readers > 1, "readers never overlapped (%u threads, %u readers)", mixes[m][0], mixes[m][1]);
+        verify_ok(name, &o, &r);
+        ck_assert_msg(r.max_readers > 1, "%s: readers never overlapped (%u threads, %u readers)", name, mixes[m][0],
+                      mixes[m][1]);
         verify_result_clear(&r);
     }
+}
+END_TEST
+
+/* Each built-in assembles for every target; on arm64 its waits are exclusive-load + WFE waits
+ * (tas has no read-only wait; it keeps YIELD), and the locks whose release Linux writes per
+ * atomics kind (STADDLH or LDRH/ADD/STLRH) differ between LL/SC and LSE. */
+START_TEST(test_builtin_arm64_waits)
+{
+    const char *name = lock_names[_i];
+    g_autofree char *text = read_lock(name);
+    IsaProgram *p[G_N_ELEMENTS(targets)];
+    for (guint k = 0; k < G_N_ELEMENTS(targets); k++) {
+        g_autoptr(GError) err = NULL;
+        p[k] = asm_assemble(name, text, targets[k], &err);
+        ck_assert_msg(p[k], "%s: %s", name, err ? err->message : "");
+    }
+    guint count[G_N_ELEMENTS(targets)][OP__COUNT] = { { 0 } };
+    for (guint k = 0; k < G_N_ELEMENTS(targets); k++)
+        for (guint i = 0; i < p[k]->insns->len; i++)
+            count[k][g_array_index(p[k]->insns, IsaInsn, i).op]++;
+    gboolean waits = strcmp(name, "tas") != 0;
+    ck_assert_uint_gt(count[0][OP_PAUSE], 0);
+    for (guint k = 1; k < G_N_ELEMENTS(targets); k++) {
+        ck_assert_msg((count[k][OP_WFE] > 0) == waits, "%s: %u wfe on arm64", name, count[k][OP_WFE]);
+        ck_assert_msg((count[k][OP_LDX] > 0) == waits, "%s: %u ldx on arm64", name, count[k][OP_LDX]);
+        ck_assert_uint_eq(count[k][OP_STX], 0); /* atomics stay ISA atomics: the config maps them */
+    }
+    gboolean per_atomics = !strcmp(name, "ticket") || g_str_has_prefix(name, "qrwlock");
+    ck_assert_msg((p[1]->insns->len != p[2]->insns->len) == per_atomics, "%s: llsc %u ops, lse %u ops", name,
+                  p[1]->insns->len, p[2]->insns->len);
+    for (guint k = 0; k < G_N_ELEMENTS(targets); k++)
+        isa_program_free(p[k]);
 }
 END_TEST
 
@@ -138,6 +211,152 @@ START_TEST(test_stuck_lock_fails)
 }
 END_TEST
 
+/* A ticket lock whose arm64 wait checks the head before arming the monitor: an unlock between
+ * the check and the ldx is missed, and the waiter sleeps until some other store to the line,
+ * for ever when the holder was on its last iteration.  Verify catches it on arm64 (a deadlock,
+ * with the thread asleep in wfe); the same file's x86 code is correct and passes. */
+static const char lost_wakeup_lock[] =
+    ".shared lock_word 4 own_line\n.equ TICKET_INC 0x10000\n.entry lock\n.entry unlock\n"
+    "lock:\n"
+    "    fadd32.acq r0, [lock_word], TICKET_INC\n"
+    "    shr r1, r0, 16\n"
+    "    and r0, r0, 0xffff\n"
+    "    beq r0, r1, got\n"
+    ".if arch=arm64\n"
+    "spin:\n"
+    "    ld16.acq r0, [lock_word]\n"
+    "    beq r0, r1, got\n"
+    "    ldx16 r2, [lock_word]\n"         /* bug: armed after the check, r2 not compared */
+    "    wfe\n"
+    "    jmp spin\n"
+    ".else\n"
+    "spin:\n"
+    "    pause\n"
+    "    ld16.acq r0, [lock_word]\n"
+    "    bne r0, r1, spin\n"
+    ".endif\n"
+    "got:\n"
+    "    ret\n"
+    "unlock:\n"
+    "    ld16 r0, [lock_word]\n"
+    "    add r0, r0, 1\n"
+    "    st16.rel [lock_word], r0\n"
+    "    ret\n";
+
+START_TEST(test_lost_wakeup_caught_on_arm64)
+{
+    VerifyOptions o;
+    verify_options_init(&o);
+    o.workload.threads = 2;
+    o.workload.iterations = 3;
+    o.seeds = 200;
+    VerifyResult r;
+    g_autoptr(GError) err = NULL;
+    ck_assert(verify_lock("lost.qs", lost_wakeup_lock, &o, &r, &err));
+    ck_assert_msg(r.ok, "x86: %s", r.failure);
+    verify_result_clear(&r);
+    o.target = arch_target(ARCH_ARM64);
+    ck_assert(verify_lock("lost.qs", lost_wakeup_lock, &o, &r, &err));
+    ck_assert(!r.ok);
+    ck_assert_msg(strstr(r.failure, "the run ended in deadlock") && strstr(r.failure, "waiting in wfe"), "%s",
+                  r.failure);
+    verify_result_clear(&r);
+}
+END_TEST
+
+/* ---- the timing model ---- */
+
+/* A lock with per-arch code whose effect is a number: each `lock` call runs one extra mark on
+ * arm64 and two with LSE, and arm64 waits with WFE where x86 pauses.  Run on one machine per
+ * target, the marks retired say which code ran. */
+static const char per_arch_lock[] =
+    ".shared lock_word 4 own_line\n.entry lock\n.entry unlock\n"
+    "lock:\n"
+    ".if arch=arm64\n"
+    "    mark 9\n"
+    ".if atomics=lse\n"
+    "    mark 9\n"
+    ".endif\n"
+    ".endif\n"
+    "try:\n"
+    "    ld32 r0, [lock_word]\n"
+    "    beq r0, 0, take\n"
+    ".if arch=arm64\n"
+    "    sevl\n    wfe\n    ldx32 r1, [lock_word]\n    bne r1, r0, try\n    wfe\n"
+    ".else\n"
+    "    pause\n"
+    ".endif\n"
+    "    jmp try\n"
+    "take:\n"
+    "    xchg32.acq r0, [lock_word], 1\n"
+    "    bne r0, 0, try\n"
+    "    ret\n"
+    "unlock:\n"
+    "    st32.rel [lock_word], 0\n"
+    "    ret\n";
+
+static JsonObject *report_member(JsonNode *report, const char *name)
+{
+    return json_object_get_object_member(json_node_get_object(report), name);
+}
+
+START_TEST(test_model_runs_each_targets_code)
+{
+    static const struct { const char *config; guint extra_marks; gboolean wfe; } rows[] = {
+        { "haswell", 0, FALSE },       /* x86 */
+        { "thunderx", 1, TRUE },       /* arm64, core.atomics: llsc */
+        { "neoverse-n1", 2, TRUE },    /* arm64, core.atomics: lse-near */
+    };
+    g_autofree char *dir = g_dir_make_tmp("qsim-test-XXXXXX", NULL);
+    g_autofree char *path = g_build_filename(dir, "per_arch.qs", NULL);
+    ck_assert(g_file_set_contents(path, per_arch_lock, -1, NULL));
+    for (guint i = 0; i < G_N_ELEMENTS(rows); i++) {
+        RunOptions o;
+        run_options_init(&o);
+        o.config = rows[i].config;
+        o.lock_file = path;
+        o.workload.threads = 4;
+        o.workload.iterations = 10;
+        RunResult r;
+        g_autoptr(GError) err = NULL;
+        ck_assert_msg(run_simulation(&o, &r, &err), "%s", err ? err->message : "");
+        ck_assert_msg(r.ok, "%s: %s", rows[i].config, r.failure);
+        JsonObject *c = report_member(r.report, "cores_summed");
+        /* The harness marks 3 times per iteration; the lock adds its own. */
+        ck_assert_int_eq(json_object_get_int_member(c, "marks"), 4 * 10 * (3 + rows[i].extra_marks));
+        ck_assert_msg((json_object_get_int_member(c, "wfe_sleeps") > 0) == rows[i].wfe, "%s: %" G_GINT64_FORMAT
+                      " wfe sleeps", rows[i].config, json_object_get_int_member(c, "wfe_sleeps"));
+        ck_assert_msg((json_object_get_int_member(c, "pause_ops") > 0) == !rows[i].wfe, "%s", rows[i].config);
+        run_result_clear(&r);
+    }
+    g_unlink(path);
+    g_rmdir(dir);
+}
+END_TEST
+
+/* Every built-in on an LL/SC arm64 machine (the seed-002 family) completes with mutual
+ * exclusion, its waits sleeping in WFE.  _i walks the locks. */
+START_TEST(test_builtin_runs_on_llsc_machine)
+{
+    RunOptions o;
+    run_options_init(&o);
+    o.config = "thunderx";
+    o.lock = lock_names[_i];
+    o.workload.threads = 4;
+    o.workload.iterations = 10;
+    RunResult r;
+    g_autoptr(GError) err = NULL;
+    ck_assert_msg(run_simulation(&o, &r, &err), "%s", err ? err->message : "");
+    ck_assert_msg(r.ok, "%s: %s", o.lock, r.failure);
+    JsonObject *rep = json_node_get_object(r.report);
+    ck_assert_int_eq(json_object_get_int_member(rep, "acquisitions"), 40);
+    ck_assert(json_object_get_boolean_member(rep, "mutual_exclusion"));
+    gint64 sleeps = json_object_get_int_member(report_member(r.report, "cores_summed"), "wfe_sleeps");
+    ck_assert_msg((sleeps > 0) == (strcmp(o.lock, "tas") != 0), "%s: %" G_GINT64_FORMAT " wfe sleeps", o.lock, sleeps);
+    run_result_clear(&r);
+}
+END_TEST
+
 /* Drops the header comment and the inside of each "seed patch region"; what is left must match. */
 static char *outside_patch(const char *text, guint *regions)
 {
@@ -181,24 +400,6 @@ START_TEST(test_qspin_cmpxchg_differs_only_in_patch)
 END_TEST
 
 /* ---- the command line ---- */
-
-static int run_qsim(const char *const *args, char **out, char **err)
-{
-    const char *bin = g_getenv("QSIM_BIN");
-    if (!bin)
-        return -1;
-    GPtrArray *argv = g_ptr_array_new();
-    g_ptr_array_add(argv, (char *)bin);
-    for (guint i = 0; args[i]; i++)
-        g_ptr_array_add(argv, (char *)args[i]);
-    g_ptr_array_add(argv, NULL);
-    int status = 0;
-    g_autoptr(GError) e = NULL;
-    gboolean ok = g_spawn_sync(srcdir(), (char **)argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, out, err, &status, &e);
-    g_ptr_array_free(argv, TRUE);
-    ck_assert_msg(ok, "%s", e ? e->message : "");
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
-}
 
 START_TEST(test_cli_verify_exit_codes)
 {
@@ -257,6 +458,46 @@ START_TEST(test_cli_verify_exit_codes)
 }
 END_TEST
 
+/* The target options of verify and asm: --arch, --atomics, --config; the replay line. */
+START_TEST(test_cli_targets)
+{
+    if (!g_getenv("QSIM_BIN"))
+        return;
+    static const struct { const char *line; int status; const char *out, *err; } rows[] = {
+        { "verify --lock ticket --arch arm64 --atomics lse --threads 3 --seeds 10", 0, "on arm64 (lse):", NULL },
+        { "verify --lock ticket --arch arm64 --threads 3 --seeds 10", 0, "on arm64 (llsc):", NULL },
+        { "verify --lock qrwlock-4.15 --config thunderx --threads 4 --readers 2 --seeds 10", 0, "on arm64 (llsc):", NULL },
+        { "verify --lock qrwlock-4.15 --config neoverse-n1 --threads 4 --seeds 10", 0, "on arm64 (lse):", NULL },
+        { "verify --lock ticket --config haswell --threads 2 --seeds 5", 0, "on x86:", NULL },
+        { "verify --lock ticket --config thunderx --arch arm64", 2, NULL, "--config gives the arch and atomics" },
+        { "verify --lock ticket --atomics lse", 2, NULL, "--atomics lse: x86 atomics are always LOCK-prefixed" },
+        { "verify --lock ticket --config nosuch", 2, NULL, "nosuch" },
+        { "asm locks/ticket.qs --arch arm64 --atomics lse", 0, "fadd16.rel r0, [lock_word], 1", NULL },
+        { "asm locks/ticket.qs --arch arm64 --atomics llsc", 0, "st16.rel [lock_word], r0", NULL },
+        { "asm locks/ticket.qs --arch arm64", 0, "assembled for arm64 (llsc)", NULL },
+        { "asm locks/ticket.qs --atomics llsc", 2, NULL, "--atomics llsc: x86 atomics" },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS(rows); i++) {
+        g_autofree char *out = NULL, *err = NULL;
+        ck_assert_msg(run_qsim_line(rows[i].line, &out, &err) == rows[i].status, "%s: %s%s", rows[i].line, out, err);
+        if (rows[i].out)
+            ck_assert_msg(strstr(out, rows[i].out), "%s:\n%s", rows[i].line, out);
+        if (rows[i].err)
+            ck_assert_msg(strstr(err, rows[i].err), "%s:\n%s", rows[i].line, err);
+    }
+    /* A failure on arm64 replays with its atomics. */
+    g_autofree char *dir = g_dir_make_tmp("qsim-test-XXXXXX", NULL);
+    g_autofree char *lost = g_build_filename(dir, "lost.qs", NULL);
+    ck_assert(g_file_set_contents(lost, lost_wakeup_lock, -1, NULL));
+    g_autofree char *line = g_strdup_printf("verify --lock-file %s --arch arm64 --atomics lse --threads 2 --seeds 200", lost);
+    g_autofree char *out = NULL;
+    ck_assert_int_eq(run_qsim_line(line, &out, NULL), 1);
+    ck_assert_msg(strstr(out, "FAILED with seed") && strstr(out, " --arch arm64 --atomics lse --seed "), "%s", out);
+    g_unlink(lost);
+    g_rmdir(dir);
+}
+END_TEST
+
 Suite *make_locks_suite(void)
 {
     Suite *s = suite_create("locks");
@@ -264,18 +505,29 @@ Suite *make_locks_suite(void)
     tcase_set_timeout(tc, 300);
     tcase_add_loop_test(tc, test_lock_verifies, 0, G_N_ELEMENTS(lock_names) * G_N_ELEMENTS(thread_counts));
     tcase_add_loop_test(tc, test_lock_verifies_same_line_arm64, 0, G_N_ELEMENTS(lock_names));
-    tcase_add_test(tc, test_qrwlock_readers_overlap);
+    tcase_add_loop_test(tc, test_lock_verifies_arm64, 0, G_N_ELEMENTS(lock_names) * 2 * G_N_ELEMENTS(arm64_thread_counts));
+    tcase_add_loop_test(tc, test_qrwlock_readers_overlap, 0, G_N_ELEMENTS(rw_lock_names) * G_N_ELEMENTS(targets));
     suite_add_tcase(s, tc);
     tc = tcase_create("checker can fail");
+    tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_broken_lock_fails);
     tcase_add_test(tc, test_stuck_lock_fails);
+    tcase_add_test(tc, test_lost_wakeup_caught_on_arm64);
     suite_add_tcase(s, tc);
     tc = tcase_create("sources");
+    tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_qspin_cmpxchg_differs_only_in_patch);
+    tcase_add_loop_test(tc, test_builtin_arm64_waits, 0, G_N_ELEMENTS(lock_names));
+    suite_add_tcase(s, tc);
+    tc = tcase_create("timing model");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_model_runs_each_targets_code);
+    tcase_add_loop_test(tc, test_builtin_runs_on_llsc_machine, 0, G_N_ELEMENTS(lock_names));
     suite_add_tcase(s, tc);
     tc = tcase_create("cli");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_cli_verify_exit_codes);
+    tcase_add_test(tc, test_cli_targets);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -2,7 +2,8 @@
  * compiles (lock + the ISA harness), CPU lists, the sample limit and the hardware counters'
  * registry, real runs of small locks (TAS with call/ret, ticket), a broken lock caught,
  * fixed-time runs, the model's options handed over, the compile cache, a missing compiler, the
- * report (the shared builder's keys and types, beside the model's), the CLI. */
+ * report (the shared builder's keys and types, beside the model's), the scheduler's warnings
+ * (judged from injected numbers), repeated runs summarised, the CLI. */
 #include <check.h>
 #include <errno.h>
 #include <string.h>
@@ -12,7 +13,10 @@
 #include "locks/native_c.h"
 #include "locks/native_compile.h"
 #include "locks/native_perf.h"
+#include "locks/native_repeat.h"
 #include "locks/native_run.h"
+#include "locks/native_sched.h"
+#include "sim/base/report.h"
 #include "sim/run.h"
 #include "tests/isa_builder.h"
 #include "tests/run_qsim.h"
@@ -119,17 +123,20 @@ static const char golden_x86[] =
     "{\n"
     "    const uint64_t *const M = t->mine;\n"
     "    const uint64_t TID = t->tid, NT = t->nthreads;\n"
-    "    uint64_t qn_discard;\n"
+    "    uint64_t qn_discard, qa;\n"
     "    uint64_t r1 = t->regs[1];\n"
     "    uint64_t r2 = t->regs[2];\n"
     "    uint64_t r3 = t->regs[3];\n"
     "    uint64_t r4 = t->regs[4];\n"
     "    uint64_t r5 = t->regs[5];\n"
-    "    (void)M; (void)TID; (void)NT; (void)qn_discard;\n"
+    "    (void)M; (void)TID; (void)NT; (void)qn_discard; (void)qa;\n"
     "    goto L0;\n"
     "L0:\n"
+    "    if (qn_no_thread(t, r2, 0)) goto done;\n"
     "    r1 = t->addr[1 * NT + r2];\n"
-    "    r3 = __atomic_load_n((uint32_t *)(uintptr_t)(r1 + UINT64_C(8)), __ATOMIC_ACQUIRE);\n"
+    "    qa = r1 + UINT64_C(8);\n"
+    "    if (qn_bad(t, qa, 4, 1)) goto done;\n"
+    "    r3 = __atomic_load_n((uint32_t *)(uintptr_t)(qa), __ATOMIC_ACQUIRE);\n"
     "    { uint64_t e = (uint64_t)r3; __atomic_compare_exchange_n((uint64_t *)(uintptr_t)(M[0]), "
     "&e, (uint64_t)~UINT64_C(0), 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); r4 = e; }\n"
     "    if ((int64_t)r4 < (int64_t)TID) goto L5;\n"
@@ -138,6 +145,7 @@ static const char golden_x86[] =
     "    qn_work(UINT64_C(7));\n"
     "    if (t->mark(t, INT64_C(2))) goto done;\n"
     "    r5 = r3 >= 64 ? 0 : r4 << r3;\n"
+    "    t->halt_pc = 8;\n"
     "    goto done;\n"
     "done:\n"
     "    t->regs[1] = r1;\n"
@@ -152,7 +160,7 @@ static const char golden_x86[] =
     "};\n"
     "\n"
     "const QnProgram qsim_native_program = {\n"
-    "    2, \"g.qs\", 1, qn_entries,\n"
+    "    3, \"g.qs\", 1, qn_entries,\n"
     "};\n";
 
 START_TEST(test_translate_golden)
@@ -175,7 +183,7 @@ START_TEST(test_translate_arm64_mapping)
     ck_assert_msg(strstr(c, "__ATOMIC_RELEASE, __ATOMIC_RELAXED); r4 = e;"), "%s", c);
     ck_assert_msg(strstr(c, "\"dmb ishst\""), "%s", c);
     isa_program_free(p);
-    p = asm_assemble("ticket.qs", ticket_text, ARCH_ARM64, NULL);
+    p = asm_assemble("ticket.qs", ticket_text, arch_target(ARCH_ARM64), NULL);
     ck_assert(p);
     g_free(c);
     c = native_translate_c(p, ARCH_ARM64, NULL, NULL);
@@ -188,7 +196,7 @@ END_TEST
 START_TEST(test_translate_one_entry)
 {
     /* Asked for one entry, the unit has that function only, and the descriptor lists it. */
-    g_autoptr(IsaProgram) p = asm_assemble("ticket.qs", ticket_text, ARCH_X86, NULL);
+    g_autoptr(IsaProgram) p = asm_assemble("ticket.qs", ticket_text, arch_target(ARCH_X86), NULL);
     ck_assert(p);
     g_autofree char *all = native_translate_c(p, ARCH_X86, NULL, NULL);
     ck_assert(strstr(all, "qn_entry_lock(") && strstr(all, "qn_entry_unlock("));
@@ -198,6 +206,47 @@ START_TEST(test_translate_one_entry)
     g_autoptr(GError) e = NULL;
     ck_assert(!native_translate_c(p, ARCH_X86, "main", &e));
     ck_assert_str_eq(e->message, "ticket.qs: the program has no entry `main`");
+}
+END_TEST
+
+/* A lock with per-arch code translates to each host's branch: the built-in ticket lock on x86
+ * keeps its PAUSE loop; on arm64 it waits with sevl/wfe and LDAXRH, and its release is a 16-bit
+ * fetch-add (STADDLH) with LSE, a 16-bit store-release (STLRH) with LL/SC. */
+START_TEST(test_translate_per_arch_lock)
+{
+    g_autofree char *path = g_build_filename(test_srcdir(), "locks", "ticket.qs", NULL);
+    g_autofree char *text = NULL;
+    ck_assert(g_file_get_contents(path, &text, NULL, NULL));
+    static const ArchTarget targets[] = {
+        { ARCH_X86, ARCH_ATOMICS_LOCKED, 0 }, { ARCH_ARM64, ARCH_ATOMICS_LLSC, 0 }, { ARCH_ARM64, ARCH_ATOMICS_LSE, 0 },
+    };
+    char *c[G_N_ELEMENTS(targets)];
+    for (guint k = 0; k < G_N_ELEMENTS(targets); k++) {
+        g_autoptr(GError) e = NULL;
+        g_autoptr(IsaProgram) p = asm_assemble("ticket.qs", text, targets[k], &e);
+        ck_assert_msg(p, "%s", e ? e->message : "");
+        c[k] = native_translate_c(p, targets[k].arch, NULL, &e);
+        ck_assert_msg(c[k], "%s", e ? e->message : "");
+    }
+    ck_assert_msg(strstr(c[0], "\"pause\"") && !strstr(c[0], "wfe") && !strstr(c[0], "ldaxr"), "%s", c[0]);
+    ck_assert_msg(strstr(c[0], "__atomic_store_n((uint16_t *)"), "%s", c[0]);
+    for (guint k = 1; k < G_N_ELEMENTS(targets); k++)
+        ck_assert_msg(strstr(c[k], "\"sevl\"") && strstr(c[k], "\"wfe\"") && strstr(c[k], "\"ldaxrh %w0, [%1]\"") &&
+                      !strstr(c[k], "\"yield\""), "%s", c[k]);
+    ck_assert_msg(strstr(c[1], "__atomic_store_n((uint16_t *)") && !strstr(c[1], "__atomic_fetch_add((uint16_t *)"),
+                  "%s", c[1]);
+    ck_assert_msg(strstr(c[2], "__atomic_fetch_add((uint16_t *)(uintptr_t)(M[0]), (uint16_t)UINT64_C(1), "
+                               "__ATOMIC_RELEASE)"), "%s", c[2]);
+    for (guint k = 0; k < G_N_ELEMENTS(targets); k++)
+        g_free(c[k]);
+    /* This host assembles for itself: its arch, and on arm64 its atomics. */
+    ArchTarget host;
+    ck_assert(native_host_target(&host, NULL));
+#if defined(__x86_64__)
+    ck_assert(host.arch == ARCH_X86 && host.atomics == ARCH_ATOMICS_LOCKED);
+#elif defined(__aarch64__)
+    ck_assert(host.arch == ARCH_ARM64 && host.atomics != ARCH_ATOMICS_LOCKED);
+#endif
 }
 END_TEST
 
@@ -416,6 +465,247 @@ START_TEST(test_perf_total)
 }
 END_TEST
 
+
+/* ------------------------------------------------------------------------------------------ */
+/* The scheduler's warnings                                                                   */
+/* ------------------------------------------------------------------------------------------ */
+
+/* A quiet run of two threads on CPUs 4 and 5 of 8, 1 ms long, with a tame latency. */
+static NativeSchedInput quiet_input(NativeThreadSched *threads)
+{
+    static const guint cpus[] = { 4, 5 };
+    threads[0] = (NativeThreadSched){ 0, 0 };
+    threads[1] = (NativeThreadSched){ 0, 2000 };
+    return (NativeSchedInput){ .nthreads = 2, .threads = threads, .cpus = cpus, .span_ns = 1000000,
+                               .others_runnable = 1, .online_cpus = 8, .latency_mean = 300, .latency_p99 = 900,
+                               .latency_samples = 20000, .latency_unit = "tsc_cycles" };
+}
+
+static guint count_warnings(const NativeSchedInput *in, const char *want)
+{
+    g_autoptr(GPtrArray) w = native_sched_warnings(in);
+    if (want) {
+        gboolean found = FALSE;
+        for (guint i = 0; i < w->len; i++)
+            found |= strstr(w->pdata[i], want) != NULL;
+        ck_assert_msg(found, "no warning with '%s' (%u warnings%s%s)", want, w->len, w->len ? ": " : "",
+                      w->len ? (char *)w->pdata[0] : "");
+    }
+    return w->len;
+}
+
+START_TEST(test_sched_warnings)
+{
+    NativeThreadSched t[2];
+    NativeSchedInput in = quiet_input(t);
+    ck_assert_uint_eq(count_warnings(&in, NULL), 0);
+    /* Waiting for a CPU for 1% of the run is a thread descheduled; just under it is not. */
+    t[1] = (NativeThreadSched){ 1, 9999 };
+    ck_assert_uint_eq(count_warnings(&in, NULL), 0);
+    t[1] = (NativeThreadSched){ 3, 10000 };
+    ck_assert_uint_eq(count_warnings(&in, "thread 1 (CPU 5) was descheduled: 3 involuntary context switches, "
+                                          "0.010 ms (1.0% of the run) waiting for its CPU"), 1);
+    /* Where the host does not say how long, a preemption is enough. */
+    t[1] = (NativeThreadSched){ 1, -1 };
+    ck_assert_uint_eq(count_warnings(&in, "thread 1 (CPU 5) was descheduled: 1 involuntary context switch;"), 1);
+    t[1] = (NativeThreadSched){ 0, -1 };
+    ck_assert_uint_eq(count_warnings(&in, NULL), 0);
+    /* A busy host: more others runnable than the CPUs the run left free (8 - 2). */
+    in = quiet_input(t);
+    in.others_runnable = 6;
+    ck_assert_uint_eq(count_warnings(&in, NULL), 0);
+    in.others_runnable = 7;
+    ck_assert_uint_eq(count_warnings(&in, "the host was busy: 7 other tasks were runnable when the run started, "
+                                          "with 2 of its 8 CPUs taken"), 1);
+    in.others_runnable = -1;   /* unknown */
+    ck_assert_uint_eq(count_warnings(&in, NULL), 0);
+    /* The run: mean 67,083 against p99 1,743. */
+    in = quiet_input(t);
+    in.latency_mean = 67083;
+    in.latency_p99 = 1743;
+    ck_assert_uint_eq(count_warnings(&in, "latency.mean (67083 tsc_cycles) is above latency.p99 (1743)"), 1);
+    in.latency_samples = NATIVE_TAIL_MIN_SAMPLES - 1;   /* too few to speak of a tail */
+    ck_assert_uint_eq(count_warnings(&in, NULL), 0);
+    /* All at once. */
+    in = quiet_input(t);
+    t[0] = (NativeThreadSched){ 2, 500000 };
+    in.others_runnable = 9;
+    in.latency_mean = 5000;
+    ck_assert_uint_eq(count_warnings(&in, "thread 0 (CPU 4)"), 3);
+}
+END_TEST
+
+START_TEST(test_sched_in_the_report)
+{
+    /* The report keeps the numbers; the warnings are read back from them. */
+    NativeThreadSched t[2];
+    NativeSchedInput in = quiet_input(t);
+    t[1] = (NativeThreadSched){ 4, 50000 };
+    in.others_runnable = 2;
+    JsonObject *sched = native_sched_report(&in);
+    ck_assert(json_object_get_boolean_member(sched, "disturbed"));
+    ck_assert_int_eq(json_array_get_int_element(json_object_get_array_member(sched, "involuntary_switches"), 1), 4);
+    ck_assert_int_eq(json_array_get_int_element(json_object_get_array_member(sched, "run_delay_ns"), 1), 50000);
+    ck_assert_int_eq(json_object_get_int_member(sched, "others_runnable"), 2);
+    ck_assert_int_eq(json_object_get_int_member(sched, "online_cpus"), 8);
+    JsonObject *r = json_object_new();
+    JsonArray *cpus = json_array_new();
+    json_array_add_int_element(cpus, 4);
+    json_array_add_int_element(cpus, 5);
+    json_object_set_array_member(r, "cpus", cpus);
+    json_object_set_int_member(r, "ns", 1000000);
+    JsonObject *lat = json_object_new();
+    json_object_set_double_member(lat, "mean", 300.5);
+    json_object_set_int_member(lat, "p99", 900);
+    json_object_set_int_member(lat, "samples", 20000);
+    json_object_set_object_member(r, "latency", lat);
+    json_object_set_object_member(r, "scheduling", sched);
+    JsonNode *root = json_node_init_object(json_node_alloc(), r);
+    g_autoptr(GPtrArray) w = native_report_warnings(root);
+    ck_assert_uint_eq(w->len, 1);
+    ck_assert_msg(g_str_has_prefix(w->pdata[0], "thread 1 (CPU 5) was descheduled: 4 involuntary"), "%s",
+                  (char *)w->pdata[0]);
+    /* Unknown waiting times are left out, and the preemptions judged alone. */
+    t[1] = (NativeThreadSched){ 0, -1 };
+    JsonObject *s2 = native_sched_report(&in);
+    ck_assert(!json_object_has_member(s2, "run_delay_ns"));
+    ck_assert(!json_object_get_boolean_member(s2, "disturbed"));
+    json_object_set_object_member(r, "scheduling", s2);
+    g_autoptr(GPtrArray) w2 = native_report_warnings(root);
+    ck_assert_uint_eq(w2->len, 0);
+    json_node_unref(root);
+    json_object_unref(r);
+}
+END_TEST
+
+START_TEST(test_sched_delta)
+{
+    NativeThreadSched a = { 3, 1000 }, b = { 5, 4500 }, unknown = { 5, -1 };
+    NativeThreadSched d = native_sched_delta(&a, &b);
+    ck_assert_uint_eq(d.involuntary, 2);
+    ck_assert_int_eq(d.run_delay_ns, 3500);
+    ck_assert_int_eq(native_sched_delta(&a, &unknown).run_delay_ns, -1);
+    /* This thread's own totals only grow. */
+    NativeThreadSched s0, s1;
+    native_sched_sample(&s0);
+    native_sched_sample(&s1);
+    ck_assert_uint_ge(s1.involuntary, s0.involuntary);
+    ck_assert(s1.run_delay_ns < 0 || s1.run_delay_ns >= s0.run_delay_ns);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------------------------ */
+/* Repeated runs                                                                              */
+/* ------------------------------------------------------------------------------------------ */
+
+/* A native report's shape, with the numbers given. */
+static JsonNode *fake_report(gint64 cycles, double cpa, gboolean mutex, gboolean disturbed)
+{
+    JsonObject *r = json_object_new();
+    json_object_set_string_member(r, "config", "native");
+    json_object_set_int_member(r, "threads", 2);
+    json_object_set_int_member(r, "iterations", 100);
+    json_object_set_string_member(r, "mode", "fixed-work");
+    JsonArray *cpus = json_array_new();
+    json_array_add_int_element(cpus, 0);
+    json_array_add_int_element(cpus, 3);
+    json_object_set_array_member(r, "cpus", cpus);
+    json_object_set_int_member(r, "cycles", cycles);
+    json_object_set_int_member(r, "acquisitions", 200);
+    json_object_set_double_member(r, "cycles_per_acquisition", cpa);
+    JsonArray *pt = json_array_new();
+    for (guint t = 0; t < 2; t++) {
+        JsonObject *o = json_object_new();
+        json_object_set_int_member(o, "cpu", t * 3);
+        json_object_set_int_member(o, "cycles_waiting", cycles / 2 + t);
+        json_array_add_object_element(pt, o);
+    }
+    json_object_set_array_member(r, "per_thread", pt);
+    json_object_set_boolean_member(r, "mutual_exclusion", mutex);
+    json_object_set_int_member(r, "line_size", 64);
+    JsonObject *s = json_object_new();
+    json_object_set_boolean_member(s, "disturbed", disturbed);
+    json_object_set_object_member(r, "scheduling", s);
+    json_object_set_string_member(r, "counters", "unavailable (no perf)");
+    JsonNode *n = json_node_init_object(json_node_alloc(), r);
+    json_object_unref(r);
+    return n;
+}
+
+static JsonObject *stats(JsonObject *o, const char *key, double med, double lo, double hi)
+{
+    JsonObject *s = json_object_get_object_member(o, key);
+    ck_assert_msg(s, "%s is not summarised", key);
+    ck_assert_double_eq_tol(json_object_get_double_member(s, "median"), med, 1e-9);
+    ck_assert_double_eq_tol(json_object_get_double_member(s, "min"), lo, 1e-9);
+    ck_assert_double_eq_tol(json_object_get_double_member(s, "max"), hi, 1e-9);
+    return s;
+}
+
+START_TEST(test_repeat_summary)
+{
+    /* The three runs: 3259, 3743 and 913 cycles per acquisition. */
+    JsonNode *runs[] = { fake_report(651800, 3259, TRUE, FALSE), fake_report(748600, 3743, TRUE, TRUE),
+                         fake_report(182600, 913, TRUE, FALSE) };
+    JsonNode *data = native_repeat_summary(runs, 3, NATIVE_SUMMARY_DATA, TRUE);
+    JsonObject *d = json_node_get_object(data);
+    stats(d, "cycles_per_acquisition", 3259, 913, 3743);
+    stats(d, "cycles", 651800, 182600, 748600);
+    stats(d, "acquisitions", 200, 200, 200);   /* measured: summarised even when it agrees */
+    /* What was asked for stays as it is. */
+    ck_assert_int_eq(json_object_get_int_member(d, "threads"), 2);
+    ck_assert_int_eq(json_object_get_int_member(d, "line_size"), 64);
+    ck_assert_int_eq(json_array_get_int_element(json_object_get_array_member(d, "cpus"), 1), 3);
+    JsonObject *t1 = json_array_get_object_element(json_object_get_array_member(d, "per_thread"), 1);
+    ck_assert_int_eq(json_object_get_int_member(t1, "cpu"), 3);
+    stats(t1, "cycles_waiting", 325901, 91301, 374301);
+    ck_assert(json_object_get_boolean_member(d, "mutual_exclusion"));
+    ck_assert_str_eq(json_object_get_string_member(d, "counters"), "unavailable (no perf)");
+    /* repeat after mode; disturbed runs where scheduling was; the runs at the end. */
+    g_autoptr(GList) names = json_object_get_members(d);
+    GString *order = g_string_new(NULL);
+    for (GList *l = names; l; l = l->next)
+        g_string_append_printf(order, "%s,", (char *)l->data);
+    ck_assert_str_eq(order->str, "config,threads,iterations,mode,repeat,cpus,cycles,acquisitions,"
+                                 "cycles_per_acquisition,per_thread,mutual_exclusion,line_size,disturbed_runs,"
+                                 "counters,runs,");
+    g_string_free(order, TRUE);
+    ck_assert_int_eq(json_object_get_int_member(d, "repeat"), 3);
+    ck_assert_int_eq(json_object_get_int_member(d, "disturbed_runs"), 1);
+    ck_assert_uint_eq(json_array_get_length(json_object_get_array_member(d, "runs")), 3);
+    json_node_unref(data);
+
+    /* Text: the median and the spread; a figure every run agreed on alone. */
+    JsonNode *text = native_repeat_summary(runs, 3, NATIVE_SUMMARY_TEXT, FALSE);
+    JsonObject *t = json_node_get_object(text);
+    ck_assert_str_eq(json_object_get_string_member(t, "cycles_per_acquisition"), "3259 (913 .. 3743, spread 87%)");
+    ck_assert_int_eq(json_object_get_int_member(t, "acquisitions"), 200);
+    ck_assert(!json_object_has_member(t, "runs"));
+    g_autofree char *shown = report_to_text(text);
+    ck_assert_msg(strstr(shown, "cycles_per_acquisition:            3259 (913 .. 3743, spread 87%)\n"), "%s", shown);
+    json_node_unref(text);
+
+    /* A verdict holds only if it held every time. */
+    JsonNode *broken[] = { runs[0], fake_report(1, 1, FALSE, FALSE) };
+    JsonNode *b = native_repeat_summary(broken, 2, NATIVE_SUMMARY_DATA, FALSE);
+    ck_assert(!json_object_get_boolean_member(json_node_get_object(b), "mutual_exclusion"));
+    stats(json_node_get_object(b), "cycles_per_acquisition", 1630, 1, 3259);   /* even: the middle two's mean */
+    json_node_unref(b);
+    json_node_unref(broken[1]);
+    for (guint i = 0; i < 3; i++)
+        json_node_unref(runs[i]);
+}
+END_TEST
+
+START_TEST(test_median)
+{
+    double odd[] = { 5, 1, 3 }, even[] = { 4, 1, 3, 2 }, one[] = { 7 };
+    ck_assert_double_eq(native_median(odd, 3), 3);
+    ck_assert_double_eq(native_median(even, 4), 2.5);
+    ck_assert_double_eq(native_median(one, 1), 7);
+}
+END_TEST
+
 /* ------------------------------------------------------------------------------------------ */
 /* Runs                                                                                       */
 /* ------------------------------------------------------------------------------------------ */
@@ -463,6 +753,14 @@ static void check_correct_run(const NativeLock *l, guint threads, gboolean same_
     /* A fixed-work run keeps every latency sample. */
     ck_assert_int_eq(json_object_get_int_member(json_object_get_object_member(r, "latency"), "samples"),
                      (gint64)(threads * iterations));
+    /* How the scheduler treated each thread (what it says depends on the host; its shape does not). */
+    JsonObject *sched = json_object_get_object_member(r, "scheduling");
+    ck_assert_ptr_nonnull(sched);
+    ck_assert_int_eq(json_array_get_length(json_object_get_array_member(sched, "involuntary_switches")), threads);
+    if (json_object_has_member(sched, "run_delay_ns"))
+        ck_assert_int_eq(json_array_get_length(json_object_get_array_member(sched, "run_delay_ns")), threads);
+    ck_assert_int_ge(json_object_get_int_member(sched, "online_cpus"), threads);
+    ck_assert(json_object_has_member(sched, "disturbed"));
     json_node_unref(root);
 }
 
@@ -493,12 +791,59 @@ END_TEST
 START_TEST(test_builtin_locks_run)
 {
     /* Every built-in lock, found by name as the simulator finds it, keeps mutual exclusion. */
-    static const char *const locks[] = { "tas", "ttas", "ticket", "mcs", "clh", "qspin", "qspin-cmpxchg", "qrwlock" };
+    static const char *const locks[] = { "tas", "ttas", "ticket", "mcs", "clh", "qspin", "qspin-cmpxchg", "qrwlock",
+                                         "qrwlock-4.15", "futex-mutex", "adaptive-mutex", "adaptive-mutex-readspin",
+                                         "adaptive-mutex-2018" };
     g_autoptr(GError) e = NULL;
     g_autoptr(NativeLock) l = native_lock_builtin(locks[_i], &e);
     ck_assert_msg(l, "%s", e ? e->message : "");
     ck_assert_str_eq(native_lock_name(l), locks[_i]);
     check_correct_run(l, MIN(ncpus(), 2u), FALSE);
+}
+END_TEST
+
+/* The futex ops become futex(2) calls, only in programs that make them; a lock parameter is
+ * a constant of the C; the adaptive mutex with a tiny spin count, whose waiters sleep at once,
+ * still keeps mutual exclusion with a long critical section. */
+START_TEST(test_futex_lock_params_natively)
+{
+    g_autoptr(GError) e = NULL;
+    g_autoptr(NativeLock) l = native_lock_builtin("adaptive-mutex-2018", &e);
+    ck_assert_msg(l, "%s", e ? e->message : "");
+    const char *const params[] = { "spin_count=7", NULL };
+    NativeRunOptions o;
+    native_run_options_init(&o);
+    o.lock_params = params;
+    g_autofree char *c = native_program_c(l, &o, &e);
+    ck_assert_msg(c, "%s", e ? e->message : "");
+    ck_assert(strstr(c, "syscall(SYS_futex, w, FUTEX_WAIT_PRIVATE"));
+    ck_assert(strstr(c, "= qn_futex_wait((uint32_t *)(uintptr_t)(M["));
+    ck_assert(strstr(c, "= qn_futex_wake((uint32_t *)(uintptr_t)(M["));
+    ck_assert(strstr(c, "UINT64_C(7)"));
+    g_autoptr(NativeLock) t = native_lock_builtin("ttas", &e);
+    NativeRunOptions plain;
+    native_run_options_init(&plain);
+    g_autofree char *tc = native_program_c(t, &plain, &e);
+    ck_assert(tc && !strstr(tc, "SYS_futex") && !strstr(tc, "qn_futex"));
+    /* An unknown parameter is refused before anything runs. */
+    const char *const typo[] = { "spin_cont=7", NULL };
+    o.lock_params = typo;
+    g_autofree char *none = native_program_c(l, &o, &e);
+    ck_assert(!none);
+    ck_assert_msg(strstr(e->message, "did you mean `spin_count`?"), "%s", e->message);
+    g_clear_error(&e);
+    if (ncpus() < 2)
+        return;
+    const char *const one[] = { "spin_count=1", NULL };
+    o.lock_params = one;
+    o.workload.threads = 2;
+    o.workload.iterations = (guint)scaled(5000);
+    o.workload.cs_work = 2000;
+    JsonNode *root;
+    JsonObject *r = run_ok(l, &o, &root);
+    ck_assert(json_object_get_boolean_member(r, "mutual_exclusion"));
+    ck_assert_int_eq(json_object_get_int_member(r, "counter"), 2 * (gint64)o.workload.iterations);
+    json_node_unref(root);
 }
 END_TEST
 
@@ -682,13 +1027,14 @@ START_TEST(test_report_is_the_models)
     JsonObject *n = run_ok(l, &no, &root);
     JsonObject *m = json_node_get_object(mr.report);
     static const char *const model_only[] = {
-        "readers", "placement", "jitter", "seed", "stalled", "machine_clears", "paused_cycles", "atomics",
-        "coherence", "l1_hit_rate", "sim_instructions", "core_counters", "memory_system", "host_cpu_seconds",
-        "host_fast_forward_share", NULL,
+        "readers", "placement", "jitter", "seed", "stalled", "faulted", "halted_in_lock", "machine_clears",
+        "paused_cycles", "atomics",
+        "coherence", "l1_hit_rate", "sim_instructions", "cores_summed", "memory_system", "branch_mispredicts",
+        "host_cpu_seconds", "host_fast_forward_share", NULL,
     };
     static const char *const native_only[] = {
-        "cpus", "ns", "ns_per_acquisition", "counter", "in_cs_violations", "line_size", "work_unit_ns", "counters",
-        NULL,
+        "cpus", "ns", "ns_per_acquisition", "counter", "in_cs_violations", "line_size", "work_unit_ns", "scheduling",
+        "counters", NULL,
     };
     /* The TSC counts cycles on x86 only. */
     static const char *const tsc[] = { "cycles", "cycles_per_acquisition", NULL };
@@ -757,7 +1103,8 @@ START_TEST(test_run_errors)
     o.workload.cs_writes = 7;
     ck_assert(!native_run(l, &o, &e));
     ck_assert_int_eq(e->code, NATIVE_ERROR_USAGE);
-    ck_assert_msg(strstr(e->message, "does not fit in `lock_word`'s"), "%s", e->message);
+    ck_assert_msg(g_str_has_prefix(e->message, "--cs-writes 7 with --data same-line: ") &&
+                  strstr(e->message, "at most 5 fit"), "%s", e->message);
     g_clear_error(&e);
     o.workload.data = HARNESS_SEPARATE_LINE;
     o.workload.threads = ncpus() + 1;
@@ -770,7 +1117,7 @@ START_TEST(test_run_errors)
     o.workload.iterations = (guint)G_MAXINT32 + 1;
     ck_assert(!native_run(l, &o, &e));
     ck_assert_int_eq(e->code, NATIVE_ERROR_USAGE);
-    ck_assert_str_eq(e->message, "--iterations 2147483648: out of range [1, 2147483647]");
+    ck_assert_str_eq(e->message, "--iterations 2147483648: out of range [1, 100000000]");
     g_clear_error(&e);
     o.workload.iterations = 10;
     o.workload.think = 1000001;
@@ -802,7 +1149,7 @@ START_TEST(test_program_fault_has_position)
     o.workload.iterations = 3;
     g_autoptr(GError) e = NULL;
     ck_assert(!native_run(l, &o, &e));
-    ck_assert_str_eq(e->message, "deep.qs:5:5: call stack overflow (64 deep)");
+    ck_assert_str_eq(e->message, "thread 0 faulted at deep.qs:5:5: call stack overflow (64 deep)");
 }
 END_TEST
 
@@ -953,7 +1300,7 @@ START_TEST(test_cli_usage_errors)
         { "native --lock tas --think -1", "--think -1: out of range [0, 1000000]" },
         { "native --lock tsa", "no built-in lock `tsa`; did you mean `tas`?" },
         { "native --lock tas --threads 1 --iterations 5 --data same-line --cs-writes 7",
-          "does not fit in `lock_word`'s 64-byte line" },
+          "--cs-writes 7 with --data same-line: " },
     };
     for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
         g_autofree char *err = NULL;
@@ -1028,13 +1375,95 @@ START_TEST(test_cli_duration)
 }
 END_TEST
 
+
+START_TEST(test_cli_short_options)
+{
+    /* -l, -t, -i, -f as `qsim run` spells them. */
+    g_autofree char *out = NULL, *err = NULL;
+    int rc = run_qsim_line("native -l tas -t 1 -i 40 -f json", &out, &err);
+    ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
+    g_autoptr(JsonParser) jp = json_parser_new();
+    ck_assert(json_parser_load_from_data(jp, out, -1, NULL));
+    JsonObject *r = json_node_get_object(json_parser_get_root(jp));
+    ck_assert_int_eq(json_object_get_int_member(r, "threads"), 1);
+    ck_assert_int_eq(json_object_get_int_member(r, "acquisitions"), 40);
+    /* The defaults are `qsim run`'s, but for the documented iterations. */
+    ck_assert_int_eq(json_object_get_int_member(r, "cs_writes"), 1);
+    ck_assert_str_eq(json_object_get_string_member(r, "data"), "separate-line");
+}
+END_TEST
+
+START_TEST(test_cli_repeat)
+{
+    g_autofree char *out = NULL, *err = NULL;
+    int rc = run_qsim_line("native --lock ticket -t 1 -i 30 --repeat 3 --format json", &out, &err);
+    ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
+    g_autoptr(JsonParser) jp = json_parser_new();
+    ck_assert(json_parser_load_from_data(jp, out, -1, NULL));
+    JsonObject *r = json_node_get_object(json_parser_get_root(jp));
+    ck_assert_int_eq(json_object_get_int_member(r, "repeat"), 3);
+    JsonObject *acq = json_object_get_object_member(r, "acquisitions");
+    ck_assert_int_eq(json_object_get_int_member(acq, "median"), 30);
+    ck_assert_int_eq(json_object_get_int_member(acq, "min"), 30);
+    ck_assert_int_eq(json_object_get_int_member(acq, "max"), 30);
+    JsonObject *cpa = json_object_get_object_member(r, "cycles_per_acquisition");
+    if (cpa) {   /* x86: the TSC */
+        ck_assert(json_object_get_double_member(cpa, "min") <= json_object_get_double_member(cpa, "median"));
+        ck_assert(json_object_get_double_member(cpa, "median") <= json_object_get_double_member(cpa, "max"));
+    }
+    JsonArray *runs = json_object_get_array_member(r, "runs");
+    ck_assert_int_eq(json_array_get_length(runs), 3);
+    ck_assert_int_eq(json_object_get_int_member(json_array_get_object_element(runs, 2), "acquisitions"), 30);
+    /* Text: the summary's layout; CSV: median, min and max columns. */
+    g_free(out);
+    out = NULL;
+    ck_assert_int_eq(run_qsim_line("native --lock ticket -t 1 -i 30 --repeat 2", &out, NULL), 0);
+    ck_assert_msg(strstr(out, "\nrepeat:                            2\n"), "%s", out);
+    ck_assert_msg(strstr(out, "\ndisturbed_runs:"), "%s", out);
+    g_free(out);
+    out = NULL;
+    ck_assert_int_eq(run_qsim_line("native --lock ticket -t 1 -i 30 --repeat 2 --format csv", &out, NULL), 0);
+    ck_assert_msg(strstr(out, ",repeat,") && strstr(out, ",ns.median,ns.min,ns.max,"), "%s", out);
+    g_free(err);
+    err = NULL;
+    ck_assert_int_eq(run_qsim_line("native --lock ticket --repeat 0", NULL, &err), 2);
+    ck_assert_msg(strstr(err, "--repeat 0: out of range [1, 10000]"), "%s", err);
+}
+END_TEST
+
+START_TEST(test_cli_warns_when_descheduled)
+{
+    /* Forced: thread 0 waited 50 ms for its CPU (QSIM_TEST_NATIVE_RUN_DELAY_NS), far past 1% of a
+     * short run; the warning comes per run and in the summary. */
+    g_setenv("QSIM_TEST_NATIVE_RUN_DELAY_NS", "50000000", TRUE);
+    g_autofree char *out = NULL, *err = NULL;
+    int rc = run_qsim_line("native --lock tas -t 1 -i 50 --format json", &out, &err);
+    ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
+    ck_assert_msg(strstr(err, "qsim native: warning: thread 0 (CPU "), "%s", err);
+    ck_assert_msg(strstr(err, "was descheduled: "), "%s", err);
+    g_autoptr(JsonParser) jp = json_parser_new();
+    ck_assert(json_parser_load_from_data(jp, out, -1, NULL));
+    JsonObject *r = json_node_get_object(json_parser_get_root(jp));
+    ck_assert(json_object_get_boolean_member(json_object_get_object_member(r, "scheduling"), "disturbed"));
+    g_free(err);
+    err = NULL;
+    ck_assert_int_eq(run_qsim_line("native --lock tas -t 1 -i 50 --repeat 2", NULL, &err), 0);
+    ck_assert_msg(strstr(err, "qsim native: warning: run 1 of 2: thread 0 (CPU "), "%s", err);
+    ck_assert_msg(strstr(err, "qsim native: warning: run 2 of 2: thread 0 (CPU "), "%s", err);
+    ck_assert_msg(strstr(err, "qsim native: warning: 2 of 2 runs were disturbed"), "%s", err);
+    g_unsetenv("QSIM_TEST_NATIVE_RUN_DELAY_NS");
+}
+END_TEST
+
 Suite *make_native_suite(void)
 {
     Suite *s = suite_create("native");
     TCase *tc = tcase_create("translate");
+    tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_translate_golden);
     tcase_add_test(tc, test_translate_arm64_mapping);
     tcase_add_test(tc, test_translate_one_entry);
+    tcase_add_test(tc, test_translate_per_arch_lock);
     tcase_add_loop_test(tc, test_x86_refuses_arm64_ops, 0, 5);
     tcase_add_test(tc, test_arm64_exclusive_asm);
     tcase_add_test(tc, test_program_is_lock_with_harness);
@@ -1044,13 +1473,19 @@ Suite *make_native_suite(void)
     tcase_add_test(tc, test_sample_limit);
     tcase_add_test(tc, test_perf_registry_covers_struct);
     tcase_add_test(tc, test_perf_total);
+    tcase_add_test(tc, test_sched_warnings);
+    tcase_add_test(tc, test_sched_in_the_report);
+    tcase_add_test(tc, test_sched_delta);
+    tcase_add_test(tc, test_repeat_summary);
+    tcase_add_test(tc, test_median);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("run");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_tas_runs);
     tcase_add_test(tc, test_ticket_runs);
-    tcase_add_loop_test(tc, test_builtin_locks_run, 0, 8);
+    tcase_add_loop_test(tc, test_builtin_locks_run, 0, 13);
+    tcase_add_test(tc, test_futex_lock_params_natively);
     tcase_add_test(tc, test_lock_file_runs);
     tcase_add_test(tc, test_broken_lock_is_caught);
     tcase_add_test(tc, test_fixed_time_and_keys);
@@ -1075,6 +1510,9 @@ Suite *make_native_suite(void)
     tcase_add_test(tc, test_cli_builtin_json);
     tcase_add_test(tc, test_cli_threads_from_cpus);
     tcase_add_test(tc, test_cli_duration);
+    tcase_add_test(tc, test_cli_short_options);
+    tcase_add_test(tc, test_cli_repeat);
+    tcase_add_test(tc, test_cli_warns_when_descheduled);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -23,13 +23,22 @@ START_TEST(test_fill_and_spread)
 }
 END_TEST
 
+/* Past the last core the placement starts over: the OS model shares those cores. */
 START_TEST(test_too_many_threads)
 {
     g_autoptr(QsimConfig) c = two_by_four();
-    guint cores[9];
+    guint cores[11];
     GError *e = NULL;
-    ck_assert(!placement_assign(c, PLACE_FILL, 9, cores, &e));
-    ck_assert_str_eq(e->message, "--threads 9: config 'p' has 8 cores (2 sockets x 4)");
+    ck_assert(placement_assign(c, PLACE_FILL, 11, cores, &e));
+    ck_assert_uint_eq(cores[7], 7);
+    ck_assert_uint_eq(cores[8], 0);
+    ck_assert_uint_eq(cores[10], 2);
+    ck_assert(placement_assign(c, PLACE_SPREAD, 11, cores, &e));
+    ck_assert_uint_eq(cores[7], 7);
+    ck_assert_uint_eq(cores[8], 0);
+    ck_assert_uint_eq(cores[9], 4);
+    ck_assert(!placement_assign(c, PLACE_FILL, 0, cores, &e));
+    ck_assert_str_eq(e->message, "--threads 0: a run needs a thread");
     g_error_free(e);
 }
 END_TEST
@@ -53,6 +62,7 @@ Suite *make_placement_suite(void)
 {
     Suite *s = suite_create("placement");
     TCase *tc = tcase_create("policy");
+    tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_fill_and_spread);
     tcase_add_test(tc, test_too_many_threads);
     tcase_add_test(tc, test_percentiles);

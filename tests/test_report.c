@@ -101,6 +101,7 @@ Suite *make_report_suite(void)
 {
     Suite *s = suite_create("report");
     TCase *tc = tcase_create("writers");
+    tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_csv);
     tcase_add_test(tc, test_json_parses_back);
     tcase_add_test(tc, test_text_and_compare);

@@ -18,7 +18,8 @@ static const char *const required_keys[] = {
     "config", "arch", "lock", "threads", "seed", "cycles", "acquisitions", "cycles_per_acquisition",
     "latency.mean", "latency.p50", "latency.p99", "per_thread.0.core", "per_thread.0.acquisitions",
     "per_thread.0.cycles_waiting", "fairness.min", "fairness.avg", "fairness.max", "mutual_exclusion",
-    "machine_clears.memory_ordering", "machine_clears.branch", "machine_clears.cycles_lost", "paused_cycles",
+    "machine_clears.memory_ordering", "machine_clears.penalty_cycles", "machine_clears.squashed_ops",
+    "branch_mispredicts.count", "branch_mispredicts.penalty_cycles", "branch_mispredicts.squashed_ops", "paused_cycles",
     "atomics.count", "atomics.failed_cas", "atomics.cycles", "coherence.messages.GetS",
     "coherence.invalidations", "coherence.rfo", "coherence.lock_line.rfo", "coherence.lock_line.invalidations",
     "l1_hit_rate", "sim_instructions", "host_seconds",
@@ -159,8 +160,8 @@ END_TEST
 START_TEST(test_bad_input_is_exit_2)
 {
     g_autofree char *err = NULL;
-    ck_assert_int_eq(run_qsim_line("run --config teaching --lock ticket --threads 3", NULL, &err), 2);
-    ck_assert_msg(strstr(err, "--threads 3: config 'teaching' has 2 cores"), "%s", err);
+    ck_assert_int_eq(run_qsim_line("run --config teaching --lock ticket --threads 5000", NULL, &err), 2);
+    ck_assert_msg(strstr(err, "--threads 5000: out of range [1, 4096]"), "%s", err);
     g_free(err);
     err = NULL;
     ck_assert_int_eq(run_qsim_line("--config teaching --lock tiket", NULL, &err), 2);
@@ -168,7 +169,7 @@ START_TEST(test_bad_input_is_exit_2)
     g_free(err);
     err = NULL;
     ck_assert_int_eq(run_qsim_line("run --config teaching", NULL, &err), 2);
-    ck_assert_msg(strstr(err, "--lock NAME or --lock-file PATH"), "%s", err);
+    ck_assert_msg(strstr(err, "--lock NAME|PATH or --lock-file PATH"), "%s", err);
     g_free(err);
     err = NULL;
     ck_assert_int_eq(run_qsim_line("run --config teaching --lock ticket --format xml", NULL, &err), 2);
@@ -191,7 +192,80 @@ START_TEST(test_cli_formats)
     g_free(out);
     out = NULL;
     ck_assert_int_eq(run_qsim_line("run --config haswell --lock qspin --vs qspin-cmpxchg --iterations 20", &out, NULL), 0);
-    ck_assert_msg(strstr(out, "cycles_per_acquisition") && strstr(out, "qspin-cmpxchg") && strstr(out, "ratio"), "%s", out);
+    ck_assert_msg(strstr(out, "cycles_per_acquisition") && strstr(out, "a: qspin") && strstr(out, "b: qspin-cmpxchg") &&
+                  strstr(out, "b/a"), "%s", out);
+}
+END_TEST
+
+static double member_double(JsonObject *o, const char *path)
+{
+    g_auto(GStrv) parts = g_strsplit(path, ".", -1);
+    for (guint i = 0; parts[i + 1]; i++)
+        o = json_object_get_object_member(o, parts[i]);
+    return json_object_get_double_member(o, parts[g_strv_length(parts) - 1]);
+}
+
+/* A comparison as one document: `labels`, both whole reports, and b/a of every number. */
+static void assert_compare_json(const char *out, const char *la, const char *lb)
+{
+    g_autoptr(JsonParser) jp = json_parser_new();
+    g_autoptr(GError) error = NULL;
+    ck_assert_msg(json_parser_load_from_data(jp, out, -1, &error), "%s\n%s", error ? error->message : "", out);
+    JsonObject *o = json_node_get_object(json_parser_get_root(jp));
+    JsonObject *labels = json_object_get_object_member(o, "labels");
+    ck_assert_str_eq(json_object_get_string_member(labels, "a"), la);
+    ck_assert_str_eq(json_object_get_string_member(labels, "b"), lb);
+    JsonObject *a = json_object_get_object_member(o, "a"), *b = json_object_get_object_member(o, "b");
+    JsonObject *r = json_object_get_object_member(o, "b_over_a");
+    ck_assert(json_object_has_member(a, "mutual_exclusion") && json_object_has_member(b, "mutual_exclusion"));
+    static const char *const numbers[] = { "acquisitions", "cycles_per_acquisition", "latency.mean", "fairness.max" };
+    for (guint i = 0; i < G_N_ELEMENTS(numbers); i++) {
+        double x = member_double(a, numbers[i]), y = member_double(b, numbers[i]);
+        ck_assert_msg(x != 0, "%s", numbers[i]);
+        ck_assert_double_eq_tol(member_double(r, numbers[i]), y / x, 1e-9);
+    }
+    ck_assert(!json_object_has_member(r, "lock")); /* strings have no ratio */
+}
+
+/* CSV: a header, then the rows a, b and b/a. */
+static void assert_compare_csv(const char *out, const char *la, const char *lb)
+{
+    g_auto(GStrv) lines = g_strsplit(out, "\n", -1);
+    ck_assert_uint_eq(g_strv_length(lines), 5); /* header, a, b, b/a, "" */
+    ck_assert_msg(g_str_has_prefix(lines[0], "report,config,arch,lock,"), "%s", lines[0]);
+    g_autofree char *ra = g_strconcat(la, ",", NULL), *rb = g_strconcat(lb, ",", NULL);
+    g_autofree char *rr = g_strdup_printf("%s/%s,", lb, la);
+    ck_assert_msg(g_str_has_prefix(lines[1], ra) && g_str_has_prefix(lines[2], rb) && g_str_has_prefix(lines[3], rr),
+                  "%s", out);
+    /* every row has the header's columns */
+    g_auto(GStrv) h = g_strsplit(lines[0], ",", -1), r3 = g_strsplit(lines[3], ",", -1);
+    ck_assert_uint_eq(g_strv_length(h), g_strv_length(r3));
+}
+
+/* --vs with --format json|csv: one document, not the text table (it used to print text). */
+START_TEST(test_vs_formats)
+{
+    g_autofree char *json = NULL, *csv = NULL, *err = NULL;
+    ck_assert_int_eq(run_qsim_line("run --config teaching --lock ticket --vs tas --iterations 20 --no-host-time "
+                                   "--format json", &json, &err), 0);
+    assert_compare_json(json, "ticket", "tas");
+    ck_assert_int_eq(run_qsim_line("run --config teaching --lock ticket --vs tas --iterations 20 --no-host-time "
+                                   "--format csv", &csv, NULL), 0);
+    assert_compare_csv(csv, "ticket", "tas");
+}
+END_TEST
+
+/* --native with --format json|csv: the model (a) and the host (b) in one document. */
+START_TEST(test_native_formats)
+{
+    g_autofree char *json = NULL, *csv = NULL, *err = NULL;
+    int rc = run_qsim_line("run --config teaching --lock ticket --threads 1 --iterations 200 --native --format json",
+                           &json, &err);
+    ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
+    assert_compare_json(json, "model", "host");
+    ck_assert_int_eq(run_qsim_line("run --config teaching --lock ticket --threads 1 --iterations 200 --native "
+                                   "--format csv", &csv, NULL), 0);
+    assert_compare_csv(csv, "model", "host");
 }
 END_TEST
 
@@ -244,14 +318,15 @@ START_TEST(test_trace_quotes_rows)
 {
     g_autofree char *out = NULL, *err = NULL;
     ck_assert_int_eq(run_qsim_line("run --config teaching --lock tas --iterations 1 --trace", &out, &err), 0);
-    ck_assert_msg(strstr(err, "I + Store -> IM_AD") && strstr(err, "IM_AD + Data -> M") && strstr(err, "home"), "%s", err);
+    ck_assert_msg(strstr(err, "I + Store -> IM_AD") && strstr(err, "IM_AD + Data -> M") && strstr(err, "home"),
+                  "%.2000s", err);
     g_free(out);
     g_free(err);
     out = err = NULL;
     /* and the pipeline's events, with the source line of the op */
     ck_assert_int_eq(run_qsim_line("run --config haswell --lock qspin --threads 3 --iterations 30 --trace", &out, &err), 0);
-    ck_assert_msg(strstr(err, "memory-ordering machine clear: the load at qspin:"), "%s", err);
-    ck_assert_msg(strstr(err, "mispredicted:"), "%s", err);
+    ck_assert_msg(strstr(err, "pipeline: memory-ordering machine clear: the load at qspin:"), "%.2000s", err);
+    ck_assert_msg(strstr(err, "pipeline: mispredict: the branch at "), "%.2000s", err);
 }
 END_TEST
 
@@ -279,6 +354,8 @@ Suite *make_run_suite(void)
     tc = tcase_create("command");
     tcase_add_test(tc, test_bad_input_is_exit_2);
     tcase_add_test(tc, test_cli_formats);
+    tcase_add_test(tc, test_vs_formats);
+    tcase_add_test(tc, test_native_formats);
     tcase_add_test(tc, test_stall_is_exit_1);
     tcase_add_test(tc, test_native_beside_model);
     tcase_add_test(tc, test_trace_quotes_rows);

@@ -24,7 +24,12 @@ START_TEST(test_defaults_in_range)
     const WorkloadKey *k = &workload_schema[_i];
     for (guint c = 0; c < G_N_ELEMENTS(commands); c++) {
         const char *def = workload_key_default(k, commands[c]);
-        ck_assert_msg(def, "%s: no default", k->name);
+        if (!def) {
+            /* Not set: only a fixed-time setting, whose absence means fixed work, and 0 (what
+             * the field holds then) is no value it takes. */
+            ck_assert_msg(k->mode == WL_FIXED_TIME && k->min >= 1, "%s: no default", k->name);
+            continue;
+        }
         WorkloadOptions w;
         workload_init(&w, WL_RUN);
         g_autoptr(GError) e = NULL;
@@ -98,9 +103,9 @@ START_TEST(test_commands_share_defaults)
         g_autofree char *r = workload_value_text(k, &run), *n = workload_value_text(k, &native),
                         *v = workload_value_text(k, &verify);
         /* A difference only where the row documents it. */
-        if (strcmp(workload_key_default(k, WL_NATIVE), k->def) == 0)
+        if (g_strcmp0(workload_key_default(k, WL_NATIVE), k->def) == 0)
             ck_assert_msg(!strcmp(r, n), "%s: run %s, native %s", k->name, r, n);
-        if (strcmp(workload_key_default(k, WL_VERIFY), k->def) == 0)
+        if (g_strcmp0(workload_key_default(k, WL_VERIFY), k->def) == 0)
             ck_assert_msg(!strcmp(r, v), "%s: run %s, verify %s", k->name, r, v);
     }
     /* The one the commands used to disagree on. */
@@ -140,8 +145,12 @@ START_TEST(test_options_generated)
         ck_assert_str_eq(e->long_name, k->flag);
         ck_assert_int_eq(e->short_name, k->short_flag);
         ck_assert_int_eq(e->arg, G_OPTION_ARG_CALLBACK);
-        g_autofree char *def = g_strdup_printf("(default %s)", workload_key_default(k, cmd));
-        ck_assert_msg(strstr(e->description, def), "%s: %s", k->flag, e->description);
+        const char *d = workload_key_default(k, cmd);
+        g_autofree char *def = g_strdup_printf("(default %s)", d);
+        if (d)
+            ck_assert_msg(strstr(e->description, def), "%s: %s", k->flag, e->description);
+        else
+            ck_assert_msg(!strstr(e->description, "(default"), "%s: %s", k->flag, e->description);
     }
     ck_assert_ptr_null(f.entries[n].long_name);
     ck_assert_uint_gt(n, 3);
@@ -177,11 +186,11 @@ static const struct {
     { "verify --lock tas --cs-writes 7000", "--cs-writes 7000: out of range [0, 64]" },
     { "run --lock tas --threads 0", "--threads 0: out of range [1, 4096]" },
     { "run --lock tas -t many", "--threads many: expected a whole number" },
-    { "verify --lock tas --iterations -2", "--iterations -2: out of range [1, 2147483647]" },
+    { "verify --lock tas --iterations -2", "--iterations -2: out of range [1, 100000000]" },
     { "run --lock tas --data middle", "--data middle: one of same-line, separate-line" },
     { "run --lock tas --placement round", "--placement round: one of fill, spread" },
     { "run --lock tas --cs-work 1000001", "--cs-work 1000001: out of range [0, 1000000]" },
-    { "native --lock tas --iterations 0", "--iterations 0: out of range [1, 2147483647]" },
+    { "native --lock tas --iterations 0", "--iterations 0: out of range [1, 100000000]" },
     { "verify --lock qrwlock --threads 2 --readers 3", "--readers 3: more readers than threads (2)" },
     /* a row the command does not take is no option of it */
     { "verify --lock tas --jitter 3", "Unknown option --jitter" },
@@ -216,8 +225,15 @@ START_TEST(test_parse_and_validate)
     g_clear_error(&e);
     ck_assert(workload_parse(k, "64", "--cs-writes", &w, NULL));
     ck_assert_uint_eq(w.cs_writes, 64);
-    ck_assert(workload_parse(workload_key_find("duration"), "12345678901", "x", &w, NULL));
-    ck_assert_uint_eq(w.duration, 12345678901ull);
+    ck_assert(workload_parse(workload_key_find("duration"), "9876543210", "x", &w, NULL));
+    ck_assert_uint_eq(w.duration, 9876543210ull);
+    /* Past the maximum, and 0 (not set is not a duration of 0 either). */
+    ck_assert(!workload_parse(workload_key_find("duration"), "10000000001", "--duration", &w, &e));
+    ck_assert_str_eq(e->message, "--duration 10000000001: out of range [1, 10000000000]");
+    g_clear_error(&e);
+    ck_assert(!workload_parse(workload_key_find("duration"), "0", "--duration", &w, &e));
+    g_clear_error(&e);
+    w.duration = 0;
     ck_assert(workload_parse(workload_key_find("data"), "same-line", "x", &w, NULL));
     ck_assert_int_eq(w.data, HARNESS_SAME_LINE);
     /* Library callers that fill the struct by hand get the same check. */
@@ -278,7 +294,7 @@ START_TEST(test_sweep_axes_from_table)
     ck_assert_uint_eq(o.workload.readers, 3);
     ck_assert_uint_eq(o.workload.cs_writes, 3);
     ck_assert_uint_eq(o.workload.iterations, 4);
-    ck_assert_uint_eq(o.workload.duration, 3);
+    ck_assert_uint_eq(o.workload.duration, 4); /* its minimum is 1 */
     ck_assert_uint_eq(o.workload.jitter, 3);
     ck_assert_int_eq(o.workload.placement, PLACE_SPREAD);
     ck_assert_int_eq(o.workload.data, HARNESS_SEPARATE_LINE);
@@ -335,7 +351,7 @@ START_TEST(test_reference_text)
         ck_assert_msg(strstr(md, flag), "%s missing:\n%s", flag, md);
     }
     ck_assert_msg(strstr(md, "verify: 3 (") && strstr(md, "native: 10000 ("), "%s", md);
-    ck_assert_msg(strstr(md, "| 0 to 64 |"), "%s", md);
+    ck_assert_msg(strstr(md, "| 0 to 64 (8 lines"), "%s", md);
 }
 END_TEST
 
@@ -364,6 +380,7 @@ Suite *make_workload_suite(void)
 {
     Suite *s = suite_create("workload");
     TCase *tc = tcase_create("schema");
+    tcase_set_timeout(tc, 30);
     tcase_add_loop_test(tc, test_defaults_in_range, 0, workload_schema_len);
     tcase_add_test(tc, test_names_unique);
     tcase_add_test(tc, test_every_field_a_row);

@@ -7,7 +7,10 @@
 #include <string.h>
 #include <yaml.h>
 #include "sim/base/config.h"
+#include "sim/base/echo.h"
+#include "sim/base/input_file.h"
 #include "sim/base/suggest.h"
+#include "sim/base/yaml_doc.h"
 
 G_DEFINE_QUARK(qsim-config-error-quark, qsim_config_error)
 
@@ -33,77 +36,136 @@ typedef union {
     int e;
 } CfgValue;
 
-static gboolean parse_int_text(const char *s, gint64 *out)
+/* Numbers are decimal, as people write them.  YAML 1.1 readers take a leading 0 as octal (and
+ * strtoll with base 0 did: `rob: 032` was 26), so a leading zero is refused with the number it
+ * would be in decimal, rather than read either way. */
+typedef enum { NUM_OK, NUM_BAD, NUM_LEADING_ZERO, NUM_RANGE } NumParse;
+
+/* The digits of a decimal integer at `s` (an optional '-' first): how many characters they take. */
+static gsize decimal_digits(const char *s, gboolean *leading_zero)
 {
-    char *end = NULL;
-    errno = 0;
-    gint64 v = g_ascii_strtoll(s, &end, 0);
-    if (errno || end == s || *end)
-        return FALSE;
-    *out = v;
-    return TRUE;
+    gsize i = s[0] == '-';
+    gsize start = i;
+    while (g_ascii_isdigit(s[i]))
+        i++;
+    *leading_zero = i - start > 1 && s[start] == '0';
+    return i == start ? 0 : i;
 }
 
-static gboolean parse_size_text(const char *s, gint64 *out)
+static NumParse parse_int_text(const char *s, gint64 *out)
+{
+    gboolean zero;
+    gsize n = decimal_digits(s, &zero);
+    if (!n || s[n])
+        return NUM_BAD;
+    if (zero)
+        return NUM_LEADING_ZERO;
+    errno = 0;
+    gint64 v = g_ascii_strtoll(s, NULL, 10);
+    if (errno)
+        return NUM_RANGE;
+    *out = v;
+    return NUM_OK;
+}
+
+/* "032KiB" written as "32KiB": the advice for a leading zero. */
+static char *without_leading_zeros(const char *s)
+{
+    const char *sign = s[0] == '-' ? "-" : "";
+    const char *p = s + (s[0] == '-');
+    while (p[0] == '0' && g_ascii_isdigit(p[1]))
+        p++;
+    return g_strconcat(sign, p, NULL);
+}
+
+static NumParse parse_size_text(const char *s, gint64 *out)
 {
     static const struct { const char *suffix; double mult; } units[] = {
         { "KiB", 1024.0 }, { "MiB", 1048576.0 }, { "GiB", 1073741824.0 },
         { "KB", 1000.0 }, { "MB", 1e6 }, { "GB", 1e9 }, { "K", 1024.0 }, { "M", 1048576.0 },
         { "G", 1073741824.0 }, { "B", 1.0 }, { "", 1.0 },
     };
-    char *end = NULL;
-    errno = 0;
-    double v = g_ascii_strtod(s, &end);
-    if (errno || end == s || v < 0)
-        return FALSE;
+    /* digits [. digits] [spaces] [unit]: no sign, exponent, hexadecimal or inf */
+    gboolean zero;
+    gsize n = s[0] == '-' ? 0 : decimal_digits(s, &zero);
+    if (!n)
+        return NUM_BAD;
+    if (s[n] == '.') {
+        gsize f = n + 1;
+        while (g_ascii_isdigit(s[f]))
+            f++;
+        if (f == n + 1)
+            return NUM_BAD;
+        n = f;
+    }
+    const char *end = s + n;
     while (*end == ' ')
         end++;
     for (guint i = 0; i < G_N_ELEMENTS(units); i++) {
         if (!strcmp(end, units[i].suffix)) {
-            double bytes = v * units[i].mult;
-            if (bytes != floor(bytes) || bytes > 9e18)
-                return FALSE;
+            if (zero)
+                return NUM_LEADING_ZERO;
+            double bytes = g_ascii_strtod(s, NULL) * units[i].mult;
+            if (bytes != floor(bytes))
+                return NUM_BAD;
+            if (bytes > 9e18)
+                return NUM_RANGE;
             *out = (gint64)bytes;
-            return TRUE;
+            return NUM_OK;
         }
     }
-    return FALSE;
+    return NUM_BAD;
+}
+
+static gboolean looks_hexadecimal(const char *s)
+{
+    const char *p = s + (s[0] == '-');
+    return p[0] == '0' && (p[1] == 'x' || p[1] == 'X' || p[1] == 'o' || p[1] == 'b');
 }
 
 /* Parses `text` for key k.  On failure sets *why to a message (without position). */
 static gboolean parse_value(const CfgKey *k, const char *text, CfgValue *v, char **why)
 {
+    g_autofree char *shown = echo_clip(text);
     switch (k->type) {
     case CFG_INT:
-        if (!parse_int_text(text, &v->i)) {
-            *why = g_strdup_printf("expected an integer, got '%s'", text);
+    case CFG_SIZE: {
+        gboolean size = k->type == CFG_SIZE;
+        NumParse r = size ? parse_size_text(text, &v->i) : parse_int_text(text, &v->i);
+        if (r == NUM_LEADING_ZERO) {
+            g_autofree char *plain = without_leading_zeros(text);
+            g_autofree char *plain_shown = echo_clip(plain);
+            *why = g_strdup_printf("'%s' has a leading zero (numbers are decimal: write %s)", shown, plain_shown);
             return FALSE;
         }
-        if (v->i < k->min || v->i > k->max) {
-            *why = g_strdup_printf("value %s is out of range [%.0f, %.0f]", text, k->min, k->max);
+        if (r == NUM_BAD) {
+            if (size)
+                *why = g_strdup_printf("expected a size such as 32KiB or 2.5MiB (whole bytes), got '%s'", shown);
+            else if (looks_hexadecimal(text))
+                *why = g_strdup_printf("expected a decimal integer, got '%s'", shown);
+            else
+                *why = g_strdup_printf("expected an integer, got '%s'", shown);
+            return FALSE;
+        }
+        if (r == NUM_RANGE || v->i < k->min || v->i > k->max) {
+            if (size)
+                *why = g_strdup_printf("size %s is out of range [%.0f, %.0f] bytes", shown, k->min, k->max);
+            else
+                *why = g_strdup_printf("value %s is out of range [%.0f, %.0f]", shown, k->min, k->max);
             return FALSE;
         }
         return TRUE;
-    case CFG_SIZE:
-        if (!parse_size_text(text, &v->i)) {
-            *why = g_strdup_printf("expected a size such as 32KiB or 2.5MiB (whole bytes), got '%s'", text);
-            return FALSE;
-        }
-        if (v->i < k->min || v->i > k->max) {
-            *why = g_strdup_printf("size %s is out of range [%.0f, %.0f] bytes", text, k->min, k->max);
-            return FALSE;
-        }
-        return TRUE;
+    }
     case CFG_DOUBLE: {
         char *end = NULL;
         errno = 0;
         v->d = g_ascii_strtod(text, &end);
-        if (errno || end == text || *end || !isfinite(v->d)) {
-            *why = g_strdup_printf("expected a number, got '%s'", text);
+        if (errno || end == text || *end || !isfinite(v->d) || looks_hexadecimal(text)) {
+            *why = g_strdup_printf("expected a number, got '%s'", shown);
             return FALSE;
         }
         if (v->d < k->min || v->d > k->max) {
-            *why = g_strdup_printf("value %s is out of range [%g, %g]", text, k->min, k->max);
+            *why = g_strdup_printf("value %s is out of range [%g, %g]", shown, k->min, k->max);
             return FALSE;
         }
         return TRUE;
@@ -121,7 +183,7 @@ static gboolean parse_value(const CfgKey *k, const char *text, CfgValue *v, char
                 v->b = FALSE;
                 return TRUE;
             }
-        *why = g_strdup_printf("expected true or false, got '%s'", text);
+        *why = g_strdup_printf("expected true or false, got '%s'", shown);
         return FALSE;
     }
     case CFG_ENUM: {
@@ -134,12 +196,17 @@ static gboolean parse_value(const CfgKey *k, const char *text, CfgValue *v, char
         g_autofree char *list = g_strjoinv(", ", (char **)k->choices);
         const char *hint = suggest_closest(text, k->choices, n);
         if (hint)
-            *why = g_strdup_printf("unknown value '%s'; did you mean '%s'? (one of: %s)", text, hint, list);
+            *why = g_strdup_printf("unknown value '%s'; did you mean '%s'? (one of: %s)", shown, hint, list);
         else
-            *why = g_strdup_printf("unknown value '%s' (one of: %s)", text, list);
+            *why = g_strdup_printf("unknown value '%s' (one of: %s)", shown, list);
         return FALSE;
     }
     case CFG_STRING:
+        /* A config is UTF-8 text (libyaml checks a file's; a --set value arrives as bytes). */
+        if (!g_utf8_validate(text, -1, NULL)) {
+            *why = g_strdup("not UTF-8 text");
+            return FALSE;
+        }
         return TRUE;
     }
     g_assert_not_reached();
@@ -204,8 +271,12 @@ void config_free(QsimConfig *c)
 
 gboolean config_equal(const QsimConfig *a, const QsimConfig *b)
 {
+    if (a->arch != b->arch)
+        return FALSE;
     for (guint i = 0; i < qsim_config_schema_len; i++) {
         const CfgKey *k = &qsim_config_schema[i];
+        if (!config_key_applies(k, a->arch))
+            continue;
         const void *x = cfield(a, k), *y = cfield(b, k);
         switch (k->type) {
         case CFG_INT:
@@ -236,11 +307,22 @@ gboolean config_equal(const QsimConfig *a, const QsimConfig *b)
 
 /* ---- where configs live ---- */
 
+/* The environment variable that puts the user's folders first, per kind of file. */
+static const struct {
+    const char *subdir;
+    const char *env;
+} search_path_envs[] = {
+    { "configs", "QSIM_CONFIG_PATH" },
+    { "locks", "QSIM_LOCK_PATH" },
+};
+
 GPtrArray *config_search_dirs(const char *subdir)
 {
     GPtrArray *dirs = g_ptr_array_new_with_free_func(g_free);
-    const char *env = g_getenv("QSIM_CONFIG_PATH");
-    if (env && !strcmp(subdir, "configs")) {
+    for (guint k = 0; k < G_N_ELEMENTS(search_path_envs); k++) {
+        const char *env = g_getenv(search_path_envs[k].env);
+        if (!env || strcmp(subdir, search_path_envs[k].subdir))
+            continue;
         g_auto(GStrv) parts = g_strsplit(env, ":", -1);
         for (guint i = 0; parts[i]; i++)
             if (*parts[i])
@@ -264,24 +346,78 @@ GPtrArray *config_search_dirs(const char *subdir)
     return dirs;
 }
 
+static gint by_name(gconstpointer a, gconstpointer b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+GPtrArray *config_search_names(const char *subdir, const char *ext, GHashTable **paths)
+{
+    GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
+    GHashTable *where = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+    g_autoptr(GPtrArray) dirs = config_search_dirs(subdir);
+    for (guint i = 0; i < dirs->len; i++) {
+        GDir *d = g_dir_open(dirs->pdata[i], 0, NULL);
+        if (!d)
+            continue;
+        const char *f;
+        while ((f = g_dir_read_name(d))) {
+            if (!g_str_has_suffix(f, ext) || strlen(f) == strlen(ext))
+                continue;
+            char *name = g_strndup(f, strlen(f) - strlen(ext));
+            if (g_hash_table_contains(where, name)) {   /* an earlier folder has it */
+                g_free(name);
+                continue;
+            }
+            g_hash_table_insert(where, g_strdup(name), g_build_filename(dirs->pdata[i], f, NULL));
+            g_ptr_array_add(names, name);
+        }
+        g_dir_close(d);
+    }
+    g_ptr_array_sort(names, by_name);
+    if (paths)
+        *paths = where;
+    else
+        g_hash_table_unref(where);
+    return names;
+}
+
+char *config_search_file(const char *subdir, const char *name, const char *ext)
+{
+    g_autofree char *file = g_str_has_suffix(name, ext) ? g_strdup(name) : g_strconcat(name, ext, NULL);
+    g_autoptr(GPtrArray) dirs = config_search_dirs(subdir);
+    for (guint i = 0; i < dirs->len; i++) {
+        char *p = g_build_filename(dirs->pdata[i], file, NULL);
+        if (g_file_test(p, G_FILE_TEST_IS_REGULAR))
+            return p;
+        g_free(p);
+    }
+    return NULL;
+}
+
+char *config_not_found_hint(const char *name, const char *subdir, const char *ext)
+{
+    g_autoptr(GPtrArray) known = config_search_names(subdir, ext, NULL);
+    g_autofree char *base = g_str_has_suffix(name, ext) ? g_strndup(name, strlen(name) - strlen(ext)) : g_strdup(name);
+    const char *hint = suggest_closest(base, (const char *const *)known->pdata, known->len);
+    return hint ? g_strdup_printf("; did you mean `%s`?", hint) : g_strdup("");
+}
+
 char *config_resolve_path(const char *name, GError **error)
 {
-    if (g_file_test(name, G_FILE_TEST_IS_REGULAR))
+    /* A path that is there is the config, even when it is no file (a device, a FIFO): reading
+     * it says what is wrong, rather than "no such config". */
+    if (g_file_test(name, G_FILE_TEST_IS_REGULAR) ||
+        (strchr(name, '/') && g_file_test(name, G_FILE_TEST_EXISTS) && !g_file_test(name, G_FILE_TEST_IS_DIR)))
         return g_strdup(name);
-    if (!strchr(name, '/')) {
-        g_autoptr(GPtrArray) dirs = config_search_dirs("configs");
-        g_autofree char *with_ext = g_str_has_suffix(name, ".yaml") ? g_strdup(name)
-                                                                     : g_strconcat(name, ".yaml", NULL);
-        for (guint i = 0; i < dirs->len; i++) {
-            char *p = g_build_filename(dirs->pdata[i], with_ext, NULL);
-            if (g_file_test(p, G_FILE_TEST_IS_REGULAR))
-                return p;
-            g_free(p);
-        }
-    }
+    char *found = strchr(name, '/') ? NULL : config_search_file("configs", name, ".yaml");
+    if (found)
+        return found;
+    g_autofree char *hint = strchr(name, '/') ? g_strdup("") : config_not_found_hint(name, "configs", ".yaml");
+    g_autofree char *shown = echo_clip(name);
     g_set_error(error, QSIM_CONFIG_ERROR, QSIM_CONFIG_ERROR_NOT_FOUND,
-                "%s: no such config file (looked for it as a path and in the configs folders; "
-                "`qsim list configs` shows what is there)", name);
+                "%s: no such config file%s (looked for it as a path and in the configs folders: "
+                "$QSIM_CONFIG_PATH, then qsim's own; `qsim list configs` shows what is there)", shown, hint);
     return NULL;
 }
 
@@ -291,8 +427,10 @@ typedef struct {
     const char *filename;
     yaml_document_t doc;
     QsimConfig *cfg;
-    yaml_mark_t *marks;     /* per schema row, where it was set */
-    gboolean *seen;
+    yaml_mark_t *marks;     /* per schema row, where the file set it */
+    gboolean *seen;         /* per schema row: set by the file or a --set */
+    gint *set_by;           /* per schema row: the index in `sets` of the last --set of it, or -1 */
+    const char *const *sets;
 } Loader;
 
 #define MARK_FMT "%s:%zu:%zu: "
@@ -325,13 +463,14 @@ static void unknown_key(Loader *L, const char *path, yaml_mark_t m, GError **err
     for (guint i = 0; i < qsim_config_schema_len && n < 256; i++)
         names[n++] = qsim_config_schema[i].path;
     const char *hint = suggest_closest(path, names, n);
+    g_autofree char *shown = echo_clip(path);
     if (hint)
         g_set_error(error, QSIM_CONFIG_ERROR, QSIM_CONFIG_ERROR_UNKNOWN_KEY,
-                    MARK_FMT "unknown key '%s'; did you mean '%s'?", MARK_ARGS(L, m), path, hint);
+                    MARK_FMT "unknown key '%s'; did you mean '%s'?", MARK_ARGS(L, m), shown, hint);
     else
         g_set_error(error, QSIM_CONFIG_ERROR, QSIM_CONFIG_ERROR_UNKNOWN_KEY,
                     MARK_FMT "unknown key '%s' (`qsim config --reference` lists every key)",
-                    MARK_ARGS(L, m), path);
+                    MARK_ARGS(L, m), shown);
 }
 
 static gboolean walk_mapping(Loader *L, yaml_node_t *map, const char *prefix, GError **error)
@@ -394,10 +533,101 @@ static gboolean walk_mapping(Loader *L, yaml_node_t *map, const char *prefix, GE
 
 static gboolean is_pow2(gint64 v) { return v > 0 && (v & (v - 1)) == 0; }
 
-/* Cross-key checks, once every value is in.  `where` gives a key's position, if it was set. */
+static guint key_index(const char *path)
+{
+    const CfgKey *k = config_schema_find(path);
+    g_assert(k);
+    return (guint)(k - qsim_config_schema);
+}
+
+/* "--set core.rob=0" as messages show it (a long value clipped). */
+static char *set_label(const char *assignment)
+{
+    g_autofree char *shown = echo_clip(assignment);
+    return g_strconcat("--set ", shown, NULL);
+}
+
+/* Where a cross-key problem among `keys` (NULL-terminated; keys[0] is the one the message
+ * names) is reported: the last --set of any of them (the latest change is the likeliest cause,
+ * and the file's line of another key would point at text that is not wrong), else the file
+ * position of the first of them the file sets, else the file's start. */
+static char *problem_place(const Loader *L, const char *const *keys)
+{
+    if (!L->filename)
+        return NULL;   /* a config built in code: no place but the key */
+    gint last = -1;
+    for (guint i = 0; keys[i]; i++)
+        last = MAX(last, L->set_by[key_index(keys[i])]);
+    if (last >= 0)
+        return set_label(L->sets[last]);
+    for (guint i = 0; keys[i]; i++) {
+        guint ix = key_index(keys[i]);
+        if (L->seen[ix])
+            return g_strdup_printf("%s:%zu:%zu", L->filename, L->marks[ix].line + 1, L->marks[ix].column + 1);
+    }
+    return g_strdup_printf("%s:1:1", L->filename);
+}
+
+/* A cross-key check: when `cond` fails, "PLACE: KEY: message" and FALSE from validate. */
+#define CHECK(cond, keys, ...)                                                                         \
+    do {                                                                                               \
+        if (!(cond)) {                                                                                 \
+            static const char *const ks_[] = { STRIP_PARENS keys, NULL };                            \
+            g_autofree char *place_ = problem_place(L, ks_);                                           \
+            g_autofree char *msg_ = g_strdup_printf(__VA_ARGS__);                                      \
+            g_set_error(error, QSIM_CONFIG_ERROR, QSIM_CONFIG_ERROR_INVALID, "%s%s%s: %s",             \
+                        place_ ? place_ : "", place_ ? ": " : "", ks_[0], msg_);                       \
+            return FALSE;                                                                              \
+        }                                                                                              \
+    } while (0)
+#define STRIP_PARENS(...) __VA_ARGS__
+
+/* Cross-key checks, once every value is in: the one validation of a config, so that whatever
+ * `qsim config` accepts, the model builds (memsys_new checks a config made in code with it). */
+static gboolean cross_check(const Loader *L, GError **error)
+{
+    const QsimConfig *c = L->cfg;
+    CHECK(is_pow2(c->line_size), ("line_size"), "must be a power of two, got %" G_GINT64_FORMAT, c->line_size);
+    gint64 set_bytes = c->l1.ways * c->line_size;
+    CHECK(c->l1.size % set_bytes == 0, ("l1.size", "l1.ways", "line_size"),
+          "must be a multiple of ways x line_size (%" G_GINT64_FORMAT " bytes)", set_bytes);
+    set_bytes = c->l2.ways * c->line_size;
+    CHECK(!c->l2_enabled || c->l2.size % set_bytes == 0, ("l2.size", "l2.ways", "line_size", "l2.enabled"),
+          "must be a multiple of ways x line_size (%" G_GINT64_FORMAT " bytes)", set_bytes);
+    set_bytes = c->llc.ways * c->line_size;
+    CHECK(c->llc.size % set_bytes == 0, ("llc.size", "llc.ways", "line_size"),
+          "must be a multiple of ways x line_size (%" G_GINT64_FORMAT " bytes)", set_bytes);
+    CHECK(!c->l2_enabled || c->l2.latency > c->l1.latency, ("l2.latency", "l1.latency", "l2.enabled"),
+          "must exceed l1.latency");
+    CHECK(c->llc.latency > (c->l2_enabled ? c->l2.latency : c->l1.latency),
+          ("llc.latency", "l2.latency", "l1.latency", "l2.enabled"), "must exceed the private caches' latency");
+    CHECK(c->topology.socket_links != SOCKETS_TWISTED_HYPERCUBE || c->topology.sockets == 8,
+          ("topology.socket_links", "topology.sockets"), "twisted-hypercube needs topology.sockets: 8");
+    CHECK(c->topology.socket_links != SOCKETS_MCM_PAIRS || c->topology.sockets % 2 == 0,
+          ("topology.socket_links", "topology.sockets"), "mcm-pairs needs an even number of sockets");
+    CHECK(c->llc_slices <= c->topology.cores_per_socket || c->topology.ondie == ONDIE_CROSSBAR,
+          ("llc.slices", "topology.cores_per_socket", "topology.ondie"),
+          "%" G_GINT64_FORMAT " slices exceed topology.cores_per_socket (%" G_GINT64_FORMAT "): a ring or mesh "
+          "has a stop per core (only ondie: crossbar takes more)", c->llc_slices, c->topology.cores_per_socket);
+    /* The bus runs the Primer's snooping tables (coherence/msi_bus.c, mesi_bus.c): one bus, no
+     * home directory to keep an O or F copy's bookkeeping or to perform far atomics. */
+    gboolean bus = c->topology.interconnect == INTERCONNECT_BUS;
+    CHECK(!bus || c->topology.sockets == 1, ("topology.interconnect", "topology.sockets"),
+          "bus joins the cores of one socket: it needs topology.sockets: 1");
+    CHECK(!bus || c->protocol == PROTO_MSI || c->protocol == PROTO_MESI, ("protocol", "topology.interconnect"),
+          "the bus runs msi or mesi (the snooping tables of the Primer's ch. 7); moesi and mesif need "
+          "topology.interconnect: directory");
+    CHECK(!bus || c->arch != ARCH_ARM64 || c->core.atomics != ATOMICS_LSE_FAR,
+          ("core.atomics", "topology.interconnect", "arch"),
+          "lse-far performs atomics at the line's home directory, which a bus does not have: use "
+          "lse-near or llsc");
+    return TRUE;
+}
+#undef CHECK
+#undef STRIP_PARENS
+
 static gboolean validate(Loader *L, GError **error)
 {
-    QsimConfig *c = L->cfg;
     for (guint i = 0; i < qsim_config_schema_len; i++) {
         const CfgKey *k = &qsim_config_schema[i];
         if (!k->def && !L->seen[i]) {
@@ -406,63 +636,30 @@ static gboolean validate(Loader *L, GError **error)
             return FALSE;
         }
     }
-#define CHECK(cond, key, ...)                                                                  \
-    do {                                                                                        \
-        if (!(cond)) {                                                                          \
-            const CfgKey *ck_ = config_schema_find(key);                                        \
-            guint ix_ = (guint)(ck_ - qsim_config_schema);                                      \
-            yaml_mark_t m_ = L->seen[ix_] ? L->marks[ix_] : (yaml_mark_t){ 0, 0, 0 };           \
-            g_autofree char *msg_ = g_strdup_printf(__VA_ARGS__);                               \
-            g_set_error(error, QSIM_CONFIG_ERROR, QSIM_CONFIG_ERROR_INVALID, MARK_FMT "%s: %s", \
-                        MARK_ARGS(L, m_), key, msg_);                                           \
-            return FALSE;                                                                       \
-        }                                                                                       \
-    } while (0)
-    CHECK(is_pow2(c->line_size), "line_size", "must be a power of two, got %" G_GINT64_FORMAT, c->line_size);
-    const struct { const char *size, *ways; const CacheConfig *cc; gboolean on; } caches[] = {
-        { "l1.size", "l1.ways", &c->l1, TRUE },
-        { "l2.size", "l2.ways", &c->l2, c->l2_enabled },
-        { "llc.size", "llc.ways", &c->llc, TRUE },
-    };
-    for (guint i = 0; i < G_N_ELEMENTS(caches); i++) {
-        if (!caches[i].on)
-            continue;
-        gint64 set_bytes = caches[i].cc->ways * c->line_size;
-        CHECK(caches[i].cc->size % set_bytes == 0, caches[i].size,
-              "must be a multiple of ways x line_size (%" G_GINT64_FORMAT " bytes)", set_bytes);
-    }
-    CHECK(!c->l2_enabled || c->l2.latency > c->l1.latency, "l2.latency", "must exceed l1.latency");
-    CHECK(c->llc.latency > (c->l2_enabled ? c->l2.latency : c->l1.latency), "llc.latency",
-          "must exceed the private caches' latency");
-    CHECK(c->topology.socket_links != SOCKETS_TWISTED_HYPERCUBE || c->topology.sockets == 8,
-          "topology.socket_links", "twisted-hypercube needs topology.sockets: 8");
-    CHECK(c->topology.socket_links != SOCKETS_MCM_PAIRS || c->topology.sockets % 2 == 0,
-          "topology.socket_links", "mcm-pairs needs an even number of sockets");
-#undef CHECK
-    return TRUE;
+    return cross_check(L, error);
+}
+
+gboolean config_validate(const QsimConfig *c, GError **error)
+{
+    Loader L = { .cfg = (QsimConfig *)c };
+    return cross_check(&L, error);
 }
 
 QsimConfig *config_load_string(const char *text, const char *filename, const char *const *sets,
                                GError **error)
 {
     g_autoptr(QsimConfig) cfg = config_new_defaults();
-    Loader L = { .filename = filename, .cfg = cfg };
+    Loader L = { .filename = filename, .cfg = cfg, .sets = sets };
     L.marks = g_new0(yaml_mark_t, qsim_config_schema_len);
     L.seen = g_new0(gboolean, qsim_config_schema_len);
+    L.set_by = g_new(gint, qsim_config_schema_len);
+    for (guint i = 0; i < qsim_config_schema_len; i++)
+        L.set_by[i] = -1;
     gboolean ok = FALSE;
 
-    yaml_parser_t parser;
-    yaml_parser_initialize(&parser);
-    yaml_parser_set_input_string(&parser, (const unsigned char *)text, strlen(text));
-    if (!yaml_parser_load(&parser, &L.doc)) {
-        g_set_error(error, QSIM_CONFIG_ERROR, QSIM_CONFIG_ERROR_SYNTAX,
-                    "%s:%zu:%zu: YAML syntax error: %s%s%s", filename, parser.problem_mark.line + 1,
-                    parser.problem_mark.column + 1, parser.problem ? parser.problem : "unreadable",
-                    parser.context ? " " : "", parser.context ? parser.context : "");
-        yaml_parser_delete(&parser);
+    if (!yaml_doc_load(text, strlen(text), filename, "config", &L.doc, QSIM_CONFIG_ERROR,
+                       QSIM_CONFIG_ERROR_SYNTAX, error))
         goto out;
-    }
-    yaml_parser_delete(&parser);
     yaml_node_t *root = yaml_document_get_root_node(&L.doc);
     if (root && !(root->type == YAML_SCALAR_NODE && !*root->data.scalar.value)) {
         if (root->type != YAML_MAPPING_NODE) {
@@ -479,8 +676,9 @@ QsimConfig *config_load_string(const char *text, const char *filename, const cha
             goto done;
         const char *eq = strchr(sets[i], '=');
         g_autofree char *key = g_strstrip(g_strndup(sets[i], eq - sets[i]));
-        const CfgKey *k = config_schema_find(key);
-        L.seen[k - qsim_config_schema] = TRUE;
+        guint ix = key_index(key);
+        L.seen[ix] = TRUE;
+        L.set_by[ix] = (gint)i;
     }
     ok = validate(&L, error);
 done:
@@ -488,6 +686,7 @@ done:
 out:
     g_free(L.marks);
     g_free(L.seen);
+    g_free(L.set_by);
     return ok ? g_steal_pointer(&cfg) : NULL;
 }
 
@@ -498,8 +697,12 @@ QsimConfig *config_load(const char *name, const char *const *sets, GError **erro
         return NULL;
     g_autofree char *text = NULL;
     GError *local = NULL;
-    if (!g_file_get_contents(path, &text, NULL, &local)) {
-        g_set_error(error, QSIM_CONFIG_ERROR, QSIM_CONFIG_ERROR_NOT_FOUND, "%s: %s", path, local->message);
+    if (!input_file_read(path, INPUT_CONFIG, &text, NULL, &local)) {
+        /* A file that is there but is no config (a device, too big, binary) is invalid; one
+         * that cannot be opened is not found. */
+        gboolean there = local->code == G_FILE_ERROR_INVAL || local->code == G_FILE_ERROR_FAILED;
+        g_set_error_literal(error, QSIM_CONFIG_ERROR, there ? QSIM_CONFIG_ERROR_INVALID : QSIM_CONFIG_ERROR_NOT_FOUND,
+                            local->message);
         g_error_free(local);
         return NULL;
     }
@@ -508,10 +711,10 @@ QsimConfig *config_load(const char *name, const char *const *sets, GError **erro
 
 gboolean config_set(QsimConfig *c, const char *assignment, GError **error)
 {
+    g_autofree char *label = set_label(assignment);
     const char *eq = strchr(assignment, '=');
     if (!eq) {
-        g_set_error(error, QSIM_CONFIG_ERROR, QSIM_CONFIG_ERROR_SYNTAX,
-                    "--set %s: expected key.path=value", assignment);
+        g_set_error(error, QSIM_CONFIG_ERROR, QSIM_CONFIG_ERROR_SYNTAX, "%s: expected key.path=value", label);
         return FALSE;
     }
     g_autofree char *key = g_strstrip(g_strndup(assignment, eq - assignment));
@@ -523,8 +726,9 @@ gboolean config_set(QsimConfig *c, const char *assignment, GError **error)
         for (guint i = 0; i < qsim_config_schema_len && n < 256; i++)
             names[n++] = qsim_config_schema[i].path;
         const char *hint = suggest_closest(key, names, n);
+        g_autofree char *key_shown = echo_clip(key);
         g_set_error(error, QSIM_CONFIG_ERROR, QSIM_CONFIG_ERROR_UNKNOWN_KEY,
-                    "--set %s: unknown key '%s'%s%s%s", assignment, key, hint ? "; did you mean '" : "",
+                    "%s: unknown key '%s'%s%s%s", label, key_shown, hint ? "; did you mean '" : "",
                     hint ? hint : "", hint ? "'?" : "");
         return FALSE;
     }
@@ -539,7 +743,7 @@ gboolean config_set(QsimConfig *c, const char *assignment, GError **error)
     if (!parse_value(k, value, &v, &why)) {
         g_set_error(error, QSIM_CONFIG_ERROR,
                     strstr(why, "out of range") ? QSIM_CONFIG_ERROR_RANGE : QSIM_CONFIG_ERROR_TYPE,
-                    "--set %s: %s: %s", assignment, key, why);
+                    "%s: %s: %s", label, key, why);
         return FALSE;
     }
     store_value(c, k, value, &v);
@@ -563,6 +767,49 @@ static char *format_size(gint64 v)
     return g_strdup_printf("%" G_GINT64_FORMAT, v);
 }
 
+/* The fewest significant digits that read back as the same double (2.3, not 2.2999999999999998). */
+static char *format_double(double v)
+{
+    char buf[G_ASCII_DTOSTR_BUF_SIZE];
+    for (int digits = 1; digits < 17; digits++) {
+        char fmt[8];
+        g_snprintf(fmt, sizeof fmt, "%%.%dg", digits);
+        g_ascii_formatd(buf, sizeof buf, fmt, v);
+        if (g_ascii_strtod(buf, NULL) == v)
+            return g_strdup(buf);
+    }
+    return g_strdup(g_ascii_formatd(buf, sizeof buf, "%.17g", v));
+}
+
+/* `s` as a YAML double-quoted scalar that reads back as exactly `s`: quotes and backslashes
+ * escaped, and every character YAML would not keep as written (control characters, and the
+ * line breaks NEL, LS and PS, which it folds) as an escape. */
+static char *yaml_quoted(const char *s)
+{
+    GString *out = g_string_new("\"");
+    for (const char *p = s; *p; p++) {
+        guchar ch = (guchar)*p;
+        if (ch == '"' || ch == '\\') {
+            g_string_append_c(out, '\\');
+            g_string_append_c(out, (char)ch);
+        } else if (ch == '\n') {
+            g_string_append(out, "\\n");
+        } else if (ch < 0x20 || ch == 0x7f) {
+            g_string_append_printf(out, "\\x%02x", ch);
+        } else if (ch == 0xc2 && (guchar)p[1] == 0x85) {
+            g_string_append(out, "\\N");   /* NEL */
+            p++;
+        } else if (ch == 0xe2 && (guchar)p[1] == 0x80 && ((guchar)p[2] == 0xa8 || (guchar)p[2] == 0xa9)) {
+            g_string_append(out, (guchar)p[2] == 0xa8 ? "\\L" : "\\P");   /* LS, PS */
+            p += 2;
+        } else {
+            g_string_append_c(out, (char)ch);
+        }
+    }
+    g_string_append_c(out, '"');
+    return g_string_free(out, FALSE);
+}
+
 static char *format_value(const QsimConfig *c, const CfgKey *k)
 {
     const void *f = cfield(c, k);
@@ -571,30 +818,30 @@ static char *format_value(const QsimConfig *c, const CfgKey *k)
         return g_strdup_printf("%" G_GINT64_FORMAT, *(const gint64 *)f);
     case CFG_SIZE:
         return format_size(*(const gint64 *)f);
-    case CFG_DOUBLE: {
-        char buf[G_ASCII_DTOSTR_BUF_SIZE];
-        return g_strdup(g_ascii_dtostr(buf, sizeof buf, *(const double *)f));
-    }
+    case CFG_DOUBLE:
+        return format_double(*(const double *)f);
     case CFG_BOOL:
         return g_strdup(*(const gboolean *)f ? "true" : "false");
     case CFG_ENUM:
         return g_strdup(k->choices[*(const int *)f]);
     case CFG_STRING: {
         const char *s = *(char *const *)f;
-        GString *out = g_string_new("\"");
-        for (const char *p = s ? s : ""; *p; p++) {
-            if (*p == '"' || *p == '\\')
-                g_string_append_c(out, '\\');
-            if (*p == '\n')
-                g_string_append(out, "\\n");
-            else
-                g_string_append_c(out, *p);
-        }
-        g_string_append_c(out, '"');
-        return g_string_free(out, FALSE);
+        return yaml_quoted(s ? s : "");
     }
     }
     g_assert_not_reached();
+}
+
+char *config_key_archs_text(const CfgKey *k, const char *only)
+{
+    if (!k->archs)
+        return g_strdup("every arch");
+    GString *s = g_string_new(NULL);
+    for (guint a = 0; a < ARCH__N; a++)
+        if (k->archs & CFG_ARCH(a))
+            g_string_append_printf(s, "%s%s", s->len ? ", " : "", arch_name((Arch)a));
+    g_string_append_printf(s, " %s", only);
+    return g_string_free(s, FALSE);
 }
 
 char *config_to_yaml(const QsimConfig *c)
@@ -619,12 +866,17 @@ char *config_to_yaml(const QsimConfig *c)
             section[0] = 0;
         }
         g_autofree char *v = format_value(c, k);
-        g_string_append_printf(out, "%s%s: %s\n", indent, leaf, v);
+        if (config_key_applies(k, c->arch)) {
+            g_string_append_printf(out, "%s%s: %s\n", indent, leaf, v);
+        } else {
+            g_autofree char *why = config_key_archs_text(k, "only: ignored on this arch");
+            g_string_append_printf(out, "%s# %s: %s    (%s)\n", indent, leaf, v, why);
+        }
     }
     return g_string_free(out, FALSE);
 }
 
-static const char *type_name(const CfgKey *k)
+const char *config_key_type_name(const CfgKey *k)
 {
     switch (k->type) {
     case CFG_INT: return "integer";
@@ -637,6 +889,17 @@ static const char *type_name(const CfgKey *k)
     return "?";
 }
 
+char *config_key_range(const CfgKey *k)
+{
+    if (k->type == CFG_ENUM)
+        return g_strjoinv(", ", (char **)k->choices);
+    if (k->type == CFG_INT || k->type == CFG_SIZE)
+        return g_strdup_printf("%.0f to %.0f%s%s", k->min, k->max, k->unit ? " " : "", k->unit ? k->unit : "");
+    if (k->type == CFG_DOUBLE)
+        return g_strdup_printf("%g to %g%s%s", k->min, k->max, k->unit ? " " : "", k->unit ? k->unit : "");
+    return g_strdup("");
+}
+
 char *config_reference_markdown(void)
 {
     GString *out = g_string_new(
@@ -644,22 +907,16 @@ char *config_reference_markdown(void)
         "Generated by `qsim config --reference` from the schema table in `sim/base/config_schema.c`;\n"
         "a test keeps this file and the table in step. Sizes take units (`32KiB`, `2.5MiB`,\n"
         "`30MB`); latencies are core cycles. Any key can be overridden on the command line with\n"
-        "`--set key.path=value`.\n\n"
-        "| key | type | default | range or values | meaning |\n"
-        "| --- | --- | --- | --- | --- |\n");
+        "`--set key.path=value`. A key that applies to one arch only is ignored on the other's\n"
+        "machines, and `qsim config` prints it there as a comment.\n\n"
+        "| key | type | default | range or values | applies to | meaning |\n"
+        "| --- | --- | --- | --- | --- | --- |\n");
     for (guint i = 0; i < qsim_config_schema_len; i++) {
         const CfgKey *k = &qsim_config_schema[i];
-        g_autofree char *range = NULL;
-        if (k->type == CFG_ENUM)
-            range = g_strjoinv(", ", (char **)k->choices);
-        else if (k->type == CFG_INT || k->type == CFG_SIZE)
-            range = g_strdup_printf("%.0f to %.0f%s%s", k->min, k->max, k->unit ? " " : "", k->unit ? k->unit : "");
-        else if (k->type == CFG_DOUBLE)
-            range = g_strdup_printf("%g to %g%s%s", k->min, k->max, k->unit ? " " : "", k->unit ? k->unit : "");
-        else
-            range = g_strdup("");
-        g_string_append_printf(out, "| `%s` | %s | %s | %s | %s |\n", k->path, type_name(k),
-                               k->def ? k->def : "(required)", range, k->doc);
+        g_autofree char *range = config_key_range(k);
+        g_autofree char *archs = config_key_archs_text(k, "only");
+        g_string_append_printf(out, "| `%s` | %s | %s | %s | %s | %s |\n", k->path, config_key_type_name(k),
+                               k->def ? k->def : "(required)", range, archs, k->doc);
     }
     return g_string_free(out, FALSE);
 }

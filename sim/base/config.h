@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include "cores/arch.h"
 
-typedef enum { PROTO_MESI, PROTO_MOESI, PROTO_MESIF } ProtocolKind;
+typedef enum { PROTO_MESI, PROTO_MOESI, PROTO_MESIF, PROTO_MSI } ProtocolKind;
 typedef enum { ROLLBACK_CONSERVATIVE, ROLLBACK_PRECISE, ROLLBACK_NONE } RollbackPolicy;
 typedef enum { ISSUE_OUT_OF_ORDER, ISSUE_IN_ORDER } IssuePolicy;
 typedef enum { ATOMICS_LLSC, ATOMICS_LSE_NEAR, ATOMICS_LSE_FAR } AtomicsKind;
@@ -16,6 +16,9 @@ typedef enum { SOCKETS_FULL, SOCKETS_RING, SOCKETS_TWISTED_HYPERCUBE, SOCKETS_MC
 typedef enum { ONDIE_RING, ONDIE_MESH, ONDIE_CROSSBAR } OnDieTopology;
 typedef enum { XSOCKET_BROADCAST, XSOCKET_DIRECTORY, XSOCKET_PROBE_FILTER } CrossSocketCoherence;
 typedef enum { HOME_INTERLEAVE, HOME_FIRST_TOUCH } HomePolicy;
+/* How coherence requests travel: to the line's home directory over the on-die network and the
+ * socket links, or broadcast on one atomic snooping bus (coherence/bus.c). */
+typedef enum { INTERCONNECT_DIRECTORY, INTERCONNECT_BUS } InterconnectKind;
 
 typedef struct {
     gint64 size;      /* bytes */
@@ -43,7 +46,13 @@ typedef struct {
         gint64 snoop_response_cycles;  /* a private hierarchy answering a snoop (ack or data) */
         gint64 snoop_data_cycles;      /* more when the answer reads a dirty line out of it */
         CrossSocketCoherence cross_socket;
+        InterconnectKind interconnect;
     } topology;
+
+    struct {
+        gint64 address_cycles;         /* arbitration and address phase of one bus transaction */
+        gint64 data_cycles;            /* its data phase, once the responder has the data */
+    } bus;
 
     struct {
         IssuePolicy issue;
@@ -76,6 +85,18 @@ typedef struct {
         HomePolicy home;               /* which socket is a line's home */
     } memory;
 
+    struct {                           /* the OS model (sim/os_model.h): futexes, scheduling */
+        gint64 syscall_cycles;         /* kernel entry + exit of a system call */
+        gint64 futex_key_cycles;       /* futex: find the key and hash bucket, before its lock */
+        gint64 futex_hold_cycles;      /* futex: work done holding the hash-bucket lock */
+        gint64 futex_wake_cycles;      /* futex_wake: try_to_wake_up, per thread woken */
+        gint64 wakeup_cycles;          /* an idle core: IPI + idle exit + schedule, until it runs */
+        gint64 context_switch_cycles;  /* a core switching from one thread to another */
+        gint64 sched_latency_cycles;   /* CFS: the period shared by a core's runnable threads */
+        gint64 min_granularity_cycles; /* CFS: the shortest slice */
+        gboolean migration;            /* a woken or waiting thread may move to an idle core */
+    } os;
+
     struct {
         gint64 stall_cycles;           /* no retirement anywhere this long: the run stalled */
     } run;
@@ -93,7 +114,16 @@ typedef struct {
     const char *const *choices;     /* for ENUM: NULL-terminated, index = C enum value */
     const char *unit;               /* "cycles", "bytes", ... */
     const char *doc;
+    guint archs;                    /* the machines it means something on: CFG_ARCH(a) bits;
+                                     * 0: every arch */
 } CfgKey;
+#define CFG_ARCH(a) (1u << (a))
+
+/* Whether key `k` means something on a machine of `arch` (others are ignored there). */
+static inline gboolean config_key_applies(const CfgKey *k, Arch arch)
+{
+    return !k->archs || (k->archs & CFG_ARCH(arch));
+}
 
 extern const CfgKey qsim_config_schema[];
 extern const guint qsim_config_schema_len;
@@ -123,15 +153,35 @@ char *config_resolve_path(const char *name, GError **error);
 QsimConfig *config_load(const char *name, const char *const *sets, GError **error);
 QsimConfig *config_load_string(const char *text, const char *filename, const char *const *sets,
                                GError **error);
+/* The checks of keys against each other that config_load makes (without positions), for a
+ * config made in code (config_new_defaults and config_set). */
+gboolean config_validate(const QsimConfig *c, GError **error);
 /* Applies one "key.path=value" override. */
 gboolean config_set(QsimConfig *c, const char *assignment, GError **error);
-/* The effective config as YAML that config_load can read back. */
+/* The effective config as YAML that config_load can read back; keys that do not apply to its
+ * arch are printed as comments.  Doubles print in the fewest digits that read back exactly. */
 char *config_to_yaml(const QsimConfig *c);
+/* A key's type ("integer", "size", ...), its range or choices ("0 to 1000 cycles", "mesi,
+ * moesi, mesif"; "" for none), and its archs ("x86" + " " + only; "every arch"). */
+const char *config_key_type_name(const CfgKey *k);
+char *config_key_range(const CfgKey *k);
+char *config_key_archs_text(const CfgKey *k, const char *only);
 /* Markdown reference of every key, generated from the schema. */
 char *config_reference_markdown(void);
+/* Every key that applies to the configs' arch holds the same value in both. */
 gboolean config_equal(const QsimConfig *a, const QsimConfig *b);
-/* Searched folders, in order: $QSIM_CONFIG_PATH entries, the source tree, the data dir. */
+/* The folders qsim's data files of one kind are looked up in, in order: for "configs" the
+ * entries of $QSIM_CONFIG_PATH, for "locks" those of $QSIM_LOCK_PATH (colon-separated); then
+ * the source tree (for a binary run from it) and the installed data folder. */
 GPtrArray *config_search_dirs(const char *subdir);
+/* The names (file names less `ext`) in those folders, sorted, the first folder winning a name;
+ * with `paths` (may be NULL) a table name -> path of the file that won. */
+GPtrArray *config_search_names(const char *subdir, const char *ext, GHashTable **paths);
+/* The path of NAME (with `ext` added unless it ends in it) in the first of those folders that
+ * holds it, or NULL. */
+char *config_search_file(const char *subdir, const char *name, const char *ext);
+/* "; did you mean `x`?" for a name close to one in those folders, else "". */
+char *config_not_found_hint(const char *name, const char *subdir, const char *ext);
 
 static inline guint config_total_cores(const QsimConfig *c)
 {

@@ -80,6 +80,20 @@ void counters_add(const CounterRegistry *reg, void *dst, const void *src)
     }
 }
 
+void counters_sub(const CounterRegistry *reg, void *dst, const void *src)
+{
+    for (guint i = 0; i < reg->n; i++) {
+        const CounterInfo *c = &reg->rows[i];
+        gsize n = counter_len(c, src);
+        g_assert(counter_len(c, dst) == n);
+        guint64 *d = (guint64 *)field(c, dst);
+        for (gsize k = 0; k < n; k++) {
+            g_assert(d[k] >= counter_elem(c, src, k));
+            d[k] -= counter_elem(c, src, k);
+        }
+    }
+}
+
 gboolean counters_equal(const CounterRegistry *reg, const void *a, const void *b)
 {
     for (guint i = 0; i < reg->n; i++) {

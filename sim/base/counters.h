@@ -64,6 +64,8 @@ gsize counters_bytes(const CounterRegistry *reg);
 
 /* dst += src for every U64 and ARRAY row (VECTOR rows: element-wise, lengths must match). */
 void counters_add(const CounterRegistry *reg, void *dst, const void *src);
+/* dst -= src, as above: what was counted between a snapshot (src) and now (dst). */
+void counters_sub(const CounterRegistry *reg, void *dst, const void *src);
 gboolean counters_equal(const CounterRegistry *reg, const void *a, const void *b);
 
 /* Adds one member per row to the open JSON object of `b`, in table order: a U64 as an integer,

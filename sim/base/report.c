@@ -182,17 +182,25 @@ char *report_format(JsonNode *root, ReportFormat fmt)
     g_assert_not_reached();
 }
 
+/* ---- two reports side by side ---- */
+
+static const ReportField *field_of(GArray *fields, const char *key)
+{
+    for (guint j = 0; j < fields->len; j++)
+        if (!strcmp(g_array_index(fields, ReportField, j).key, key))
+            return &g_array_index(fields, ReportField, j);
+    return NULL;
+}
+
 char *report_compare_text(JsonNode *a, JsonNode *b, const char *label_a, const char *label_b)
 {
     GArray *fa = report_flatten(a), *fb = report_flatten(b);
     GString *s = g_string_new(NULL);
-    g_string_append_printf(s, "%-44s %16s %16s %8s\n", "", label_a, label_b, "ratio");
+    g_autofree char *ha = g_strdup_printf("a: %s", label_a), *hb = g_strdup_printf("b: %s", label_b);
+    g_string_append_printf(s, "%-44s %16s %16s %8s\n", "", ha, hb, "b/a");
     for (guint i = 0; i < fa->len; i++) {
         ReportField *x = &g_array_index(fa, ReportField, i);
-        ReportField *y = NULL;
-        for (guint j = 0; j < fb->len && !y; j++)
-            if (!strcmp(g_array_index(fb, ReportField, j).key, x->key))
-                y = &g_array_index(fb, ReportField, j);
+        const ReportField *y = field_of(fb, x->key);
         if (!y)
             continue;
         g_autofree char *ratio = NULL;
@@ -203,6 +211,141 @@ char *report_compare_text(JsonNode *a, JsonNode *b, const char *label_a, const c
     report_fields_free(fa);
     report_fields_free(fb);
     return g_string_free(s, FALSE);
+}
+
+static gboolean node_number(JsonNode *n, double *v)
+{
+    if (!n || !JSON_NODE_HOLDS_VALUE(n))
+        return FALSE;
+    GType t = json_node_get_value_type(n);
+    if (t == G_TYPE_INT64)
+        *v = (double)json_node_get_int(n);
+    else if (t == G_TYPE_DOUBLE)
+        *v = json_node_get_double(n);
+    else
+        return FALSE;
+    return TRUE;
+}
+
+/* The tree of b/a over the numbers both trees hold at the same place (null where a is 0);
+ * NULL when there are none below `a`. */
+static JsonNode *ratio_tree(JsonNode *a, JsonNode *b)
+{
+    double x, y;
+    if (node_number(a, &x)) {
+        if (!node_number(b, &y))
+            return NULL;
+        return x != 0 ? json_node_init_double(json_node_alloc(), y / x) : json_node_init_null(json_node_alloc());
+    }
+    if (JSON_NODE_HOLDS_OBJECT(a) && b && JSON_NODE_HOLDS_OBJECT(b)) {
+        JsonObject *oa = json_node_get_object(a), *ob = json_node_get_object(b), *out = json_object_new();
+        g_autoptr(GList) members = json_object_get_members(oa);
+        for (GList *l = members; l; l = l->next) {
+            JsonNode *r = json_object_has_member(ob, l->data)
+                              ? ratio_tree(json_object_get_member(oa, l->data), json_object_get_member(ob, l->data))
+                              : NULL;
+            if (r)
+                json_object_set_member(out, l->data, r);
+        }
+        if (!json_object_get_size(out)) {
+            json_object_unref(out);
+            return NULL;
+        }
+        JsonNode *n = json_node_new(JSON_NODE_OBJECT);
+        json_node_take_object(n, out);
+        return n;
+    }
+    if (JSON_NODE_HOLDS_ARRAY(a) && b && JSON_NODE_HOLDS_ARRAY(b)) {
+        JsonArray *xa = json_node_get_array(a), *xb = json_node_get_array(b), *out = json_array_new();
+        guint n = MIN(json_array_get_length(xa), json_array_get_length(xb));
+        gboolean any = FALSE;
+        for (guint i = 0; i < n; i++) {
+            JsonNode *r = ratio_tree(json_array_get_element(xa, i), json_array_get_element(xb, i));
+            any |= r != NULL;
+            json_array_add_element(out, r ? r : json_node_init_null(json_node_alloc()));
+        }
+        if (!any) {
+            json_array_unref(out);
+            return NULL;
+        }
+        JsonNode *node = json_node_new(JSON_NODE_ARRAY);
+        json_node_take_array(node, out);
+        return node;
+    }
+    return NULL;
+}
+
+JsonNode *report_compare_tree(JsonNode *a, JsonNode *b, const char *label_a, const char *label_b)
+{
+    JsonObject *root = json_object_new(), *labels = json_object_new();
+    json_object_set_string_member(labels, "a", label_a);
+    json_object_set_string_member(labels, "b", label_b);
+    json_object_set_object_member(root, "labels", labels);
+    json_object_set_member(root, "a", json_node_copy(a));
+    json_object_set_member(root, "b", json_node_copy(b));
+    JsonNode *r = ratio_tree(a, b);
+    if (!r) {
+        r = json_node_new(JSON_NODE_OBJECT);
+        json_node_take_object(r, json_object_new());
+    }
+    json_object_set_member(root, "b_over_a", r);
+    JsonNode *n = json_node_new(JSON_NODE_OBJECT);
+    json_node_take_object(n, root);
+    return n;
+}
+
+char *report_compare_csv(JsonNode *a, JsonNode *b, const char *label_a, const char *label_b)
+{
+    GArray *fa = report_flatten(a), *fb = report_flatten(b);
+    /* The columns: a's keys, then those only b has. */
+    g_autoptr(GPtrArray) keys = g_ptr_array_new();
+    for (guint i = 0; i < fa->len; i++)
+        g_ptr_array_add(keys, g_array_index(fa, ReportField, i).key);
+    for (guint i = 0; i < fb->len; i++)
+        if (!field_of(fa, g_array_index(fb, ReportField, i).key))
+            g_ptr_array_add(keys, g_array_index(fb, ReportField, i).key);
+    g_autofree char *ratio_label = g_strdup_printf("%s/%s", label_b, label_a);
+    const char *row_labels[] = { label_a, label_b, ratio_label };
+    GString *s = g_string_new("report");
+    for (guint k = 0; k < keys->len; k++) {
+        g_string_append_c(s, ',');
+        report_csv_field(s, keys->pdata[k]);
+    }
+    g_string_append_c(s, '\n');
+    for (guint row = 0; row < 3; row++) {
+        report_csv_field(s, row_labels[row]);
+        for (guint k = 0; k < keys->len; k++) {
+            const ReportField *x = field_of(fa, keys->pdata[k]), *y = field_of(fb, keys->pdata[k]);
+            g_string_append_c(s, ',');
+            if (row < 2) {
+                const ReportField *f = row ? y : x;
+                if (f)
+                    report_csv_field(s, f->value);
+            } else if (x && y && x->numeric && y->numeric && x->number != 0) {
+                char buf[G_ASCII_DTOSTR_BUF_SIZE];
+                g_string_append(s, g_ascii_formatd(buf, sizeof buf, "%.6g", y->number / x->number));
+            }
+        }
+        g_string_append_c(s, '\n');
+    }
+    report_fields_free(fa);
+    report_fields_free(fb);
+    return g_string_free(s, FALSE);
+}
+
+char *report_compare_format(JsonNode *a, JsonNode *b, const char *label_a, const char *label_b, ReportFormat fmt)
+{
+    switch (fmt) {
+    case REPORT_JSON: {
+        JsonNode *t = report_compare_tree(a, b, label_a, label_b);
+        char *out = report_to_json(t);
+        json_node_unref(t);
+        return out;
+    }
+    case REPORT_CSV: return report_compare_csv(a, b, label_a, label_b);
+    case REPORT_TEXT: return report_compare_text(a, b, label_a, label_b);
+    }
+    g_assert_not_reached();
 }
 
 void report_add_int(JsonBuilder *b, const char *key, gint64 v)

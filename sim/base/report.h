@@ -19,8 +19,16 @@ char *report_to_text(JsonNode *root);
 /* Appends one CSV field (RFC 4180): quoted, with quotes doubled, when it holds a comma, a
  * quote or a line break. */
 void report_csv_field(GString *s, const char *v);
-/* Two reports side by side, with the ratio b/a of every number that differs in both. */
+/* Two reports a and b (`qsim run --vs`, `--native`), labelled, in each format:
+ *   text  a table of the keys both hold: "a: LABEL", "b: LABEL" and b/a where the numbers differ;
+ *   json  one document {labels: {a, b}, a: report, b: report, b_over_a: the tree of b/a over
+ *         every number both hold at the same place (null where a is 0)};
+ *   csv   a header ("report", then a's keys, then those only b has) and three rows: label_a,
+ *         label_b and "label_b/label_a" (the ratios; empty where a is 0 or a key is missing). */
+char *report_compare_format(JsonNode *a, JsonNode *b, const char *label_a, const char *label_b, ReportFormat fmt);
 char *report_compare_text(JsonNode *a, JsonNode *b, const char *label_a, const char *label_b);
+char *report_compare_csv(JsonNode *a, JsonNode *b, const char *label_a, const char *label_b);
+JsonNode *report_compare_tree(JsonNode *a, JsonNode *b, const char *label_a, const char *label_b);
 
 /* Building a report: one member each (json-glib's builder wants the name and value apart). */
 void report_add_int(JsonBuilder *b, const char *key, gint64 v);

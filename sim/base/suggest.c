@@ -26,15 +26,24 @@ static guint edit_distance(const char *a, const char *b)
 
 const char *suggest_closest(const char *word, const char *const *candidates, guint n)
 {
+    /* The distance costs the product of the lengths: a word (or candidate) past
+     * SUGGEST_MAX_CHARS is no typo of a name, and is not compared (a megabyte-long label would
+     * take minutes); nor is a candidate whose length alone puts it too far away. */
+    gsize lw = strlen(word);
+    if (lw > SUGGEST_MAX_CHARS)
+        return NULL;
+    guint allowed = MAX(1u, (guint)lw / 3);
     const char *best = NULL;
     guint best_d = G_MAXUINT;
     for (guint i = 0; i < n; i++) {
+        gsize lc = strlen(candidates[i]);
+        if (lc > SUGGEST_MAX_CHARS || (lc > lw ? lc - lw : lw - lc) > allowed)
+            continue;
         guint d = edit_distance(word, candidates[i]);
         if (d < best_d) {
             best_d = d;
             best = candidates[i];
         }
     }
-    guint allowed = MAX(1u, (guint)strlen(word) / 3);
     return best_d <= allowed ? best : NULL;
 }

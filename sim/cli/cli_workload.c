@@ -46,7 +46,8 @@ void workload_flags_init(WorkloadFlags *f, WorkloadOptions *w, WorkloadCommand c
         const WorkloadKey *k = &workload_schema[i];
         if (!(k->commands & command))
             continue;
-        char *help = g_strdup_printf("%s (default %s)", k->help, workload_key_default(k, command));
+        const char *def = workload_key_default(k, command);
+        char *help = def ? g_strdup_printf("%s (default %s)", k->help, def) : g_strdup(k->help);
         char *arg = arg_text(k);
         g_ptr_array_add(f->strings, help);
         g_ptr_array_add(f->strings, arg);

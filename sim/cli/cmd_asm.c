@@ -4,20 +4,22 @@
 #include "sim/cli/commands.h"
 #include "sim/harness.h"
 #include "cores/asm.h"
+#include "sim/base/input_file.h"
 
 int cmd_asm(int argc, char **argv)
 {
-    g_autofree char *arch_s = NULL;
+    g_autofree char *arch_s = NULL, *atomics_s = NULL;
     gint threads = 2;
     gboolean with_harness = FALSE;
     GOptionEntry entries[] = {
         { "arch", 0, 0, G_OPTION_ARG_STRING, &arch_s, "target architecture: x86 (default) or arm64", "ARCH" },
+        { "atomics", 0, 0, G_OPTION_ARG_STRING, &atomics_s, "arm64 atomics for `.if atomics=`: llsc (default) or lse", "KIND" },
         { "threads", 0, 0, G_OPTION_ARG_INT, &threads, "threads for the memory layout shown (default 2)", "N" },
         { "harness", 0, 0, G_OPTION_ARG_NONE, &with_harness, "assemble together with the workload harness", NULL },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
     if (!cli_parse_command(&argc, &argv, "FILE",
-                           "Assemble an ISA source file (docs/isa.md) and print the listing:\n"
+                           "Assemble an ISA source file (the ISA: " QSIM_DOC("isa.md") ") and print the listing:\n"
                                       "each pc with its source position and decoded op, the labels,\n"
                                       "and the memory layout.  Errors print as file:line:col: message.",
                            entries))
@@ -27,26 +29,26 @@ int cmd_asm(int argc, char **argv)
         return QSIM_EXIT_USAGE;
     }
     g_autoptr(GError) error = NULL;
-    Arch arch;
-    if (!arch_parse(arch_s, "--arch", &arch, &error))
+    ArchTarget target;
+    if (!arch_target_parse(arch_s, atomics_s, &target, &error))
         return cli_fail(error);
     if (threads < 1 || threads > 1024) {
         fprintf(stderr, "qsim asm: --threads must be from 1 to 1024\n");
         return QSIM_EXIT_USAGE;
     }
     g_autofree char *text = NULL;
-    if (!g_file_get_contents(argv[1], &text, NULL, &error))
+    if (!input_file_read(argv[1], INPUT_LOCK, &text, NULL, &error))
         return cli_fail(error);
     HarnessOptions h;
     harness_options_init(&h);
-    g_autofree char *harness = harness_source(&h);
-    AsmSource src[2] = { { argv[1], text }, { "<harness>", harness } };
-    g_autoptr(IsaProgram) p = asm_assemble_sources(src, with_harness ? 2 : 1, arch, &error);
+    AsmSource alone[] = { { argv[1], text } };
+    g_autoptr(IsaProgram) p = with_harness ? harness_assemble(argv[1], text, &h, target, NULL, &error)
+                                           : asm_assemble_sources(alone, 1, target, &error);
     if (!p) {
         fprintf(stderr, "%s\n", error->message);
         return QSIM_EXIT_USAGE;
     }
-    g_autofree char *listing = asm_listing(p, arch, (guint)threads);
+    g_autofree char *listing = asm_listing(p, target, (guint)threads);
     fputs(listing, stdout);
     return QSIM_EXIT_OK;
 }

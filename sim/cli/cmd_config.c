@@ -15,9 +15,10 @@ int cmd_config(int argc, char **argv)
           "Print the reference of every config key (Markdown) instead", NULL },
         { NULL },
     };
-    if (!cli_parse_command(&argc, &argv, "NAME",
-                           "Print the effective config NAME (a path, or a name from `qsim list configs`, with or\n"
-        "without .yaml): every key with defaults filled in, as YAML that qsim can load again.",
+    if (!cli_parse_command(&argc, &argv, "CFG",
+                           "Print the effective config CFG (a path, or a name from `qsim list configs`, with or\n"
+        "without .yaml): every key with defaults filled in, as YAML that qsim can load again\n"
+        "(keys of the other arch as comments).",
                            entries))
         return QSIM_EXIT_USAGE;
     if (reference) {

@@ -14,7 +14,7 @@ static JsonNode *latency_json(const QsimConfig *cfg, const LatencyTable *t)
     g_autoptr(JsonBuilder) b = json_builder_new();
     json_builder_begin_object(b);
     report_add_string(b, "config", cfg->name);
-    report_add_string(b, "protocol", cfg->protocol == PROTO_MOESI ? "moesi" : cfg->protocol == PROTO_MESIF ? "mesif" : "mesi");
+    report_add_string(b, "protocol", config_schema_find("protocol")->choices[cfg->protocol]);
     report_add_double(b, "frequency_ghz", cfg->frequency_ghz);
     json_builder_set_member_name(b, "rows");
     json_builder_begin_array(b);

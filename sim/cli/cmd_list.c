@@ -1,50 +1,16 @@
 /* `qsim list configs|locks`: what the search folders hold, sorted by name.
- * `qsim list options|counters`: the workload options and the counters, as the Markdown pages
- * `make docs` writes (docs/workload.md, docs/counters.md). */
+ * `qsim list options|counters|report`: the workload options, the counters and the report keys,
+ * as the Markdown pages `make docs` writes (docs/workload.md, docs/counters.md, docs/report.md). */
 #include <stdio.h>
 #include <string.h>
 #include "sim/cli/commands.h"
+#include "sim/base/input_file.h"
 #include "sim/base/config.h"
-#include "sim/run_report.h"
+#include "sim/run.h"
 #include "cores/core.h"
 #include "coherence/memsys.h"
 #include "locks/native_perf.h"
-
-/* Names (without `ext`) of the files in every search folder of `subdir`, first folder wins. */
-static GPtrArray *list_files(const char *subdir, const char *ext, GPtrArray **paths)
-{
-    GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
-    *paths = g_ptr_array_new_with_free_func(g_free);
-    g_autoptr(GPtrArray) dirs = config_search_dirs(subdir);
-    for (guint i = 0; i < dirs->len; i++) {
-        GDir *d = g_dir_open(dirs->pdata[i], 0, NULL);
-        if (!d)
-            continue;
-        const char *f;
-        while ((f = g_dir_read_name(d))) {
-            if (!g_str_has_suffix(f, ext))
-                continue;
-            char *name = g_strndup(f, strlen(f) - strlen(ext));
-            gboolean dup = FALSE;
-            for (guint j = 0; j < names->len && !dup; j++)
-                dup = !strcmp(names->pdata[j], name);
-            if (dup) {
-                g_free(name);
-                continue;
-            }
-            g_ptr_array_add(names, name);
-            g_ptr_array_add(*paths, g_build_filename(dirs->pdata[i], f, NULL));
-        }
-        g_dir_close(d);
-    }
-    return names;
-}
-
-static int cmp_index_by_name(gconstpointer a, gconstpointer b, gpointer names)
-{
-    GPtrArray *n = names;
-    return strcmp(n->pdata[*(const guint *)a], n->pdata[*(const guint *)b]);
-}
+#include "sim/os_model.h"
 
 /* The first comment line of a file after any `#` banner marker: a one-line description. */
 static char *first_description(const char *path, gboolean yaml)
@@ -57,7 +23,7 @@ static char *first_description(const char *path, gboolean yaml)
         return g_strdup(c->description ? c->description : "");
     }
     g_autofree char *text = NULL;
-    if (!g_file_get_contents(path, &text, NULL, NULL))
+    if (!input_file_read(path, INPUT_LOCK, &text, NULL, NULL))
         return g_strdup("");
     /* The header comment's first sentence, which may run over several comment lines. */
     g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
@@ -91,15 +57,11 @@ static char *first_description(const char *path, gboolean yaml)
 /* Names in the search folders `subdir` with a one-line description each, sorted. */
 static void print_names(const char *subdir, const char *ext, gboolean yaml)
 {
-    g_autoptr(GPtrArray) paths = NULL;
-    g_autoptr(GPtrArray) names = list_files(subdir, ext, &paths);
-    g_autofree guint *order = g_new(guint, names->len + 1);
-    for (guint i = 0; i < names->len; i++)
-        order[i] = i;
-    g_qsort_with_data(order, names->len, sizeof(guint), cmp_index_by_name, names);
+    g_autoptr(GHashTable) paths = NULL;
+    g_autoptr(GPtrArray) names = config_search_names(subdir, ext, &paths);
     for (guint i = 0; i < names->len; i++) {
-        g_autofree char *desc = first_description(paths->pdata[order[i]], yaml);
-        printf("%-16s %s\n", (char *)names->pdata[order[i]], desc);
+        g_autofree char *desc = first_description(g_hash_table_lookup(paths, names->pdata[i]), yaml);
+        printf("%-16s %s\n", (char *)names->pdata[i], desc);
     }
 }
 
@@ -124,11 +86,14 @@ static const struct {
     const char *where;
 } counter_pages[] = {
     { &core_stats_registry, "Core",
-      "`qsim run`: `core_counters`, each summed over the cores (group `core`)." },
+      "`qsim run`: `cores_summed`, each summed over the cores (group `core`)." },
     { &mem_stats_registry, "Memory system",
       "`qsim run`: `memory_system` (group `memory`); a per-core or per-table-row counter as its total." },
     { &line_stats_registry, "Lock line",
       "`qsim run`: the lock word's line, in the headline figures `coherence.lock_line.*` (group `lock_line`)." },
+    { &os_stats_registry, "OS model",
+      "`qsim run`, where the OS model ran (a lock that calls futex_wait/futex_wake, or more threads than cores): "
+      "`os_counters`, summed over threads and cores (group `os`); absent from other runs' reports." },
     { &native_perf_registry, "Host",
       "`qsim native`: `counters`, hardware counters over the timed loop, all threads; an event the host lacks is "
       "absent, and where `perf_event_open` is refused the key holds `unavailable (why)` (docs/native.md)." },
@@ -150,6 +115,45 @@ static void print_counters(void)
     }
 }
 
+/* The comparison documents of `qsim run --vs` and `--native` (sim/base/report.c). */
+static const struct {
+    const char *key;
+    const char *doc;
+} compare_keys[] = {
+    { "labels.a", "what a is: the --lock lock (--vs), or `model` (--native)" },
+    { "labels.b", "what b is: the --vs lock, or `host` (--native)" },
+    { "a", "a's whole report" },
+    { "b", "b's whole report" },
+    { "b_over_a", "b's number divided by a's, for every number both reports hold at the same key "
+                  "(null where a's is 0)" },
+};
+
+static void print_report_keys(void)
+{
+    g_autofree char *table = run_report_reference_markdown(run_counter_groups, run_counter_group_sums, RUN_GROUPS);
+    printf("# Report keys\n\n"
+           "Generated by `qsim list report` from the report builder's tables (`sim/run_report.c`), the\n"
+           "workload table and the counter registries; a test keeps this file and them in step (`make\n"
+           "docs` rewrites it) and checks that a run's report holds no key this page does not list.\n"
+           "The keys are stable: scripts, sweeps and plots may rely on them.  In CSV (and in sweep\n"
+           "results and `--plot-y`) nested keys are joined with dots, array elements by their index:\n"
+           "`latency.p99`, `per_thread.0.acquisitions`.\n\n"
+           "## `qsim run`\n\n"
+           "The keys of a report, in the order it holds them (`N` stands for a thread's index):\n\n%s", table);
+    printf("\n## `qsim native`\n\n"
+           "The same layout, with the keys the host cannot measure left out (never zero), the host's\n"
+           "hardware counters under `counters.*` and its own members (`cpus`, `ns`, ...): see\n"
+           "docs/native.md.  Cycles there are time-stamp-counter cycles of the host.\n\n"
+           "## `qsim run --vs` and `--native` with `--format json|csv`\n\n"
+           "One document holding both reports, a (the run's lock, or the model) and b (the --vs lock,\n"
+           "or the host), and the ratio b/a of every number:\n\n| key | meaning |\n|---|---|\n");
+    for (guint i = 0; i < G_N_ELEMENTS(compare_keys); i++)
+        printf("| `%s` | %s |\n", compare_keys[i].key, compare_keys[i].doc);
+    printf("\nIn CSV: a header (`report`, then a's keys, then those only b has) and three rows named\n"
+           "after a, b and `b/a` (e.g. `qspin`, `qspin-cmpxchg`, `qspin-cmpxchg/qspin`).  The text table\n"
+           "labels its columns `a: ...`, `b: ...` and `b/a`.\n");
+}
+
 /* What `qsim list` lists: one row each, driving dispatch and help. */
 static const struct {
     const char *name;
@@ -158,17 +162,19 @@ static const struct {
 } subjects[] = {
     { "configs", "the machine configs qsim finds, a line each", print_configs },
     { "locks", "the built-in locks qsim finds, a line each", print_locks },
-    { "options", "the workload options of run, native, verify and sweeps (Markdown, docs/workload.md)",
+    { "options", "the workload options of run, native, verify and sweeps (Markdown, " QSIM_DOC("workload.md") ")",
       print_options },
-    { "counters", "every counter a report can hold, with its meaning (Markdown, docs/counters.md)",
+    { "counters", "every counter a report can hold, with its meaning (Markdown, " QSIM_DOC("counters.md") ")",
       print_counters },
+    { "report", "every key of a report, with its unit and meaning (Markdown, " QSIM_DOC("report.md") ")", print_report_keys },
 };
 
 int cmd_list(int argc, char **argv)
 {
     g_autoptr(GString) params = g_string_new(NULL);
     g_autoptr(GString) summary = g_string_new("List what qsim knows.  Configs and locks are found in\n"
-                                              "$QSIM_CONFIG_PATH, the source tree or the installed data folder.\n"
+                                              "$QSIM_CONFIG_PATH (configs), $QSIM_LOCK_PATH (locks), the source tree or the installed\n"
+                                              "data folder.\n"
                                               "(The config keys: `qsim config --reference`.)\n");
     for (guint i = 0; i < G_N_ELEMENTS(subjects); i++) {
         g_string_append_printf(params, "%s%s", i ? "|" : "", subjects[i].name);

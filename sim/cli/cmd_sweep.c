@@ -40,31 +40,139 @@ static void report_failures(const char *dir)
         fprintf(stderr, "qsim sweep: the reasons are in %s (field `failure`)\n", path);
 }
 
+/* ---- progress on stderr ---- */
+
+/* A terminal gets one line redrawn in place; anything else (a batch job's log, nohup.out) a
+ * line now and then (sweep_progress_due). */
+typedef struct {
+    gboolean live;
+    gboolean drawn;            /* live: a line is on the screen */
+    gboolean started;          /* lines: the first line is written */
+    SweepProgressMark mark;
+} ProgressPrinter;
+
+static void on_progress(const SweepProgress *p, gboolean finished, gpointer user)
+{
+    (void)finished;
+    ProgressPrinter *pp = user;
+    g_autofree char *text = sweep_progress_text(p);
+    if (pp->live) {
+        fprintf(stderr, "\r\033[Kqsim sweep: %s", text);   /* \033[K: clear the rest of the line */
+        pp->drawn = TRUE;
+    } else if (!pp->started || sweep_progress_due(p, &pp->mark)) {
+        if (!pp->started)
+            fprintf(stderr, "qsim sweep: %u points to run on %u worker%s\n", p->total, p->workers,
+                    p->workers == 1 ? "" : "s");
+        else
+            fprintf(stderr, "qsim sweep: %s\n", text);
+        pp->started = TRUE;
+        pp->mark = (SweepProgressMark){ p->done, p->elapsed };
+    }
+    fflush(stderr);
+}
+
+/* "host time 1:02:03 in all, the dearest point 17 (41.2 s)" from DIR/host-times.jsonl. */
+static char *host_time_summary(const char *dir)
+{
+    g_autoptr(GPtrArray) times = sweep_host_times_read(dir, NULL);
+    if (!times || !times->len)
+        return NULL;
+    double total = 0, most = -1;
+    guint dearest = 0;
+    for (guint i = 0; i < times->len; i++) {
+        double t = sweep_host_time_seconds(times->pdata[i]);
+        total += t;
+        if (t > most) {
+            most = t;
+            dearest = ((SweepRow *)times->pdata[i])->point;
+        }
+    }
+    g_autofree char *all = sweep_duration_text(total);
+    return g_strdup_printf("host time %s in all, the dearest point %u (%.3g s); per point in %s/%s", all, dearest,
+                           most, dir, SWEEP_HOST_TIMES);
+}
+
+static void print_plot_paths(const char *dir)
+{
+    printf("qsim sweep: plots in %s/plot.png and %s/plot.svg (script %s/plot.gp)\n", dir, dir, dir);
+}
+
+/* The plot: the command line's choices, else the sweep's (its file, or a merged folder's
+ * sweep.json). */
+static gboolean plot_options(const char *y, const char *x, const char *scale, const char *sweep_y,
+                             const char *sweep_x, const char *sweep_scale, SweepPlotOptions *o, GError **error)
+{
+    o->y = y ? y : sweep_y;
+    o->x = x ? x : sweep_x;
+    o->scale = SWEEP_SCALE_SHARED;
+    const char *sc = scale ? scale : sweep_scale;
+    if (sc && !sweep_plot_scale_parse(sc, &o->scale, error)) {
+        g_prefix_error(error, "--plot-scale: ");
+        return FALSE;
+    }
+    return TRUE;
+}
+
+static gboolean print_aggregate(const char *dir, GError **error)
+{
+    guint groups = 0;
+    if (!sweep_aggregate(dir, &groups, error))
+        return FALSE;
+    printf("qsim sweep: %u rows over the seeds in %s/aggregate.csv\n", groups, dir);
+    return TRUE;
+}
+
 int cmd_sweep(int argc, char **argv)
 {
-    gint jobs = 0;
-    g_autofree char *out = NULL, *shard = NULL, *plot_y = NULL, *plot_x = NULL;
-    gboolean resume = FALSE, plot = FALSE, merge = FALSE;
+    gint jobs = G_MININT;   /* not given: the host's CPUs */
+    g_autofree char *out = NULL, *shard = NULL, *plot_y = NULL, *plot_x = NULL, *plot_scale = NULL;
+    g_auto(GStrv) lock_files = NULL;
+    gboolean resume = FALSE, plot = FALSE, merge = FALSE, quiet = FALSE, aggregate = FALSE, force = FALSE;
     GOptionEntry entries[] = {
         { "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "Points run at once, one thread each (default: the host's CPUs)", "N" },
         { "out", 'o', 0, G_OPTION_ARG_FILENAME, &out, "Results folder (default: sweep-out/NAME for sweeps/NAME.yaml)", "DIR" },
+        { "lock-file", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &lock_files,
+          "Add a lock of your own to the sweep's locks (repeatable)", "PATH" },
         { "shard", 0, 0, G_OPTION_ARG_STRING, &shard, "Run only points whose index mod N is I-1 (for a job array)", "I/N" },
         { "resume", 0, 0, G_OPTION_ARG_NONE, &resume, "Skip points already in DIR/results.jsonl", NULL },
+        { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "No progress on stderr", NULL },
         { "plot", 0, 0, G_OPTION_ARG_NONE, &plot, "Also draw DIR/plot.png and DIR/plot.svg with gnuplot", NULL },
-        { "plot-y", 0, 0, G_OPTION_ARG_STRING, &plot_y, "Metric to plot: any results.csv report column (default cycles_per_acquisition)", "KEY" },
-        { "plot-x", 0, 0, G_OPTION_ARG_STRING, &plot_x, "Axis to plot against (default threads)", "AXIS" },
-        { "merge", 0, 0, G_OPTION_ARG_NONE, &merge, "Join the shard folders given as arguments into --out", NULL },
+        { "plot-y", 0, 0, G_OPTION_ARG_STRING, &plot_y,
+          "Metric to plot: a results.csv report column, or KEY/KEY2 for a ratio such as "
+          "coherence.lock_line.rfo/acquisitions (default: the sweep's plot_y, else cycles_per_acquisition)", "KEY" },
+        { "plot-x", 0, 0, G_OPTION_ARG_STRING, &plot_x, "Axis to plot against (default: the sweep's plot_x, else threads)", "AXIS" },
+        { "plot-scale", 0, 0, G_OPTION_ARG_STRING, &plot_scale,
+          "Panels' y ranges: shared (default) or independent", "shared|independent" },
+        { "merge", 0, 0, G_OPTION_ARG_NONE, &merge,
+          "Join the shard folders given as arguments into --out, a new or empty folder", NULL },
+        { "force", 0, 0, G_OPTION_ARG_NONE, &force,
+          "--merge: replace the results in an --out folder that already holds something", NULL },
+        { "aggregate", 0, 0, G_OPTION_ARG_NONE, &aggregate,
+          "Also write DIR/aggregate.csv: the seeds axis collapsed, every number as mean, sd and 95% interval "
+          "over the seeds (give the sweep a jitter so that seeds differ)", NULL },
         { NULL },
     };
-    if (!cli_parse_command(&argc, &argv, "SWEEP.yaml | --merge DIR...",
-                           "Run every point of a sweep file (the cross product of its axes; see docs/sweeps.md) in\n"
+    if (!cli_parse_command(&argc, &argv, "SWEEP | --merge DIR...",
+                           "Run every point of a sweep file (the cross product of its axes; see " QSIM_DOC("sweeps.md") ") in\n"
         "parallel and write DIR/results.csv and DIR/results.jsonl, one row per point, sorted by point.\n"
+        "SWEEP is a path, or the name of an example sweep (pause, rob, protocol, seed-study).\n"
         "Exit 0 when every point succeeded, 1 when any failed (mutual exclusion, stall), 2 on bad input.",
                            entries))
         return QSIM_EXIT_USAGE;
     g_autoptr(GError) error = NULL;
-    if ((plot_y || plot_x) && !plot)
+    if (out && !cli_output_path_ok("--out", out))
+        return QSIM_EXIT_USAGE;
+    if (force && !merge) {
+        fprintf(stderr, "qsim sweep: --force belongs to --merge (a sweep never overwrites results: see --resume)\n");
+        return QSIM_EXIT_USAGE;
+    }
+    if ((plot_y || plot_x || plot_scale) && !plot)
         plot = TRUE;   /* asking for an axis of the plot asks for the plot */
+    SweepPlotScale scale_check;
+    if (plot_scale && !sweep_plot_scale_parse(plot_scale, &scale_check, &error)) {
+        g_prefix_error(&error, "--plot-scale: ");
+        return cli_fail(error);
+    }
     /* Check for gnuplot before running anything: a sweep can take hours. */
     g_autofree char *gnuplot = plot ? g_find_program_in_path("gnuplot") : NULL;
     if (plot && !gnuplot) {
@@ -78,11 +186,24 @@ int cmd_sweep(int argc, char **argv)
             fprintf(stderr, "qsim sweep --merge: give the shard folders and --out DIR\n");
             return QSIM_EXIT_USAGE;
         }
+        if (lock_files) {
+            fprintf(stderr, "qsim sweep --merge: --lock-file belongs to the runs of the shards, not to the merge\n");
+            return QSIM_EXIT_USAGE;
+        }
         guint missing = 0;
-        if (!sweep_merge((const char *const *)argv + 1, out, &missing, &error))
+        SweepMeta meta = { 0 };
+        if (!sweep_merge((const char *const *)argv + 1, out, force, &missing, &meta, &error))
             return cli_fail(error);
         printf("qsim sweep: merged %d folders into %s/results.csv\n", argc - 1, out);
-        if (plot && !sweep_plot(out, plot_y, plot_x, &error))
+        SweepPlotOptions po;
+        gboolean po_ok = plot_options(plot_y, plot_x, plot_scale, meta.plot_y, meta.plot_x, meta.plot_scale, &po, &error);
+        gboolean plotted = po_ok && (!plot || sweep_plot(out, &po, &error));
+        sweep_meta_clear(&meta);
+        if (!plotted)
+            return cli_fail(error);
+        if (plot)
+            print_plot_paths(out);
+        if (aggregate && !print_aggregate(out, &error))
             return cli_fail(error);
         report_failures(out);
         if (missing) {
@@ -102,36 +223,52 @@ int cmd_sweep(int argc, char **argv)
         fprintf(stderr, "qsim sweep: give one sweep file (try `qsim sweep --help`)\n");
         return QSIM_EXIT_USAGE;
     }
-    SweepRunOptions o = { .jobs = jobs > 0 ? (guint)jobs : g_get_num_processors(), .shard = 1, .nshards = 1,
-                          .resume = resume, .progress = isatty(STDERR_FILENO) };
-    if (jobs < 0) {
-        fprintf(stderr, "qsim sweep: --jobs must be at least 1\n");
+    ProgressPrinter printer = { .live = isatty(STDERR_FILENO) };
+    SweepRunOptions o = { .jobs = jobs > 0 ? (guint)jobs : MIN(g_get_num_processors(), SWEEP_MAX_JOBS), .shard = 1, .nshards = 1,
+                          .resume = resume, .progress = quiet ? NULL : on_progress, .progress_user = &printer };
+    if (jobs != G_MININT && (jobs < 1 || (guint)jobs > SWEEP_MAX_JOBS)) {
+        fprintf(stderr, "qsim sweep: --jobs %d: out of range [1, %u] (points run at once)\n", jobs, SWEEP_MAX_JOBS);
         return QSIM_EXIT_USAGE;
     }
     if (shard && !parse_shard(shard, &o.shard, &o.nshards)) {
         fprintf(stderr, "qsim sweep: --shard %s: expected I/N with 1 <= I <= N, e.g. 2/8\n", shard);
         return QSIM_EXIT_USAGE;
     }
-    g_autoptr(Sweep) s = sweep_load(argv[1], &error);
+    g_autofree char *file = sweep_find_file(argv[1], &error);
+    if (!file)
+        return cli_fail(error);
+    SweepLoadOptions lo = { .lock_files = (const char *const *)lock_files };
+    g_autoptr(Sweep) s = sweep_load(file, &lo, &error);
     if (!s)
+        return cli_fail(error);
+    SweepPlotOptions po;
+    if (!plot_options(plot_y, plot_x, plot_scale, s->plot_y, s->plot_x, s->plot_scale, &po, &error))
         return cli_fail(error);
     g_autofree char *def_out = NULL;
     if (!out) {
-        g_autofree char *base = g_path_get_basename(argv[1]);
+        g_autofree char *base = g_path_get_basename(file);
         if (g_str_has_suffix(base, ".yaml"))
             base[strlen(base) - 5] = 0;
         def_out = g_build_filename("sweep-out", base, NULL);
     }
     o.out = out ? out : def_out;
     guint failed = 0;
-    if (!sweep_execute(s, &o, &failed, &error))
+    gboolean ran = sweep_execute(s, &o, &failed, &error);
+    if (printer.drawn)
+        fputc('\n', stderr);
+    if (!ran)
         return cli_fail(error);
     printf("qsim sweep: %u points%s%s, %u failed; results in %s/results.csv\n", s->npoints,
            o.nshards > 1 ? " in the sweep, this shard " : "", o.nshards > 1 ? shard : "", failed, o.out);
-    if (plot && !sweep_plot(o.out, plot_y ? plot_y : s->plot_y, plot_x ? plot_x : s->plot_x, &error))
+    g_autofree char *times = host_time_summary(o.out);
+    if (times)
+        printf("qsim sweep: %s\n", times);
+    if (plot && !sweep_plot(o.out, &po, &error))
         return cli_fail(error);
     if (plot)
-        printf("qsim sweep: plots in %s/plot.png and %s/plot.svg (script %s/plot.gp)\n", o.out, o.out, o.out);
+        print_plot_paths(o.out);
+    if (aggregate && !print_aggregate(o.out, &error))
+        return cli_fail(error);
     report_failures(o.out);
     return failed ? QSIM_EXIT_FAILED : QSIM_EXIT_OK;
 }

@@ -3,13 +3,20 @@
 #include <stdio.h>
 #include <string.h>
 #include "sim/cli/commands.h"
+#include "sim/base/input_file.h"
 #include "sim/verify.h"
+#include "sim/base/config.h"
+#include "sim/lock_find.h"
+#include "cores/asm.h"
 
 /* The command line that replays one seed: every workload option of verify, as run. */
-static char *replay_line(const char *lock, const char *lock_file, const VerifyOptions *o, guint64 seed)
+static char *replay_line(const char *lock, const char *lock_file, const char *config, const VerifyOptions *o,
+                         guint64 seed)
 {
     GString *s = g_string_new("qsim verify");
     g_string_append_printf(s, " %s %s", lock ? "--lock" : "--lock-file", lock ? lock : lock_file);
+    for (guint i = 0; o->lock_params && o->lock_params[i]; i++)
+        g_string_append_printf(s, " --lock-param %s", o->lock_params[i]);
     for (guint i = 0; i < workload_schema_len; i++) {
         const WorkloadKey *k = &workload_schema[i];
         if (!(k->commands & WL_VERIFY))
@@ -17,13 +24,34 @@ static char *replay_line(const char *lock, const char *lock_file, const VerifyOp
         g_autofree char *v = workload_value_text(k, &o->workload);
         g_string_append_printf(s, " --%s %s", k->flag, v);
     }
-    g_string_append_printf(s, " --arch %s --seed %" G_GUINT64_FORMAT, arch_name(o->arch), seed);
+    if (config) {
+        g_string_append_printf(s, " --config %s", config);
+    } else {
+        g_string_append_printf(s, " --arch %s", arch_name(o->target.arch));
+        if (o->target.arch != ARCH_X86)
+            g_string_append_printf(s, " --atomics %s", arch_atomics_name(o->target.atomics));
+    }
+    g_string_append_printf(s, " --seed %" G_GUINT64_FORMAT, seed);
     return g_string_free(s, FALSE);
+}
+
+/* What verify takes from a machine config: its architecture and atomics (which ops exist, how
+ * they behave, which `.if` code is assembled) and its line size (the layout, and the exclusive
+ * monitor's granule). */
+static gboolean verify_options_from_config(VerifyOptions *o, const char *name, GError **error)
+{
+    g_autoptr(QsimConfig) c = config_load(name, NULL, error);
+    if (!c)
+        return FALSE;
+    o->target = asm_target_for_config(c);
+    o->line_size = (guint)c->line_size;
+    return TRUE;
 }
 
 int cmd_verify(int argc, char **argv)
 {
-    g_autofree char *lock = NULL, *lock_file = NULL, *arch_s = NULL;
+    g_autofree char *lock = NULL, *lock_file = NULL, *arch_s = NULL, *atomics_s = NULL, *config = NULL;
+    g_auto(GStrv) lock_params = NULL;
     gint seeds = 100;
     gint64 seed = -1;
     VerifyOptions o;
@@ -31,14 +59,18 @@ int cmd_verify(int argc, char **argv)
     WorkloadFlags wf;
     workload_flags_init(&wf, &o.workload, WL_VERIFY);
     const GOptionEntry what[] = {
-        { "lock", 0, 0, G_OPTION_ARG_STRING, &lock, "built-in lock (`qsim list locks`)", "NAME" },
+        { "lock", 0, 0, G_OPTION_ARG_STRING, &lock, "lock: a name from `qsim list locks`, or a path to a .qs file", "NAME|PATH" },
         { "lock-file", 0, 0, G_OPTION_ARG_FILENAME, &lock_file, "a lock source file of your own", "PATH" },
+        { "lock-param", 0, 0, G_OPTION_ARG_STRING_ARRAY, &lock_params,
+          "set a lock's tunable (its `.param`), e.g. --lock-param spin_count=1000 (repeatable)", "NAME=VALUE" },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
     const GOptionEntry how[] = {
         { "seeds", 0, 0, G_OPTION_ARG_INT, &seeds, "interleavings to try, seeds 1..K (default 100)", "K" },
         { "seed", 0, 0, G_OPTION_ARG_INT64, &seed, "run this one seed only (to replay a failure)", "S" },
-        { "arch", 0, 0, G_OPTION_ARG_STRING, &arch_s, "x86 (default) or arm64: which ops are allowed", "ARCH" },
+        { "arch", 0, 0, G_OPTION_ARG_STRING, &arch_s, "x86 (default) or arm64: which ops are allowed and which `.if arch=` code is assembled", "ARCH" },
+        { "atomics", 0, 0, G_OPTION_ARG_STRING, &atomics_s, "arm64: llsc (default) or lse, for `.if atomics=` code", "KIND" },
+        { "config", 'c', 0, G_OPTION_ARG_STRING, &config, "take the arch, atomics and line size from machine config CFG (instead of --arch/--atomics)", "CFG" },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
     gboolean parsed = cli_parse_workload_command(
@@ -59,22 +91,28 @@ int cmd_verify(int argc, char **argv)
         return QSIM_EXIT_USAGE;
     }
     g_autoptr(GError) error = NULL;
-    if (!arch_parse(arch_s, "--arch", &o.arch, &error))
+    if (config && (arch_s || atomics_s)) {
+        fprintf(stderr, "qsim verify: --config gives the arch and atomics: give --config or --arch/--atomics, not both\n");
+        return QSIM_EXIT_USAGE;
+    }
+    if (config ? !verify_options_from_config(&o, config, &error) : !arch_target_parse(arch_s, atomics_s, &o.target, &error)) {
         return cli_fail(error);
+    }
     if (!workload_validate(&o.workload, WL_VERIFY, &error))
         return cli_fail(error);
     if (seeds < 1) {
         fprintf(stderr, "qsim verify: --seeds %d: at least 1\n", seeds);
         return QSIM_EXIT_USAGE;
     }
+    o.lock_params = (const char *const *)lock_params;
     o.seeds = seed >= 0 ? 1 : (guint)seeds;
     o.first_seed = seed >= 0 ? (guint64)seed : 1;
 
-    g_autofree char *path = lock_file ? g_strdup(lock_file) : verify_find_lock(lock, &error);
+    g_autofree char *path = lock_file ? g_strdup(lock_file) : lock_find(lock, &error);
     if (!path)
         return cli_fail(error);
     g_autofree char *text = NULL;
-    if (!g_file_get_contents(path, &text, NULL, &error))
+    if (!input_file_read(path, INPUT_LOCK, &text, NULL, &error))
         return cli_fail(error);
     VerifyResult r;
     if (!verify_lock(path, text, &o, &r, &error)) {
@@ -83,16 +121,17 @@ int cmd_verify(int argc, char **argv)
     }
     const char *name = lock ? lock : lock_file;
     const WorkloadOptions *w = &o.workload;
+    g_autofree char *on = arch_target_describe(o.target);
     if (r.ok) {
         printf("%s: verified: %u seed%s, %u threads x %u iterations%s on %s: mutual exclusion held, "
                "no deadlock or livelock, every thread finished",
                name, r.runs, r.runs == 1 ? "" : "s", w->threads, w->iterations, w->readers ? " (with readers)" : "",
-               arch_name(o.arch));
+               on);
         if (w->readers)
             printf("; up to %" G_GUINT64_FORMAT " readers inside at once", r.max_readers);
         printf(" (%" G_GUINT64_FORMAT " steps)\n", r.steps);
     } else {
-        g_autofree char *replay = replay_line(lock, lock_file, &o, r.failed_seed);
+        g_autofree char *replay = replay_line(lock, lock_file, config, &o, r.failed_seed);
         printf("%s: FAILED with seed %" G_GUINT64_FORMAT " (after %u run%s): %s\n", name, r.failed_seed, r.runs,
                r.runs == 1 ? "" : "s", r.failure);
         printf("replay: %s\n", replay);

@@ -4,15 +4,19 @@
 
 const QsimCommand qsim_commands[] = {
     { "run",     "run a lock on a machine model and report where the cycles went", cmd_run },
-    { "list",    "list the known configs or locks",                       cmd_list },
+    { "list",    "list the configs and locks qsim finds, or a reference (options, counters, report keys)",                       cmd_list },
     { "config",  "print a config's effective values as YAML (or the key reference)", cmd_config },
     { "asm",     "assemble an ISA source file and print the listing (or its errors)", cmd_asm },
     { "verify",  "check a lock's mutual exclusion and progress on the reference interpreter", cmd_verify },
+    { "protocol", "print a coherence protocol's tables, state diagram (DOT) or trace legend", cmd_protocol },
     { "latency", "measure load/store/CAS latency to a line held in each state (ccbench-like)", cmd_latency },
     { "validate", "hold the model against published measurements (tests/validation/*.tsv)", cmd_validate },
     { "native",  "run a lock natively on this machine, one pinned thread per CPU", cmd_native },
+    { "calibrate", "measure this machine and write a machine config of it", cmd_calibrate },
     { "sweep",   "run a parameter sweep (axes from a YAML file) in parallel, or merge its shards", cmd_sweep },
     { "litmus",  "run herd7 litmus tests on a machine model and check them against their verdicts", cmd_litmus },
+    { "man",     "print the manual page qsim(1), made from these tables (roff)", cmd_man },
+    { "completion", "print the shell completion script (bash)", cmd_completion },
     { NULL, NULL, NULL },
 };
 

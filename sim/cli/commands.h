@@ -9,6 +9,10 @@
 #include "sim/base/config.h"
 #include "sim/workload.h"
 
+/* Where an installed qsim's docs are (make install: $(DOCDIR)), for help texts:
+ * QSIM_DOC("isa.md"). */
+#define QSIM_DOC(file) QSIM_DOCDIR "/" file
+
 #define QSIM_EXIT_OK 0
 #define QSIM_EXIT_FAILED 1
 #define QSIM_EXIT_USAGE 2
@@ -49,8 +53,34 @@ gboolean workload_flags_given(const WorkloadFlags *f, const char *name);
 gboolean cli_parse_workload_command(int *argc, char ***argv, const char *params, const char *summary,
                                     const GOptionEntry *what, WorkloadFlags *wf, const GOptionEntry *how);
 
+/* ---- describing the commands (for `qsim man` and `qsim completion`) ---- */
+
+/* One option of a command, copied from its GOptionEntry. */
+typedef struct {
+    char *long_name;
+    char short_name;          /* or 0 */
+    gboolean takes_arg;
+    char *arg;                /* arg_description ("CFG", "text|json|csv"), or NULL */
+    char *help;
+} CliOption;
+
+/* A command as its own option parsing describes it: the same entries its --help shows. */
+typedef struct {
+    const QsimCommand *command;
+    char *params;             /* positional arguments ("FILE...", "configs|locks|..."), or "" */
+    char *summary;            /* the help's summary paragraph */
+    GPtrArray *options;       /* CliOption*, in help order */
+} CliCommandDoc;
+
+/* Every command of qsim_commands, each run in describe mode: its option parsing records what
+ * it would parse, then the command returns without doing anything. */
+GPtrArray *cli_describe_commands(void);   /* of CliCommandDoc*, in table order */
+
 /* Prints "qsim: <message>" to stderr and returns QSIM_EXIT_USAGE. */
 int cli_fail(const GError *error);
+/* Whether `path`, given to output option `option` ("--out"), can name a file or folder; when not
+ * (an empty path), says so on stderr. */
+gboolean cli_output_path_ok(const char *option, const char *path);
 
 int cmd_run(int argc, char **argv);
 int cmd_list(int argc, char **argv);
@@ -60,8 +90,13 @@ int cmd_verify(int argc, char **argv);
 int cmd_config(int argc, char **argv);
 int cmd_latency(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
+int cmd_protocol(int argc, char **argv);
+
+int cmd_man(int argc, char **argv);
+int cmd_completion(int argc, char **argv);
 
 int cmd_native(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 
 #endif

@@ -1,9 +1,11 @@
 /* qsim: the command line.  Dispatch is driven by one table of sub-commands. */
+#include <errno.h>
 #include <locale.h>
 #include <stdio.h>
 #include <string.h>
 #include "sim/cli/commands.h"
 #include "sim/base/suggest.h"
+#include "qsim_commit.h"   /* generated: QSIM_COMMIT (the Makefile) */
 
 static void usage(FILE *out)
 {
@@ -13,14 +15,30 @@ static void usage(FILE *out)
             "A cycle-level cache-coherence simulator for studying lock algorithms.\n\n"
             "Commands:\n");
     for (const QsimCommand *c = qsim_commands; c->name; c++)
-        fprintf(out, "  %-10s %s\n", c->name, c->summary);
+        fprintf(out, "  %-11s %s\n", c->name, c->summary);
     fprintf(out, "\nRun `qsim COMMAND --help` for a command's options.\n"
                  "Options:\n  -h, --help     show this help\n  --version      print the version\n");
 }
 
-int main(int argc, char **argv)
+/* What a command printed must have reached its file: stdout on a full disk (or a closed pipe
+ * that is not EPIPE) fails the command, with the reason, instead of a silent exit 0. */
+static int finish_stdout(int rc)
 {
-    setlocale(LC_ALL, "");
+    errno = 0;
+    gboolean failed = fflush(stdout) != 0 || ferror(stdout);
+    int err = errno;
+    if (fclose(stdout) != 0 && !failed) {
+        failed = TRUE;
+        err = errno;
+    }
+    if (!failed)
+        return rc;
+    fprintf(stderr, "qsim: standard output: %s\n", err ? g_strerror(err) : "a write failed");
+    return QSIM_EXIT_USAGE;
+}
+
+static int dispatch(int argc, char **argv)
+{
     if (argc < 2) {
         usage(stderr);
         return QSIM_EXIT_USAGE;
@@ -31,7 +49,7 @@ int main(int argc, char **argv)
         return QSIM_EXIT_OK;
     }
     if (!strcmp(cmd, "--version")) {
-        printf("qsim %s\n", QSIM_VERSION);
+        printf("qsim %s (commit %s)\n", QSIM_VERSION, QSIM_COMMIT);
         return QSIM_EXIT_OK;
     }
     if (cmd[0] == '-') {
@@ -63,4 +81,10 @@ int main(int argc, char **argv)
         return QSIM_EXIT_USAGE;
     }
     return c->fn(argc - 1, argv + 1);
+}
+
+int main(int argc, char **argv)
+{
+    setlocale(LC_ALL, "");
+    return finish_stdout(dispatch(argc, argv));
 }

@@ -102,7 +102,7 @@ LitmusCond *litmus_cond_parse(const char *text, LitmusArch arch, GPtrArray *obs,
 void litmus_cond_free(LitmusCond *c);
 /* Evaluates with obs_value[i] the final value of observable i; loc_addr looks a location's
  * address up by name (for atoms like `1:X0=x`), ctx passed through. */
-gboolean litmus_cond_eval(const LitmusCond *c, const uint64_t *obs_value,
+gboolean litmus_cond_eval(const LitmusCond *c, const uint64_t *obs_value, const guint8 *obs_bytes,
                           uint64_t (*loc_addr)(void *ctx, const char *loc), void *ctx);
 /* The proposition as text, fully parenthesised where needed ("0:EAX=0 /\ 1:EAX=0"). */
 char *litmus_cond_to_string(const LitmusCond *c, const GPtrArray *obs);
@@ -132,6 +132,7 @@ typedef struct {
     GPtrArray *locs;       /* LitmusLoc* */
     int *obs_reg;
     int *obs_loc;
+    guint8 *obs_bytes;     /* the observable's width: a location's size, a register's name */
     guint nobs;
 } LitmusProgram;
 
@@ -207,6 +208,8 @@ const char *litmus_kind_name(LitmusKind k);
 /* Reads herd's kinds file: `NAME Allowed|Forbidden|Required` (also Allow/Forbid/Require),
  * `#` comments and blank lines ignored.  Returns name -> GINT_TO_POINTER(LitmusKind). */
 GHashTable *litmus_kinds_load(const char *path, GError **error);
+/* The same from text (`path` names it in messages). */
+GHashTable *litmus_kinds_parse(const char *text, const char *path, GError **error);
 
 /* ---- running ---- */
 

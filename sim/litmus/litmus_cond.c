@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sim/litmus/litmus_priv.h"
+#include "sim/base/echo.h"
 
 GQuark litmus_error_quark(void)
 {
@@ -23,12 +24,13 @@ void lit_error_at(GError **error, int code, const char *file, guint line, guint 
 {
     va_list ap;
     va_start(ap, fmt);
-    g_autofree char *msg = g_strdup_vprintf(fmt, ap);
+    g_autofree char *full = g_strdup_vprintf(fmt, ap);
     va_end(ap);
+    g_autofree char *msg = echo_clip_message(full);   /* tokens echoed at most ECHO_MAX_CHARS */
     g_set_error(error, LITMUS_ERROR, code, "%s:%u:%u: %s", file ? file : "<litmus>", line, col, msg);
 }
 
-gboolean lit_parse_int(LitCursor *c, int64_t *out)
+LitNumber lit_parse_int(LitCursor *c, int64_t *out)
 {
     const char *s = c->p;
     gboolean neg = FALSE;
@@ -37,19 +39,28 @@ gboolean lit_parse_int(LitCursor *c, int64_t *out)
         s++;
     }
     if (s >= c->end || !g_ascii_isdigit(*s))
-        return FALSE;
-    char *endp = NULL;
-    guint64 v;
-    if (s + 1 < c->end && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
-        v = g_ascii_strtoull(s + 2, &endp, 16);
-    else
-        v = g_ascii_strtoull(s, &endp, 10);
-    if (endp > c->end)
-        return FALSE;
-    *out = neg ? -(int64_t)v : (int64_t)v;
+        return LIT_NO_NUMBER;
+    gboolean hex = s + 1 < c->end && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+    const char *digits = hex ? s + 2 : s, *endp = digits;
+    guint64 v = 0;
+    gboolean big = FALSE;
+    /* by hand, within the cursor's end and with overflow seen (strtoull saturates silently) */
+    for (; endp < c->end && (hex ? g_ascii_isxdigit(*endp) : g_ascii_isdigit(*endp)); endp++) {
+        guint d = (guint)g_ascii_xdigit_value(*endp);
+        guint base = hex ? 16 : 10;
+        if (v > (G_MAXUINT64 - d) / base)
+            big = TRUE;
+        v = v * base + d;
+    }
+    if (endp == digits)
+        return LIT_NO_NUMBER;
     while (c->p < endp)
         lit_advance(c);
-    return TRUE;
+    if (big || (neg && v > (1ull << 63)))
+        return LIT_TOO_BIG;
+    /* two's complement without negating INT64_MIN */
+    *out = neg ? (int64_t)(0 - v) : (int64_t)v;
+    return LIT_NUMBER;
 }
 
 char *lit_expect_ident(LitCursor *c, const char *what, GError **error)
@@ -60,13 +71,25 @@ char *lit_expect_ident(LitCursor *c, const char *what, GError **error)
     return id;
 }
 
-gboolean lit_parse_value(LitCursor *c, int64_t *value, char **loc)
+gboolean lit_parse_value(LitCursor *c, int64_t *value, char **loc, GError **error)
 {
-    if (lit_parse_int(c, value))
+    guint line = c->line, col = c->col;
+    const char *start = c->p;
+    switch (lit_parse_int(c, value)) {
+    case LIT_NUMBER:
         return TRUE;
+    case LIT_TOO_BIG:
+        lit_error_at(error, LITMUS_ERROR_SYNTAX, c->file, line, col, "%.*s: does not fit in 64 bits",
+                     (int)MIN(c->p - start, 40), start);
+        return FALSE;
+    case LIT_NO_NUMBER:
+        break;
+    }
     if (c->p < c->end && *c->p == '&')
         lit_advance(c);
     *loc = lit_parse_ident(c);
+    if (!*loc)
+        lit_error_at(error, LITMUS_ERROR_SYNTAX, c->file, c->line, c->col, "expected a value");
     return *loc != NULL;
 }
 
@@ -180,16 +203,34 @@ static LitmusCond *cond_new(LitmusCondKind k, LitmusCond *l, LitmusCond *r)
     return c;
 }
 
+/* A condition is parsed, evaluated, printed and freed by recursion over its tree: its nesting
+ * and its length are bounded (herd's conditions have a few dozen terms), so that none of them
+ * can run out of stack (200k `(` did). */
+#define LIT_COND_MAX_DEPTH 64
+#define LIT_COND_MAX_TERMS 1000
+
 typedef struct {
     LitCursor *c;
     LitmusArch arch;
     GPtrArray *obs;
     GError **error;
+    guint depth;               /* open `(`, `~` and `=>` */
+    guint terms;
 } CondParser;
 
 static gboolean cp_fail(CondParser *cp, const char *fmt, const char *arg)
 {
     lit_error_at(cp->error, LITMUS_ERROR_SYNTAX, cp->c->file, cp->c->line, cp->c->col, fmt, arg);
+    return FALSE;
+}
+
+/* One more level of nesting, opened at line:col; FALSE past the limit. */
+static gboolean cp_nest(CondParser *cp, guint line, guint col)
+{
+    if (++cp->depth <= LIT_COND_MAX_DEPTH)
+        return TRUE;
+    lit_error_at(cp->error, LITMUS_ERROR_SYNTAX, cp->c->file, line, col, "a condition nested deeper than %d levels",
+                 LIT_COND_MAX_DEPTH);
     return FALSE;
 }
 
@@ -226,8 +267,13 @@ gboolean lit_parse_obs(LitCursor *c, LitmusArch arch, GPtrArray *obs, guint *ind
 {
     lit_skip_space(c);
     guint line = c->line, col = c->col;
-    int64_t thread;
-    if (lit_parse_int(c, &thread)) {
+    int64_t thread = 0;
+    LitNumber num = lit_parse_int(c, &thread);
+    if (num == LIT_TOO_BIG || (num == LIT_NUMBER && (thread < 0 || thread > 63))) {
+        lit_error_at(error, LITMUS_ERROR_SYNTAX, c->file, line, col, "bad thread number (0 to 63)");
+        return FALSE;
+    }
+    if (num == LIT_NUMBER) {
         lit_skip_space(c);
         if (c->p >= c->end || *c->p != ':') {
             lit_error_at(error, LITMUS_ERROR_SYNTAX, c->file, c->line, c->col,
@@ -283,8 +329,12 @@ static LitmusCond *cp_atom(CondParser *cp)
         cp_fail(cp, "expected a condition%s", "");
         return NULL;
     }
+    guint line = c->line, col = c->col;
     if (cp_eat(cp, "(")) {
+        if (!cp_nest(cp, line, col))
+            return NULL;
         LitmusCond *in = cp_prop(cp);
+        cp->depth--;
         if (!in)
             return NULL;
         if (!cp_eat(cp, ")")) {
@@ -293,6 +343,10 @@ static LitmusCond *cp_atom(CondParser *cp)
             return NULL;
         }
         return in;
+    }
+    if (++cp->terms > LIT_COND_MAX_TERMS) {
+        cp_fail(cp, "a condition of more than %s terms", G_STRINGIFY(LIT_COND_MAX_TERMS));
+        return NULL;
     }
     /* true / false, but not a location named "trueish". */
     for (int b = 0; b < 2; b++) {
@@ -318,9 +372,8 @@ static LitmusCond *cp_atom(CondParser *cp)
         return NULL;
     }
     lit_skip_space(c);
-    if (!lit_parse_value(c, &a->value, &a->value_loc)) {
+    if (!lit_parse_value(c, &a->value, &a->value_loc, cp->error)) {
         litmus_cond_free(a);
-        cp_fail(cp, "expected a value (an integer or a location)%s", "");
         return NULL;
     }
     return a;
@@ -328,8 +381,13 @@ static LitmusCond *cp_atom(CondParser *cp)
 
 static LitmusCond *cp_unary(CondParser *cp)
 {
+    lit_skip_space(cp->c);
+    guint line = cp->c->line, col = cp->c->col;
     if (cp_eat(cp, "~")) {
+        if (!cp_nest(cp, line, col))
+            return NULL;
         LitmusCond *in = cp_unary(cp);
+        cp->depth--;
         return in ? cond_new(LC_NOT, in, NULL) : NULL;
     }
     return cp_atom(cp);
@@ -370,15 +428,24 @@ static LitmusCond *cp_disj(CondParser *cp)
 static LitmusCond *cp_prop(CondParser *cp)
 {
     LitmusCond *l = cp_disj(cp);
-    if (l && cp_eat(cp, "=>"))
+    if (l)
+        lit_skip_space(cp->c);
+    guint line = cp->c->line, col = cp->c->col;
+    if (l && cp_eat(cp, "=>")) {
+        if (!cp_nest(cp, line, col)) {
+            litmus_cond_free(l);
+            return NULL;
+        }
         l = cp_join(cp, l, LC_IMPLIES, cp_prop);
+        cp->depth--;
+    }
     return l;
 }
 
 /* Parses one proposition at the cursor; the caller checks what follows. */
 LitmusCond *lit_cond_parse_cursor(LitCursor *c, LitmusArch arch, GPtrArray *obs, GError **error)
 {
-    CondParser cp = { c, arch, obs, error };
+    CondParser cp = { c, arch, obs, error, 0, 0 };
     return cp_prop(&cp);
 }
 
@@ -404,25 +471,28 @@ LitmusCond *litmus_cond_parse(const char *text, LitmusArch arch, GPtrArray *obs,
 
 /* ---- evaluation and printing ---- */
 
-gboolean litmus_cond_eval(const LitmusCond *c, const uint64_t *obs_value,
+gboolean litmus_cond_eval(const LitmusCond *c, const uint64_t *obs_value, const guint8 *obs_bytes,
                           uint64_t (*loc_addr)(void *ctx, const char *loc), void *ctx)
 {
     switch (c->kind) {
     case LC_TRUE: return TRUE;
     case LC_FALSE: return FALSE;
-    case LC_NOT: return !litmus_cond_eval(c->l, obs_value, loc_addr, ctx);
+    case LC_NOT: return !litmus_cond_eval(c->l, obs_value, obs_bytes, loc_addr, ctx);
     case LC_AND:
-        return litmus_cond_eval(c->l, obs_value, loc_addr, ctx) &&
-               litmus_cond_eval(c->r, obs_value, loc_addr, ctx);
+        return litmus_cond_eval(c->l, obs_value, obs_bytes, loc_addr, ctx) &&
+               litmus_cond_eval(c->r, obs_value, obs_bytes, loc_addr, ctx);
     case LC_OR:
-        return litmus_cond_eval(c->l, obs_value, loc_addr, ctx) ||
-               litmus_cond_eval(c->r, obs_value, loc_addr, ctx);
+        return litmus_cond_eval(c->l, obs_value, obs_bytes, loc_addr, ctx) ||
+               litmus_cond_eval(c->r, obs_value, obs_bytes, loc_addr, ctx);
     case LC_IMPLIES:
-        return !litmus_cond_eval(c->l, obs_value, loc_addr, ctx) ||
-               litmus_cond_eval(c->r, obs_value, loc_addr, ctx);
+        return !litmus_cond_eval(c->l, obs_value, obs_bytes, loc_addr, ctx) ||
+               litmus_cond_eval(c->r, obs_value, obs_bytes, loc_addr, ctx);
     case LC_ATOM: {
         uint64_t want = c->value_loc ? loc_addr(ctx, c->value_loc) : (uint64_t)c->value;
-        gboolean eq = obs_value[c->obs] == want;
+        /* in the observable's width: x=-1 on a 32-bit x means 0xffffffff */
+        guint bytes = obs_bytes ? obs_bytes[c->obs] : 8;
+        uint64_t mask = bytes >= 8 ? G_MAXUINT64 : (((uint64_t)1 << (8 * bytes)) - 1);
+        gboolean eq = (obs_value[c->obs] & mask) == (want & mask);
         return c->neq ? !eq : eq;
     }
     }

@@ -90,7 +90,10 @@ static gboolean machine_exec(void *ctx, const LitmusProgram *p, guint64 seed, co
             machine_set_work_jitter(m, (guint)think);
         machine_set_fast_forward(m, mx->fast_forward);
         MachineOutcome o = machine_run(m, engine_now(e) + LITMUS_CYCLE_LIMIT);
-        if (o != MACHINE_DONE) {
+        if (o == MACHINE_FAULT) {
+            g_set_error(error, LITMUS_ERROR, LITMUS_ERROR_EXEC, "the run faulted: %s", machine_stall_report(m));
+            ok = FALSE;
+        } else if (o != MACHINE_DONE) {
             g_set_error(error, LITMUS_ERROR, LITMUS_ERROR_EXEC, "the run did not finish (%s):\n%s",
                         o == MACHINE_STALLED ? "stalled" : "cycle limit", machine_stall_report(m));
             ok = FALSE;

@@ -14,6 +14,8 @@
  * filter, condition), then the checks that need the whole test. */
 #include <string.h>
 #include "sim/litmus/litmus_priv.h"
+#include "sim/base/echo.h"
+#include "sim/base/input_file.h"
 
 static void cell_free(LitmusCell *c)
 {
@@ -206,8 +208,12 @@ static gboolean parse_init_typed(const LitmusTest *t, LitCursor *c, LitmusInit *
         in->size = star ? 8 : MAX(in->size, sz);
         if (g_ascii_isdigit(*c->p)) {
             /* `int 0:X1=...` : a typed register */
-            int64_t th;
-            lit_parse_int(c, &th);
+            int64_t th = 0;
+            guint tl = c->line, tc = c->col;
+            if (lit_parse_int(c, &th) != LIT_NUMBER || th < 0 || th > 63) {
+                lit_error_at(error, LITMUS_ERROR_SYNTAX, c->file, tl, tc, "bad thread number (0 to 63)");
+                return FALSE;
+            }
             lit_skip_space(c);
             if (c->p < c->end && *c->p == ':')
                 lit_advance(c);
@@ -224,22 +230,28 @@ static gboolean parse_init_value(LitCursor *c, LitmusInit *in, GError **error)
         return TRUE;
     lit_advance(c);
     lit_skip_space(c);
-    if (lit_parse_value(c, &in->value, &in->value_loc))
-        return TRUE;
-    lit_error_at(error, LITMUS_ERROR_SYNTAX, c->file, c->line, c->col, "expected a value");
-    return FALSE;
+    return lit_parse_value(c, &in->value, &in->value_loc, error);
 }
 
 /* One initial-state entry, the cursor at its first character; stops before ';' or '}'. */
-static gboolean parse_init_entry(LitmusTest *t, LitCursor *c, GError **error)
+/* `given`: "THREAD:NAME" -> the entry that set it, for an entry given twice (a table: a test
+ * may initialise tens of thousands of locations). */
+static gboolean parse_init_entry(LitmusTest *t, LitCursor *c, GHashTable *given, GError **error)
 {
     LitmusInit *in = g_new0(LitmusInit, 1);
     in->thread = -1;
     in->line = c->line;
     in->col = c->col;
-    int64_t thread;
+    int64_t thread = 0;
     gboolean ok;
-    if (lit_parse_int(c, &thread)) {
+    LitNumber num = lit_parse_int(c, &thread);
+    if (num == LIT_TOO_BIG || (num == LIT_NUMBER && (thread < 0 || thread > 63))) {
+        /* a negative thread would read as "a location" below and be dropped */
+        lit_error_at(error, LITMUS_ERROR_SYNTAX, c->file, in->line, in->col, "bad thread number (0 to 63)");
+        init_free(in);
+        return FALSE;
+    }
+    if (num == LIT_NUMBER) {
         lit_skip_space(c);
         ok = c->p < c->end && *c->p == ':';
         if (!ok)
@@ -263,6 +275,21 @@ static gboolean parse_init_entry(LitmusTest *t, LitCursor *c, GError **error)
         init_free(in);
         return FALSE;
     }
+    /* a second value for the same thing would silently win: refuse it */
+    char *key = g_strdup_printf("%d:%s", in->thread, in->name ? in->name : "");
+    const LitmusInit *o = g_hash_table_lookup(given, key);
+    if (o) {
+        g_free(key);
+        if (in->thread >= 0)
+            lit_error_at(error, LITMUS_ERROR_SYNTAX, c->file, in->line, in->col,
+                         "%d:%s is initialised twice (first at %u:%u)", in->thread, in->name, o->line, o->col);
+        else
+            lit_error_at(error, LITMUS_ERROR_SYNTAX, c->file, in->line, in->col,
+                         "%s is initialised twice (first at %u:%u)", in->name, o->line, o->col);
+        init_free(in);
+        return FALSE;
+    }
+    g_hash_table_insert(given, key, in);
     g_ptr_array_add(t->init, in);
     return TRUE;
 }
@@ -353,6 +380,7 @@ static gboolean parse_init(LitParser *p)
     const Line *l = line_at(p, p->next);
     guint col = first_col(l->text);
     LitCursor c = cursor_at(p, p->next, col + 1);  /* just after '{' */
+    g_autoptr(GHashTable) given = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     for (;;) {
         lit_skip_space(&c);
         if (c.p >= c.end) {
@@ -367,7 +395,7 @@ static gboolean parse_init(LitParser *p)
             lit_advance(&c);
             continue;
         }
-        if (!parse_init_entry(p->t, &c, p->error))
+        if (!parse_init_entry(p->t, &c, given, p->error))
             return FALSE;
     }
     for (const char *rest = c.p; *rest && *rest != '\n'; rest++)
@@ -658,8 +686,8 @@ LitmusTest *litmus_parse_file(const char *path, GError **error)
 {
     g_autofree char *text = NULL;
     g_autoptr(GError) e = NULL;
-    if (!g_file_get_contents(path, &text, NULL, &e)) {
-        g_set_error(error, LITMUS_ERROR, LITMUS_ERROR_IO, "%s: cannot read: %s", path, e->message);
+    if (!input_file_read(path, INPUT_LITMUS, &text, NULL, &e)) {
+        g_set_error_literal(error, LITMUS_ERROR, LITMUS_ERROR_IO, e->message);
         return NULL;
     }
     /* A checkout without symbolic links leaves a one-line file naming the target. */
@@ -668,9 +696,14 @@ LitmusTest *litmus_parse_file(const char *path, GError **error)
         g_autofree char *dir = g_path_get_dirname(path);
         g_autofree char *target = g_build_filename(dir, trimmed, NULL);
         g_autofree char *ttext = NULL;
-        if (!g_file_get_contents(target, &ttext, NULL, NULL)) {
+        if (!g_file_test(target, G_FILE_TEST_EXISTS)) {
             g_set_error(error, LITMUS_ERROR, LITMUS_ERROR_IO,
                         "%s:1:1: a symbolic-link stub naming '%s', which does not exist", path, trimmed);
+            return NULL;
+        }
+        g_clear_error(&e);
+        if (!input_file_read(target, INPUT_LITMUS, &ttext, NULL, &e)) {
+            g_set_error_literal(error, LITMUS_ERROR, LITMUS_ERROR_IO, e->message);
             return NULL;
         }
         return litmus_parse_string(ttext, target, error);

@@ -35,10 +35,15 @@ void lit_error_at(GError **error, int code, const char *file, guint line, guint 
                   const char *fmt, ...) G_GNUC_PRINTF(6, 7);
 
 /* Parses a decimal or 0x integer, optionally negative; advances over it. */
-gboolean lit_parse_int(LitCursor *c, int64_t *out);
+/* An integer: decimal or 0x hex, optionally signed, as 64 bits (negatives down to -2^63,
+ * positives up to 2^64 - 1 as their bit pattern).  LIT_NO_NUMBER leaves the cursor; LIT_TOO_BIG
+ * moves past the digits. */
+typedef enum { LIT_NO_NUMBER, LIT_NUMBER, LIT_TOO_BIG } LitNumber;
+LitNumber lit_parse_int(LitCursor *c, int64_t *out);
 /* A value: an integer into *value, or a location (`x` or `&x`, its address) into *loc (newly
  * allocated); FALSE, positioned where the location should be, when neither is there. */
-gboolean lit_parse_value(LitCursor *c, int64_t *value, char **loc);
+/* An integer, a location or &location; FALSE with an error for a number out of range. */
+gboolean lit_parse_value(LitCursor *c, int64_t *value, char **loc, GError **error);
 /* An identifier of letters, digits, '_', '.', '$' (herd names such as `x`, `X3`, `%eax`). */
 char *lit_parse_ident(LitCursor *c);
 /* The same, or NULL with "file:line:col: expected WHAT" where it should be. */

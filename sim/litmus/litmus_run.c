@@ -2,6 +2,8 @@
  * and judging the histogram of final states: the verdict, herd's kinds, text and JSON. */
 #include <string.h>
 #include "sim/litmus/litmus_priv.h"
+#include "sim/base/echo.h"
+#include "sim/base/input_file.h"
 
 void litmus_executor_free(LitmusExecutor *e)
 {
@@ -40,11 +42,18 @@ GHashTable *litmus_kinds_load(const char *path, GError **error)
 {
     g_autofree char *text = NULL;
     g_autoptr(GError) e = NULL;
-    if (!g_file_get_contents(path, &text, NULL, &e)) {
-        g_set_error(error, LITMUS_ERROR, LITMUS_ERROR_IO, "%s: cannot read: %s", path, e->message);
+    if (!input_file_read(path, INPUT_KINDS, &text, NULL, &e)) {
+        g_set_error_literal(error, LITMUS_ERROR, LITMUS_ERROR_IO, e->message);
         return NULL;
     }
+    return litmus_kinds_parse(text, path, error);
+}
+
+GHashTable *litmus_kinds_parse(const char *text, const char *path, GError **error)
+{
     GHashTable *kinds = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    /* the line each name is on, for a name listed twice */
+    g_autoptr(GHashTable) line_of = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
     for (guint i = 0; lines[i]; i++) {
         char *hash = strchr(lines[i], '#');
@@ -74,7 +83,16 @@ GHashTable *litmus_kinds_load(const char *path, GError **error)
             return NULL;
         }
         char *key = g_str_has_suffix(name, ".litmus") ? g_strndup(name, strlen(name) - 7) : g_strdup(name);
-        g_hash_table_replace(kinds, key, GINT_TO_POINTER(k));
+        if (g_hash_table_contains(kinds, key)) {
+            g_autofree char *shown = echo_clip(key);
+            g_set_error(error, LITMUS_ERROR, LITMUS_ERROR_SYNTAX, "%s:%u: %s is listed twice (first on line %u)", path,
+                        i + 1, shown, GPOINTER_TO_UINT(g_hash_table_lookup(line_of, key)));
+            g_free(key);
+            g_hash_table_destroy(kinds);
+            return NULL;
+        }
+        g_hash_table_insert(line_of, g_strdup(key), GUINT_TO_POINTER(i + 1));
+        g_hash_table_insert(kinds, key, GINT_TO_POINTER(k));
     }
     return kinds;
 }
@@ -191,11 +209,11 @@ LitmusResult *litmus_run_test(const LitmusTest *t, const LitmusProgram *p, const
             val[i] = p->obs_reg[i] >= 0 ? fin.regs[(gsize)ob->thread * ISA_NREG_SLOTS + (guint)p->obs_reg[i]]
                                         : fin.mem[p->obs_loc[i]];
         }
-        if (t->filter && !litmus_cond_eval(t->filter, val, final_loc_addr, &actx)) {
+        if (t->filter && !litmus_cond_eval(t->filter, val, p->obs_bytes, final_loc_addr, &actx)) {
             r->filtered++;
             continue;
         }
-        gboolean sat = litmus_cond_eval(t->cond, val, final_loc_addr, &actx);
+        gboolean sat = litmus_cond_eval(t->cond, val, p->obs_bytes, final_loc_addr, &actx);
         r->positive += sat;
         g_string_truncate(key, 0);
         for (guint k = 0; k < shown->len; k++) {

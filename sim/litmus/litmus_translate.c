@@ -74,6 +74,18 @@ int xl_loc(Xl *x, const char *name)
     return (int)x->lp->locs->len - 1;
 }
 
+/* The width a location's values are compared in: its declared type, else herd's default `int`
+ * on X86 (a 32-bit architecture: `MOV [x],$-1` makes x -1), else 64 bits. */
+static guint loc_value_bytes(const LitmusTest *t, const char *name)
+{
+    for (guint i = 0; i < t->init->len; i++) {
+        const LitmusInit *in = t->init->pdata[i];
+        if (in->thread < 0 && !strcmp(in->name, name) && in->size)
+            return (guint)in->size;
+    }
+    return t->arch == LITMUS_X86 ? 4 : 8;
+}
+
 IsaInsn *xl_emit(XlThread *th, IsaOp op)
 {
     IsaInsn in;
@@ -168,6 +180,7 @@ void litmus_program_free(LitmusProgram *p)
         g_ptr_array_free(p->locs, TRUE);
     g_free(p->obs_reg);
     g_free(p->obs_loc);
+    g_free(p->obs_bytes);
     g_free(p);
 }
 
@@ -321,8 +334,11 @@ LitmusProgram *litmus_translate(const LitmusTest *t, GError **error)
     lp->nobs = t->obs->len;
     lp->obs_reg = g_new(int, lp->nobs + 1);
     lp->obs_loc = g_new(int, lp->nobs + 1);
-    for (guint i = 0; i < lp->nobs; i++)
+    lp->obs_bytes = g_new(guint8, lp->nobs + 1);
+    for (guint i = 0; i < lp->nobs; i++) {
         lp->obs_reg[i] = lp->obs_loc[i] = -1;
+        lp->obs_bytes[i] = 8;
+    }
 
     /* Dispatch: `beq tid, k, Pk` for each thread, then halt for any extra thread. */
     guint nthreads = t->nthreads;
@@ -414,8 +430,16 @@ LitmusProgram *litmus_translate(const LitmusTest *t, GError **error)
     }
     for (guint i = 0; ok && i < t->obs->len; i++) {
         const LitmusObs *o = t->obs->pdata[i];
-        if (o->thread < 0)
+        if (o->thread < 0) {
             lp->obs_loc[i] = xl_loc(&x, o->name);
+            lp->obs_bytes[i] = (guint8)loc_value_bytes(t, o->name);
+        } else {
+            /* the width of the register as the test names it: "0:EAX" is 32 bits */
+            const char *colon = strchr(o->display, ':');
+            int width = 8;
+            if (colon && litmus_reg_canonical(t->arch, colon + 1, &width) && width > 0)
+                lp->obs_bytes[i] = (guint8)width;
+        }
     }
     g_hash_table_destroy(x.loc_index);
     return ok ? g_steal_pointer(&lp) : NULL;

@@ -42,7 +42,7 @@ static void xop_clear(XOp *o)
 static gboolean parse_int_str(const char *s, int64_t *v)
 {
     LitCursor c = { s, s + strlen(s), NULL, 1, 1 };
-    return lit_parse_int(&c, v) && c.p == c.end;
+    return lit_parse_int(&c, v) == LIT_NUMBER && c.p == c.end;
 }
 
 /* Memory inside [..] (Intel) or (..) (AT&T): a location, a register, either +/- a number. */
@@ -50,6 +50,8 @@ static gboolean parse_mem_inner(XlThread *th, LitmusArch arch, const char *s, XO
 {
     g_autofree char *in = g_strdup(s);
     g_strstrip(in);
+    if (!*in)
+        return FALSE;   /* `[]`: nothing inside (and no first character to look past for a sign) */
     char *sign = strpbrk(in + 1, "+-");
     if (sign) {
         g_autofree char *num = g_strstrip(g_strdup(sign));
@@ -194,6 +196,12 @@ static gboolean store(XlThread *th, const XOp *dst, int size, IsaSrc v)
 static gboolean read_src(XlThread *th, const XOp *o, int size, IsaSrc *v)
 {
     if (o->kind == XO_IMM) {
+        /* x86 immediates are at most 32 bits, sign-extended to a 64-bit operand; a narrower
+         * operand takes its width signed or unsigned.  Anything else would be silently cut. */
+        int bits = size >= 8 ? 32 : 8 * size;
+        int64_t lo = -((int64_t)1 << (bits - 1)), hi = size >= 8 ? ((int64_t)1 << 31) - 1 : ((int64_t)1 << bits) - 1;
+        if (o->imm < lo || o->imm > hi)
+            return xl_fail(th, o->off, "immediate %s does not fit in %d bits", o->text ? o->text : "", bits);
         *v = xl_imm(o->imm & size_mask(size));
         return TRUE;
     }
@@ -410,7 +418,7 @@ static gboolean locked_alu(XlThread *th, const X86Insn *in, IsaOp op, IsaSrc v)
         return FALSE;
     if (op == OP_SUB) {
         if (v.reg == ISA_NO_REG) {
-            v.imm = -v.imm;
+            v.imm = (int64_t)(0 - (uint64_t)v.imm); /* no overflow for the most negative value */
         } else {
             int t = xl_scratch(th, &th->t2);
             if (t < 0)

@@ -5,13 +5,22 @@
 #include <string.h>
 #include <yaml.h>
 #include "sim/sweep/sweep.h"
+#include "cores/asm.h"
+#include "cores/isa_exec.h"
+#include "sim/base/echo.h"
+#include "sim/base/input_file.h"
 #include "sim/base/suggest.h"
+#include "sim/base/yaml_doc.h"
+#include "sim/harness.h"
+#include "sim/lock_find.h"
 #include "sim/verify.h"
 
 G_DEFINE_QUARK(qsim-sweep-error-quark, qsim_sweep_error)
 
 /* More points than this is almost surely a mistake (and would not finish anyway). */
 #define SWEEP_MAX_POINTS 1000000u
+/* Every point is checked against every exclude entry: a few dozen is what sweeps use. */
+#define SWEEP_MAX_EXCLUDES 100u
 
 /* The axes a sweep file may name besides run options (the workload schema's axes) and config
  * keys. */
@@ -24,10 +33,26 @@ static const struct {
     { "seeds", AXIS_SEED },
 };
 
+/* Keys of a sweep file that are settings, not axes. */
+static const char *const setting_keys[] = { "exclude", "plot_x", "plot_y", "plot_scale" };
+
 typedef struct {
     const char *filename;
+    char *base;                /* the sweep file's folder: lock files are found from there */
     yaml_document_t doc;
+    GHashTable *lock_where;    /* lock-file value -> "file:line:col: " (or "--lock-file PATH: ") */
+    GHashTable *value_index;   /* SweepAxis* -> (value -> its index + 1): finding a value at once */
+    GPtrArray *shown;          /* clipped copies of what messages echo, freed with the loader */
+    const char *const *extra_locks; /* --lock-file paths, or NULL */
 } SweepLoader;
+
+/* `text` as a message echoes it: clipped (echo.h), owned by the loader. */
+static const char *shown(SweepLoader *L, const char *text)
+{
+    char *c = echo_clip(text);
+    g_ptr_array_add(L->shown, c);
+    return c;
+}
 
 #define POS_FMT "%s:%zu:%zu: "
 #define POS_ARGS(L, n) (L)->filename, (n)->start_mark.line + 1, (n)->start_mark.column + 1
@@ -37,7 +62,21 @@ static void axis_free(gpointer p)
     SweepAxis *a = p;
     g_free(a->name);
     g_ptr_array_unref(a->values);
+    if (a->lock_files)
+        g_ptr_array_unref(a->lock_files);
     g_free(a);
+}
+
+static SweepAxis *axis_new(const char *name, SweepAxisKind kind, const WorkloadKey *wk)
+{
+    SweepAxis *a = g_new0(SweepAxis, 1);
+    a->name = g_strdup(name);
+    a->kind = kind;
+    a->key = wk;
+    a->values = g_ptr_array_new_with_free_func(g_free);
+    if (kind == AXIS_LOCK)
+        a->lock_files = g_ptr_array_new_with_free_func(g_free);
+    return a;
 }
 
 void sweep_free(Sweep *s)
@@ -50,6 +89,7 @@ void sweep_free(Sweep *s)
     g_free(s->fingerprint);
     g_free(s->plot_x);
     g_free(s->plot_y);
+    g_free(s->plot_scale);
     g_free(s);
 }
 
@@ -73,10 +113,71 @@ static gboolean parse_uint(const char *s, guint64 min, guint64 max, guint64 *out
     return TRUE;
 }
 
-/* Checks one value of axis `a` (a scalar node), so that bad values fail before anything runs. */
-static gboolean check_value(SweepLoader *L, SweepAxis *a, yaml_node_t *n, GError **error)
+/* ---- finding files ---- */
+
+char *sweep_find_file(const char *name, GError **error)
 {
-    const char *v = scalar(n);
+    /* A path that is there is the sweep file even when it is no file (reading it says why). */
+    if (g_file_test(name, G_FILE_TEST_IS_REGULAR) ||
+        (strchr(name, '/') && g_file_test(name, G_FILE_TEST_EXISTS) && !g_file_test(name, G_FILE_TEST_IS_DIR)))
+        return g_strdup(name);
+    char *found = strchr(name, '/') ? NULL : config_search_file("sweeps", name, ".yaml");
+    if (found)
+        return found;
+    /* a bare name not found: the names there are, sorted */
+    g_autoptr(GPtrArray) known = strchr(name, '/') ? g_ptr_array_new_with_free_func(g_free)
+                                                   : config_search_names("sweeps", ".yaml", NULL);
+    g_autofree char *stem = g_str_has_suffix(name, ".yaml") ? g_strndup(name, strlen(name) - 5) : g_strdup(name);
+    const char *hint = suggest_closest(stem, (const char *const *)known->pdata, known->len);
+    g_autofree char *names = NULL;
+    if (known->len) {
+        g_ptr_array_add(known, NULL);
+        names = g_strjoinv(", ", (char **)known->pdata);
+    }
+    g_autofree char *shown_name = echo_clip(name);
+    g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
+                "%s: no such sweep file%s%s%s (looked for it as a path%s%s)", shown_name,
+                hint ? "; did you mean '" : "", hint ? hint : "", hint ? "'?" : "",
+                names ? " and among the example sweeps: " : "", names ? names : "");
+    return NULL;
+}
+
+static gboolean names_a_file(const char *value)
+{
+    return strchr(value, '/') || g_str_has_suffix(value, ".qs");
+}
+
+gboolean sweep_find_lock(const char *value, const char *base, char **file, GError **error)
+{
+    *file = NULL;
+    if (!names_a_file(value)) {
+        g_autofree char *builtin = lock_find(value, error);
+        return builtin != NULL;
+    }
+    gboolean relative = base && !g_path_is_absolute(value);
+    g_autofree char *path = relative ? g_build_filename(base, value, NULL) : g_strdup(value);
+    if (g_file_test(path, G_FILE_TEST_EXISTS) && !g_file_test(path, G_FILE_TEST_IS_DIR)) {
+        /* there: a lock file, if it is a file of a lock file's size */
+        if (!input_file_check(path, INPUT_LOCK, error))
+            return FALSE;
+        *file = g_steal_pointer(&path);
+        return TRUE;
+    }
+    /* `tas.qs` alone may still mean the built-in tas, as `qsim run --lock tas.qs` does. */
+    g_autofree char *builtin = strchr(value, '/') ? NULL : lock_find(value, NULL);
+    if (builtin)
+        return TRUE;
+    g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT, "no lock file %s%s%s%s", path,
+                relative ? " (a lock file is found from the sweep file's folder, " : "",
+                relative ? base : "", relative ? ")" : "");
+    return FALSE;
+}
+
+/* Checks one value `v` of axis `a`, written at node `n` (a range's values are all checked at
+ * the range), so that bad values fail before anything runs.  A lock's file goes to *file. */
+static gboolean check_value(SweepLoader *L, SweepAxis *a, const char *v, yaml_node_t *n, char **file,
+                            GError **error)
+{
     g_autoptr(GError) local = NULL;
     switch (a->kind) {
     case AXIS_CONFIG: {
@@ -85,19 +186,17 @@ static gboolean check_value(SweepLoader *L, SweepAxis *a, yaml_node_t *n, GError
             goto fail;
         return TRUE;
     }
-    case AXIS_LOCK: {
-        g_autofree char *path = verify_find_lock(v, &local);
-        if (!path)
+    case AXIS_LOCK:
+        if (!sweep_find_lock(v, L->base, file, &local))
             goto fail;
         return TRUE;
-    }
     case AXIS_SEED: {
         guint64 x;
         if (parse_uint(v, 0, G_MAXINT64, &x))
             return TRUE;
         g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
                     POS_FMT "seeds: expected an integer in [0, %" G_GINT64_FORMAT "], got '%s'", POS_ARGS(L, n),
-                    G_MAXINT64, v);
+                    G_MAXINT64, shown(L, v));
         return FALSE;
     }
     case AXIS_WORKLOAD: {
@@ -106,6 +205,15 @@ static gboolean check_value(SweepLoader *L, SweepAxis *a, yaml_node_t *n, GError
         if (workload_parse(a->key, v, a->name, &scratch, &local))
             return TRUE;
         g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT, POS_FMT "%s", POS_ARGS(L, n), local->message);
+        return FALSE;
+    }
+    case AXIS_LOCK_PARAM: {
+        /* Whether the locks declare it is the run's to find (a point that fails says so). */
+        gint64 x;
+        if (g_ascii_string_to_signed(v, 10, G_MININT64, G_MAXINT64, &x, NULL))
+            return TRUE;
+        g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT, POS_FMT "%s: expected a whole number, got '%s'",
+                    POS_ARGS(L, n), a->name, v);
         return FALSE;
     }
     case AXIS_CONFIG_KEY: {
@@ -128,28 +236,257 @@ fail:
     return FALSE;
 }
 
-static gboolean add_value(SweepLoader *L, SweepAxis *a, yaml_node_t *n, GError **error)
+/* Adds value `v` (written at `n`; NULL for a value from the command line, `where` naming it). */
+/* The index of value `v` of axis `a`, or -1. */
+static gint value_find(SweepLoader *L, const SweepAxis *a, const char *v)
 {
-    if (n->type != YAML_SCALAR_NODE) {
-        g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
-                    POS_FMT "%s: expected a value, got %s", POS_ARGS(L, n), a->name, node_kind(n));
-        return FALSE;
-    }
-    const char *v = scalar(n);
-    if (!*v) {
-        g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT, POS_FMT "%s: empty value",
-                    POS_ARGS(L, n), a->name);
-        return FALSE;
-    }
-    for (guint i = 0; i < a->values->len; i++)
-        if (!strcmp(a->values->pdata[i], v)) {
+    GHashTable *index = g_hash_table_lookup(L->value_index, a);
+    return index ? GPOINTER_TO_INT(g_hash_table_lookup(index, v)) - 1 : -1;
+}
+
+static gboolean add_value(SweepLoader *L, SweepAxis *a, const char *v, yaml_node_t *n, const char *where,
+                          GError **error)
+{
+    if (value_find(L, a, v) >= 0) {
+        g_autofree char *shown = echo_clip(v);
+        if (n)
             g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
-                        POS_FMT "%s: value '%s' given twice", POS_ARGS(L, n), a->name, v);
+                        POS_FMT "%s: value '%s' given twice", POS_ARGS(L, n), a->name, shown);
+        else
+            g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT, "%s: the sweep file already has it",
+                        where);
+        return FALSE;
+    }
+    g_autofree char *file = NULL;
+    if (n && !check_value(L, a, v, n, &file, error))
+        return FALSE;
+    if (!n) {
+        /* --lock-file: a file, found from the working folder. */
+        g_autoptr(GError) local = NULL;
+        if (!g_file_test(v, G_FILE_TEST_EXISTS)) {
+            g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT, "%s: no such file", where);
             return FALSE;
         }
-    if (!check_value(L, a, n, error))
-        return FALSE;
+        if (!input_file_check(v, INPUT_LOCK, &local)) {
+            g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT, "--lock-file %s", local->message);
+            return FALSE;
+        }
+        file = g_strdup(v);
+    }
+    if (file)
+        g_hash_table_insert(L->lock_where, g_strdup(v),
+                            n ? g_strdup_printf(POS_FMT, POS_ARGS(L, n)) : g_strdup_printf("%s: ", where));
     g_ptr_array_add(a->values, g_strdup(v));
+    GHashTable *index = g_hash_table_lookup(L->value_index, a);
+    if (!index) {
+        index = g_hash_table_new(g_str_hash, g_str_equal);   /* keys: the axis's own strings */
+        g_hash_table_insert(L->value_index, a, index);
+    }
+    g_hash_table_insert(index, a->values->pdata[a->values->len - 1], GUINT_TO_POINTER(a->values->len));
+    if (a->lock_files)
+        g_ptr_array_add(a->lock_files, g_steal_pointer(&file));
+    return TRUE;
+}
+
+/* ---- ranges: `A..B`, `A..B step C`, and `...` in a list ---- */
+
+/* Integer axes take ranges: seeds, the workload's counts, integer config keys. */
+static gboolean axis_is_integer(const SweepAxis *a)
+{
+    if (a->kind == AXIS_SEED)
+        return TRUE;
+    if (a->kind == AXIS_WORKLOAD)
+        return a->key->type == WL_UINT || a->key->type == WL_UINT64;
+    if (a->kind == AXIS_CONFIG_KEY) {
+        const CfgKey *k = config_schema_find(a->name);
+        return k && (k->type == CFG_INT || k->type == CFG_SIZE);
+    }
+    return FALSE;
+}
+
+static gboolean is_ellipsis(const char *v) { return !strcmp(v, "..."); }
+
+/* A whole number, written as digits only. */
+static gboolean plain_uint(const char *v, guint64 *out)
+{
+    return parse_uint(v, 0, G_MAXUINT64, out);
+}
+
+/* "A..B" or "A..B step C" (spaces around `..` allowed): *is_range FALSE when `v` is no range;
+ * FALSE with *why for a range written wrong. */
+static gboolean parse_range(const char *v, gboolean *is_range, guint64 *from, guint64 *to, guint64 *step,
+                            char **why)
+{
+    *is_range = FALSE;
+    const char *dots = strstr(v, "..");
+    if (!dots || is_ellipsis(v))
+        return TRUE;
+    *is_range = TRUE;
+    g_autofree char *a = g_strstrip(g_strndup(v, dots - v));
+    g_autofree char *rest = g_strdup(dots + 2);
+    g_strstrip(rest);
+    g_autofree char *b = NULL, *c = NULL;
+    char *sp = strpbrk(rest, " \t");
+    if (sp) {
+        b = g_strndup(rest, sp - rest);
+        g_autofree char *tail = g_strstrip(g_strdup(sp));
+        if (!g_str_has_prefix(tail, "step") || !g_ascii_isspace(tail[4])) {
+            *why = g_strdup("a range is A..B or A..B step C");
+            return FALSE;
+        }
+        c = g_strstrip(g_strdup(tail + 4));
+    } else {
+        b = g_strdup(rest);
+    }
+    *step = 1;
+    if (!plain_uint(a, from) || !plain_uint(b, to) || (c && !plain_uint(c, step))) {
+        *why = g_strdup("a range is A..B or A..B step C, with whole numbers");
+        return FALSE;
+    }
+    if (*step == 0) {
+        *why = g_strdup("the step must be at least 1");
+        return FALSE;
+    }
+    if (*to < *from) {
+        *why = g_strdup_printf("the range ends (%" G_GUINT64_FORMAT ") below where it starts", *to);
+        return FALSE;
+    }
+    if ((*to - *from) / *step >= SWEEP_MAX_POINTS) {
+        *why = g_strdup_printf("more than %u values", SWEEP_MAX_POINTS);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+/* The values between the numbers written before `...` and the one after it: a constant step,
+ * or (given three numbers that have no constant step) a constant ratio, as in
+ * [1, 2, 4, ..., 256].  `end` must be in the progression. */
+static gboolean continue_progression(const guint64 *before, guint nbefore, guint64 end, GPtrArray *out, char **why)
+{
+    if (nbefore < 2) {
+        *why = g_strdup("`...` needs two or three numbers before it to show the progression, as in "
+                        "[1, 2, 4, ..., 256] or [10, 20, ..., 100]");
+        return FALSE;
+    }
+    const guint64 *t = before + nbefore - MIN(nbefore, 3u);
+    guint n = MIN(nbefore, 3u);
+    guint64 last = t[n - 1];
+    gboolean arith = t[1] > t[0] && (n < 3 || t[2] - t[1] == t[1] - t[0]);
+    guint64 step = t[1] - t[0], ratio = 0;
+    if (!arith) {
+        if (n == 3 && t[0] > 0 && t[1] % t[0] == 0 && t[1] / t[0] >= 2 && t[2] == t[1] * (t[1] / t[0]))
+            ratio = t[1] / t[0];
+        else {
+            *why = g_strdup(n == 3 ? "the numbers before `...` have neither a constant step nor a constant ratio"
+                                   : "the numbers before `...` must increase");
+            return FALSE;
+        }
+    }
+    if (end <= last) {
+        *why = g_strdup_printf("`...` must be followed by a value past %" G_GUINT64_FORMAT, last);
+        return FALSE;
+    }
+    guint64 v = last;
+    for (guint count = 0;; count++) {
+        guint64 next = ratio ? v * ratio : v + step;
+        if (next <= v || count >= SWEEP_MAX_POINTS) {   /* overflow, or absurdly long */
+            *why = g_strdup_printf("%" G_GUINT64_FORMAT " is out of reach of the progression", end);
+            return FALSE;
+        }
+        if (next >= end) {
+            if (next != end) {
+                *why = g_strdup_printf("%" G_GUINT64_FORMAT " is not in the progression (it goes %" G_GUINT64_FORMAT
+                                       ", %" G_GUINT64_FORMAT ")", end, v, next);
+                return FALSE;
+            }
+            return TRUE;
+        }
+        g_ptr_array_add(out, g_strdup_printf("%" G_GUINT64_FORMAT, next));
+        v = next;
+    }
+}
+
+/* Expands the written values `items` of axis `a` into `texts`, each with the node it came from
+ * in `nodes`: ranges into their values, `...` into the progression it continues.  Values that
+ * are neither stay as written. */
+static gboolean expand_values(SweepLoader *L, const SweepAxis *a, yaml_node_t **items, guint n, GPtrArray *texts,
+                              GPtrArray *nodes, GError **error)
+{
+    g_autoptr(GArray) plain_run = g_array_new(FALSE, FALSE, sizeof(guint64)); /* plain numbers just written */
+    for (guint i = 0; i < n; i++) {
+        yaml_node_t *node = items[i];
+        if (node->type != YAML_SCALAR_NODE) {
+            g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
+                        POS_FMT "%s: expected a value, got %s", POS_ARGS(L, node), a->name, node_kind(node));
+            return FALSE;
+        }
+        const char *v = scalar(node);
+        if (!*v) {
+            g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT, POS_FMT "%s: empty value",
+                        POS_ARGS(L, node), a->name);
+            return FALSE;
+        }
+        gboolean is_range = FALSE;
+        guint64 from = 0, to = 0, step = 1, num;
+        g_autofree char *why = NULL;
+        if (!is_ellipsis(v) && !parse_range(v, &is_range, &from, &to, &step, &why)) {
+            g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT, POS_FMT "%s: '%s': %s", POS_ARGS(L, node),
+                        a->name, shown(L, v), why);
+            return FALSE;
+        }
+        if ((is_range || is_ellipsis(v)) && !axis_is_integer(a)) {
+            g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
+                        POS_FMT "%s: '%s': ranges are for axes of whole numbers (threads, seeds, "
+                        "core.pause_cycles...); list the values", POS_ARGS(L, node), a->name, shown(L, v));
+            return FALSE;
+        }
+        if (is_ellipsis(v)) {
+            guint64 end;
+            if (i + 1 >= n || items[i + 1]->type != YAML_SCALAR_NODE || !plain_uint(scalar(items[i + 1]), &end)) {
+                g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
+                            POS_FMT "%s: `...` must be followed by the last value, as in [1, 2, 4, ..., 256]",
+                            POS_ARGS(L, node), a->name);
+                return FALSE;
+            }
+            guint from_len = texts->len;
+            if (!continue_progression((const guint64 *)plain_run->data, plain_run->len, end, texts, &why)) {
+                g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT, POS_FMT "%s: %s", POS_ARGS(L, node),
+                            a->name, why);
+                return FALSE;
+            }
+            if (texts->len > SWEEP_MAX_POINTS) {
+                g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT, POS_FMT "%s: more than %u values",
+                            POS_ARGS(L, node), a->name, SWEEP_MAX_POINTS);
+                return FALSE;
+            }
+            for (guint k = from_len; k < texts->len; k++)
+                g_ptr_array_add(nodes, node);
+            g_array_set_size(plain_run, 0);
+            continue;
+        }
+        if (is_range) {
+            /* Each range is bounded, but a list of ranges is not: stop at the sweep's limit. */
+            if (texts->len + (to - from) / step + 1 > SWEEP_MAX_POINTS) {
+                g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT, POS_FMT "%s: more than %u values",
+                            POS_ARGS(L, node), a->name, SWEEP_MAX_POINTS);
+                return FALSE;
+            }
+            for (guint64 x = from; x <= to; x += step) {
+                g_ptr_array_add(texts, g_strdup_printf("%" G_GUINT64_FORMAT, x));
+                g_ptr_array_add(nodes, node);
+                if (to - x < step)
+                    break;
+            }
+            g_array_set_size(plain_run, 0);
+            continue;
+        }
+        if (plain_uint(v, &num))
+            g_array_append_val(plain_run, num);
+        else
+            g_array_set_size(plain_run, 0);
+        g_ptr_array_add(texts, g_strdup(v));
+        g_ptr_array_add(nodes, node);
+    }
     return TRUE;
 }
 
@@ -162,19 +499,19 @@ static void unknown_axis(SweepLoader *L, yaml_node_t *kn, GError **error)
     for (guint i = 0; i < workload_schema_len; i++)
         if (workload_schema[i].axis)
             g_ptr_array_add(names, (gpointer)workload_schema[i].axis);
-    g_ptr_array_add(names, "exclude");
-    g_ptr_array_add(names, "plot_x");
-    g_ptr_array_add(names, "plot_y");
+    for (guint i = 0; i < G_N_ELEMENTS(setting_keys); i++)
+        g_ptr_array_add(names, (gpointer)setting_keys[i]);
     for (guint i = 0; i < qsim_config_schema_len; i++)
         g_ptr_array_add(names, (gpointer)qsim_config_schema[i].path);
     const char *hint = suggest_closest(key, (const char *const *)names->pdata, names->len);
     if (hint)
         g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
-                    POS_FMT "unknown axis '%s'; did you mean '%s'?", POS_ARGS(L, kn), key, hint);
+                    POS_FMT "unknown axis '%s'; did you mean '%s'?", POS_ARGS(L, kn), shown(L, key), hint);
     else
         g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
                     POS_FMT "unknown axis '%s' (axes: configs, locks, seeds, run options such as threads, "
-                    "or config keys such as core.pause_cycles; see docs/sweeps.md)", POS_ARGS(L, kn), key);
+                    "config keys such as core.pause_cycles, or lock parameters such as lock_param.spin_count; "
+                    "see docs/sweeps.md)", POS_ARGS(L, kn), shown(L, key));
     g_ptr_array_unref(names);
 }
 
@@ -186,22 +523,28 @@ static SweepAxis *parse_axis(SweepLoader *L, yaml_node_t *kn, yaml_node_t *vn, G
         if (!strcmp(axis_table[i].name, key))
             row = (int)i;
     const WorkloadKey *wk = row < 0 ? workload_axis_find(key) : NULL;
-    if (row < 0 && !wk && !config_schema_find(key)) {
+    gboolean lock_param = g_str_has_prefix(key, SWEEP_LOCK_PARAM_PREFIX);
+    if (lock_param && !g_regex_match_simple("^[A-Za-z_][A-Za-z0-9_]*$", key + strlen(SWEEP_LOCK_PARAM_PREFIX), 0, 0)) {
+        g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
+                    POS_FMT "%s: a lock parameter axis is lock_param.NAME, NAME a `.param` of the locks",
+                    POS_ARGS(L, kn), key);
+        return NULL;
+    }
+    if (row < 0 && !wk && !lock_param && !config_schema_find(key)) {
         unknown_axis(L, kn, error);
         return NULL;
     }
-    SweepAxis *a = g_new0(SweepAxis, 1);
-    a->name = g_strdup(key);
-    a->kind = row >= 0 ? axis_table[row].kind : wk ? AXIS_WORKLOAD : AXIS_CONFIG_KEY;
-    a->key = wk;
-    a->values = g_ptr_array_new_with_free_func(g_free);
-    if (a->kind == AXIS_SEED && vn->type == YAML_SCALAR_NODE) {
-        /* `seeds: N` means N repeats, seeds 1..N; a list names the seeds. */
-        guint64 n;
+    SweepAxis *a = axis_new(key, row >= 0 ? axis_table[row].kind : wk ? AXIS_WORKLOAD : lock_param ? AXIS_LOCK_PARAM : AXIS_CONFIG_KEY, wk);
+    g_autoptr(GPtrArray) items = g_ptr_array_new();
+    g_autoptr(GPtrArray) texts = g_ptr_array_new_with_free_func(g_free);
+    g_autoptr(GPtrArray) nodes = g_ptr_array_new();
+    guint64 n;
+    if (a->kind == AXIS_SEED && vn->type == YAML_SCALAR_NODE && !strstr(scalar(vn), "..")) {
+        /* `seeds: N` means N repeats, seeds 1..N; a list (or a range) names the seeds. */
         if (!parse_uint(scalar(vn), 1, 100000, &n)) {
             g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
                         POS_FMT "seeds: expected a count in [1, 100000] or a list of seeds, got '%s'",
-                        POS_ARGS(L, vn), scalar(vn));
+                        POS_ARGS(L, vn), shown(L, scalar(vn)));
             axis_free(a);
             return NULL;
         }
@@ -209,23 +552,26 @@ static SweepAxis *parse_axis(SweepLoader *L, yaml_node_t *kn, yaml_node_t *vn, G
             g_ptr_array_add(a->values, g_strdup_printf("%" G_GUINT64_FORMAT, i));
         return a;
     }
-    if (vn->type == YAML_SCALAR_NODE) {
-        if (!add_value(L, a, vn, error))
-            goto fail;
-    } else if (vn->type == YAML_SEQUENCE_NODE) {
+    if (vn->type == YAML_SCALAR_NODE)
+        g_ptr_array_add(items, vn);
+    else if (vn->type == YAML_SEQUENCE_NODE)
         for (yaml_node_item_t *it = vn->data.sequence.items.start; it < vn->data.sequence.items.top; it++)
-            if (!add_value(L, a, yaml_document_get_node(&L->doc, *it), error))
-                goto fail;
-        if (!a->values->len) {
-            g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
-                        POS_FMT "%s: empty axis (give at least one value)", POS_ARGS(L, vn), key);
-            goto fail;
-        }
-    } else {
+            g_ptr_array_add(items, yaml_document_get_node(&L->doc, *it));
+    else {
         g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
                     POS_FMT "%s: expected a value or a list of values, got a mapping", POS_ARGS(L, vn), key);
         goto fail;
     }
+    if (!items->len) {
+        g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
+                    POS_FMT "%s: empty axis (give at least one value)", POS_ARGS(L, vn), key);
+        goto fail;
+    }
+    if (!expand_values(L, a, (yaml_node_t **)items->pdata, items->len, texts, nodes, error))
+        goto fail;
+    for (guint i = 0; i < texts->len; i++)
+        if (!add_value(L, a, texts->pdata[i], nodes->pdata[i], NULL, error))
+            goto fail;
     return a;
 fail:
     axis_free(a);
@@ -235,14 +581,14 @@ fail:
 /* An exclude entry: for each axis it names, the set of value indices it matches. */
 typedef struct {
     guint axis;
-    GArray *values;   /* of guint */
+    guint8 *hit;      /* per value index of the axis: whether the entry names it */
 } ExcludeTerm;
 
 static void exclude_free(gpointer p)
 {
     GArray *terms = p;
     for (guint i = 0; i < terms->len; i++)
-        g_array_unref(g_array_index(terms, ExcludeTerm, i).values);
+        g_free(g_array_index(terms, ExcludeTerm, i).hit);
     g_array_unref(terms);
 }
 
@@ -254,24 +600,47 @@ static int find_axis(GPtrArray *axes, const char *name)
     return -1;
 }
 
-static gboolean exclude_value(SweepLoader *L, SweepAxis *a, yaml_node_t *n, GArray *out, GError **error)
+/* Adds to `out` the value indices of axis `a` that exclude value node `v` (a value, a range or a
+ * list, ranges and `...` as in the axes) matches. */
+static gboolean exclude_values(SweepLoader *L, SweepAxis *a, yaml_node_t *v, GArray *out, GError **error)
 {
-    if (n->type != YAML_SCALAR_NODE) {
+    g_autoptr(GPtrArray) items = g_ptr_array_new();
+    if (v->type == YAML_SEQUENCE_NODE)
+        for (yaml_node_item_t *j = v->data.sequence.items.start; j < v->data.sequence.items.top; j++)
+            g_ptr_array_add(items, yaml_document_get_node(&L->doc, *j));
+    else
+        g_ptr_array_add(items, v);
+    g_autoptr(GPtrArray) texts = g_ptr_array_new_with_free_func(g_free);
+    g_autoptr(GPtrArray) nodes = g_ptr_array_new();
+    if (!expand_values(L, a, (yaml_node_t **)items->pdata, items->len, texts, nodes, error))
+        return FALSE;
+    g_autoptr(GHashTable) matched = g_hash_table_new(NULL, NULL);   /* nodes that matched a value */
+    for (guint t = 0; t < texts->len; t++) {
+        yaml_node_t *n = nodes->pdata[t];
+        gint found = value_find(L, a, texts->pdata[t]);
+        if (found >= 0) {
+            guint i = (guint)found;
+            g_array_append_val(out, i);
+            g_hash_table_add(matched, n);
+            continue;
+        }
+        if (strcmp(scalar(n), texts->pdata[t]))
+            continue;   /* a range may span values the axis skips */
+        /* A value the axis does not have would exclude nothing: most likely a typo. */
+        const char *hint = suggest_closest(texts->pdata[t], (const char *const *)a->values->pdata, a->values->len);
         g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
-                    POS_FMT "exclude: %s: expected a value, got %s", POS_ARGS(L, n), a->name, node_kind(n));
+                    POS_FMT "exclude: %s has no value '%s'%s%s%s", POS_ARGS(L, n), a->name, shown(L, texts->pdata[t]),
+                    hint ? "; did you mean '" : "", hint ? hint : "", hint ? "'?" : "");
         return FALSE;
     }
-    for (guint i = 0; i < a->values->len; i++)
-        if (!strcmp(a->values->pdata[i], scalar(n))) {
-            g_array_append_val(out, i);
-            return TRUE;
+    for (guint t = 0; t < nodes->len; t++)
+        if (!g_hash_table_contains(matched, nodes->pdata[t])) {
+            yaml_node_t *n = nodes->pdata[t];
+            g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
+                        POS_FMT "exclude: %s has no value in '%s'", POS_ARGS(L, n), a->name, shown(L, scalar(n)));
+            return FALSE;
         }
-    /* A value the axis does not have would exclude nothing: most likely a typo. */
-    const char *hint = suggest_closest(scalar(n), (const char *const *)a->values->pdata, a->values->len);
-    g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
-                POS_FMT "exclude: %s has no value '%s'%s%s%s", POS_ARGS(L, n), a->name, scalar(n),
-                hint ? "; did you mean '" : "", hint ? hint : "", hint ? "'?" : "");
-    return FALSE;
+    return TRUE;
 }
 
 static gboolean parse_exclude(SweepLoader *L, yaml_node_t *vn, GPtrArray *axes, GPtrArray *excludes, GError **error)
@@ -284,6 +653,12 @@ static gboolean parse_exclude(SweepLoader *L, yaml_node_t *vn, GPtrArray *axes, 
     }
     for (yaml_node_item_t *it = vn->data.sequence.items.start; it < vn->data.sequence.items.top; it++) {
         yaml_node_t *m = yaml_document_get_node(&L->doc, *it);
+        if (excludes->len == SWEEP_MAX_EXCLUDES) {
+            g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
+                        POS_FMT "exclude: more than %u entries (every point is checked against each: "
+                        "split the sweep instead)", POS_ARGS(L, m), SWEEP_MAX_EXCLUDES);
+            return FALSE;
+        }
         if (m->type != YAML_MAPPING_NODE || m->data.mapping.pairs.start == m->data.mapping.pairs.top) {
             g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
                         POS_FMT "exclude: each entry is a mapping such as {locks: tas, threads: 8}, got %s",
@@ -299,19 +674,17 @@ static gboolean parse_exclude(SweepLoader *L, yaml_node_t *vn, GPtrArray *axes, 
             if (ax < 0) {
                 g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
                             POS_FMT "exclude: '%s' is not an axis of this sweep", POS_ARGS(L, kn),
-                            kn->type == YAML_SCALAR_NODE ? scalar(kn) : "?");
+                            kn->type == YAML_SCALAR_NODE ? shown(L, scalar(kn)) : "?");
                 return FALSE;
             }
-            ExcludeTerm t = { (guint)ax, g_array_new(FALSE, FALSE, sizeof(guint)) };
-            g_array_append_val(terms, t);
             SweepAxis *a = axes->pdata[ax];
-            if (v->type == YAML_SEQUENCE_NODE) {
-                for (yaml_node_item_t *j = v->data.sequence.items.start; j < v->data.sequence.items.top; j++)
-                    if (!exclude_value(L, a, yaml_document_get_node(&L->doc, *j), t.values, error))
-                        return FALSE;
-            } else if (!exclude_value(L, a, v, t.values, error)) {
+            ExcludeTerm t = { (guint)ax, g_new0(guint8, a->values->len) };
+            g_array_append_val(terms, t);
+            g_autoptr(GArray) values = g_array_new(FALSE, FALSE, sizeof(guint));
+            if (!exclude_values(L, a, v, values, error))
                 return FALSE;
-            }
+            for (guint k = 0; k < values->len; k++)
+                t.hit[g_array_index(values, guint, k)] = 1;
         }
     }
     return TRUE;
@@ -324,10 +697,7 @@ static gboolean excluded(GPtrArray *excludes, const guint *combo)
         gboolean all = TRUE;
         for (guint t = 0; t < terms->len && all; t++) {
             ExcludeTerm *term = &g_array_index(terms, ExcludeTerm, t);
-            gboolean any = FALSE;
-            for (guint k = 0; k < term->values->len && !any; k++)
-                any = g_array_index(term->values, guint, k) == combo[term->axis];
-            all = any;
+            all = term->hit[combo[term->axis]];
         }
         if (all)
             return TRUE;
@@ -378,6 +748,81 @@ static gboolean enumerate(SweepLoader *L, Sweep *s, GPtrArray *excludes, GError 
     return TRUE;
 }
 
+/* --lock-file: appended to the `locks` axis, which is made (last, varying fastest) when the file
+ * has none. */
+static gboolean add_lock_files(SweepLoader *L, Sweep *s, GError **error)
+{
+    if (!L->extra_locks || !*L->extra_locks)
+        return TRUE;
+    int ax = find_axis(s->axes, "locks");
+    if (ax < 0) {
+        g_ptr_array_add(s->axes, axis_new("locks", AXIS_LOCK, NULL));
+        ax = (int)s->axes->len - 1;
+    }
+    for (guint i = 0; L->extra_locks[i]; i++) {
+        g_autofree char *where = g_strdup_printf("--lock-file %s", L->extra_locks[i]);
+        if (!add_value(L, s->axes->pdata[ax], L->extra_locks[i], NULL, where, error))
+            return FALSE;
+    }
+    return TRUE;
+}
+
+/* Every lock file assembles with the harness for each arch the sweep's configs use, and has
+ * the entry points the harness calls: a typo in a lock of one's own fails here, not in every
+ * point. */
+static gboolean check_lock_files(SweepLoader *L, Sweep *s, GError **error)
+{
+    if (!g_hash_table_size(L->lock_where))
+        return TRUE;
+    /* every target (arch and atomics) the sweep's configs assemble for */
+    gboolean used[ARCH__N][ARCH_ATOMICS__N] = { { FALSE } };
+    int cx = find_axis(s->axes, "configs");
+    if (cx < 0) {
+        RunOptions def;
+        run_options_init(&def);
+        g_autoptr(QsimConfig) c = config_load(def.config, NULL, NULL);
+        ArchTarget t = c ? asm_target_for_config(c) : arch_target(ARCH_X86);
+        used[t.arch][t.atomics] = TRUE;
+    } else {
+        GPtrArray *configs = ((SweepAxis *)s->axes->pdata[cx])->values;
+        for (guint i = 0; i < configs->len; i++) {
+            g_autoptr(QsimConfig) c = config_load(configs->pdata[i], NULL, NULL);
+            if (c) {
+                ArchTarget t = asm_target_for_config(c);
+                used[t.arch][t.atomics] = TRUE;
+            }
+        }
+    }
+    HarnessOptions h;
+    harness_options_init(&h);
+    SweepAxis *locks = s->axes->pdata[find_axis(s->axes, "locks")];
+    for (guint i = 0; i < locks->values->len; i++) {
+        const char *file = locks->lock_files->pdata[i];
+        if (!file)
+            continue;
+        const char *where = g_hash_table_lookup(L->lock_where, locks->values->pdata[i]);
+        g_autofree char *text = NULL;
+        g_autoptr(GError) local = NULL;
+        if (!input_file_read(file, INPUT_LOCK, &text, NULL, &local)) {
+            g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT, "%slocks: %s", where, local->message);
+            return FALSE;
+        }
+        for (guint a = 0; a < ARCH__N; a++)
+            for (guint k = 0; k < ARCH_ATOMICS__N; k++) {
+                if (!used[a][k])
+                    continue;
+                ArchTarget t = { (Arch)a, (ArchAtomics)k, 0 };
+                g_autoptr(IsaProgram) prog = harness_assemble(file, text, &h, t, NULL, &local);
+                if (!prog) {
+                    g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT, "%slocks: %s", where,
+                                local->message);
+                    return FALSE;
+                }
+            }
+    }
+    return TRUE;
+}
+
 static gboolean load_root(SweepLoader *L, Sweep *s, GError **error)
 {
     yaml_node_t *root = yaml_document_get_root_node(&L->doc);
@@ -409,14 +854,22 @@ static gboolean load_root(SweepLoader *L, Sweep *s, GError **error)
             exclude = vn;   /* after the axes, which it refers to (in any order) */
             continue;
         }
-        if (!strcmp(scalar(kn), "plot_x") || !strcmp(scalar(kn), "plot_y")) {
+        if (!strcmp(scalar(kn), "plot_x") || !strcmp(scalar(kn), "plot_y") || !strcmp(scalar(kn), "plot_scale")) {
             /* The plot a sweep is made for (a pause sweep wants pause on x): --plot's defaults. */
             if (vn->type != YAML_SCALAR_NODE) {
                 g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
                             POS_FMT "%s: expected one name, got %s", POS_ARGS(L, vn), scalar(kn), node_kind(vn));
                 return FALSE;
             }
-            char **slot = !strcmp(scalar(kn), "plot_x") ? &s->plot_x : &s->plot_y;
+            char **slot = !strcmp(scalar(kn), "plot_x") ? &s->plot_x : !strcmp(scalar(kn), "plot_y") ? &s->plot_y
+                                                                                                    : &s->plot_scale;
+            g_autoptr(GError) bad = NULL;
+            SweepPlotScale scale;
+            if (slot == &s->plot_scale && !sweep_plot_scale_parse(scalar(vn), &scale, &bad)) {
+                g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT, POS_FMT "%s", POS_ARGS(L, vn),
+                            bad->message);
+                return FALSE;
+            }
             g_free(*slot);
             *slot = g_strdup(scalar(vn));
             continue;
@@ -426,11 +879,16 @@ static gboolean load_root(SweepLoader *L, Sweep *s, GError **error)
             return FALSE;
         g_ptr_array_add(s->axes, a);
     }
+    if (!add_lock_files(L, s, error))
+        return FALSE;
     if (find_axis(s->axes, "locks") < 0) {
         g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
-                    POS_FMT "no `locks` axis: name at least one lock (`qsim list locks`)", POS_ARGS(L, root));
+                    POS_FMT "no `locks` axis: name at least one lock (`qsim list locks`, or --lock-file PATH)",
+                    POS_ARGS(L, root));
         return FALSE;
     }
+    if (!check_lock_files(L, s, error))
+        return FALSE;
     g_autoptr(GPtrArray) excludes = g_ptr_array_new_with_free_func(exclude_free);
     if (exclude && !parse_exclude(L, exclude, s->axes, excludes, error))
         return FALSE;
@@ -439,37 +897,38 @@ static gboolean load_root(SweepLoader *L, Sweep *s, GError **error)
 
 Sweep *sweep_load_string(const char *text, const char *filename, GError **error)
 {
+    return sweep_load_string_full(text, filename, NULL, error);
+}
+
+Sweep *sweep_load_string_full(const char *text, const char *filename, const SweepLoadOptions *o, GError **error)
+{
     g_autoptr(Sweep) s = g_new0(Sweep, 1);
     s->filename = g_strdup(filename);
     s->axes = g_ptr_array_new_with_free_func(axis_free);
     s->points = g_array_new(FALSE, FALSE, sizeof(guint));
-    SweepLoader L = { .filename = filename };
-    yaml_parser_t parser;
-    yaml_parser_initialize(&parser);
-    yaml_parser_set_input_string(&parser, (const unsigned char *)text, strlen(text));
-    if (!yaml_parser_load(&parser, &L.doc)) {
-        g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT, "%s:%zu:%zu: YAML syntax error: %s%s%s",
-                    filename, parser.problem_mark.line + 1, parser.problem_mark.column + 1,
-                    parser.problem ? parser.problem : "unreadable", parser.context ? " " : "",
-                    parser.context ? parser.context : "");
-        yaml_parser_delete(&parser);
+    g_autofree char *base = g_path_get_dirname(filename);
+    g_autoptr(GHashTable) lock_where = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+    g_autoptr(GHashTable) value_index = g_hash_table_new_full(NULL, NULL, NULL, (GDestroyNotify)g_hash_table_unref);
+    g_autoptr(GPtrArray) shown_texts = g_ptr_array_new_with_free_func(g_free);
+    SweepLoader L = { .filename = filename, .base = base, .lock_where = lock_where, .value_index = value_index,
+                      .shown = shown_texts, .extra_locks = o ? o->lock_files : NULL };
+    if (!yaml_doc_load(text, strlen(text), filename, "sweep file", &L.doc, QSIM_SWEEP_ERROR,
+                       QSIM_SWEEP_ERROR_INPUT, error))
         return NULL;
-    }
-    yaml_parser_delete(&parser);
     gboolean ok = load_root(&L, s, error);
     yaml_document_delete(&L.doc);
     return ok ? g_steal_pointer(&s) : NULL;
 }
 
-Sweep *sweep_load(const char *path, GError **error)
+Sweep *sweep_load(const char *path, const SweepLoadOptions *o, GError **error)
 {
     g_autofree char *text = NULL;
     g_autoptr(GError) local = NULL;
-    if (!g_file_get_contents(path, &text, NULL, &local)) {
+    if (!input_file_read(path, INPUT_SWEEP, &text, NULL, &local)) {
         g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT, "%s", local->message);
         return NULL;
     }
-    return sweep_load_string(text, path, error);
+    return sweep_load_string_full(text, path, o, error);
 }
 
 const char *sweep_value(const Sweep *s, guint p, guint a)
@@ -497,14 +956,32 @@ void sweep_point_options(const Sweep *s, guint p, RunOptions *o, GPtrArray *sets
         guint64 n = g_ascii_strtoull(v, NULL, 10);   /* checked when loaded */
         switch (ax->kind) {
         case AXIS_CONFIG: o->config = v; break;
-        case AXIS_LOCK: o->lock = v; break;
+        case AXIS_LOCK: {
+            /* A lock file runs as --lock-file (its report names the file). */
+            guint vi = g_array_index(s->points, guint, p * s->axes->len + a);
+            const char *file = ax->lock_files->pdata[vi];
+            o->lock = file ? NULL : v;
+            o->lock_file = file;
+            break;
+        }
         case AXIS_SEED: o->seed = n; break;
         case AXIS_WORKLOAD: workload_parse(ax->key, v, ax->name, &o->workload, NULL); break;
         case AXIS_CONFIG_KEY: g_ptr_array_add(sets, g_strdup_printf("%s=%s", ax->name, v)); break;
+        case AXIS_LOCK_PARAM: break;
         }
     }
     g_ptr_array_add(sets, NULL);
+    /* The lock parameters follow the overrides' NULL in the same array, with a NULL of their own. */
+    guint params_at = sets->len;
+    for (guint a = 0; a < s->axes->len; a++) {
+        const SweepAxis *ax = s->axes->pdata[a];
+        if (ax->kind == AXIS_LOCK_PARAM)
+            g_ptr_array_add(sets, g_strdup_printf("%s=%s", ax->name + strlen(SWEEP_LOCK_PARAM_PREFIX),
+                                                  sweep_value(s, p, a)));
+    }
+    g_ptr_array_add(sets, NULL);
     o->sets = (const char *const *)sets->pdata;
+    o->lock_params = (const char *const *)sets->pdata + params_at;
     /* Sweeps compare byte for byte: the host's speed is no result. */
     o->host_time = FALSE;
 }

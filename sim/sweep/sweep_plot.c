@@ -1,6 +1,6 @@
 /* `qsim sweep --plot`: a metric against one axis, one line per lock (and per value of every
- * other axis but seeds, which are averaged), one panel per config, drawn by gnuplot as PNG and
- * SVG.  The data files and the script stay beside the images so users can restyle them. */
+ * other axis but seeds, which are averaged: a point over several seeds carries its 95% interval
+ * as an error bar), one panel per config, drawn by gnuplot as PNG and SVG.  The data files and the script stay beside the images so users can restyle them. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,12 +8,16 @@
 #include <glib/gstdio.h>
 #include "sim/sweep/sweep.h"
 #include "sim/base/report.h"
+#include "sim/base/sample_stats.h"
 #include "sim/base/suggest.h"
 
-/* One plotted line: its label and, per x value (in first-seen order), the sum and count of y. */
+/* One plotted line: its label, its style (the index of its label among all panels' lines, so a
+ * line looks the same in every panel) and, per x value (in first-seen order), every y value
+ * the seeds gave: drawn as their mean with a 95% interval when there are several. */
 typedef struct {
     char *label;
-    GArray *sum, *count;   /* of double, guint; indexed like the panel's x values */
+    guint series;
+    GPtrArray *ys;         /* of GArray of double, indexed like the panel's x values (NULL: none) */
 } PlotLine;
 
 typedef struct {
@@ -22,12 +26,43 @@ typedef struct {
     GPtrArray *lines;       /* of PlotLine * */
 } PlotPanel;
 
+/* What is plotted on y: a report key, or the ratio of two (num/den). */
+typedef struct {
+    char *num, *den;        /* den NULL: the key alone */
+} PlotY;
+
+/* Colours that stay apart on white, in order: matplotlib's "tab10" (the Tableau 10 palette),
+ * then black and dark goldenrod, so that twelve lines have twelve colours. */
+static const char *const plot_colours[SWEEP_PLOT_COLOURS] = {
+    "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
+    "#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#000000", "#b8860b",
+};
+
+SweepPlotStyle sweep_plot_style(guint i)
+{
+    /* The dash changes each time the colours come round again; point shapes (13 in gnuplot's
+     * default set) cycle on their own, which separates lines further. */
+    return (SweepPlotStyle){ plot_colours[i % SWEEP_PLOT_COLOURS], i / SWEEP_PLOT_COLOURS % 5 + 1, i % 13 + 1 };
+}
+
+gboolean sweep_plot_scale_parse(const char *text, SweepPlotScale *out, GError **error)
+{
+    static const char *const names[] = { "shared", "independent" };   /* SweepPlotScale order */
+    for (guint i = 0; i < G_N_ELEMENTS(names); i++)
+        if (!g_strcmp0(text, names[i])) {
+            *out = (SweepPlotScale)i;
+            return TRUE;
+        }
+    g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
+                "plot scale '%s': one of shared (one y range for all panels), independent", text ? text : "");
+    return FALSE;
+}
+
 static void line_free(gpointer p)
 {
     PlotLine *l = p;
     g_free(l->label);
-    g_array_unref(l->sum);
-    g_array_unref(l->count);
+    g_ptr_array_unref(l->ys);
     g_free(l);
 }
 
@@ -49,15 +84,15 @@ static guint index_of(GPtrArray *a, const char *s)
     return a->len - 1;
 }
 
-static PlotLine *line_get(PlotPanel *pa, const char *label)
+static PlotLine *line_get(PlotPanel *pa, const char *label, GPtrArray *series)
 {
     for (guint i = 0; i < pa->lines->len; i++)
         if (!strcmp(((PlotLine *)pa->lines->pdata[i])->label, label))
             return pa->lines->pdata[i];
     PlotLine *l = g_new0(PlotLine, 1);
     l->label = g_strdup(label);
-    l->sum = g_array_new(FALSE, TRUE, sizeof(double));
-    l->count = g_array_new(FALSE, TRUE, sizeof(guint));
+    l->series = index_of(series, label);
+    l->ys = g_ptr_array_new_with_free_func((GDestroyNotify)g_array_unref);
     g_ptr_array_add(pa->lines, l);
     return l;
 }
@@ -102,6 +137,12 @@ static gint cmp_x(gconstpointer a, gconstpointer b, gpointer xs)
     return (x > y) - (x < y);
 }
 
+static gint cmp_double(gconstpointer a, gconstpointer b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
 static gboolean has_terminal(const char *gnuplot, const char *term)
 {
     g_autofree char *cmd = g_strdup_printf("set terminal %s", term);
@@ -113,11 +154,35 @@ static gboolean has_terminal(const char *gnuplot, const char *term)
     return g_spawn_check_wait_status(status, NULL);
 }
 
-/* Sorts the finished rows into panels and lines, averaging y over seeds. */
-static gboolean collect(GPtrArray *rows, const char *ykey, const char *xaxis, GPtrArray *panels, GError **error)
+/* A numeric field of the flattened report, or NULL. */
+static const ReportField *field_find(GArray *f, const char *key)
+{
+    for (guint k = 0; k < f->len; k++) {
+        ReportField *rf = &g_array_index(f, ReportField, k);
+        if (!strcmp(rf->key, key))
+            return rf->numeric ? rf : NULL;
+    }
+    return NULL;
+}
+
+static gboolean no_such_key(const char *spec, const char *key, GPtrArray *known, GError **error)
+{
+    const char *hint = suggest_closest(key, (const char *const *)known->pdata, known->len);
+    g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
+                "--plot-y %s: %s%snot a numeric report key%s%s%s (keys are the results.csv columns after "
+                "`failure`; KEY/KEY2 plots a ratio, as coherence.lock_line.rfo/acquisitions)", spec,
+                strcmp(spec, key) ? key : "", strcmp(spec, key) ? " is " : "", hint ? "; did you mean '" : "",
+                hint ? hint : "", hint ? "'?" : "");
+    return FALSE;
+}
+
+/* Sorts the finished rows into panels and lines, averaging y over seeds.  `series` collects
+ * every line's label, first seen first. */
+static gboolean collect(GPtrArray *rows, const char *yspec, const PlotY *y, const char *xaxis, GPtrArray *panels,
+                        GPtrArray *series, GError **error)
 {
     g_autoptr(GPtrArray) known = g_ptr_array_new_with_free_func(g_free);
-    gboolean found_y = FALSE, found_x = FALSE;
+    gboolean found_num = FALSE, found_den = FALSE, found_x = FALSE;
     /* Only axes that vary name a line: "qspin data=same-line", not "qspin iterations=300". */
     g_autoptr(GHashTable) distinct = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
                                                            (GDestroyNotify)g_hash_table_unref);
@@ -148,20 +213,19 @@ static gboolean collect(GPtrArray *rows, const char *ykey, const char *xaxis, GP
             continue;
         found_x = TRUE;
         GArray *f = report_flatten(json_object_get_member(o, "report"));
-        const ReportField *y = NULL;
-        for (guint k = 0; k < f->len; k++) {
-            ReportField *rf = &g_array_index(f, ReportField, k);
-            if (!strcmp(rf->key, ykey))
-                y = rf;
-        }
         if (!known->len)
             for (guint k = 0; k < f->len; k++)
                 g_ptr_array_add(known, g_strdup(g_array_index(f, ReportField, k).key));
-        if (!y || !y->numeric) {
+        const ReportField *num = field_find(f, y->num);
+        const ReportField *den = y->den ? field_find(f, y->den) : NULL;
+        found_num |= num != NULL;
+        found_den |= den != NULL;
+        /* A ratio over nothing (no acquisitions) is no value. */
+        if (!num || (y->den && (!den || den->number == 0))) {
             report_fields_free(f);
             continue;
         }
-        found_y = TRUE;
+        double value = y->den ? num->number / den->number : num->number;
         const char *panel = json_object_get_string_member_with_default(axes, "configs", "");
         PlotPanel *pa = NULL;
         for (guint k = 0; k < panels->len && !pa; k++)
@@ -185,15 +249,14 @@ static gboolean collect(GPtrArray *rows, const char *ykey, const char *xaxis, GP
             g_string_append_printf(label, "%s%s=%s", label->len ? " " : "", n,
                                    json_object_get_string_member(axes, n));
         }
-        PlotLine *pl = line_get(pa, label->str);
+        PlotLine *pl = line_get(pa, label->str, series);
         g_string_free(label, TRUE);
         guint xi = index_of(pa->xs, xv);
-        if (pl->sum->len <= xi) {
-            g_array_set_size(pl->sum, xi + 1);
-            g_array_set_size(pl->count, xi + 1);
-        }
-        g_array_index(pl->sum, double, xi) += y->number;
-        g_array_index(pl->count, guint, xi)++;
+        if (pl->ys->len <= xi)
+            g_ptr_array_set_size(pl->ys, (gint)xi + 1);
+        if (!pl->ys->pdata[xi])
+            pl->ys->pdata[xi] = g_array_new(FALSE, FALSE, sizeof(double));
+        g_array_append_val((GArray *)pl->ys->pdata[xi], value);
         report_fields_free(f);
     }
     if (!found_x) {
@@ -201,20 +264,95 @@ static gboolean collect(GPtrArray *rows, const char *ykey, const char *xaxis, GP
                     "--plot: no finished point has a `%s` axis to plot against (choose one with --plot-x)", xaxis);
         return FALSE;
     }
-    if (!found_y) {
-        const char *hint = suggest_closest(ykey, (const char *const *)known->pdata, known->len);
-        g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
-                    "--plot-y %s: not a numeric report key%s%s%s (keys are the results.csv columns after "
-                    "`failure`)", ykey, hint ? "; did you mean '" : "", hint ? hint : "", hint ? "'?" : "");
+    if (!found_num)
+        return no_such_key(yspec, y->num, known, error);
+    if (y->den && !found_den)
+        return no_such_key(yspec, y->den, known, error);
+    if (!panels->len) {
+        g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT, "--plot-y %s: %s is zero in every point",
+                    yspec, y->den);
         return FALSE;
     }
     return TRUE;
 }
 
-gboolean sweep_plot(const char *dir, const char *ykey, const char *xaxis, GError **error)
+/* The y axis's label: "coherence.lock_line.rfo per acquisition" for KEY/acquisitions. */
+static char *y_label(const PlotY *y)
 {
-    ykey = ykey ? ykey : "cycles_per_acquisition";
-    xaxis = xaxis ? xaxis : "threads";
+    if (!y->den)
+        return g_strdup(y->num);
+    if (!strcmp(y->den, "acquisitions"))
+        return g_strdup_printf("%s per acquisition", y->num);
+    return g_strdup_printf("%s / %s", y->num, y->den);
+}
+
+/* Numeric x values in a geometric progression over a wide span (threads 1, 2, 4, ..., 256)
+ * read best on a log scale, each step the same width: its base, or 0 for a linear axis. */
+static double log_base(GPtrArray *panels)
+{
+    g_autoptr(GArray) xs = g_array_new(FALSE, FALSE, sizeof(double));
+    for (guint i = 0; i < panels->len; i++) {
+        PlotPanel *pa = panels->pdata[i];
+        if (!all_numeric(pa->xs))
+            return 0;
+        for (guint k = 0; k < pa->xs->len; k++) {
+            double x = g_ascii_strtod(pa->xs->pdata[k], NULL);
+            gboolean have = FALSE;
+            for (guint j = 0; j < xs->len && !have; j++)
+                have = g_array_index(xs, double, j) == x;
+            if (!have)
+                g_array_append_val(xs, x);
+        }
+    }
+    if (xs->len < 4)
+        return 0;
+    g_array_sort(xs, (GCompareFunc)cmp_double);
+    double *v = (double *)xs->data;
+    if (v[0] <= 0 || v[xs->len - 1] / v[0] < 16)
+        return 0;
+    double ratio = v[1] / v[0];
+    if (ratio < 1.5)
+        return 0;
+    for (guint j = 2; j < xs->len; j++)
+        if (fabs(v[j] / v[j - 1] - ratio) > 1e-9 * ratio)
+            return 0;
+    return ratio;
+}
+
+/* The y range every panel shares: the data's (intervals included), with a margin, from 0 when the data is not
+ * negative and the margin would cross it. */
+static void shared_range(GPtrArray *panels, double *lo, double *hi)
+{
+    *lo = INFINITY;
+    *hi = -INFINITY;
+    for (guint i = 0; i < panels->len; i++) {
+        PlotPanel *pa = panels->pdata[i];
+        for (guint l = 0; l < pa->lines->len; l++) {
+            PlotLine *pl = pa->lines->pdata[l];
+            for (guint x = 0; x < pl->ys->len; x++) {
+                GArray *v = pl->ys->pdata[x];
+                if (!v || !v->len)
+                    continue;
+                SampleStats st; /* the range holds the error bars too */
+                sample_stats((const double *)v->data, v->len, &st);
+                *lo = MIN(*lo, st.ci_low);
+                *hi = MAX(*hi, st.ci_high);
+            }
+        }
+    }
+    double span = *hi - *lo;
+    double pad = span > 0 ? span * 0.05 : MAX(fabs(*hi) * 0.05, 1);
+    gboolean nonneg = *lo >= 0;
+    *lo -= pad;
+    *hi += pad;
+    if (nonneg && *lo < 0)
+        *lo = 0;
+}
+
+gboolean sweep_plot(const char *dir, const SweepPlotOptions *o, GError **error)
+{
+    const char *yspec = o->y ? o->y : "cycles_per_acquisition";
+    const char *xaxis = o->x ? o->x : "threads";
     g_autofree char *gnuplot = g_find_program_in_path("gnuplot");
     if (!gnuplot) {
         g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
@@ -222,31 +360,75 @@ gboolean sweep_plot(const char *dir, const char *ykey, const char *xaxis, GError
                     "`make` as root installs it)");
         return FALSE;
     }
+    const char *slash = strchr(yspec, '/');
+    g_autofree char *num = slash ? g_strndup(yspec, slash - yspec) : g_strdup(yspec);
+    PlotY y = { num, slash ? (char *)slash + 1 : NULL };
+    if (!*y.num || (y.den && (!*y.den || strchr(y.den, '/')))) {
+        g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
+                    "--plot-y %s: expected KEY or KEY/KEY2 (a ratio, as coherence.lock_line.rfo/acquisitions)",
+                    yspec);
+        return FALSE;
+    }
     g_autofree char *path = g_build_filename(dir, "results.jsonl", NULL);
     g_autoptr(GPtrArray) rows = sweep_rows_read(path, NULL, error);
     if (!rows)
         return FALSE;
     g_autoptr(GPtrArray) panels = g_ptr_array_new_with_free_func(panel_free);
-    if (!collect(rows, ykey, xaxis, panels, error))
+    g_autoptr(GPtrArray) series = g_ptr_array_new_with_free_func(g_free);
+    if (!collect(rows, yspec, &y, xaxis, panels, series, error))
         return FALSE;
 
+    /* The key sits outside the plot, right of it, in as many columns as it needs; the panel is
+     * made wider by the key's width so the plot keeps its size. */
+    guint longest = 0;
+    for (guint i = 0; i < series->len; i++)
+        longest = MAX(longest, (guint)strlen(series->pdata[i]));
+    guint per_col = 22, key_cols = (series->len + per_col - 1) / per_col;
+    guint panel_w = 640 + key_cols * (longest * 7 + 70), panel_h = 480;
     guint cols = (guint)ceil(sqrt(panels->len)), nrows = (panels->len + cols - 1) / cols;
     const char *png = has_terminal(gnuplot, "pngcairo") ? "pngcairo" : "png";
     GString *gp = g_string_new(NULL);
-    g_autofree char *qy = gp_quote(ykey), *qx = gp_quote(xaxis);
+    g_autofree char *ylabel = y_label(&y);
+    g_autofree char *qy = gp_quote(ylabel), *qx = gp_quote(xaxis);
     g_string_append_printf(gp,
         "# qsim sweep plot: %s against %s, one line per lock (seeds averaged), one panel per config.\n"
-        "# Data: plot-*.dat beside this file (one block per line).  Restyle, then: gnuplot plot.gp\n"
+        "# Data: plot-*.dat beside this file (one block per line).  Restyle, then: gnuplot plot.gp\n",
+        ylabel, xaxis);
+    /* One style per line, the same in every panel. */
+    for (guint i = 0; i < series->len; i++) {
+        SweepPlotStyle st = sweep_plot_style(i);
+        g_autofree char *ql = gp_quote(series->pdata[i]);
+        g_string_append_printf(gp, "set linetype %u lc rgb \"%s\" dt %u pt %u lw 1.5   # %s\n", i + 1, st.colour,
+                               st.dash, st.point, ql);
+    }
+    double base = log_base(panels);
+    g_string_append_printf(gp,
         "do for [fmt in \"png svg\"] {\n"
         "  if (fmt eq \"png\") { set terminal %s size %u,%u noenhanced } else { set terminal svg size %u,%u noenhanced }\n"
         "  set output \"plot.\".fmt\n"
         "  set multiplot layout %u,%u\n"
-        "  set grid\n  set key below\n  set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05\n  set xlabel %s\n  set ylabel %s\n",
-        ykey, xaxis, png, 640 * cols, 480 * nrows, 640 * cols, 480 * nrows, nrows, cols, qx, qy);
+        "  set grid\n"
+        "  set key outside right top vertical Left reverse maxrows %u samplen 3\n"
+        "  set xlabel %s\n  set ylabel %s\n",
+        png, panel_w * cols, panel_h * nrows, panel_w * cols, panel_h * nrows, nrows, cols, per_col, qx, qy);
+    if (base > 0) {
+        char b[G_ASCII_DTOSTR_BUF_SIZE];
+        g_string_append_printf(gp, "  set logscale x %s\n", g_ascii_formatd(b, sizeof b, "%g", base));
+    }
+    if (o->scale == SWEEP_SCALE_SHARED && panels->len > 1) {
+        double lo, hi;
+        shared_range(panels, &lo, &hi);
+        char lb[G_ASCII_DTOSTR_BUF_SIZE], hb[G_ASCII_DTOSTR_BUF_SIZE];
+        g_string_append_printf(gp, "  # One y range for every panel: they plot the same key.\n"
+                                   "  set yrange [%s:%s]\n  set offsets graph 0.05, graph 0.05, 0, 0\n",
+                               g_ascii_formatd(lb, sizeof lb, "%.6g", lo), g_ascii_formatd(hb, sizeof hb, "%.6g", hi));
+    } else {
+        g_string_append(gp, "  set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05\n");
+    }
     for (guint i = 0; i < panels->len; i++) {
         PlotPanel *pa = panels->pdata[i];
-        g_autofree char *base = safe_name(*pa->name ? pa->name : "all");
-        g_autofree char *datname = g_strdup_printf("plot-%s.dat", base);
+        g_autofree char *base_name = safe_name(*pa->name ? pa->name : "all");
+        g_autofree char *datname = g_strdup_printf("plot-%s.dat", base_name);
         gboolean numeric = all_numeric(pa->xs);
         /* Numeric x in ascending order, so a line does not zigzag when the file lists 8, 2, 4. */
         g_autofree guint *order = g_new(guint, pa->xs->len);
@@ -255,25 +437,31 @@ gboolean sweep_plot(const char *dir, const char *ykey, const char *xaxis, GError
         if (numeric)
             g_qsort_with_data(order, (gint)pa->xs->len, sizeof(guint), cmp_x, pa->xs);
         GString *dat = g_string_new(NULL);
-        g_string_append_printf(dat, "# %s: %s against %s (column 3: the x value as text)\n", pa->name, ykey, xaxis);
+        gboolean several = FALSE; /* some x has several seeds: draw their intervals */
+        g_string_append_printf(dat, "# %s: %s against %s; columns: x, mean over seeds, 95%% interval low and high, "
+                                    "the x value as text, seeds\n", pa->name, ylabel, xaxis);
         for (guint l = 0; l < pa->lines->len; l++) {
             PlotLine *pl = pa->lines->pdata[l];
             g_string_append_printf(dat, "%s# %s\n", l ? "\n\n" : "", pl->label);
             for (guint xo = 0; xo < pa->xs->len; xo++) {
                 guint x = order[xo];
-                if (x >= pl->sum->len)
+                GArray *v = x < pl->ys->len ? pl->ys->pdata[x] : NULL;
+                if (!v || !v->len)
                     continue;
-                guint n = g_array_index(pl->count, guint, x);
-                if (!n)
-                    continue;
-                char xb[G_ASCII_DTOSTR_BUF_SIZE], yb[G_ASCII_DTOSTR_BUF_SIZE];
+                SampleStats st;
+                sample_stats((const double *)v->data, v->len, &st);
+                char xb[G_ASCII_DTOSTR_BUF_SIZE], yb[G_ASCII_DTOSTR_BUF_SIZE], lb[G_ASCII_DTOSTR_BUF_SIZE],
+                    hb[G_ASCII_DTOSTR_BUF_SIZE];
                 if (numeric)
                     g_ascii_dtostr(xb, sizeof xb, g_ascii_strtod(pa->xs->pdata[x], NULL));
                 else
                     g_snprintf(xb, sizeof xb, "%u", x);
-                g_ascii_formatd(yb, sizeof yb, "%.6g", g_array_index(pl->sum, double, x) / n);
+                g_ascii_formatd(yb, sizeof yb, "%.6g", st.mean);
+                g_ascii_formatd(lb, sizeof lb, "%.6g", st.ci_low);
+                g_ascii_formatd(hb, sizeof hb, "%.6g", st.ci_high);
                 g_autofree char *qxv = gp_quote(pa->xs->pdata[x]);
-                g_string_append_printf(dat, "%s %s %s\n", xb, yb, qxv);
+                g_string_append_printf(dat, "%s %s %s %s %s %u\n", xb, yb, lb, hb, qxv, v->len);
+                several |= v->len > 1;
             }
         }
         g_autofree char *datpath = g_build_filename(dir, datname, NULL);
@@ -286,9 +474,12 @@ gboolean sweep_plot(const char *dir, const char *ykey, const char *xaxis, GError
         g_autofree char *title = gp_quote(pa->name);
         g_string_append_printf(gp, "  set title %s\n  plot", title);
         for (guint l = 0; l < pa->lines->len; l++) {
-            g_autofree char *lt = gp_quote(((PlotLine *)pa->lines->pdata[l])->label);
-            g_string_append_printf(gp, "%s \"%s\" index %u using 1:2%s with linespoints title %s", l ? ", \\\n      " : "",
-                                   datname, l, numeric ? "" : ":xtic(3)", lt);
+            PlotLine *pl = pa->lines->pdata[l];
+            g_autofree char *lt = gp_quote(pl->label);
+            g_string_append_printf(gp, "%s \"%s\" index %u using 1:2%s%s with %s lt %u title %s",
+                                   l ? ", \\\n      " : "", datname, l, several ? ":3:4" : "",
+                                   numeric ? "" : ":xtic(5)", several ? "yerrorlines" : "linespoints",
+                                   pl->series + 1, lt);
         }
         g_string_append(gp, "\n");
     }

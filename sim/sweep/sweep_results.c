@@ -61,10 +61,10 @@ char *sweep_row_json(const Sweep *s, guint p, const RunResult *r, const char *er
     return json_line(root);
 }
 
-gboolean sweep_append_line(FILE *f, const char *line, GError **error)
+gboolean sweep_append_line(FILE *f, const char *path, const char *line, GError **error)
 {
     if (fputs(line, f) < 0 || fputc('\n', f) < 0 || fflush(f) != 0 || fsync(fileno(f)) != 0) {
-        g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_IO, "writing results: %s", g_strerror(errno));
+        g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_IO, "%s: %s", path, g_strerror(errno));
         return FALSE;
     }
     return TRUE;
@@ -269,20 +269,54 @@ gboolean sweep_results_write(const char *dir, GPtrArray *rows, GError **error)
 
 /* ---- which sweep a folder holds ---- */
 
-gboolean sweep_meta_write(const char *dir, const char *fingerprint, guint npoints, const char *source,
-                          guint shard, guint nshards, GError **error)
+void sweep_meta_clear(SweepMeta *m)
+{
+    g_free(m->fingerprint);
+    g_free(m->source);
+    g_free(m->plot_x);
+    g_free(m->plot_y);
+    g_free(m->plot_scale);
+    memset(m, 0, sizeof *m);
+}
+
+void sweep_meta_of(const Sweep *s, guint shard, guint nshards, SweepMeta *m)
+{
+    memset(m, 0, sizeof *m);
+    m->fingerprint = g_strdup(s->fingerprint);
+    m->npoints = s->npoints;
+    m->source = g_strdup(s->filename);
+    m->shard = shard;
+    m->nshards = nshards;
+    m->plot_x = g_strdup(s->plot_x);
+    m->plot_y = g_strdup(s->plot_y);
+    m->plot_scale = g_strdup(s->plot_scale);
+}
+
+gboolean sweep_meta_write(const char *dir, const SweepMeta *m, GError **error)
 {
     g_autoptr(JsonBuilder) b = json_builder_new();
     json_builder_begin_object(b);
     json_builder_set_member_name(b, "fingerprint");
-    json_builder_add_string_value(b, fingerprint);
+    json_builder_add_string_value(b, m->fingerprint);
     json_builder_set_member_name(b, "points");
-    json_builder_add_int_value(b, npoints);
+    json_builder_add_int_value(b, m->npoints);
     json_builder_set_member_name(b, "source");
-    json_builder_add_string_value(b, source);
+    json_builder_add_string_value(b, m->source);
     json_builder_set_member_name(b, "shard");
-    g_autofree char *sh = g_strdup_printf("%u/%u", shard, nshards);
+    g_autofree char *sh = g_strdup_printf("%u/%u", m->shard, m->nshards);
     json_builder_add_string_value(b, sh);
+    /* The plot the sweep file asked for, so that a merge draws it too. */
+    const struct { const char *key, *value; } plot[] = {
+        { "x", m->plot_x }, { "y", m->plot_y }, { "scale", m->plot_scale },
+    };
+    json_builder_set_member_name(b, "plot");
+    json_builder_begin_object(b);
+    for (guint i = 0; i < G_N_ELEMENTS(plot); i++)
+        if (plot[i].value) {
+            json_builder_set_member_name(b, plot[i].key);
+            json_builder_add_string_value(b, plot[i].value);
+        }
+    json_builder_end_object(b);
     json_builder_end_object(b);
     g_autoptr(JsonNode) root = json_builder_get_root(b);
     g_autofree char *text = json_line(root);
@@ -290,8 +324,14 @@ gboolean sweep_meta_write(const char *dir, const char *fingerprint, guint npoint
     return write_atomic(dir, "sweep.json", line, error);
 }
 
-gboolean sweep_meta_read(const char *dir, char **fingerprint, guint *npoints, char **source, GError **error)
+static char *member_or_null(JsonObject *o, const char *key)
 {
+    return o ? g_strdup(json_object_get_string_member_with_default(o, key, NULL)) : NULL;
+}
+
+gboolean sweep_meta_read(const char *dir, SweepMeta *m, GError **error)
+{
+    memset(m, 0, sizeof *m);
     g_autofree char *path = g_build_filename(dir, "sweep.json", NULL);
     g_autoptr(JsonParser) parser = json_parser_new();
     g_autoptr(GError) local = NULL;
@@ -301,42 +341,75 @@ gboolean sweep_meta_read(const char *dir, char **fingerprint, guint *npoints, ch
         return FALSE;
     }
     JsonObject *o = json_node_get_object(json_parser_get_root(parser));
-    *fingerprint = g_strdup(json_object_get_string_member_with_default(o, "fingerprint", ""));
-    *npoints = (guint)json_object_get_int_member_with_default(o, "points", 0);
-    if (source)
-        *source = g_strdup(json_object_get_string_member_with_default(o, "source", ""));
+    m->fingerprint = g_strdup(json_object_get_string_member_with_default(o, "fingerprint", ""));
+    m->npoints = (guint)json_object_get_int_member_with_default(o, "points", 0);
+    m->source = g_strdup(json_object_get_string_member_with_default(o, "source", ""));
+    const char *sh = json_object_get_string_member_with_default(o, "shard", "1/1");
+    if (sscanf(sh, "%u/%u", &m->shard, &m->nshards) != 2)
+        m->shard = m->nshards = 1;
+    JsonNode *pn = json_object_get_member(o, "plot");
+    JsonObject *plot = pn && JSON_NODE_HOLDS_OBJECT(pn) ? json_node_get_object(pn) : NULL;
+    m->plot_x = member_or_null(plot, "x");
+    m->plot_y = member_or_null(plot, "y");
+    m->plot_scale = member_or_null(plot, "scale");
     return TRUE;
+}
+
+/* ---- host times ---- */
+
+char *sweep_host_time_json(const Sweep *s, guint p, double seconds)
+{
+    /* Microseconds are all the clock gives: the number is written with six decimals, not as
+     * the double's seventeen digits. */
+    g_autofree char *key = sweep_point_key(s, p);
+    g_autoptr(JsonNode) kn = json_node_init_string(json_node_alloc(), key);
+    g_autofree char *qkey = json_line(kn);
+    char secs[G_ASCII_DTOSTR_BUF_SIZE];
+    return g_strdup_printf("{\"point\":%u,\"key\":%s,\"host_seconds\":%s}", p, qkey,
+                           g_ascii_formatd(secs, sizeof secs, "%.6f", seconds));
+}
+
+double sweep_host_time_seconds(const SweepRow *row)
+{
+    g_autoptr(JsonParser) parser = json_parser_new();
+    if (!json_parser_load_from_data(parser, row->line, -1, NULL))
+        return 0;
+    JsonNode *n = json_object_get_member(json_node_get_object(json_parser_get_root(parser)), "host_seconds");
+    return n && JSON_NODE_HOLDS_VALUE(n) ? json_node_get_double(n) : 0;
+}
+
+GPtrArray *sweep_host_times_read(const char *dir, GError **error)
+{
+    g_autofree char *path = g_build_filename(dir, SWEEP_HOST_TIMES, NULL);
+    return sweep_rows_read(path, NULL, error);
+}
+
+gboolean sweep_host_times_write(const char *dir, GPtrArray *rows, GError **error)
+{
+    g_ptr_array_sort(rows, row_cmp);
+    GString *jl = g_string_new(NULL);
+    for (guint i = 0; i < rows->len; i++)
+        g_string_append_printf(jl, "%s\n", ((SweepRow *)rows->pdata[i])->line);
+    gboolean ok = write_atomic(dir, SWEEP_HOST_TIMES, jl->str, error);
+    g_string_free(jl, TRUE);
+    return ok;
 }
 
 /* ---- merging shards ---- */
 
-gboolean sweep_merge(const char *const *dirs, const char *out, guint *missing, GError **error)
+/* Rows of every folder's file `read` returns, one per point (the first folder's wins: runs are
+ * deterministic), checked against the sweep's `n0` points. */
+static GPtrArray *merge_rows(const char *const *dirs, guint n0, gboolean results, GError **error)
 {
-    g_autofree char *fp0 = NULL, *src0 = NULL;
-    guint n0 = 0;
     g_autoptr(GHashTable) by_point = g_hash_table_new(g_direct_hash, g_direct_equal);
     g_autoptr(GPtrArray) all = g_ptr_array_new_with_free_func(sweep_row_free);
     for (guint d = 0; dirs[d]; d++) {
-        g_autofree char *fp = NULL, *src = NULL;
-        guint n = 0;
-        if (!sweep_meta_read(dirs[d], &fp, &n, &src, error))
-            return FALSE;
-        if (d == 0) {
-            fp0 = g_steal_pointer(&fp);
-            src0 = g_steal_pointer(&src);
-            n0 = n;
-        } else if (strcmp(fp, fp0) || n != n0) {
-            g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_MISMATCH,
-                        "%s and %s hold different sweeps (%s with %u points vs %s with %u); merge only "
-                        "shards of one sweep file", dirs[0], dirs[d], src0, n0, src, n);
-            return FALSE;
-        }
-        g_autofree char *path = g_build_filename(dirs[d], "results.jsonl", NULL);
+        g_autofree char *path = g_build_filename(dirs[d], results ? "results.jsonl" : SWEEP_HOST_TIMES, NULL);
         gboolean torn = FALSE;
         GPtrArray *rows = sweep_rows_read(path, &torn, error);
         if (!rows)
-            return FALSE;
-        if (torn)
+            return NULL;
+        if (torn && results)
             g_printerr("qsim sweep: %s: dropped a last line cut short (an interrupted run)\n", path);
         for (guint i = 0; i < rows->len; i++) {
             SweepRow *r = rows->pdata[i];
@@ -345,7 +418,7 @@ gboolean sweep_merge(const char *const *dirs, const char *out, guint *missing, G
                 g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_MISMATCH,
                             "%s: point %u is outside the sweep's %u points", path, r->point, n0);
                 g_ptr_array_unref(rows);
-                return FALSE;
+                return NULL;
             }
             if (had) {
                 if (strcmp(had->key, r->key)) {
@@ -353,7 +426,7 @@ gboolean sweep_merge(const char *const *dirs, const char *out, guint *missing, G
                                 "%s: point %u is %s here but %s in another folder", path, r->point, r->key,
                                 had->key);
                     g_ptr_array_unref(rows);
-                    return FALSE;
+                    return NULL;
                 }
                 continue;   /* the same point run twice (overlapping shards): runs are deterministic */
             }
@@ -363,10 +436,112 @@ gboolean sweep_merge(const char *const *dirs, const char *out, guint *missing, G
         }
         g_ptr_array_unref(rows);   /* rows taken into `all` were set to NULL */
     }
-    *missing = n0 - all->len;
-    if (g_mkdir_with_parents(out, 0777) != 0) {
-        g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_IO, "%s: %s", out, g_strerror(errno));
+    return g_steal_pointer(&all);
+}
+
+/* Whether folders a and b are the same folder (however each is spelt). */
+static gboolean same_folder(const char *a, const char *b)
+{
+    GStatBuf sa, sb;
+    return g_stat(a, &sa) == 0 && g_stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/* The first entry of folder `dir` (other than the lock file), or NULL when it is empty. */
+static char *first_entry(const char *dir)
+{
+    GDir *d = g_dir_open(dir, 0, NULL);
+    const char *name;
+    char *found = NULL;
+    while (d && !found && (name = g_dir_read_name(d)))
+        if (strcmp(name, SWEEP_LOCK_FILE))
+            found = g_strdup(name);
+    if (d)
+        g_dir_close(d);
+    return found;
+}
+
+/* `out` may take the merge: new or empty; or the one folder merged (which rewrites its own rows
+ * unchanged: how a finished sweep is replotted); else only with `force`. */
+static gboolean merge_target_ok(const char *const *dirs, const char *out, gboolean force, GError **error)
+{
+    if (!*out) {
+        g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT, "--out '': an empty path (name a folder)");
         return FALSE;
     }
-    return sweep_meta_write(out, fp0, n0, src0, 1, 1, error) && sweep_results_write(out, all, error);
+    if (!g_file_test(out, G_FILE_TEST_EXISTS))
+        return TRUE;
+    for (guint d = 0; dirs[d]; d++) {
+        if (!same_folder(out, dirs[d]))
+            continue;
+        if (!dirs[1] || force)
+            return TRUE;
+        g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
+                    "--out %s: it is one of the folders being merged (%s), whose own results the merge would "
+                    "replace; merge into a new folder, or add --force", out, dirs[d]);
+        return FALSE;
+    }
+    if (!g_file_test(out, G_FILE_TEST_IS_DIR)) {
+        g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT, "--out %s: not a folder", out);
+        return FALSE;
+    }
+    g_autofree char *entry = first_entry(out);
+    if (entry && !force) {
+        g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
+                    "--out %s: the folder is not empty (it holds %s); merge into a new or empty folder, or add "
+                    "--force to replace its results", out, entry);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+gboolean sweep_merge(const char *const *dirs, const char *out, gboolean force, guint *missing, SweepMeta *meta,
+                     GError **error)
+{
+    SweepMeta m0 = { 0 };
+    for (guint d = 0; dirs[d]; d++) {
+        SweepMeta m;
+        if (!sweep_meta_read(dirs[d], &m, error)) {
+            sweep_meta_clear(&m0);
+            return FALSE;
+        }
+        if (d == 0) {
+            m0 = m;
+            continue;
+        }
+        gboolean same = !strcmp(m.fingerprint, m0.fingerprint) && m.npoints == m0.npoints;
+        if (!same)
+            g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_MISMATCH,
+                        "%s and %s hold different sweeps (%s with %u points vs %s with %u); merge only "
+                        "shards of one sweep file", dirs[0], dirs[d], m0.source, m0.npoints, m.source, m.npoints);
+        sweep_meta_clear(&m);
+        if (!same) {
+            sweep_meta_clear(&m0);
+            return FALSE;
+        }
+    }
+    if (!merge_target_ok(dirs, out, force, error)) {
+        sweep_meta_clear(&m0);
+        return FALSE;
+    }
+    g_autoptr(GPtrArray) all = merge_rows(dirs, m0.npoints, TRUE, error);
+    g_autoptr(GPtrArray) times = all ? merge_rows(dirs, m0.npoints, FALSE, error) : NULL;
+    gboolean ok = all && times;
+    int lock = -1;
+    if (ok) {
+        *missing = m0.npoints - all->len;
+        if (g_mkdir_with_parents(out, 0777) != 0) {
+            g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_IO, "%s: %s", out, g_strerror(errno));
+            ok = FALSE;
+        }
+    }
+    ok = ok && sweep_out_lock(out, &lock, error);
+    m0.shard = m0.nshards = 1;
+    ok = ok && sweep_meta_write(out, &m0, error) && sweep_results_write(out, all, error) &&
+         sweep_host_times_write(out, times, error);
+    sweep_out_unlock(lock);
+    if (ok && meta)
+        *meta = m0;
+    else
+        sweep_meta_clear(&m0);
+    return ok;
 }

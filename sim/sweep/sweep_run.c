@@ -13,36 +13,48 @@
  * machine, so the simulator itself shares nothing between workers. */
 typedef struct {
     const Sweep *s;
+    const SweepRunOptions *o;
     GMutex lock;
-    FILE *jsonl;
-    guint done, total, failed;
+    GCond finished;       /* signalled as each point finishes */
+    FILE *jsonl, *times;
+    char *jsonl_path, *times_path;
+    guint done, total, failed, workers;
+    double done_seconds;  /* host time of the points finished, summed */
+    GArray *running;      /* of gint64: start times (monotonic us) of the points in flight */
     gint64 start;
-    gboolean progress;
     GError *io_error;     /* the first write error; later points are still run but not lost silently */
     guint kill_after;     /* tests: exit abruptly after this many rows, like a kill (0: never) */
 } SweepRunState;
 
-static void format_duration(char *buf, gsize n, double secs)
+/* Calls the progress callback with where the sweep stands (state locked). */
+static void report_progress(SweepRunState *st, gboolean finished)
 {
-    guint s = (guint)(secs + 0.5);
-    if (s >= 3600)
-        g_snprintf(buf, n, "%u:%02u:%02u", s / 3600, s / 60 % 60, s % 60);
-    else
-        g_snprintf(buf, n, "%u:%02u", s / 60, s % 60);
+    if (!st->o->progress)
+        return;
+    gint64 now = g_get_monotonic_time();
+    g_autofree double *running = g_new0(double, st->running->len + 1);
+    for (guint i = 0; i < st->running->len; i++)
+        running[i] = (now - g_array_index(st->running, gint64, i)) / 1e6;
+    SweepProgress p = {
+        .total = st->total, .done = st->done, .failed = st->failed, .workers = st->workers,
+        .elapsed = (now - st->start) / 1e6, .done_seconds = st->done_seconds,
+        .running = running, .nrunning = st->running->len,
+    };
+    st->o->progress(&p, finished, st->o->progress_user);
 }
 
-static void progress_line(SweepRunState *st)
+void sweep_run_order(GArray *pending)
 {
-    double el = (g_get_monotonic_time() - st->start) / 1e6;
-    char e[32], r[32] = "?";
-    format_duration(e, sizeof e, el);
-    if (st->done)
-        format_duration(r, sizeof r, el / st->done * (st->total - st->done));
-    fprintf(stderr, "\rqsim sweep: %u/%u points", st->done, st->total);
-    if (st->failed)
-        fprintf(stderr, " (%u failed)", st->failed);
-    fprintf(stderr, ", %s elapsed, about %s left   ", e, r);
-    fflush(stderr);
+    /* A fixed seed: the order is the same on every run and every machine (Fisher-Yates). */
+    GRand *r = g_rand_new_with_seed(0x5eed);
+    guint *v = (guint *)pending->data;
+    for (guint i = pending->len; i > 1; i--) {
+        guint j = (guint)g_rand_int_range(r, 0, (gint32)i);
+        guint t = v[i - 1];
+        v[i - 1] = v[j];
+        v[j] = t;
+    }
+    g_rand_free(r);
 }
 
 static void run_point(gpointer data, gpointer user)
@@ -53,6 +65,11 @@ static void run_point(gpointer data, gpointer user)
     run_options_init(&o);
     g_autoptr(GPtrArray) sets = g_ptr_array_new_with_free_func(g_free);
     sweep_point_options(st->s, p, &o, sets);
+    gint64 t0 = g_get_monotonic_time();
+    g_mutex_lock(&st->lock);
+    g_array_append_val(st->running, t0);
+    g_mutex_unlock(&st->lock);
+
     RunResult r;
     g_autoptr(GError) error = NULL;
     gboolean ran = run_simulation(&o, &r, &error);
@@ -62,26 +79,59 @@ static void run_point(gpointer data, gpointer user)
     gboolean ok = ran && r.ok;
     if (ran)
         run_result_clear(&r);
+    double secs = (g_get_monotonic_time() - t0) / 1e6;
+    g_autofree char *time_line = sweep_host_time_json(st->s, p, secs);
 
     g_mutex_lock(&st->lock);
-    if (!st->io_error)
-        sweep_append_line(st->jsonl, line, &st->io_error);
+    for (guint i = 0; i < st->running->len; i++)
+        if (g_array_index(st->running, gint64, i) == t0) {
+            g_array_remove_index_fast(st->running, i);
+            break;
+        }
+    /* Results first: a host time without its row is dropped on resume, never the reverse. */
+    if (!st->io_error && sweep_append_line(st->jsonl, st->jsonl_path, line, &st->io_error))
+        sweep_append_line(st->times, st->times_path, time_line, &st->io_error);
     st->done++;
     st->failed += !ok;
-    if (st->progress)
-        progress_line(st);
+    st->done_seconds += secs;
+    report_progress(st, TRUE);
     if (st->kill_after && st->done >= st->kill_after)
         _exit(137);
+    g_cond_signal(&st->finished);
     g_mutex_unlock(&st->lock);
 }
 
-gboolean sweep_execute(const Sweep *s, const SweepRunOptions *o, guint *failed, GError **error)
+/* Host times of the points kept on resume (others are dropped: their rows are gone). */
+static gboolean keep_host_times(const char *out, const gboolean *done, guint npoints, GError **error)
 {
-    *failed = 0;
-    if (g_mkdir_with_parents(o->out, 0777) != 0) {
-        g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_IO, "%s: %s", o->out, g_strerror(errno));
+    g_autoptr(GPtrArray) times = sweep_host_times_read(out, error);
+    if (!times)
         return FALSE;
+    g_autoptr(GPtrArray) keep = g_ptr_array_new_with_free_func(sweep_row_free);
+    g_autofree gboolean *seen = g_new0(gboolean, npoints);
+    for (guint i = 0; i < times->len; i++) {
+        SweepRow *r = times->pdata[i];
+        if (r->point >= npoints || !done[r->point] || seen[r->point])
+            continue;
+        seen[r->point] = TRUE;
+        times->pdata[i] = NULL;
+        g_ptr_array_add(keep, r);
     }
+    return sweep_host_times_write(out, keep, error);
+}
+
+static FILE *open_append(const char *dir, const char *name, GError **error)
+{
+    g_autofree char *path = g_build_filename(dir, name, NULL);
+    FILE *f = fopen(path, "a");
+    if (!f)
+        g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_IO, "%s: %s", path, g_strerror(errno));
+    return f;
+}
+
+/* The sweep, with its results folder locked. */
+static gboolean execute_locked(const Sweep *s, const SweepRunOptions *o, guint *failed, GError **error)
+{
     g_autofree char *path = g_build_filename(o->out, "results.jsonl", NULL);
     gboolean torn = FALSE;
     g_autoptr(GPtrArray) rows = sweep_rows_read(path, &torn, error);
@@ -116,45 +166,96 @@ gboolean sweep_execute(const Sweep *s, const SweepRunOptions *o, guint *failed, 
     /* Start from the clean rows (a line cut short by a kill would glue onto the next one). */
     if ((keep->len || torn) && !sweep_results_write(o->out, keep, error))
         return FALSE;
-    if (!sweep_meta_write(o->out, s->fingerprint, s->npoints, s->filename, o->shard, o->nshards, error))
+    if (!keep_host_times(o->out, done, s->npoints, error))
+        return FALSE;
+    SweepMeta meta;
+    sweep_meta_of(s, o->shard, o->nshards, &meta);
+    gboolean meta_ok = sweep_meta_write(o->out, &meta, error);
+    sweep_meta_clear(&meta);
+    if (!meta_ok)
         return FALSE;
 
-    SweepRunState st = { .s = s, .progress = o->progress, .start = g_get_monotonic_time() };
+    SweepRunState st = { .s = s, .o = o, .start = g_get_monotonic_time() };
     g_mutex_init(&st.lock);
+    g_cond_init(&st.finished);
+    st.running = g_array_new(FALSE, FALSE, sizeof(gint64));
     const char *ka = g_getenv("QSIM_SWEEP_KILL_AFTER");
     st.kill_after = ka ? (guint)atoi(ka) : 0;
-    st.jsonl = fopen(path, "a");
-    if (!st.jsonl) {
-        g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_IO, "%s: %s", path, g_strerror(errno));
-        return FALSE;
-    }
+    st.jsonl_path = g_build_filename(o->out, "results.jsonl", NULL);
+    st.times_path = g_build_filename(o->out, SWEEP_HOST_TIMES, NULL);
+    st.jsonl = open_append(o->out, "results.jsonl", error);
+    st.times = st.jsonl ? open_append(o->out, SWEEP_HOST_TIMES, error) : NULL;
     g_autoptr(GArray) pending = g_array_new(FALSE, FALSE, sizeof(guint));
     for (guint p = 0; p < s->npoints; p++)
         if (p % o->nshards == o->shard - 1 && !done[p])
             g_array_append_val(pending, p);
+    sweep_run_order(pending);
     st.total = pending->len;
-    if (pending->len) {
-        GThreadPool *pool = g_thread_pool_new(run_point, &st, (gint)MIN(o->jobs, pending->len), TRUE, error);
-        if (!pool) {
-            fclose(st.jsonl);
-            return FALSE;
+    st.workers = MIN(o->jobs, MAX(pending->len, 1u));
+    gboolean ok = st.times != NULL;
+    if (ok && pending->len) {
+        GThreadPool *pool = g_thread_pool_new(run_point, &st, (gint)st.workers, TRUE, error);
+        ok = pool != NULL;
+        if (pool) {
+            g_mutex_lock(&st.lock);
+            report_progress(&st, FALSE);   /* the start, for a batch log */
+            g_mutex_unlock(&st.lock);
+            for (guint i = 0; i < pending->len; i++)
+                g_thread_pool_push(pool, GUINT_TO_POINTER(g_array_index(pending, guint, i) + 1), NULL);
+            /* Wait for the points, telling the progress callback where they stand about once a
+             * second (a batch log wants a line even while one long point runs). */
+            g_mutex_lock(&st.lock);
+            while (st.done < st.total) {
+                gint64 until = g_get_monotonic_time() + G_USEC_PER_SEC;
+                if (!g_cond_wait_until(&st.finished, &st.lock, until))
+                    report_progress(&st, FALSE);
+            }
+            g_mutex_unlock(&st.lock);
+            g_thread_pool_free(pool, FALSE, TRUE);
         }
-        for (guint i = 0; i < pending->len; i++)
-            g_thread_pool_push(pool, GUINT_TO_POINTER(g_array_index(pending, guint, i) + 1), NULL);
-        g_thread_pool_free(pool, FALSE, TRUE);   /* waits for every point */
     }
-    fclose(st.jsonl);
+    if (st.jsonl)
+        fclose(st.jsonl);
+    if (st.times)
+        fclose(st.times);
+    g_free(st.jsonl_path);
+    g_free(st.times_path);
+    g_array_unref(st.running);
+    g_cond_clear(&st.finished);
     g_mutex_clear(&st.lock);
-    if (st.progress && st.total)
-        fputc('\n', stderr);
     if (st.io_error) {
+        g_clear_error(error);
         g_propagate_error(error, st.io_error);
         return FALSE;
     }
+    if (!ok)
+        return FALSE;
     g_autoptr(GPtrArray) all = sweep_rows_read(path, NULL, error);
     if (!all || !sweep_results_write(o->out, all, error))
+        return FALSE;
+    g_autoptr(GPtrArray) times = sweep_host_times_read(o->out, error);
+    if (!times || !sweep_host_times_write(o->out, times, error))
         return FALSE;
     for (guint i = 0; i < all->len; i++)
         *failed += !((SweepRow *)all->pdata[i])->ok;
     return TRUE;
+}
+
+gboolean sweep_execute(const Sweep *s, const SweepRunOptions *o, guint *failed, GError **error)
+{
+    *failed = 0;
+    if (!*o->out) {
+        g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT, "--out '': an empty path (name a folder)");
+        return FALSE;
+    }
+    if (g_mkdir_with_parents(o->out, 0777) != 0) {
+        g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_IO, "%s: %s", o->out, g_strerror(errno));
+        return FALSE;
+    }
+    int lock;
+    if (!sweep_out_lock(o->out, &lock, error))
+        return FALSE;
+    gboolean ok = execute_locked(s, o, failed, error);
+    sweep_out_unlock(lock);
+    return ok;
 }

@@ -1,0 +1,79 @@
+/* MESI on an atomic snooping bus: coherence/msi_bus.c's tables (Sorin, Hill and Wood, "A
+ * Primer on Memory Consistency and Cache Coherence", 2nd ed., §7.2.2, Tables 7.5-7.6) with E
+ * added the way the Primer's §7.3 adds it to its snooping MSI.
+ *  - The memory tells "no cache holds the line" (I) from "caches may share it" (S) and answers a
+ *    GetS in I with exclusive data (Data_E); S is conservative: an S copy still leaves silently,
+ *    so the memory may say S when nobody holds the line any more, and the next reader then gets
+ *    S, never wrongly E.
+ *  - E answers other caches' requests as M does (the memory cannot tell E from M: E -> M is
+ *    silent), and leaves with a PutM and its data (clean data: memory is written all the same).
+ *  - The Primer puts E on its baseline system (non-atomic requests, §7.2.3); here it sits on
+ *    the simple system's atomic requests and transactions, so its only transient states are the
+ *    ones msi_bus.c has.
+ * The memory's EM is the Primer's "EorM". */
+#include "coherence/protocol.h"
+
+#define R(s, e, a, n) { CS_##s, CE_##e, CS_##n, (a) }
+#define STALL2(s) R(s, LOAD, CA_STALL, s), R(s, STORE, CA_STALL, s)
+
+static const CohRow mesi_bus_cache[] = {
+    /* ---- stable states ---- */
+    R(I,  LOAD,        CA_ISSUE_GETS, IS_D),
+    R(I,  STORE,       CA_ISSUE_GETM, IM_D),
+    R(I,  OWN_PUTM,    0, I),
+    R(I,  OTHER_GETS,  0, I),
+    R(I,  OTHER_GETM,  0, I),
+    R(I,  OTHER_PUTM,  0, I),
+    R(S,  LOAD,        CA_HIT, S),
+    R(S,  STORE,       CA_ISSUE_GETM, SM_D),
+    R(S,  REPLACEMENT, CA_FREE, I),
+    R(S,  OTHER_GETS,  0, S),
+    R(S,  OTHER_GETM,  CA_LOST_INV | CA_FREE, I),
+    R(E,  LOAD,        CA_HIT, E),
+    R(E,  STORE,       CA_HIT, M),         /* silent: the store MSI needs a GetM for */
+    R(E,  REPLACEMENT, CA_ISSUE_PUTM | CA_DATA_TO_MEM | CA_FREE, I),
+    R(E,  OTHER_GETS,  CA_DATA_TO_REQ | CA_DATA_TO_MEM | CA_LOST_DOWN, S),
+    R(E,  OTHER_GETM,  CA_DATA_TO_REQ | CA_LOST_INV | CA_FREE, I),
+    R(M,  LOAD,        CA_HIT, M),
+    R(M,  STORE,       CA_HIT, M),
+    R(M,  REPLACEMENT, CA_ISSUE_PUTM | CA_DATA_TO_MEM | CA_FREE, I),
+    R(M,  OTHER_GETS,  CA_DATA_TO_REQ | CA_DATA_TO_MEM | CA_LOST_DOWN, S),
+    R(M,  OTHER_GETM,  CA_DATA_TO_REQ | CA_LOST_INV | CA_FREE, I),
+    /* ---- transient states ---- */
+    STALL2(IS_D),
+    R(IS_D,  OWN_GETS,  0, IS_D),
+    R(IS_D,  DATA,      CA_SAVE_DATA | CA_WAKE, S),
+    R(IS_D,  DATA_E,    CA_SAVE_DATA | CA_WAKE, E),
+    STALL2(IM_D),
+    R(IM_D,  OWN_GETM,  0, IM_D),
+    R(IM_D,  DATA,      CA_SAVE_DATA | CA_WAKE, M),
+    R(SM_D,  LOAD,      CA_HIT, SM_D),
+    R(SM_D,  STORE,     CA_STALL, SM_D),
+    R(SM_D,  OWN_GETM,  0, SM_D),
+    R(SM_D,  DATA,      CA_SAVE_DATA | CA_WAKE, M),
+};
+#undef R
+
+#define D(s, e, a, n) { DS_##s, DE_##e, DS_##n, (a) }
+static const CohRow mesi_bus_mem[] = {
+    D(I,    GETS,        DA_DATA_E_TO_REQ, EM),  /* nobody else holds it: exclusive */
+    D(I,    GETM,        DA_DATA_TO_REQ, EM),
+    D(S,    GETS,        DA_DATA_TO_REQ, S),
+    D(S,    GETM,        DA_DATA_TO_REQ, EM),
+    D(EM,   GETS,        0, S_D),                /* the owner answers; its copy comes here too */
+    D(EM,   GETM,        0, EM),
+    D(EM,   PUTM,        0, I_D),
+    D(S_D,  OWNER_DATA,  DA_WRITE_MEM, S),
+    D(I_D,  OWNER_DATA,  DA_WRITE_MEM, I),
+};
+#undef D
+
+const CohProtocol coh_mesi_bus = {
+    .name = "mesi-bus",
+    .source = "Sorin, Hill, Wood: A Primer on Memory Consistency and Cache Coherence, "
+              "Tables 7.5-7.6 (simple snooping system: atomic requests, atomic transactions) "
+              "with E as in its section 7.3",
+    .cache = mesi_bus_cache, .n_cache = G_N_ELEMENTS(mesi_bus_cache),
+    .dir = mesi_bus_mem, .n_dir = G_N_ELEMENTS(mesi_bus_mem),
+    .has_o = FALSE, .has_e = TRUE, .bus = TRUE,
+};

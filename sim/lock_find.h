@@ -1,0 +1,21 @@
+/* Where a lock's source file is.  Every place that takes a lock by name (`qsim run --lock` and
+ * `--vs`, `qsim verify --lock`, `qsim native --lock`, a sweep's `locks:`) looks it up here, so
+ * a name and a path work the same everywhere. */
+#ifndef QSIM_LOCK_FIND_H
+#define QSIM_LOCK_FIND_H
+
+#include <glib.h>
+
+/* The path of lock NAME:
+ *   - NAME itself when it is a path: it has a '/', or it ends in ".qs" and names a file;
+ *   - else NAME.qs (NAME may already end in .qs) in the lock folders, first match winning:
+ *     $QSIM_LOCK_PATH (colon-separated), then qsim's own (config_search_dirs("locks")).
+ * NULL with a G_FILE_ERROR otherwise: "no built-in lock `NAME`" with a close name if there is
+ * one, "PATH: no such lock file" for a path, or input_file_check's refusal of a path that is
+ * no lock source (a device, a file over the size limit). */
+char *lock_find(const char *name, GError **error);
+
+/* The names of the locks in the lock folders, sorted. */
+GPtrArray *lock_names(void);
+
+#endif

@@ -1,0 +1,238 @@
+/* `qsim protocol`: the tables as the Primer lays them out (text, Markdown, CSV), every row in
+ * words, the state diagram as DOT (rendered by Graphviz), the legend; and the words beside
+ * the tables (coherence/protocol_words.c) that they and the trace share. */
+#include <check.h>
+#include <string.h>
+#include <glib/gstdio.h>
+#include "tests/run_qsim.h"
+#include "tests/golden.h"
+#include "coherence/protocol_words.h"
+#include "sim/protocol_doc.h"
+
+static const CohProtocol *const protocols[] = { &coh_mesi, &coh_moesi };
+
+static char *qsim_out(const char *args)
+{
+    char *out = NULL;
+    g_autofree char *err = NULL;
+    int rc = run_qsim_line(args, &out, &err);
+    ck_assert_msg(rc == 0, "qsim %s: exit %d: %s", args, rc, err);
+    return out;
+}
+
+/* Every row of both tables has words: the event's meaning, the actions, where it goes. */
+START_TEST(test_every_row_in_words)
+{
+    const CohProtocol *p = protocols[_i];
+    for (guint d = 0; d < 2; d++) {
+        const CohRow *rows = d ? p->dir : p->cache;
+        guint n = d ? p->n_dir : p->n_cache;
+        for (guint i = 0; i < n; i++) {
+            const CohRow *r = &rows[i];
+            g_autofree char *words = coh_row_explain(r, d);
+            const char *next = d ? coh_dir_state_name(r->next) : coh_cache_state_name(r->next);
+            const char *evdoc = d ? coh_dir_event_doc(r->event) : coh_cache_event_doc(r->event);
+            ck_assert_msg(strstr(words, evdoc), "%s", words);
+            g_autofree char *now = g_strdup_printf("Now %s: ", next);
+            ck_assert_msg(r->next == r->state ? strstr(words, "Stays ") != NULL : strstr(words, now) != NULL, "%s",
+                          words);
+            ck_assert_msg(!strstr(words, "?"), "a state, event or action without words: %s", words);
+            g_autofree char *cell = coh_row_cell(r, d);
+            if (r->actions == (d ? DA_STALL : CA_STALL))
+                ck_assert_str_eq(cell, "stall");
+            else if (r->next != r->state) {
+                g_autofree char *tail = g_strdup_printf("/%s", next);
+                ck_assert_msg(g_str_has_suffix(cell, tail), "%s", cell);
+            }
+        }
+    }
+}
+END_TEST
+
+static const struct {
+    const char *args, *golden;
+} goldens[] = {
+    { "protocol", "protocol-mesi.txt" },
+    { "protocol moesi --format markdown", "protocol-moesi.md" },
+    { "protocol mesi --format dot", "protocol-mesi.dot" },
+    { "protocol moesi --format dot --transient", "protocol-moesi-transient.dot" },
+    { "protocol --legend", "protocol-legend.txt" },
+};
+
+START_TEST(test_golden)
+{
+    g_autofree char *out = qsim_out(goldens[_i].args);
+    golden_check(goldens[_i].golden, out);
+}
+END_TEST
+
+/* Splits one CSV line (RFC 4180 quoting) into fields. */
+static GPtrArray *csv_fields(const char *line)
+{
+    GPtrArray *f = g_ptr_array_new_with_free_func(g_free);
+    GString *cur = g_string_new(NULL);
+    gboolean quoted = FALSE;
+    for (const char *p = line;; p++) {
+        if (quoted) {
+            if (*p == '"' && p[1] == '"')
+                g_string_append_c(cur, *p++);
+            else if (*p == '"')
+                quoted = FALSE;
+            else
+                g_string_append_c(cur, *p);
+            continue;
+        }
+        if (*p == '"')
+            quoted = TRUE;
+        else if (*p == ',' || !*p) {
+            g_ptr_array_add(f, g_strdup(cur->str));
+            g_string_truncate(cur, 0);
+            if (!*p)
+                break;
+        } else
+            g_string_append_c(cur, *p);
+    }
+    g_string_free(cur, TRUE);
+    return f;
+}
+
+START_TEST(test_csv_one_line_per_row)
+{
+    const CohProtocol *p = protocols[_i];
+    g_autofree char *args = g_strdup_printf("protocol %s --format csv", p->name);
+    g_autofree char *out = qsim_out(args);
+    g_auto(GStrv) lines = g_strsplit(out, "\n", -1);
+    ck_assert_str_eq(lines[0], "controller,state,kind,event,source,actions,next,cell,explanation");
+    guint k = 1;
+    for (guint d = 0; d < 2; d++) {
+        const CohRow *rows = d ? p->dir : p->cache;
+        guint n = d ? p->n_dir : p->n_cache;
+        for (guint i = 0; i < n; i++, k++) {
+            ck_assert_msg(lines[k] && *lines[k], "CSV ends before row %u", k);
+            g_autoptr(GPtrArray) f = csv_fields(lines[k]);
+            ck_assert_uint_eq(f->len, 9);
+            ck_assert_str_eq(f->pdata[0], d ? "directory" : "cache");
+            ck_assert_str_eq(f->pdata[1], d ? coh_dir_state_name(rows[i].state) : coh_cache_state_name(rows[i].state));
+            ck_assert_str_eq(f->pdata[3], d ? coh_dir_event_name(rows[i].event) : coh_cache_event_name(rows[i].event));
+            ck_assert_str_eq(f->pdata[6], d ? coh_dir_state_name(rows[i].next) : coh_cache_state_name(rows[i].next));
+            g_autofree char *words = coh_row_explain(&rows[i], d);
+            ck_assert_str_eq(f->pdata[8], words);
+        }
+    }
+    ck_assert_str_eq(lines[k], "");
+    ck_assert_ptr_null(lines[k + 1]);
+}
+END_TEST
+
+/* Text and Markdown: a grid row for each state, and each row said in words. */
+START_TEST(test_tables_hold_every_state_and_row)
+{
+    const CohProtocol *p = protocols[_i];
+    g_autofree char *md = protocol_doc_tables(p, PROTO_DOC_MARKDOWN);
+    g_autofree char *text = protocol_doc_tables(p, PROTO_DOC_TEXT);
+    for (guint s = 0; s < CS__N; s++) {
+        gboolean used = FALSE;
+        for (guint i = 0; i < p->n_cache; i++)
+            used |= p->cache[i].state == s;
+        g_autofree char *row = g_strdup_printf("| **%s** |", coh_cache_state_name(s));
+        ck_assert_msg(!!strstr(md, row) == used, "%s %s", p->name, row);
+    }
+    for (guint i = 0; i < p->n_dir; i++) {
+        if (p->dir[i].actions == DA_STALL)
+            continue;
+        g_autofree char *head = coh_row_text(&p->dir[i], TRUE);
+        g_autofree char *bullet = g_strdup_printf("- `%s`: ", head);
+        g_autofree char *line = g_strdup_printf("\n  %s\n      On ", head);
+        ck_assert_msg(strstr(md, bullet), "%s", bullet);
+        ck_assert_msg(strstr(text, line), "%s", head);
+    }
+    ck_assert(strstr(text, "Events from the own core:"));
+    ck_assert(strstr(text, "Events forwarded by the home (other cores' requests):"));
+}
+END_TEST
+
+START_TEST(test_dot)
+{
+    g_autofree char *st = protocol_doc_dot(&coh_mesi, FALSE);
+    ck_assert(strstr(st, "digraph mesi {"));
+    ck_assert(strstr(st, "cache_I -> cache_S [label=\"Load (then Data)\""));
+    ck_assert(strstr(st, "cache_I -> cache_E [label=\"Load (then Data_E)\""));
+    ck_assert(strstr(st, "cache_S -> cache_M [label=\"Store (via SM_AD)\""));
+    ck_assert(strstr(st, "cache_S -> cache_I [label=\"Inv\", style=dashed"));
+    ck_assert(strstr(st, "dir_EM -> dir_S [label=\"GetS (via S_DU)\""));
+    ck_assert(!strstr(st, "cache_SM_AD"));
+    ck_assert(!strstr(st, "cache_O "));
+    g_autofree char *tr = protocol_doc_dot(&coh_mesi, TRUE);
+    ck_assert(strstr(tr, "cache_SM_AD [label=\"SM_AD\""));
+    ck_assert(strstr(tr, "cache_SM_AD -> cache_SM_A [label=\"Data_Acks\""));
+    ck_assert(strstr(tr, "cache_SM_AD -> cache_IM_AD [label=\"Inv / Inv-Ack to Req\""));
+    g_autofree char *mo = protocol_doc_dot(&coh_moesi, FALSE);
+    ck_assert(strstr(mo, "cache_M -> cache_O [label=\"Fwd-GetS\""));
+}
+END_TEST
+
+/* Rendered by Graphviz (installed by build-aux/deps.sh, as the other tools the tests use). */
+START_TEST(test_dot_renders)
+{
+    g_autofree char *dot = g_find_program_in_path("dot");
+    ck_assert_msg(dot, "Graphviz's dot is not installed: build-aux/deps.sh installs it (apt-get install graphviz)");
+    g_autofree char *dir = g_dir_make_tmp("qsim-proto-XXXXXX", NULL);
+    g_autofree char *svg = g_build_filename(dir, "mesi.svg", NULL);
+    g_autofree char *args = g_strdup_printf("protocol mesi --format dot --transient -o %s", svg);
+    g_autofree char *out = qsim_out(args);
+    ck_assert_str_eq(out, "");
+    g_autofree char *text = NULL;
+    ck_assert(g_file_get_contents(svg, &text, NULL, NULL));
+    ck_assert(strstr(text, "<svg"));
+    ck_assert(strstr(text, "SM_AD"));
+    g_unlink(svg);
+    g_rmdir(dir);
+}
+END_TEST
+
+START_TEST(test_cli)
+{
+    g_autofree char *a = qsim_out("protocol --config teaching --format csv");
+    g_autofree char *b = qsim_out("protocol mesif --format csv");
+    g_autofree char *c = qsim_out("protocol mesi --format csv");
+    ck_assert_str_eq(a, c);
+    ck_assert_str_eq(b, c);
+    static const struct {
+        const char *args, *says;
+    } bad[] = {
+        { "protocol msx", "unknown protocol 'msx'; did you mean 'msi'?" },
+        { "protocol --format pdf", "give text, markdown, csv or dot" },
+        { "protocol --transient", "--transient is for --format dot" },
+        { "protocol --legend --format csv", "--legend comes as text or markdown" },
+        { "protocol mesi moesi", "name one protocol" },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS(bad); i++) {
+        g_autofree char *err = NULL;
+        ck_assert_int_eq(run_qsim_line(bad[i].args, NULL, &err), 2);
+        ck_assert_msg(strstr(err, bad[i].says), "%s: %s", bad[i].args, err);
+    }
+    /* the legend names every message and every state of the tables */
+    g_autofree char *legend = qsim_out("protocol moesi --legend");
+    for (guint m = 0; m < MSG__N; m++) {
+        g_autofree char *line = g_strdup_printf("\n  %-14s %s\n", memsys_msg_name(m), coh_msg_doc(m));
+        ck_assert_msg(strstr(legend, line), "%s", line);
+    }
+    ck_assert(strstr(legend, "  OM_AC          from O to M"));
+}
+END_TEST
+
+Suite *make_protocol_doc_suite(void)
+{
+    Suite *s = suite_create("protocol_doc");
+    TCase *tc = tcase_create("pages");
+    tcase_set_timeout(tc, 60);
+    tcase_add_loop_test(tc, test_every_row_in_words, 0, G_N_ELEMENTS(protocols));
+    tcase_add_loop_test(tc, test_golden, 0, G_N_ELEMENTS(goldens));
+    tcase_add_loop_test(tc, test_csv_one_line_per_row, 0, G_N_ELEMENTS(protocols));
+    tcase_add_loop_test(tc, test_tables_hold_every_state_and_row, 0, G_N_ELEMENTS(protocols));
+    tcase_add_test(tc, test_dot);
+    tcase_add_test(tc, test_dot_renders);
+    tcase_add_test(tc, test_cli);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -1,0 +1,160 @@
+/* Repeated runs and their statistics; the throughput window; timing noise with no think time. */
+#include <check.h>
+#include <math.h>
+#include <string.h>
+#include "sim/base/sample_stats.h"
+#include "sim/repeat.h"
+#include "tests/run_qsim.h"
+
+#define NEAR(a, b, eps) (fabs((a) - (b)) <= (eps))
+
+START_TEST(test_sample_stats_known_values)
+{
+    const double x[] = { 1, 2, 3, 4, 5 };
+    SampleStats s;
+    sample_stats(x, 5, &s);
+    ck_assert(NEAR(s.mean, 3, 1e-12));
+    ck_assert(NEAR(s.sd, sqrt(2.5), 1e-12));
+    ck_assert(NEAR(s.min, 1, 0) && NEAR(s.max, 5, 0));
+    double half = 2.776 * sqrt(2.5) / sqrt(5.0);
+    ck_assert(NEAR(s.ci_low, 3 - half, 1e-9) && NEAR(s.ci_high, 3 + half, 1e-9));
+    /* one value: no spread, the interval is the value */
+    sample_stats(x, 1, &s);
+    ck_assert(s.sd == 0 && s.ci_low == 1 && s.ci_high == 1);
+    /* t's quantiles fall towards the normal's */
+    ck_assert(NEAR(student_t95(1), 12.706, 1e-9));
+    ck_assert(NEAR(student_t95(9), 2.262, 1e-9));
+    ck_assert(student_t95(31) < student_t95(30) && student_t95(1000) > 1.96 && student_t95(1000) < 1.963);
+}
+END_TEST
+
+START_TEST(test_ratio_stats)
+{
+    const double a[] = { 100, 102, 98, 101, 99 }, same[] = { 100, 101, 99, 100, 100 }, b[] = { 200, 204, 196, 202, 198 };
+    SampleStats sa, ss, sb;
+    sample_stats(a, 5, &sa);
+    sample_stats(same, 5, &ss);
+    sample_stats(b, 5, &sb);
+    RatioStats r;
+    ratio_stats(&sa, &sb, &r);
+    ck_assert(NEAR(r.ratio, 2, 1e-12) && r.ci_low < 2 && r.ci_high > 2 && r.significant);
+    ratio_stats(&sa, &ss, &r);
+    ck_assert(!r.significant && r.ci_low < 1 && r.ci_high > 1);
+    SampleStats zero = { 0 };
+    ratio_stats(&zero, &sb, &r);
+    ck_assert(r.ratio == 0 && !r.significant);
+}
+END_TEST
+
+/* The same command twice prints the same thing; a lock against itself is no different; the
+ * interval has the mean inside; --repeat's default jitter is in the output. */
+START_TEST(test_repeat_command)
+{
+    const char *line = "run --config teaching --lock ticket --vs ticket --repeat 4 --iterations 40";
+    g_autofree char *out1 = NULL, *out2 = NULL, *err = NULL;
+    ck_assert_int_eq(run_qsim_line(line, &out1, &err), 0);
+    ck_assert_int_eq(run_qsim_line(line, &out2, NULL), 0);
+    ck_assert_str_eq(out1, out2);
+    ck_assert_msg(strstr(out1, "4 seeds from 1 (jitter 50 cycles)"), "%s", out1);
+    ck_assert_msg(strstr(out1, "ticket / ticket"), "%s", out1);
+    ck_assert_msg(strstr(out1, "no significant difference"), "%s", out1);
+    /* JSON: every key's stats; the ratio's direction is named */
+    g_autofree char *json = NULL;
+    ck_assert_int_eq(run_qsim_line("run --config teaching --lock ticket --vs tas --repeat 3 --iterations 40 "
+                                   "--jitter 20 --format json", &json, NULL), 0);
+    ck_assert_msg(strstr(json, "\"ratio\" : \"b / a, the ratio of the means, with its 95% interval\""), "%s", json);
+    ck_assert_msg(strstr(json, "\"jitter\" : 20"), "%s", json);
+    ck_assert_msg(strstr(json, "\"cycles_per_acquisition\" : {"), "%s", json);
+    /* CSV: a row per key */
+    g_autofree char *csv = NULL;
+    ck_assert_int_eq(run_qsim_line("run --config teaching --lock ticket --repeat 3 --iterations 40 --format csv", &csv,
+                                   NULL), 0);
+    ck_assert(g_str_has_prefix(csv, "key,mean,sd,min,max,ci95_low,ci95_high\n"));
+    ck_assert_ptr_nonnull(strstr(csv, "\ncycles_per_acquisition,"));
+    /* bad counts */
+    ck_assert_int_eq(run_qsim_line("run --config teaching --lock ticket --repeat 1", NULL, NULL), 2);
+}
+END_TEST
+
+START_TEST(test_run_repeated_statistics)
+{
+    RunOptions o;
+    run_options_init(&o);
+    o.config = "teaching";
+    o.lock = "ttas";
+    o.workload.iterations = 30;
+    o.workload.jitter = 30;
+    o.seed = 5;
+    RepeatResult r;
+    g_autoptr(GError) e = NULL;
+    ck_assert_msg(run_repeated(&o, 5, &r, &e), "%s", e ? e->message : "");
+    ck_assert(r.ok);
+    ck_assert_uint_eq(r.n, 5);
+    ck_assert_uint_eq(r.first_seed, 5);
+    const RepeatKey *k = repeat_find(&r, "cycles_per_acquisition");
+    ck_assert(k && k->stats.n == 5);
+    ck_assert(k->stats.ci_low <= k->stats.mean && k->stats.mean <= k->stats.ci_high);
+    ck_assert(k->stats.min <= k->stats.mean && k->stats.mean <= k->stats.max);
+    /* the noise reaches the result: seeds differ */
+    ck_assert(k->stats.max > k->stats.min);
+    /* names of the run are not summarised */
+    ck_assert_ptr_null(repeat_find(&r, "seed"));
+    ck_assert_ptr_null(repeat_find(&r, "threads"));
+    repeat_result_clear(&r);
+}
+END_TEST
+
+/* Jitter with no think time still varies the run (the harness gives it a think `work` of 0 to
+ * lengthen), so seeds no longer lock into the same phase. */
+START_TEST(test_jitter_without_think_varies_runs)
+{
+    g_autofree char *a = NULL, *b = NULL;
+    ck_assert_int_eq(run_qsim_line("run --config teaching --lock tas --iterations 50 --jitter 40 --seed 1 "
+                                   "--no-host-time --format json", &a, NULL), 0);
+    ck_assert_int_eq(run_qsim_line("run --config teaching --lock tas --iterations 50 --jitter 40 --seed 2 "
+                                   "--no-host-time --format json", &b, NULL), 0);
+    ck_assert(strcmp(a, b) != 0);
+    g_autofree char *asm_out = NULL;
+    ck_assert_int_eq(run_qsim_line("asm locks/tas.qs --harness", &asm_out, NULL), 0);
+}
+END_TEST
+
+/* A window after a warm-up: the counters are the window's (less than the whole run's), the
+ * throughput is acquisitions per thousand cycles of the window. */
+START_TEST(test_warmup_window)
+{
+    g_autofree char *win = NULL, *whole = NULL;
+    ck_assert_int_eq(run_qsim_line("run --config teaching --lock ticket --duration 20000 --warmup 10000 "
+                                   "--no-host-time --format json", &win, NULL), 0);
+    ck_assert_int_eq(run_qsim_line("run --config teaching --lock ticket --duration 30000 "
+                                   "--no-host-time --format json", &whole, NULL), 0);
+    g_autoptr(JsonParser) p1 = json_parser_new(), p2 = json_parser_new();
+    ck_assert(json_parser_load_from_data(p1, win, -1, NULL) && json_parser_load_from_data(p2, whole, -1, NULL));
+    JsonObject *w = json_node_get_object(json_parser_get_root(p1)), *all = json_node_get_object(json_parser_get_root(p2));
+    ck_assert_int_eq(json_object_get_int_member(w, "cycles"), 20000);
+    ck_assert_int_eq(json_object_get_int_member(w, "warmup"), 10000);
+    gint64 acq_w = json_object_get_int_member(w, "acquisitions"), acq_all = json_object_get_int_member(all, "acquisitions");
+    ck_assert(acq_w > 0 && acq_w < acq_all);
+    ck_assert(NEAR(json_object_get_double_member(w, "acquisitions_per_kcycle"), 1000.0 * acq_w / 20000, 1e-9));
+    ck_assert(json_object_get_int_member(w, "sim_instructions") < json_object_get_int_member(all, "sim_instructions"));
+    /* the same seed, so the window is the whole run's last 20000 cycles: counts add up to it */
+    ck_assert(json_object_get_boolean_member(w, "mutual_exclusion"));
+    /* a warm-up needs a fixed-time run */
+    ck_assert_int_eq(run_qsim_line("run --config teaching --lock ticket --warmup 100", NULL, NULL), 2);
+}
+END_TEST
+
+Suite *make_repeat_suite(void)
+{
+    Suite *s = suite_create("repeat");
+    TCase *tc = tcase_create("stats");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_sample_stats_known_values);
+    tcase_add_test(tc, test_ratio_stats);
+    tcase_add_test(tc, test_repeat_command);
+    tcase_add_test(tc, test_run_repeated_statistics);
+    tcase_add_test(tc, test_jitter_without_think_varies_runs);
+    tcase_add_test(tc, test_warmup_window);
+    suite_add_tcase(s, tc);
+    return s;
+}

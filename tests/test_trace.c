@@ -1,0 +1,527 @@
+/* The teaching trace: names from the layout, the text trace and its filters, the Perfetto JSON
+ * (checked against the Trace Event format: ph/ts/pid/tid on every event, flows in pairs), the
+ * step-through page (its data, and the page itself in a real browser), each against goldens
+ * on the `teaching` config. */
+#include <check.h>
+#include <string.h>
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include "tests/run_qsim.h"
+#include "tests/golden.h"
+#include "sim/trace_names.h"
+#include "cores/asm.h"
+
+#define RUN "run --config teaching --lock ttas --iterations 3 --no-host-time"
+
+/* ======================================================================================
+ * Names
+ * ====================================================================================== */
+
+static const char names_src[] =
+    ".shared lock_word 4 own_line\n"
+    ".shared data 24 with lock_word\n"
+    ".shared big 100 own_line\n"
+    ".thread node 16 own_line\n"
+    ".entry main\nmain:\n    halt\n";
+
+START_TEST(test_names)
+{
+    g_autoptr(GError) error = NULL;
+    g_autoptr(IsaProgram) p = asm_assemble("t.qs", names_src, arch_target(ARCH_X86), &error);
+    ck_assert_msg(p, "%s", error ? error->message : "");
+    IsaLayout *l = isa_layout_new(p, 3, 64, 0x10000);
+    g_autoptr(TraceNames) n = trace_names_new(p, l);
+    /* lock_word 0x10000; data with it at 0x10008; big 0x10040..0x100a4; node[t] a line each from 0x100c0 */
+    g_autofree char *a0 = trace_names_addr(n, 0x10000), *a1 = trace_names_addr(n, 0x10010),
+                    *a2 = trace_names_addr(n, 0x10080), *a3 = trace_names_addr(n, 0x10004),
+                    *a4 = trace_names_addr(n, 0x10108);
+    ck_assert_str_eq(a0, "lock_word");
+    ck_assert_str_eq(a1, "data+8");
+    ck_assert_str_eq(a2, "big+64");
+    ck_assert_str_eq(a3, "0x10004"); /* between the two: no variable */
+    ck_assert_str_eq(a4, "node[1]+8");
+    ck_assert_str_eq(trace_names_line(n, 0x10000), "lock_word");
+    ck_assert_str_eq(trace_names_line_vars(n, 0x10000), "lock_word, data");
+    ck_assert_str_eq(trace_names_line(n, 0x10080), "big+64");
+    ck_assert_str_eq(trace_names_line(n, 0x10140), "node[2]");
+    ck_assert_str_eq(trace_names_line(n, 0x90000), "0x90000");
+    ck_assert_uint_eq(trace_names_lines(n)->len, 6); /* lock_word, big x2, node x3 */
+    uint64_t line = 0;
+    ck_assert(trace_names_find(n, "data", &line) && line == 0x10000);
+    ck_assert(trace_names_find(n, "big+70", &line) && line == 0x10080);
+    ck_assert(trace_names_find(n, "node[2]", &line) && line == 0x10140);
+    ck_assert(trace_names_find(n, "0x10047", &line) && line == 0x10040);
+    ck_assert(!trace_names_find(n, "nothing", &line));
+    ck_assert(!trace_names_find(n, "node[3]", &line));
+    ck_assert(!trace_names_find(n, "big+100", &line));
+    isa_layout_free(l);
+}
+END_TEST
+
+/* ======================================================================================
+ * The text trace
+ * ====================================================================================== */
+
+static char *trace_of(const char *args)
+{
+    g_autofree char *line = g_strdup_printf(RUN " %s", args);
+    g_autofree char *out = NULL;
+    char *err = NULL;
+    int rc = run_qsim_line(line, &out, &err);
+    ck_assert_msg(rc == 0, "qsim %s: exit %d: %s", line, rc, err);
+    return err;
+}
+
+static const struct {
+    const char *args, *golden;
+} text_goldens[] = {
+    { "--trace", "trace-ttas.txt" },
+    { "--trace-only transitions --trace-line lock_word", "trace-ttas-transitions.txt" },
+    { "--trace-only messages --trace-line lock_word", "trace-ttas-messages.txt" },
+    { "--trace-only pipeline,locks", "trace-ttas-pipeline.txt" },
+};
+
+START_TEST(test_text_golden)
+{
+    g_autofree char *t = trace_of(text_goldens[_i].args);
+    golden_check(text_goldens[_i].golden, t);
+}
+END_TEST
+
+static guint count_lines(const char *text, const char *needle)
+{
+    guint n = 0;
+    g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+    for (guint i = 0; lines[i]; i++)
+        n += strstr(lines[i], needle) != NULL;
+    return n;
+}
+
+/* "7 x IS_D + Load -> IS_D  (stalls, cycles 19-85)": 7; 0 for any other line. */
+static guint collapsed_count(const char *line)
+{
+    const char *x = strstr(line, " x ");
+    if (!x || !strstr(line, ", cycles "))
+        return 0;
+    const char *p = x;
+    while (p > line && g_ascii_isdigit(p[-1]))
+        p--;
+    return (guint)g_ascii_strtoull(p, NULL, 10);
+}
+
+/* Names, messages with destinations and lock marks appear; hits are collapsed, and the
+ * collapsed counts add up to the rows `--trace-only hits` lists one by one. */
+START_TEST(test_text_content)
+{
+    g_autofree char *t = trace_of("--trace");
+    ck_assert_msg(strstr(t, "lock_word 0x10000 (lock_word)"), "%s", t);
+    ck_assert(!strstr(t, "line 0x"));
+    ck_assert(strstr(t, "S + Store -> SM_AD"));
+    ck_assert(strstr(t, "sends Upgrade to home"));
+    ck_assert(strstr(t, "sends Inv-Ack to core 1"));
+    ck_assert(strstr(t, "sends Inv to core 0 (for core 1), AckCount to core 1 (expect 1 ack)"));
+    ck_assert(strstr(t, "atomic lock_word: "));
+    ck_assert_uint_eq(count_lines(t, "lock: acquires the lock"), 6);   /* 2 threads x 3 iterations */
+    ck_assert_uint_eq(count_lines(t, "lock: releases the lock"), 6);
+    ck_assert(strstr(t, "pipeline: mispredict"));
+    /* no single hit rows: S + Load -> S only inside "N x ..." summaries */
+    guint collapsed = 0;
+    g_auto(GStrv) lines = g_strsplit(t, "\n", -1);
+    for (guint i = 0; lines[i]; i++) {
+        guint n = collapsed_count(lines[i]);
+        collapsed += n;
+        if (!n)
+            ck_assert_msg(!strstr(lines[i], "S + Load -> S  "), "a hit row printed: %s", lines[i]);
+    }
+    g_autofree char *hits = trace_of("--trace-only hits");
+    guint single = count_lines(hits, " + Load -> ") + count_lines(hits, " + Store -> ");
+    ck_assert_uint_gt(collapsed, 50);
+    ck_assert_uint_eq(collapsed, single);
+}
+END_TEST
+
+START_TEST(test_text_filters)
+{
+    g_autofree char *t = trace_of("--trace-line h_counter");
+    ck_assert(strstr(t, "h_counter"));
+    ck_assert(!strstr(t, "core 1  lock_word     I + Load"));
+    /* every row line is about h_counter */
+    g_auto(GStrv) lines = g_strsplit(t, "\n", -1);
+    for (guint i = 0; lines[i]; i++)
+        if (strstr(lines[i], " -> ") && !g_str_has_prefix(lines[i], "#"))
+            ck_assert_msg(strstr(lines[i], " h_counter "), "%s", lines[i]);
+    g_autofree char *tr = trace_of("--trace-only transitions");
+    ck_assert(!strstr(tr, "lock:"));
+    ck_assert(!strstr(tr, "pipeline:"));
+    ck_assert(strstr(tr, "IS_D + Data_E -> E"));
+    g_autofree char *err = NULL;
+    ck_assert_int_eq(run_qsim_line(RUN " --trace-line nowhere", NULL, &err), 2);
+    ck_assert_msg(strstr(err, "--trace-line nowhere") && strstr(err, "lock_word, h_counter"), "%s", err);
+    g_autofree char *err2 = NULL;
+    ck_assert_int_eq(run_qsim_line(RUN " --trace-only colours", NULL, &err2), 2);
+    ck_assert_msg(strstr(err2, "transitions, hits, messages, pipeline, locks"), "%s", err2);
+    g_autofree char *err3 = NULL, *err4 = NULL, *out4 = NULL;
+    ck_assert_int_eq(run_qsim_line(RUN " --trace-out /nonexistent-dir/t.json", NULL, &err3), 2);
+    ck_assert_msg(strstr(err3, "--trace-out /nonexistent-dir/t.json"), "%s", err3);
+    ck_assert_int_eq(run_qsim_line(RUN " --trace --vs tas", &out4, &err4), 2);
+    ck_assert_msg(strstr(err4, "not with --vs or --native"), "%s", err4);
+}
+END_TEST
+
+/* The trace goes to stderr: the report on stdout is the same with or without it. */
+START_TEST(test_trace_leaves_report_alone)
+{
+    g_autofree char *a = NULL, *b = NULL, *err = NULL;
+    ck_assert_int_eq(run_qsim_line(RUN " --format json", &a, NULL), 0);
+    ck_assert_int_eq(run_qsim_line(RUN " --format json --trace", &b, &err), 0);
+    ck_assert_str_eq(a, b);
+    ck_assert(strlen(err) > 1000);
+}
+END_TEST
+
+/* ======================================================================================
+ * Perfetto
+ * ====================================================================================== */
+
+static char *tmp_path(const char *name)
+{
+    g_autofree char *dir = g_dir_make_tmp("qsim-trace-XXXXXX", NULL);
+    ck_assert(dir);
+    return g_build_filename(dir, name, NULL);
+}
+
+static void rm_tmp(const char *path)
+{
+    g_unlink(path);
+    g_autofree char *dir = g_path_get_dirname(path);
+    g_rmdir(dir);
+}
+
+START_TEST(test_perfetto)
+{
+    g_autofree char *path = tmp_path("t.json");
+    g_autofree char *args = g_strdup_printf(RUN " --trace-out %s", path);
+    ck_assert_int_eq(run_qsim_line(args, NULL, NULL), 0);
+    g_autofree char *text = NULL;
+    ck_assert(g_file_get_contents(path, &text, NULL, NULL));
+    golden_check("trace-ttas.json", text);
+    g_autoptr(JsonParser) p = json_parser_new();
+    g_autoptr(GError) error = NULL;
+    ck_assert_msg(json_parser_load_from_data(p, text, -1, &error), "not JSON: %s", error ? error->message : "");
+    JsonObject *root = json_node_get_object(json_parser_get_root(p));
+    ck_assert_str_eq(json_object_get_string_member(root, "displayTimeUnit"), "ns");
+    JsonArray *ev = json_object_get_array_member(root, "traceEvents");
+    g_autoptr(GHashTable) flow_s = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
+    g_autoptr(GHashTable) flow_f = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
+    /* one flow per message of each type */
+    g_autoptr(GHashTable) flows_by_type = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    guint threads = 0, states = 0, sm_ad = 0, locks = 0, nflows = 0;
+    for (guint i = 0; i < json_array_get_length(ev); i++) {
+        JsonObject *e = json_array_get_object_element(ev, i);
+        for (const char *const *k = (const char *const[]){ "ph", "ts", "pid", "tid", "name", NULL }; *k; k++)
+            ck_assert_msg(json_object_has_member(e, *k), "event %u has no %s", i, *k);
+        const char *ph = json_object_get_string_member(e, "ph");
+        ck_assert_msg(strchr("XMisf", ph[0]) && !ph[1], "event %u: ph %s", i, ph);
+        double ts = json_object_get_double_member(e, "ts");
+        ck_assert(ts >= 0);
+        const char *name = json_object_get_string_member(e, "name");
+        if (ph[0] == 'X')
+            ck_assert(json_object_get_double_member(e, "dur") >= 0);
+        if (ph[0] == 'M' && !strcmp(name, "thread_name"))
+            threads++;
+        const char *cat = json_object_has_member(e, "cat") ? json_object_get_string_member(e, "cat") : "";
+        if (ph[0] == 'X' && !strcmp(cat, "state")) {
+            states++;
+            sm_ad += !strcmp(name, "SM_AD");
+        }
+        if (ph[0] == 'X' && !strcmp(cat, "lock"))
+            locks++;
+        if (ph[0] == 's' || ph[0] == 'f') {
+            gint64 *id = g_new(gint64, 1);
+            *id = json_object_get_int_member(e, "id");
+            GHashTable *h = ph[0] == 's' ? flow_s : flow_f;
+            ck_assert_msg(!g_hash_table_contains(h, id), "flow %" G_GINT64_FORMAT " has two '%s'", *id, ph);
+            /* ts in microseconds: stored as thousandths to compare exactly */
+            g_hash_table_insert(h, id, GINT_TO_POINTER((gint)(ts * 1000 + 0.5) + 1));
+            if (ph[0] == 'f')
+                ck_assert_str_eq(json_object_get_string_member(e, "bp"), "e");
+            if (ph[0] == 's') {
+                nflows++;
+                guint had = GPOINTER_TO_UINT(g_hash_table_lookup(flows_by_type, name));
+                g_hash_table_insert(flows_by_type, g_strdup(name), GUINT_TO_POINTER(had + 1));
+            }
+        }
+    }
+    ck_assert_uint_eq(g_hash_table_size(flow_s), g_hash_table_size(flow_f));
+    GHashTableIter it;
+    gpointer k, v;
+    g_hash_table_iter_init(&it, flow_s);
+    while (g_hash_table_iter_next(&it, &k, &v)) {
+        gpointer f = g_hash_table_lookup(flow_f, k);
+        ck_assert_msg(f, "flow %" G_GINT64_FORMAT " starts and never ends", *(gint64 *)k);
+        ck_assert_int_ge(GPOINTER_TO_INT(f), GPOINTER_TO_INT(v));
+    }
+    /* one arrow per message the run sent: as many of each type as the report counts (not a
+     * literal: the count moves whenever the timing model does) */
+    g_autofree char *report = NULL;
+    ck_assert_int_eq(run_qsim_line(RUN " --format json", &report, NULL), 0);
+    g_autoptr(JsonParser) rp = json_parser_new();
+    ck_assert(json_parser_load_from_data(rp, report, -1, NULL));
+    JsonObject *coh = json_object_get_object_member(json_node_get_object(json_parser_get_root(rp)), "coherence");
+    JsonObject *msgs = json_object_get_object_member(coh, "messages");
+    g_autoptr(GList) types = json_object_get_members(msgs);
+    guint sent = 0;
+    for (GList *t = types; t; t = t->next) {
+        guint n = (guint)json_object_get_int_member(msgs, t->data);
+        ck_assert_msg(GPOINTER_TO_UINT(g_hash_table_lookup(flows_by_type, t->data)) == n,
+                      "%s: the report counts %u, the trace has %u arrows", (const char *)t->data, n,
+                      GPOINTER_TO_UINT(g_hash_table_lookup(flows_by_type, t->data)));
+        sent += n;
+    }
+    ck_assert_uint_gt(sent, 20);
+    ck_assert_uint_eq(nflows, sent); /* and no arrow of a type the report does not know */
+    /* 2 cores and the home, three cache lines of three tracks each; lock phases: 6 acquiring,
+     * 6 holding */
+    ck_assert_uint_eq(threads, 3 + 3 * 3);
+    ck_assert_uint_eq(locks, 12);
+    ck_assert_uint_gt(states, 30);
+    ck_assert_uint_gt(sm_ad, 0);
+    rm_tmp(path);
+}
+END_TEST
+
+/* ======================================================================================
+ * The step-through page
+ * ====================================================================================== */
+
+/* The JSON data the page carries. */
+static JsonObject *page_data(const char *html, JsonParser *p)
+{
+    const char *open = "<script type=\"application/json\" id=\"data\">";
+    const char *a = strstr(html, open);
+    ck_assert(a);
+    a += strlen(open);
+    const char *b = strstr(a, "</script>");
+    ck_assert(b);
+    g_autofree char *json = g_strndup(a, (gsize)(b - a));
+    g_autoptr(GError) error = NULL;
+    ck_assert_msg(json_parser_load_from_data(p, json, -1, &error), "%s", error ? error->message : "");
+    return json_node_get_object(json_parser_get_root(p));
+}
+
+/* The first step whose title is `row` on `line`, from `from` on (1-based, as the page counts). */
+static guint find_step(JsonObject *d, const char *row, const char *line, guint from)
+{
+    JsonArray *steps = json_object_get_array_member(d, "steps");
+    JsonArray *lines = json_object_get_array_member(d, "lines");
+    for (guint k = from; k <= json_array_get_length(steps); k++) {
+        JsonObject *s = json_array_get_object_element(steps, k - 1);
+        gint64 l = json_object_get_int_member(s, "l");
+        if (l >= 0 && !strcmp(json_object_get_string_member(s, "t"), row) &&
+            !strcmp(json_object_get_string_member(json_array_get_object_element(lines, (guint)l), "name"), line))
+            return k;
+    }
+    ck_abort_msg("no step %s on %s", row, line);
+    return 0;
+}
+
+static char *make_page(const char *path)
+{
+    g_autofree char *args = g_strdup_printf(RUN " --trace-html %s", path);
+    g_autofree char *err = NULL;
+    ck_assert_msg(run_qsim_line(args, NULL, &err) == 0, "%s", err);
+    char *html = NULL;
+    ck_assert(g_file_get_contents(path, &html, NULL, NULL));
+    return html;
+}
+
+START_TEST(test_page_golden_and_data)
+{
+    g_autofree char *path = tmp_path("page.html");
+    g_autofree char *html = make_page(path);
+    golden_check("page-ttas.html", html);
+    /* self-contained: nothing fetched */
+    ck_assert(!strstr(html, "http://") && !strstr(html, "https://") && !strstr(html, " src="));
+    g_autoptr(JsonParser) p = json_parser_new();
+    JsonObject *d = page_data(html, p);
+    JsonArray *steps = json_object_get_array_member(d, "steps");
+    /* the same events as the text trace with the same filters */
+    g_autofree char *t = trace_of("--trace");
+    guint text_events = 0;
+    g_auto(GStrv) lines = g_strsplit(t, "\n", -1);
+    for (guint i = 0; lines[i]; i++)
+        text_events += lines[i][0] && lines[i][0] != '#' && !strstr(lines[i], " x ");
+    ck_assert_uint_eq(json_array_get_length(steps), text_events);
+    guint up = find_step(d, "S + Store -> SM_AD", "lock_word", 1);
+    JsonObject *s = json_array_get_object_element(steps, up - 1);
+    ck_assert(strstr(json_object_get_string_member(s, "w"), "sends Upgrade to home"));
+    ck_assert(strstr(json_object_get_string_member(s, "x"), "Now SM_AD: from S to M"));
+    ck_assert_int_eq(json_object_get_int_member(s, "tr"), 1);
+    rm_tmp(path);
+}
+END_TEST
+
+/* The cell (its <td ...> up to </td>) shows `state`, maybe followed by the directory's holders. */
+static gboolean cell_shows(const char *td, const char *state)
+{
+    const char *text = strchr(td, '>');
+    if (!text || !g_str_has_prefix(text + 1, state))
+        return FALSE;
+    char after = text[1 + strlen(state)];
+    return after == '\0' || after == '<';
+}
+
+/* The state `who` ("core 1", "home") holds `line` in after step k (1-based), replayed from the
+ * titles of the rows up to k ("S + Inv -> I": I), not from the page's own lists of changes;
+ * "I" before its first row.  The browser test asks the page for states computed this way, so
+ * it needs no step number or state of a particular timing. */
+static char *replayed_state(JsonObject *d, const char *line, const char *who, guint k)
+{
+    JsonArray *steps = json_object_get_array_member(d, "steps");
+    JsonArray *lines = json_object_get_array_member(d, "lines");
+    const char *state = "I";
+    for (guint i = 1; i <= k && i <= json_array_get_length(steps); i++) {
+        JsonObject *s = json_array_get_object_element(steps, i - 1);
+        gint64 l = json_object_get_int_member(s, "l");
+        if (l < 0 || strcmp(json_object_get_string_member(s, "k"), "row") ||
+            strcmp(json_object_get_string_member(s, "who"), who) ||
+            strcmp(json_object_get_string_member(json_array_get_object_element(lines, (guint)l), "name"), line))
+            continue;
+        const char *next = strstr(json_object_get_string_member(s, "t"), " -> ");
+        ck_assert_msg(next, "step %u: a row title without \" -> \"", i);
+        state = next + 4;
+    }
+    return g_strdup(state);
+}
+
+/* A real browser opens the page at two steps (the URL fragment) and shows the states of that
+ * step; a screenshot of a step with a transient state is kept in the build folder. */
+START_TEST(test_page_in_browser)
+{
+    g_autofree char *chromium = g_find_program_in_path("chromium");
+    ck_assert_msg(chromium, "chromium is not installed: build-aux/deps.sh installs it (apt-get install chromium)");
+    const char *bin = g_getenv("QSIM_BIN");
+    g_autofree char *outdir = bin ? g_path_get_dirname(bin) : g_build_filename(test_srcdir(), "build", NULL);
+    g_autofree char *path = g_build_filename(outdir, "trace-page.html", NULL);
+    if (!g_path_is_absolute(path)) {
+        g_autofree char *cwd = g_get_current_dir();
+        g_autofree char *abs = g_build_filename(cwd, path, NULL);
+        g_free(path);
+        path = g_steal_pointer(&abs);
+    }
+    g_autofree char *html = make_page(path);
+    g_autoptr(JsonParser) p = json_parser_new();
+    JsonObject *d = page_data(html, p);
+    guint n = json_array_get_length(json_object_get_array_member(d, "steps"));
+    guint a = find_step(d, "S + Store -> SM_AD", "lock_word", 1);
+    guint b = find_step(d, "SM_A + Last-Inv-Ack -> M", "lock_word", a);
+    JsonObject *sa = json_array_get_object_element(json_object_get_array_member(d, "steps"), a - 1);
+    const char *who = json_object_get_string_member(sa, "who"); /* "core N" */
+    g_autofree char *cell = g_strdup_printf("id=\"cell-lock_word-c%s\"", who + 5);
+    g_autofree char *other = g_strdup_printf("id=\"cell-lock_word-c%d\"", who[5] == '0' ? 1 : 0);
+    g_autofree char *profile = g_dir_make_tmp("qsim-chromium-XXXXXX", NULL);
+    g_autofree char *profile_arg = g_strdup_printf("--user-data-dir=%s", profile);
+    /* the next transition of lock_word after step a, as the page's `n` key finds it */
+    guint after_a = a + 1;
+    JsonArray *steps = json_object_get_array_member(d, "steps");
+    while (after_a <= n) {
+        JsonObject *s = json_array_get_object_element(steps, after_a - 1);
+        if (json_object_get_int_member(s, "tr") && json_object_get_int_member(s, "l") == json_object_get_int_member(d, "lockLine"))
+            break;
+        after_a++;
+    }
+    ck_assert_uint_le(after_a, b);
+    const char *other_who = who[5] == '0' ? "core 1" : "core 0";
+    /* which step each check opens and what it must show: found in the data, so that the test
+     * follows the run when the timing model moves its steps (the states of the other core are
+     * replayed from the row titles, see replayed_state) */
+    struct {
+        guint step;
+        const char *fragment;
+        gboolean cells, changed;
+    } checks[] = {
+        { a, "", TRUE, TRUE },                          /* the core's row put it in SM_AD */
+        { b, "", TRUE, TRUE },                          /* and this one in M */
+        { a + 1, "&press=jjk", TRUE, FALSE },           /* forward twice, back once: the step after a */
+        { a, "&line=lock_word&press=np", TRUE, TRUE },  /* next transition, then back to a */
+        { after_a, "&press=n", FALSE, FALSE },          /* the next transition of the lock's line */
+    };
+    for (guint i = 0; i < G_N_ELEMENTS(checks); i++) {
+        guint open = i >= 2 ? a : checks[i].step;
+        g_autofree char *url = g_strdup_printf("file://%s#step=%u%s", path, open, checks[i].fragment);
+        const char *argv[] = { chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                               "--no-first-run", "--disable-background-networking", "--disable-component-update",
+                               "--disable-sync", profile_arg, "--dump-dom", url, NULL };
+        g_autofree char *dom = NULL, *err = NULL;
+        int status = 0;
+        g_autoptr(GError) error = NULL;
+        ck_assert_msg(g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &dom, &err, &status, &error),
+                      "chromium: %s", error ? error->message : "");
+        ck_assert_msg(g_spawn_check_wait_status(status, NULL), "chromium failed: %s", err);
+        g_autofree char *stepno = g_strdup_printf("id=\"step-no\">step %u of %u ", checks[i].step, n);
+        ck_assert_msg(strstr(dom, stepno), "no %s in the page's DOM", stepno);
+        if (!checks[i].cells)
+            continue;
+        g_autofree char *want_mine = replayed_state(d, "lock_word", who, checks[i].step);
+        g_autofree char *want_theirs = replayed_state(d, "lock_word", other_who, checks[i].step);
+        if (checks[i].step == a)
+            ck_assert_str_eq(want_mine, "SM_AD");
+        if (checks[i].step == b)
+            ck_assert_str_eq(want_mine, "M");
+        const char *mine = strstr(dom, cell), *theirs = strstr(dom, other);
+        ck_assert_msg(mine && theirs, "no state cells in the DOM at step %u", checks[i].step);
+        const char *end = strstr(mine, "</td>"), *end2 = strstr(theirs, "</td>");
+        g_autofree char *mine_td = g_strndup(mine, (gsize)(end - mine)), *theirs_td = g_strndup(theirs, (gsize)(end2 - theirs));
+        ck_assert_msg(cell_shows(mine_td, want_mine), "step %u: %s shows %s, not %s", checks[i].step, who, mine_td,
+                      want_mine);
+        ck_assert_msg(cell_shows(theirs_td, want_theirs), "step %u: %s shows %s, not %s", checks[i].step, other_who,
+                      theirs_td, want_theirs);
+        if (checks[i].changed)
+            ck_assert_msg(strstr(mine_td, !strcmp(want_mine, "M") ? "stable changed" : "transient changed"), "%s",
+                          mine_td);
+        ck_assert(strstr(dom, "id=\"event\""));
+    }
+    /* the screenshot: the transient step, for people to look at */
+    g_autofree char *png = g_build_filename(outdir, "trace-page-transient.png", NULL);
+    g_autofree char *shot = g_strdup_printf("--screenshot=%s", png);
+    g_autofree char *url = g_strdup_printf("file://%s#step=%u", path, a);
+    const char *argv[] = { chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                           "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                           profile_arg, "--hide-scrollbars", "--window-size=1280,1000", shot, url, NULL };
+    int status = 0;
+    g_unlink(png);
+    ck_assert(g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL, NULL,
+                           NULL, NULL, NULL, &status, NULL));
+    g_autofree char *img = NULL;
+    gsize len = 0;
+    ck_assert_msg(g_file_get_contents(png, &img, &len, NULL) && len > 1000 && !memcmp(img, "\x89PNG", 4),
+                  "no screenshot at %s", png);
+    g_autofree char *rm = g_strdup_printf("rm -rf '%s'", profile);
+    ck_assert(g_spawn_command_line_sync(rm, NULL, NULL, NULL, NULL));
+}
+END_TEST
+
+Suite *make_trace_suite(void)
+{
+    Suite *s = suite_create("trace");
+    TCase *tc = tcase_create("names");
+    tcase_add_test(tc, test_names);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("text");
+    tcase_set_timeout(tc, 60);
+    tcase_add_loop_test(tc, test_text_golden, 0, G_N_ELEMENTS(text_goldens));
+    tcase_add_test(tc, test_text_content);
+    tcase_add_test(tc, test_text_filters);
+    tcase_add_test(tc, test_trace_leaves_report_alone);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("perfetto");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_perfetto);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("page");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_page_golden_and_data);
+    tcase_add_test(tc, test_page_in_browser);
+    suite_add_tcase(s, tc);
+    return s;
+}

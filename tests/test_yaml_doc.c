@@ -1,0 +1,107 @@
+/* YAML with limits: depth, one document, no NUL in a value; libyaml's errors positioned. */
+#include <check.h>
+#include <string.h>
+#include "sim/base/yaml_doc.h"
+
+#define TEST_ERROR (g_quark_from_static_string("test-yaml"))
+
+typedef struct {
+    const char *title, *input;
+    const char *error;      /* the whole message, or NULL: it loads */
+} YamlCase;
+
+static char *nested_flow(guint depth)
+{
+    GString *s = g_string_new("a: ");
+    for (guint i = 1; i < depth; i++)
+        g_string_append_c(s, '[');
+    for (guint i = 1; i < depth; i++)
+        g_string_append_c(s, ']');
+    g_string_append_c(s, '\n');
+    return g_string_free(s, FALSE);
+}
+
+/* `depth` mappings, each the value of the one before's only key. */
+static char *nested_block(guint depth)
+{
+    GString *s = g_string_new(NULL);
+    for (guint i = 0; i < depth; i++)
+        g_string_append_printf(s, "%*sk%u:\n", (int)i, "", i);
+    return g_string_free(s, FALSE);
+}
+
+static const YamlCase cases[] = {
+    { "a mapping", "a: 1\nb: [1, 2]\n", NULL },
+    { "empty", "", NULL },
+    { "one document marked", "---\na: 1\n...\n", NULL },
+    { "a second document", "a: 1\n---\nb: 2\n", "t.yaml:2:1: a second YAML document (a thing is one document: remove "
+                                                 "the `---` line and what follows)" },
+    { "an escaped NUL", "a: \"x\\0y\"\n", "t.yaml:1:4: a NUL character in a value" },
+    { "a syntax error", "a: [1, 2\n", "t.yaml:2:1: YAML syntax error: did not find expected ',' or ']' while parsing "
+                                      "a flow sequence" },
+};
+
+static gboolean load(const char *text, GError **error)
+{
+    yaml_document_t doc;
+    if (!yaml_doc_load(text, strlen(text), "t.yaml", "thing", &doc, TEST_ERROR, 7, error))
+        return FALSE;
+    yaml_document_delete(&doc);
+    return TRUE;
+}
+
+START_TEST(test_cases)
+{
+    const YamlCase *c = &cases[_i];
+    g_autoptr(GError) e = NULL;
+    gboolean ok = load(c->input, &e);
+    if (!c->error) {
+        ck_assert_msg(ok, "%s: %s", c->title, e ? e->message : "");
+        return;
+    }
+    ck_assert_msg(!ok, "%s: loaded", c->title);
+    ck_assert(g_error_matches(e, TEST_ERROR, 7));
+    ck_assert_msg(!strcmp(e->message, c->error), "%s:\n got  %s\n want %s", c->title, e->message, c->error);
+}
+END_TEST
+
+/* Depth 32 loads; 33 is refused at the collection that goes too deep, flow or block. */
+START_TEST(test_depth_limit)
+{
+    g_autofree char *ok_flow = nested_flow(YAML_DOC_MAX_DEPTH), *deep_flow = nested_flow(YAML_DOC_MAX_DEPTH + 1);
+    g_autofree char *ok_block = nested_block(YAML_DOC_MAX_DEPTH), *deep_block = nested_block(YAML_DOC_MAX_DEPTH + 1);
+    g_autoptr(GError) e = NULL;
+    ck_assert_msg(load(ok_flow, &e), "%s", e ? e->message : "");
+    ck_assert_msg(load(ok_block, &e), "%s", e ? e->message : "");
+    ck_assert(!load(deep_flow, &e));
+    ck_assert_str_eq(e->message, "t.yaml:1:35: nested deeper than 32 levels");
+    g_clear_error(&e);
+    ck_assert(!load(deep_block, &e));
+    ck_assert_str_eq(e->message, "t.yaml:33:33: nested deeper than 32 levels");
+}
+END_TEST
+
+/* A megabyte of `[` stops at the limit: libyaml alone would scan it quadratically. */
+START_TEST(test_deep_input_stops_early)
+{
+    GString *s = g_string_new(NULL);
+    for (guint i = 0; i < (1u << 20); i++)
+        g_string_append_c(s, '[');
+    g_autoptr(GError) e = NULL;
+    ck_assert(!load(s->str, &e));
+    g_string_free(s, TRUE);
+    ck_assert_str_eq(e->message, "t.yaml:1:33: nested deeper than 32 levels");
+}
+END_TEST
+
+Suite *make_yaml_doc_suite(void)
+{
+    Suite *s = suite_create("yaml_doc");
+    TCase *tc = tcase_create("limits");
+    tcase_set_timeout(tc, 30);
+    tcase_add_loop_test(tc, test_cases, 0, G_N_ELEMENTS(cases));
+    tcase_add_test(tc, test_depth_limit);
+    tcase_add_test(tc, test_deep_input_stops_early);
+    suite_add_tcase(s, tc);
+    return s;
+}
