@@ -5,12 +5,15 @@
  * the detailed run; then every built-in lock on every config, the reports byte for byte. */
 #include <check.h>
 #include <string.h>
+#include <unistd.h>
+#include <glib/gstdio.h>
 #include "sim/machine.h"
 #include "sim/run.h"
 #include "sim/base/report.h"
 #include "cores/asm.h"
 #include "cores/isa_exec.h"
 #include "coherence/memsys.h"
+#include "sim/lock_find.h"
 #include "tests/run_qsim.h"
 
 /* ==================== one machine, both ways ==================== */
@@ -222,59 +225,223 @@ END_TEST
 
 /* ==================== every lock, every config: the reports ==================== */
 
-static const char *const configs[] = { "haswell", "magny-cours", "neoverse-n1", "skylake-sp", "teaching", "thunderx",
-                                       "westmere-ex" };
-static const char *const locks[] = { "tas", "ttas", "ticket", "mcs", "clh", "qspin", "qspin-cmpxchg", "qrwlock" };
+/* The machines: every shipped config, a bigger snooping bus, and MSI on a directory. */
+typedef struct {
+    const char *name;
+    const char *config;
+    const char *sets[2];
+} FfMachine;
 
-static char *report_of(const RunOptions *o)
+static const FfMachine machines[] = {
+    { "haswell", "haswell", { NULL } },
+    { "magny-cours", "magny-cours", { NULL } },
+    { "neoverse-n1", "neoverse-n1", { NULL } },
+    { "skylake-sp", "skylake-sp", { NULL } },
+    { "teaching", "teaching", { NULL } },
+    { "teaching-bus", "teaching-bus", { NULL } },
+    { "teaching-bus x8", "teaching-bus", { "topology.cores_per_socket=8", NULL } },
+    { "haswell msi", "haswell", { "protocol=msi", NULL } },
+    { "thunderx", "thunderx", { NULL } },
+    { "westmere-ex", "westmere-ex", { NULL } },
+};
+
+static guint machine_cores(const FfMachine *fm)
+{
+    g_autoptr(GError) err = NULL;
+    QsimConfig *cfg = config_load(fm->config, fm->sets, &err);
+    ck_assert_msg(cfg, "%s: %s", fm->name, err ? err->message : "");
+    guint n = config_total_cores(cfg);
+    config_free(cfg);
+    return n;
+}
+
+/* The report without its host keys; *share: the core-cycles fast-forwarded (a run's own
+ * figure, so that a test can tell it compared runs that did fast-forward). */
+static gboolean machine_arm64(const FfMachine *fm)
+{
+    g_autoptr(QsimConfig) cfg = config_load(fm->config, fm->sets, NULL);
+    return cfg && cfg->arch == ARCH_ARM64;
+}
+
+static char *report_of(const RunOptions *o, double *share)
 {
     RunResult r;
     g_autoptr(GError) err = NULL;
-    ck_assert_msg(run_simulation(o, &r, &err), "%s", err ? err->message : "");
+    RunOptions with_host = *o;
+    with_host.host_time = TRUE;
+    ck_assert_msg(run_simulation(&with_host, &r, &err), "%s", err ? err->message : "");
+    JsonObject *root = json_node_get_object(r.report);
+    *share = json_object_get_double_member(root, "host_fast_forward_share");
+    static const char *const host[] = { "host_seconds", "host_cpu_seconds", "host_peak_rss_kib",
+                                        "host_fast_forward_share" };
+    for (guint i = 0; i < G_N_ELEMENTS(host); i++) {
+        ck_assert_msg(json_object_has_member(root, host[i]), "no %s", host[i]);
+        json_object_remove_member(root, host[i]);
+    }
     char *json = report_to_json(r.report);
     run_result_clear(&r);
     return json;
 }
 
-/* Every lock on config _i at 1, 2, 3, 8 threads (fixed work) and 32 (fixed time), both data
- * placements, with and without jitter. */
+/* One run both ways: the reports byte for byte.  Returns the share fast-forwarded. */
+static double compare_run(RunOptions *o, const char *machine)
+{
+    double share = 0, none = 0;
+    o->fast_forward = TRUE;
+    g_autofree char *a = report_of(o, &share);
+    o->fast_forward = FALSE;
+    g_autofree char *b = report_of(o, &none);
+    ck_assert(none == 0);
+    ck_assert_msg(!strcmp(a, b),
+                  "%s on %s, %u threads, %s data, jitter %u, %s %" G_GUINT64_FORMAT " (warm-up %" G_GUINT64_FORMAT
+                  "): the reports differ",
+                  o->lock, machine, o->workload.threads,
+                  o->workload.data == HARNESS_SAME_LINE ? "same-line" : "separate-line", o->workload.jitter,
+                  o->workload.duration ? "duration" : "iterations",
+                  o->workload.duration ? o->workload.duration : (guint64)o->workload.iterations, o->workload.warmup);
+    return share;
+}
+
+static void options_for(RunOptions *o, const FfMachine *fm, const char *lock, guint n)
+{
+    run_options_init(o);
+    o->config = fm->config;
+    o->sets = fm->sets[0] ? fm->sets : NULL;
+    o->lock = lock;
+    o->workload.threads = n;
+    o->workload.readers = g_str_has_prefix(lock, "qrwlock") ? n / 2 : 0;
+}
+
+/* Locks that sleep in futex_wait: they get runs with more threads than cores too. */
+static gboolean sleeping_lock(const char *lock)
+{
+    return g_str_has_prefix(lock, "futex") || g_str_has_prefix(lock, "adaptive");
+}
+
+/* Every built-in lock (lock_names) on machine _i at 1, 2, 3, 8 threads (fixed work) and 32
+ * (fixed time), where the machine has the cores; on the small machines also with more threads
+ * than cores (the OS model's time slices and context switches), every lock, and the sleeping
+ * locks at twice the cores; both data placements, with and without jitter (under
+ * QSIM_TEST_SCALE=quick fewer points, one of the two pairs where data and jitter go together).
+ * On x86 machines some runs must have fast-forwarded; arm64's locks wait in WFE, which holds no
+ * events anyway (the catch_up cases spin on arm64 without it). */
 START_TEST(test_reports_identical)
 {
-    const char *config = configs[_i];
-    static const guint threads[] = { 1, 2, 3, 8, 32 };
+    const FfMachine *fm = &machines[_i];
+    guint cores = machine_cores(fm);
+    static const guint counts[] = { 1, 2, 3, 8, 32 };
     gboolean quick = test_scale_quick();
-    guint compared = 0;
-    for (guint l = 0; l < G_N_ELEMENTS(locks); l++)
-        for (guint t = 0; t < G_N_ELEMENTS(threads); t++)
-            for (guint data = 0; data < 2; data++)
-                for (guint jitter = 0; jitter < 2; jitter++) {
-                    guint n = threads[t];
-                    if (!strcmp(config, "teaching") && n > 2)
-                        continue; /* two cores */
-                    if (quick && (n == 3 || n == 32 || data != jitter))
-                        continue;
-                    RunOptions o;
-                    run_options_init(&o);
-                    o.config = config;
-                    o.lock = locks[l];
-                    o.host_time = FALSE;
-                    o.workload.threads = n;
-                    o.workload.readers = !strcmp(locks[l], "qrwlock") ? n / 2 : 0;
-                    o.workload.data = data ? HARNESS_SAME_LINE : HARNESS_SEPARATE_LINE;
-                    o.workload.jitter = jitter ? 50 : 0;
-                    if (n == 32)
-                        o.workload.duration = 15000;
-                    else
-                        o.workload.iterations = n == 8 ? 3 : 8;
-                    o.fast_forward = TRUE;
-                    g_autofree char *a = report_of(&o);
-                    o.fast_forward = FALSE;
-                    g_autofree char *b = report_of(&o);
-                    ck_assert_msg(!strcmp(a, b), "%s on %s, %u threads, %s data, jitter %u: the reports differ",
-                                  locks[l], config, n, data ? "same-line" : "separate-line", jitter ? 50 : 0);
-                    compared++;
-                }
+    GPtrArray *locks = lock_names();
+    guint compared = 0, forwarded = 0, turn = _i;
+    for (guint l = 0; l < locks->len; l++) {
+        const char *lock = locks->pdata[l];
+        GArray *threads = g_array_new(FALSE, FALSE, sizeof(guint));
+        for (guint t = 0; t < G_N_ELEMENTS(counts); t++)
+            if (counts[t] <= cores && !(quick && (counts[t] == 3 || counts[t] == 32)))
+                g_array_append_val(threads, counts[t]);
+        if (cores <= 8 && !quick) {
+            guint over = cores + 1, twice = 2 * cores;
+            g_array_append_val(threads, over);
+            if (sleeping_lock(lock) && twice > over)
+                g_array_append_val(threads, twice);
+        }
+        for (guint t = 0; t < threads->len; t++) {
+            guint n = g_array_index(threads, guint, t);
+            guint pick = (turn++ % 2) * 3; /* quick: (separate, none) or (same, jitter), in turn */
+            for (guint pair = 0; pair < 4; pair++) {
+                gboolean same_line = pair & 1, jitter = pair >> 1;
+                if (quick && pair != pick)
+                    continue;
+                RunOptions o;
+                options_for(&o, fm, lock, n);
+                o.workload.data = same_line ? HARNESS_SAME_LINE : HARNESS_SEPARATE_LINE;
+                o.workload.jitter = jitter ? 50 : 0;
+                if (n >= 32)
+                    o.workload.duration = 15000;
+                else
+                    o.workload.iterations = n >= 8 ? 6 : 20;
+                if (compare_run(&o, fm->name) > 0)
+                    forwarded++;
+                compared++;
+            }
+        }
+        g_array_free(threads, TRUE);
+    }
+    g_ptr_array_unref(locks);
+    if (g_getenv("QSIM_TEST_COUNT"))
+        fprintf(stderr, "%s: %s: %u runs compared, %u fast-forwarded\n", __func__, fm->name, compared, forwarded);
     ck_assert_uint_gt(compared, 0);
+    ck_assert_msg(forwarded > 0 || machine_arm64(fm), "%s: none of %u runs fast-forwarded", fm->name, compared);
+}
+END_TEST
+
+/* Fixed-time runs with a warm-up: the counters snapshotted at the warm-up's end (while cores
+ * sleep in steady loops) and the measured window are the same both ways. */
+START_TEST(test_warmup_windows_identical)
+{
+    const FfMachine *fm = &machines[_i];
+    guint cores = machine_cores(fm);
+    gboolean quick = test_scale_quick();
+    GPtrArray *locks = lock_names();
+    guint compared = 0, forwarded = 0;
+    for (guint l = 0; l < locks->len; l++) {
+        if (quick && l % 4 != (guint)_i % 4)
+            continue;
+        for (guint v = 0; v < 2; v++) {
+            RunOptions o;
+            options_for(&o, fm, locks->pdata[l], MIN(cores, (l + v) % 2 ? 8u : 3u));
+            o.workload.warmup = 2000 + 333 * l;
+            o.workload.duration = 6000;
+            o.workload.jitter = (l + v) % 3 == 0 ? 30 : 0;
+            if (compare_run(&o, fm->name) > 0)
+                forwarded++;
+            compared++;
+        }
+    }
+    g_ptr_array_unref(locks);
+    if (g_getenv("QSIM_TEST_COUNT"))
+        fprintf(stderr, "%s: %s: %u runs compared, %u fast-forwarded\n", __func__, fm->name, compared, forwarded);
+    ck_assert_uint_gt(compared, 0);
+    ck_assert_msg(forwarded > 0 || machine_arm64(fm), "%s: none of %u runs fast-forwarded", fm->name, compared);
+}
+END_TEST
+
+/* The OS model's time slices end while cores sleep in steady loops: with three and four
+ * threads on two cores, the spinners are preempted (the slice's end catches the sleeper up
+ * first) and switched back, many times, until thread 0's long `work` sets the flag. */
+START_TEST(test_time_slices_preempt_sleepers)
+{
+    static const char text[] = ".shared lock_word 4 own_line\n.shared flag 8 own_line\n.entry lock\n.entry unlock\n"
+                               "lock:\n    bne tid, 0, spin\n    work 60000\n    mov r2, 1\n    st [flag], r2\n    ret\n"
+                               "spin:\n    pause\n    ld r1, [flag]\n    beq r1, 0, spin\n    ret\nunlock:\n    ret\n";
+    g_autofree char *path = NULL;
+    g_autoptr(GError) err = NULL;
+    int fd = g_file_open_tmp("qsim-ff-XXXXXX.qs", &path, &err);
+    ck_assert_msg(fd >= 0, "%s", err ? err->message : "");
+    close(fd);
+    ck_assert(g_file_set_contents(path, text, -1, NULL));
+    static const char *const sets[] = { "os.sched_latency_cycles=20000", "os.min_granularity_cycles=3000", NULL };
+    for (guint n = 3; n <= 4; n++) {
+        RunOptions o;
+        run_options_init(&o);
+        o.config = "teaching";
+        o.sets = sets;
+        o.lock_file = path;
+        o.workload.threads = n;
+        o.workload.iterations = 1;
+        o.progress_cycles = 10000000;
+        g_autofree char *what = g_strdup_printf("%u threads on 2 cores, short slices", n);
+        double share = compare_run(&o, what);
+        ck_assert_msg(share > 0.3, "%s: %.3f fast-forwarded", what, share);
+        /* and the switches happened */
+        RunResult r;
+        o.host_time = FALSE;
+        ck_assert(run_simulation(&o, &r, NULL));
+        JsonObject *os = json_object_get_object_member(json_node_get_object(r.report), "os");
+        ck_assert_int_gt(json_object_get_int_member(os, "context_switches"), 40);
+        run_result_clear(&r);
+    }
+    g_unlink(path);
 }
 END_TEST
 
@@ -305,6 +472,7 @@ START_TEST(test_litmus_no_fast_forward)
     static const char *const cases[][2] = {
         { "haswell", "tests/litmus/x86" },
         { "neoverse-n1", "tests/litmus/aarch64" },
+        { "teaching-bus", "tests/litmus/x86" },
     };
     for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
         g_autofree char *dir = g_build_filename(test_srcdir(), cases[i][1], NULL);
@@ -344,10 +512,12 @@ Suite *make_fast_forward_suite(void)
     tcase_add_loop_test(tc, test_cut_off_at_every_phase, 0, G_N_ELEMENTS(spin_cases));
     tcase_add_test(tc, test_sev_wakes);
     tcase_add_test(tc, test_spin_forever_runs_to_the_limit);
+    tcase_add_test(tc, test_time_slices_preempt_sleepers);
     suite_add_tcase(s, tc);
     TCase *eq = tcase_create("equivalence");
     tcase_set_timeout(eq, 900);
-    tcase_add_loop_test(eq, test_reports_identical, 0, G_N_ELEMENTS(configs));
+    tcase_add_loop_test(eq, test_reports_identical, 0, G_N_ELEMENTS(machines));
+    tcase_add_loop_test(eq, test_warmup_windows_identical, 0, G_N_ELEMENTS(machines));
     tcase_add_test(eq, test_cli_no_fast_forward);
     tcase_add_test(eq, test_litmus_no_fast_forward);
     suite_add_tcase(s, eq);
