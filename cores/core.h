@@ -155,7 +155,8 @@ void core_syscall_return(Core *c, uint64_t result);
 void core_context_init(CoreContext *ctx, guint tid, guint nthreads, int32_t entry_pc);
 /* Whether the thread can leave the core now: no atomic or system call at the ROB head has
  * started (its memory effect cannot be undone by a squash) and no retired store waits in the
- * store buffer (another core must see them before the thread runs there). */
+ * store buffer (another core must see them before the thread runs there).  A core asleep in a
+ * steady loop catches up first (so does core_context_save, and core_stop). */
 gboolean core_can_switch(const Core *c);
 /* The thread leaves the core: every op not retired is squashed and its state saved in *out; a
  * system call the OS was running counts as retired (the thread resumes after it; the OS

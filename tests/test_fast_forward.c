@@ -1,8 +1,10 @@
 /* Fast-forward of steady loops (cores/core_ff.c): a run with it is the run without it, to the
  * cycle and the counter.  A spinning core is woken at every phase of its period (by a store,
  * by stores to other words of its line, by an SEV, by the watchdog's windows, by the end of a
- * --duration run) and every counter, register and the memory system's state are compared with
- * the detailed run; then every built-in lock on every config, the reports byte for byte. */
+ * --duration run, by the OS model's time slices) and every counter, register and the memory
+ * system's state are compared with the detailed run; then every built-in lock on every config
+ * (a bigger bus and MSI too), more threads than cores, warm-up windows, litmus runs: the
+ * reports byte for byte. */
 #include <check.h>
 #include <string.h>
 #include <unistd.h>
