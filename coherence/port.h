@@ -23,11 +23,16 @@
  *  - before the memory system reads or changes a core's private caches for anything but that
  *    core's own access (a message for it, an eviction of its line), it calls the core's
  *    `catch_up`: a core that fast-forwards a steady loop brings itself up to date first.
+ *  - `counted`, when the client has one, hears every L1 miss and request for ownership the
+ *    memory system counts (MemStats l1_misses, rfos) with the access that caused it, at the
+ *    moment it counts it, so a core can charge them to the op (`pc`) that issued the access
+ *    (per-instruction profiles); it only counts, never issues.
  *
  * Fast-forward (cores/core_ff.c) asks the memory system for a little more (PortFastForward):
  * counters to tell that nothing but L1 load hits touched a core's caches between two points,
  * the hits themselves without engine events (the lines are frozen while the core sleeps), and
- * the arithmetic of k more periods of hits (counters, LRU). */
+ * the arithmetic of k more periods of hits (counters, LRU).
+ */
 #ifndef QSIM_PORT_H
 #define QSIM_PORT_H
 
@@ -62,6 +67,12 @@ typedef enum {
     LINE_EVICTED,      /* replaced in the L1 (capacity/conflict or back-invalidation) */
 } LineLossCause;
 
+/* What `counted` is told about. */
+typedef enum {
+    MEM_COUNT_L1_MISS,   /* the access missed in the L1 (or needed an upgrade) */
+    MEM_COUNT_RFO,       /* the access sent a request for ownership (GetM, Upgrade) */
+} MemCount;
+
 typedef struct {
     MemKind kind;
     RmwKind rmw;
@@ -72,6 +83,7 @@ typedef struct {
     gboolean far;          /* arm64 LSE far atomic: performed at the home */
     uint32_t hold_cycles;  /* see contract */
     uint64_t tag;          /* the core's, echoed back */
+    int32_t pc;            /* the issuing op's program counter, for `counted` (0 when unset) */
 } MemRequest;
 
 typedef struct {
@@ -85,6 +97,7 @@ typedef struct {
     void (*done)(void *core, const MemResponse *r);
     void (*line_lost)(void *core, uint64_t line_addr, LineLossCause cause);
     void (*catch_up)(void *core);   /* may be NULL */
+    void (*counted)(void *core, const MemRequest *r, MemCount what);   /* NULL: not told */
 } PortClient;
 
 /* A load the L1 answers, in flight: issued, completing at `done`. */

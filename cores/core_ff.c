@@ -216,6 +216,11 @@ static gboolean snap_match(const Core *c, const FfSnap *a, const FfSnap *b)
     if (c->stall_cause != STALL_NONE && b->stall_since - b->t != a->stall_since - a->t &&
         b->stall_since != a->stall_since)
         return FALSE;
+    /* The profile's head clock, likewise: the head changed at the same place in the period, or
+     * one op stayed at the head through it. */
+    if (c->prof.rows && b->prof_head_since - b->t != a->prof_head_since - a->t &&
+        b->prof_head_since != a->prof_head_since)
+        return FALSE;
     if (!c->ff.mem->quiet(&a->mem, &b->mem))
         return FALSE;
     return memcmp(a->words, b->words, a->len * sizeof(guint64)) == 0;
@@ -268,6 +273,14 @@ gboolean ff_try_sleep(Core *c)
     s->stall_since = c->stall_since;
     s->taint = f->taint;
     s->st = c->st;
+    if (c->prof.rows) {
+        if (s->prof_n != c->prof.n) {
+            s->prof = g_renew(ProfileRow, s->prof, c->prof.n);
+            s->prof_n = c->prof.n;
+        }
+        memcpy(s->prof, c->prof.rows, c->prof.n * sizeof(ProfileRow));
+        s->prof_head_since = c->prof.head_since;
+    }
     /* The oldest kept one was just overwritten when the ring was full.  The whole state is
      * written down only once its fingerprint repeats, and compared with a whole one. */
     guint older = MIN(f->nsnap, FF_HISTORY - 1);
@@ -320,6 +333,14 @@ static void advance_periods(Core *c, guint64 k)
     const guint64 *sa = (const guint64 *)&a->st, *sb = (const guint64 *)&b->st;
     for (gsize i = 0; i < sizeof(CoreStats) / sizeof(guint64); i++)
         st[i] += k * (sb[i] - sa[i]);
+    if (c->prof.rows) {
+        guint64 *pr = (guint64 *)c->prof.rows;
+        const guint64 *pa = (const guint64 *)a->prof, *pb = (const guint64 *)b->prof;
+        for (gsize i = 0; i < c->prof.n * (sizeof(ProfileRow) / sizeof(guint64)); i++)
+            pr[i] += k * (pb[i] - pa[i]);
+        if (a->prof_head_since != b->prof_head_since)
+            c->prof.head_since += dt;
+    }
     f->mem->advance(c->ms, c->id, &a->mem, &b->mem, k);
     uint64_t dreq = k * (b->next_req - a->next_req);
     c->next_req += dreq;
@@ -460,6 +481,7 @@ void ff_free(Core *c)
     for (guint i = 0; i < FF_HISTORY; i++) {
         g_free(c->ff.snap[i].words);
         g_free(c->ff.snap[i].hits);
+        g_free(c->ff.snap[i].prof);
     }
     g_free(c->ff.hits);
 }

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include "cores/core.h"
 #include "cores/isa_fault.h"
+#include "cores/core_profile.h"
 
 #define SEQ_NONE UINT64_MAX
 #define RAS_DEPTH CORE_CALL_DEPTH
@@ -103,6 +104,7 @@ typedef struct {
     gboolean release;       /* arm64 st.rel */
     uint64_t epoch;         /* arm64: stores of one epoch may drain out of order (other lines) */
     uint64_t req_id;
+    int32_t pc;             /* the st op, for the profile's misses and RFOs */
 } SbEntry;
 
 typedef enum { STALL_NONE, STALL_ROB, STALL_LB, STALL_SB } StallCause;
@@ -130,6 +132,9 @@ typedef struct {
     Cycle stall_since;
     guint64 taint;
     CoreStats st;
+    ProfileRow *prof;               /* the profile's rows when profiling (prof_n of them) */
+    guint prof_n;
+    Cycle prof_head_since;
     PortFfMark mem;
     PortFfHit *hits;                /* L1 load hits in flight, in completion order */
     guint nhits, hits_cap;
@@ -252,6 +257,7 @@ struct Core {
 
     CoreStats st;
     CoreFf ff;
+    CoreProfile prof;               /* per-pc counters; off (rows NULL) unless enabled */
 };
 
 /* `seq` is in the window or the slot after it: [head_seq, head_seq + rob_size). */
@@ -384,6 +390,12 @@ static inline void core_touch_done(Core *c, const RobEntry *en)
  * stores, the exclusive monitor, the event register): the next scan looks at the head again. */
 static inline void core_touch_head(Core *c) { c->head_dirty = TRUE; }
 void core_wake(Core *c);
+/* The profile's ROB-head clock: call after anything that may change which op is the head. */
+static inline void core_profile_note_head(Core *c)
+{
+    if (c->prof.rows)
+        core_profile_head(&c->prof, rob_count(c) ? rob_at(c, c->head_seq)->pc : -1, c->now);
+}
 
 /* Request tags: [req_id : 51][kind : 1][slot : 12]. */
 #define TAG_SLOT_BITS 12

@@ -408,6 +408,44 @@ START_TEST(test_warmup_windows_identical)
 }
 END_TEST
 
+/* Per-instruction profiles (--profile) are counters too: a fast-forwarded period adds its rows
+ * and its ROB-head cycles arithmetically, and they come out the same as simulated, for every
+ * lock at 3 and 8 threads (fixed work) and in a fixed-time window after a warm-up. */
+START_TEST(test_profiles_identical)
+{
+    const FfMachine *fm = &machines[_i];
+    guint cores = machine_cores(fm);
+    gboolean quick = test_scale_quick();
+    GPtrArray *locks = lock_names();
+    guint compared = 0, forwarded = 0;
+    for (guint l = 0; l < locks->len; l++) {
+        if (quick && l % 3 != (guint)_i % 3)
+            continue;
+        for (guint v = 0; v < 3; v++) {
+            RunOptions o;
+            options_for(&o, fm, locks->pdata[l], MIN(cores, v == 1 ? 8u : 3u));
+            o.profile = TRUE;
+            o.workload.data = (l + v) % 2 ? HARNESS_SAME_LINE : HARNESS_SEPARATE_LINE;
+            if (v == 2) {
+                o.workload.warmup = 1500 + 111 * l;
+                o.workload.duration = 5000;
+                o.workload.jitter = 40;
+            } else {
+                o.workload.iterations = v == 1 ? 6 : 20;
+            }
+            if (compare_run(&o, fm->name) > 0)
+                forwarded++;
+            compared++;
+        }
+    }
+    g_ptr_array_unref(locks);
+    if (g_getenv("QSIM_TEST_COUNT"))
+        fprintf(stderr, "%s: %s: %u runs compared, %u fast-forwarded\n", __func__, fm->name, compared, forwarded);
+    ck_assert_uint_gt(compared, 0);
+    ck_assert_msg(forwarded > 0 || machine_arm64(fm), "%s: none of %u runs fast-forwarded", fm->name, compared);
+}
+END_TEST
+
 /* The OS model's time slices end while cores sleep in steady loops: with three and four
  * threads on two cores, the spinners are preempted (the slice's end catches the sleeper up
  * first) and switched back, many times, until thread 0's long `work` sets the flag. */
@@ -520,6 +558,7 @@ Suite *make_fast_forward_suite(void)
     tcase_set_timeout(eq, 900);
     tcase_add_loop_test(eq, test_reports_identical, 0, G_N_ELEMENTS(machines));
     tcase_add_loop_test(eq, test_warmup_windows_identical, 0, G_N_ELEMENTS(machines));
+    tcase_add_loop_test(eq, test_profiles_identical, 0, G_N_ELEMENTS(machines));
     tcase_add_test(eq, test_cli_no_fast_forward);
     tcase_add_test(eq, test_litmus_no_fast_forward);
     suite_add_tcase(s, eq);
