@@ -404,7 +404,10 @@ START_TEST(test_warmup_windows_identical)
     if (g_getenv("QSIM_TEST_COUNT"))
         fprintf(stderr, "%s: %s: %u runs compared, %u fast-forwarded\n", __func__, fm->name, compared, forwarded);
     ck_assert_uint_gt(compared, 0);
-    ck_assert_msg(forwarded > 0 || machine_arm64(fm), "%s: none of %u runs fast-forwarded", fm->name, compared);
+    /* quick runs a quarter of the locks, and which lands there moves as locks are added: the
+     * full run (make check-unit) holds the claim that some fast-forwarded */
+    ck_assert_msg(forwarded > 0 || machine_arm64(fm) || quick, "%s: none of %u runs fast-forwarded", fm->name,
+                  compared);
 }
 END_TEST
 
@@ -442,7 +445,8 @@ START_TEST(test_profiles_identical)
     if (g_getenv("QSIM_TEST_COUNT"))
         fprintf(stderr, "%s: %s: %u runs compared, %u fast-forwarded\n", __func__, fm->name, compared, forwarded);
     ck_assert_uint_gt(compared, 0);
-    ck_assert_msg(forwarded > 0 || machine_arm64(fm), "%s: none of %u runs fast-forwarded", fm->name, compared);
+    ck_assert_msg(forwarded > 0 || machine_arm64(fm) || quick, "%s: none of %u runs fast-forwarded", fm->name,
+                  compared);
 }
 END_TEST
 
