@@ -272,6 +272,11 @@ static const struct {
     { "arm branch condition", "AArch64 T\n{}\n P0 ;\n CMP X0,#1 ;\n B.GT L ;\n L: ;\nexists (x=1)\n",
       "t.litmus:5:2: unsupported condition 'B.GT' (B.EQ or B.NE)" },
     { "xadd without lock", "X86 T\n{}\n P0 ;\n XADD [x],EAX ;\nexists (x=1)\n", "t.litmus:4:2: xadd without LOCK is not atomic" },
+    /* found by make fuzz: XCHG of a register with an immediate read the immediate as memory (NULL base) */
+    { "xchg with an immediate", "X86 T\n{}\n P0 ;\n XCHG EAX,$1 ;\nexists (x=1)\n",
+      "t.litmus:4:2: XCHG needs a register or memory operand and a register" },
+    { "xchg with an immediate, AT&T", "X86_64 T\n{}\n P0 ;\n xchg $1,%rcx ;\nexists (x=1)\n",
+      "t.litmus:4:2: XCHG needs a register or memory operand and a register" },
     /* numbers that do not fit are refused, never cut (they used to store 4294967295, print -1) */
     { "immediate past 64 bits", "X86 T\n{}\n P0 ;\n MOV [x],$99999999999999999999999 ;\nexists (x=1)\n",
       "t.litmus:4:10: bad immediate '$99999999999999999999999'" },

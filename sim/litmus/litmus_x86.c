@@ -348,8 +348,8 @@ static gboolean x86_xchg(XlThread *th, const X86Insn *in)
 {
     const XOp *m = in->ops[0].kind == XO_MEM ? &in->ops[0] : &in->ops[1];
     const XOp *r = in->ops[0].kind == XO_MEM ? &in->ops[1] : &in->ops[0];
-    if (r->kind != XO_REG)
-        return xl_fail(th, in->col, "XCHG needs a register");
+    if (r->kind != XO_REG || (m->kind != XO_REG && m->kind != XO_MEM))
+        return xl_fail(th, in->col, "XCHG needs a register or memory operand and a register");
     if (m->kind == XO_REG) {
         int t = xl_scratch(th, &th->t2);
         int ra = xl_reg(th, m->canon), rb = xl_reg(th, r->canon);
