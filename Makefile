@@ -128,7 +128,7 @@ TEST_ENV := CK_TIMEOUT_MULTIPLIER=$(CK_TIMEOUT_MULTIPLIER) QSIM_SRCDIR=$(CURDIR)
 # catalogues on whole machines, native runs, docs, sweeps, verify) run in check-unit.
 ASAN_SUITES := asm config litmus workload input_file yaml_doc echo bad_input coh_table coh_directed coh_random \
                coh_msi coh_bus core_pipe core_mem core_order core_lock interp engine run run_report report counters \
-               robustness
+               robustness profile
 check: qsim
 	$(MAKE) --no-print-directory check-layers
 	$(MAKE) --no-print-directory check-unit B=build

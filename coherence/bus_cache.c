@@ -60,6 +60,7 @@ void bus_cache_event(MemSys *ms, CoreCaches *c, uint64_t line, PrivLine *pl, Coh
         if (t == MSG_GETM) {
             ms->stats.rfos++;
             dir_get(ms, line)->st.rfos++;
+            access_counted(ms, ai, MEM_COUNT_RFO);
         }
         pl->data_in = FALSE;
         pl->acks = 0;

@@ -101,6 +101,7 @@ void apply_cache_event(MemSys *ms, CoreCaches *c, uint64_t line, PrivLine *pl, C
         if (t != MSG_GETS) {
             ms->stats.rfos++;
             dir_get(ms, line)->st.rfos++;
+            access_counted(ms, ai, MEM_COUNT_RFO);
         }
         pl->data_in = FALSE;
         pl->acks = 0;
@@ -335,6 +336,7 @@ void memsys_issue(MemSys *ms, guint core, const MemRequest *req)
         }
     }
     ms->stats.l1_misses++;
+    access_counted(ms, ai, MEM_COUNT_L1_MISS);
     if (ms->cfg->l2_enabled) {
         Way *w2 = tags_find(ms, &c->l2, line);
         if (w2) {

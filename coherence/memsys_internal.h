@@ -210,6 +210,16 @@ static inline PrivLine *pl_find(const CoreCaches *c, uint64_t line)
 {
     return g_hash_table_lookup(c->lines, &line);
 }
+/* Tells the access's core what was just counted against it (PortClient.counted). */
+static inline void access_counted(MemSys *ms, gint32 ai, MemCount what)
+{
+    if (ai == NIL)
+        return;
+    const Access *a = acc_at(ms, ai);
+    const CoreCaches *c = &ms->cores[a->core];
+    if (c->client.counted)
+        c->client.counted(c->obj, &a->req, what);
+}
 static inline gboolean is_sharer(const DirEntry *d, gint c) { return c >= 0 && (d->sharers[c / 64] >> (c % 64)) & 1; }
 static inline void sharer_add(DirEntry *d, gint c)
 {

@@ -19,7 +19,11 @@
  *    `done` runs; the line is then in M (or O/E->M) in the issuing core's L1, except for far
  *    atomics which are performed at the home;
  *  - `hold_cycles` > 0 on an atomic keeps the line in the L1 against snoops for that many
- *    cycles after it is performed (x86 locked RMW): snoops wait, and the wait is counted. */
+ *    cycles after it is performed (x86 locked RMW): snoops wait, and the wait is counted;
+ *  - `counted`, when the client has one, hears every L1 miss and request for ownership the
+ *    memory system counts (MemStats l1_misses, rfos) with the access that caused it, at the
+ *    moment it counts it, so a core can charge them to the op (`pc`) that issued the access
+ *    (per-instruction profiles); it only counts, never issues. */
 #ifndef QSIM_PORT_H
 #define QSIM_PORT_H
 
@@ -54,6 +58,12 @@ typedef enum {
     LINE_EVICTED,      /* replaced in the L1 (capacity/conflict or back-invalidation) */
 } LineLossCause;
 
+/* What `counted` is told about. */
+typedef enum {
+    MEM_COUNT_L1_MISS,   /* the access missed in the L1 (or needed an upgrade) */
+    MEM_COUNT_RFO,       /* the access sent a request for ownership (GetM, Upgrade) */
+} MemCount;
+
 typedef struct {
     MemKind kind;
     RmwKind rmw;
@@ -64,6 +74,7 @@ typedef struct {
     gboolean far;          /* arm64 LSE far atomic: performed at the home */
     uint32_t hold_cycles;  /* see contract */
     uint64_t tag;          /* the core's, echoed back */
+    int32_t pc;            /* the issuing op's program counter, for `counted` (0 when unset) */
 } MemRequest;
 
 typedef struct {
@@ -76,6 +87,7 @@ typedef struct {
 typedef struct {
     void (*done)(void *core, const MemResponse *r);
     void (*line_lost)(void *core, uint64_t line_addr, LineLossCause cause);
+    void (*counted)(void *core, const MemRequest *r, MemCount what);   /* NULL: not told */
 } PortClient;
 
 #endif

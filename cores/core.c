@@ -141,7 +141,7 @@ static void issue_mem(Core *c, RobEntry *en, MemKind kind, RmwKind rmw, uint64_t
     en->complete_at = CYCLE_NEVER;
     MemRequest r = { .kind = kind, .rmw = rmw, .addr = en->addr, .size = en->in->size,
                      .value = value, .expected = expected, .far = far, .hold_cycles = hold,
-                     .tag = tag_make(en->req_id, FALSE, (guint)(en->seq % c->rob_size)) };
+                     .tag = tag_make(en->req_id, FALSE, (guint)(en->seq % c->rob_size)), .pc = en->pc };
     if (kind == MEM_LOAD)
         c->st.loads_issued++;
     c->issue(c->ms, c->id, &r);
@@ -165,6 +165,7 @@ static guint squash_refetch(Core *c, uint64_t seq, int32_t pc, gint64 penalty)
     guint n = rob_squash_from(c, seq);
     c->fetch_pc = pc;
     c->fetch_resume_at = engine_now(c->e) + (Cycle)penalty;
+    core_profile_note_head(c);
     return n;
 }
 
@@ -252,6 +253,7 @@ static gboolean stage_retire(Core *c)
         c->head_seq++;
         c->head_slot = c->head_slot + 1 == c->rob_size ? 0 : c->head_slot + 1;
         c->st.insns_retired++;
+        CORE_PROFILE_ADD(&c->prof, en->pc, executions, 1);
         c->last_retire = now;
         n++;
         if (in->op == OP_HALT) {
@@ -398,6 +400,7 @@ static gboolean start_atomic(Core *c, RobEntry *en, gboolean head)
         if (!c->mon_armed || c->mon_addr != en->addr || c->mon_size != in->size) {
             c->mon_armed = FALSE;
             c->st.llsc_failures++;
+            CORE_PROFILE_ADD(&c->prof, en->pc, failed_cas, 1);
             en->value = 1;
             timer(c, en, 1);
             return TRUE;
@@ -432,6 +435,7 @@ static gboolean step_llsc(Core *c, RobEntry *en)
         return FALSE;
     if (!c->mon_armed || c->mon_line != en->line) {
         c->st.llsc_failures++;
+        CORE_PROFILE_ADD(&c->prof, en->pc, failed_cas, 1);
         en->ll = LL_LOAD;
         issue_mem(c, en, MEM_LOAD, RMW_CAS, 0, 0, FALSE, 0);
         return TRUE;
@@ -477,6 +481,7 @@ static gboolean start_wfe(Core *c, RobEntry *en, gboolean head)
         if (c->wfe_sleeping) {
             c->wfe_sleeping = FALSE;
             c->st.wfe_sleep_cycles += now - c->wfe_since;
+            CORE_PROFILE_ADD(&c->prof, en->pc, pause_cycles, now - c->wfe_since);
             if (c->event_reg && c->event_cause == WAKE_MONITOR)
                 c->st.wfe_wake_monitor++;
             else if (c->event_reg)
@@ -881,6 +886,7 @@ static gboolean stage_dispatch(Core *c)
         if (op == OP_ST) {
             SbEntry *sb = sb_alloc(c, en->seq, &en->sb_slot);
             sb->size = in->size;
+            sb->pc = f->pc;
             /* Known from dispatch on, so that a younger LDAR waits for an STLR that has not
              * retired yet either (RCsc: SB+dmb.sy+rel-acq is forbidden). */
             sb->release = !c->x86 && (in->order == ORD_REL || in->order == ORD_ACQREL);
@@ -901,6 +907,7 @@ static gboolean stage_dispatch(Core *c)
             timer(c, en, p);
             c->st.pause_ops++;
             c->st.paused_cycles += (guint64)p;
+            CORE_PROFILE_ADD(&c->prof, en->pc, pause_cycles, (guint64)p);
             if (p > 0)
                 break;
         }
@@ -1001,12 +1008,15 @@ static void core_tick(Core *c)
     c->last_tick = now;
     c->st.cycles = now - c->start_cycle;
     gboolean did = stage_retire(c);
-    if (c->halted)
+    if (c->halted) {
+        core_profile_note_head(c);
         return;
+    }
     did |= sb_drain(c);
     did |= c->in_order ? stage_execute_in_order(c) : stage_execute(c);
     did |= stage_dispatch(c);
     did |= stage_fetch(c);
+    core_profile_note_head(c);
     if (did) {
         schedule_tick_at(c, now + 1);
     } else {
@@ -1028,8 +1038,10 @@ static void finish_atomic(Core *c, RobEntry *en, uint64_t old)
     Cycle now = engine_now(c->e);
     en->value = old;
     c->st.atomics++;
-    if (en->in->op == OP_CAS && old != en->data)
+    if (en->in->op == OP_CAS && old != en->data) {
         c->st.cas_failed++;
+        CORE_PROFILE_ADD(&c->prof, en->pc, failed_cas, 1);
+    }
     /* locked_rmw_cycles is the op's throughput back to back on a hot line: its L1 access, this
      * tail, and the cycle it retires in. */
     gboolean near = c->x86 || (c->cfg->core.atomics == ATOMICS_LSE_NEAR && en->ll == LL_IDLE);
@@ -1091,8 +1103,10 @@ static void core_done(void *obj, const MemResponse *r)
         break;
     case OP_STX:
         en->value = v == c->mon_value ? 0 : 1;
-        if (en->value)
+        if (en->value) {
             c->st.llsc_failures++;
+            CORE_PROFILE_ADD(&c->prof, en->pc, failed_cas, 1);
+        }
         c->mon_armed = FALSE;
         mark_done(en, engine_now(c->e));
         break;
@@ -1115,6 +1129,7 @@ static void core_done(void *obj, const MemResponse *r)
                 finish_atomic(c, en, v);
             } else {
                 c->st.llsc_failures++;
+                CORE_PROFILE_ADD(&c->prof, en->pc, failed_cas, 1);
                 en->ll = LL_RETRY;
             }
         } else {
@@ -1154,6 +1169,7 @@ static void core_line_lost(void *obj, uint64_t line_addr, LineLossCause cause)
                 gint64 pen = c->cfg->core.machine_clear_penalty;
                 int32_t pc = en->pc;
                 c->st.machine_clears++;
+                CORE_PROFILE_ADD(&c->prof, pc, clears, 1);
                 guint squashed = squash_refetch(c, s, pc, pen);
                 c->st.mc_squashed_ops += squashed;
                 c->st.mc_penalty_cycles += (guint64)pen;
@@ -1179,7 +1195,20 @@ static void core_line_lost(void *obj, uint64_t line_addr, LineLossCause cause)
     core_wake(c);
 }
 
-static const PortClient core_client = { core_done, core_line_lost };
+/* The memory system counted an L1 miss or an RFO of an access of ours: the op that issued it
+ * (a store's when it drained) carries it in the profile. */
+static void core_counted(void *obj, const MemRequest *r, MemCount what)
+{
+    Core *c = obj;
+    if (!c->prof.rows || r->pc < 0 || (guint)r->pc >= c->prof.n)
+        return;
+    if (what == MEM_COUNT_RFO)
+        c->prof.rows[r->pc].rfos++;
+    else
+        c->prof.rows[r->pc].misses++;
+}
+
+static const PortClient core_client = { core_done, core_line_lost, core_counted };
 
 const PortClient *core_port_client(void)
 {
@@ -1227,6 +1256,7 @@ Core *core_new(Engine *e, const QsimConfig *cfg, guint id, const IsaProgram *pro
     c->tick_at = CYCLE_NEVER;
     c->last_tick = CYCLE_NEVER;
     c->halt_pc = -1;
+    core_profile_init(&c->prof);
     return c;
 }
 
@@ -1241,6 +1271,7 @@ void core_free(Core *c)
     g_free(c->bp);
     if (c->work_rand)
         g_rand_free(c->work_rand);
+    core_profile_clear(&c->prof);
     g_free(c);
 }
 
@@ -1351,10 +1382,12 @@ void core_context_save(Core *c, CoreContext *out)
         /* The system call is what the thread did last: it resumes after it. */
         pc = sys->pc + 1;
         c->st.insns_retired++;
+        CORE_PROFILE_ADD(&c->prof, sys->pc, executions, 1);
         c->last_retire = now;
     }
     /* The squash undoes the return-address stack to what retired: the thread's call stack. */
     rob_squash_from(c, c->head_seq);
+    core_profile_note_head(c);
     set_stall(c, STALL_NONE);
     out->tid = c->tid;
     out->pc = pc;
@@ -1406,6 +1439,19 @@ Cycle core_last_retire(const Core *c) { return c->last_retire; }
 const CoreStats *core_stats(const Core *c)
 {
     return &c->st;
+}
+
+void core_enable_profile(Core *c)
+{
+    core_profile_enable(&c->prof, c->ncode, engine_now(c->e));
+    core_profile_note_head(c);
+}
+
+const ProfileRow *core_profile_rows(Core *c, guint *n)
+{
+    core_profile_settle(&c->prof, engine_now(c->e));
+    *n = c->prof.n;
+    return c->prof.rows;
 }
 
 uint64_t core_reg(const Core *c, guint reg)

@@ -16,6 +16,7 @@
 #include "coherence/port.h"
 #include "cores/isa.h"
 #include "cores/isa_fault.h"
+#include "cores/core_profile.h"
 
 /* ---- counters ---- */
 /* Every field is a guint64 counter registered in core_stats_registry (cores/core_stats.c) with a
@@ -167,6 +168,11 @@ guint core_id(const Core *c);
 /* The thread on the core (or the last one it ran). */
 guint core_tid(const Core *c);
 const CoreStats *core_stats(const Core *c);
+/* The per-instruction profile (cores/core_profile.h): off until enabled, which changes no
+ * timing; enable it before the core starts.  core_profile_rows charges the op at the ROB head
+ * its cycles up to now and returns the rows (one per pc, *n of them), or NULL when off. */
+void core_enable_profile(Core *c);
+const ProfileRow *core_profile_rows(Core *c, guint *n);
 Cycle core_last_retire(const Core *c);     /* 0 before the first retirement */
 /* Architectural register (0..17), valid once the core has halted or between retirements. */
 uint64_t core_reg(const Core *c, guint reg);

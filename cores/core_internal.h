@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include "cores/core.h"
 #include "cores/isa_fault.h"
+#include "cores/core_profile.h"
 
 #define SEQ_NONE UINT64_MAX
 #define RAS_DEPTH CORE_CALL_DEPTH
@@ -83,6 +84,7 @@ typedef struct {
     gboolean release;       /* arm64 st.rel */
     uint64_t epoch;         /* arm64: stores of one epoch may drain out of order (other lines) */
     uint64_t req_id;
+    int32_t pc;             /* the st op, for the profile's misses and RFOs */
 } SbEntry;
 
 typedef enum { STALL_NONE, STALL_ROB, STALL_LB, STALL_SB } StallCause;
@@ -175,6 +177,7 @@ struct Core {
     uint64_t next_req;
 
     CoreStats st;
+    CoreProfile prof;               /* per-pc counters; off (rows NULL) unless enabled */
 };
 
 /* `seq` is in the window or the slot after it: [head_seq, head_seq + rob_size). */
@@ -269,6 +272,12 @@ static inline void core_touch(Core *c, uint64_t seq) { c->scan_from = MIN(c->sca
  * stores, the exclusive monitor, the event register): the next scan looks at the head again. */
 static inline void core_touch_head(Core *c) { c->head_dirty = TRUE; }
 void core_wake(Core *c);
+/* The profile's ROB-head clock: call after anything that may change which op is the head. */
+static inline void core_profile_note_head(Core *c)
+{
+    if (c->prof.rows)
+        core_profile_head(&c->prof, rob_count(c) ? rob_at(c, c->head_seq)->pc : -1, engine_now(c->e));
+}
 
 /* Request tags: [req_id : 51][kind : 1][slot : 12]. */
 #define TAG_SLOT_BITS 12

@@ -92,7 +92,7 @@ static void sb_issue(Core *c, SbEntry *s, guint i)
     s->issued = TRUE;
     s->req_id = core_new_req(c);
     MemRequest r = { .kind = MEM_STORE, .addr = s->addr, .size = s->size, .value = s->data,
-                     .tag = tag_make(s->req_id, TRUE, (c->sb_head + i) % c->sb_size) };
+                     .tag = tag_make(s->req_id, TRUE, (c->sb_head + i) % c->sb_size), .pc = s->pc };
     c->issue(c->ms, c->id, &r);
 }
 

@@ -3,7 +3,8 @@
 # "locking/atomic: Add atomic_cond_read_acquire", "kernel/locking: Use atomic_cond_read_acquire
 # when spinning in qrwlock", "kernel/locking: Prevent slowpath writers getting held up by
 # fastpath".  Sources: kernel/locking/qrwlock.c, include/asm-generic/qrwlock.h and
-# qrwlock_types.h of v4.15.  qrwlock.qs is the v4.3 lock before the rework.
+# qrwlock_types.h of v4.15.  qrwlock.qs is the v4.3 lock before the rework; arm64-rwlock.qs is
+# arm64's own rwlock that the series replaced (seed 002's "w/o qrwlock patch").
 #
 # The lock word cnts (32 bits): bits 0-7 the writer byte `wlocked` (LOCKED 0xff: a writer holds
 # the lock), bit 8 WAITING (0x100: a writer waits; before the rework WAITING was 1 in the writer

@@ -53,7 +53,15 @@ static void shim_line_lost(void *obj, uint64_t line, LineLossCause cause)
     core_port_client()->line_lost(s->core, line, cause);
 }
 
-static const PortClient shim_client = { shim_done, shim_line_lost };
+/* The OS model's own accesses are no op's: only the core's are charged to it. */
+static void shim_counted(void *obj, const MemRequest *r, MemCount what)
+{
+    PortShim *s = obj;
+    if (!(r->tag & OS_MODEL_TAG))
+        core_port_client()->counted(s->core, r, what);
+}
+
+static const PortClient shim_client = { shim_done, shim_line_lost, shim_counted };
 
 static void sev_all(void *ctx, guint from G_GNUC_UNUSED)
 {

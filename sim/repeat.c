@@ -132,6 +132,21 @@ JsonNode *repeat_json(const RepeatResult *r)
     return json_builder_get_root(b);
 }
 
+/* The next key of a that b also has, from *i on, with the ratio of their means. */
+static gboolean next_pair(const RepeatResult *a, const RepeatResult *b, guint *i, const RepeatKey **ka,
+                          const RepeatKey **kb, RatioStats *rs)
+{
+    while (*i < a->keys->len) {
+        *ka = &g_array_index(a->keys, RepeatKey, (*i)++);
+        *kb = repeat_find(b, (*ka)->key);
+        if (*kb) {
+            ratio_stats(&(*ka)->stats, &(*kb)->stats, rs);
+            return TRUE;
+        }
+    }
+    return FALSE;
+}
+
 JsonNode *repeat_compare_json(const RepeatResult *a, const RepeatResult *b, const char *label_a,
                               const char *label_b)
 {
@@ -150,13 +165,9 @@ JsonNode *repeat_compare_json(const RepeatResult *a, const RepeatResult *b, cons
     json_builder_end_object(jb);
     json_builder_set_member_name(jb, "ratios");
     json_builder_begin_object(jb);
-    for (guint i = 0; i < a->keys->len; i++) {
-        const RepeatKey *ka = &g_array_index(a->keys, RepeatKey, i);
-        const RepeatKey *kb = repeat_find(b, ka->key);
-        if (!kb)
-            continue;
-        RatioStats rs;
-        ratio_stats(&ka->stats, &kb->stats, &rs);
+    const RepeatKey *ka, *kb;
+    RatioStats rs;
+    for (guint i = 0; next_pair(a, b, &i, &ka, &kb, &rs);) {
         json_builder_set_member_name(jb, ka->key);
         json_builder_begin_object(jb);
         report_add_double(jb, "ratio", rs.ratio);
@@ -257,13 +268,9 @@ char *repeat_compare_csv(const RepeatResult *a, const RepeatResult *b)
 {
     GString *s = g_string_new("key,a_mean,a_sd,a_min,a_max,a_ci95_low,a_ci95_high,b_mean,b_sd,b_min,b_max,b_ci95_low,"
                               "b_ci95_high,ratio_b_over_a,ratio_ci95_low,ratio_ci95_high,significant\n");
-    for (guint i = 0; i < a->keys->len; i++) {
-        const RepeatKey *ka = &g_array_index(a->keys, RepeatKey, i);
-        const RepeatKey *kb = repeat_find(b, ka->key);
-        if (!kb)
-            continue;
-        RatioStats rs;
-        ratio_stats(&ka->stats, &kb->stats, &rs);
+    const RepeatKey *ka, *kb;
+    RatioStats rs;
+    for (guint i = 0; next_pair(a, b, &i, &ka, &kb, &rs);) {
         report_csv_field(s, ka->key);
         csv_stats(s, &ka->stats);
         csv_stats(s, &kb->stats);

@@ -7,6 +7,7 @@
 #include "sim/base/input_file.h"
 #include "sim/run.h"
 #include "sim/run_report.h"
+#include "sim/run_profile.h"
 #include "sim/mark_log.h"
 #include "sim/base/engine.h"
 #include "sim/machine.h"
@@ -57,6 +58,8 @@ typedef struct {
     QsimConfig *cfg;
     guint *cores;                 /* per thread: its (first) core */
     char *lock_name;
+    char *lock_text;              /* the lock's source and the harness's, for the profile's lines */
+    char *harness_text;
     IsaProgram *prog;
     IsaLayout *layout;
     Engine *engine;
@@ -70,6 +73,7 @@ typedef struct {
     MemStats warm_memory;
     LineStats warm_lock_line;
     OsStats warm_os;
+    ProfileRow *warm_profile;     /* --profile: the cores' rows summed at window_start */
     TraceNames *names;            /* when tracing */
     TraceStream *trace;           /* when tracing: the event stream and its writers */
     double host_seconds;
@@ -112,6 +116,24 @@ static gboolean lock_line_stats(const RunWiring *w, LineStats *out)
     return TRUE;
 }
 
+/* --profile: every core's rows (cores/core_profile.h) summed, one per op; NULL when off. */
+static ProfileRow *profile_rows_now(const RunWiring *w)
+{
+    guint n = w->prog->insns->len;
+    ProfileRow *sum = NULL;
+    for (guint i = 0; i < machine_ncores(w->m); i++) {
+        guint rows;
+        const ProfileRow *r = core_profile_rows(machine_core(w->m, i), &rows);
+        if (!r)
+            continue;
+        g_assert(rows == n);
+        if (!sum)
+            sum = g_new0(ProfileRow, MAX(n, 1));
+        profile_rows_add(sum, r, n);
+    }
+    return sum;
+}
+
 /* The engine reaches the end of the warm-up: every counter as it stands, to subtract at the end. */
 static void snapshot_event(void *obj, uint64_t arg G_GNUC_UNUSED)
 {
@@ -123,6 +145,7 @@ static void snapshot_event(void *obj, uint64_t arg G_GNUC_UNUSED)
     lock_line_stats(w, &w->warm_lock_line);
     if (machine_os(w->m))
         os_model_stats(machine_os(w->m), &w->warm_os);
+    w->warm_profile = profile_rows_now(w);
     w->snapped = TRUE;
 }
 
@@ -145,6 +168,9 @@ static void wiring_free(RunWiring *w)
     if (w->warmup_log.nthreads)
         mark_log_clear(&w->warmup_log);
     g_free(w->lock_name);
+    g_free(w->lock_text);
+    g_free(w->harness_text);
+    g_free(w->warm_profile);
     g_free(w->last_mark);
     g_free(w->last_mark_at);
     g_free(w->cores);
@@ -200,13 +226,13 @@ static gboolean wire_program(const RunOptions *o, RunWiring *w, GError **error)
     w->cores = g_new0(guint, wl->threads);
     if (!placement_assign(w->cfg, wl->placement, wl->threads, w->cores, error))
         return FALSE;
-    g_autofree char *lock_text = NULL;
-    if (!load_lock(o, &w->lock_name, &lock_text, error))
+    if (!load_lock(o, &w->lock_name, &w->lock_text, error))
         return FALSE;
     HarnessOptions h;
     workload_harness(wl, &h);
+    w->harness_text = harness_source(&h);
     /* The config's arch and core.atomics select the lock's conditional code (`.if`). */
-    w->prog = harness_assemble(w->lock_name, lock_text, &h, asm_target_for_config(w->cfg), o->lock_params, error);
+    w->prog = harness_assemble(w->lock_name, w->lock_text, &h, asm_target_for_config(w->cfg), o->lock_params, error);
     return w->prog != NULL;
 }
 
@@ -290,6 +316,9 @@ static gboolean wire_machine(const RunOptions *o, RunWiring *w, GError **error)
     machine_set_progress_window(w->m, w->progress);
     if (tracing(&o->trace) && !wire_trace(o, w, error))
         return FALSE;
+    if (o->profile)
+        for (guint i = 0; i < machine_ncores(w->m); i++)
+            core_enable_profile(machine_core(w->m, i));
     machine_randomize_start(w->m, wl->jitter ? wl->jitter : RUN_DEFAULT_SKEW);
     if (wl->jitter)
         machine_set_work_jitter(w->m, wl->jitter);
@@ -430,6 +459,21 @@ static RunJudgement judge_run(const RunOptions *o, const RunWiring *w, RunResult
 
 /* ---- the report ---- */
 
+/* --profile: the measured window's rows by source line (sim/run_profile.h). */
+static JsonNode *report_profile(const RunWiring *w)
+{
+    g_autofree ProfileRow *rows = profile_rows_now(w);
+    if (!rows)
+        return NULL;
+    if (w->warm_profile)
+        profile_rows_sub(rows, w->warm_profile, w->prog->insns->len);
+    guint nfiles = w->prog->files ? w->prog->files->len : 0;
+    g_autofree const char **texts = g_new0(const char *, MAX(nfiles, 1));
+    for (guint i = 0; i < nfiles; i++)
+        texts[i] = !g_strcmp0(w->prog->files->pdata[i], HARNESS_SOURCE) ? w->harness_text : w->lock_text;
+    return run_profile_build(w->prog, texts, rows);
+}
+
 /* The model's counter groups, stats filled in per run (report_run); docs/report.md is made
  * from the same table. */
 const CounterGroup run_counter_groups[RUN_GROUPS] = {
@@ -485,6 +529,12 @@ static JsonNode *report_run(const RunOptions *o, RunWiring *w, const RunJudgemen
         }
         json_object_set_object_member(identity, "lock_params", params);
     }
+    JsonObject *end = NULL;
+    JsonNode *profile = report_profile(w);
+    if (profile) {
+        end = json_object_new();
+        json_object_set_member(end, "profile", profile);
+    }
     const RunVerdict verdicts[] = {
         { "mutual_exclusion", v->mutual_exclusion },
         { "stalled", v->stalled },
@@ -513,11 +563,13 @@ static JsonNode *report_run(const RunOptions *o, RunWiring *w, const RunJudgemen
         .ngroups = G_N_ELEMENTS(groups),
         .host_time = o->host_time,
         .host_seconds = w->host_seconds,
-        .extra = { [RUN_REPORT_IDENTITY] = identity },
+        .extra = { [RUN_REPORT_IDENTITY] = identity, [RUN_REPORT_END] = end },
     };
     JsonNode *report = run_report_build(&in);
     if (identity)
         json_object_unref(identity);
+    if (end)
+        json_object_unref(end);
     mem_stats_clear(&memory);
     return report;
 }

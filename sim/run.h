@@ -31,6 +31,7 @@ typedef struct {
     gboolean host_time;          /* report host_seconds */
     guint64 progress_cycles;     /* the progress watchdog's window (0: run_progress_default) */
     RunTraceOptions trace;       /* nothing traced when every output is NULL */
+    gboolean profile;            /* --profile: the report's "profile" array (sim/run_profile.h) */
 } RunOptions;
 
 /* The defaults of `qsim run` (the workload schema's, config haswell, seed 1). */

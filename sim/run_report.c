@@ -4,6 +4,7 @@
 #include <sys/resource.h>
 #include "sim/run_report.h"
 #include "sim/base/report.h"
+#include "sim/run_profile.h"
 
 typedef enum {
     HEAD_SUM,       /* the counters added up (an array or vector counts as its total) */
@@ -292,6 +293,7 @@ JsonNode *run_report_build(const RunReportInput *in)
         report_add_bool(b, in->verdicts[i].key, in->verdicts[i].value);
     add_extra(b, in, RUN_REPORT_VERDICTS);
     add_counters(b, in);
+    add_extra(b, in, RUN_REPORT_END);
     if (in->host_time) {
         report_add_double(b, "host_seconds", in->host_seconds);
         struct rusage ru;
@@ -434,6 +436,10 @@ char *run_report_reference_markdown(const CounterGroup *groups, const char *cons
             g_string_append_printf(s, "| `%s.*` | per counter | every %s counter by name (docs/counters.md)%s |\n",
                                    groups[i].dump_key, groups[i].registry->name,
                                    dump_docs && dump_docs[i] ? dump_docs[i] : "");
+    g_autofree char *profile = run_profile_keys_markdown();
+    g_string_append_printf(s, "\nWith `qsim run --profile` (model runs), the per-instruction profile: one object per "
+                              "source line holding an op, in source order (the lock's lines, then the harness's):\n\n"
+                              "| key | unit | meaning |\n|---|---|---|\n%s", profile);
     g_string_append(s, "\nLast, unless --no-host-time:\n\n| key | unit | meaning |\n|---|---|---|\n");
     key_rows(s, host_keys, G_N_ELEMENTS(host_keys));
     return g_string_free(s, FALSE);

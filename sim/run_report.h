@@ -17,6 +17,7 @@
  *   sim_instructions): sums and shares of named counters, from the table in run_report.c
  *   each group's full dump under its dump_key (cores_summed.*, memory_system.*, counters.*),
  *   or "unavailable (why)" for a group its runner could not count
+ *     [RUN_REPORT_END members]
  *   host_seconds, host_peak_rss_kib (when host_time) */
 #ifndef QSIM_RUN_REPORT_H
 #define QSIM_RUN_REPORT_H
@@ -45,6 +46,7 @@ typedef enum {
     RUN_REPORT_TOTALS,             /* after the totals (native: ns, ns_per_acquisition) */
     RUN_REPORT_LATENCY,            /* inside latency, after p99 (native: unit, samples) */
     RUN_REPORT_VERDICTS,           /* after the verdicts (native: the evidence behind them) */
+    RUN_REPORT_END,                /* after the counters, before host_seconds (model: profile) */
     RUN_REPORT_PLACES
 } RunReportPlace;
 

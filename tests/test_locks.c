@@ -1,8 +1,8 @@
 /* Every built-in lock passes verify on every target (x86, arm64 with LL/SC, arm64 with LSE);
  * a broken lock fails it, a lost arm64 wake-up included; the arm64 waits are WFE waits; every
  * built-in and a lock with per-arch code run on the timing model with each target's code;
- * qspin-cmpxchg differs from qspin only where the seed patch does; and the `qsim verify` /
- * `qsim asm` command lines. */
+ * qspin-cmpxchg differs from qspin only where the seed patch does; arm64-rwlock starves its
+ * writers where qrwlock-4.15 does not; and the `qsim verify` / `qsim asm` command lines. */
 #include <check.h>
 #include <string.h>
 #include <stdlib.h>
@@ -14,8 +14,8 @@
 #include "cores/asm.h"
 
 static const char *const lock_names[] = { "tas", "ttas", "ticket", "mcs", "clh", "qspin", "qspin-cmpxchg", "qrwlock",
-                                          "qrwlock-4.15" };
-static const char *const rw_lock_names[] = { "qrwlock", "qrwlock-4.15" };
+                                          "qrwlock-4.15", "arm64-rwlock" };
+static const char *const rw_lock_names[] = { "qrwlock", "qrwlock-4.15", "arm64-rwlock" };
 /* Every target a lock's `.if` may select. */
 static const ArchTarget targets[] = {
     { ARCH_X86, ARCH_ATOMICS_LOCKED, 0 },
@@ -133,7 +133,9 @@ END_TEST
 
 /* Each built-in assembles for every target; on arm64 its waits are exclusive-load + WFE waits
  * (tas has no read-only wait; it keeps YIELD), and the locks whose release Linux writes per
- * atomics kind (STADDLH or LDRH/ADD/STLRH) differ between LL/SC and LSE. */
+ * atomics kind (STADDLH or LDRH/ADD/STLRH) differ between LL/SC and LSE.  Atomics stay ISA
+ * atomics that the config maps, except arm64-rwlock's LL/SC form, which writes out the
+ * exclusive pair as Linux v4.14 did (a test between the LDAXR and the STXR). */
 START_TEST(test_builtin_arm64_waits)
 {
     const char *name = lock_names[_i];
@@ -153,9 +155,10 @@ START_TEST(test_builtin_arm64_waits)
     for (guint k = 1; k < G_N_ELEMENTS(targets); k++) {
         ck_assert_msg((count[k][OP_WFE] > 0) == waits, "%s: %u wfe on arm64", name, count[k][OP_WFE]);
         ck_assert_msg((count[k][OP_LDX] > 0) == waits, "%s: %u ldx on arm64", name, count[k][OP_LDX]);
-        ck_assert_uint_eq(count[k][OP_STX], 0); /* atomics stay ISA atomics: the config maps them */
+        gboolean open_coded = k == 1 && !strcmp(name, "arm64-rwlock");
+        ck_assert_msg((count[k][OP_STX] > 0) == open_coded, "%s: %u stx", name, count[k][OP_STX]);
     }
-    gboolean per_atomics = !strcmp(name, "ticket") || g_str_has_prefix(name, "qrwlock");
+    gboolean per_atomics = !strcmp(name, "ticket") || g_str_has_prefix(name, "qrwlock") || !strcmp(name, "arm64-rwlock");
     ck_assert_msg((p[1]->insns->len != p[2]->insns->len) == per_atomics, "%s: llsc %u ops, lse %u ops", name,
                   p[1]->insns->len, p[2]->insns->len);
     for (guint k = 0; k < G_N_ELEMENTS(targets); k++)
@@ -357,6 +360,63 @@ START_TEST(test_builtin_runs_on_llsc_machine)
 }
 END_TEST
 
+/* Seed 002's starvation, by its mechanism: arm64-rwlock's readers enter whenever no writer
+ * holds the lock, and nothing marks a waiting writer, so with 12 readers at zero think time the
+ * reader count never drops to 0 and every writer acquires far less than any reader (in practice
+ * not at all); qrwlock-4.15's WAITING bit turns new readers away and every writer gets in.
+ * Seeds 1-3, the report's per-thread acquisitions over a fixed-time window. */
+static void rw_role_acquisitions(const char *lock, guint64 seed, gint64 *reader_min, gint64 *writer_min,
+                                 gint64 *writer_max)
+{
+    RunOptions o;
+    run_options_init(&o);
+    o.config = "thunderx";
+    o.lock = lock;
+    o.workload.threads = 16;
+    o.workload.readers = 12;
+    o.workload.duration = 400000;
+    o.workload.warmup = 20000;
+    o.workload.jitter = 50;
+    o.seed = seed;
+    RunResult r;
+    g_autoptr(GError) err = NULL;
+    ck_assert_msg(run_simulation(&o, &r, &err), "%s", err ? err->message : "");
+    ck_assert_msg(r.ok, "%s seed %" G_GUINT64_FORMAT ": %s", lock, seed, r.failure);
+    JsonObject *rep = json_node_get_object(r.report);
+    ck_assert(json_object_get_boolean_member(rep, "mutual_exclusion"));
+    JsonArray *per = json_object_get_array_member(rep, "per_thread");
+    ck_assert_uint_eq(json_array_get_length(per), 16);
+    *reader_min = *writer_min = G_MAXINT64;
+    *writer_max = 0;
+    for (guint i = 0; i < 16; i++) {
+        JsonObject *t = json_array_get_object_element(per, i);
+        gint64 n = json_object_get_int_member(t, "acquisitions");
+        gboolean reader = !strcmp(json_object_get_string_member(t, "role"), "reader");
+        ck_assert_msg(reader == (i < 12), "%s: thread %u", lock, i);
+        if (reader) {
+            *reader_min = MIN(*reader_min, n);
+        } else {
+            *writer_min = MIN(*writer_min, n);
+            *writer_max = MAX(*writer_max, n);
+        }
+    }
+    run_result_clear(&r);
+}
+
+START_TEST(test_arm64_rwlock_starves_writers)
+{
+    for (guint64 seed = 1; seed <= 3; seed++) {
+        gint64 reader_min, writer_min, writer_max;
+        rw_role_acquisitions("arm64-rwlock", seed, &reader_min, &writer_min, &writer_max);
+        ck_assert_int_gt(reader_min, 0);
+        ck_assert_msg(writer_max * 4 < reader_min, "arm64-rwlock seed %" G_GUINT64_FORMAT ": writers up to %"
+                      G_GINT64_FORMAT ", readers from %" G_GINT64_FORMAT, seed, writer_max, reader_min);
+        rw_role_acquisitions("qrwlock-4.15", seed, &reader_min, &writer_min, &writer_max);
+        ck_assert_msg(writer_min > 0, "qrwlock-4.15 seed %" G_GUINT64_FORMAT ": a writer starved", seed);
+    }
+}
+END_TEST
+
 /* Drops the header comment and the inside of each "seed patch region"; what is left must match. */
 static char *outside_patch(const char *text, guint *regions)
 {
@@ -468,6 +528,9 @@ START_TEST(test_cli_targets)
         { "verify --lock ticket --arch arm64 --threads 3 --seeds 10", 0, "on arm64 (llsc):", NULL },
         { "verify --lock qrwlock-4.15 --config thunderx --threads 4 --readers 2 --seeds 10", 0, "on arm64 (llsc):", NULL },
         { "verify --lock qrwlock-4.15 --config neoverse-n1 --threads 4 --seeds 10", 0, "on arm64 (lse):", NULL },
+        { "verify --lock arm64-rwlock --config thunderx --threads 4 --readers 2 --seeds 10", 0, "on arm64 (llsc):", NULL },
+        { "verify --lock arm64-rwlock --config neoverse-n1 --threads 4 --readers 2 --seeds 10", 0, "on arm64 (lse):", NULL },
+        { "verify --lock arm64-rwlock --config haswell --threads 4 --readers 2 --seeds 10", 0, "on x86:", NULL },
         { "verify --lock ticket --config haswell --threads 2 --seeds 5", 0, "on x86:", NULL },
         { "verify --lock ticket --config thunderx --arch arm64", 2, NULL, "--config gives the arch and atomics" },
         { "verify --lock ticket --atomics lse", 2, NULL, "--atomics lse: x86 atomics are always LOCK-prefixed" },
@@ -523,6 +586,7 @@ Suite *make_locks_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_model_runs_each_targets_code);
     tcase_add_loop_test(tc, test_builtin_runs_on_llsc_machine, 0, G_N_ELEMENTS(lock_names));
+    tcase_add_test(tc, test_arm64_rwlock_starves_writers);
     suite_add_tcase(s, tc);
     tc = tcase_create("cli");
     tcase_set_timeout(tc, 60);

@@ -788,16 +788,17 @@ START_TEST(test_ticket_runs)
 }
 END_TEST
 
+/* Every built-in lock, found by name as the simulator finds it, keeps mutual exclusion. */
+static const char *const builtin_locks[] = { "tas", "ttas", "ticket", "mcs", "clh", "qspin", "qspin-cmpxchg", "qrwlock",
+                                             "qrwlock-4.15", "arm64-rwlock", "futex-mutex", "adaptive-mutex",
+                                             "adaptive-mutex-readspin", "adaptive-mutex-2018" };
+
 START_TEST(test_builtin_locks_run)
 {
-    /* Every built-in lock, found by name as the simulator finds it, keeps mutual exclusion. */
-    static const char *const locks[] = { "tas", "ttas", "ticket", "mcs", "clh", "qspin", "qspin-cmpxchg", "qrwlock",
-                                         "qrwlock-4.15", "futex-mutex", "adaptive-mutex", "adaptive-mutex-readspin",
-                                         "adaptive-mutex-2018" };
     g_autoptr(GError) e = NULL;
-    g_autoptr(NativeLock) l = native_lock_builtin(locks[_i], &e);
+    g_autoptr(NativeLock) l = native_lock_builtin(builtin_locks[_i], &e);
     ck_assert_msg(l, "%s", e ? e->message : "");
-    ck_assert_str_eq(native_lock_name(l), locks[_i]);
+    ck_assert_str_eq(native_lock_name(l), builtin_locks[_i]);
     check_correct_run(l, MIN(ncpus(), 2u), FALSE);
 }
 END_TEST
@@ -1484,7 +1485,7 @@ Suite *make_native_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_tas_runs);
     tcase_add_test(tc, test_ticket_runs);
-    tcase_add_loop_test(tc, test_builtin_locks_run, 0, 13);
+    tcase_add_loop_test(tc, test_builtin_locks_run, 0, G_N_ELEMENTS(builtin_locks));
     tcase_add_test(tc, test_futex_lock_params_natively);
     tcase_add_test(tc, test_lock_file_runs);
     tcase_add_test(tc, test_broken_lock_is_caught);

@@ -94,6 +94,9 @@ static const struct {
     { &os_stats_registry, "OS model",
       "`qsim run`, where the OS model ran (a lock that calls futex_wait/futex_wake, or more threads than cores): "
       "`os_counters`, summed over threads and cores (group `os`); absent from other runs' reports." },
+    { &profile_row_registry, "Per-instruction profile",
+      "`qsim run --profile`: `profile`, one object per source line, each counter summed over the line's ops and "
+      "the cores (docs/report.md)." },
     { &native_perf_registry, "Host",
       "`qsim native`: `counters`, hardware counters over the timed loop, all threads; an event the host lacks is "
       "absent, and where `perf_event_open` is refused the key holds `unavailable (why)` (docs/native.md)." },

@@ -5,6 +5,7 @@
 #include "sim/base/input_file.h"
 #include "sim/base/report.h"
 #include "sim/run.h"
+#include "sim/run_profile.h"
 #include "sim/repeat.h"
 #include "sim/trace_events.h"
 #include "locks/native_run.h"
@@ -165,7 +166,7 @@ int cmd_run(int argc, char **argv)
     g_autofree char *trace_only = NULL, *trace_out = NULL, *trace_html = NULL;
     g_autofree char *config = NULL, *lock = NULL, *lock_file = NULL, *format = NULL, *vs = NULL;
     gint64 seed = (gint64)o.seed, writers = -1, repeat = 0, progress = -1;
-    gboolean check = FALSE, no_host_time = FALSE, native = FALSE, trace = FALSE;
+    gboolean check = FALSE, no_host_time = FALSE, native = FALSE, trace = FALSE, profile = FALSE;
     const GOptionEntry what[] = {
         { "config", 'c', 0, G_OPTION_ARG_STRING, &config, "Machine config: a name from `qsim list configs` or a path (default haswell)", "CFG" },
         { "lock", 'l', 0, G_OPTION_ARG_STRING, &lock, "Lock: a name from `qsim list locks` (or $QSIM_LOCK_PATH), or a path to a .qs file", "NAME|PATH" },
@@ -185,6 +186,10 @@ int cmd_run(int argc, char **argv)
           "the ratio of means with its interval", "N" },
         { "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets, "Override a config value (repeatable), e.g. --set core.pause_cycles=140", "KEY=VALUE" },
         { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "Report format (default text); with --vs or --native: both reports and the ratio b/a of every number", "text|json|csv" },
+        { "profile", 'p', 0, G_OPTION_ARG_NONE, &profile, "Per-instruction profile: for each source line of the lock "
+          "(and of the harness), summed over the cores: instructions retired, cycles at the ROB head, machine clears, "
+          "L1 misses, RFOs, failed CAS/store-exclusives, pause and WFE cycles (text: a table after the report; json/csv: "
+          "the \"profile\" array; not with --repeat, --vs or --native; " QSIM_DOC("report.md") ")", NULL },
         { "check", 0, 0, G_OPTION_ARG_NONE, &check, "Check coherence invariants after every transition (slow)", NULL },
         { "trace", 0, 0, G_OPTION_ARG_NONE, &trace, "Print the coherence trace on stderr: each protocol row as it fires (cycle, core or home, line, row, its messages), lock phases, pipeline events; hits and stalls collapsed. `qsim protocol --legend` explains it", NULL },
         { "trace-line", 0, 0, G_OPTION_ARG_STRING_ARRAY, &trace_lines, "Trace only the line holding this variable (lock_word, h_counter, node[1], or 0x10040); repeatable; implies --trace unless --trace-out/--trace-html", "NAME" },
@@ -267,6 +272,13 @@ int cmd_run(int argc, char **argv)
     o.trace.perfetto = trace_out;
     o.trace.html = trace_html;
     o.trace.lines = (const char *const *)trace_lines;
+    /* A profile explains one run: a sum over seeds, or two locks' rows side by side, would not. */
+    if (profile && (repeat || vs || native)) {
+        fprintf(stderr, "qsim run: --profile profiles one run: not with --repeat, --vs or --native (profile each "
+                        "lock or seed on its own)\n");
+        return QSIM_EXIT_USAGE;
+    }
+    o.profile = profile;
     if ((o.trace.text || trace_out || trace_html) && (vs || native)) {
         fprintf(stderr, "qsim run: the trace options trace one run: not with --vs or --native\n");
         return QSIM_EXIT_USAGE;
@@ -307,12 +319,20 @@ int cmd_run(int argc, char **argv)
     } else if (native) {
         int nrc = run_native_beside(&o, r.report, fmt); /* not inside MAX(): it would run twice */
         rc = MAX(rc, nrc);
+    } else if (fmt == REPORT_TEXT) {
+        /* The profile is a table of its own after the report, not flattened keys. */
+        JsonObject *root = json_node_get_object(r.report);
+        JsonNode *prof = json_object_has_member(root, "profile") ? json_object_dup_member(root, "profile") : NULL;
+        if (prof)
+            json_object_remove_member(root, "profile");
+        g_autofree char *head = run_headline(r.report);
+        g_autofree char *out = report_format(r.report, fmt);
+        g_autofree char *table = prof ? run_profile_text(json_node_get_array(prof)) : NULL;
+        printf("%s%s%s%s", head, out, table ? "\n" : "", table ? table : "");
+        if (prof)
+            json_node_unref(prof);
     } else {
         g_autofree char *out = report_format(r.report, fmt);
-        if (fmt == REPORT_TEXT) {
-            g_autofree char *head = run_headline(r.report);
-            fputs(head, stdout);
-        }
         fputs(out, stdout);
     }
     if (!r.ok)

@@ -19,7 +19,7 @@
 #define LITMUS_CYCLE_LIMIT 2000000
 
 static void ignore_done(void *core G_GNUC_UNUSED, const MemResponse *r G_GNUC_UNUSED) {}
-static const PortClient placing_client = { ignore_done, NULL };
+static const PortClient placing_client = { ignore_done, NULL, NULL };
 
 static void place(MemSys *ms, Engine *e, guint core, MemKind kind, uint64_t addr, unsigned size)
 {
