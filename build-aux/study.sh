@@ -69,7 +69,7 @@ done
 RW_MIXES="16:0 12:4 8:8 4:12 0:16"
 RW_LOADS=${STUDY_RW_LOADS:-"0:0 500:2000"}
 for load in $RW_LOADS; do
-    for lock in qrwlock qrwlock-4.15; do
+    for lock in arm64-rwlock qrwlock qrwlock-4.15; do
         for mix in $RW_MIXES; do
             r=${mix%:*}; w=${mix#*:}
             s=1
@@ -181,7 +181,7 @@ mkdir -p "$tables"
     echo "| CS / think | lock | readers | writers | reader min / avg / max | writer min / avg / max | reader avg / writer avg |"
     echo "| --- | --- | ---: | ---: | ---: | ---: | ---: |"
     for load in $RW_LOADS; do
-    for lock in qrwlock qrwlock-4.15; do
+    for lock in arm64-rwlock qrwlock qrwlock-4.15; do
         for mix in $RW_MIXES; do
             r=${mix%:*}; w=${mix#*:}
             for f in "$work"/rw-"$load"-"$lock"-"$r"-"$w"-*.csv; do
