@@ -124,11 +124,13 @@ TEST_ENV := CK_TIMEOUT_MULTIPLIER=$(CK_TIMEOUT_MULTIPLIER) QSIM_SRCDIR=$(CURDIR)
 # exercise memory: the parsers (assembler, config, litmus, workload options, the input reader,
 # YAML limits, echoes), bad input on the command line, the memory system, the cores and the
 # interpreter, the engine, the runner and its report, and the run-time faults and watchdogs
-# (robustness: a bad address must never reach memory, natively either).  The rest (litmus
-# catalogues on whole machines, native runs, docs, sweeps, verify) run in check-unit.
+# (robustness: a bad address must never reach memory, natively either), and fast-forward's
+# catch-ups (fast_forward: a sleeping core's arithmetic and replay touch the pipeline's and the
+# caches' arrays directly).  The rest (litmus catalogues on whole machines, native runs, docs,
+# sweeps, verify) run in check-unit.
 ASAN_SUITES := asm config litmus workload input_file yaml_doc echo bad_input coh_table coh_directed coh_random \
                coh_msi coh_bus core_pipe core_mem core_order core_lock interp engine run run_report report counters \
-               robustness profile
+               robustness fast_forward profile
 check: qsim
 	$(MAKE) --no-print-directory check-layers
 	$(MAKE) --no-print-directory check-unit B=build
@@ -261,9 +263,10 @@ golden: $(B)/check_qsim $(B)/qsim
 	  QSIM_UPDATE_GOLDEN=1 CK_RUN_SUITE=$$s QSIM_BIN=$(CURDIR)/$(B)/qsim QSIM_SRCDIR=$(CURDIR) $(TEST_CACHE) \
 	    $(B)/check_qsim || exit 1; done
 
-# Simulation speed and memory (long measurements live here, not in `make check`).
+# Simulation cost in CPU time and memory over locks, thread counts and configs; the table goes
+# into docs/performance.md (long measurements live here, not in `make check`).
 bench: qsim
-	sh build-aux/bench.sh ./qsim
+	sh build-aux/bench.sh ./qsim docs/performance.md
 
 # Regenerates the studies' tables from qsim's own runs: docs/study-qspin-cmpxchg.md and
 # docs/study-adaptive-mutex.md (the glibc seed's sweep, sweeps/adaptive-mutex.yaml).

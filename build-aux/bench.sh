@@ -1,16 +1,91 @@
 #!/bin/sh
-# make bench: simulated instructions and cycles per host second, and peak memory, for qspin on
-# haswell with 2, 8 and 32 threads (10,000 acquisitions in all each).  Targets (issue 6):
-# >= 5 M simulated instructions per host second with 2 threads; 32 threads in under 60 s.
+# make bench: what simulating costs the host, in CPU time (getrusage: user + system of the run,
+# so that a busy machine does not inflate it), for locks qspin, mcs, ticket and tas at 2, 8,
+# 32, 64 and 256 threads on haswell (2 x 18 cores; 2 x 128 from 64 threads on) and neoverse-n1
+# (64 cores; 256 at 256 threads).  Prints a Markdown table and keeps it, with the machine it
+# ran on, in docs/performance.md between the bench markers.  Targets: docs/performance.md.
+#
+#   sh build-aux/bench.sh [QSIM] [DOC]      QSIM_BENCH_QUICK=1: a tenth of the acquisitions
 set -eu
 Q=${1:-./qsim}
-printf '%-8s %12s %12s %10s %14s %14s %12s\n' threads instructions cycles seconds 'M instr/s' 'M cycles/s' 'peak KiB'
-for t in 2 8 32; do
-    it=$((10000 / t))
-    out=$($Q run --config haswell --lock qspin --threads $t --iterations $it --format csv)
-    echo "$out" | awk -F, -v t=$t '
-        NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-        { ins = $col["sim_instructions"]; cyc = $col["cycles"]; s = $col["host_seconds"]; kib = $col["host_peak_rss_kib"];
-          printf "%-8s %12d %12d %10.2f %14.2f %14.2f %12d\n", t, ins, cyc, s, ins / s / 1e6, cyc / s / 1e6, kib }'
+DOC=${2:-docs/performance.md}
+QUICK=${QSIM_BENCH_QUICK:-}
+
+# Acquisitions per row: enough for a stable figure; fewer where each costs the most (tas and
+# ticket wake every waiter at each release), so that the whole bench takes minutes.
+acquisitions() { # lock threads
+    case "$1:$2" in
+    tas:256|ticket:256) n=1280 ;;
+    tas:64|ticket:64) n=2560 ;;
+    tas:32|ticket:32) n=5120 ;;
+    *:256) n=100000 ;;
+    *) n=20000 ;;
+    esac
+    if [ -n "$QUICK" ]; then n=$((n / 10)); fi
+    echo "$n"
+}
+
+machine() { # config threads -> qsim arguments
+    case "$1:$2" in
+    haswell:64|haswell:256) echo "--config haswell --set topology.cores_per_socket=128" ;;
+    neoverse-n1:256) echo "--config neoverse-n1 --set topology.cores_per_socket=256" ;;
+    *) echo "--config $1" ;;
+    esac
+}
+
+machine_name() { # config threads
+    case "$1:$2" in
+    haswell:64|haswell:256) echo "haswell 2x128" ;;
+    neoverse-n1:256) echo "neoverse-n1 x256" ;;
+    haswell:*) echo "haswell 2x18" ;;
+    *) echo "$1" ;;
+    esac
+}
+
+table=$(mktemp)
+trap 'rm -f "$table"' EXIT
+{
+    echo "| config | lock | threads | acquisitions | CPU s | µs/acq | M sim cycles/s | M sim instr/s | fast-forward | peak RSS MB |"
+    echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+} > "$table"
+cat "$table"
+for cfg in haswell neoverse-n1; do
+    for lock in qspin mcs ticket tas; do
+        for t in 2 8 32 64 256; do
+            n=$(acquisitions "$lock" "$t")
+            it=$(( (n + t - 1) / t ))
+            # shellcheck disable=SC2046
+            row=$($Q run $(machine "$cfg" "$t") --lock "$lock" --threads "$t" --iterations "$it" --format csv |
+                awk -F, -v m="$(machine_name "$cfg" "$t")" -v l="$lock" -v t="$t" '
+                NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+                { cyc = $col["cycles"]; acq = $col["acquisitions"]; ins = $col["sim_instructions"];
+                  cpu = $col["host_cpu_seconds"]; ff = $col["host_fast_forward_share"]; kib = $col["host_peak_rss_kib"];
+                  if (cpu <= 0) cpu = 1e-6;
+                  printf "| %s | %s | %d | %d | %.2f | %.1f | %.2f | %.2f | %.0f%% | %.0f |\n",
+                         m, l, t, acq, cpu, cpu * 1e6 / acq, cyc / cpu / 1e6, ins / cpu / 1e6, ff * 100, kib / 1024 }')
+            echo "$row"
+            echo "$row" >> "$table"
+        done
+    done
 done
+
+if [ -f "$DOC" ] && grep -q '<!-- bench:begin -->' "$DOC"; then
+    model=$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1)
+    cpus=$(nproc 2>/dev/null || echo '?')
+    out=$(mktemp)
+    awk -v table="$table" -v model="${model:-unknown}" -v cpus="$cpus" -v when="$(date -u +%Y-%m-%d)" \
+        -v quick="$QUICK" '
+        /<!-- bench:begin -->/ {
+            print
+            printf "Last run %s on %s (%s CPUs), `%s`:\n\n", when, model, cpus,
+                   quick ? "QSIM_BENCH_QUICK=1 make bench" : "make bench"
+            while ((getline line < table) > 0) print line
+            skip = 1
+            next
+        }
+        /<!-- bench:end -->/ { print ""; skip = 0 }
+        !skip' "$DOC" > "$out"
+    mv "$out" "$DOC"
+    echo "bench: the table is in $DOC"
+fi
 if [ -f build-aux/bench-sweep.sh ]; then sh build-aux/bench-sweep.sh "$Q"; fi

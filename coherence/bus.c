@@ -266,6 +266,10 @@ static gboolean bus_snoop(MemSys *ms, gint32 mi)
             continue;
         PrivLine *pl = pl_find(c, line);
         if (pl) {
+            /* The snoop reads or changes a line the core holds: a core asleep in a steady loop
+             * (cores/core_ff.c) catches up first.  One that does not hold it is not touched. */
+            core_disturb(c);
+            pl = pl_find(c, line);
             pl->snoop_waiting = FALSE;
             if (other == CE_OTHER_GETM) {
                 ms->stats.inval_received[i]++;

@@ -53,7 +53,7 @@ void bus_cache_event(MemSys *ms, CoreCaches *c, uint64_t line, PrivLine *pl, Coh
         pl = pl_new(ms, c, line);
     if (a & CA_HIT) {
         pl->state = row->next;
-        access_perform(ms, ai, pl->data, dir_get(ms, line));
+        access_perform(ms, ai, pl->data, line);
     }
     if (a & (CA_ISSUE_GETS | CA_ISSUE_GETM)) {
         MsgType t = (a & CA_ISSUE_GETS) ? MSG_GETS : MSG_GETM;

@@ -10,13 +10,15 @@
  * ====================================================================================== */
 
 /* Performs access `ai` on the bytes `data` (a cached line or memory) and calls `done`. */
-void access_perform(MemSys *ms, gint32 ai, guint8 *data, DirEntry *d)
+void access_perform(MemSys *ms, gint32 ai, guint8 *data, uint64_t line)
 {
     Access a = *acc_at(ms, ai);
     acc_release(ms, ai);
     guint off = (guint)(a.req.addr & (ms->line_size - 1));
     uint64_t old = bytes_get(data + off, a.req.size);
+    DirEntry *d = NULL; /* the golden copy, only when checking or writing */
     if (ms->check || a.req.kind != MEM_LOAD) {
+        d = dir_get(ms, line);
         uint64_t gold = bytes_get(d->golden + off, a.req.size);
         if (old != gold)
             invariant_violation(ms, "core %u read 0x%" G_GINT64_MODIFIER "x at 0x%" G_GINT64_MODIFIER
@@ -94,7 +96,7 @@ void apply_cache_event(MemSys *ms, CoreCaches *c, uint64_t line, PrivLine *pl, C
     Msg *m = mi != NIL ? msg_at(ms, mi) : NULL;
     if (a & CA_HIT) {
         pl->state = row->next;
-        access_perform(ms, ai, pl->data, dir_get(ms, line));
+        access_perform(ms, ai, pl->data, line);
     }
     if (a & (CA_SEND_GETS | CA_SEND_GETM | CA_SEND_UPGRADE)) {
         MsgType t = (a & CA_SEND_GETS) ? MSG_GETS : (a & CA_SEND_GETM) ? MSG_GETM : MSG_UPGRADE;
@@ -197,7 +199,9 @@ gboolean access_attempt(MemSys *ms, gint32 ai)
     Access *a = acc_at(ms, ai);
     CoreCaches *c = &ms->cores[a->core];
     uint64_t line = line_of(ms, a->req.addr);
-    PrivLine *pl = pl_find(c, line);
+    /* A line in the L1 is found in its set faster than in the table of every line held. */
+    Way *w = tags_find(ms, &c->l1, line);
+    PrivLine *pl = w ? w->pl : pl_find(c, line);
     CohCacheEvent ev = a->req.kind == MEM_LOAD ? CE_LOAD : CE_STORE;
     guint state = pl ? pl->state : CS_I;
     gint16 ri = ms->cache_lut[state][ev];
@@ -206,6 +210,19 @@ gboolean access_attempt(MemSys *ms, gint32 ai)
         a->missed = TRUE;
     else if (a->missed)
         a->src = pl->src; /* served by the fill it waited for */
+    if (hit && a->fast && coh_cache_state_stable(state))
+        c->ff_done[state]++;
+    else
+        c->ff_epoch++;
+    if (a->fast) {
+        /* No longer in flight: nearly always the oldest (hits complete in issue order). */
+        GArray *p = c->ff_pending;
+        for (guint i = 0; i < p->len; i++)
+            if (g_array_index(p, gint32, i) == ai) {
+                g_array_remove_index(p, i);
+                break;
+            }
+    }
     MemKind kind = a->req.kind;
     uint32_t hold = a->req.hold_cycles;
     apply_cache_event(ms, c, line, pl, ev, NIL, ai);
@@ -222,6 +239,7 @@ gboolean access_attempt(MemSys *ms, gint32 ai)
 /* A cache receives message mi. */
 gboolean cache_receive(MemSys *ms, CoreCaches *c, gint32 mi)
 {
+    core_disturb(c);
     Msg *m = msg_at(ms, mi);
     uint64_t line = m->line;
     PrivLine *pl = pl_find(c, line);
@@ -293,9 +311,21 @@ static inline Cycle l1_hit_cycles(const MemSys *ms, const MemRequest *req)
     return (Cycle)(req->kind == MEM_STORE ? ms->cfg->l1.store_cycles : ms->cfg->l1.latency);
 }
 
-static void hit_event(void *obj, uint64_t arg)
+void hit_event(void *obj, uint64_t arg)
 {
-    access_attempt(obj, (gint32)arg);
+    MemSys *ms = obj;
+    gint32 ai = (gint32)arg;
+    if (G_UNLIKELY(acc_at(ms, ai)->cancelled)) {
+        acc_release(ms, ai);
+        return;
+    }
+    access_attempt(ms, ai);
+}
+
+/* Hits complete in their own class of events, one core's in issue order (engine.h). */
+static inline void schedule_hit(MemSys *ms, guint core, Cycle delay, gint32 ai)
+{
+    engine_schedule_class(ms->e, engine_now(ms->e) + delay, EV_HIT, core, hit_event, ms, (uint64_t)ai);
 }
 
 void memsys_issue(MemSys *ms, guint core, const MemRequest *req)
@@ -311,8 +341,30 @@ void memsys_issue(MemSys *ms, guint core, const MemRequest *req)
     a->issued = engine_now(ms->e);
     a->src = MEM_SRC_L1;
     a->missed = FALSE;
+    a->fast = FALSE;
+    a->cancelled = FALSE;
     CoreCaches *c = &ms->cores[core];
     uint64_t line = line_of(ms, req->addr);
+    if (req->kind != MEM_LOAD)
+        c->ff_epoch++;
+    CohCacheEvent ev = req->kind == MEM_LOAD ? CE_LOAD : CE_STORE;
+    Way *w = req->kind == MEM_RMW && req->far ? NULL : tags_find(ms, &c->l1, line);
+    if (w) {
+        /* A line in the L1 came there by an access that went past here: it has its home. */
+        gint16 ri = ms->cache_lut[w->pl->state][ev];
+        if (ri >= 0 && (ms->cache_rows[ri].actions & CA_HIT)) {
+            w->lru = ++c->l1.clock;
+            ms->stats.l1_hits++;
+            if (req->kind == MEM_LOAD) {
+                a->fast = TRUE;
+                a->done = a->issued + l1_hit_cycles(ms, req);
+                c->ff_hits++;
+                g_array_append_val(c->ff_pending, ai);
+            }
+            schedule_hit(ms, core, l1_hit_cycles(ms, req), ai);
+            return;
+        }
+    }
     DirEntry *home = dir_get(ms, line);
     if (home->home < 0)
         home->home = ms->cfg->memory.home == HOME_FIRST_TOUCH ? (gint)c->socket
@@ -324,17 +376,7 @@ void memsys_issue(MemSys *ms, guint core, const MemRequest *req)
         a->src = MEM_SRC_HOME_ATOMIC;
         return;
     }
-    CohCacheEvent ev = req->kind == MEM_LOAD ? CE_LOAD : CE_STORE;
-    Way *w = tags_find(ms, &c->l1, line);
-    if (w) {
-        gint16 ri = ms->cache_lut[w->pl->state][ev];
-        if (ri >= 0 && (ms->cache_rows[ri].actions & CA_HIT)) {
-            w->lru = ++c->l1.clock;
-            ms->stats.l1_hits++;
-            engine_schedule(ms->e, l1_hit_cycles(ms, req), hit_event, ms, (uint64_t)ai);
-            return;
-        }
-    }
+    c->ff_epoch++;
     ms->stats.l1_misses++;
     access_counted(ms, ai, MEM_COUNT_L1_MISS);
     if (ms->cfg->l2_enabled) {
@@ -346,7 +388,7 @@ void memsys_issue(MemSys *ms, guint core, const MemRequest *req)
                 ms->stats.l2_hits++;
                 a->src = MEM_SRC_L2;
                 private_fill(ms, c, w2->pl);
-                engine_schedule(ms->e, (Cycle)ms->cfg->l2.latency, hit_event, ms, (uint64_t)ai);
+                schedule_hit(ms, core, (Cycle)ms->cfg->l2.latency, ai);
                 return;
             }
         }
@@ -357,7 +399,7 @@ void memsys_issue(MemSys *ms, guint core, const MemRequest *req)
     PrivLine *pl = pl_find(c, line);
     gint16 ri = ms->cache_lut[pl ? pl->state : CS_I][ev];
     if (ri >= 0 && (ms->cache_rows[ri].actions & CA_HIT)) {
-        engine_schedule(ms->e, l1_hit_cycles(ms, req), hit_event, ms, (uint64_t)ai);
+        schedule_hit(ms, core, l1_hit_cycles(ms, req), ai);
         return;
     }
     access_attempt(ms, ai);

@@ -87,6 +87,7 @@ static Way *tags_victim(MemSys *ms, TagArray *t, uint64_t line, gboolean any)
  * back-invalidation): the core hears LINE_EVICTED, the table sends the Put. */
 void private_evict(MemSys *ms, CoreCaches *c, PrivLine *pl)
 {
+    core_disturb(c);
     if (pl->in_l1 && c->client.line_lost)
         c->client.line_lost(c->obj, pl->line, LINE_EVICTED);
     ms->stats.evictions++;
@@ -96,6 +97,7 @@ void private_evict(MemSys *ms, CoreCaches *c, PrivLine *pl)
 /* The line has data in a stable state: place it in the arrays, evicting as needed. */
 void private_fill(MemSys *ms, CoreCaches *c, PrivLine *pl)
 {
+    c->ff_epoch++;
     gboolean has_l2 = ms->cfg->l2_enabled;
     if (has_l2 && !pl->in_l2) {
         Way *w = tags_victim(ms, &c->l2, pl->line, FALSE);

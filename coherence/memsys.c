@@ -57,6 +57,7 @@ MemSys *memsys_new(const QsimConfig *cfg, Engine *e, GError **error)
         c->socket = i / ms->cps;
         c->local = i % ms->cps;
         c->lines = g_hash_table_new(g_int64_hash, g_int64_equal);
+        c->ff_pending = g_array_new(FALSE, FALSE, sizeof(gint32));
     }
     ms->llc_ways = (guint)cfg->llc.ways;
     ms->llc_sets = (uint64_t)cfg->llc.size / ((uint64_t)cfg->llc.ways * ms->line_size);
@@ -87,6 +88,7 @@ void memsys_free(MemSys *ms)
         while (g_hash_table_iter_next(&it, NULL, &v))
             g_free(v);
         g_hash_table_destroy(c->lines);
+        g_array_free(c->ff_pending, TRUE);
         tags_clear(&c->l1);
         tags_clear(&c->l2);
     }
@@ -150,8 +152,10 @@ void memsys_poke(MemSys *ms, uint64_t addr, guint size, uint64_t value)
     bytes_put(d->mem + off, size, value);
     for (guint i = 0; i < ms->ncores; i++) {
         PrivLine *pl = pl_find(&ms->cores[i], line);
-        if (pl)
+        if (pl) {
+            core_disturb(&ms->cores[i]);
             bytes_put(pl->data + off, size, value);
+        }
     }
 }
 

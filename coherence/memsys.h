@@ -115,6 +115,8 @@ void memsys_attach(MemSys *ms, guint core, const PortClient *client, void *core_
 /* ---- the port ---- */
 /* Starts an access; `done` follows from an engine event. */
 void memsys_issue(MemSys *ms, guint core, const MemRequest *req);
+/* What a core needs to fast-forward a steady loop (port.h; coherence/memsys_ff.c). */
+extern const PortFastForward memsys_fast_forward;
 /* TRUE when the core's L1 holds addr's line readable (need_write: writable, M or E).  Cheap. */
 gboolean memsys_l1_has(const MemSys *ms, guint core, uint64_t addr, gboolean need_write);
 

@@ -17,6 +17,8 @@
  *   bus_cache.c         the cache table applied by a snooping cache (a bus system's
  *                       apply_cache_event)
  *   bus_memory.c        the memory controller's table on a bus
+ *   memsys_ff.c         what a fast-forwarding core needs: its hits from frozen lines, and
+ *                       the arithmetic of k more periods of them
  *   memsys.c            the public API's glue: lifecycle, functional peek/poke, statistics
  * Helpers called on every access or message are `static inline` here, so that the split costs
  * no speed.  Nothing outside coherence/ includes it. */
@@ -43,6 +45,9 @@ typedef struct {
     Cycle issued;
     MemSource src;
     gboolean missed;            /* it waited for a transaction */
+    gboolean fast;              /* a load the L1 answered at issue (memsys_issue's hit path) */
+    gboolean cancelled;         /* its hit event does nothing (fast-forward took it over) */
+    Cycle done;                 /* a fast one: when its hit event runs */
     gint32 next;
 } Access;
 
@@ -78,11 +83,17 @@ typedef struct {
     uint64_t data[];            /* the set, set_bytes long */
 } SetSlot;
 
+/* Every set made is in `sets`; a table of up to SET_TABLE_DIRECT_MAX sets (the L1s and L2s of
+ * the shipped configs) also keeps a pointer per index, NULL until made, so that the lookup on
+ * every access is an index, not a hash (which cost 4% of the detailed engine's host
+ * instructions): 32 KiB at most per cache, whatever its configured size. */
+#define SET_TABLE_DIRECT_MAX (1u << 12)
 typedef struct {
     uint64_t nsets;
     gsize set_bytes;
     void (*init)(void *set, gsize set_bytes);   /* makes a new set empty; NULL: zeroed is empty */
     GHashTable *sets;           /* &SetSlot.index -> SetSlot* */
+    SetSlot **direct;           /* [nsets] when nsets <= SET_TABLE_DIRECT_MAX, else NULL */
 } SetTable;
 
 typedef struct {
@@ -112,6 +123,11 @@ typedef struct {
     void *obj;
     TagArray l1, l2;
     GHashTable *lines;          /* uint64 line -> PrivLine*: every line not in I */
+    /* Fast-forward (memsys_ff.c): anything but an L1 load hit bumps the epoch; the hits are
+     * counted at issue and, by the line's stable state, at completion. */
+    guint64 ff_epoch, ff_hits;
+    guint64 ff_done[CS_M + 1];
+    GArray *ff_pending;         /* gint32 Access: the fast ones in flight, in issue order */
 } CoreCaches;
 
 /* A message in flight or queued at a home.  Pool slot; data is a line buffer owned by it. */
@@ -247,7 +263,7 @@ static inline Cycle hop(const MemSys *ms) { return (Cycle)ms->cfg->topology.ondi
 /* The set of `index` in t, or NULL when it was never touched (and so holds nothing). */
 static inline void *set_table_find(const SetTable *t, uint64_t index)
 {
-    SetSlot *s = g_hash_table_lookup(t->sets, &index);
+    SetSlot *s = t->direct ? t->direct[index] : g_hash_table_lookup(t->sets, &index);
     return s ? s->data : NULL;
 }
 
@@ -353,12 +369,23 @@ Cycle route_socket_core(const MemSys *ms, guint s, gint core, uint64_t line);
 gboolean home_broadcasts(const MemSys *ms, const DirEntry *d, guint32 actions, gint req);
 Cycle broadcast_bound(const MemSys *ms, gint req, uint64_t line);
 
+/* Something other than the core's own L1 load hit reads or changes core c's private caches:
+ * a core asleep in a steady loop catches up first (port.h), and its loop is not steady. */
+static inline void core_disturb(CoreCaches *c)
+{
+    if (c->client.catch_up)
+        c->client.catch_up(c->obj);
+    c->ff_epoch++;
+}
+
 /* cache_controller.c */
+gboolean access_attempt(MemSys *ms, gint32 ai);
+void hit_event(void *obj, uint64_t arg);
 void apply_cache_event(MemSys *ms, CoreCaches *c, uint64_t line, PrivLine *pl, CohCacheEvent ev,
                        gint32 mi, gint32 ai);
 gboolean cache_receive(MemSys *ms, CoreCaches *c, gint32 mi);
 /* Performs access ai on `data` (a cached line) and calls the core's `done`. */
-void access_perform(MemSys *ms, gint32 ai, guint8 *data, DirEntry *d);
+void access_perform(MemSys *ms, gint32 ai, guint8 *data, uint64_t line);
 /* Queues access ai on the line until a row wakes it. */
 void wait_push(MemSys *ms, PrivLine *pl, gint32 ai);
 /* Tries access ai against its line's row now; TRUE if it was performed (a hit). */

@@ -20,10 +20,19 @@
  *    atomics which are performed at the home;
  *  - `hold_cycles` > 0 on an atomic keeps the line in the L1 against snoops for that many
  *    cycles after it is performed (x86 locked RMW): snoops wait, and the wait is counted;
+ *  - before the memory system reads or changes a core's private caches for anything but that
+ *    core's own access (a message for it, an eviction of its line), it calls the core's
+ *    `catch_up`: a core that fast-forwards a steady loop brings itself up to date first.
  *  - `counted`, when the client has one, hears every L1 miss and request for ownership the
  *    memory system counts (MemStats l1_misses, rfos) with the access that caused it, at the
  *    moment it counts it, so a core can charge them to the op (`pc`) that issued the access
- *    (per-instruction profiles); it only counts, never issues. */
+ *    (per-instruction profiles); it only counts, never issues.
+ *
+ * Fast-forward (cores/core_ff.c) asks the memory system for a little more (PortFastForward):
+ * counters to tell that nothing but L1 load hits touched a core's caches between two points,
+ * the hits themselves without engine events (the lines are frozen while the core sleeps), and
+ * the arithmetic of k more periods of hits (counters, LRU).
+ */
 #ifndef QSIM_PORT_H
 #define QSIM_PORT_H
 
@@ -87,7 +96,39 @@ typedef struct {
 typedef struct {
     void (*done)(void *core, const MemResponse *r);
     void (*line_lost)(void *core, uint64_t line_addr, LineLossCause cause);
+    void (*catch_up)(void *core);   /* may be NULL */
     void (*counted)(void *core, const MemRequest *r, MemCount what);   /* NULL: not told */
 } PortClient;
+
+/* A load the L1 answers, in flight: issued, completing at `done`. */
+typedef struct {
+    MemRequest req;
+    Cycle issued, done;
+} PortFfHit;
+
+/* The memory system's per-core fast-forward counters at one point (opaque to the core). */
+typedef struct {
+    guint64 w[8];
+} PortFfMark;
+
+typedef struct {
+    /* The counters now; FALSE when this memory system cannot fast-forward now (a trace). */
+    gboolean (*mark)(void *ms, guint core, PortFfMark *m);
+    /* Whether only L1 load hits touched the core's caches from a to b. */
+    gboolean (*quiet)(const PortFfMark *a, const PortFfMark *b);
+    /* The core's L1 load hits in flight, in issue order (all of them: *n may exceed max). */
+    void (*hits_in_flight)(void *ms, guint core, PortFfHit *out, guint max, guint *n);
+    /* Drops those hits' events: the sleeping core completes them itself when it catches up. */
+    void (*hits_cancel)(void *ms, guint core);
+    /* A load the L1 answers: accounted as memsys_issue accounts an L1 hit; FALSE if it would
+     * not hit.  *latency: its load-to-use cycles. */
+    gboolean (*load_hit)(void *ms, guint core, const MemRequest *r, Cycle *latency);
+    /* That hit completes: as its hit event would, calling the core's `done` now. */
+    void (*hit_done)(void *ms, guint core, const MemRequest *r, Cycle issued);
+    /* That hit is still in flight when the catch-up ends: it completes at `done` by an event. */
+    void (*hit_resume)(void *ms, guint core, const MemRequest *r, Cycle issued, Cycle done);
+    /* Adds k times what happened from a to b (hit counters, rows fired, LRU stamps). */
+    void (*advance)(void *ms, guint core, const PortFfMark *a, const PortFfMark *b, guint64 k);
+} PortFastForward;
 
 #endif

@@ -9,6 +9,7 @@ void set_table_init(SetTable *t, uint64_t nsets, gsize set_bytes, void (*init)(v
     t->init = init;
     /* The slot holds its own key (its index), so the table needs no second allocation. */
     t->sets = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, g_free);
+    t->direct = nsets <= SET_TABLE_DIRECT_MAX ? g_new0(SetSlot *, nsets) : NULL;
 }
 
 void set_table_clear(SetTable *t, void (*free_set)(void *set))
@@ -24,17 +25,21 @@ void set_table_clear(SetTable *t, void (*free_set)(void *set))
     }
     g_hash_table_destroy(t->sets);
     t->sets = NULL;
+    g_free(t->direct);
+    t->direct = NULL;
 }
 
 void *set_table_get(SetTable *t, uint64_t index)
 {
-    SetSlot *s = g_hash_table_lookup(t->sets, &index);
+    SetSlot *s = t->direct ? t->direct[index] : g_hash_table_lookup(t->sets, &index);
     if (!s) {
         s = g_malloc0(sizeof(SetSlot) + t->set_bytes);
         s->index = index;
         if (t->init)
             t->init(s->data, t->set_bytes);
         g_hash_table_insert(t->sets, &s->index, s);
+        if (t->direct)
+            t->direct[index] = s;
     }
     return s->data;
 }

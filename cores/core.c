@@ -13,8 +13,6 @@
 #include "cores/core_internal.h"
 #include "cores/isa_exec.h"
 
-static void core_tick(Core *c);
-
 /* ==================== scheduling ==================== */
 
 uint64_t core_new_req(Core *c)
@@ -22,12 +20,11 @@ uint64_t core_new_req(Core *c)
     return ++c->next_req;
 }
 
-static void tick_event(void *obj, uint64_t gen)
+static void tick_event(void *obj, uint64_t arg G_GNUC_UNUSED)
 {
     Core *c = obj;
-    if (gen != c->tick_gen)
-        return; /* superseded by an earlier tick */
     c->tick_at = CYCLE_NEVER;
+    c->now = engine_now(c->e);
     core_tick(c);
 }
 
@@ -35,31 +32,50 @@ static void schedule_tick_at(Core *c, Cycle when)
 {
     if (c->halted || !c->started || c->parked)
         return;
-    if (c->tick_at != CYCLE_NEVER && c->tick_at <= when)
-        return;
+    if (c->tick_at <= when)
+        return; /* CYCLE_NEVER: none pending */
     c->tick_at = when;
-    engine_schedule_at(c->e, when, tick_event, c, ++c->tick_gen);
+    if (!c->ff.local)
+        engine_tick_at(c->e, c->id, when);
+}
+
+/* Whether the ghost tick at `now` (see core_internal.h) has had its turn: the engine is past
+ * this core's place among the cycle's ticks.  A catch-up runs hits before ticks. */
+static inline gboolean ghost_passed(const Core *c)
+{
+    if (c->ghost_tick != c->now || c->ff.local)
+        return FALSE;
+    EventPos p = engine_position(c->e);
+    return p.when > c->now || (p.cls == EV_TICK && p.sub > c->id);
 }
 
 /* Something changed from outside the pipeline (a response, a lost line, an event): tick this
  * cycle if the core has not ticked yet this cycle, else the next. */
 void core_wake(Core *c)
 {
-    Cycle now = engine_now(c->e);
-    schedule_tick_at(c, c->last_tick == now ? now + 1 : now);
+    Cycle now = c->now;
+    schedule_tick_at(c, c->last_tick == now || ghost_passed(c) ? now + 1 : now);
+}
+
+/* The ghost tick happened: it counts as the last tick. */
+static void ghost_settle(Core *c)
+{
+    c->last_tick = c->ghost_tick;
+    c->st.cycles = c->ghost_tick - c->start_cycle;
+    c->ghost_tick = CYCLE_NEVER;
 }
 
 static void start_event(void *obj, uint64_t arg G_GNUC_UNUSED)
 {
     Core *c = obj;
     c->started = TRUE;
-    c->start_cycle = engine_now(c->e);
+    c->now = c->start_cycle = engine_now(c->e);
     schedule_tick_at(c, c->start_cycle);
 }
 
 void core_start(Core *c, Cycle delay)
 {
-    engine_schedule(c->e, delay, start_event, c, 0);
+    engine_schedule_class(c->e, engine_now(c->e) + delay, EV_START, c->id, start_event, c, 0);
 }
 
 /* ==================== helpers ==================== */
@@ -77,12 +93,66 @@ static inline void mark_done(RobEntry *en, Cycle now)
     en->done_at = now;
 }
 
+/* ---- the timer heap (core_internal.h) ---- */
+
+static inline gboolean timer_current(Core *c, const CoreTimer *t)
+{
+    if (t->seq < c->head_seq || t->seq >= c->next_seq)
+        return FALSE;
+    const RobEntry *en = rob_at(c, t->seq);
+    return en->state == E_EXEC && en->req_id == 0 && en->complete_at == t->at;
+}
+
+static void timer_push(Core *c, Cycle at, uint64_t seq)
+{
+    if (c->ntimers == c->timers_cap) {
+        c->timers_cap *= 2;
+        c->timers = g_renew(CoreTimer, c->timers, c->timers_cap);
+    }
+    CoreTimer t = { at, seq };
+    guint i = c->ntimers++;
+    while (i > 0) {
+        guint p = (i - 1) / 2;
+        if (c->timers[p].at <= at)
+            break;
+        c->timers[i] = c->timers[p];
+        i = p;
+    }
+    c->timers[i] = t;
+}
+
+static void timer_pop(Core *c)
+{
+    CoreTimer last = c->timers[--c->ntimers];
+    guint i = 0, n = c->ntimers;
+    for (;;) {
+        guint l = 2 * i + 1, m = l;
+        if (l >= n)
+            break;
+        if (l + 1 < n && c->timers[l + 1].at < c->timers[l].at)
+            m = l + 1;
+        if (c->timers[m].at >= last.at)
+            break;
+        c->timers[i] = c->timers[m];
+        i = m;
+    }
+    if (n)
+        c->timers[i] = last;
+}
+
+/* Drops stale timers from the top: the top is then the earliest current one, or none. */
+static inline void timers_purge(Core *c)
+{
+    while (c->ntimers && !timer_current(c, &c->timers[0]))
+        timer_pop(c);
+    c->timer_next = c->ntimers ? c->timers[0].at : CYCLE_NEVER;
+}
+
 static void timer(Core *c, RobEntry *en, gint64 cycles)
 {
     en->state = E_EXEC;
-    en->complete_at = engine_now(c->e) + (Cycle)MAX(cycles, 1);
-    g_assert(c->ntimers < c->rob_size);
-    c->timers[c->ntimers++] = en->seq;
+    en->complete_at = c->now + (Cycle)MAX(cycles, 1);
+    timer_push(c, en->complete_at, en->seq);
     c->timer_next = MIN(c->timer_next, en->complete_at);
 }
 
@@ -90,7 +160,7 @@ static void set_stall(Core *c, StallCause cause)
 {
     if (cause == c->stall_cause)
         return;
-    Cycle now = engine_now(c->e);
+    Cycle now = c->now;
     guint64 d = now - c->stall_since;
     switch (c->stall_cause) {
     case STALL_ROB: c->st.stall_rob_full += d; break;
@@ -141,10 +211,10 @@ static void issue_mem(Core *c, RobEntry *en, MemKind kind, RmwKind rmw, uint64_t
     en->complete_at = CYCLE_NEVER;
     MemRequest r = { .kind = kind, .rmw = rmw, .addr = en->addr, .size = en->in->size,
                      .value = value, .expected = expected, .far = far, .hold_cycles = hold,
-                     .tag = tag_make(en->req_id, FALSE, (guint)(en->seq % c->rob_size)), .pc = en->pc };
+                     .tag = tag_make(en->req_id, FALSE, (guint)(en - c->rob)), .pc = en->pc };
     if (kind == MEM_LOAD)
         c->st.loads_issued++;
-    c->issue(c->ms, c->id, &r);
+    core_issue(c, &r);
 }
 
 static RmwKind rmw_kind(IsaOp op)
@@ -164,7 +234,7 @@ static guint squash_refetch(Core *c, uint64_t seq, int32_t pc, gint64 penalty)
 {
     guint n = rob_squash_from(c, seq);
     c->fetch_pc = pc;
-    c->fetch_resume_at = engine_now(c->e) + (Cycle)penalty;
+    c->fetch_resume_at = c->now + (Cycle)penalty;
     core_profile_note_head(c);
     return n;
 }
@@ -175,12 +245,12 @@ static void trace_event(Core *c, CoreTraceKind kind, int32_t pc, int32_t resume_
 
 static void halt_core(Core *c)
 {
-    Cycle now = engine_now(c->e);
+    Cycle now = c->now;
     c->halted = TRUE;
     set_stall(c, STALL_NONE);
     c->st.cycles = now - c->start_cycle;
-    c->tick_gen++; /* cancels any pending tick */
     c->tick_at = CYCLE_NEVER;
+    engine_tick_cancel(c->e, c->id);
     if (c->halt_fn)
         c->halt_fn(c->os_ctx, c);
 }
@@ -196,9 +266,9 @@ static void raise_fault(Core *c, const RobEntry *en)
 
 static gboolean stage_retire(Core *c)
 {
-    Cycle now = engine_now(c->e);
+    Cycle now = c->now;
     guint n = 0;
-    while (n < (guint)c->cfg->core.retire_width && rob_count(c) > 0) {
+    while (n < c->retire_width && rob_count(c) > 0) {
         RobEntry *en = rob_at(c, c->head_seq);
         if (en->state != E_DONE || en->done_at >= now)
             break; /* an op retires at the earliest the cycle after it completes */
@@ -228,11 +298,13 @@ static gboolean stage_retire(Core *c)
                 sb_bump_epoch(c); /* dmb ish / ishst: later stores drain after earlier ones */
             break;
         case OP_MARK:
+            c->ff.taint++; /* a mark is a timestamp: no two periods record the same */
             c->st.marks++;
             if (c->mark_fn)
                 c->mark_fn(c->mark_ctx, c->id, in->n, now);
             break;
         case OP_SEV:
+            c->ff.taint++;
             if (c->sev_fn)
                 c->sev_fn(c->sev_ctx, c->id);
             else
@@ -241,6 +313,11 @@ static gboolean stage_retire(Core *c)
         case OP_SEVL:
             c->event_reg = TRUE;
             c->event_cause = WAKE_SEV;
+            break;
+        case OP_BR:
+        case OP_JMP:
+            if (en->pred_next <= en->pc)
+                c->ff.want_snap = TRUE; /* a loop closed: the state may repeat from here */
             break;
         default:
             break;
@@ -251,7 +328,7 @@ static gboolean stage_retire(Core *c)
                 c->rename[in->rd] = SEQ_NONE;
         }
         c->head_seq++;
-        c->head_slot = c->head_slot + 1 == c->rob_size ? 0 : c->head_slot + 1;
+        c->head_slot = (c->head_slot + 1) & c->rob_mask;
         c->st.insns_retired++;
         CORE_PROFILE_ADD(&c->prof, en->pc, executions, 1);
         c->last_retire = now;
@@ -274,7 +351,7 @@ static void trace_event(Core *c, CoreTraceKind kind, int32_t pc, int32_t resume_
 {
     if (!c->trace_fn)
         return;
-    CoreTraceEvent ev = { kind, engine_now(c->e), pc, resume_pc, 0, FALSE, squashed, (Cycle)penalty };
+    CoreTraceEvent ev = { kind, c->now, pc, resume_pc, 0, FALSE, squashed, (Cycle)penalty };
     c->trace_fn(c->trace_ctx, c->id, &ev);
 }
 
@@ -313,11 +390,13 @@ static gboolean start_load(Core *c, RobEntry *en, const Older *o)
         en->wait_on = en->src[2];
         return FALSE;
     }
-    if (o->block_loads || o->store_addr_unknown)
+    if (*o & (OLDER_BLOCK_LOADS | OLDER_STORE_ADDR_UNKNOWN))
         return FALSE;
     /* arm64 LDAR is RCsc: it does not perform before an older STLR. */
-    if (!c->x86 && in->order == ORD_ACQ && sb_has_release(c, en->seq))
+    if (!c->x86 && in->order == ORD_ACQ && sb_has_release(c, en->seq)) {
+        c->sb_waiter = MIN(c->sb_waiter, en->seq);
         return FALSE;
+    }
     en->addr = mem_address(c, en);
     en->line = core_line(c, en->addr);
     en->addr_known = TRUE;
@@ -327,8 +406,10 @@ static gboolean start_load(Core *c, RobEntry *en, const Older *o)
     }
     uint64_t v;
     int f = sb_forward(c, en->seq, en->addr, in->size, &v);
-    if (f < 0)
+    if (f < 0) {
+        c->sb_waiter = MIN(c->sb_waiter, en->seq);
         return FALSE; /* partial overlap or data not ready: wait for the store */
+    }
     if (f > 0) {
         en->value = v;
         en->performed = TRUE;
@@ -365,7 +446,14 @@ static gboolean start_store(Core *c, RobEntry *en)
     }
     if (en->addr_known && en->data_known)
         timer(c, en, 1);
-    return did;
+    if (!did) {
+        /* What it lacks, address or data, waits for a producer that is not done. */
+        en->wait_on = !en->addr_known ? en->src[2] : en->src[0];
+        return FALSE;
+    }
+    if (c->sb_waiter != SEQ_NONE)
+        c->scan_end = UINT64_MAX; /* a load held back by the buffer may go now: this scan looks */
+    return TRUE;
 }
 
 /* An atomic or stx may perform once it is the oldest op and what must precede it has. */
@@ -468,7 +556,7 @@ static gboolean start_fence(Core *c, RobEntry *en, gboolean head)
 
 static gboolean start_wfe(Core *c, RobEntry *en, gboolean head)
 {
-    Cycle now = engine_now(c->e);
+    Cycle now = c->now;
     if (!head)
         return FALSE;
     if (c->x86) {
@@ -495,6 +583,7 @@ static gboolean start_wfe(Core *c, RobEntry *en, gboolean head)
         return TRUE;
     }
     if (!c->wfe_sleeping) {
+        c->ff.taint++;
         c->wfe_sleeping = TRUE;
         c->wfe_since = now;
         c->st.wfe_sleeps++;
@@ -521,10 +610,14 @@ static gboolean start_work(Core *c, RobEntry *en)
         core_touch(c, en->seq); /* look again once the older ops are done */
         return FALSE;
     }
-    gint64 w = en->in->n + (c->work_jitter ? g_rand_int_range(c->work_rand, 0, (gint32)c->work_jitter + 1) : 0);
+    gint64 w = en->in->n;
+    if (c->work_jitter) {
+        w += g_rand_int_range(c->work_rand, 0, (gint32)c->work_jitter + 1);
+        c->ff.taint++; /* the draw differs from period to period */
+    }
     timer(c, en, w);
     if (en->in->n > work_window(c))
-        c->dispatch_blocked_until = engine_now(c->e) + (Cycle)MAX(w - work_window(c), 0);
+        c->dispatch_blocked_until = c->now + (Cycle)MAX(w - work_window(c), 0);
     return TRUE;
 }
 
@@ -645,82 +738,91 @@ static gboolean start_op(Core *c, RobEntry *en, gboolean head, const Older *o)
 }
 
 /* What this op means for the younger ones behind it. */
-static inline void note_older(Core *c, const RobEntry *en, Older *o)
+static inline void note_older(Core *c G_GNUC_UNUSED, const RobEntry *en, Older *o)
 {
-    const IsaInsn *in = en->in;
-    gboolean done = en->state == E_DONE;
+    switch ((OrderKind)en->ordk) {
+    case ORDK_NONE:
+        break;
+    case ORDK_LOADS_UNTIL_DONE:
+        if (en->state != E_DONE)
+            *o |= OLDER_BLOCK_LOADS;
+        break;
+    case ORDK_ALL_UNTIL_DONE:
+        if (en->state != E_DONE)
+            *o |= OLDER_BLOCK_ALL;
+        break;
+    case ORDK_LDAR:
+        if (!en->performed)
+            *o |= OLDER_BLOCK_LOADS;
+        break;
+    case ORDK_STORE:
+        if (!en->addr_known)
+            *o |= OLDER_STORE_ADDR_UNKNOWN;
+        break;
+    }
+}
+
+/* What each op means for the ops behind it (the ordering rules, applied by note_older), what
+ * keeps it from starting, and its buffers: decided once per op of the program. */
+static OpDecode decode_op(const Core *c, const IsaInsn *in)
+{
+    OpDecode d = { ORDK_NONE, STARTK_OTHER, takes_lb(in->op), has_mem(in->op) };
     switch (in->op) {
     case OP_FENCE:
-        if (done)
-            break;
-        if (c->x86) {
-            if (in->fence == FENCE_FULL)
-                o->block_loads = TRUE;
-            else if (in->fence == FENCE_LOAD)
-                o->block_all = TRUE;
-        } else if (in->fence != FENCE_STORE) {
-            o->block_loads = TRUE;
-        }
+        if (c->x86)
+            d.ordk = in->fence == FENCE_FULL ? ORDK_LOADS_UNTIL_DONE : in->fence == FENCE_LOAD ? ORDK_ALL_UNTIL_DONE
+                                                                                          : ORDK_NONE;
+        else
+            d.ordk = in->fence != FENCE_STORE ? ORDK_LOADS_UNTIL_DONE : ORDK_NONE;
+        d.startk = STARTK_HEAD;
         break;
     case OP_CAS: case OP_XCHG: case OP_FADD: case OP_FOR: case OP_FAND: case OP_STX:
         /* x86: LOCK'd ops are full barriers.  arm64: see the file comment. */
-        if (!done)
-            o->block_loads = TRUE;
+        d.ordk = ORDK_LOADS_UNTIL_DONE;
+        d.startk = STARTK_HEAD;
         break;
     case OP_LD: case OP_LDX:
-        if (!c->x86 && in->order == ORD_ACQ && !en->performed)
-            o->block_loads = TRUE; /* LDAR */
+        d.ordk = !c->x86 && in->order == ORD_ACQ ? ORDK_LDAR : ORDK_NONE;
+        d.startk = STARTK_LOAD;
         break;
     case OP_ST:
-        if (!en->addr_known)
-            o->store_addr_unknown = TRUE;
+        d.ordk = ORDK_STORE;
         break;
     case OP_WFE:
         /* Nothing runs ahead of a wait: a load behind it would re-arm the monitor early. */
-        if (!done && !c->x86)
-            o->block_all = TRUE;
+        d.ordk = c->x86 ? ORDK_NONE : ORDK_ALL_UNTIL_DONE;
+        d.startk = STARTK_HEAD;
+        break;
+    case OP_HALT:
+        d.startk = STARTK_HEAD;
         break;
     case OP_FUTEX_WAIT: case OP_FUTEX_WAKE:
         /* Nothing runs ahead of a system call: the kernel entry serialises. */
-        if (!done)
-            o->block_all = TRUE;
+        d.ordk = ORDK_ALL_UNTIL_DONE;
+        d.startk = STARTK_HEAD;
         break;
     default:
         break;
     }
+    return d;
 }
 
-static gboolean on_timer(Core *c, uint64_t seq)
-{
-    if (seq < c->head_seq || seq >= c->next_seq)
-        return FALSE;
-    const RobEntry *en = rob_at(c, seq);
-    return en->state == E_EXEC && en->req_id == 0;
-}
-
-/* Drops the stale seqs from the timer list; returns the oldest seq whose timer is due. */
-static uint64_t timers_due(Core *c, Cycle now)
+/* Takes the timers due by now off the heap (the scan completes their entries); returns the
+ * oldest seq among them, and widens *end past the youngest. */
+static uint64_t timers_due(Core *c, Cycle now, uint64_t *end)
 {
     if (now < c->timer_next)
-        return SEQ_NONE; /* nothing completed since the last pass: nothing stale either */
+        return SEQ_NONE;
     uint64_t due = SEQ_NONE;
-    Cycle next = CYCLE_NEVER;
-    guint n = 0;
-    for (guint i = 0; i < c->ntimers; i++) {
-        uint64_t s = c->timers[i];
-        if (s < c->head_seq || s >= c->next_seq)
+    while (c->ntimers && c->timers[0].at <= now) {
+        CoreTimer t = c->timers[0];
+        timer_pop(c);
+        if (!timer_current(c, &t))
             continue;
-        const RobEntry *en = rob_at(c, s);
-        if (en->state != E_EXEC || en->req_id != 0)
-            continue; /* as !on_timer(c, s) */
-        c->timers[n++] = s;
-        Cycle at = en->complete_at;
-        next = MIN(next, at);
-        if (at <= now)
-            due = MIN(due, s);
+        due = MIN(due, t.seq);
+        *end = MAX(*end, t.seq + 1);
     }
-    c->ntimers = n;
-    c->timer_next = next;
+    timers_purge(c);
     return due;
 }
 
@@ -734,16 +836,33 @@ static gboolean scan_entry(Core *c, uint64_t s, Older *o, Cycle now)
     if (en->state == E_EXEC && en->req_id == 0) {
         if (en->complete_at <= now) {
             complete_timer(c, en, now);
+            c->scan_end = MAX(c->scan_end, en->last_use + 1); /* its readers: this scan looks */
             did = TRUE;
         } else if (en->ll == LL_LOADED || en->ll == LL_RETRY) {
             did |= step_llsc(c, en);
         }
     }
-    if (en->state == E_WAIT && !o->block_all)
+    if (en->state == E_WAIT && !(*o & OLDER_BLOCK_ALL))
         did |= start_op(c, en, head, o);
     note_older(c, en, o);
     en->older = *o;
     return did;
+}
+
+/* Whether a waiting op other than the head cannot start under ordering state `o` (start_op
+ * would return FALSE at once, doing nothing): loads wait behind barriers and unknown store
+ * addresses; ops that perform at the head wait for it; nothing starts behind an lfence. */
+static inline gboolean cannot_start(const RobEntry *en, Older o)
+{
+    switch ((StartKind)en->startk) {
+    case STARTK_LOAD:
+        return (o & (OLDER_BLOCK_LOADS | OLDER_STORE_ADDR_UNKNOWN | OLDER_BLOCK_ALL)) != 0;
+    case STARTK_HEAD:
+        return TRUE;
+    case STARTK_OTHER:
+        break;
+    }
+    return (o & OLDER_BLOCK_ALL) != 0;
 }
 
 /* Looks at the window oldest first, starting ops whose turn has come and completing timers.
@@ -751,51 +870,66 @@ static gboolean scan_entry(Core *c, uint64_t s, Older *o, Cycle now)
  * at the oldest that may act, resuming with the ordering state memoised behind it. */
 static gboolean stage_execute(Core *c)
 {
-    Cycle now = engine_now(c->e);
+    Cycle now = c->now;
     gboolean did = FALSE;
     /* Finished ops order nothing younger: start the scan after them. */
     c->exec_lo = MAX(c->exec_lo, c->head_seq);
     while (c->exec_lo < c->next_seq && rob_at(c, c->exec_lo)->state == E_DONE)
         c->exec_lo++;
-    uint64_t from = MAX(MIN(c->scan_from, timers_due(c, now)), c->exec_lo);
+    uint64_t due_end = 0;
+    uint64_t due = timers_due(c, now, &due_end);
+    uint64_t from = MAX(MIN(c->scan_from, due), c->exec_lo);
+    uint64_t end = MAX(c->scan_end, due_end);
     gboolean head_dirty = c->head_dirty;
     c->scan_from = SEQ_NONE;
+    c->scan_end = 0;
     c->head_dirty = FALSE;
     if (c->wfe_sleeping && c->cfg->core.wfe_timeout > 0 &&
         now >= c->wfe_since + (Cycle)c->cfg->core.wfe_timeout)
         head_dirty = TRUE; /* the sleeping WFE at the head times out */
+    /* Whether the ordering state carried into `from` is the one the last scan carried. */
+    gboolean same = TRUE;
     if (head_dirty && c->head_seq == c->exec_lo && c->head_seq < MIN(from, c->next_seq)) {
         /* Nothing older orders the head.  Younger ops need a look only if it moved. */
-        Older o = { FALSE, FALSE, FALSE };
+        Older o = 0;
         if (scan_entry(c, c->head_seq, &o, now)) {
             did = TRUE;
             from = c->head_seq + 1;
+            same = FALSE;
         }
     }
     if (from >= c->next_seq)
-        return did;
-    Older o = { FALSE, FALSE, FALSE };
+        goto out;
+    Older o = 0;
     if (from > c->exec_lo)
         o = rob_at(c, from - 1)->older;
     /* Walk the slots directly (a squash only lowers next_seq).  A finished op other than the
      * head has nothing to start or complete, nor has a waiting one whose start_op would fail
-     * for want of the producer it noted: only fold them into `o`. */
-    guint slot = c->head_slot + (guint)(from - c->head_seq);
-    if (slot >= c->rob_size)
-        slot -= c->rob_size;
+     * for want of the producer it noted: only fold them into `o`.  Past the touched ops
+     * (widened as ops complete or stores learn their address and data), once the ordering
+     * state is what the last scan carried there, every younger op would decide as it did. */
+    guint slot = (c->head_slot + (guint)(from - c->head_seq)) & c->rob_mask;
     for (uint64_t s = from; s < c->next_seq; s++) {
+        if (same && s >= end && s >= c->scan_end)
+            break;
         RobEntry *en = &c->rob[slot];
-        if (++slot == c->rob_size)
-            slot = 0;
+        slot = (slot + 1) & c->rob_mask;
+        Older before = en->older;
         if (s != c->head_seq &&
             (en->state == E_DONE ||
-             (en->state == E_WAIT && en->wait_on != SEQ_NONE && !rob_src_ready(c, en->wait_on)))) {
+             (en->state == E_WAIT && (cannot_start(en, o) ||
+                                      (en->wait_on != SEQ_NONE && !rob_src_ready(c, en->wait_on)))))) {
             note_older(c, en, &o);
             en->older = o;
-            continue;
+        } else {
+            did |= scan_entry(c, s, &o, now);
         }
-        did |= scan_entry(c, s, &o, now);
+        same = before == o;
     }
+out:
+    /* What this scan widened it has looked at; touches for the next one stand. */
+    if (c->scan_from == SEQ_NONE)
+        c->scan_end = 0;
     return did;
 }
 
@@ -806,16 +940,19 @@ static gboolean stage_execute(Core *c)
  * each cycle looks at it whole from the oldest unfinished op. */
 static gboolean stage_execute_in_order(Core *c)
 {
-    Cycle now = engine_now(c->e);
+    Cycle now = c->now;
     gboolean did = FALSE, blocked = FALSE;
-    guint issued = 0, width = (guint)c->cfg->core.fetch_width;
+    guint issued = 0, width = c->fetch_width;
     c->exec_lo = MAX(c->exec_lo, c->head_seq);
     while (c->exec_lo < c->next_seq && rob_at(c, c->exec_lo)->state == E_DONE)
         c->exec_lo++;
-    (void)timers_due(c, now); /* keeps the timer list pruned, as the out-of-order scan does */
+    uint64_t due_end = 0;
+    (void)timers_due(c, now, &due_end); /* keeps the timer list pruned, as the out-of-order scan does */
     c->scan_from = SEQ_NONE;
+    c->scan_end = 0;
+    c->sb_waiter = SEQ_NONE;
     c->head_dirty = FALSE;
-    Older o = { FALSE, FALSE, FALSE };
+    Older o = 0;
     for (uint64_t s = c->exec_lo; s < c->next_seq; s++) {
         RobEntry *en = rob_at(c, s);
         gboolean waiting = en->state == E_WAIT;
@@ -842,19 +979,20 @@ static gboolean stage_execute_in_order(Core *c)
 
 static gboolean stage_dispatch(Core *c)
 {
-    Cycle now = engine_now(c->e);
+    Cycle now = c->now;
     StallCause cause = STALL_NONE;
     guint n = 0;
-    while (n < (guint)c->cfg->core.fetch_width && c->fq_count > 0 &&
+    while (n < c->fetch_width && c->fq_count > 0 &&
            now >= c->dispatch_blocked_until) {
         const FetchSlot *f = &c->fq[c->fq_head];
         const IsaInsn *in = &c->code[f->pc];
+        const OpDecode *d = &c->dec[f->pc];
         IsaOp op = in->op;
         if (rob_count(c) == c->rob_size) {
             cause = STALL_ROB;
             break;
         }
-        if (takes_lb(op) && c->lb_used == (guint)c->cfg->core.load_buffer) {
+        if (d->takes_lb && c->lb_used == c->load_buffer) {
             cause = STALL_LB;
             break;
         }
@@ -870,18 +1008,23 @@ static gboolean stage_dispatch(Core *c)
         en->ras_val = f->ras_val;
         en->head_since = CYCLE_NEVER;
         en->state = E_WAIT;
+        en->ordk = d->ordk;
+        en->startk = d->startk;
         core_touch(c, en->seq);
         if (in->a.reg != ISA_NO_REG)
             en->src[0] = c->rename[in->a.reg];
         if (in->b.reg != ISA_NO_REG)
             en->src[1] = c->rename[in->b.reg];
-        if (has_mem(op) && in->mem.base != ISA_NO_REG)
+        if (d->has_mem && in->mem.base != ISA_NO_REG)
             en->src[2] = c->rename[in->mem.base];
         else if (op == OP_LA && in->rt != ISA_NO_REG)
             en->src[2] = c->rename[in->rt];
+        for (guint i = 0; i < 3; i++)
+            if (en->src[i] != SEQ_NONE)
+                rob_at(c, en->src[i])->last_use = en->seq; /* in the window: renamed to it */
         if (in->rd != ISA_NO_REG && in->rd < ISA_NREGS)
             c->rename[in->rd] = en->seq;
-        if (takes_lb(op))
+        if (d->takes_lb)
             c->lb_used++;
         if (op == OP_ST) {
             SbEntry *sb = sb_alloc(c, en->seq, &en->sb_slot);
@@ -920,11 +1063,11 @@ static gboolean stage_dispatch(Core *c)
 
 static gboolean stage_fetch(Core *c)
 {
-    Cycle now = engine_now(c->e);
+    Cycle now = c->now;
     if (c->fetch_stopped || now < c->fetch_resume_at)
         return FALSE;
     guint n = 0;
-    while (n < (guint)c->cfg->core.fetch_width && c->fq_count < c->fq_size) {
+    while (n < c->fetch_width && c->fq_count < c->fq_size) {
         int32_t pc = c->fetch_pc;
         if (pc < 0 || (guint)pc >= c->ncode) {
             c->fetch_stopped = TRUE; /* ran off the program: the watchdog reports it */
@@ -985,16 +1128,17 @@ static gboolean stage_fetch(Core *c)
 
 /* ==================== the cycle ==================== */
 
-static Cycle next_timer(Core *c)
+/* The earliest cycle after a tick at `now` that changed nothing at which the core could do
+ * something by itself: a timer runs out, fetch or dispatch resumes, the head retires. */
+static Cycle next_timer(Core *c, Cycle now)
 {
-    Cycle now = engine_now(c->e), t = CYCLE_NEVER;
+    Cycle t = CYCLE_NEVER;
     if (!c->fetch_stopped && c->fetch_resume_at > now)
         t = MIN(t, c->fetch_resume_at);
     if (c->fq_count && c->dispatch_blocked_until > now)
         t = MIN(t, c->dispatch_blocked_until);
-    for (guint i = 0; i < c->ntimers; i++)
-        if (on_timer(c, c->timers[i]))
-            t = MIN(t, rob_at(c, c->timers[i])->complete_at);
+    timers_purge(c);
+    t = MIN(t, c->timer_next);
     if (rob_count(c) && rob_at(c, c->head_seq)->state == E_DONE)
         t = MIN(t, now + 1);
     if (c->wfe_sleeping && c->cfg->core.wfe_timeout > 0)
@@ -1002,9 +1146,48 @@ static Cycle next_timer(Core *c)
     return t;
 }
 
-static void core_tick(Core *c)
+/* Whether the tick at t (the next cycle, nothing arriving before it) would do anything, or
+ * change anything: retire, drain, start or complete an op, dispatch, change the stall it
+ * counts, fetch, or compare its state for fast-forward.  Conservative: TRUE when unsure. */
+static gboolean may_act_at(Core *c, Cycle t)
 {
-    Cycle now = engine_now(c->e);
+    if (c->in_order || (c->ff.want_snap && c->ff.on && !c->ff.local))
+        return TRUE;
+    if (rob_count(c) && rob_at(c, c->head_seq)->state == E_DONE)
+        return TRUE;
+    if (c->sb_ncommit && sb_may_drain(c))
+        return TRUE;
+    if (c->scan_from != SEQ_NONE || c->head_dirty || c->timer_next <= t)
+        return TRUE;
+    if (c->wfe_sleeping && c->cfg->core.wfe_timeout > 0 && t >= c->wfe_since + (Cycle)c->cfg->core.wfe_timeout)
+        return TRUE;
+    if (!c->fetch_stopped && t >= c->fetch_resume_at && c->fq_count < c->fq_size)
+        return TRUE;
+    StallCause cause = STALL_NONE;
+    if (c->fq_count > 0 && t >= c->dispatch_blocked_until) {
+        IsaOp op = c->code[c->fq[c->fq_head].pc].op;
+        if (rob_count(c) == c->rob_size)
+            cause = STALL_ROB;
+        else if (takes_lb(op) && c->lb_used == c->load_buffer)
+            cause = STALL_LB;
+        else if (op == OP_ST && c->sb_count == c->sb_size)
+            cause = STALL_SB;
+        else
+            return TRUE; /* it dispatches */
+    }
+    return cause != c->stall_cause;
+}
+
+void core_tick(Core *c)
+{
+    if (c->ghost_tick != CYCLE_NEVER) {
+        if (c->ghost_tick < c->now)
+            ghost_settle(c);
+        c->ghost_tick = CYCLE_NEVER;
+    }
+    if (c->ff.want_snap && c->ff.on && !c->ff.local && ff_try_sleep(c))
+        return; /* asleep in a steady loop, until something it depends on changes */
+    Cycle now = c->now;
     c->last_tick = now;
     c->st.cycles = now - c->start_cycle;
     gboolean did = stage_retire(c);
@@ -1012,22 +1195,35 @@ static void core_tick(Core *c)
         core_profile_note_head(c);
         return;
     }
-    did |= sb_drain(c);
+    if (c->sb_ncommit)
+        did |= sb_drain(c);
     did |= c->in_order ? stage_execute_in_order(c) : stage_execute(c);
     did |= stage_dispatch(c);
     did |= stage_fetch(c);
     core_profile_note_head(c);
-    if (did) {
+    if (did && may_act_at(c, now + 1)) {
         schedule_tick_at(c, now + 1);
-    } else {
-        /* Nothing moved: sleep until a timer, or until memory or an event wakes us. */
-        Cycle t = next_timer(c);
-        if (t != CYCLE_NEVER)
-            schedule_tick_at(c, MAX(t, now + 1));
+        return;
     }
+    if (did)
+        c->ghost_tick = ++now; /* the next tick would do nothing: as if it had run */
+    /* Nothing moves: sleep until a timer, or until memory or an event wakes us. */
+    Cycle t = next_timer(c, now);
+    if (t != CYCLE_NEVER)
+        schedule_tick_at(c, MAX(t, now + 1));
 }
 
 /* ==================== port callbacks ==================== */
+
+/* Entry from outside the pipeline (the memory system, an SEV): a core asleep in a steady loop
+ * first catches up to the engine's place; then the clock is the engine's. */
+static void core_catch_up_now(Core *c)
+{
+    if (c->ff.sleeping)
+        ff_catch_up(c, engine_position(c->e));
+    if (!c->ff.local)
+        c->now = engine_now(c->e);
+}
 
 /* An atomic has its old value.  An x86 LOCK'd op (or an arm64 LSE atomic performed in the L1)
  * is not finished then: its sequence (compare, write, unlock) still takes the part of
@@ -1035,7 +1231,7 @@ static void core_tick(Core *c)
  * Fog measures the whole on a hot line); younger ops that wait for it wait until then. */
 static void finish_atomic(Core *c, RobEntry *en, uint64_t old)
 {
-    Cycle now = engine_now(c->e);
+    Cycle now = c->now;
     en->value = old;
     c->st.atomics++;
     if (en->in->op == OP_CAS && old != en->data) {
@@ -1075,11 +1271,19 @@ static void check_same_address(Core *c, const RobEntry *en)
 static void core_done(void *obj, const MemResponse *r)
 {
     Core *c = obj;
+    g_assert(!c->ff.sleeping && c->ff.inflight > 0);
+    c->ff.inflight--;
+    if (!c->ff.local)
+        c->now = engine_now(c->e);
     guint slot = (guint)(r->tag & ((1u << TAG_SLOT_BITS) - 1));
     uint64_t req = r->tag >> (TAG_SLOT_BITS + 1);
     if (r->tag & TAG_KIND_SB) {
         sb_store_done(c, slot, req);
-        core_touch(c, c->head_seq); /* loads forwarding from it, ops waiting for a drain */
+        core_touch_head(c); /* atomics, fences, halt: the head waits for drains */
+        if (c->sb_waiter != SEQ_NONE) {
+            core_touch_from(c, c->sb_waiter); /* loads forwarding from the buffer or behind a release */
+            c->sb_waiter = SEQ_NONE;
+        }
         core_wake(c);
         return;
     }
@@ -1095,7 +1299,7 @@ static void core_done(void *obj, const MemResponse *r)
     case OP_LDX:
         en->value = v;
         en->performed = en->watched = TRUE;
-        mark_done(en, engine_now(c->e));
+        mark_done(en, c->now);
         if (in->op == OP_LDX)
             arm_monitor(c, en, v);
         if (!c->x86)
@@ -1108,7 +1312,7 @@ static void core_done(void *obj, const MemResponse *r)
             CORE_PROFILE_ADD(&c->prof, en->pc, failed_cas, 1);
         }
         c->mon_armed = FALSE;
-        mark_done(en, engine_now(c->e));
+        mark_done(en, c->now);
         break;
     default:
         if (en->ll == LL_LOAD) {
@@ -1137,6 +1341,7 @@ static void core_done(void *obj, const MemResponse *r)
         }
         break;
     }
+    core_touch_done(c, en); /* the ops reading its result */
     core_wake(c);
 }
 
@@ -1144,6 +1349,8 @@ static void core_done(void *obj, const MemResponse *r)
 static void core_line_lost(void *obj, uint64_t line_addr, LineLossCause cause)
 {
     Core *c = obj;
+    core_catch_up_now(c);
+    c->ff.taint++;
     if (cause == LINE_DOWNGRADED)
         return; /* a downgrade leaves every value we read valid */
     c->st.lines_lost++;
@@ -1174,7 +1381,7 @@ static void core_line_lost(void *obj, uint64_t line_addr, LineLossCause cause)
                 c->st.mc_squashed_ops += squashed;
                 c->st.mc_penalty_cycles += (guint64)pen;
                 if (c->trace_fn) {
-                    CoreTraceEvent ev = { CORE_TRACE_MACHINE_CLEAR, engine_now(c->e), pc, pc, line,
+                    CoreTraceEvent ev = { CORE_TRACE_MACHINE_CLEAR, c->now, pc, pc, line,
                                           cause == LINE_EVICTED, squashed, (Cycle)pen };
                     c->trace_fn(c->trace_ctx, c->id, &ev);
                 }
@@ -1195,6 +1402,15 @@ static void core_line_lost(void *obj, uint64_t line_addr, LineLossCause cause)
     core_wake(c);
 }
 
+/* The memory system is about to touch this core's caches for someone else. */
+static void core_port_catch_up(void *obj)
+{
+    Core *c = obj;
+    core_catch_up_now(c);
+    c->ff.taint++;
+}
+
+
 /* The memory system counted an L1 miss or an RFO of an access of ours: the op that issued it
  * (a store's when it drained) carries it in the profile. */
 static void core_counted(void *obj, const MemRequest *r, MemCount what)
@@ -1208,7 +1424,7 @@ static void core_counted(void *obj, const MemRequest *r, MemCount what)
         c->prof.rows[r->pc].misses++;
 }
 
-static const PortClient core_client = { core_done, core_line_lost, core_counted };
+static const PortClient core_client = { core_done, core_line_lost, core_port_catch_up, core_counted };
 
 const PortClient *core_port_client(void)
 {
@@ -1217,6 +1433,8 @@ const PortClient *core_port_client(void)
 
 void core_signal_event(Core *c)
 {
+    core_catch_up_now(c);
+    c->ff.taint++;
     c->event_reg = TRUE;
     c->event_cause = WAKE_SEV;
     core_touch_head(c); /* a WFE at the head */
@@ -1245,6 +1463,9 @@ Core *core_new(Engine *e, const QsimConfig *cfg, guint id, const IsaProgram *pro
     c->ms = ms;
     c->x86 = cfg->arch == ARCH_X86;
     c->in_order = cfg->core.issue == ISSUE_IN_ORDER;
+    c->fetch_width = (guint)cfg->core.fetch_width;
+    c->retire_width = (guint)cfg->core.retire_width;
+    c->load_buffer = (guint)cfg->core.load_buffer;
     c->regs[ISA_REG_TID] = tid;
     c->regs[ISA_REG_NTHREADS] = nthreads;
     rob_init(c);
@@ -1252,9 +1473,15 @@ Core *core_new(Engine *e, const QsimConfig *cfg, guint id, const IsaProgram *pro
     bp_init(c);
     c->fq_size = 2 * (guint)cfg->core.fetch_width;
     c->fq = g_new0(FetchSlot, c->fq_size);
+    c->dec = g_new(OpDecode, c->ncode);
+    for (guint pc = 0; pc < c->ncode; pc++)
+        c->dec[pc] = decode_op(c, &c->code[pc]);
     c->fetch_pc = entry_pc;
     c->tick_at = CYCLE_NEVER;
     c->last_tick = CYCLE_NEVER;
+    c->ghost_tick = CYCLE_NEVER;
+    c->sb_waiter = SEQ_NONE;
+    engine_ticker_set(e, id, tick_event, c);
     c->halt_pc = -1;
     core_profile_init(&c->prof);
     return c;
@@ -1264,10 +1491,12 @@ void core_free(Core *c)
 {
     if (!c)
         return;
+    ff_free(c);
     g_aligned_free(c->rob);
     g_free(c->timers);
     g_free(c->sb);
     g_free(c->fq);
+    g_free(c->dec);
     g_free(c->bp);
     if (c->work_rand)
         g_rand_free(c->work_rand);
@@ -1306,12 +1535,31 @@ void core_set_sev_hook(Core *c, CoreSevFn fn, void *ctx)
     c->sev_ctx = ctx;
 }
 
+void core_set_fast_forward(Core *c, const PortFastForward *ff)
+{
+    g_assert(!c->ff.sleeping);
+    c->ff.mem = ff;
+    c->ff.on = ff != NULL;
+}
+
+void core_catch_up(Core *c, Cycle before)
+{
+    if (c->ff.sleeping)
+        ff_catch_up(c, (EventPos){ before, EV_MEMORY, 0 });
+    if (c->ghost_tick < before)
+        ghost_settle(c);
+}
+
+gboolean core_asleep(const Core *c) { return c->ff.sleeping; }
+guint64 core_cycles_fast_forwarded(const Core *c) { return c->ff.cycles_skipped; }
+
 gboolean core_halted(const Core *c) { return c->halted; }
 const CoreFault *core_fault(const Core *c) { return c->fault.kind != ISA_FAULT_NONE ? &c->fault : NULL; }
 int32_t core_halt_pc(const Core *c) { return c->halt_pc; }
 
 void core_stop(Core *c)
 {
+    core_catch_up_now(c); /* it stops where the run without fast-forward would have */
     if (c->halted)
         return;
     if (!c->started) {
@@ -1343,10 +1591,12 @@ static RobEntry *syscall_in_progress(Core *c)
 void core_syscall_return(Core *c, uint64_t result)
 {
     RobEntry *en = syscall_in_progress(c);
-    g_assert(en && !c->parked);
+    g_assert(en && !c->parked && !c->ff.sleeping); /* a core at a system call does not repeat */
+    c->now = engine_now(c->e);
+    c->ff.taint++;
     en->value = result;
     en->req_id = 0;
-    mark_done(en, engine_now(c->e));
+    mark_done(en, c->now);
     core_touch(c, en->seq);
     core_wake(c);
 }
@@ -1362,6 +1612,9 @@ void core_context_init(CoreContext *ctx, guint tid, guint nthreads, int32_t entr
 
 gboolean core_can_switch(const Core *c)
 {
+    /* The OS asks at a time slice's end: a core asleep in a steady loop catches up first (the
+     * answer, and the switch that may follow, are then those of the run without it). */
+    core_catch_up_now((Core *)c);
     if (c->sb_ncommit)
         return FALSE;
     if (!rob_count(c))
@@ -1374,7 +1627,12 @@ gboolean core_can_switch(const Core *c)
 
 void core_context_save(Core *c, CoreContext *out)
 {
-    Cycle now = engine_now(c->e);
+    core_catch_up_now(c);
+    c->ff.taint++; /* another thread: no period spans the switch */
+    if (c->ghost_tick != CYCLE_NEVER && c->ghost_tick < c->now)
+        ghost_settle(c);
+    c->ghost_tick = CYCLE_NEVER;
+    Cycle now = c->now;
     RobEntry *sys = syscall_in_progress(c);
     g_assert(sys || core_can_switch(c));
     int32_t pc = rob_count(c) ? rob_at(c, c->head_seq)->pc : c->fq_count ? c->fq[c->fq_head].pc : c->fetch_pc;
@@ -1401,15 +1659,16 @@ void core_context_save(Core *c, CoreContext *out)
     c->event_reg = FALSE;
     c->event_cause = WAKE_NONE;
     c->st.cycles = now - c->start_cycle;
-    c->tick_gen++; /* cancels any pending tick */
     c->tick_at = CYCLE_NEVER;
+    engine_tick_cancel(c->e, c->id);
 }
 
 void core_context_load(Core *c, const CoreContext *ctx, Cycle delay)
 {
     g_assert(c->parked || c->halted || !c->started);
-    g_assert(rob_count(c) == 0 && c->sb_ncommit == 0);
-    Cycle now = engine_now(c->e);
+    g_assert(rob_count(c) == 0 && c->sb_ncommit == 0 && !c->ff.sleeping);
+    Cycle now = c->now = engine_now(c->e);
+    c->ff.taint++;
     c->tid = ctx->tid;
     memcpy(c->regs, ctx->regs, sizeof c->regs);
     memcpy(c->ras, ctx->stack, sizeof c->ras);

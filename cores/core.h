@@ -140,6 +140,15 @@ void core_start(Core *c, Cycle delay);
 /* An SEV from some core: sets the event register and wakes a WFE sleeper. */
 void core_signal_event(Core *c);
 
+/* Fast-forward of steady loops (cores/core_ff.c) through the memory system's `ff` (NULL: off).
+ * A core asleep in one holds no events; it catches up by itself when the memory system or an
+ * SEV reaches it, and whoever reads its state otherwise (the machine) calls core_catch_up
+ * first: everything it would have done at cycles before `before` is then done (a tick skipped
+ * as one that would do nothing counted too). */
+void core_set_fast_forward(Core *c, const PortFastForward *ff);
+void core_catch_up(Core *c, Cycle before);
+gboolean core_asleep(const Core *c);
+guint64 core_cycles_fast_forwarded(const Core *c); /* core-cycles added arithmetically */
 void core_set_os_hooks(Core *c, CoreSyscallFn syscall, CoreHaltFn halt, void *ctx);
 /* The OS finished the system call at the ROB head: rd := result, and it retires. */
 void core_syscall_return(Core *c, uint64_t result);
@@ -147,7 +156,8 @@ void core_syscall_return(Core *c, uint64_t result);
 void core_context_init(CoreContext *ctx, guint tid, guint nthreads, int32_t entry_pc);
 /* Whether the thread can leave the core now: no atomic or system call at the ROB head has
  * started (its memory effect cannot be undone by a squash) and no retired store waits in the
- * store buffer (another core must see them before the thread runs there). */
+ * store buffer (another core must see them before the thread runs there).  A core asleep in a
+ * steady loop catches up first (so does core_context_save, and core_stop). */
 gboolean core_can_switch(const Core *c);
 /* The thread leaves the core: every op not retired is squashed and its state saved in *out; a
  * system call the OS was running counts as retired (the thread resumes after it; the OS

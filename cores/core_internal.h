@@ -23,15 +23,14 @@ typedef enum {
 typedef enum { LL_IDLE, LL_LOAD, LL_LOADED, LL_STORE, LL_RETRY } LlscPhase;
 
 /* Ordering state of the ops older than the one being looked at, built up oldest first by the
- * execute scan.  Flags are bytes (0 or 1) to keep RobEntry's hot part in one cache line. */
-typedef struct {
-    guint8 block_loads;       /* an older barrier keeps younger loads from performing */
-    guint8 block_all;         /* x86 lfence: nothing younger starts */
-    guint8 store_addr_unknown;
-} Older;
+ * execute scan: a set of these flags in one byte (compared whole, kept in RobEntry's hot part). */
+typedef guint8 Older;
+#define OLDER_BLOCK_LOADS 1u         /* an older barrier keeps younger loads from performing */
+#define OLDER_BLOCK_ALL 2u           /* x86 lfence: nothing younger starts */
+#define OLDER_STORE_ADDR_UNKNOWN 4u
 
-/* One ROB entry.  Invariant: the entry with sequence number s lives in slot s % rob_size, and
- * sequence numbers in the ROB are contiguous from head_seq.  The fields the execute scan reads
+/* One ROB entry.  Invariant: sequence numbers in the ROB are contiguous from head_seq, which
+ * lives in slot head_slot (fast-forward moves sequence numbers, not slots).  The fields the execute scan reads
  * for every entry come first and fill one 64-byte line; flags are bytes holding 0 or 1. */
 typedef struct {
     /* hot: read by the scan */
@@ -45,8 +44,11 @@ typedef struct {
     Older older;            /* the scan's ordering state after this op, when last scanned */
     guint8 addr_known, data_known;
     guint8 performed;       /* a load has its value */
+    guint8 ordk;            /* OrderKind: what it means for the ops behind it (decoded) */
+    guint8 startk;          /* StartKind: what keeps it from starting (decoded) */
     /* the rest */
     uint64_t seq;
+    uint64_t last_use;      /* the youngest op reading its result (its own seq: none) */
     uint64_t value;         /* result for rd */
     Cycle done_at;          /* cycle it became E_DONE: it retires at the earliest one later */
     Cycle head_since;       /* first cycle seen at the ROB head (fences, atomics) */
@@ -64,7 +66,25 @@ typedef struct {
     guint8 fault;           /* IsaFaultKind of its address (or la's thread): raised if it retires */
 } __attribute__((aligned(64))) RobEntry;
 
-G_STATIC_ASSERT(offsetof(RobEntry, performed) < 64);
+G_STATIC_ASSERT(offsetof(RobEntry, startk) < 64);
+
+/* An op decoded once per program counter, for the stages that look at every op. */
+typedef enum {
+    ORDK_NONE,               /* orders nothing */
+    ORDK_LOADS_UNTIL_DONE,   /* atomics, stx, x86 mfence, arm64 dmb (not ishst) */
+    ORDK_ALL_UNTIL_DONE,     /* x86 lfence, arm64 wfe */
+    ORDK_LDAR,               /* arm64 ld.acq: loads wait until it performs */
+    ORDK_STORE,              /* loads wait until its address is known */
+} OrderKind;
+typedef enum {
+    STARTK_OTHER,            /* starts unless behind an lfence */
+    STARTK_LOAD,             /* also waits behind barriers and unknown store addresses */
+    STARTK_HEAD,             /* starts at the ROB head only */
+} StartKind;
+typedef struct {
+    guint8 ordk, startk;
+    guint8 takes_lb, has_mem;
+} OpDecode;
 
 /* A fetched op waiting for dispatch. */
 typedef struct {
@@ -89,6 +109,56 @@ typedef struct {
 
 typedef enum { STALL_NONE, STALL_ROB, STALL_LB, STALL_SB } StallCause;
 
+/* An entry on a timer: it completes at `at` (if still there, E_EXEC without a request). */
+typedef struct {
+    Cycle at;
+    uint64_t seq;
+} CoreTimer;
+
+/* Fast-forward of steady loops (cores/core_ff.c). */
+#define FF_HISTORY 3
+
+/* The core's state at the start of a tick, made comparable across periods (times relative to
+ * the tick, sequence numbers to the ROB head), with what a period adds to it. */
+typedef struct {
+    guint64 fingerprint;            /* a few words of it, cheap: the whole is written only
+                                     * when they repeat */
+    gboolean full;                  /* words hold the whole */
+    guint64 *words;
+    guint len, cap;
+    guint64 hash;
+    Cycle t;
+    uint64_t head_seq, next_req, sb_epoch;
+    Cycle stall_since;
+    guint64 taint;
+    CoreStats st;
+    ProfileRow *prof;               /* the profile's rows when profiling (prof_n of them) */
+    guint prof_n;
+    Cycle prof_head_since;
+    PortFfMark mem;
+    PortFfHit *hits;                /* L1 load hits in flight, in completion order */
+    guint nhits, hits_cap;
+} FfSnap;
+
+typedef struct {
+    gboolean on;                    /* allowed (the machine's choice, and a memory that can) */
+    const PortFastForward *mem;
+    guint64 taint;                  /* bumped by whatever makes a stretch not a period */
+    gboolean want_snap;             /* a loop closed since the last snapshot */
+    guint inflight;                 /* requests issued and not answered */
+    FfSnap snap[FF_HISTORY];        /* the last snapshots, a ring */
+    guint nsnap, snap_next;
+    /* asleep: the state is the one at the start of the tick at t0, which repeats every period */
+    gboolean sleeping;
+    Cycle t0, period;
+    FfSnap *a, *b;                  /* the snapshots one period apart (b at t0) */
+    /* a catch-up simulating the core alone (no engine events; hits from the frozen lines) */
+    gboolean local;
+    PortFfHit *hits;                /* loads the L1 answers from its frozen lines, in flight */
+    guint nhits, hits_cap;
+    guint64 cycles_skipped;         /* core-cycles added arithmetically */
+} CoreFf;
+
 struct Core {
     Engine *e;
     const QsimConfig *cfg;
@@ -99,6 +169,7 @@ struct Core {
     const IsaLayout *lay;
     CoreIssueFn issue;
     void *ms;
+    Cycle now;                      /* the cycle simulated: the engine's, or a catch-up's */
     CoreMarkFn mark_fn;
     void *mark_ctx;
     CoreSevFn sev_fn;
@@ -116,6 +187,8 @@ struct Core {
     GRand *work_rand;
     gboolean x86;
     gboolean in_order;              /* core.issue: in-order */
+    guint fetch_width, retire_width, load_buffer; /* the config's, read every cycle */
+    OpDecode *dec;                  /* per pc */
 
     uint64_t regs[ISA_NREG_SLOTS];  /* architectural */
     uint64_t rename[ISA_NREG_SLOTS];/* youngest in-flight producer, SEQ_NONE: architectural */
@@ -123,18 +196,22 @@ struct Core {
     /* ROB */
     RobEntry *rob;
     guint rob_size;
+    guint rob_mask;                 /* the ring's slots, a power of two at least rob_size, less 1 */
     uint64_t head_seq, next_seq;    /* entries [head_seq, next_seq) */
-    guint head_slot;                /* head_seq % rob_size, kept to spare rob_at a division */
+    guint head_slot;                /* the head's slot: seq s is in (head_slot + s - head_seq) & rob_mask */
     uint64_t exec_lo;               /* every entry older than this is E_DONE */
-    /* The execute scan skips what cannot have changed: it starts at the oldest entry whose
-     * inputs changed since the last scan (scan_from, lowered by core_touch) or whose timer is
-     * due.  timers lists the seqs of entries that may be on a timer (E_EXEC, no request);
-     * stale ones are dropped when it is read. */
+    /* The execute scan skips what cannot have changed: it looks at the entries whose inputs
+     * changed since the last scan ([scan_from, scan_end), widened by core_touch) or whose timer
+     * is due, and at those behind them while the ordering state it carries differs from last
+     * time.  timers is a min-heap of the entries put on a timer, by when it runs out; one
+     * whose entry has since been squashed (or reused) is stale and dropped when it surfaces. */
     uint64_t scan_from;
+    uint64_t scan_end;              /* one past the youngest touched; 0: none */
+    uint64_t sb_waiter;             /* oldest load held back by the store buffer, SEQ_NONE: none */
     gboolean head_dirty;            /* only the head's inputs changed (head-only ops) */
-    uint64_t *timers;
-    guint ntimers;
-    Cycle timer_next;               /* no listed timer is due before this */
+    CoreTimer *timers;
+    guint ntimers, timers_cap;
+    Cycle timer_next;               /* no timer is due before this */
     guint lb_used;                  /* load-buffer entries held (loads, ldx, atomics) */
 
     /* store buffer ring */
@@ -171,20 +248,22 @@ struct Core {
     gboolean parked;                /* no thread: its context was saved (core_context_save) */
     Cycle start_cycle;
     Cycle tick_at;                  /* pending tick, CYCLE_NEVER: none */
-    uint64_t tick_gen;
     Cycle last_tick;
+    /* A tick known to do nothing is not run: ghost_tick is its cycle, as if it had run (it
+     * updates last_tick and the cycle count when something looks, core_settle). */
+    Cycle ghost_tick;
     Cycle last_retire;
     uint64_t next_req;
 
     CoreStats st;
+    CoreFf ff;
     CoreProfile prof;               /* per-pc counters; off (rows NULL) unless enabled */
 };
 
 /* `seq` is in the window or the slot after it: [head_seq, head_seq + rob_size). */
 static inline RobEntry *rob_at(Core *c, uint64_t seq)
 {
-    guint i = c->head_slot + (guint)(seq - c->head_seq);
-    return &c->rob[i >= c->rob_size ? i - c->rob_size : i];
+    return &c->rob[(c->head_slot + (guint)(seq - c->head_seq)) & c->rob_mask];
 }
 static inline guint rob_count(const Core *c) { return (guint)(c->next_seq - c->head_seq); }
 static inline uint64_t core_line(const Core *c, uint64_t addr)
@@ -215,6 +294,7 @@ static inline RobEntry *rob_alloc(Core *c)
     en->complete_at = 0;
     en->done_at = 0;
     en->req_id = 0;
+    en->last_use = en->seq;
     en->addr = en->line = 0;
     en->data = en->data_b = 0;
     en->addr_known = en->data_known = FALSE;
@@ -222,7 +302,7 @@ static inline RobEntry *rob_alloc(Core *c)
     en->fault = ISA_FAULT_NONE;
     en->ll = LL_IDLE;
     en->ll_new = 0;
-    en->older = (Older){ FALSE, FALSE, FALSE };
+    en->older = 0;
     return en;
 }
 
@@ -255,6 +335,8 @@ int sb_forward(Core *c, uint64_t seq, uint64_t addr, unsigned size, uint64_t *va
 gboolean sb_has_line(Core *c, uint64_t line);
 gboolean sb_has_release(Core *c, uint64_t before_seq);
 gboolean sb_drain(Core *c);
+/* Whether sb_drain could issue anything (conservative). */
+gboolean sb_may_drain(const Core *c);
 void sb_store_done(Core *c, guint slot, uint64_t req_id);
 static inline gboolean sb_empty_committed(const Core *c) { return c->sb_ncommit == 0; }
 
@@ -263,11 +345,47 @@ void bp_init(Core *c);
 gboolean bp_predict(const Core *c, int32_t pc);
 void bp_update(Core *c, int32_t pc, gboolean taken);
 
+/* core_ff.c */
+/* At the start of a tick that may close a period: TRUE when the core went to sleep instead. */
+gboolean ff_try_sleep(Core *c);
+/* A sleeping core brings itself up to position `x` (everything of its own before x done). */
+void ff_catch_up(Core *c, EventPos x);
+void ff_local_issue(Core *c, const MemRequest *r);
+void ff_free(Core *c);
+
 /* core.c */
 uint64_t core_new_req(Core *c);
-/* Something the start of `seq` or a younger op depends on changed: the next execute scan
- * looks at them again. */
-static inline void core_touch(Core *c, uint64_t seq) { c->scan_from = MIN(c->scan_from, seq); }
+void core_tick(Core *c);
+/* Sends a request to the memory system (or, in a catch-up, to the frozen lines). */
+static inline void core_issue(Core *c, const MemRequest *r)
+{
+    c->ff.inflight++;
+    if (r->kind != MEM_LOAD)
+        c->ff.taint++;
+    if (G_UNLIKELY(c->ff.local))
+        ff_local_issue(c, r);
+    else
+        c->issue(c->ms, c->id, r);
+}
+/* Something the start of `seq` depends on changed: the next execute scan looks at it again
+ * (and at younger ops while the ordering state it carries changed). */
+static inline void core_touch(Core *c, uint64_t seq)
+{
+    c->scan_from = MIN(c->scan_from, seq);
+    c->scan_end = MAX(c->scan_end, seq + 1);
+}
+/* Something every op from `seq` on may depend on changed. */
+static inline void core_touch_from(Core *c, uint64_t seq)
+{
+    c->scan_from = MIN(c->scan_from, seq);
+    c->scan_end = UINT64_MAX;
+}
+/* `en` completed: it and the ops reading its result look again. */
+static inline void core_touch_done(Core *c, const RobEntry *en)
+{
+    c->scan_from = MIN(c->scan_from, en->seq);
+    c->scan_end = MAX(c->scan_end, en->last_use + 1);
+}
 /* Something only an op at the ROB head looks at changed (which op is the head, the committed
  * stores, the exclusive monitor, the event register): the next scan looks at the head again. */
 static inline void core_touch_head(Core *c) { c->head_dirty = TRUE; }
@@ -276,7 +394,7 @@ void core_wake(Core *c);
 static inline void core_profile_note_head(Core *c)
 {
     if (c->prof.rows)
-        core_profile_head(&c->prof, rob_count(c) ? rob_at(c, c->head_seq)->pc : -1, engine_now(c->e));
+        core_profile_head(&c->prof, rob_count(c) ? rob_at(c, c->head_seq)->pc : -1, c->now);
 }
 
 /* Request tags: [req_id : 51][kind : 1][slot : 12]. */

@@ -5,8 +5,13 @@
 void rob_init(Core *c)
 {
     c->rob_size = (guint)c->cfg->core.rob;
-    c->rob = g_aligned_alloc0(c->rob_size, sizeof(RobEntry), 64);
-    c->timers = g_new(uint64_t, c->rob_size);
+    guint slots = 1;
+    while (slots < c->rob_size)
+        slots *= 2;
+    c->rob_mask = slots - 1;
+    c->rob = g_aligned_alloc0(slots, sizeof(RobEntry), 64);
+    c->timers_cap = 2 * c->rob_size;
+    c->timers = g_new(CoreTimer, c->timers_cap);
     for (guint r = 0; r < ISA_NREG_SLOTS; r++)
         c->rename[r] = SEQ_NONE;
 }
@@ -50,18 +55,13 @@ guint rob_squash_from(Core *c, uint64_t seq)
             c->dispatch_blocked_until = 0;
         if (op == OP_WFE && c->wfe_sleeping) {
             c->wfe_sleeping = FALSE;
-            c->st.wfe_sleep_cycles += engine_now(c->e) - c->wfe_since;
+            c->st.wfe_sleep_cycles += c->now - c->wfe_since;
         }
         n++;
     }
     c->next_seq = seq;
     c->exec_lo = MIN(c->exec_lo, seq);
-    /* Squashed seqs are reused by the next dispatch: keep each listed at most once. */
-    guint k = 0;
-    for (guint i = 0; i < c->ntimers; i++)
-        if (c->timers[i] < seq)
-            c->timers[k++] = c->timers[i];
-    c->ntimers = k;
+    /* Their timers go stale: a reused seq's new timer is told apart by its time. */
     sb_truncate_from(c, seq);
     rob_rename_rebuild(c);
     c->fetch_stopped = FALSE;

@@ -93,7 +93,15 @@ static void sb_issue(Core *c, SbEntry *s, guint i)
     s->req_id = core_new_req(c);
     MemRequest r = { .kind = MEM_STORE, .addr = s->addr, .size = s->size, .value = s->data,
                      .tag = tag_make(s->req_id, TRUE, (c->sb_head + i) % c->sb_size), .pc = s->pc };
-    c->issue(c->ms, c->id, &r);
+    core_issue(c, &r);
+}
+
+gboolean sb_may_drain(const Core *c)
+{
+    for (guint i = 0; i < c->sb_ncommit; i++)
+        if (!c->sb[(c->sb_head + i) % c->sb_size].issued)
+            return TRUE;
+    return FALSE;
 }
 
 /* Issues what may drain now; returns whether anything was issued. */

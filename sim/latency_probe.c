@@ -34,7 +34,7 @@ static gboolean probe_open(Probe *p, const QsimConfig *cfg, GError **error)
     }
     p->ncores = config_total_cores(cfg);
     p->cl = g_new0(ProbeClient, p->ncores);
-    static const PortClient client = { probe_done, NULL, NULL };
+    static const PortClient client = { probe_done, NULL, NULL, NULL };
     for (guint i = 0; i < p->ncores; i++)
         memsys_attach(p->ms, i, &client, &p->cl[i]);
     return TRUE;

@@ -53,6 +53,13 @@ static void shim_line_lost(void *obj, uint64_t line, LineLossCause cause)
     core_port_client()->line_lost(s->core, line, cause);
 }
 
+static void shim_catch_up(void *obj)
+{
+    PortShim *s = obj;
+    core_port_client()->catch_up(s->core);
+}
+
+
 /* The OS model's own accesses are no op's: only the core's are charged to it. */
 static void shim_counted(void *obj, const MemRequest *r, MemCount what)
 {
@@ -61,7 +68,7 @@ static void shim_counted(void *obj, const MemRequest *r, MemCount what)
         core_port_client()->counted(s->core, r, what);
 }
 
-static const PortClient shim_client = { shim_done, shim_line_lost, shim_counted };
+static const PortClient shim_client = { shim_done, shim_line_lost, shim_catch_up, shim_counted };
 
 static void sev_all(void *ctx, guint from G_GNUC_UNUSED)
 {
@@ -161,6 +168,7 @@ Machine *machine_new(const QsimConfig *cfg, Engine *e, const MemSystemOps *ops, 
         core_set_sev_hook(m->cores[m->n], sev_all, m);
         core_set_mark_hook(m->cores[m->n], on_mark, m);
         core_set_fault_hook(m->cores[m->n], on_fault, m);
+        core_set_fast_forward(m->cores[m->n], ops->ff);
         m->n++;
     }
     if (os_model_needed(prog, nthreads, m->n)) {
@@ -202,6 +210,12 @@ void machine_set_start_delay(Machine *m, guint core, Cycle delay)
 {
     g_return_if_fail(core < m->n);
     m->delay[core] = delay;
+}
+
+void machine_set_fast_forward(Machine *m, gboolean on)
+{
+    for (guint i = 0; i < m->n; i++)
+        core_set_fast_forward(m->cores[i], on ? m->ops->ff : NULL);
 }
 
 void machine_set_trace_hook(Machine *m, CoreTraceFn fn, void *ctx)
@@ -259,6 +273,26 @@ static void stall_report(Machine *m, const char *why)
         os_model_describe(m->os, m->report);
 }
 
+/* Every core does everything up to the end of cycle `until`, as the engine did: those asleep
+ * in steady loops (cores/core_ff.c) catch up, and the clock stands at `until` then, as it
+ * would with their events pending. */
+static void catch_up_all(Machine *m, Cycle until)
+{
+    for (guint i = 0; i < m->n; i++)
+        if (core_asleep(m->cores[i])) {
+            engine_advance(m->e, until);
+            break;
+        }
+    for (guint i = 0; i < m->n; i++)
+        core_catch_up(m->cores[i], until + 1);
+}
+
+void machine_catch_up(Machine *m)
+{
+    for (guint i = 0; i < m->n; i++)
+        core_catch_up(m->cores[i], engine_now(m->e));
+}
+
 static void fault_report(Machine *m)
 {
     const Core *c = m->cores[m->fault_core];
@@ -272,7 +306,10 @@ static void fault_report(Machine *m)
 
 /* The watchdogs run the engine in windows of run.stall_cycles (the progress window when that
  * is shorter): cheap, and a window with no retirement anywhere is exactly a stall.  The window
- * is longer by the program's longest `work` (with jitter), which retires nothing for as long. */
+ * is longer by the program's longest `work` (with jitter), which retires nothing for as long.
+ * Cores asleep in steady loops catch up at each window's end, so that what the watchdogs read
+ * is what it would have been without fast-forward (a sleeper retires no mark: the progress
+ * watchdog fires at the same cycle). */
 MachineOutcome machine_run(Machine *m, Cycle max_cycles)
 {
     Cycle start = engine_now(m->e);
@@ -304,6 +341,7 @@ MachineOutcome machine_run(Machine *m, Cycle max_cycles)
         if (m->progress_window)
             until = MIN(until, MAX(m->last_mark + m->progress_window, engine_now(m->e) + 1));
         engine_run_until(m->e, until);
+        catch_up_all(m, until);
         for (guint i = 0; i < m->n; i++)
             last_progress = MAX(last_progress, core_last_retire(m->cores[i]));
         if (m->fault_core >= 0)
@@ -334,6 +372,15 @@ MachineOutcome machine_run(Machine *m, Cycle max_cycles)
 
 const char *machine_stall_report(const Machine *m) { return m->report->str; }
 guint machine_ncores(const Machine *m) { return m->n; }
+
+guint64 machine_cycles_fast_forwarded(const Machine *m)
+{
+    guint64 n = 0;
+    for (guint i = 0; i < m->n; i++)
+        n += core_cycles_fast_forwarded(m->cores[i]);
+    return n;
+}
+
 const OsModel *machine_os(const Machine *m) { return m->os; }
 
 guint machine_thread_on_core(const Machine *m, guint core_id)

@@ -23,6 +23,8 @@ typedef struct {
     /* Coherent value of memory now, and initial writes; no timing, no messages. */
     uint64_t (*peek)(void *ms, uint64_t addr, unsigned size);
     void (*poke)(void *ms, uint64_t addr, unsigned size, uint64_t value);
+    /* What cores need to fast-forward steady loops (port.h), or NULL: they never do. */
+    const PortFastForward *ff;
 } MemSystemOps;
 
 /* The real memory system (coherence/memsys.h), for machine_new(..., &machine_memsys_ops, ms, ...). */
@@ -58,6 +60,13 @@ void machine_randomize_start(Machine *m, Cycle max_skew);
 void machine_set_mark_hook(Machine *m, CoreMarkFn fn, void *ctx);
 /* Every `work N` takes N plus a seeded uniform draw in [0, jitter] cycles (think-time jitter). */
 void machine_set_work_jitter(Machine *m, guint jitter);
+/* Fast-forward of steady loops (cores/core_ff.c), on by default where the memory system can:
+ * the same run, cheaper.  Off: every cycle simulated. */
+void machine_set_fast_forward(Machine *m, gboolean on);
+/* From a memory-system event (engine.h's first class) at cycle T that reads the cores' or the
+ * memory system's counters (the warm-up snapshot): every core asleep in a steady loop does
+ * everything it would have done before cycle T's hits and ticks. */
+void machine_catch_up(Machine *m);
 /* The progress watchdog: the run ends as MACHINE_NO_PROGRESS when no core retires a `mark` for
  * `cycles` (0, the default: off).  A lock that never hands over retires all the while, so the
  * stall watchdog cannot see it; the harness marks every lock call, acquisition and release. */
@@ -82,5 +91,7 @@ Core *machine_core(const Machine *m, guint i);
 const CoreStats *machine_core_stats(const Machine *m, guint i);
 void machine_total_stats(const Machine *m, CoreStats *out);
 Cycle machine_cycles(const Machine *m);   /* cycle the run ended at */
+/* Core-cycles that fast-forward added arithmetically instead of simulating. */
+guint64 machine_cycles_fast_forwarded(const Machine *m);
 
 #endif

@@ -29,6 +29,7 @@ typedef struct {
     guint64 seed;
     gboolean check;              /* coherence invariants after every transition */
     gboolean host_time;          /* report host_seconds */
+    gboolean fast_forward;       /* cores asleep in steady loops (the same report, cheaper) */
     guint64 progress_cycles;     /* the progress watchdog's window (0: run_progress_default) */
     RunTraceOptions trace;       /* nothing traced when every output is NULL */
     gboolean profile;            /* --profile: the report's "profile" array (sim/run_profile.h) */

@@ -296,9 +296,13 @@ JsonNode *run_report_build(const RunReportInput *in)
     add_extra(b, in, RUN_REPORT_END);
     if (in->host_time) {
         report_add_double(b, "host_seconds", in->host_seconds);
+        if (in->host_cpu_seconds)
+            report_add_double(b, "host_cpu_seconds", *in->host_cpu_seconds);
         struct rusage ru;
         getrusage(RUSAGE_SELF, &ru);
         report_add_int(b, "host_peak_rss_kib", ru.ru_maxrss); /* Linux reports KiB */
+        if (in->fast_forward_share)
+            report_add_double(b, "host_fast_forward_share", *in->fast_forward_share);
     }
     json_builder_end_object(b);
     return json_builder_get_root(b);
@@ -384,7 +388,11 @@ static const ReportKeyDoc result_keys[] = {
 };
 static const ReportKeyDoc host_keys[] = {
     { "host_seconds", "seconds", "host time the run took (left out by --no-host-time)" },
+    { "host_cpu_seconds", "seconds", "CPU time (user + system) the simulation took, model runs (left out by "
+                                     "--no-host-time; docs/performance.md)" },
     { "host_peak_rss_kib", "KiB", "the qsim process's peak resident memory (left out by --no-host-time)" },
+    { "host_fast_forward_share", "share", "core-cycles fast-forwarded over all core-cycles, model runs (left out "
+                                          "by --no-host-time; docs/performance.md)" },
 };
 
 static void key_rows(GString *s, const ReportKeyDoc *rows, guint n)

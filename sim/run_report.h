@@ -18,7 +18,8 @@
  *   each group's full dump under its dump_key (cores_summed.*, memory_system.*, counters.*),
  *   or "unavailable (why)" for a group its runner could not count
  *     [RUN_REPORT_END members]
- *   host_seconds, host_peak_rss_kib (when host_time) */
+ *   host_seconds, host_cpu_seconds (when given), host_peak_rss_kib,
+ *   host_fast_forward_share (when given) (all when host_time) */
 #ifndef QSIM_RUN_REPORT_H
 #define QSIM_RUN_REPORT_H
 
@@ -75,6 +76,8 @@ typedef struct {
     guint ngroups;
     gboolean host_time;            /* add host_seconds and host_peak_rss_kib */
     double host_seconds;
+    const double *host_cpu_seconds;/* the run's process CPU time (user + system), or NULL */
+    const double *fast_forward_share; /* model: core-cycles fast-forwarded / all, or NULL */
     /* The runner's own members at each place, copied in the object's order; NULL: none.  Their
      * keys must not be the builder's. */
     JsonObject *extra[RUN_REPORT_PLACES];

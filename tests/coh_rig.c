@@ -46,7 +46,7 @@ CohRig *rig_new(const char *yaml, const char *const *sets)
     r->ncores = config_total_cores(r->cfg);
     ck_assert_uint_le(r->ncores, RIG_MAX_CORES);
     RigCore *cores = g_new0(RigCore, r->ncores);
-    static const PortClient client = { on_done, on_lost, NULL };
+    static const PortClient client = { on_done, on_lost, NULL, NULL };
     for (guint i = 0; i < r->ncores; i++) {
         cores[i] = (RigCore){ r, i };
         memsys_attach(r->ms, i, &client, &cores[i]);

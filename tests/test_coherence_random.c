@@ -365,7 +365,7 @@ static guint64 run_random(const char *proto, const RandomMachine *mc, guint64 op
         t.lines[l].old_seen = g_array_new(FALSE, FALSE, sizeof(guint8));
     }
     t.cores = g_new0(TCore, ncores);
-    static const PortClient client = { t_done, t_lost, NULL };
+    static const PortClient client = { t_done, t_lost, NULL, NULL };
     for (guint i = 0; i < ncores; i++) {
         TCore *c = &t.cores[i];
         *c = (TCore){ .t = &t, .id = i, .rnd = engine_rand_new(t.e, "tester", i),

@@ -1,4 +1,5 @@
-/* The event engine: ordering by (cycle, sequence), determinism, derived random streams. */
+/* The event engine: ordering by (cycle, class, sub, sequence), tickers, determinism, derived
+ * random streams. */
 #include <check.h>
 #include "sim/base/engine.h"
 
@@ -72,6 +73,94 @@ START_TEST(test_many_events_heap_order)
 }
 END_TEST
 
+/* Classes run in their order within a cycle, whatever the order they were scheduled in; hits
+ * by core, one core's in issue order; ticks by ticker id. */
+static void tick_rec(void *obj, uint64_t id)
+{
+    Rec *r = obj;
+    g_string_append_printf(r->log, "t%" G_GUINT64_FORMAT "@%" G_GUINT64_FORMAT " ", id, engine_now(r->e));
+}
+
+START_TEST(test_classes_in_order)
+{
+    Rec r = { engine_new(1), g_string_new("") };
+    for (guint i = 0; i < 4; i++)
+        engine_ticker_set(r.e, i, tick_rec, &r);
+    engine_tick_at(r.e, 3, 2);
+    engine_tick_at(r.e, 1, 2);
+    engine_schedule_class(r.e, 2, EV_START, 0, record, &r, 10);
+    engine_schedule_class(r.e, 2, EV_HIT, 2, record, &r, 20);
+    engine_schedule_class(r.e, 2, EV_HIT, 1, record, &r, 21);
+    engine_schedule_class(r.e, 2, EV_HIT, 2, record, &r, 22);
+    engine_schedule(r.e, 2, record, &r, 30);
+    engine_tick_at(r.e, 0, 7);
+    engine_tick_at(r.e, 0, 1);    /* earlier: replaces the tick at 7 */
+    engine_tick_at(r.e, 2, 5);
+    engine_tick_at(r.e, 2, 6);    /* later: the tick at 5 stands */
+    engine_tick_cancel(r.e, 2);
+    while (engine_step(r.e))
+        ;
+    ck_assert_str_eq(r.log->str, "t0@1 30@2 21@2 20@2 22@2 10@2 t1@2 t3@2 ");
+    ck_assert(engine_idle(r.e));
+    g_string_free(r.log, TRUE);
+    engine_free(r.e);
+}
+END_TEST
+
+/* Work at a cycle that schedules more at the same cycle: it runs in its class's place, even
+ * a tick of a lower id than the one running (a wake-up from a later core's tick). */
+typedef struct {
+    Rec r;
+    gboolean once;
+} Chain;
+
+static void tick_wakes(void *obj, uint64_t id)
+{
+    Chain *c = obj;
+    tick_rec(&c->r, id);
+    if (id == 2 && !c->once) {
+        c->once = TRUE;
+        engine_schedule(c->r.e, 0, record, &c->r, 99);
+        engine_tick_at(c->r.e, 0, engine_now(c->r.e));
+        engine_tick_at(c->r.e, 1, engine_now(c->r.e) + 1);
+    }
+}
+
+START_TEST(test_same_cycle_work_runs_in_place)
+{
+    Chain c = { { engine_new(1), g_string_new("") }, FALSE };
+    for (guint i = 0; i < 4; i++)
+        engine_ticker_set(c.r.e, i, tick_wakes, &c);
+    engine_tick_at(c.r.e, 2, 3);
+    engine_tick_at(c.r.e, 3, 3);
+    engine_run_until(c.r.e, 10);
+    ck_assert_str_eq(c.r.log->str, "t2@3 99@3 t0@3 t3@3 t1@4 ");
+    /* The position a component reads between events: after everything up to the clock. */
+    EventPos p = engine_position(c.r.e);
+    ck_assert_uint_eq(p.when, engine_now(c.r.e) + 1);
+    g_string_free(c.r.log, TRUE);
+    engine_free(c.r.e);
+}
+END_TEST
+
+/* A ticker moved earlier leaves its old heap entry behind: it never runs, and the next cycle
+ * the engine reports is the real one. */
+START_TEST(test_stale_ticks_invisible)
+{
+    Rec r = { engine_new(1), g_string_new("") };
+    engine_ticker_set(r.e, 0, tick_rec, &r);
+    engine_tick_at(r.e, 0, 100);
+    engine_tick_at(r.e, 0, 10);
+    ck_assert_uint_eq(engine_next_cycle(r.e), 10);
+    engine_run_until(r.e, 50);
+    ck_assert_str_eq(r.log->str, "t0@10 ");
+    ck_assert(engine_idle(r.e));
+    ck_assert_uint_eq(engine_next_cycle(r.e), CYCLE_NEVER);
+    g_string_free(r.log, TRUE);
+    engine_free(r.e);
+}
+END_TEST
+
 START_TEST(test_rand_streams_deterministic_and_distinct)
 {
     Engine *a = engine_new(42), *b = engine_new(42);
@@ -102,6 +191,9 @@ Suite *make_engine_suite(void)
     tcase_add_test(tc, test_order_cycle_then_sequence);
     tcase_add_test(tc, test_run_until_stops_at_limit);
     tcase_add_test(tc, test_many_events_heap_order);
+    tcase_add_test(tc, test_classes_in_order);
+    tcase_add_test(tc, test_same_cycle_work_runs_in_place);
+    tcase_add_test(tc, test_stale_ticks_invisible);
     tcase_add_test(tc, test_rand_streams_deterministic_and_distinct);
     suite_add_tcase(s, tc);
     return s;

@@ -27,7 +27,7 @@ int cmd_litmus(int argc, char **argv)
     g_autofree char *config = NULL, *expect = NULL, *format = NULL;
     gint runs = 1000;
     gint64 seed = 1;
-    gboolean show_only = FALSE, sc = FALSE;
+    gboolean show_only = FALSE, sc = FALSE, no_ff = FALSE;
     GOptionEntry entries[] = {
         { "config", 'c', 0, G_OPTION_ARG_STRING, &config, "Machine config to run on (required unless --sc)", "CFG" },
         { "runs", 'n', 0, G_OPTION_ARG_INT, &runs, "Runs per test (default 1000)", "N" },
@@ -37,6 +37,7 @@ int cmd_litmus(int argc, char **argv)
         { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "Output format: text (default) or json", "FMT" },
         { "show", 0, 0, G_OPTION_ARG_NONE, &show_only, "Print each test's ISA translation and exit", NULL },
         { "sc", 0, 0, G_OPTION_ARG_NONE, &sc, "Run on the sequentially consistent reference interpreter instead of a config", NULL },
+        { "no-fast-forward", 0, 0, G_OPTION_ARG_NONE, &no_ff, "Simulate every cycle of cores spinning in steady loops (the outcomes are the same)", NULL },
         { NULL },
     };
     if (!cli_parse_command(&argc, &argv, "FILE...",
@@ -75,6 +76,8 @@ int cmd_litmus(int argc, char **argv)
     g_autoptr(LitmusExecutor) ex = sc ? litmus_interp_executor_new() : litmus_executor_for_config(cfg, &error);
     if (!ex)
         return cli_fail(error);
+    if (!sc)
+        litmus_executor_set_fast_forward(ex, !no_ff);
     LitmusJob job = { { (guint)runs, (guint64)seed }, fmt == REPORT_JSON, kinds };
     g_autoptr(GString) out = g_string_new(NULL);
     g_autoptr(GPtrArray) notes = g_ptr_array_new_with_free_func(g_free);

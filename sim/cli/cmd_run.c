@@ -166,7 +166,7 @@ int cmd_run(int argc, char **argv)
     g_autofree char *trace_only = NULL, *trace_out = NULL, *trace_html = NULL;
     g_autofree char *config = NULL, *lock = NULL, *lock_file = NULL, *format = NULL, *vs = NULL;
     gint64 seed = (gint64)o.seed, writers = -1, repeat = 0, progress = -1;
-    gboolean check = FALSE, no_host_time = FALSE, native = FALSE, trace = FALSE, profile = FALSE;
+    gboolean check = FALSE, no_host_time = FALSE, native = FALSE, trace = FALSE, no_ff = FALSE, profile = FALSE;
     const GOptionEntry what[] = {
         { "config", 'c', 0, G_OPTION_ARG_STRING, &config, "Machine config: a name from `qsim list configs` or a path (default haswell)", "CFG" },
         { "lock", 'l', 0, G_OPTION_ARG_STRING, &lock, "Lock: a name from `qsim list locks` (or $QSIM_LOCK_PATH), or a path to a .qs file", "NAME|PATH" },
@@ -197,6 +197,7 @@ int cmd_run(int argc, char **argv)
         { "trace-out", 0, 0, G_OPTION_ARG_FILENAME, &trace_out, "Write the trace as Chrome Trace Event JSON for Perfetto (ui.perfetto.dev) or chrome://tracing: core and cache-line tracks, message arrows", "FILE.json" },
         { "trace-html", 0, 0, G_OPTION_ARG_FILENAME, &trace_html, "Write a self-contained step-through page of the trace (for small runs): states, messages, rows explained; open it in a browser", "FILE.html" },
         { "no-host-time", 0, 0, G_OPTION_ARG_NONE, &no_host_time, "Leave host_seconds out, so that reports compare byte for byte", NULL },
+        { "no-fast-forward", 0, 0, G_OPTION_ARG_NONE, &no_ff, "Simulate every cycle of cores spinning in steady loops (the report is the same; " QSIM_DOC("performance.md") ")", NULL },
         { "vs", 0, 0, G_OPTION_ARG_STRING, &vs, "Also run lock NAME|PATH (b) with the same options; print both side by side with b/a", "NAME|PATH" },
         { "native", 0, 0, G_OPTION_ARG_NONE, &native, "Also run the same lock and workload natively on this host (`qsim native`); print model (a) and host (b) side by side", NULL },
         { NULL },
@@ -263,6 +264,7 @@ int cmd_run(int argc, char **argv)
     o.seed = (guint64)seed;
     o.check = check;
     o.host_time = !no_host_time;
+    o.fast_forward = !no_ff;
     if (trace_only && !trace_show_parse(trace_only, &o.trace.show, &error))
         return cli_fail(error);
     /* a filter alone asks for the text trace */

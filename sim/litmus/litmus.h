@@ -196,6 +196,8 @@ gboolean litmus_executor_accepts(const LitmusExecutor *ex, const LitmusTest *t, 
 
 /* The executor for a machine config (sim/litmus/litmus_exec.c): the timing model's slot. */
 LitmusExecutor *litmus_executor_for_config(const QsimConfig *cfg, GError **error);
+/* Whether its cores fast-forward steady loops (default on; the outcomes are the same). */
+void litmus_executor_set_fast_forward(LitmusExecutor *ex, gboolean on);
 /* The sequentially consistent reference interpreter (cores/interp.c) as an executor. */
 LitmusExecutor *litmus_interp_executor_new(void);
 

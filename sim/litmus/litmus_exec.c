@@ -19,7 +19,7 @@
 #define LITMUS_CYCLE_LIMIT 2000000
 
 static void ignore_done(void *core G_GNUC_UNUSED, const MemResponse *r G_GNUC_UNUSED) {}
-static const PortClient placing_client = { ignore_done, NULL, NULL };
+static const PortClient placing_client = { ignore_done, NULL, NULL, NULL };
 
 static void place(MemSys *ms, Engine *e, guint core, MemKind kind, uint64_t addr, unsigned size)
 {
@@ -31,10 +31,18 @@ static void place(MemSys *ms, Engine *e, guint core, MemKind kind, uint64_t addr
         ;
 }
 
+/* The machine executor's context: the command's config (borrowed) and whether cores spinning
+ * in steady loops fast-forward (the same outcomes either way). */
+typedef struct {
+    const QsimConfig *cfg;
+    gboolean fast_forward;
+} MachineExecCtx;
+
 static gboolean machine_exec(void *ctx, const LitmusProgram *p, guint64 seed, const LitmusPerturb *pt,
                              LitmusFinal *out, GError **error)
 {
-    const QsimConfig *cfg = ctx;
+    const MachineExecCtx *mx = ctx;
+    const QsimConfig *cfg = mx->cfg;
     if (p->nthreads > config_total_cores(cfg)) {
         g_set_error(error, LITMUS_ERROR, LITMUS_ERROR_EXEC, "%u threads do not fit config %s (%u cores)",
                     p->nthreads, cfg->name, config_total_cores(cfg));
@@ -80,6 +88,7 @@ static gboolean machine_exec(void *ctx, const LitmusProgram *p, guint64 seed, co
         }
         if (think)
             machine_set_work_jitter(m, (guint)think);
+        machine_set_fast_forward(m, mx->fast_forward);
         MachineOutcome o = machine_run(m, engine_now(e) + LITMUS_CYCLE_LIMIT);
         if (o == MACHINE_FAULT) {
             g_set_error(error, LITMUS_ERROR, LITMUS_ERROR_EXEC, "the run faulted: %s", machine_stall_report(m));
@@ -113,7 +122,11 @@ LitmusExecutor *litmus_executor_for_config(const QsimConfig *cfg, GError **error
     LitmusExecutor *ex = g_new0(LitmusExecutor, 1);
     ex->name = cfg->name;
     ex->run = machine_exec;
-    ex->ctx = (void *)cfg; /* borrowed: the command's config outlives the executor */
+    MachineExecCtx *mx = g_new0(MachineExecCtx, 1);
+    mx->cfg = cfg; /* borrowed: the command's config outlives the executor */
+    mx->fast_forward = TRUE;
+    ex->ctx = mx;
+    ex->ctx_free = g_free;
     ex->arch_bound = TRUE;
     ex->arch = cfg->arch;
     return ex;
@@ -161,4 +174,10 @@ LitmusExecutor *litmus_interp_executor_new(void)
     ex->name = "sc";
     ex->run = interp_exec;
     return ex;
+}
+
+void litmus_executor_set_fast_forward(LitmusExecutor *ex, gboolean on)
+{
+    g_return_if_fail(ex->run == machine_exec);
+    ((MachineExecCtx *)ex->ctx)->fast_forward = on;
 }
