@@ -1,88 +1,225 @@
 #!/bin/sh
 # make study: regenerates the tables of the qspin vs qspin-cmpxchg study from qsim's own runs.
-# The tables replace what lies between the "tables:begin" and "tables:end" markers of the
-# document; the prose around them is written by people from these tables.
+# Each table replaces what lies between its "<!-- table:NAME:begin -->" and "<!-- table:NAME:end -->"
+# markers in the document; the prose around them is written by people from these tables.
+# Every figure is a mean over STUDY_SEEDS seeded runs with timing noise (`qsim run --repeat`,
+# jitter as its default) and its 95% interval; a ratio's interval decides whether it differs
+# from 1 ("=" in the tables: no significant difference).
 # Usage: study.sh QSIM DOC
 set -eu
 Q=${1:-./qsim}
 DOC=${2:-docs/study-qspin-cmpxchg.md}
+SEEDS=${STUDY_SEEDS:-10}
 ITER=${STUDY_ITERATIONS:-300}
 LONG_CS=${STUDY_LONG_CS:-400}
 CONFIGS=${STUDY_CONFIGS:-"haswell westmere-ex skylake-sp neoverse-n1 thunderx"}
 THREADS=${STUDY_THREADS:-"2 3 4 8"}
+JOBS=${STUDY_JOBS:-2}
+DURATION=${STUDY_DURATION:-200000}
+WARMUP=${STUDY_WARMUP:-20000}
+RW_DURATION=${STUDY_RW_DURATION:-400000}
 
-tables=$(mktemp)
-trap 'rm -f "$tables" "$tables.doc"' EXIT
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
 
-# One CSV row of a run, with named columns picked out by awk.
-run() { # config lock threads data cs_work
-    $Q run --config "$1" --lock "$2" --threads "$3" --data "$4" --cs-work "$5" \
-        --iterations "$ITER" --format csv --no-host-time
+# ---- running: every cell is one command line, run JOBS at a time, its CSV kept by name ----
+cells="$work/cells"
+: > "$cells"
+cell() { # NAME ARGS...: one `qsim run` whose CSV goes to $work/NAME.csv
+    name=$1; shift
+    echo "$name $*" >> "$cells"
+}
+run_cells() {
+    # shellcheck disable=SC2016
+    xargs -P "$JOBS" -L 1 sh -c 'n=$1; shift; "$0" run "$@" --no-host-time --format csv > "'"$work"'/$n.csv" || { echo "study: qsim run $* failed" >&2; exit 255; }' "$Q" < "$cells"
 }
 
-pick='
-NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-{ acq = $col["acquisitions"]; if (acq == 0) acq = 1
-  printf "%s %.1f %.3f %.3f %.3f %.1f %s\n", $col["cycles_per_acquisition"] + 0, $col["cycles_per_acquisition"],
-         $col["machine_clears.memory_ordering"] / acq, $col["coherence.lock_line.rfo"] / acq,
-         $col["coherence.lock_line.invalidations"] / acq, $col["atomics.cycles"] / acq, $col["mutual_exclusion"] }'
+# ---- the cells ----
+vs="--lock qspin --vs qspin-cmpxchg --repeat $SEEDS"
+for cfg in $CONFIGS; do
+    for data in same-line separate-line; do
+        for cs in 0 "$LONG_CS"; do
+            for t in $THREADS; do
+                cell "main-$cfg-$data-$cs-$t" --config "$cfg" $vs --threads "$t" --data "$data" --cs-work "$cs" --iterations "$ITER"
+            done
+        done
+    done
+done
+# throughput over a measured window, which an unfair lock cannot distort
+for data in same-line separate-line; do
+    for t in $THREADS; do
+        cell "tput-$data-$t" --config haswell $vs --threads "$t" --data "$data" --duration "$DURATION" --warmup "$WARMUP"
+    done
+done
+# what-ifs: one parameter at a time
+WHATIFS="none core.rollback=none core.pause_cycles=0 core.pause_cycles=140 core.machine_clear_penalty=16
+core.machine_clear_penalty=32 core.machine_clear_penalty=64 core.machine_clear_penalty=100 core.locked_rmw_cycles=0
+core.lock_hold_cycles=0 topology.snoop_response_cycles=0 topology.snoop_response_cycles=60"
+for set in $WHATIFS; do
+    args=""; [ "$set" != none ] && args="--set $set"
+    for data in same-line separate-line; do
+        for t in 2 3; do
+            cell "whatif-$set-$data-$t" --config haswell $vs --threads "$t" --data "$data" --iterations "$ITER" $args
+        done
+    done
+done
+# seed 002: 16 threads on thunderx, readers and writers, a measured window per seed
+# (the seed's stress test's loop is not published: with and without work in and between the
+# critical sections, as CS:think cycles)
+RW_MIXES="16:0 12:4 8:8 4:12 0:16"
+RW_LOADS=${STUDY_RW_LOADS:-"0:0 500:2000"}
+for load in $RW_LOADS; do
+    for lock in arm64-rwlock qrwlock qrwlock-4.15; do
+        for mix in $RW_MIXES; do
+            r=${mix%:*}; w=${mix#*:}
+            s=1
+            while [ "$s" -le "$SEEDS" ]; do
+                cell "rw-$load-$lock-$r-$w-$s" --config thunderx --lock "$lock" --readers "$r" --writers "$w" \
+                    --cs-work "${load%:*}" --think "${load#*:}" \
+                    --duration "$RW_DURATION" --warmup "$WARMUP" --seed "$s" --jitter 50
+                s=$((s + 1))
+            done
+        done
+    done
+done
+run_cells
+
+# ---- the tables ----
+# A --vs --repeat CSV: key,a_mean,..,a_ci95_low,a_ci95_high,b_mean,...,ratio_b_over_a,ratio_ci95_low,ratio_ci95_high,significant
+# vsrow FILE: "qspin [ci] | cmpxchg [ci] | ratio [ci] sig | per-acquisition counters q / c"
+vsrow() {
+    awk -F, '
+    NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+    { am[$1] = $col["a_mean"]; bm[$1] = $col["b_mean"]; al[$1] = $col["a_ci95_low"]; ah[$1] = $col["a_ci95_high"]
+      bl[$1] = $col["b_ci95_low"]; bh[$1] = $col["b_ci95_high"]
+      r[$1] = $col["ratio_b_over_a"]; rl[$1] = $col["ratio_ci95_low"]; rh[$1] = $col["ratio_ci95_high"]
+      sig[$1] = $col["significant"] }
+    function per(k, m, acq) { return acq > 0 ? m[k] / acq : 0 }
+    END {
+      k = key
+      qa = am["acquisitions"]; ca = bm["acquisitions"]
+      ok = (am["mutual_exclusion"] == 1 && bm["mutual_exclusion"] == 1) || am["mutual_exclusion"] == "" ? "" : " (mutual exclusion FAILED)"
+      printf "%.1f [%.1f, %.1f] | %.1f [%.1f, %.1f] | %.3f [%.3f, %.3f]%s | %.2f / %.2f | %.2f / %.2f | %.2f / %.2f | %.0f / %.0f%s",
+        am[k], al[k], ah[k], bm[k], bl[k], bh[k], r[k], rl[k], rh[k], sig[k] == "true" ? "" : " =",
+        per("machine_clears.memory_ordering", am, qa), per("machine_clears.memory_ordering", bm, ca),
+        per("coherence.lock_line.rfo", am, qa), per("coherence.lock_line.rfo", bm, ca),
+        per("atomics.failed_cas", am, qa), per("atomics.failed_cas", bm, ca),
+        per("atomics.cycles", am, qa), per("atomics.cycles", bm, ca), ok
+    }' key="$2" "$1"
+}
+HDR_COUNTERS="MC q / c | RFO q / c | failed CAS q / c | atomic cyc q / c"
+HDR_COUNTERS_RULE="---: | ---: | ---: | ---:"
+
+tables="$work/tables"
+mkdir -p "$tables"
 
 {
-    echo "Generated by \`make study\` ($ITER acquisitions per thread; long critical section = \`--cs-work $LONG_CS\`;"
-    echo "threads placed socket by socket). Ratio = qspin-cmpxchg cycles / qspin cycles: below 1 the patch wins."
-    echo "Per acquisition: MC = memory-ordering machine clears, RFO and inv = read-for-ownership"
-    echo "requests and invalidations on the lock's line, atomic = cycles atomics spent at the ROB head."
+    echo "Generated by \`make study\`: $SEEDS seeds per cell (\`--repeat $SEEDS\`, timing noise on), $ITER acquisitions per"
+    echo "thread, long critical section = \`--cs-work $LONG_CS\`, threads placed socket by socket. Each figure: mean [95% interval]."
+    echo "Ratio = qspin-cmpxchg / qspin cycles per acquisition: below 1 the patch wins; \`=\` marks a ratio whose interval"
+    echo "contains 1 (no significant difference). Per acquisition: MC = memory-ordering machine clears, RFO = read-for-ownership"
+    echo "requests on the lock's line, failed CAS, atomic cyc = cycles atomics spent at the ROB head."
     for cfg in $CONFIGS; do
         echo
-        echo "### $cfg"
+        echo "#### $cfg"
         echo
-        echo "| workload | CS | threads | qspin cyc/acq | cmpxchg cyc/acq | ratio | MC q / c | RFO q / c | inv q / c | atomic q / c |"
-        echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+        echo "| workload | CS | threads | qspin cyc/acq | cmpxchg cyc/acq | ratio | $HDR_COUNTERS |"
+        echo "| --- | --- | ---: | ---: | ---: | ---: | $HDR_COUNTERS_RULE |"
         for data in same-line separate-line; do
             w=A; [ "$data" = separate-line ] && w=B
             for cs in 0 "$LONG_CS"; do
                 len=short; [ "$cs" != 0 ] && len=long
                 for t in $THREADS; do
-                    q=$(run "$cfg" qspin "$t" "$data" "$cs" | awk -F, "$pick")
-                    c=$(run "$cfg" qspin-cmpxchg "$t" "$data" "$cs" | awk -F, "$pick")
-                    echo "$q $c" | awk -v w="$w" -v len="$len" -v t="$t" '{
-                        ok = ($7 == "true" && $14 == "true") ? "" : " (mutual exclusion FAILED)"
-                        printf "| %s | %s | %s | %.1f | %.1f | %.3f | %.2f / %.2f | %.2f / %.2f | %.2f / %.2f | %.1f / %.1f |%s\n",
-                               w, len, t, $2, $9, $9 / $2, $3, $10, $4, $11, $5, $12, $6, $13, ok }'
+                    echo "| $w | $len | $t | $(vsrow "$work/main-$cfg-$data-$cs-$t.csv" cycles_per_acquisition) |"
                 done
             done
         done
     done
+} > "$tables/main"
+
+{
+    echo "Haswell, short critical section, \`--duration $DURATION --warmup $WARMUP\` (the first $WARMUP cycles not counted), $SEEDS seeds."
+    echo "Throughput = acquisitions per 1000 cycles in the window (higher is better; ratio above 1: the patch wins);"
+    echo "fairness = the fewest and the most acquisitions of one thread."
     echo
-    echo "### What-ifs on haswell, 2 threads, short critical section"
-    echo
-    echo "One parameter changed at a time (\`--set\`), to see which mechanism decides the ratio."
-    echo
-    echo "| change | workload | qspin cyc/acq | cmpxchg cyc/acq | ratio | MC q / c | RFO q / c | atomic q / c |"
-    echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"
-    for set in "" core.rollback=none core.pause_cycles=0 core.pause_cycles=140 core.machine_clear_penalty=100 \
-               core.locked_rmw_cycles=0 topology.c2c_cycles=10; do
-        for data in same-line separate-line; do
-            w=A; [ "$data" = separate-line ] && w=B
-            args=""; [ -n "$set" ] && args="--set $set"
-            q=$($Q run --config haswell --lock qspin --threads 2 --data "$data" --iterations "$ITER" $args \
-                --format csv --no-host-time | awk -F, "$pick")
-            c=$($Q run --config haswell --lock qspin-cmpxchg --threads 2 --data "$data" --iterations "$ITER" $args \
-                --format csv --no-host-time | awk -F, "$pick")
-            echo "$q $c" | awk -v w="$w" -v set="${set:-(none: the config as shipped)}" '{
-                printf "| %s | %s | %.1f | %.1f | %.3f | %.2f / %.2f | %.2f / %.2f | %.1f / %.1f |\n",
-                       set, w, $2, $9, $9 / $2, $3, $10, $4, $11, $6, $13 }'
+    echo "| workload | threads | qspin acq/kcycle | cmpxchg acq/kcycle | ratio | qspin min / max | cmpxchg min / max |"
+    echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+    for data in same-line separate-line; do
+        w=A; [ "$data" = separate-line ] && w=B
+        for t in $THREADS; do
+            f="$work/tput-$data-$t.csv"
+            row=$(vsrow "$f" acquisitions_per_kcycle | cut -d'|' -f1-3 | sed 's/ *$//')
+            fair=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+                $1 == "fairness.min" { qn = $col["a_mean"]; cn = $col["b_mean"] }
+                $1 == "fairness.max" { qx = $col["a_mean"]; cx = $col["b_mean"] }
+                END { printf "%.0f / %.0f | %.0f / %.0f", qn, qx, cn, cx }' "$f")
+            echo "| $w | $t | $row | $fair |"
         done
     done
-} > "$tables"
+} > "$tables/throughput"
 
-if [ -f "$DOC" ] && grep -q 'tables:begin' "$DOC"; then
-    awk -v tables="$tables" '
-        /<!-- tables:begin -->/ { print; while ((getline line < tables) > 0) print line; skip = 1; next }
-        /<!-- tables:end -->/ { skip = 0 }
-        !skip { print }' "$DOC" > "$tables.doc"
-    mv "$tables.doc" "$DOC"
-else
-    { echo "# qspin vs qspin-cmpxchg"; echo; echo "<!-- tables:begin -->"; cat "$tables"; echo "<!-- tables:end -->"; } > "$DOC"
+{
+    echo "Haswell, short critical section, one parameter changed at a time (\`--set\`), $SEEDS seeds each."
+    echo
+    echo "| change | workload | threads | qspin cyc/acq | cmpxchg cyc/acq | ratio | $HDR_COUNTERS |"
+    echo "| --- | --- | ---: | ---: | ---: | ---: | $HDR_COUNTERS_RULE |"
+    for set in $WHATIFS; do
+        label=$set; [ "$set" = none ] && label="(none: as shipped)"
+        for data in same-line separate-line; do
+            w=A; [ "$data" = separate-line ] && w=B
+            for t in 2 3; do
+                echo "| $label | $w | $t | $(vsrow "$work/whatif-$set-$data-$t.csv" cycles_per_acquisition) |"
+            done
+        done
+    done
+} > "$tables/whatif"
+
+{
+    echo "ThunderX, 16 threads, \`--duration $RW_DURATION --warmup $WARMUP\`, $SEEDS seeds: acquisitions per thread in the"
+    echo "window, min / avg / max over the threads of each role, each the mean over the seeds [95% interval of the avg]."
+    echo
+    echo "| CS / think | lock | readers | writers | reader min / avg / max | writer min / avg / max | reader avg / writer avg |"
+    echo "| --- | --- | ---: | ---: | ---: | ---: | ---: |"
+    for load in $RW_LOADS; do
+    for lock in arm64-rwlock qrwlock qrwlock-4.15; do
+        for mix in $RW_MIXES; do
+            r=${mix%:*}; w=${mix#*:}
+            for f in "$work"/rw-"$load"-"$lock"-"$r"-"$w"-*.csv; do
+                awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) name[i] = $i; next }
+                { for (i = 1; i <= NF; i++) v[name[i]] = $i
+                  for (t = 0; ("per_thread." t ".role") in v; t++) {
+                      role = v["per_thread." t ".role"]; a = v["per_thread." t ".acquisitions"] + 0
+                      n[role]++; s[role] += a
+                      if (!(role in mn) || a < mn[role]) mn[role] = a
+                      if (!(role in mx) || a > mx[role]) mx[role] = a }
+                  for (role in n) printf "%s %d %.3f %d\n", role, mn[role], s[role] / n[role], mx[role] }' "$f"
+            done | awk -v load="${load%:*} / ${load#*:}" -v lock="$lock" -v r="$r" -v w="$w" '
+                { k = $1; c[k]++; mn[k] += $2; av[k] += $3; av2[k] += $3 * $3; mx[k] += $4 }
+                function ci(k,   m, sd) {
+                    m = av[k] / c[k]; sd = c[k] > 1 ? sqrt((av2[k] - c[k] * m * m) / (c[k] - 1)) : 0
+                    return sprintf("%.1f / %.1f [%.1f, %.1f] / %.1f", mn[k] / c[k], m, m - t95(c[k] - 1) * sd / sqrt(c[k]),
+                                   m + t95(c[k] - 1) * sd / sqrt(c[k]), mx[k] / c[k]) }
+                function t95(df) { return df >= 30 ? 1.96 : df >= 9 ? 2.262 : df >= 4 ? 2.776 : df >= 1 ? 12.706 : 0 }
+                END {
+                    rs = ("reader" in c) ? ci("reader") : "-"; ws = ("writer" in c) ? ci("writer") : "-"
+                    ratio = ("reader" in c) && ("writer" in c) && av["writer"] > 0 ? sprintf("%.2f", av["reader"] / av["writer"]) : "-"
+                    printf "| %s | %s | %s | %s | %s | %s | %s |\n", load, lock, r, w, rs, ws, ratio }'
+        done
+    done
+    done
+} > "$tables/qrwlock"
+
+# ---- into the document ----
+if [ ! -f "$DOC" ]; then
+    { echo "# qspin vs qspin-cmpxchg"; for t in main throughput whatif qrwlock; do
+        echo; echo "<!-- table:$t:begin -->"; echo "<!-- table:$t:end -->"; done; } > "$DOC"
 fi
+for t in main throughput whatif qrwlock; do
+    grep -q "<!-- table:$t:begin -->" "$DOC" || { echo "study: $DOC has no table:$t markers" >&2; exit 1; }
+    awk -v f="$tables/$t" -v t="$t" '
+        $0 == "<!-- table:" t ":begin -->" { print; while ((getline line < f) > 0) print line; skip = 1; next }
+        $0 == "<!-- table:" t ":end -->" { skip = 0 }
+        !skip { print }' "$DOC" > "$work/doc"
+    cat "$work/doc" > "$DOC"
+done
 echo "study: wrote $DOC"
