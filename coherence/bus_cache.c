@@ -104,18 +104,10 @@ void bus_cache_event(MemSys *ms, CoreCaches *c, uint64_t line, PrivLine *pl, Coh
         waiters = pl->wait_head;
         pl->wait_head = pl->wait_tail = NIL;
     }
-    if (a & CA_FREE) {
-        /* only a transient line has waiting accesses; the bus keeps those that wait for it */
+    /* only a transient line has waiting accesses; the bus keeps those that wait for it */
+    if (a & CA_FREE)
         g_assert(row->next == CS_I && pl->wait_head == NIL);
-        pl_release(ms, c, pl);
-        pl = NULL;
-    }
-    if (pl && pl->state != CS_I && coh_cache_state_stable(pl->state) && !pl->in_l1 && !pl->in_l2)
-        private_fill(ms, c, pl);
-    if (ms->trace)
-        trace_row_end(ms, NULL);
-    if (ms->check)
-        invariant_check_line(ms, line);
+    cache_row_end(ms, c, pl, line, a);
     /* Waiting accesses retry in order: each hits, waits on the line again, or asks for the bus. */
     while (waiters != NIL) {
         gint32 next = acc_at(ms, waiters)->next;

@@ -71,6 +71,23 @@ static void send_put(MemSys *ms, CoreCaches *c, PrivLine *pl, MsgType t, gboolea
 
 /* Runs the row for (state of the line, ev).  mi: the message that caused it (or NIL);
  * ai: the access (for Load/Store).  pl may be NULL (state I). */
+/* The end of a cache row, after its actions and its next state (directory or bus alike): a freed
+ * line goes, a line that became stable is placed in the private caches, the trace row closes and
+ * the invariants are checked. */
+void cache_row_end(MemSys *ms, CoreCaches *c, PrivLine *pl, uint64_t line, guint32 actions)
+{
+    if (actions & CA_FREE) {
+        pl_release(ms, c, pl);
+        pl = NULL;
+    }
+    if (pl && pl->state != CS_I && coh_cache_state_stable(pl->state) && !pl->in_l1 && !pl->in_l2)
+        private_fill(ms, c, pl);
+    if (ms->trace)
+        trace_row_end(ms, NULL);
+    if (ms->check)
+        invariant_check_line(ms, line);
+}
+
 void apply_cache_event(MemSys *ms, CoreCaches *c, uint64_t line, PrivLine *pl, CohCacheEvent ev,
                        gint32 mi, gint32 ai)
 {
@@ -167,17 +184,9 @@ void apply_cache_event(MemSys *ms, CoreCaches *c, uint64_t line, PrivLine *pl, C
         waiters = pl->wait_head;
         pl->wait_head = pl->wait_tail = NIL;
     }
-    if (a & CA_FREE) {
+    if (a & CA_FREE)
         g_assert(row->next == CS_I);
-        pl_release(ms, c, pl);
-        pl = NULL;
-    }
-    if (pl && pl->state != CS_I && coh_cache_state_stable(pl->state) && !pl->in_l1 && !pl->in_l2)
-        private_fill(ms, c, pl);
-    if (ms->trace)
-        trace_row_end(ms, NULL);
-    if (ms->check)
-        invariant_check_line(ms, line);
+    cache_row_end(ms, c, pl, line, a);
     /* Waiting accesses retry in order; once one has to wait again, the rest queue behind it. */
     while (waiters != NIL) {
         gint32 next = acc_at(ms, waiters)->next;

@@ -388,6 +388,8 @@ gboolean cache_receive(MemSys *ms, CoreCaches *c, gint32 mi);
 void access_perform(MemSys *ms, gint32 ai, guint8 *data, uint64_t line);
 /* Queues access ai on the line until a row wakes it. */
 void wait_push(MemSys *ms, PrivLine *pl, gint32 ai);
+/* The end of a cache row, either interconnect's: frees, fills, closes the trace row, checks. */
+void cache_row_end(MemSys *ms, CoreCaches *c, PrivLine *pl, uint64_t line, guint32 actions);
 /* Tries access ai against its line's row now; TRUE if it was performed (a hit). */
 gboolean access_attempt(MemSys *ms, gint32 ai);
 
