@@ -156,6 +156,9 @@ check-asan:
 # and tests/fuzz/corpus/TARGET keeps the inputs fuzzing found (each one a regression test).
 FUZZ_TARGETS := config asm litmus kinds sweep run
 FUZZ_SECONDS ?= 60
+# A run longer than this is reported as a hang: generous, since the instrumented build is 10-40x
+# slower than the plain one and a litmus loop that never ends runs to the step limit (2M steps).
+FUZZ_TIMEOUT ?= 30
 FUZZ_CC ?= clang
 fuzz_seeds_config := configs/*.yaml
 fuzz_seeds_asm := locks/*.qs
@@ -196,7 +199,7 @@ fuzz: fuzz-build
 	  for f in $(wildcard $(fuzz_seeds_$(t))) $(wildcard tests/fuzz/corpus/$(t)/*); do \
 	    cp "$$f" "build/fuzz/corpus/$(t)/$$(echo "$$f" | tr / _)"; done && \
 	  echo "== fuzz $(t): $(FUZZ_SECONDS) s ==" && \
-	  build/fuzz/fuzz_$(t) -max_total_time=$(FUZZ_SECONDS) -max_len=16384 -timeout=10 -rss_limit_mb=2048 \
+	  build/fuzz/fuzz_$(t) -max_total_time=$(FUZZ_SECONDS) -max_len=16384 -timeout=$(FUZZ_TIMEOUT) -rss_limit_mb=2048 \
 	    -print_final_stats=1 -artifact_prefix=build/fuzz/crash-$(t)- build/fuzz/corpus/$(t) \
 	    < /dev/null > build/fuzz/$(t).log 2>&1; rc=$$?; \
 	  grep -E '^(#[0-9]+.*DONE|Done|stat::number_of_executed_units|==[0-9]+==ERROR|SUMMARY)' build/fuzz/$(t).log; \
