@@ -82,17 +82,24 @@ static const ProfileCase sum_cases[] = {
     { "neoverse-n1", "ttas", 3 },     { "teaching-bus", "tas", 2 },
 };
 
+/* A profiled run's options: `threads` threads on `config` (NULL: the default), no host time. */
+static void profiled(RunOptions *o, const char *config, guint threads)
+{
+    run_options_init(o);
+    if (config)
+        o->config = config;
+    o->workload.threads = threads;
+    o->host_time = FALSE;
+    o->profile = TRUE;
+}
+
 START_TEST(test_sums_match_the_report)
 {
     const ProfileCase *c = &sum_cases[_i];
     RunOptions o;
-    run_options_init(&o);
-    o.config = c->config;
+    profiled(&o, c->config, c->threads);
     o.lock = c->lock;
-    o.workload.threads = c->threads;
     o.workload.iterations = test_scale_quick() ? 20 : 200;
-    o.host_time = FALSE;
-    o.profile = TRUE;
     RunResult r;
     run_ok(&o, &r);
     g_autofree char *what = g_strdup_printf("%s on %s, %u threads", c->lock, c->config, c->threads);
@@ -105,13 +112,10 @@ END_TEST
 START_TEST(test_sums_after_warmup)
 {
     RunOptions o;
-    run_options_init(&o);
+    profiled(&o, NULL, 3);
     o.lock = "qspin";
-    o.workload.threads = 3;
     o.workload.duration = 60000;
     o.workload.warmup = 20000;
-    o.host_time = FALSE;
-    o.profile = TRUE;
     RunResult r;
     run_ok(&o, &r);
     assert_sums(json_node_get_object(r.report), "qspin with --warmup");
@@ -181,12 +185,9 @@ START_TEST(test_counts_land_on_their_line)
     g_autofree char *dir = NULL;
     g_autofree char *path = write_lock(&dir);
     RunOptions o;
-    run_options_init(&o);
+    profiled(&o, NULL, 3);
     o.lock_file = path;
-    o.workload.threads = 3;
     o.workload.iterations = 100;
-    o.host_time = FALSE;
-    o.profile = TRUE;
     RunResult r;
     run_ok(&o, &r);
     JsonObject *rep = json_node_get_object(r.report);
@@ -244,13 +245,9 @@ START_TEST(test_arm64_llsc_failures_land_on_stx)
                                   "    ret\n",                      /* 12 */
                                   -1, NULL));
     RunOptions o;
-    run_options_init(&o);
-    o.config = "neoverse-n1";
+    profiled(&o, "neoverse-n1", 3);
     o.lock_file = path;
-    o.workload.threads = 3;
     o.workload.iterations = 100;
-    o.host_time = FALSE;
-    o.profile = TRUE;
     RunResult r;
     run_ok(&o, &r);
     JsonObject *rep = json_node_get_object(r.report);
