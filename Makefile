@@ -38,7 +38,7 @@ ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) $(PKG_CFLAGS) -I. -MMD -MP \
              -DQSIM_SRCDIR=\"$(CURDIR)\" -I$(B)/gen
 LDLIBS   := $(PKG_LIBS) -lm -lpthread -ldl
 
-MODULES  := sim/base cores coherence sim locks sim/litmus sim/sweep sim/calibrate sim/cli
+MODULES  := sim/base coherence cores/isa cores sim/os sim/trace sim locks/native sim/litmus sim/sweep sim/calibrate sim/cli
 # Programs with their own main(), kept out of the library.
 MAIN_SRC := sim/cli/main.c
 LIB_SRC  := $(filter-out $(MAIN_SRC),$(foreach m,$(MODULES),$(wildcard $(m)/*.c)))
@@ -209,10 +209,12 @@ fuzz: fuzz-build
 # checker itself must catch one planted in a scratch tree.
 check-layers:
 	@sh build-aux/check-layers.sh
-	@t=$$(mktemp -d /tmp/qsim-layers.XXXXXX) && mkdir -p $$t/cores $$t/sim/base $$t/coherence $$t/locks && \
-	echo '#include "sim/run.h"' > $$t/cores/planted.c && \
-	if sh build-aux/check-layers.sh $$t >/dev/null 2>&1; then rm -rf $$t; echo "check-layers: missed a planted upward include" >&2; exit 1; fi; \
-	rm -rf $$t; echo "check-layers: a planted upward include is caught"
+	@for plant in 'cores/planted.c:sim/run.h' 'sim/base/planted.c:cores/isa/isa.h' 'cores/isa/planted.c:cores/core.h' \
+	              'sim/os/planted.c:sim/run.h' 'sim/trace/planted.c:sim/machine.h'; do \
+	  t=$$(mktemp -d /tmp/qsim-layers.XXXXXX) && f=$${plant%%:*} && mkdir -p $$t/$$(dirname $$f) && \
+	  echo "#include \"$${plant#*:}\"" > $$t/$$f && \
+	  if sh build-aux/check-layers.sh $$t >/dev/null 2>&1; then rm -rf $$t; echo "check-layers: missed $$plant" >&2; exit 1; fi; \
+	  rm -rf $$t; done; echo "check-layers: every planted upward include is caught"
 
 # A staged install must find its configs and locks with the source tree out of reach, and
 # hold the manual page, the bash completion (which must complete from the installed data)

@@ -11,7 +11,7 @@
 #include <stdarg.h>
 #include <string.h>
 #include "cores/core_internal.h"
-#include "cores/isa_exec.h"
+#include "cores/isa/isa_exec.h"
 
 /* ==================== scheduling ==================== */
 
@@ -184,7 +184,7 @@ static uint64_t mem_address(Core *c, const RobEntry *en)
     return a;
 }
 
-/* Judges an access's address (cores/isa_fault.h).  A bad one is not performed: the op completes
+/* Judges an access's address (cores/isa/isa_fault.h).  A bad one is not performed: the op completes
  * with nothing done and faults only if it comes to retire, so a wrong path that computes a
  * garbage address costs nothing but its squash. */
 static inline gboolean access_faults(Core *c, RobEntry *en)

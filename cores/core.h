@@ -14,8 +14,8 @@
 #include "sim/base/config.h"
 #include "sim/base/counters.h"
 #include "coherence/port.h"
-#include "cores/isa.h"
-#include "cores/isa_fault.h"
+#include "cores/isa/isa.h"
+#include "cores/isa/isa_fault.h"
 #include "cores/core_profile.h"
 
 /* ---- counters ---- */
@@ -65,7 +65,7 @@ gboolean core_stats_equal(const CoreStats *a, const CoreStats *b);
 typedef void (*CoreIssueFn)(void *ms, guint core, const MemRequest *r);
 /* `mark N` retired on `core` at cycle `when` (1: lock call begins, 2: acquired, 3: released). */
 typedef void (*CoreMarkFn)(void *ctx, guint core, int64_t n, Cycle when);
-/* What the pipeline did, for traces (sim/trace_events.h puts it in words). */
+/* What the pipeline did, for traces (sim/trace/trace_events.h puts it in words). */
 typedef enum {
     CORE_TRACE_RETIRE,         /* an op retired (in program order) */
     CORE_TRACE_MACHINE_CLEAR,  /* x86 memory-ordering machine clear: a performed, unretired load's
@@ -89,7 +89,7 @@ typedef void (*CoreTraceFn)(void *ctx, guint core, const CoreTraceEvent *ev);
 /* `sev` retired on `core`: the receiver signals every core (core_signal_event), itself too. */
 typedef void (*CoreSevFn)(void *ctx, guint core);
 
-/* A run-time fault (cores/isa_fault.h): the op at `pc` reached retirement with a bad access. */
+/* A run-time fault (cores/isa/isa_fault.h): the op at `pc` reached retirement with a bad access. */
 typedef struct {
     IsaFaultKind kind;
     int32_t pc;
@@ -101,7 +101,7 @@ typedef void (*CoreFaultFn)(void *ctx, guint core, const CoreFault *f);
 
 typedef struct Core Core;
 
-/* ---- the OS model's side of a core (sim/os_model.h) ---- */
+/* ---- the OS model's side of a core (sim/os/os_model.h) ---- */
 /* A system call (a futex op) is at the ROB head with every older store drained and nothing
  * younger started: the core hands it to the OS and waits.  The OS answers later, from an engine
  * event, never from inside this hook: core_syscall_return, or core_context_save when the thread

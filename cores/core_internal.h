@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 #include "cores/core.h"
-#include "cores/isa_fault.h"
+#include "cores/isa/isa_fault.h"
 #include "cores/core_profile.h"
 
 #define SEQ_NONE UINT64_MAX

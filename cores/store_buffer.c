@@ -4,7 +4,7 @@
  * visible in program order (TSO).  arm64 may drain a store ahead of an older one to another
  * line within one epoch; a release store or a store-ordering fence starts a new epoch. */
 #include "cores/core_internal.h"
-#include "cores/isa_exec.h"
+#include "cores/isa/isa_exec.h"
 
 static inline SbEntry *sb_at(Core *c, guint i) { return &c->sb[(c->sb_head + i) % c->sb_size]; }
 

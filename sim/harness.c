@@ -12,8 +12,8 @@
  * checker sees both exclusion against writers and overlap between readers (h_max_readers). */
 #include <stdio.h>
 #include "sim/harness.h"
-#include "cores/asm.h"
-#include "cores/isa_exec.h"
+#include "cores/isa/asm.h"
+#include "cores/isa/isa_exec.h"
 
 void harness_options_init(HarnessOptions *o)
 {

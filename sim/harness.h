@@ -8,7 +8,7 @@
 #define QSIM_HARNESS_H
 
 #include <glib.h>
-#include "cores/isa.h"
+#include "cores/isa/isa.h"
 
 /* Names of the harness's variables, for checkers reading memory after a run. */
 #define HARNESS_COUNTER     "h_counter"      /* 8 bytes: writers' increments (plain ld/add/st) */

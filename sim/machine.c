@@ -1,8 +1,8 @@
 /* The machine: cores + memory system + program, run on the engine with a stall watchdog. */
 #include "sim/machine.h"
 #include <string.h>
-#include "cores/isa_exec.h"
-#include "sim/os_model.h"
+#include "cores/isa/isa_exec.h"
+#include "sim/os/os_model.h"
 
 /* With an OS model, a core's port answers are routed here first: the model's own requests (the
  * futex hash buckets) to it, the rest to the core. */

@@ -11,7 +11,7 @@
 #include "sim/base/engine.h"
 #include "sim/base/config.h"
 #include "coherence/port.h"
-#include "cores/isa.h"
+#include "cores/isa/isa.h"
 #include "cores/core.h"
 
 typedef struct {
@@ -35,7 +35,7 @@ typedef enum {
     MACHINE_STALLED,     /* no retirement anywhere for run.stall_cycles (plus the longest `work`),
                           * or nothing left to run */
     MACHINE_LIMIT,       /* the cycle limit passed to machine_run came first */
-    MACHINE_FAULT,       /* an op faulted (cores/isa_fault.h); every core stopped there */
+    MACHINE_FAULT,       /* an op faulted (cores/isa/isa_fault.h); every core stopped there */
     MACHINE_NO_PROGRESS, /* cores retire, but no `mark` for the progress window */
 } MachineOutcome;
 
@@ -43,7 +43,7 @@ typedef struct Machine Machine;
 
 /* One core per thread; thread i runs on core cores[i] (NULL: core i), and every thread starts at
  * entry `main`.  Threads placed on the same core (more threads than cores), or a program with
- * system calls (the futex ops), bring in the OS model (sim/os_model.h): it schedules the
+ * system calls (the futex ops), bring in the OS model (sim/os/os_model.h): it schedules the
  * threads over the cores and runs the system calls.  Without it the machine is exactly one
  * core per thread, as before the OS model existed.
  * The layout is the caller's (the memory system is sized from it); memory is initialised from

@@ -2,7 +2,7 @@
  * latency samples, fed by the harness's marks (1: the lock call begins, 2: acquired,
  * 3: released).  Every runner keeps its marks here and hands the log to the report builder
  * (sim/run_report.h): the model from retired `mark` ops (sim/run.c), the native backend from
- * each host thread's time-stamp-counter readings (locks/native_run.c).
+ * each host thread's time-stamp-counter readings (locks/native/native_run.c).
  *
  * Each thread has a record of its own (MarkLogThread) in cache lines of its own, touched only
  * by that thread while the run goes on, so threads that really run in parallel never share a

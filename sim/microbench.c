@@ -2,8 +2,8 @@
 #include <string.h>
 #include "sim/microbench.h"
 #include "sim/machine.h"
-#include "cores/asm.h"
-#include "cores/isa_exec.h"
+#include "cores/isa/asm.h"
+#include "cores/isa/isa_exec.h"
 #include "coherence/memsys.h"
 
 #define MICROBENCH_BASE 0x10000

@@ -12,16 +12,16 @@
 #include "sim/mark_log.h"
 #include "sim/base/engine.h"
 #include "sim/machine.h"
-#include "sim/os_model.h"
+#include "sim/os/os_model.h"
 #include "sim/placement.h"
 #include "sim/lock_find.h"
-#include "cores/asm.h"
-#include "cores/isa_exec.h"
+#include "cores/isa/asm.h"
+#include "cores/isa/isa_exec.h"
 #include "coherence/memsys.h"
-#include "sim/trace_events.h"
-#include "sim/trace_text.h"
-#include "sim/trace_perfetto.h"
-#include "sim/trace_html.h"
+#include "sim/trace/trace_events.h"
+#include "sim/trace/trace_text.h"
+#include "sim/trace/trace_perfetto.h"
+#include "sim/trace/trace_html.h"
 
 /* Programs are placed from here; any nonzero, line-aligned base works. */
 #define RUN_MEMORY_BASE 0x10000
@@ -242,7 +242,7 @@ static gboolean wire_program(const RunOptions *o, RunWiring *w, GError **error)
 static gboolean tracing(const RunTraceOptions *t) { return t->text || t->perfetto || t->html; }
 
 /* The trace stream with the writers asked for, fed by the memory system's, the cores' and the
- * marks' hooks (sim/trace_events.h). */
+ * marks' hooks (sim/trace/trace_events.h). */
 static gboolean wire_trace(const RunOptions *o, RunWiring *w, GError **error)
 {
     const RunTraceOptions *to = &o->trace;

@@ -10,9 +10,9 @@
 #include "sim/workload.h"
 #include "sim/run_report.h"
 
-/* What a run traces (sim/trace_events.h): any of the three writers, and the filters they share. */
+/* What a run traces (sim/trace/trace_events.h): any of the three writers, and the filters they share. */
 typedef struct {
-    FILE *text;                  /* --trace: the text trace (sim/trace_text.h), or NULL */
+    FILE *text;                  /* --trace: the text trace (sim/trace/trace_text.h), or NULL */
     const char *perfetto;        /* --trace-out: Chrome Trace Event JSON for Perfetto, or NULL */
     const char *html;            /* --trace-html: the step-through page, or NULL */
     const char *const *lines;    /* --trace-line: variable names or addresses, NULL-terminated; NULL: all */

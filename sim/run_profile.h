@@ -14,7 +14,7 @@
 
 #include <glib.h>
 #include <json-glib/json-glib.h>
-#include "cores/isa.h"
+#include "cores/isa/isa.h"
 #include "cores/core_profile.h"
 
 /* The report's "profile" array.  rows: one per op of `prog` (prog->insns->len), summed over

@@ -1,9 +1,9 @@
 /* Lock verification (see verify.h). */
 #include <string.h>
 #include "sim/verify.h"
-#include "cores/asm.h"
-#include "cores/interp.h"
-#include "cores/isa_exec.h"
+#include "cores/isa/asm.h"
+#include "cores/isa/interp.h"
+#include "cores/isa/isa_exec.h"
 
 void verify_options_init(VerifyOptions *o)
 {

@@ -3,7 +3,7 @@
 #ifndef QSIM_VERIFY_H
 #define QSIM_VERIFY_H
 
-#include "cores/isa.h"
+#include "cores/isa/isa.h"
 #include "sim/workload.h"
 
 typedef struct {

@@ -2,7 +2,7 @@
 #include <check.h>
 #include <string.h>
 #include "tests/core_rig.h"
-#include "cores/isa_exec.h"
+#include "cores/isa/isa_exec.h"
 #include "coherence/memsys.h"
 
 /* Haswell-like x86, values from PARAMETERS.md (buffers [TD], costs [AF-T], mispredict [LLVM]). */

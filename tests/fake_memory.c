@@ -1,7 +1,7 @@
 /* The fake memory system used by the core tests (see fake_memory.h). */
 #include <string.h>
 #include "tests/fake_memory.h"
-#include "cores/isa_exec.h"
+#include "cores/isa/isa_exec.h"
 
 typedef struct {
     guint64 holders;       /* bit per core */

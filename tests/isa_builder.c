@@ -1,5 +1,5 @@
 #include "tests/isa_builder.h"
-#include "cores/isa_exec.h"
+#include "cores/isa/isa_exec.h"
 
 IsaProgram *tb_program(const char *filename)
 {

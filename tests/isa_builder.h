@@ -3,7 +3,7 @@
 #ifndef QSIM_TEST_ISA_BUILDER_H
 #define QSIM_TEST_ISA_BUILDER_H
 
-#include "cores/isa.h"
+#include "cores/isa/isa.h"
 
 IsaProgram *tb_program(const char *filename);
 /* Declares a variable; returns its index. */

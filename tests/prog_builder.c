@@ -1,7 +1,7 @@
 /* The test-only program builder (see prog_builder.h). */
 #include <string.h>
 #include "tests/prog_builder.h"
-#include "cores/isa_exec.h"
+#include "cores/isa/isa_exec.h"
 
 struct ProgBuilder {
     IsaProgram *p;

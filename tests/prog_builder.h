@@ -3,7 +3,7 @@
 #ifndef QSIM_PROG_BUILDER_H
 #define QSIM_PROG_BUILDER_H
 
-#include "cores/isa.h"
+#include "cores/isa/isa.h"
 
 typedef struct ProgBuilder ProgBuilder;
 

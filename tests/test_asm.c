@@ -2,8 +2,8 @@
  * expected ops, and conditional assembly selecting each target's code. */
 #include <check.h>
 #include <string.h>
-#include "cores/asm.h"
-#include "cores/isa_exec.h"
+#include "cores/isa/asm.h"
+#include "cores/isa/isa_exec.h"
 
 /* Every input starts with these declarations (lines 1-4), so its own lines start at line 5. */
 #define PRE ".shared w 8 own_line\n.shared h 4\n.thread node 16 own_line\n.equ K 3\n"

@@ -2,7 +2,7 @@
  * monitor (stx failure, WFE wake-up). */
 #include <check.h>
 #include "tests/core_rig.h"
-#include "cores/isa_exec.h"
+#include "cores/isa/isa_exec.h"
 
 static const char *const cfgs[] = { "teaching", "haswell" };
 

@@ -11,7 +11,7 @@
 #include "sim/run_report.h"
 #include "cores/core.h"
 #include "coherence/memsys.h"
-#include "locks/native_perf.h"
+#include "locks/native/native_perf.h"
 
 static const struct {
     const char *command;     /* `qsim` arguments that print the page */

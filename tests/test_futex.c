@@ -4,9 +4,9 @@
  * verify calling a sleeper nobody wakes a lost wake-up. */
 #include <check.h>
 #include <string.h>
-#include "cores/asm.h"
-#include "cores/interp.h"
-#include "cores/isa_exec.h"
+#include "cores/isa/asm.h"
+#include "cores/isa/interp.h"
+#include "cores/isa/isa_exec.h"
 #include "sim/verify.h"
 
 static IsaProgram *assemble_params(const char *src, const char *const *params)

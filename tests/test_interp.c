@@ -1,9 +1,9 @@
 /* The reference interpreter: values, scheduling outcomes, the exclusive monitor and wfe. */
 #include <check.h>
 #include <string.h>
-#include "cores/asm.h"
-#include "cores/interp.h"
-#include "cores/isa_exec.h"
+#include "cores/isa/asm.h"
+#include "cores/isa/interp.h"
+#include "cores/isa/isa_exec.h"
 
 static IsaProgram *assemble(const char *src, Arch arch)
 {

@@ -1,5 +1,5 @@
 /* Litmus tests: the parser over herd's catalogue and ours, conditions, parse errors at
- * file:line:col, and the translation checked by running it under SC (the reference interpreter, cores/interp.c), which
+ * file:line:col, and the translation checked by running it under SC (the reference interpreter, cores/isa/interp.c), which
  * must never show an outcome that any architecture forbids. */
 #include <check.h>
 #include <string.h>

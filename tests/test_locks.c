@@ -11,7 +11,7 @@
 #include "tests/run_qsim.h"
 #include "sim/verify.h"
 #include "sim/run.h"
-#include "cores/asm.h"
+#include "cores/isa/asm.h"
 
 static const char *const lock_names[] = { "tas", "ttas", "ticket", "mcs", "clh", "qspin", "qspin-cmpxchg", "qrwlock",
                                           "qrwlock-4.15", "arm64-rwlock" };

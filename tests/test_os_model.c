@@ -6,11 +6,11 @@
 #include <check.h>
 #include <string.h>
 #include <glib/gstdio.h>
-#include "cores/asm.h"
-#include "cores/isa_exec.h"
+#include "cores/isa/asm.h"
+#include "cores/isa/isa_exec.h"
 #include "coherence/memsys.h"
 #include "sim/machine.h"
-#include "sim/os_model.h"
+#include "sim/os/os_model.h"
 #include "sim/placement.h"
 #include "sim/run.h"
 #include "sim/base/report.h"

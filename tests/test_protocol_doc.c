@@ -7,7 +7,7 @@
 #include "tests/run_qsim.h"
 #include "tests/golden.h"
 #include "coherence/protocol_words.h"
-#include "sim/protocol_doc.h"
+#include "sim/trace/protocol_doc.h"
 
 static const CohProtocol *const protocols[] = { &coh_mesi, &coh_moesi };
 

@@ -8,10 +8,10 @@
 #include <check.h>
 #include <string.h>
 #include <glib/gstdio.h>
-#include "cores/asm.h"
-#include "cores/interp.h"
-#include "cores/isa_fault.h"
-#include "cores/isa_exec.h"
+#include "cores/isa/asm.h"
+#include "cores/isa/interp.h"
+#include "cores/isa/isa_fault.h"
+#include "cores/isa/isa_exec.h"
 #include "sim/harness.h"
 #include "sim/run.h"
 #include "sim/verify.h"

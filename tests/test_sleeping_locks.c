@@ -8,7 +8,7 @@
 #include "tests/run_qsim.h"
 #include "sim/verify.h"
 #include "sim/run.h"
-#include "cores/asm.h"
+#include "cores/isa/asm.h"
 
 static const char *const sleeping_locks[] = { "futex-mutex", "adaptive-mutex", "adaptive-mutex-readspin",
                                               "adaptive-mutex-2018" };

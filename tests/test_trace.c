@@ -8,8 +8,8 @@
 #include <json-glib/json-glib.h>
 #include "tests/run_qsim.h"
 #include "tests/golden.h"
-#include "sim/trace_names.h"
-#include "cores/asm.h"
+#include "sim/trace/trace_names.h"
+#include "cores/isa/asm.h"
 
 #define RUN "run --config teaching --lock ttas --iterations 3 --no-host-time"
 

@@ -3,7 +3,7 @@
 #include <check.h>
 #include <math.h>
 #include <string.h>
-#include "locks/native_cpus.h"
+#include "locks/native/native_cpus.h"
 #include "sim/calibrate/validate_host.h"
 #include "tests/run_qsim.h"
 

@@ -6,7 +6,7 @@
 
 #include <glib.h>
 #include <stdint.h>
-#include "cores/arch.h"
+#include "sim/base/arch.h"
 
 typedef enum { PROTO_MESI, PROTO_MOESI, PROTO_MESIF, PROTO_MSI } ProtocolKind;
 typedef enum { ROLLBACK_CONSERVATIVE, ROLLBACK_PRECISE, ROLLBACK_NONE } RollbackPolicy;
@@ -85,7 +85,7 @@ typedef struct {
         HomePolicy home;               /* which socket is a line's home */
     } memory;
 
-    struct {                           /* the OS model (sim/os_model.h): futexes, scheduling */
+    struct {                           /* the OS model (sim/os/os_model.h): futexes, scheduling */
         gint64 syscall_cycles;         /* kernel entry + exit of a system call */
         gint64 futex_key_cycles;       /* futex: find the key and hash bucket, before its lock */
         gint64 futex_hold_cycles;      /* futex: work done holding the hash-bucket lock */

@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include "locks/native_cpus.h"
+#include "locks/native/native_cpus.h"
 #include "sim/calibrate/calib_internal.h"
 
 #define CALIB_BLOCK (2u << 20)

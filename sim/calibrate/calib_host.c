@@ -4,7 +4,7 @@
 #if defined(__x86_64__)
 #include <cpuid.h>
 #endif
-#include "locks/native_cpus.h"
+#include "locks/native/native_cpus.h"
 #include "sim/calibrate/calib_host.h"
 
 static const struct {

@@ -4,7 +4,7 @@
 #define QSIM_CALIB_HOST_H
 
 #include <glib.h>
-#include "cores/arch.h"
+#include "sim/base/arch.h"
 
 /* One cache level as sysfs shows it for the measuring CPU; 0 for what is not visible. */
 typedef struct {

@@ -7,7 +7,7 @@
 #define QSIM_CALIB_KNOWN_H
 
 #include <glib.h>
-#include "cores/arch.h"
+#include "sim/base/arch.h"
 
 typedef struct {
     const char *key;      /* config path */

@@ -13,8 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
-#include "locks/native_cpus.h"
-#include "locks/native_tsc.h"
+#include "locks/native/native_cpus.h"
+#include "locks/native/native_tsc.h"
 #include "sim/calibrate/calib_internal.h"
 
 #define KIB ((guint64)1024)

@@ -2,7 +2,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "locks/native_tsc.h"
+#include "locks/native/native_tsc.h"
 #include "sim/calibrate/calib_stats.h"
 
 static int cmp_double(const void *a, const void *b)

@@ -6,8 +6,8 @@
 #include "sim/base/report.h"
 #include "sim/repeat.h"
 #include "sim/lock_find.h"
-#include "locks/native_cpus.h"
-#include "locks/native_run.h"
+#include "locks/native/native_cpus.h"
+#include "locks/native/native_run.h"
 
 void host_validate_options_init(HostValidateOptions *o)
 {

@@ -3,7 +3,7 @@
 #include <string.h>
 #include "sim/cli/commands.h"
 #include "sim/harness.h"
-#include "cores/asm.h"
+#include "cores/isa/asm.h"
 #include "sim/base/input_file.h"
 
 int cmd_asm(int argc, char **argv)

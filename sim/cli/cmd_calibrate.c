@@ -3,8 +3,8 @@
  * took go to stderr; the config to --out or stdout. */
 #include <stdio.h>
 #include <string.h>
-#include "locks/native_cpus.h"
-#include "locks/native_tsc.h"
+#include "locks/native/native_cpus.h"
+#include "locks/native/native_tsc.h"
 #include "sim/calibrate/calibrate.h"
 #include "sim/cli/commands.h"
 

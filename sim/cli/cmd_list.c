@@ -9,8 +9,8 @@
 #include "sim/run.h"
 #include "cores/core.h"
 #include "coherence/memsys.h"
-#include "locks/native_perf.h"
-#include "sim/os_model.h"
+#include "locks/native/native_perf.h"
+#include "sim/os/os_model.h"
 
 /* The first comment line of a file after any `#` banner marker: a one-line description. */
 static char *first_description(const char *path, gboolean yaml)

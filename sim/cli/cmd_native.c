@@ -1,9 +1,9 @@
 /* `qsim native`: runs a lock on the host, one pinned thread per CPU (docs/native.md). */
 #include <stdio.h>
 #include <string.h>
-#include "locks/native_repeat.h"
-#include "locks/native_run.h"
-#include "locks/native_sched.h"
+#include "locks/native/native_repeat.h"
+#include "locks/native/native_run.h"
+#include "locks/native/native_sched.h"
 #include "sim/cli/commands.h"
 #include "sim/base/input_file.h"
 #include "sim/base/report.h"

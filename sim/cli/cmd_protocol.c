@@ -1,10 +1,10 @@
-/* `qsim protocol`: a protocol's tables, state diagram and trace legend (sim/protocol_doc.h). */
+/* `qsim protocol`: a protocol's tables, state diagram and trace legend (sim/trace/protocol_doc.h). */
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include <glib/gstdio.h>
 #include "sim/cli/commands.h"
-#include "sim/protocol_doc.h"
+#include "sim/trace/protocol_doc.h"
 #include "sim/base/config.h"
 
 /* Writes `text` to `path`; a .svg or .png path gets the DOT rendered by Graphviz's dot. */

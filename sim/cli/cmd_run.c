@@ -7,8 +7,8 @@
 #include "sim/run.h"
 #include "sim/run_profile.h"
 #include "sim/repeat.h"
-#include "sim/trace_events.h"
-#include "locks/native_run.h"
+#include "sim/trace/trace_events.h"
+#include "locks/native/native_run.h"
 
 /* The keys `--vs` prints side by side: the result and the counters that explain it. */
 static const char *const compare_keys[] = {

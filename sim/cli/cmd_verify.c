@@ -7,7 +7,7 @@
 #include "sim/verify.h"
 #include "sim/base/config.h"
 #include "sim/lock_find.h"
-#include "cores/asm.h"
+#include "cores/isa/asm.h"
 
 /* The command line that replays one seed: every workload option of verify, as run. */
 static char *replay_line(const char *lock, const char *lock_file, const char *config, const VerifyOptions *o,

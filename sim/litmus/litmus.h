@@ -14,7 +14,7 @@
 #include <glib.h>
 #include <json-glib/json-glib.h>
 #include <stdint.h>
-#include "cores/isa.h"
+#include "cores/isa/isa.h"
 #include "sim/base/config.h"
 
 #define LITMUS_ERROR (litmus_error_quark())
@@ -198,7 +198,7 @@ gboolean litmus_executor_accepts(const LitmusExecutor *ex, const LitmusTest *t, 
 LitmusExecutor *litmus_executor_for_config(const QsimConfig *cfg, GError **error);
 /* Whether its cores fast-forward steady loops (default on; the outcomes are the same). */
 void litmus_executor_set_fast_forward(LitmusExecutor *ex, gboolean on);
-/* The sequentially consistent reference interpreter (cores/interp.c) as an executor. */
+/* The sequentially consistent reference interpreter (cores/isa/interp.c) as an executor. */
 LitmusExecutor *litmus_interp_executor_new(void);
 
 /* ---- kinds.txt ---- */

@@ -10,9 +10,9 @@
 #include <string.h>
 #include "sim/litmus/litmus.h"
 #include "sim/machine.h"
-#include "cores/isa_exec.h"
+#include "cores/isa/isa_exec.h"
 #include "coherence/memsys.h"
-#include "cores/interp.h"
+#include "cores/isa/interp.h"
 
 #define LITMUS_MEMORY_BASE 0x10000
 /* A litmus thread is a handful of ops: a run this long has hung (a spin that never ends). */

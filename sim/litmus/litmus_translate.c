@@ -5,7 +5,7 @@
 #include <stdarg.h>
 #include <string.h>
 #include "sim/litmus/litmus_priv.h"
-#include "cores/isa_exec.h"
+#include "cores/isa/isa_exec.h"
 
 /* ---- helpers shared with the instruction translators ---- */
 

@@ -5,8 +5,8 @@
 #include <string.h>
 #include <yaml.h>
 #include "sim/sweep/sweep.h"
-#include "cores/asm.h"
-#include "cores/isa_exec.h"
+#include "cores/isa/asm.h"
+#include "cores/isa/isa_exec.h"
 #include "sim/base/echo.h"
 #include "sim/base/input_file.h"
 #include "sim/base/suggest.h"

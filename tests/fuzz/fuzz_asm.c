@@ -1,7 +1,7 @@
 /* Fuzz target: a lock source, assembled for each target (x86; arm64 with LL/SC; arm64 with LSE
  * and 16-byte lines), alone and with the workload harness; what assembles is listed. */
 #include "tests/fuzz/fuzz.h"
-#include "cores/asm.h"
+#include "cores/isa/asm.h"
 #include "sim/harness.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

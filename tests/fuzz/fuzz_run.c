@@ -3,8 +3,8 @@
  * invariants checked, and a few thousand steps on the reference interpreter. */
 #include "tests/fuzz/fuzz.h"
 #include "coherence/memsys.h"
-#include "cores/asm.h"
-#include "cores/interp.h"
+#include "cores/isa/asm.h"
+#include "cores/isa/interp.h"
 #include "sim/harness.h"
 #include "sim/machine.h"
 

@@ -1,0 +1,152 @@
+/* The tiny ISA: the shim every lock is written against, once, for the reference interpreter,
+ * the timing model and the native backend alike.  docs/isa.md is the user's reference.
+ *
+ * Registers r0..r15 are 64-bit; `tid` (this thread's index) and `nthreads` read as registers and
+ * cannot be written.  Memory is byte-addressed; programs declare shared and per-thread variables.
+ * Memory operands: [sym], [sym+imm], [rN], [rN+imm], [sym+rN] (sym resolves to this thread's
+ * copy of a per-thread variable; `la rd, sym, rT` gives thread rT's copy). */
+#ifndef QSIM_ISA_H
+#define QSIM_ISA_H
+
+#include <glib.h>
+#include <stdint.h>
+#include "sim/base/arch.h"
+
+#define ISA_NREGS 16
+#define ISA_REG_TID 16
+#define ISA_REG_NTHREADS 17
+#define ISA_NREG_SLOTS 18
+#define ISA_NO_REG (-1)
+
+typedef enum {
+    /* op            operands                      meaning */
+    OP_NOP,       /* nop                           nothing */
+    OP_MOV,       /* mov rd, a                     rd := a */
+    OP_ADD,       /* add rd, a, b                  rd := a + b */
+    OP_SUB,       /* sub rd, a, b                  rd := a - b */
+    OP_AND,       /* and rd, a, b                  rd := a & b */
+    OP_OR,        /* or  rd, a, b                  rd := a | b */
+    OP_XOR,       /* xor rd, a, b                  rd := a ^ b */
+    OP_SHL,       /* shl rd, a, b                  rd := a << b */
+    OP_SHR,       /* shr rd, a, b                  rd := a >> b (logical) */
+    OP_MUL,       /* mul rd, a, b                  rd := a * b */
+    OP_LA,        /* la rd, sym[, rT]              rd := address of sym (thread rT's copy) */
+    OP_LD,        /* ldN[.acq] rd, [m]             rd := zero-extended mem[m] */
+    OP_ST,        /* stN[.rel] [m], a              mem[m] := a */
+    OP_CAS,       /* casN[.o] rd, [m], a, b        rd := old; if old == a: mem[m] := b */
+    OP_XCHG,      /* xchgN[.o] rd, [m], a          rd := old; mem[m] := a */
+    OP_FADD,      /* faddN[.o] rd, [m], a          rd := old; mem[m] := old + a */
+    OP_FOR,       /* forN[.o] rd, [m], a           rd := old; mem[m] := old | a */
+    OP_FAND,      /* fandN[.o] rd, [m], a          rd := old; mem[m] := old & a */
+    OP_LDX,       /* ldxN[.acq] rd, [m]            load-exclusive: rd := mem[m], arm monitor */
+    OP_STX,       /* stxN[.rel] rd, [m], a         store-exclusive: rd := 0 stored, 1 failed */
+    OP_FENCE,     /* fence[.full|.load|.store]     ordering barrier */
+    OP_PAUSE,     /* pause                         spin-loop hint (x86 PAUSE, arm64 YIELD) */
+    OP_WFE,       /* wfe                           wait for event (arm64) */
+    OP_SEV,       /* sev                           send event (arm64) */
+    OP_SEVL,      /* sevl                          send event locally (arm64) */
+    OP_BR,        /* bCC a, b, label               if a CC b goto label */
+    OP_JMP,       /* jmp label                     goto label */
+    OP_CALL,      /* call label                    push return; goto label */
+    OP_RET,       /* ret                           return */
+    OP_WORK,      /* work N                        N cycles of serial compute (a dependent chain) */
+    OP_MARK,      /* mark N                        timestamp event N for the harness */
+    OP_HALT,      /* halt                          this thread is finished */
+    OP_FUTEX_WAIT,/* futex_wait rd, [m], a         if mem32[m] == a: sleep until a futex_wake of m,
+                   *                               rd := 0; else rd := 1 at once (EAGAIN) */
+    OP_FUTEX_WAKE,/* futex_wake rd, [m], a         wake up to a sleepers on m, oldest first;
+                   *                               rd := how many woke */
+    OP__COUNT
+} IsaOp;
+
+typedef enum { ORD_PLAIN, ORD_ACQ, ORD_REL, ORD_ACQREL } IsaOrder;
+typedef enum { FENCE_FULL, FENCE_LOAD, FENCE_STORE } IsaFence;
+typedef enum { COND_EQ, COND_NE, COND_LT, COND_GE, COND_LTU, COND_GEU } IsaCond;
+
+/* A source operand: a register or an immediate. */
+typedef struct {
+    int8_t reg;            /* ISA_NO_REG when an immediate (or unused) */
+    int64_t imm;
+} IsaSrc;
+
+/* A memory operand: address = sym's address (this thread's copy) + base register + offset. */
+typedef struct {
+    int32_t sym;           /* index into IsaProgram.syms, or -1 */
+    int8_t base;           /* register, or ISA_NO_REG */
+    int64_t offset;
+} IsaMem;
+
+typedef struct {
+    IsaOp op;
+    uint8_t size;          /* memory ops: 1, 2, 4, 8 */
+    IsaOrder order;
+    IsaFence fence;
+    IsaCond cond;
+    int8_t rd;             /* destination, or ISA_NO_REG */
+    int8_t rt;             /* la: thread register, or ISA_NO_REG */
+    IsaSrc a, b;
+    IsaMem mem;
+    int32_t target;        /* branch/jump/call target pc; la: symbol index */
+    int64_t n;             /* work/mark count */
+    uint32_t line, col;    /* source position */
+    uint16_t file;         /* index into IsaProgram.files (added by the assembler issue) */
+} IsaInsn;
+
+/* Static properties of each op, in IsaOp order (cores/isa/isa_ops.c). */
+typedef struct {
+    const char *name;
+    gboolean is_load, is_store, is_atomic, is_branch;
+    gboolean is_syscall;   /* a system call (the futex ops): the OS model performs it */
+    gboolean x86, arm64;   /* available on the architecture */
+} IsaOpInfo;
+extern const IsaOpInfo isa_op_info[OP__COUNT];
+static inline gboolean isa_op_on_arch(IsaOp op, Arch a)
+{
+    return a == ARCH_X86 ? isa_op_info[op].x86 : isa_op_info[op].arm64;
+}
+
+typedef enum { SYM_SHARED, SYM_PER_THREAD } IsaSymScope;
+
+typedef struct {
+    char *name;
+    IsaSymScope scope;
+    uint32_t size, align;
+    gboolean own_line;     /* starts its own cache line (nothing else shares it) */
+    int32_t with;          /* placed in the same line as this symbol, or -1 */
+    int64_t init;          /* initial value of the first word */
+    uint32_t line, col;
+} IsaSym;
+
+typedef struct {
+    char *name;
+    int32_t pc;
+} IsaEntry;
+
+/* A lock's tunable (`.param NAME DEFAULT`): a named constant a run may override
+ * (`--lock-param NAME=VALUE`), recorded so reports can say what ran. */
+typedef struct {
+    char *name;
+    int64_t value;         /* as assembled: the override, else the default */
+    int64_t def;
+} IsaParam;
+
+typedef struct {
+    char *filename;
+    GArray *insns;         /* IsaInsn */
+    GPtrArray *syms;       /* IsaSym* */
+    GArray *entries;       /* IsaEntry: named entry points (labels marked `.entry`) */
+    /* Added by the assembler issue; either may be NULL in hand-built programs. */
+    GPtrArray *files;      /* char*: source names, indexed by IsaInsn.file */
+    GArray *labels;        /* IsaEntry: every label with its pc, in source order (listings) */
+    GArray *params;        /* IsaParam, in declaration order; may be NULL in hand-built programs */
+} IsaProgram;
+
+/* Where each symbol lives for a run of `nthreads` threads. */
+typedef struct {
+    uint64_t base, size;       /* the program's memory: [base, base + size) */
+    uint32_t line_size;
+    guint nthreads, nsyms;
+    uint64_t *addr;            /* addr[sym * nthreads + thread] */
+} IsaLayout;
+
+#endif

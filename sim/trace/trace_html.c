@@ -1,0 +1,477 @@
+/* The step-through page (see trace_html.h).  The sink keeps what the page needs as the events
+ * come (the steps, the state changes, the messages, the retirements), and at the end writes
+ * one HTML file: the page's style and script (trace_html_page.c) around the data as JSON.
+ * Everything the page shows is computed here; the script only lays it out and navigates. */
+#include <errno.h>
+#include <string.h>
+#include <json-glib/json-glib.h>
+#include "sim/trace/trace_html.h"
+#include "coherence/protocol_words.h"
+
+/* A page of more steps than this is no longer something to step through: it keeps the first. */
+#define HTML_MAX_STEPS 20000
+
+/* One step: an event as the text trace shows it. */
+typedef struct {
+    Cycle cycle;
+    gint core;
+    uint64_t line;               /* 0: none */
+    char *kind;                  /* "row", "message", "pipeline", "lock" */
+    char *title;                 /* "S + Store -> SM_AD", "acquires the lock" */
+    char *what;                  /* what it did */
+    char *explain;               /* the row in words */
+    gboolean transition;         /* a row that changed its line's state */
+    guint changes_from, changes_to; /* into HtmlSink.changes */
+    guint8 *phase;               /* per thread: 0 outside, 1 acquiring, 2 holding */
+} Step;
+
+/* A line's state in one column after a step. */
+typedef struct {
+    uint64_t line;
+    gint core;                   /* MEMSYS_HOME: the directory */
+    const char *state;
+    char *holders;               /* directory: "owner core 1", "sharers 0 1"; else NULL */
+} Change;
+
+typedef struct {
+    guint64 id;
+    MsgType type;
+    gint src, dst;
+    uint64_t line;
+    Cycle sent, arrives;
+    char *text;
+    guint s0, s1;                /* in flight from step s0 (sent) until step s1 (delivered) */
+    gboolean delivered;
+} Message;
+
+typedef struct {
+    gint core;
+    Cycle cycle;
+    int32_t pc;
+    guint after;                 /* steps recorded before it */
+} Retire;
+
+typedef struct {
+    TraceSink sink;
+    char *path;
+    GPtrArray *steps;            /* Step* (step 0, the start, is implicit) */
+    GArray *changes;             /* Change */
+    GArray *msgs;                /* Message */
+    GHashTable *msg_by_id;       /* guint64 id -> index+1 into msgs */
+    GArray *retires;             /* Retire */
+    GArray *seen_lines;          /* uint64_t, lines with a row, unsorted */
+    guint8 *phase;               /* per core id: the lock phase now */
+    guint64 dropped;             /* steps past HTML_MAX_STEPS */
+} HtmlSink;
+
+extern const char trace_html_page_head[], trace_html_page_tail[];
+
+static void step_free(gpointer p)
+{
+    Step *s = p;
+    g_free(s->kind);
+    g_free(s->title);
+    g_free(s->what);
+    g_free(s->explain);
+    g_free(s->phase);
+    g_free(s);
+}
+
+static void change_clear(gpointer p) { g_free(((Change *)p)->holders); }
+static void message_clear(gpointer p) { g_free(((Message *)p)->text); }
+
+/* ======================================================================================
+ * Collecting
+ * ====================================================================================== */
+
+static void see_line(HtmlSink *h, uint64_t line)
+{
+    for (guint i = 0; i < h->seen_lines->len; i++)
+        if (g_array_index(h->seen_lines, uint64_t, i) == line)
+            return;
+    g_array_append_val(h->seen_lines, line);
+}
+
+static char *dir_holders(const MemTraceRow *r)
+{
+    GString *s = g_string_new(NULL);
+    if (r->dir_owner >= 0)
+        g_string_append_printf(s, "owner core %d", r->dir_owner);
+    if (r->dir_sharers) {
+        g_string_append_printf(s, "%ssharers", s->len ? ", " : "");
+        for (guint c = 0; c < 64; c++)
+            if (r->dir_sharers & (1ull << c))
+                g_string_append_printf(s, " %u", c);
+    }
+    return g_string_free(s, FALSE);
+}
+
+static Step *step_add(HtmlSink *h, const TraceContext *ctx, const TraceEvent *ev, const char *kind)
+{
+    if (h->steps->len >= HTML_MAX_STEPS) {
+        h->dropped++;
+        return NULL;
+    }
+    Step *s = g_new0(Step, 1);
+    s->cycle = ev->cycle;
+    s->core = ev->core;
+    s->line = ev->line;
+    s->kind = g_strdup(kind);
+    s->changes_from = s->changes_to = h->changes->len;
+    s->phase = g_new0(guint8, ctx->nthreads);
+    g_ptr_array_add(h->steps, s);
+    return s;
+}
+
+static void add_messages(HtmlSink *h, const TraceEvent *ev, guint step)
+{
+    for (guint i = 0; i < ev->nmsgs; i++) {
+        const MemTraceMsg *m = &ev->msgs[i];
+        Message msg = { m->id, m->type, m->src, m->dst, m->line, m->sent, m->arrives, trace_msg_text(m), step, 0, FALSE };
+        g_array_append_val(h->msgs, msg);
+        g_hash_table_insert(h->msg_by_id, GSIZE_TO_POINTER(m->id), GUINT_TO_POINTER(h->msgs->len));
+    }
+}
+
+/* The column of a core in the page's table: its thread's index; the directory is last. */
+static guint column(const TraceContext *ctx, gint core)
+{
+    for (guint t = 0; t < ctx->nthreads; t++)
+        if ((gint)ctx->cores[t] == core)
+            return t;
+    return ctx->nthreads;
+}
+
+static void html_event(TraceSink *sink, const TraceContext *ctx, const TraceEvent *ev)
+{
+    HtmlSink *h = (HtmlSink *)sink;
+    if (!h->phase)
+        h->phase = g_new0(guint8, ctx->ncores);
+    if (ev->kind == TRACE_RETIRE) {
+        Retire r = { ev->core, ev->cycle, ev->pipe->pc, h->steps->len };
+        g_array_append_val(h->retires, r);
+        return;
+    }
+    if (ev->kind == TRACE_LOCK)
+        h->phase[ev->core] = ev->mark == TRACE_LOCK_CALL ? 1 : ev->mark == TRACE_LOCK_ACQUIRED ? 2 : 0;
+    Message *consumed = NULL;
+    if (ev->kind == TRACE_ROW && ev->line_ok) {
+        const MemTraceRow *r = ev->row;
+        see_line(h, r->line);
+        guint at = GPOINTER_TO_UINT(g_hash_table_lookup(h->msg_by_id, GSIZE_TO_POINTER(r->cause)));
+        if (r->cause && at && !g_array_index(h->msgs, Message, at - 1).delivered) {
+            consumed = &g_array_index(h->msgs, Message, at - 1);
+            consumed->delivered = TRUE;
+            consumed->s1 = h->steps->len + 1; /* from the next step on, unless this row is one */
+        }
+        gboolean stall = r->row->actions & (r->dir ? DA_STALL : CA_STALL);
+        if ((r->row->next != r->row->state || r->dir) && !stall) {
+            Change c = { r->line, r->core,
+                         r->dir ? coh_dir_state_name(r->row->next) : coh_cache_state_name(r->row->next),
+                         r->dir ? dir_holders(r) : NULL };
+            g_array_append_val(h->changes, c);
+        }
+    }
+    if (!ev->shown)
+        return;
+    Step *s = NULL;
+    switch (ev->kind) {
+    case TRACE_ROW:
+        if (!(s = step_add(h, ctx, ev, "row")))
+            return;
+        s->title = coh_row_text(ev->row->row, ev->row->dir);
+        s->what = trace_row_actions(ctx, ev->row, ev->msgs, ev->nmsgs);
+        s->explain = coh_row_explain(ev->row->row, ev->row->dir);
+        s->transition = ev->row->row->next != ev->row->row->state;
+        break;
+    case TRACE_MSG:
+        if (!(s = step_add(h, ctx, ev, "message")))
+            return;
+        s->title = trace_msg_text(&ev->msgs[0]);
+        s->what = g_strdup_printf("sends %s", s->title);
+        s->explain = g_strdup(coh_msg_doc(ev->msgs[0].type));
+        break;
+    case TRACE_PIPE:
+        if (!(s = step_add(h, ctx, ev, "pipeline")))
+            return;
+        s->title = g_strdup("pipeline event");
+        s->what = trace_pipe_text(ctx, ev->pipe);
+        s->explain = g_strdup(ev->pipe->kind == CORE_TRACE_MACHINE_CLEAR
+            ? "x86 keeps loads in order: a load that already read a line which is now invalidated, before it "
+              "retired, may have read a value that a store made stale; the core squashes from that load and "
+              "fetches again (a memory-ordering machine clear)."
+            : "The core's pipeline threw away work it did on a guess and starts again.");
+        break;
+    case TRACE_LOCK:
+        if (!(s = step_add(h, ctx, ev, "lock")))
+            return;
+        s->title = trace_lock_text(ev);
+        s->what = g_strdup("");
+        s->explain = g_strdup(ev->mark == TRACE_LOCK_CALL ? "The harness calls the lock's acquire function."
+                              : ev->mark == TRACE_LOCK_ACQUIRED ? "The acquire function returned: this core is in "
+                                                                  "its critical section."
+                                                                : "The release function returned.");
+        break;
+    case TRACE_RETIRE:
+        return;
+    }
+    s->changes_from = h->steps->len > 1 ? ((Step *)h->steps->pdata[h->steps->len - 2])->changes_to : 0;
+    s->changes_to = h->changes->len;
+    for (guint t = 0; t < ctx->nthreads; t++)
+        s->phase[t] = h->phase[ctx->cores[t]];
+    if (consumed)
+        consumed->s1 = h->steps->len;
+    add_messages(h, ev, h->steps->len);
+}
+
+/* ======================================================================================
+ * Writing
+ * ====================================================================================== */
+
+static int u64_cmp(gconstpointer a, gconstpointer b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static gint line_index(const GArray *lines, uint64_t line)
+{
+    for (guint i = 0; i < lines->len; i++)
+        if (g_array_index(lines, uint64_t, i) == line)
+            return (gint)i;
+    return -1;
+}
+
+static void add_str(JsonBuilder *b, const char *key, const char *value)
+{
+    json_builder_set_member_name(b, key);
+    json_builder_add_string_value(b, value ? value : "");
+}
+
+static void add_int(JsonBuilder *b, const char *key, gint64 value)
+{
+    json_builder_set_member_name(b, key);
+    json_builder_add_int_value(b, value);
+}
+
+/* Per thread, the op it retires next after step k (page numbering: 0 is the start). */
+static void add_next_retires(JsonBuilder *b, const HtmlSink *h, const TraceContext *ctx, guint k, guint *cursor)
+{
+    json_builder_begin_array(b);
+    for (guint t = 0; t < ctx->nthreads; t++) {
+        guint i = cursor[t];
+        while (i < h->retires->len) {
+            const Retire *r = &g_array_index(h->retires, Retire, i);
+            if (r->core == (gint)ctx->cores[t] && r->after >= k)
+                break;
+            i++;
+        }
+        cursor[t] = i;
+        json_builder_begin_array(b);
+        if (i < h->retires->len) {
+            const Retire *r = &g_array_index(h->retires, Retire, i);
+            json_builder_add_int_value(b, r->pc);
+            json_builder_add_int_value(b, (gint64)r->cycle);
+        } else {
+            json_builder_add_int_value(b, -1);
+            json_builder_add_int_value(b, -1);
+        }
+        json_builder_end_array(b);
+    }
+    json_builder_end_array(b);
+}
+
+static char *page_data(HtmlSink *h, const TraceContext *ctx, Cycle end)
+{
+    GArray *lines = h->seen_lines;
+    g_array_sort(lines, u64_cmp);
+    char who[16];
+    g_autoptr(JsonBuilder) b = json_builder_new();
+    json_builder_begin_object(b);
+    g_autofree char *title = g_strdup_printf("%s on %s (%s), %u thread%s", ctx->lock, ctx->config, ctx->proto->name,
+                                             ctx->nthreads, ctx->nthreads == 1 ? "" : "s");
+    add_str(b, "title", title);
+    add_str(b, "protocol", ctx->proto->name);
+    /* the home's column: a directory, or a bus's memory controller, and its state at the start */
+    add_str(b, "homeTitle", ctx->proto->bus ? "home (memory)" : "home (directory)");
+    add_str(b, "homeStart", coh_dir_state_name(ctx->proto->dir_start));
+    add_int(b, "end", (gint64)end);
+    add_int(b, "dropped", (gint64)h->dropped);
+    json_builder_set_member_name(b, "cores");
+    json_builder_begin_array(b);
+    for (guint t = 0; t < ctx->nthreads; t++)
+        json_builder_add_int_value(b, ctx->cores[t]);
+    json_builder_end_array(b);
+    json_builder_set_member_name(b, "lines");
+    json_builder_begin_array(b);
+    for (guint i = 0; i < lines->len; i++) {
+        uint64_t l = g_array_index(lines, uint64_t, i);
+        g_autofree char *addr = g_strdup_printf("0x%" G_GINT64_MODIFIER "x", l);
+        json_builder_begin_object(b);
+        add_str(b, "name", trace_names_line(ctx->names, l));
+        add_str(b, "addr", addr);
+        add_str(b, "vars", trace_names_line_vars(ctx->names, l));
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
+    add_int(b, "lockLine", ctx->lock_line ? line_index(lines, ctx->lock_line) : -1);
+    /* the states this protocol's tables use, with their meaning */
+    gboolean cache_used[CS__N] = { [CS_I] = TRUE }, dir_used[DS__N] = { [DS_I] = TRUE };
+    for (guint i = 0; i < ctx->proto->n_cache; i++)
+        cache_used[ctx->proto->cache[i].state] = cache_used[ctx->proto->cache[i].next] = TRUE;
+    for (guint i = 0; i < ctx->proto->n_dir; i++)
+        dir_used[ctx->proto->dir[i].state] = dir_used[ctx->proto->dir[i].next] = TRUE;
+    json_builder_set_member_name(b, "cacheStates");
+    json_builder_begin_object(b);
+    for (guint st = 0; st < CS__N; st++)
+        if (cache_used[st])
+            add_str(b, coh_cache_state_name(st), coh_cache_state_doc(st));
+    json_builder_end_object(b);
+    json_builder_set_member_name(b, "dirStates");
+    json_builder_begin_object(b);
+    for (guint st = 0; st < DS__N; st++)
+        if (dir_used[st])
+            add_str(b, coh_dir_state_name(st), coh_dir_state_doc(st));
+    json_builder_end_object(b);
+    json_builder_set_member_name(b, "stable");
+    json_builder_begin_array(b);
+    /* the stable states of this protocol's tables (the page draws the others as transient) */
+    for (guint st = 0; st < CS__N; st++)
+        if (coh_cache_state_stable(st) && cache_used[st])
+            json_builder_add_string_value(b, coh_cache_state_name(st));
+    for (guint st = 0; st < DS__N; st++)
+        if (coh_dir_state_stable(st) && dir_used[st])
+            json_builder_add_string_value(b, coh_dir_state_name(st));
+    json_builder_end_array(b);
+    json_builder_set_member_name(b, "insns");
+    json_builder_begin_array(b);
+    for (guint pc = 0; pc < ctx->prog->insns->len; pc++) {
+        g_autofree char *pos = trace_insn_pos(ctx, (int32_t)pc), *text = trace_insn_text(ctx, (int32_t)pc);
+        json_builder_begin_array(b);
+        json_builder_add_string_value(b, pos);
+        json_builder_add_string_value(b, text);
+        json_builder_end_array(b);
+    }
+    json_builder_end_array(b);
+    g_autofree guint *cursor = g_new0(guint, ctx->nthreads);
+    json_builder_set_member_name(b, "start");
+    add_next_retires(b, h, ctx, 0, cursor);
+    json_builder_set_member_name(b, "steps");
+    json_builder_begin_array(b);
+    for (guint k = 0; k < h->steps->len; k++) {
+        const Step *s = h->steps->pdata[k];
+        json_builder_begin_object(b);
+        add_int(b, "c", (gint64)s->cycle);
+        add_str(b, "who", trace_who(s->core, who));
+        add_int(b, "l", s->line ? line_index(lines, s->line) : -1);
+        add_str(b, "k", s->kind);
+        add_str(b, "t", s->title);
+        add_str(b, "w", s->what);
+        add_str(b, "x", s->explain);
+        add_int(b, "tr", s->transition);
+        json_builder_set_member_name(b, "ch");
+        json_builder_begin_array(b);
+        for (guint c = s->changes_from; c < s->changes_to; c++) {
+            const Change *ch = &g_array_index(h->changes, Change, c);
+            json_builder_begin_array(b);
+            json_builder_add_int_value(b, line_index(lines, ch->line));
+            json_builder_add_int_value(b, column(ctx, ch->core));
+            json_builder_add_string_value(b, ch->state);
+            json_builder_add_string_value(b, ch->holders ? ch->holders : "");
+            json_builder_end_array(b);
+        }
+        json_builder_end_array(b);
+        json_builder_set_member_name(b, "ph");
+        json_builder_begin_array(b);
+        for (guint t = 0; t < ctx->nthreads; t++)
+            json_builder_add_int_value(b, s->phase[t]);
+        json_builder_end_array(b);
+        json_builder_set_member_name(b, "run");
+        add_next_retires(b, h, ctx, k + 1, cursor);
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
+    json_builder_set_member_name(b, "msgs");
+    json_builder_begin_array(b);
+    for (guint i = 0; i < h->msgs->len; i++) {
+        Message *m = &g_array_index(h->msgs, Message, i);
+        if (!m->delivered) { /* no row took it (a far atomic's reply), or the run ended first */
+            m->s1 = h->steps->len + 1;
+            for (guint k = m->s0; k < h->steps->len; k++)
+                if (((const Step *)h->steps->pdata[k])->cycle >= m->arrives) {
+                    m->s1 = k + 1;
+                    break;
+                }
+        }
+        json_builder_begin_object(b);
+        add_str(b, "t", memsys_msg_name(m->type));
+        add_str(b, "f", trace_who(m->src, who));
+        add_str(b, "to", trace_who(m->dst, who));
+        add_int(b, "l", line_index(lines, m->line));
+        add_int(b, "s", (gint64)m->sent);
+        add_int(b, "a", (gint64)m->arrives);
+        add_str(b, "x", m->text);
+        add_str(b, "d", coh_msg_doc(m->type));
+        add_int(b, "s0", m->s0);
+        add_int(b, "s1", m->s1);
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
+    json_builder_end_object(b);
+    g_autoptr(JsonGenerator) gen = json_generator_new();
+    g_autoptr(JsonNode) root = json_builder_get_root(b);
+    json_generator_set_root(gen, root);
+    g_autofree char *json = json_generator_to_data(gen, NULL);
+    /* '<' only occurs inside JSON strings: escaped, no "</script>" can end the data early */
+    GString *safe = g_string_new(NULL);
+    for (const char *p = json; *p; p++)
+        if (*p == '<')
+            g_string_append(safe, "\\u003c");
+        else
+            g_string_append_c(safe, *p);
+    return g_string_free(safe, FALSE);
+}
+
+static gboolean html_finish(TraceSink *sink, const TraceContext *ctx, Cycle end, GError **error)
+{
+    HtmlSink *h = (HtmlSink *)sink;
+    g_autofree char *data = page_data(h, ctx, end);
+    g_autofree char *page = g_strconcat(trace_html_page_head, data, trace_html_page_tail, NULL);
+    GError *local = NULL;
+    if (!g_file_set_contents(h->path, page, -1, &local)) {
+        g_set_error(error, G_FILE_ERROR, local->code, "--trace-html %s: %s", h->path, local->message);
+        g_error_free(local);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+static void html_free(TraceSink *sink)
+{
+    HtmlSink *h = (HtmlSink *)sink;
+    g_ptr_array_free(h->steps, TRUE);
+    g_array_free(h->changes, TRUE);
+    g_array_free(h->msgs, TRUE);
+    g_hash_table_destroy(h->msg_by_id);
+    g_array_free(h->retires, TRUE);
+    g_array_free(h->seen_lines, TRUE);
+    g_free(h->phase);
+    g_free(h->path);
+    g_free(h);
+}
+
+TraceSink *trace_html_new(const char *path)
+{
+    HtmlSink *h = g_new0(HtmlSink, 1);
+    h->sink = (TraceSink){ html_event, html_finish, html_free };
+    h->path = g_strdup(path);
+    h->steps = g_ptr_array_new_with_free_func(step_free);
+    h->changes = g_array_new(FALSE, FALSE, sizeof(Change));
+    g_array_set_clear_func(h->changes, change_clear);
+    h->msgs = g_array_new(FALSE, FALSE, sizeof(Message));
+    g_array_set_clear_func(h->msgs, message_clear);
+    h->msg_by_id = g_hash_table_new(g_direct_hash, g_direct_equal);
+    h->retires = g_array_new(FALSE, FALSE, sizeof(Retire));
+    h->seen_lines = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+    return &h->sink;
+}
