@@ -279,14 +279,13 @@ static gboolean stage_retire(Core *c)
         const IsaInsn *in = en->in;
         if (c->trace_fn)
             trace_event(c, CORE_TRACE_RETIRE, en->pc, en->pc, 0, 0);
-        switch (in->op) {
+        if (isa_op_is_rmw(in->op))
+            c->lb_used--;
+        else switch (in->op) {
         case OP_LD:
         case OP_LDX:
             c->lb_used--;
             c->st.loads_retired++;
-            break;
-        case OP_CAS: case OP_XCHG: case OP_FADD: case OP_FOR: case OP_FAND:
-            c->lb_used--;
             break;
         case OP_ST:
             /* x86: st.rel is a plain store (TSO orders it already). */
@@ -366,10 +365,6 @@ static void mispredict(Core *c, RobEntry *en, int32_t actual)
     trace_event(c, CORE_TRACE_MISPREDICT, en->pc, actual, squashed, pen);
 }
 
-static inline gboolean is_rmw_op(IsaOp op)
-{
-    return op == OP_CAS || op == OP_XCHG || op == OP_FADD || op == OP_FOR || op == OP_FAND;
-}
 
 /* Finishes an op whose timer ran out. */
 static void complete_timer(Core *c, RobEntry *en, Cycle now)
@@ -378,7 +373,7 @@ static void complete_timer(Core *c, RobEntry *en, Cycle now)
     if (en->in->op == OP_FENCE) {
         c->st.fence_ops++;
         c->st.fence_cycles += now - en->head_since;
-    } else if (is_rmw_op(en->in->op)) {
+    } else if (isa_op_is_rmw(en->in->op)) {
         c->st.atomic_cycles += now - en->head_since; /* an x86 locked op's tail ran out */
     }
 }
@@ -667,6 +662,8 @@ static inline gboolean src2_ready(Core *c, RobEntry *en)
 static gboolean start_op(Core *c, RobEntry *en, gboolean head, const Older *o)
 {
     const IsaInsn *in = en->in;
+    if (isa_op_writes_at_head(in->op))
+        return start_atomic(c, en, head);
     switch (in->op) {
     case OP_NOP: case OP_MARK: case OP_JMP: case OP_CALL: case OP_RET: case OP_SEV:
     case OP_SEVL:
@@ -716,8 +713,6 @@ static gboolean start_op(Core *c, RobEntry *en, gboolean head, const Older *o)
         return start_load(c, en, o);
     case OP_ST:
         return start_store(c, en);
-    case OP_CAS: case OP_XCHG: case OP_FADD: case OP_FOR: case OP_FAND: case OP_STX:
-        return start_atomic(c, en, head);
     case OP_FENCE:
         return start_fence(c, en, head);
     case OP_WFE:
@@ -732,6 +727,8 @@ static gboolean start_op(Core *c, RobEntry *en, gboolean head, const Older *o)
         return start_syscall(c, en, head);
     case OP_PAUSE: /* started at dispatch */
     case OP__COUNT:
+        break;
+    default: /* the ops that write at the head, started above */
         break;
     }
     return FALSE;
@@ -767,6 +764,12 @@ static inline void note_older(Core *c G_GNUC_UNUSED, const RobEntry *en, Older *
 static OpDecode decode_op(const Core *c, const IsaInsn *in)
 {
     OpDecode d = { ORDK_NONE, STARTK_OTHER, takes_lb(in->op), has_mem(in->op) };
+    if (isa_op_writes_at_head(in->op)) {
+        /* x86: LOCK'd ops are full barriers.  arm64: see the file comment. */
+        d.ordk = ORDK_LOADS_UNTIL_DONE;
+        d.startk = STARTK_HEAD;
+        return d;
+    }
     switch (in->op) {
     case OP_FENCE:
         if (c->x86)
@@ -774,11 +777,6 @@ static OpDecode decode_op(const Core *c, const IsaInsn *in)
                                                                                           : ORDK_NONE;
         else
             d.ordk = in->fence != FENCE_STORE ? ORDK_LOADS_UNTIL_DONE : ORDK_NONE;
-        d.startk = STARTK_HEAD;
-        break;
-    case OP_CAS: case OP_XCHG: case OP_FADD: case OP_FOR: case OP_FAND: case OP_STX:
-        /* x86: LOCK'd ops are full barriers.  arm64: see the file comment. */
-        d.ordk = ORDK_LOADS_UNTIL_DONE;
         d.startk = STARTK_HEAD;
         break;
     case OP_LD: case OP_LDX:
@@ -1621,7 +1619,7 @@ gboolean core_can_switch(const Core *c)
         return TRUE;
     const RobEntry *en = rob_at((Core *)c, c->head_seq);
     IsaOp op = en->in->op;
-    gboolean performs = isa_op_info[op].is_atomic || op == OP_STX || isa_op_info[op].is_syscall;
+    gboolean performs = isa_op_writes_at_head(op) || isa_op_info[op].is_syscall;
     return !(performs && en->state != E_WAIT);
 }
 

@@ -95,11 +95,17 @@ typedef struct {
 /* Static properties of each op, in IsaOp order (cores/isa/isa_ops.c). */
 typedef struct {
     const char *name;
-    gboolean is_load, is_store, is_atomic, is_branch;
+    gboolean is_load, is_store;
+    gboolean is_atomic;    /* a read-modify-write (cas, xchg, fadd, for, fand): one atomic access */
+    gboolean is_branch;
     gboolean is_syscall;   /* a system call (the futex ops): the OS model performs it */
     gboolean x86, arm64;   /* available on the architecture */
+    gboolean writes_at_head; /* writes memory at the ROB head and returns a result in rd: the
+                              * read-modify-writes and the store-exclusive */
 } IsaOpInfo;
 extern const IsaOpInfo isa_op_info[OP__COUNT];
+static inline gboolean isa_op_is_rmw(IsaOp op) { return isa_op_info[op].is_atomic; }
+static inline gboolean isa_op_writes_at_head(IsaOp op) { return isa_op_info[op].writes_at_head; }
 static inline gboolean isa_op_on_arch(IsaOp op, Arch a)
 {
     return a == ARCH_X86 ? isa_op_info[op].x86 : isa_op_info[op].arm64;
