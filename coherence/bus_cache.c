@@ -25,10 +25,7 @@ void bus_cache_event(MemSys *ms, CoreCaches *c, uint64_t line, PrivLine *pl, Coh
                      gint32 mi, gint32 ai)
 {
     guint state = pl ? pl->state : CS_I;
-    gint16 ri = ms->cache_lut[state][ev];
-    if (ri < 0)
-        g_error("coherence (%s): no cache-table row for state %s and event %s", ms->proto->name,
-                coh_cache_state_name(state), coh_cache_event_name(ev));
+    gint16 ri = row_index(ms, FALSE, state, ev);
     const CohRow *row = &ms->cache_rows[ri];
     guint32 a = row->actions;
     if ((a & (CA_ISSUE_GETS | CA_ISSUE_GETM)) && !bus_granted(ms, ai)) {
@@ -37,33 +34,11 @@ void bus_cache_event(MemSys *ms, CoreCaches *c, uint64_t line, PrivLine *pl, Coh
     }
     ms->stats.cache_rows_fired[ri]++;
     gint me = (gint)c->id;
-    if (ms->trace) {
-        trace_row_begin(ms, me, line, row, FALSE, ai, mi);
-        if (bus_granted(ms, ai))
-            ms->tape.row.bus_wait = bus_grant_wait(ms);
-    }
-    if (a & CA_STALL) {
-        g_assert(pl && ai != NIL);
-        wait_push(ms, pl, ai);
-        if (ms->trace)
-            trace_row_end(ms, NULL);
+    if (!cache_row_begin(ms, c, line, &pl, row, mi, ai, bus_granted(ms, ai) ? bus_grant_wait(ms) : 0))
         return;
-    }
-    if (!pl && row->next != CS_I)
-        pl = pl_new(ms, c, line);
-    if (a & CA_HIT) {
-        pl->state = row->next;
-        access_perform(ms, ai, pl->data, line);
-    }
     if (a & (CA_ISSUE_GETS | CA_ISSUE_GETM)) {
         MsgType t = (a & CA_ISSUE_GETS) ? MSG_GETS : MSG_GETM;
-        if (t == MSG_GETM) {
-            ms->stats.rfos++;
-            dir_get(ms, line)->st.rfos++;
-            access_counted(ms, ai, MEM_COUNT_RFO);
-        }
-        pl->data_in = FALSE;
-        pl->acks = 0;
+        cache_request_start(ms, pl, ai, t == MSG_GETM);
         msg_send(ms, t, me, BUS, me, line, bus_request_delay(ms));
         wait_push(ms, pl, ai);
     }
@@ -82,8 +57,7 @@ void bus_cache_event(MemSys *ms, CoreCaches *c, uint64_t line, PrivLine *pl, Coh
     gint req = mi != NIL ? msg_at(ms, mi)->req : me;
     if (a & CA_DATA_TO_REQ) {
         send_data(ms, c, pl, MSG_DATA_C2C, req, req, data);
-        ms->stats.c2c_transfers++;
-        dir_get(ms, line)->st.c2c_transfers++;
+        cache_c2c_counted(ms, line);
     }
     if (a & CA_DATA_TO_MEM)
         send_data(ms, c, pl, MSG_COPYBACK, HOME, req, data);
@@ -93,17 +67,12 @@ void bus_cache_event(MemSys *ms, CoreCaches *c, uint64_t line, PrivLine *pl, Coh
         pl->data_in = TRUE;
         pl->src = m->source;
     }
-    if ((a & (CA_LOST_INV | CA_LOST_DOWN)) && pl->in_l1 && c->client.line_lost)
-        c->client.line_lost(c->obj, line, (a & CA_LOST_INV) ? LINE_INVALIDATED : LINE_DOWNGRADED);
+    cache_tell_lost(c, pl, a);
     if (a & CA_FREE)
         private_leave(ms, c, pl);
     if (pl)
         pl->state = row->next;
-    gint32 waiters = NIL;
-    if (a & CA_WAKE) {
-        waiters = pl->wait_head;
-        pl->wait_head = pl->wait_tail = NIL;
-    }
+    gint32 waiters = cache_wake_take(pl, a);
     /* only a transient line has waiting accesses; the bus keeps those that wait for it */
     if (a & CA_FREE)
         g_assert(row->next == CS_I && pl->wait_head == NIL);

@@ -8,12 +8,7 @@
 
 void bus_memory_event(MemSys *ms, DirEntry *d, CohDirEvent ev, gint32 mi)
 {
-    gint16 ri = ms->dir_lut[d->state][ev];
-    if (ri < 0)
-        g_error("coherence (%s): no memory-table row for state %s and event %s", ms->proto->name,
-                coh_dir_state_name(d->state), coh_dir_event_name(ev));
-    ms->stats.dir_rows_fired[ri]++;
-    const CohRow *row = &ms->dir_rows[ri];
+    const CohRow *row = dir_row_fire(ms, d->state, ev);
     guint32 a = row->actions;
     const gint req = msg_at(ms, mi)->req;
     if (ms->trace)
@@ -34,8 +29,8 @@ void bus_memory_event(MemSys *ms, DirEntry *d, CohDirEvent ev, gint32 mi)
         dm->excl = (a & DA_DATA_E_TO_REQ) != 0;
         dm->source = from_llc ? MEM_SRC_LLC : MEM_SRC_MEMORY;
         memcpy(dm->data, d->mem, ms->line_size);
-        /* the LLC keeps the line for readers; a writer will make its copy stale */
-        d->llc_valid = ev == DE_GETM ? 0 : 1;
+        /* the LLC keeps the line for readers; a writer will make its copy stale (DR_STALE_LLC) */
+        d->llc_valid = (row->rules & DR_STALE_LLC) ? 0 : 1;
     }
     if (a & DA_WRITE_MEM) {
         const Msg *m = msg_at(ms, mi);

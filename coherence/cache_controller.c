@@ -41,10 +41,7 @@ void access_perform(MemSys *ms, gint32 ai, guint8 *data, uint64_t line)
 
 static const CohRow *cache_row(MemSys *ms, guint s, guint e)
 {
-    gint16 i = ms->cache_lut[s][e];
-    if (i < 0)
-        g_error("coherence (%s): no cache-table row for state %s and event %s", ms->proto->name,
-                coh_cache_state_name(s), coh_cache_event_name(e));
+    gint16 i = row_index(ms, FALSE, s, e);
     ms->stats.cache_rows_fired[i]++;
     return &ms->cache_rows[i];
 }
@@ -69,8 +66,61 @@ static void send_put(MemSys *ms, CoreCaches *c, PrivLine *pl, MsgType t, gboolea
     }
 }
 
-/* Runs the row for (state of the line, ev).  mi: the message that caused it (or NIL);
- * ai: the access (for Load/Store).  pl may be NULL (state I). */
+gboolean cache_row_begin(MemSys *ms, CoreCaches *c, uint64_t line, PrivLine **pl, const CohRow *row,
+                         gint32 mi, gint32 ai, Cycle bus_wait)
+{
+    if (ms->trace) {
+        trace_row_begin(ms, (gint)c->id, line, row, FALSE, ai, mi);
+        ms->tape.row.bus_wait = bus_wait;
+    }
+    if (row->actions & CA_STALL) {
+        g_assert(*pl && ai != NIL);
+        wait_push(ms, *pl, ai);
+        if (ms->trace)
+            trace_row_end(ms, NULL);
+        return FALSE;
+    }
+    if (!*pl && row->next != CS_I)
+        *pl = pl_new(ms, c, line);
+    if (row->actions & CA_HIT) {
+        (*pl)->state = row->next;
+        access_perform(ms, ai, (*pl)->data, line);
+    }
+    return TRUE;
+}
+
+void cache_request_start(MemSys *ms, PrivLine *pl, gint32 ai, gboolean rfo)
+{
+    if (rfo) {
+        ms->stats.rfos++;
+        dir_get(ms, pl->line)->st.rfos++;
+        access_counted(ms, ai, MEM_COUNT_RFO);
+    }
+    pl->data_in = FALSE;
+    pl->acks = 0;
+}
+
+void cache_c2c_counted(MemSys *ms, uint64_t line)
+{
+    ms->stats.c2c_transfers++;
+    dir_get(ms, line)->st.c2c_transfers++;
+}
+
+void cache_tell_lost(CoreCaches *c, const PrivLine *pl, guint32 actions)
+{
+    if ((actions & (CA_LOST_INV | CA_LOST_DOWN)) && pl->in_l1 && c->client.line_lost)
+        c->client.line_lost(c->obj, pl->line, (actions & CA_LOST_INV) ? LINE_INVALIDATED : LINE_DOWNGRADED);
+}
+
+gint32 cache_wake_take(PrivLine *pl, guint32 actions)
+{
+    if (!(actions & CA_WAKE))
+        return NIL;
+    gint32 waiters = pl->wait_head;
+    pl->wait_head = pl->wait_tail = NIL;
+    return waiters;
+}
+
 /* The end of a cache row, after its actions and its next state (directory or bus alike): a freed
  * line goes, a line that became stable is placed in the private caches, the trace row closes and
  * the invariants are checked. */
@@ -99,31 +149,12 @@ void apply_cache_event(MemSys *ms, CoreCaches *c, uint64_t line, PrivLine *pl, C
     const CohRow *row = cache_row(ms, state, ev);
     guint32 a = row->actions;
     gint me = (gint)c->id;
-    if (ms->trace)
-        trace_row_begin(ms, me, line, row, FALSE, ai, mi);
-    if (a & CA_STALL) {
-        g_assert(pl && ai != NIL);
-        wait_push(ms, pl, ai);
-        if (ms->trace)
-            trace_row_end(ms, NULL);
+    if (!cache_row_begin(ms, c, line, &pl, row, mi, ai, 0))
         return;
-    }
-    if (!pl && row->next != CS_I)
-        pl = pl_new(ms, c, line);
     Msg *m = mi != NIL ? msg_at(ms, mi) : NULL;
-    if (a & CA_HIT) {
-        pl->state = row->next;
-        access_perform(ms, ai, pl->data, line);
-    }
     if (a & (CA_SEND_GETS | CA_SEND_GETM | CA_SEND_UPGRADE)) {
         MsgType t = (a & CA_SEND_GETS) ? MSG_GETS : (a & CA_SEND_GETM) ? MSG_GETM : MSG_UPGRADE;
-        if (t != MSG_GETS) {
-            ms->stats.rfos++;
-            dir_get(ms, line)->st.rfos++;
-            access_counted(ms, ai, MEM_COUNT_RFO);
-        }
-        pl->data_in = FALSE;
-        pl->acks = 0;
+        cache_request_start(ms, pl, ai, t != MSG_GETS);
         msg_send(ms, t, me, HOME, me, line, route_core_home(ms, me, line));
         if (ai != NIL)
             wait_push(ms, pl, ai);
@@ -148,8 +179,7 @@ void apply_cache_event(MemSys *ms, CoreCaches *c, uint64_t line, PrivLine *pl, C
         dm->source = (req != HOME && ms->cores[req].socket == c->socket) ? MEM_SRC_PEER_SAME_SOCKET
                                                                            : MEM_SRC_PEER_REMOTE_SOCKET;
         memcpy(dm->data, pl->data, ms->line_size);
-        ms->stats.c2c_transfers++;
-        dir_get(ms, line)->st.c2c_transfers++;
+        cache_c2c_counted(ms, line);
     }
     if (a & CA_COPYBACK) {
         gint32 di = msg_send(ms, MSG_COPYBACK, me, HOME, m->req, line, answer + route_core_home(ms, me, line));
@@ -171,19 +201,14 @@ void apply_cache_event(MemSys *ms, CoreCaches *c, uint64_t line, PrivLine *pl, C
     }
     if (a & CA_DEC_ACK)
         pl->acks--;
-    if ((a & (CA_LOST_INV | CA_LOST_DOWN)) && pl->in_l1 && c->client.line_lost)
-        c->client.line_lost(c->obj, line, (a & CA_LOST_INV) ? LINE_INVALIDATED : LINE_DOWNGRADED);
+    cache_tell_lost(c, pl, a);
     if (a & (CA_LEAVE | CA_FREE))
         private_leave(ms, c, pl);
     if (pl)
         pl->state = row->next;
     if (a & CA_UNBLOCK)
         msg_send(ms, MSG_UNBLOCK, me, HOME, me, line, route_core_home(ms, me, line));
-    gint32 waiters = NIL;
-    if (a & CA_WAKE) {
-        waiters = pl->wait_head;
-        pl->wait_head = pl->wait_tail = NIL;
-    }
+    gint32 waiters = cache_wake_take(pl, a);
     if (a & CA_FREE)
         g_assert(row->next == CS_I);
     cache_row_end(ms, c, pl, line, a);

@@ -1,18 +1,10 @@
-/* The home controller: the directory table of the protocol (coherence/mesi.c, moesi.c)
+/* The home controller: the directory table of the protocol (coherence/mesi.c, moesi.c, msi.c)
  * applied at a line's home socket.  A message is classified into an event (dir_classify), the
- * row's actions send data, forwards, invalidations and acks with the latencies of memsys.h, and
- * a request for a busy line joins the line's FIFO (directory.c) until the line is stable. */
+ * row's actions -- one function each -- send data, forwards, invalidations and acks with the
+ * latencies of memsys.h, its home rules (the table's last column) keep the LLCs' and MESIF's
+ * state, and a request for a busy line joins the line's FIFO (directory.c) until the line is
+ * stable.  Nothing here asks which protocol runs: the row says what to do. */
 #include "coherence/memsys_internal.h"
-
-static const CohRow *dir_row(MemSys *ms, guint s, guint e)
-{
-    gint16 i = ms->dir_lut[s][e];
-    if (i < 0)
-        g_error("coherence (%s): no directory-table row for state %s and event %s", ms->proto->name,
-                coh_dir_state_name(s), coh_dir_event_name(e));
-    ms->stats.dir_rows_fired[i]++;
-    return &ms->dir_rows[i];
-}
 
 static CohDirEvent dir_classify(const DirEntry *d, const Msg *m)
 {
@@ -48,96 +40,102 @@ static void mem_written(MemSys *ms, DirEntry *d, gint writer)
 
 static void home_drain(MemSys *ms, DirEntry *d);
 
-/* MESIF (Intel's QPI protocol): of the sockets holding a clean shared copy, the one in F -- the
- * newest reader's -- forwards it to a reader whose own LLC lacks it, instead of memory.  -1
- * when there is none (not MESIF, the F copy was evicted, or the line is not shared clean). */
-static gint mesif_forwarder(const MemSys *ms, const DirEntry *d)
+/* ======================================================================================
+ * The actions of a directory row (DA_*), and its home rules (DR_*), one function each
+ * ====================================================================================== */
+
+/* What the sends of one row share: who they serve, and the acks and the earliest completion
+ * the invalidations set. */
+typedef struct {
+    gint req;           /* the requester the row serves */
+    gint target;        /* who the forwards and invalidations answer: req, or HOME (DA_FWD_TO_HOME) */
+    gint ninv;          /* invalidations sent: the acks the target waits for */
+    Cycle not_before;   /* a broadcast's farthest answer: the data may not complete earlier */
+} HomeSends;
+
+/* DA_INV_SHARERS: an Inv to every sharer but the target. */
+static void home_inv_sharers(MemSys *ms, DirEntry *d, HomeSends *h, Cycle llc)
 {
-    if (ms->cfg->protocol != PROTO_MESIF || d->f_socket < 0 || !((d->llc_valid >> d->f_socket) & 1))
+    for (guint x = 0; x < ms->ncores; x++)
+        if (is_sharer(d, (gint)x) && (gint)x != h->target) {
+            msg_send(ms, MSG_INV, HOME, (gint)x, h->target, d->line, llc + route_core_home(ms, (gint)x, d->line));
+            h->ninv++;
+        }
+}
+
+/* DR_F_FORWARD (MESIF): of the sockets holding a clean shared copy, the one in F -- the newest
+ * reader's -- forwards it to a reader whose own LLC lacks it, instead of memory.  -1 when there
+ * is none (the F copy was evicted, or the line is not shared clean). */
+static gint mesif_forwarder(const DirEntry *d)
+{
+    if (d->f_socket < 0 || !((d->llc_valid >> d->f_socket) & 1))
         return -1;
     return d->f_socket;
 }
 
-/* Runs the directory row for message mi (a request being processed, or a response).  Every
- * send may move the message pool: what is needed of mi is read before the first send, and its
- * data through a pointer taken again after the last send that precedes that use. */
-void home_apply(MemSys *ms, DirEntry *d, gint32 mi)
+/* DA_DATA_TO_REQ, DA_DATA_E_TO_REQ: memory's data, from the requester's own LLC when it holds
+ * the current copy, else (a DR_F_FORWARD row) from the F socket's LLC, else from memory; the
+ * requester's LLC keeps it. */
+static void home_data_to_req(MemSys *ms, DirEntry *d, const HomeSends *h, gboolean excl, guint rules, Cycle llc)
 {
-    const Msg *m = msg_at(ms, mi);
-    const MsgType mtype = m->type;
-    const gint32 macc = m->acc;
-    CohDirEvent ev = dir_classify(d, m);
-    const CohRow *row = dir_row(ms, d->state, ev);
-    guint32 a = row->actions;
+    gint req = h->req;
     uint64_t line = d->line;
-    Cycle llc = (Cycle)ms->cfg->llc.latency;
-    gboolean to_home = (a & DA_FWD_TO_HOME) != 0;
-    gint req = is_request(mtype) ? m->src : d->req;
-    gint target = to_home ? HOME : req;
-    if (ms->trace)
-        trace_row_begin(ms, HOME, line, row, TRUE, NIL, mi);
-    g_assert(!(a & DA_STALL)); /* the caller queues */
-    Cycle not_before = home_broadcasts(ms, d, a, target) ? engine_now(ms->e) + llc + broadcast_bound(ms, target, line) : 0;
-    gint ninv = 0;
-    if (a & DA_INV_SHARERS) {
-        for (guint x = 0; x < ms->ncores; x++)
-            if (is_sharer(d, (gint)x) && (gint)x != target) {
-                msg_send(ms, MSG_INV, HOME, (gint)x, target, line, llc + route_core_home(ms, (gint)x, line));
-                ninv++;
-            }
+    guint rs = ms->cores[req].socket;
+    gboolean from_llc = (d->llc_valid >> rs) & 1;
+    gint f = from_llc || !(rules & DR_F_FORWARD) ? -1 : mesif_forwarder(d);
+    MsgType type = MSG_DATA_MEM;
+    MemSource src = MEM_SRC_MEMORY;
+    Cycle delay = (Cycle)ms->cfg->memory.latency + route_core_home(ms, req, line);
+    if (from_llc) {
+        type = MSG_DATA_LLC;
+        src = MEM_SRC_LLC;
+        delay = llc + route_core_home(ms, req, line);
+        ms->stats.llc_hits++;
+    } else if (f >= 0) {
+        type = MSG_DATA_LLC;
+        src = MEM_SRC_REMOTE_LLC;
+        delay = llc + memsys_socket_cycles(ms, (guint)d->home, (guint)f) + llc +
+                route_socket_core(ms, (guint)f, req, line);
+        ms->stats.f_forwards++;
+    } else {
+        ms->stats.llc_misses++;
+        ms->stats.mem_reads++;
     }
-    if (a & (DA_DATA_TO_REQ | DA_DATA_E_TO_REQ)) {
-        guint rs = ms->cores[req].socket;
-        gboolean from_llc = (d->llc_valid >> rs) & 1;
-        gint f = from_llc ? -1 : mesif_forwarder(ms, d);
-        MsgType type = MSG_DATA_MEM;
-        MemSource src = MEM_SRC_MEMORY;
-        Cycle delay = (Cycle)ms->cfg->memory.latency + route_core_home(ms, req, line);
-        if (from_llc) {
-            type = MSG_DATA_LLC;
-            src = MEM_SRC_LLC;
-            delay = llc + route_core_home(ms, req, line);
-            ms->stats.llc_hits++;
-        } else if (f >= 0) {
-            /* MESIF: the F socket's LLC forwards its clean copy instead of memory. */
-            type = MSG_DATA_LLC;
-            src = MEM_SRC_REMOTE_LLC;
-            delay = llc + memsys_socket_cycles(ms, (guint)d->home, (guint)f) + llc +
-                    route_socket_core(ms, (guint)f, req, line);
-            ms->stats.f_forwards++;
-        } else {
-            ms->stats.llc_misses++;
-            ms->stats.mem_reads++;
-        }
-        gint32 di = msg_send(ms, type, HOME, req, req, line, delay);
-        Msg *dm = msg_at(ms, di);
-        dm->has_data = TRUE;
-        dm->excl = (a & DA_DATA_E_TO_REQ) != 0;
-        dm->acks = ninv;
-        dm->not_before = not_before;
-        dm->source = src;
-        memcpy(dm->data, d->mem, ms->line_size);
-        d->llc_valid |= 1ull << rs;
-    }
-    if (a & DA_ACKCOUNT_TO_REQ) {
-        gint32 di = msg_send(ms, MSG_ACK_COUNT, HOME, req, req, line, llc + route_core_home(ms, req, line));
-        Msg *dm = msg_at(ms, di);
-        dm->acks = ninv;
-        dm->not_before = not_before;
-        dm->source = MEM_SRC_LLC; /* the requester had the data: only permission travels */
-    }
-    if (a & (DA_FWD_GETS | DA_FWD_GETM)) {
-        g_assert(d->owner >= 0);
-        gint32 fi = msg_send(ms, (a & DA_FWD_GETS) ? MSG_FWD_GETS : MSG_FWD_GETM, HOME, d->owner, target,
-                             line, llc + route_core_home(ms, d->owner, line));
-        Msg *fm = msg_at(ms, fi);
-        fm->acks = ninv;
-        fm->not_before = not_before;
-    }
-    m = msg_at(ms, mi); /* the sends above may have moved the pool */
-    if (a & (DA_SET_OWNER_REQ | DA_DATA_TO_REQ | DA_ACKCOUNT_TO_REQ | DA_FWD_GETM) && !(a & DA_DATA_E_TO_REQ) &&
-        ev != DE_GETS)
-        d->llc_valid = 0; /* a writer is coming: every LLC copy will be stale */
+    gint32 di = msg_send(ms, type, HOME, req, req, line, delay);
+    Msg *dm = msg_at(ms, di);
+    dm->has_data = TRUE;
+    dm->excl = excl;
+    dm->acks = h->ninv;
+    dm->not_before = h->not_before;
+    dm->source = src;
+    memcpy(dm->data, d->mem, ms->line_size);
+    d->llc_valid |= 1ull << rs;
+}
+
+/* DA_ACKCOUNT_TO_REQ: the upgrade's grant, no data. */
+static void home_ackcount_to_req(MemSys *ms, DirEntry *d, const HomeSends *h, Cycle llc)
+{
+    gint32 di = msg_send(ms, MSG_ACK_COUNT, HOME, h->req, h->req, d->line, llc + route_core_home(ms, h->req, d->line));
+    Msg *dm = msg_at(ms, di);
+    dm->acks = h->ninv;
+    dm->not_before = h->not_before;
+    dm->source = MEM_SRC_LLC; /* the requester had the data: only permission travels */
+}
+
+/* DA_FWD_GETS, DA_FWD_GETM: the request to the owner, which answers the target. */
+static void home_forward(MemSys *ms, DirEntry *d, const HomeSends *h, MsgType type, Cycle llc)
+{
+    g_assert(d->owner >= 0);
+    gint32 fi = msg_send(ms, type, HOME, d->owner, h->target, d->line, llc + route_core_home(ms, d->owner, d->line));
+    Msg *fm = msg_at(ms, fi);
+    fm->acks = h->ninv;
+    fm->not_before = h->not_before;
+}
+
+/* DA_OWNER_TO_SHARER, DA_CLEAR_SHARERS, DA_CLEAR_OWNER, DA_ADD_REQ, DA_REMOVE_REQ,
+ * DA_SET_OWNER_REQ: the directory's list of holders. */
+static void home_update_holders(MemSys *ms, DirEntry *d, guint32 a, gint req)
+{
     if (a & DA_OWNER_TO_SHARER) {
         sharer_add(d, d->owner);
         d->owner = -1;
@@ -154,65 +152,122 @@ void home_apply(MemSys *ms, DirEntry *d, gint32 mi)
         sharer_remove(d, req);
     if (a & DA_SET_OWNER_REQ)
         d->owner = req;
-    if ((a & DA_WRITE_MEM) && m->has_data) {
-        memcpy(d->mem, m->data, ms->line_size);
-        mem_written(ms, d, m->src);
-        /* An owner's copy-back after a Fwd-GetS: the reader's (inclusive) LLC got the line too. */
-        if (ev == DE_COPYBACK && d->req >= 0)
-            d->llc_valid |= 1ull << ms->cores[d->req].socket;
-    }
-    /* MESIF: the F copy goes to the newest reader's socket; a writer ends every shared copy. */
-    if (ms->cfg->protocol == PROTO_MESIF) {
-        if (ev == DE_GETS)
-            d->f_socket = (gint8)ms->cores[req].socket;
-        else if (!d->llc_valid)
-            d->f_socket = -1;
-    }
+}
+
+/* DA_WRITE_MEM: the message's data, if it carries any, to memory; the writer's LLC holds it,
+ * and on a DR_LLC_TO_READER row (an owner's copy-back after a Fwd-GetS) the reader's too. */
+static void home_write_mem(MemSys *ms, DirEntry *d, const Msg *m, guint rules)
+{
+    if (!m->has_data)
+        return;
+    memcpy(d->mem, m->data, ms->line_size);
+    mem_written(ms, d, m->src);
+    if ((rules & DR_LLC_TO_READER) && d->req >= 0)
+        d->llc_valid |= 1ull << ms->cores[d->req].socket;
+}
+
+/* DR_F_TO_READER, DR_F_DROP (MESIF): the F copy goes to the newest reader's socket, and ends
+ * when no LLC holds the current data (a writer ends every shared copy). */
+static void home_f_update(MemSys *ms, DirEntry *d, guint rules, gint req)
+{
+    if (rules & DR_F_TO_READER)
+        d->f_socket = (gint8)ms->cores[req].socket;
+    else if ((rules & DR_F_DROP) && !d->llc_valid)
+        d->f_socket = -1;
+}
+
+/* DA_ATOMIC_REPLY: the far atomic, performed on the home's copy (nobody else holds the line
+ * now), and its old value to the requester. */
+static void home_atomic_reply(MemSys *ms, DirEntry *d, Cycle llc)
+{
+    gint32 ai = d->atomic_acc;
+    Access *acc = acc_at(ms, ai);
+    guint core = acc->core;
+    Cycle proc = d->state == DS_I ? (Cycle)ms->cfg->memory.latency : llc;
+    if (d->state == DS_I)
+        ms->stats.mem_reads++;
+    guint off = (guint)(acc->req.addr & (ms->line_size - 1));
+    uint64_t old = bytes_get(d->mem + off, acc->req.size);
+    uint64_t gold = bytes_get(d->golden + off, acc->req.size);
+    if (old != gold)
+        invariant_violation(ms, "far atomic by core %u read 0x%" G_GINT64_MODIFIER "x, the last store wrote 0x%"
+                  G_GINT64_MODIFIER "x", core, old, gold);
+    uint64_t nv = rmw_apply(&acc->req, old);
+    bytes_put(d->mem + off, acc->req.size, nv);
+    bytes_put(d->golden + off, acc->req.size, nv);
+    mem_written(ms, d, -1);
+    gint32 ri = msg_send(ms, MSG_ATOMIC_REPLY, HOME, (gint)core, (gint)core, d->line,
+                         proc + route_core_home(ms, (gint)core, d->line));
+    Msg *rm = msg_at(ms, ri);
+    rm->acc = ai;
+    bytes_put(rm->data, 8, old);
+    ms->stats.far_atomics++;
+    d->atomic_acc = NIL;
+}
+
+/* A request that starts a transaction: the home remembers whom it serves (and a far atomic's
+ * access, which the reply needs even when no transaction follows). */
+static void home_note_request(DirEntry *d, MsgType type, gint req, gint32 acc, gboolean busy_next)
+{
+    if (is_request(type) && busy_next)
+        d->req = req;
+    if (type == MSG_FAR_ATOMIC)
+        d->atomic_acc = acc;
+}
+
+/* ======================================================================================
+ * A row
+ * ====================================================================================== */
+
+/* Runs the directory row for message mi (a request being processed, or a response): its
+ * actions in the order below, each a function above.  Every send may move the message pool:
+ * what is needed of mi is read before the first send, and its data through a pointer taken
+ * again after the sends. */
+void home_apply(MemSys *ms, DirEntry *d, gint32 mi)
+{
+    const Msg *m = msg_at(ms, mi);
+    const MsgType mtype = m->type;
+    const gint32 macc = m->acc;
+    const CohRow *row = dir_row_fire(ms, d->state, dir_classify(d, m));
+    const guint32 a = row->actions;
+    const guint rules = row->rules;
+    const Cycle llc = (Cycle)ms->cfg->llc.latency;
+    HomeSends h = { .req = is_request(mtype) ? m->src : d->req };
+    h.target = (a & DA_FWD_TO_HOME) ? HOME : h.req;
+    if (ms->trace)
+        trace_row_begin(ms, HOME, d->line, row, TRUE, NIL, mi);
+    g_assert(!(a & DA_STALL)); /* the caller queues */
+    if (home_broadcasts(ms, d, a, h.target))
+        h.not_before = engine_now(ms->e) + llc + broadcast_bound(ms, h.target, d->line);
+    if (a & DA_INV_SHARERS)
+        home_inv_sharers(ms, d, &h, llc);
+    if (a & (DA_DATA_TO_REQ | DA_DATA_E_TO_REQ))
+        home_data_to_req(ms, d, &h, (a & DA_DATA_E_TO_REQ) != 0, rules, llc);
+    if (a & DA_ACKCOUNT_TO_REQ)
+        home_ackcount_to_req(ms, d, &h, llc);
+    if (a & (DA_FWD_GETS | DA_FWD_GETM))
+        home_forward(ms, d, &h, (a & DA_FWD_GETS) ? MSG_FWD_GETS : MSG_FWD_GETM, llc);
+    if (rules & DR_STALE_LLC)
+        d->llc_valid = 0;
+    home_update_holders(ms, d, a, h.req);
+    if (a & DA_WRITE_MEM)
+        home_write_mem(ms, d, msg_at(ms, mi) /* the sends above may have moved the pool */, rules);
+    home_f_update(ms, d, rules, h.req);
     if (a & DA_PUT_ACK)
-        msg_send(ms, MSG_PUT_ACK, HOME, req, req, line, route_core_home(ms, req, line));
+        msg_send(ms, MSG_PUT_ACK, HOME, h.req, h.req, d->line, route_core_home(ms, h.req, d->line));
     if (a & DA_SAVE_ACKS)
-        d->acks = ninv;
+        d->acks = h.ninv;
     if (a & DA_DEC_ACK)
         d->acks--;
-    if (is_request(mtype) && !coh_dir_state_stable(row->next)) {
-        d->req = req;
-        if (mtype == MSG_FAR_ATOMIC)
-            d->atomic_acc = macc;
-    }
-    if (ev == DE_FAR_ATOMIC)
-        d->atomic_acc = macc;
-    if (a & DA_ATOMIC_REPLY) {
-        /* performed on the home's copy: nobody else holds the line now */
-        gint32 ai = d->atomic_acc;
-        Access *acc = acc_at(ms, ai);
-        guint core = acc->core;
-        Cycle proc = d->state == DS_I ? (Cycle)ms->cfg->memory.latency : llc;
-        if (d->state == DS_I)
-            ms->stats.mem_reads++;
-        guint off = (guint)(acc->req.addr & (ms->line_size - 1));
-        uint64_t old = bytes_get(d->mem + off, acc->req.size);
-        uint64_t gold = bytes_get(d->golden + off, acc->req.size);
-        if (old != gold)
-            invariant_violation(ms, "far atomic by core %u read 0x%" G_GINT64_MODIFIER "x, the last store wrote 0x%"
-                      G_GINT64_MODIFIER "x", core, old, gold);
-        uint64_t nv = rmw_apply(&acc->req, old);
-        bytes_put(d->mem + off, acc->req.size, nv);
-        bytes_put(d->golden + off, acc->req.size, nv);
-        mem_written(ms, d, -1);
-        gint32 ri = msg_send(ms, MSG_ATOMIC_REPLY, HOME, (gint)core, (gint)core, line,
-                             proc + route_core_home(ms, (gint)core, line));
-        Msg *rm = msg_at(ms, ri);
-        rm->acc = ai;
-        bytes_put(rm->data, 8, old);
-        ms->stats.far_atomics++;
-        d->atomic_acc = NIL;
-    }
+    home_note_request(d, mtype, h.req, macc, !coh_dir_state_stable(row->next));
+    if (a & DA_ATOMIC_REPLY)
+        home_atomic_reply(ms, d, llc);
     if (ms->trace)
         trace_row_end(ms, d);
     gboolean was_busy = !coh_dir_state_stable(d->state);
     d->state = row->next;
     if (ms->check)
-        invariant_check_line(ms, line);
+        invariant_check_line(ms, d->line);
     if (was_busy && coh_dir_state_stable(d->state))
         home_drain(ms, d);
 }
@@ -253,4 +308,11 @@ static void home_drain(MemSys *ms, DirEntry *d)
         home_apply(ms, d, mi);
         msg_release(ms, mi);
     }
+}
+
+void memsys_override_dir_rules(MemSys *ms, CohDirState s, CohDirEvent e, guint rules)
+{
+    gint16 i = ms->dir_lut[s][e];
+    g_assert(i >= 0);
+    ms->dir_rows[i].rules = (guint8)rules;
 }

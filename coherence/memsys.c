@@ -13,6 +13,24 @@ static void build_lut(gint16 *lut, guint nev, const CohRow *rows, guint n)
         lut[rows[i].state * nev + rows[i].event] = (gint16)i;
 }
 
+gint16 row_index(const MemSys *ms, gboolean dir, guint s, guint e)
+{
+    gint16 i = dir ? ms->dir_lut[s][e] : ms->cache_lut[s][e];
+    if (i < 0)
+        g_error("coherence (%s): no %s-table row for state %s and event %s", ms->proto->name,
+                !dir ? "cache" : ms->bus ? "memory" : "directory",
+                dir ? coh_dir_state_name(s) : coh_cache_state_name(s),
+                dir ? coh_dir_event_name(e) : coh_cache_event_name(e));
+    return i;
+}
+
+const CohRow *dir_row_fire(MemSys *ms, guint s, guint e)
+{
+    gint16 i = row_index(ms, TRUE, s, e);
+    ms->stats.dir_rows_fired[i]++;
+    return &ms->dir_rows[i];
+}
+
 static void llc_set_free(void *set)
 {
     g_free(((LlcSet *)set)->l);
@@ -38,6 +56,9 @@ MemSys *memsys_new(const QsimConfig *cfg, Engine *e, GError **error)
     ms->proto = p;
     ms->cache_rows = g_memdup2(p->cache, p->n_cache * sizeof(CohRow));
     ms->dir_rows = g_memdup2(p->dir, p->n_dir * sizeof(CohRow));
+    /* MESIF runs the MESI tables with their MESIF rules; MESI (and the rest) without them. */
+    for (guint i = 0; i < p->n_dir && cfg->protocol != PROTO_MESIF; i++)
+        ms->dir_rows[i].rules &= ~DR_MESIF;
     memset(ms->cache_lut, 0xff, sizeof ms->cache_lut);
     memset(ms->dir_lut, 0xff, sizeof ms->dir_lut);
     build_lut(&ms->cache_lut[0][0], CE__N, ms->cache_rows, p->n_cache);

@@ -204,5 +204,7 @@ const guint64 *memsys_dir_rows_fired(const MemSys *ms);
 /* Test hook: replace one cache-table cell for this MemSys only (seeded-bug tests). */
 void memsys_override_cache_row(MemSys *ms, CohCacheState s, CohCacheEvent e, guint32 actions,
                                CohCacheState next);
+/* Test hook: replace one directory-table cell's home rules (CohDirRule) for this MemSys only. */
+void memsys_override_dir_rules(MemSys *ms, CohDirState s, CohDirEvent e, guint rules);
 
 #endif

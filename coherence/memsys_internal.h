@@ -19,7 +19,8 @@
  *   bus_memory.c        the memory controller's table on a bus
  *   memsys_ff.c         what a fast-forwarding core needs: its hits from frozen lines, and
  *                       the arithmetic of k more periods of them
- *   memsys.c            the public API's glue: lifecycle, functional peek/poke, statistics
+ *   memsys.c            the public API's glue: lifecycle, functional peek/poke, statistics;
+ *                       the lookup of a row in the MemSys's own copy of the tables
  * Helpers called on every access or message are `static inline` here, so that the split costs
  * no speed.  Nothing outside coherence/ includes it. */
 #ifndef QSIM_MEMSYS_INTERNAL_H
@@ -378,6 +379,13 @@ static inline void core_disturb(CoreCaches *c)
     c->ff_epoch++;
 }
 
+/* memsys.c: the rows of this MemSys's copy of the tables */
+/* The index of (s, e)'s row in the cache or directory (bus: memory) table; a pair no row covers
+ * is an internal error naming both. */
+gint16 row_index(const MemSys *ms, gboolean dir, guint s, guint e);
+/* The directory (bus: memory) row of (s, e), counted as fired. */
+const CohRow *dir_row_fire(MemSys *ms, guint s, guint e);
+
 /* cache_controller.c */
 gboolean access_attempt(MemSys *ms, gint32 ai);
 void hit_event(void *obj, uint64_t arg);
@@ -388,6 +396,21 @@ gboolean cache_receive(MemSys *ms, CoreCaches *c, gint32 mi);
 void access_perform(MemSys *ms, gint32 ai, guint8 *data, uint64_t line);
 /* Queues access ai on the line until a row wakes it. */
 void wait_push(MemSys *ms, PrivLine *pl, gint32 ai);
+/* The start of a cache row, either interconnect's, once its row is found and counted: the trace
+ * row opens (bus_wait: the cycles a bus's own-core row waited for its grant, else 0), a stall
+ * queues access ai and ends the row, a line leaving I gets its record (*pl), a hit is
+ * performed.  FALSE: the row stalled and is done. */
+gboolean cache_row_begin(MemSys *ms, CoreCaches *c, uint64_t line, PrivLine **pl, const CohRow *row,
+                         gint32 mi, gint32 ai, Cycle bus_wait);
+/* A row asks for the line (GetS, GetM, Upgrade): a write's request is an RFO, counted against
+ * access ai; the own transaction's data and acks are still to come. */
+void cache_request_start(MemSys *ms, PrivLine *pl, gint32 ai, gboolean rfo);
+/* Data went cache to cache: counted for the system and the line. */
+void cache_c2c_counted(MemSys *ms, uint64_t line);
+/* CA_LOST_INV, CA_LOST_DOWN: the core hears that its L1 copy went, or lost write permission. */
+void cache_tell_lost(CoreCaches *c, const PrivLine *pl, guint32 actions);
+/* CA_WAKE: the accesses waiting on the line, taken off it to retry (NIL: none, or no CA_WAKE). */
+gint32 cache_wake_take(PrivLine *pl, guint32 actions);
 /* The end of a cache row, either interconnect's: frees, fills, closes the trace row, checks. */
 void cache_row_end(MemSys *ms, CoreCaches *c, PrivLine *pl, uint64_t line, guint32 actions);
 /* Tries access ai against its line's row now; TRUE if it was performed (a hit). */

@@ -13,10 +13,11 @@
  *  - an upgrade (GetM from S) is answered with an ack count and no data (DA_ACKCOUNT_TO_REQ);
  *  - far atomics (arm64 LSE) are performed at the home after invalidating every copy
  *    (DS_AT_AD, DS_AT_A): not in the Primer.
- * MESIF runs this table; its F state lives at the socket level, beside the directory (memsys.h). */
+ * MESIF runs this table; its F state lives at the socket level, beside the directory (memsys.h),
+ * and the directory rows' last column says what each row does with it. */
 #include "coherence/protocol.h"
 
-#define R(s, e, a, n) { CS_##s, CE_##e, CS_##n, (a) }
+#define R(s, e, a, n) { CS_##s, CE_##e, CS_##n, (a), 0 }
 #define STALL2(s) R(s, LOAD, CA_STALL, s), R(s, STORE, CA_STALL, s)
 
 static const CohRow mesi_cache[] = {
@@ -74,53 +75,60 @@ static const CohRow mesi_cache[] = {
 };
 #undef R
 
-#define D(s, e, a, n) { DS_##s, DE_##e, DS_##n, (a) }
+/* The fifth column is what the home does beside the Primer's actions (protocol.h): the LLC
+ * rules, and MESIF's, which this table carries because MESIF runs it (each row not a stall says
+ * what becomes of F; a MESI run's copy of the table has none of them). */
+#define D(s, e, a, n, r) { DS_##s, DE_##e, DS_##n, (a), (r) }
 /* A busy line queues every request; the FIFO is the home's serialisation point. */
-#define DSTALL(s)                                                                      \
-    D(s, GETS, DA_STALL, s), D(s, GETM, DA_STALL, s), D(s, UPGRADE, DA_STALL, s),      \
-    D(s, FAR_ATOMIC, DA_STALL, s), D(s, PUTS, DA_STALL, s), D(s, PUTS_LAST, DA_STALL, s), \
-    D(s, PUTE, DA_STALL, s), D(s, PUTM, DA_STALL, s), D(s, PUTO, DA_STALL, s),          \
-    D(s, PUT_STALE, DA_STALL, s)
+#define Q(s, e) D(s, e, DA_STALL, s, 0) /* e queues while the line is in s */
+#define DSTALL(s)                                                        \
+    Q(s, GETS), Q(s, GETM), Q(s, UPGRADE), Q(s, FAR_ATOMIC), Q(s, PUTS), \
+    Q(s, PUTS_LAST), Q(s, PUTE), Q(s, PUTM), Q(s, PUTO), Q(s, PUT_STALE)
 
 static const CohRow mesi_dir[] = {
     /* ---- stable states ---- */
-    D(I,  GETS,       DA_DATA_E_TO_REQ | DA_SET_OWNER_REQ, EM_U),
-    D(I,  GETM,       DA_DATA_TO_REQ | DA_SET_OWNER_REQ, EM_U),
-    D(I,  FAR_ATOMIC, DA_ATOMIC_REPLY, I),
-    D(I,  PUT_STALE,  DA_PUT_ACK, I),
-    D(S,  GETS,       DA_DATA_TO_REQ | DA_ADD_REQ, S_U),
-    D(S,  GETM,       DA_DATA_TO_REQ | DA_INV_SHARERS | DA_CLEAR_SHARERS | DA_SET_OWNER_REQ, EM_U),
-    D(S,  UPGRADE,    DA_ACKCOUNT_TO_REQ | DA_INV_SHARERS | DA_CLEAR_SHARERS | DA_SET_OWNER_REQ, EM_U),
-    D(S,  FAR_ATOMIC, DA_INV_SHARERS | DA_FWD_TO_HOME | DA_SAVE_ACKS | DA_CLEAR_SHARERS, AT_A),
-    D(S,  PUTS,       DA_REMOVE_REQ | DA_PUT_ACK, S),
-    D(S,  PUTS_LAST,  DA_REMOVE_REQ | DA_PUT_ACK, I),
-    D(S,  PUT_STALE,  DA_PUT_ACK, S),
-    D(EM, GETS,       DA_FWD_GETS | DA_ADD_REQ | DA_OWNER_TO_SHARER, S_DU),
-    D(EM, GETM,       DA_FWD_GETM | DA_SET_OWNER_REQ, EM_U),
-    D(EM, FAR_ATOMIC, DA_FWD_GETM | DA_FWD_TO_HOME | DA_SAVE_ACKS | DA_CLEAR_OWNER, AT_AD),
-    D(EM, PUTE,       DA_CLEAR_OWNER | DA_PUT_ACK, I),
-    D(EM, PUTM,       DA_WRITE_MEM | DA_CLEAR_OWNER | DA_PUT_ACK, I),
-    D(EM, PUT_STALE,  DA_PUT_ACK, EM),
+    D(I,  GETS,       DA_DATA_E_TO_REQ | DA_SET_OWNER_REQ, EM_U, DR_F_FORWARD | DR_F_TO_READER),
+    D(I,  GETM,       DA_DATA_TO_REQ | DA_SET_OWNER_REQ, EM_U, DR_STALE_LLC | DR_F_FORWARD | DR_F_DROP),
+    D(I,  FAR_ATOMIC, DA_ATOMIC_REPLY, I, DR_F_DROP),
+    D(I,  PUT_STALE,  DA_PUT_ACK, I, DR_F_DROP),
+    D(S,  GETS,       DA_DATA_TO_REQ | DA_ADD_REQ, S_U, DR_F_FORWARD | DR_F_TO_READER),
+    D(S,  GETM,       DA_DATA_TO_REQ | DA_INV_SHARERS | DA_CLEAR_SHARERS | DA_SET_OWNER_REQ, EM_U,
+                      DR_STALE_LLC | DR_F_FORWARD | DR_F_DROP),
+    D(S,  UPGRADE,    DA_ACKCOUNT_TO_REQ | DA_INV_SHARERS | DA_CLEAR_SHARERS | DA_SET_OWNER_REQ, EM_U,
+                      DR_STALE_LLC | DR_F_DROP),
+    D(S,  FAR_ATOMIC, DA_INV_SHARERS | DA_FWD_TO_HOME | DA_SAVE_ACKS | DA_CLEAR_SHARERS, AT_A, DR_F_DROP),
+    D(S,  PUTS,       DA_REMOVE_REQ | DA_PUT_ACK, S, DR_F_DROP),
+    D(S,  PUTS_LAST,  DA_REMOVE_REQ | DA_PUT_ACK, I, DR_F_DROP),
+    D(S,  PUT_STALE,  DA_PUT_ACK, S, DR_F_DROP),
+    D(EM, GETS,       DA_FWD_GETS | DA_ADD_REQ | DA_OWNER_TO_SHARER, S_DU, DR_F_TO_READER),
+    D(EM, GETM,       DA_FWD_GETM | DA_SET_OWNER_REQ, EM_U, DR_STALE_LLC | DR_F_DROP),
+    D(EM, FAR_ATOMIC, DA_FWD_GETM | DA_FWD_TO_HOME | DA_SAVE_ACKS | DA_CLEAR_OWNER, AT_AD,
+                      DR_STALE_LLC | DR_F_DROP),
+    D(EM, PUTE,       DA_CLEAR_OWNER | DA_PUT_ACK, I, DR_F_DROP),
+    D(EM, PUTM,       DA_WRITE_MEM | DA_CLEAR_OWNER | DA_PUT_ACK, I, DR_F_DROP),
+    D(EM, PUT_STALE,  DA_PUT_ACK, EM, DR_F_DROP),
     /* ---- transient states ---- */
     DSTALL(S_DU),
-    D(S_DU, COPYBACK, DA_WRITE_MEM, S_U),
+    D(S_DU, COPYBACK, DA_WRITE_MEM, S_U, DR_LLC_TO_READER | DR_F_DROP),
     /* Never fires with qsim's latencies: the requester's Unblock follows the owner's data,
      * which left with the copy-back, and a route through a third party is never shorter than
      * the direct one (memsys.h), so the copy-back is always in first.  Kept for a network that
      * reorders; the random tester lists it (and the S_D row) as never firing. */
-    D(S_DU, UNBLOCK,  0, S_D),
+    D(S_DU, UNBLOCK,  0, S_D, DR_F_DROP),
     DSTALL(S_D),
-    D(S_D,  COPYBACK, DA_WRITE_MEM, S),  /* never fires: only the row above leads here */
+    /* never fires: only the row above leads here */
+    D(S_D,  COPYBACK, DA_WRITE_MEM, S, DR_LLC_TO_READER | DR_F_DROP),
     DSTALL(S_U),
-    D(S_U,  UNBLOCK,  0, S),
+    D(S_U,  UNBLOCK,  0, S, DR_F_DROP),
     DSTALL(EM_U),
-    D(EM_U, UNBLOCK,  0, EM),
+    D(EM_U, UNBLOCK,  0, EM, DR_F_DROP),
     DSTALL(AT_AD),
-    D(AT_AD, DATA,    DA_WRITE_MEM | DA_ATOMIC_REPLY, I),
+    D(AT_AD, DATA,    DA_WRITE_MEM | DA_ATOMIC_REPLY, I, DR_F_DROP),
     DSTALL(AT_A),
-    D(AT_A, INV_ACK,      DA_DEC_ACK, AT_A),
-    D(AT_A, LAST_INV_ACK, DA_DEC_ACK | DA_ATOMIC_REPLY, I),
+    D(AT_A, INV_ACK,      DA_DEC_ACK, AT_A, DR_F_DROP),
+    D(AT_A, LAST_INV_ACK, DA_DEC_ACK | DA_ATOMIC_REPLY, I, DR_F_DROP),
 };
+#undef Q
 #undef D
 
 const CohProtocol coh_mesi = {

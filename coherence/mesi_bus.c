@@ -13,7 +13,7 @@
  * The memory's EM is the Primer's "EorM". */
 #include "coherence/protocol.h"
 
-#define R(s, e, a, n) { CS_##s, CE_##e, CS_##n, (a) }
+#define R(s, e, a, n) { CS_##s, CE_##e, CS_##n, (a), 0 }
 #define STALL2(s) R(s, LOAD, CA_STALL, s), R(s, STORE, CA_STALL, s)
 
 static const CohRow mesi_bus_cache[] = {
@@ -54,17 +54,18 @@ static const CohRow mesi_bus_cache[] = {
 };
 #undef R
 
-#define D(s, e, a, n) { DS_##s, DE_##e, DS_##n, (a) }
+/* The fifth column is what the memory does beside the Primer's actions: the LLC rule (protocol.h). */
+#define D(s, e, a, n, r) { DS_##s, DE_##e, DS_##n, (a), (r) }
 static const CohRow mesi_bus_mem[] = {
-    D(I,    GETS,        DA_DATA_E_TO_REQ, EM),  /* nobody else holds it: exclusive */
-    D(I,    GETM,        DA_DATA_TO_REQ, EM),
-    D(S,    GETS,        DA_DATA_TO_REQ, S),
-    D(S,    GETM,        DA_DATA_TO_REQ, EM),
-    D(EM,   GETS,        0, S_D),                /* the owner answers; its copy comes here too */
-    D(EM,   GETM,        0, EM),
-    D(EM,   PUTM,        0, I_D),
-    D(S_D,  OWNER_DATA,  DA_WRITE_MEM, S),
-    D(I_D,  OWNER_DATA,  DA_WRITE_MEM, I),
+    D(I,    GETS,        DA_DATA_E_TO_REQ, EM, 0),           /* nobody else holds it: exclusive */
+    D(I,    GETM,        DA_DATA_TO_REQ, EM, DR_STALE_LLC),
+    D(S,    GETS,        DA_DATA_TO_REQ, S, 0),
+    D(S,    GETM,        DA_DATA_TO_REQ, EM, DR_STALE_LLC),
+    D(EM,   GETS,        0, S_D, 0),                         /* the owner answers; its copy comes here too */
+    D(EM,   GETM,        0, EM, 0),
+    D(EM,   PUTM,        0, I_D, 0),
+    D(S_D,  OWNER_DATA,  DA_WRITE_MEM, S, 0),
+    D(I_D,  OWNER_DATA,  DA_WRITE_MEM, I, 0),
 };
 #undef D
 

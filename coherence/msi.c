@@ -13,7 +13,7 @@
  * AckCount and an Unblock (S + Store -> SM_AD) where MESI's E + Store -> M is a silent hit. */
 #include "coherence/protocol.h"
 
-#define R(s, e, a, n) { CS_##s, CE_##e, CS_##n, (a) }
+#define R(s, e, a, n) { CS_##s, CE_##e, CS_##n, (a), 0 }
 #define STALL2(s) R(s, LOAD, CA_STALL, s), R(s, STORE, CA_STALL, s)
 
 static const CohRow msi_cache[] = {
@@ -61,49 +61,54 @@ static const CohRow msi_cache[] = {
 };
 #undef R
 
-#define D(s, e, a, n) { DS_##s, DE_##e, DS_##n, (a) }
+/* The fifth column is what the home does beside the Primer's actions: the LLC rules (protocol.h;
+ * MESIF's are in coherence/mesi.c, the table MESIF runs). */
+#define D(s, e, a, n, r) { DS_##s, DE_##e, DS_##n, (a), (r) }
 /* A busy line queues every request; the FIFO is the home's serialisation point. */
-#define DSTALL(s)                                                                      \
-    D(s, GETS, DA_STALL, s), D(s, GETM, DA_STALL, s), D(s, UPGRADE, DA_STALL, s),      \
-    D(s, FAR_ATOMIC, DA_STALL, s), D(s, PUTS, DA_STALL, s), D(s, PUTS_LAST, DA_STALL, s), \
-    D(s, PUTM, DA_STALL, s), D(s, PUT_STALE, DA_STALL, s)
+#define Q(s, e) D(s, e, DA_STALL, s, 0) /* e queues while the line is in s */
+#define DSTALL(s)                                                        \
+    Q(s, GETS), Q(s, GETM), Q(s, UPGRADE), Q(s, FAR_ATOMIC), Q(s, PUTS), \
+    Q(s, PUTS_LAST), Q(s, PUTM), Q(s, PUT_STALE)
 
 static const CohRow msi_dir[] = {
     /* ---- stable states (Table 8.2, rows I, S, M) ---- */
-    D(I,  GETS,       DA_DATA_TO_REQ | DA_ADD_REQ, S_U),   /* S, not E: the lesson of MSI */
-    D(I,  GETM,       DA_DATA_TO_REQ | DA_SET_OWNER_REQ, M_U),
-    D(I,  FAR_ATOMIC, DA_ATOMIC_REPLY, I),
-    D(I,  PUT_STALE,  DA_PUT_ACK, I),
-    D(S,  GETS,       DA_DATA_TO_REQ | DA_ADD_REQ, S_U),
-    D(S,  GETM,       DA_DATA_TO_REQ | DA_INV_SHARERS | DA_CLEAR_SHARERS | DA_SET_OWNER_REQ, M_U),
-    D(S,  UPGRADE,    DA_ACKCOUNT_TO_REQ | DA_INV_SHARERS | DA_CLEAR_SHARERS | DA_SET_OWNER_REQ, M_U),
-    D(S,  FAR_ATOMIC, DA_INV_SHARERS | DA_FWD_TO_HOME | DA_SAVE_ACKS | DA_CLEAR_SHARERS, AT_A),
-    D(S,  PUTS,       DA_REMOVE_REQ | DA_PUT_ACK, S),
-    D(S,  PUTS_LAST,  DA_REMOVE_REQ | DA_PUT_ACK, I),
-    D(S,  PUT_STALE,  DA_PUT_ACK, S),
-    D(M,  GETS,       DA_FWD_GETS | DA_ADD_REQ | DA_OWNER_TO_SHARER, S_DU),
-    D(M,  GETM,       DA_FWD_GETM | DA_SET_OWNER_REQ, M_U),
-    D(M,  FAR_ATOMIC, DA_FWD_GETM | DA_FWD_TO_HOME | DA_SAVE_ACKS | DA_CLEAR_OWNER, AT_AD),
-    D(M,  PUTM,       DA_WRITE_MEM | DA_CLEAR_OWNER | DA_PUT_ACK, I),
-    D(M,  PUT_STALE,  DA_PUT_ACK, M),
+    D(I,  GETS,       DA_DATA_TO_REQ | DA_ADD_REQ, S_U, 0),   /* S, not E: the lesson of MSI */
+    D(I,  GETM,       DA_DATA_TO_REQ | DA_SET_OWNER_REQ, M_U, DR_STALE_LLC),
+    D(I,  FAR_ATOMIC, DA_ATOMIC_REPLY, I, 0),
+    D(I,  PUT_STALE,  DA_PUT_ACK, I, 0),
+    D(S,  GETS,       DA_DATA_TO_REQ | DA_ADD_REQ, S_U, 0),
+    D(S,  GETM,       DA_DATA_TO_REQ | DA_INV_SHARERS | DA_CLEAR_SHARERS | DA_SET_OWNER_REQ, M_U,
+                      DR_STALE_LLC),
+    D(S,  UPGRADE,    DA_ACKCOUNT_TO_REQ | DA_INV_SHARERS | DA_CLEAR_SHARERS | DA_SET_OWNER_REQ, M_U,
+                      DR_STALE_LLC),
+    D(S,  FAR_ATOMIC, DA_INV_SHARERS | DA_FWD_TO_HOME | DA_SAVE_ACKS | DA_CLEAR_SHARERS, AT_A, 0),
+    D(S,  PUTS,       DA_REMOVE_REQ | DA_PUT_ACK, S, 0),
+    D(S,  PUTS_LAST,  DA_REMOVE_REQ | DA_PUT_ACK, I, 0),
+    D(S,  PUT_STALE,  DA_PUT_ACK, S, 0),
+    D(M,  GETS,       DA_FWD_GETS | DA_ADD_REQ | DA_OWNER_TO_SHARER, S_DU, 0),
+    D(M,  GETM,       DA_FWD_GETM | DA_SET_OWNER_REQ, M_U, DR_STALE_LLC),
+    D(M,  FAR_ATOMIC, DA_FWD_GETM | DA_FWD_TO_HOME | DA_SAVE_ACKS | DA_CLEAR_OWNER, AT_AD, DR_STALE_LLC),
+    D(M,  PUTM,       DA_WRITE_MEM | DA_CLEAR_OWNER | DA_PUT_ACK, I, 0),
+    D(M,  PUT_STALE,  DA_PUT_ACK, M, 0),
     /* ---- transient states ---- */
     DSTALL(S_DU),
-    D(S_DU, COPYBACK, DA_WRITE_MEM, S_U),
+    D(S_DU, COPYBACK, DA_WRITE_MEM, S_U, DR_LLC_TO_READER),
     /* Never fires with qsim's latencies, as in coherence/mesi.c: the copy-back always arrives
      * before the requester's Unblock.  Kept for a network that reorders. */
-    D(S_DU, UNBLOCK,  0, S_D),
+    D(S_DU, UNBLOCK,  0, S_D, 0),
     DSTALL(S_D),
-    D(S_D,  COPYBACK, DA_WRITE_MEM, S),  /* never fires: only the row above leads here */
+    D(S_D,  COPYBACK, DA_WRITE_MEM, S, DR_LLC_TO_READER),  /* never fires: only the row above leads here */
     DSTALL(S_U),
-    D(S_U,  UNBLOCK,  0, S),
+    D(S_U,  UNBLOCK,  0, S, 0),
     DSTALL(M_U),
-    D(M_U,  UNBLOCK,  0, M),
+    D(M_U,  UNBLOCK,  0, M, 0),
     DSTALL(AT_AD),
-    D(AT_AD, DATA,    DA_WRITE_MEM | DA_ATOMIC_REPLY, I),
+    D(AT_AD, DATA,    DA_WRITE_MEM | DA_ATOMIC_REPLY, I, 0),
     DSTALL(AT_A),
-    D(AT_A, INV_ACK,      DA_DEC_ACK, AT_A),
-    D(AT_A, LAST_INV_ACK, DA_DEC_ACK | DA_ATOMIC_REPLY, I),
+    D(AT_A, INV_ACK,      DA_DEC_ACK, AT_A, 0),
+    D(AT_A, LAST_INV_ACK, DA_DEC_ACK | DA_ATOMIC_REPLY, I, 0),
 };
+#undef Q
 #undef D
 
 const CohProtocol coh_msi = {

@@ -20,7 +20,7 @@
  * the GetM of S + Store; Table 7.5 sends GetM, and so does qsim. */
 #include "coherence/protocol.h"
 
-#define R(s, e, a, n) { CS_##s, CE_##e, CS_##n, (a) }
+#define R(s, e, a, n) { CS_##s, CE_##e, CS_##n, (a), 0 }
 #define STALL2(s) R(s, LOAD, CA_STALL, s), R(s, STORE, CA_STALL, s)
 
 static const CohRow msi_bus_cache[] = {
@@ -55,15 +55,16 @@ static const CohRow msi_bus_cache[] = {
 };
 #undef R
 
-#define D(s, e, a, n) { DS_##s, DE_##e, DS_##n, (a) }
+/* The fifth column is what the memory does beside the Primer's actions: the LLC rule (protocol.h). */
+#define D(s, e, a, n, r) { DS_##s, DE_##e, DS_##n, (a), (r) }
 static const CohRow msi_bus_mem[] = {
     /* ---- Table 7.6: memory is the owner in IorS, a cache in M ---- */
-    D(IORS,   GETS,        DA_DATA_TO_REQ, IORS),
-    D(IORS,   GETM,        DA_DATA_TO_REQ, M),
-    D(M,      GETS,        0, IORS_D),       /* the owner answers; its copy comes here too */
-    D(M,      GETM,        0, M),            /* the owner answers and hands over */
-    D(M,      PUTM,        0, IORS_D),       /* the write-back's data follows */
-    D(IORS_D, OWNER_DATA,  DA_WRITE_MEM, IORS),
+    D(IORS,   GETS,        DA_DATA_TO_REQ, IORS, 0),
+    D(IORS,   GETM,        DA_DATA_TO_REQ, M, DR_STALE_LLC),
+    D(M,      GETS,        0, IORS_D, 0),                     /* the owner answers; its copy comes here too */
+    D(M,      GETM,        0, M, 0),                          /* the owner answers and hands over */
+    D(M,      PUTM,        0, IORS_D, 0),                     /* the write-back's data follows */
+    D(IORS_D, OWNER_DATA,  DA_WRITE_MEM, IORS, 0),
 };
 #undef D
 

@@ -68,7 +68,7 @@ char *coh_actions_text(guint32 actions, gboolean dir)
 }
 
 static gboolean check_table(const CohRow *rows, guint n, guint nstates, guint nevents,
-                            guint32 all, guint32 stall, gboolean dir, GError **error)
+                            guint32 all, guint32 stall, guint rules, gboolean dir, GError **error)
 {
     g_autofree guint8 *seen = g_new0(guint8, nstates * nevents);
     for (guint i = 0; i < n; i++) {
@@ -89,9 +89,40 @@ static gboolean check_table(const CohRow *rows, guint n, guint nstates, guint ne
                         what, i, text);
             return FALSE;
         }
-        if ((r->actions & stall) && (r->actions != stall || r->next != r->state)) {
+        if (r->rules & ~rules) {
+            g_set_error(error, COH_ERROR, COH_ERROR_TABLE, "%s row %u (%s) has unknown home rules",
+                        what, i, text);
+            return FALSE;
+        }
+        if ((r->actions & stall) && (r->actions != stall || r->next != r->state || r->rules)) {
             g_set_error(error, COH_ERROR, COH_ERROR_TABLE,
                         "%s row %u (%s): a stall does nothing else and keeps the state", what, i, text);
+            return FALSE;
+        }
+    }
+    return TRUE;
+}
+
+/* MESIF's rules: none on a bus (it runs msi or mesi), and in a table that has them, every row
+ * that is not a stall says what becomes of F, so that no row leaves it to chance. */
+static gboolean check_mesif_rules(const CohProtocol *p, GError **error)
+{
+    gboolean any = FALSE;
+    for (guint i = 0; i < p->n_dir; i++)
+        any |= (p->dir[i].rules & DR_MESIF) != 0;
+    for (guint i = 0; i < p->n_dir && any; i++) {
+        const CohRow *r = &p->dir[i];
+        guint f = r->rules & (DR_F_TO_READER | DR_F_DROP);
+        const char *wrong = NULL;
+        if (p->bus && (r->rules & DR_MESIF))
+            wrong = "has a MESIF rule (a bus runs msi or mesi)";
+        else if (!p->bus && !(r->actions & DA_STALL) && !f)
+            wrong = "does not say what becomes of F";
+        else if (f == (DR_F_TO_READER | DR_F_DROP))
+            wrong = "says two things of F";
+        if (wrong) {
+            g_autofree char *text = coh_row_text(r, TRUE);
+            g_set_error(error, COH_ERROR, COH_ERROR_TABLE, "%s: directory row %u (%s) %s", p->name, i, text, wrong);
             return FALSE;
         }
     }
@@ -115,9 +146,11 @@ const CohProtocol *coh_protocol_select(const QsimConfig *cfg)
 
 gboolean coh_protocol_check(const CohProtocol *p, GError **error)
 {
-    if (!check_table(p->cache, p->n_cache, CS__N, CE__N, CA__ALL, CA_STALL, FALSE, error))
+    if (!check_table(p->cache, p->n_cache, CS__N, CE__N, CA__ALL, CA_STALL, 0, FALSE, error))
         return FALSE;
-    if (!check_table(p->dir, p->n_dir, DS__N, DE__N, DA__ALL, DA_STALL, TRUE, error))
+    if (!check_table(p->dir, p->n_dir, DS__N, DE__N, DA__ALL, DA_STALL, DR__ALL, TRUE, error))
+        return FALSE;
+    if (!check_mesif_rules(p, error))
         return FALSE;
     guint32 foreign = p->bus ? CA_DIRECTORY_ONLY : CA_BUS_ONLY;
     for (guint i = 0; i < p->n_cache; i++)

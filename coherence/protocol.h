@@ -159,11 +159,27 @@ typedef enum {
 } CohDirAction;
 #define DA__ALL ((1u << 19) - 1)
 
+/* What a home does on a row besides its actions: the rules of the LLCs beside the directory,
+ * which the Primer's tables do not have, and of MESIF's F copy (Intel's QPI protocol, which runs
+ * the MESI tables: a config that runs anything else gets its copy of the table without the
+ * DR_MESIF flags, memsys_new).  `qsim protocol` prints the Primer's cells, not these. */
+typedef enum {
+    DR_STALE_LLC     = 1u << 0, /* a writer is coming: no LLC holds the current data any more */
+    DR_LLC_TO_READER = 1u << 1, /* the copy-back fills the reader's socket's (inclusive) LLC too */
+    DR_F_FORWARD     = 1u << 2, /* MESIF: a reader whose own LLC lacks the line gets the F socket's copy,
+                                 * not memory's */
+    DR_F_TO_READER   = 1u << 3, /* MESIF: the reader's socket takes F (the newest reader forwards) */
+    DR_F_DROP        = 1u << 4, /* MESIF: F goes when, after the row, no LLC holds the current data */
+} CohDirRule;
+#define DR__ALL ((1u << 5) - 1)
+#define DR_MESIF (DR_F_FORWARD | DR_F_TO_READER | DR_F_DROP)
+
 typedef struct {
     guint8 state;      /* CohCacheState or CohDirState */
     guint8 event;      /* CohCacheEvent or CohDirEvent */
     guint8 next;
     guint32 actions;   /* CohCacheAction or CohDirAction bits */
+    guint8 rules;      /* directory rows: CohDirRule bits; cache rows: 0 */
 } CohRow;
 
 typedef struct {
@@ -216,7 +232,10 @@ char *coh_row_text(const CohRow *r, gboolean dir);
 /* "send GetM, lost-inv" : the actions of a row (caller frees). */
 char *coh_actions_text(guint32 actions, gboolean dir);
 /* Checks a table: states, events and next states in range, no duplicate (state, event),
- * actions known, stall rows keep their state.  FALSE with a message on the first problem. */
+ * actions known, stall rows keep their state; home rules known, on directory rows that are not
+ * stalls, MESIF's only in a directory protocol, where every row that is not a stall says what
+ * becomes of F (DR_F_TO_READER or DR_F_DROP, not both).  FALSE with a message on the first
+ * problem. */
 gboolean coh_protocol_check(const CohProtocol *p, GError **error);
 
 #endif

@@ -48,7 +48,7 @@ END_TEST
 
 START_TEST(test_row_text)
 {
-    const CohRow r = { CS_IS_D, CE_DATA, CS_S, CA_SAVE_DATA };
+    const CohRow r = { CS_IS_D, CE_DATA, CS_S, CA_SAVE_DATA, 0 };
     g_autofree char *t = coh_row_text(&r, FALSE);
     ck_assert_str_eq(t, "IS_D + Data -> S");
     g_autofree char *a = coh_actions_text(CA_SEND_GETM | CA_LOST_INV, FALSE);
