@@ -228,6 +228,14 @@ gboolean cli_parse_workload_command(int *argc, char ***argv, const char *params,
     return ok;
 }
 
+const CliModeRule *cli_mode_conflict(const CliModeRule *rules, guint n, guint given)
+{
+    for (guint i = 0; i < n; i++)
+        if (!rules[i].combine && (given & rules[i].modes) == rules[i].modes)
+            return &rules[i];
+    return NULL;
+}
+
 int cli_fail(const GError *error)
 {
     fprintf(stderr, "qsim: %s\n", error->message);

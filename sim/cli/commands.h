@@ -53,6 +53,46 @@ gboolean workload_flags_given(const WorkloadFlags *f, const char *name);
 gboolean cli_parse_workload_command(int *argc, char ***argv, const char *params, const char *summary,
                                     const GOptionEntry *what, WorkloadFlags *wf, const GOptionEntry *how);
 
+/* The options that name the lock (sim/cli/cli_lock.c), the same in run, native and verify:
+ * --lock/-l NAME|PATH, --lock-file PATH, --lock-param NAME=VALUE (repeatable). */
+typedef struct {
+    char *lock;
+    char *lock_file;
+    char **params;            /* NULL-terminated, or NULL */
+} LockFlags;
+#define LOCK_FLAGS_N 3
+
+/* Writes the LOCK_FLAGS_N entries that parse into `f` at `entries`, for a command's option
+ * table. */
+void lock_flags_entries(LockFlags *f, GOptionEntry entries[LOCK_FLAGS_N]);
+void lock_flags_clear(LockFlags *f);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(LockFlags, lock_flags_clear)
+
+/* ---- which modes combine ---- */
+
+/* A mode of a command (--repeat, --vs, the trace options): a bit in its rules, by position. */
+typedef struct {
+    const char *name;         /* as the messages say it */
+    const char *example;      /* words that turn it on, for the tests: "--repeat 2" */
+} CliMode;
+
+/* A pair (or set) of a command's modes and whether they go together, one rule a row that a
+ * reader compares with its neighbours and a test runs. */
+typedef struct {
+    guint modes;              /* the modes of the row, two or more bits */
+    gboolean combine;         /* TRUE: they go together; FALSE: refused */
+    const char *message;      /* refused: the message; combined: what they do together */
+} CliModeRule;
+
+/* The first refusing rule all of whose modes are `given`, or NULL: the one place a command's
+ * modes are checked. */
+const CliModeRule *cli_mode_conflict(const CliModeRule *rules, guint n, guint given);
+
+/* `qsim run`'s modes (NULL-terminated) and their rules (sim/cli/cmd_run.c). */
+extern const CliMode run_modes[];
+extern const CliModeRule run_mode_rules[];
+extern const guint run_mode_rules_len;
+
 /* ---- describing the commands (for `qsim man` and `qsim completion`) ---- */
 
 /* One option of a command, copied from its GOptionEntry. */
