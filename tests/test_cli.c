@@ -183,6 +183,22 @@ START_TEST(test_run_mode_rules)
 }
 END_TEST
 
+/* Fixed work and fixed time are one or the other, in run as in native (issue 29: run dropped the
+ * count without a word). */
+START_TEST(test_fixed_work_or_time)
+{
+    static const char *const lines[][2] = {
+        { "run --config teaching --lock tas -i 5 -d 1000", "qsim: give --iterations or --duration, not both\n" },
+        { "native --lock tas --iterations 5 --duration-ms 5", "qsim: give --iterations or --duration-ms, not both\n" },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS(lines); i++) {
+        g_autofree char *out = NULL, *err = NULL;
+        ck_assert_int_eq(run_qsim_line(lines[i][0], &out, &err), 2);
+        ck_assert_str_eq(err, lines[i][1]);
+    }
+}
+END_TEST
+
 Suite *make_cli_suite(void)
 {
     Suite *s = suite_create("cli");
@@ -200,6 +216,7 @@ Suite *make_cli_suite(void)
     tcase_add_test(tc, test_list);
     tcase_add_test(tc, test_lock_options_shared);
     tcase_add_test(tc, test_run_mode_rules);
+    tcase_add_test(tc, test_fixed_work_or_time);
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
     return s;

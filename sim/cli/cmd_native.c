@@ -15,9 +15,9 @@ static gboolean print_warnings(JsonNode *report, guint run, guint of)
     g_autoptr(GPtrArray) w = native_report_warnings(report);
     for (guint i = 0; i < w->len; i++) {
         if (run)
-            fprintf(stderr, "qsim native: warning: run %u of %u: %s\n", run, of, (char *)w->pdata[i]);
+            cli_eprintf("qsim native: warning: run %u of %u: %s\n", run, of, (char *)w->pdata[i]);
         else
-            fprintf(stderr, "qsim native: warning: %s\n", (char *)w->pdata[i]);
+            cli_eprintf("qsim native: warning: %s\n", (char *)w->pdata[i]);
     }
     return w->len > 0;
 }
@@ -28,11 +28,12 @@ typedef struct {
     char *cpus, *format;
     gint repeat;
     gint64 progress;
-    gboolean iterations_given, threads_given;
+    WorkloadFlags wf;          /* the workload's options, and which were given */
 } NativeFlags;
 
 static void native_flags_clear(NativeFlags *f)
 {
+    workload_flags_clear(&f->wf);
     lock_flags_clear(&f->lock);
     g_free(f->cpus);
     g_free(f->format);
@@ -41,8 +42,7 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(NativeFlags, native_flags_clear)
 
 static gboolean native_parse(int *argc, char ***argv, NativeFlags *f, NativeRunOptions *o)
 {
-    WorkloadFlags wf;
-    workload_flags_init(&wf, &o->workload, WL_NATIVE);
+    workload_flags_init(&f->wf, &o->workload, WL_NATIVE);
     /* Short options as `qsim run` spells them (-l, -f; the workload's -t, -i come from its table). */
     GOptionEntry what[LOCK_FLAGS_N + 1] = { { NULL } };
     lock_flags_entries(&f->lock, what);
@@ -58,6 +58,9 @@ static gboolean native_parse(int *argc, char ***argv, NativeFlags *f, NativeRunO
           "(default 2000 + 4 ns per work unit of every thread's cs-work and think; " QSIM_DOC("robustness.md") ")", "MS" },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
+    const CliIntRange ranges[] = {
+        { "repeat", 1, 10000 }, { "progress-ms", NATIVE_PROGRESS_MIN_MS, NATIVE_PROGRESS_MAX_MS }, { NULL },
+    };
     gboolean parsed = cli_parse_workload_command(
         argc, argv, NULL,
         "Run a lock natively on this machine: the same ISA source as the\n"
@@ -66,10 +69,7 @@ static gboolean native_parse(int *argc, char ***argv, NativeFlags *f, NativeRunO
         "core cycle; the report gives its measured ns as work_unit_ns).\n"
         "A thread descheduled during the run, or a busy host, is warned about\n"
         "on stderr: the figures then include time the lock waited for a CPU.",
-        what, &wf, how);
-    f->iterations_given = parsed && workload_flags_given(&wf, "iterations");
-    f->threads_given = parsed && workload_flags_given(&wf, "threads");
-    workload_flags_clear(&wf);
+        what, &f->wf, how, ranges);
     return parsed;
 }
 
@@ -83,27 +83,15 @@ static gboolean native_options(const NativeFlags *f, NativeRunOptions *o, GArray
     /* The native backend reads the file; a device or an oversized one is refused before it does. */
     if (f->lock.lock_file && !input_file_check(f->lock.lock_file, INPUT_LOCK, error))
         return FALSE;
-    if (f->iterations_given && o->workload.duration_ms) {
-        g_set_error(error, NATIVE_ERROR, NATIVE_ERROR_USAGE, "give --iterations or --duration-ms, not both");
+    if (!workload_flags_check(&f->wf, error))
         return FALSE;
-    }
-    if (f->progress != -1) {
-        if (f->progress < NATIVE_PROGRESS_MIN_MS || f->progress > NATIVE_PROGRESS_MAX_MS) {
-            g_set_error(error, NATIVE_ERROR, NATIVE_ERROR_USAGE, "--progress-ms %" G_GINT64_FORMAT
-                        ": out of range [%d, %d]", f->progress, NATIVE_PROGRESS_MIN_MS, NATIVE_PROGRESS_MAX_MS);
-            return FALSE;
-        }
+    if (f->progress != -1) /* not given: -1, below its range */
         o->progress_ms = (guint)f->progress;
-    }
-    if (f->repeat < 1 || f->repeat > 10000) {
-        g_set_error(error, NATIVE_ERROR, NATIVE_ERROR_USAGE, "--repeat %d: out of range [1, 10000]", f->repeat);
-        return FALSE;
-    }
     if (f->cpus) {
         if (!native_parse_cpus(f->cpus, cpus, error))
             return FALSE;
         o->cpus = *cpus;
-        if (!f->threads_given)
+        if (!workload_flags_given(&f->wf, "threads"))
             o->workload.threads = (*cpus)->len; /* one per CPU listed */
     }
     if (!workload_validate(&o->workload, WL_NATIVE, error))
@@ -127,8 +115,8 @@ static void print_runs(GPtrArray *runs, guint disturbed, ReportFormat fmt)
     fputs(text, stdout);
     json_node_unref(summary);
     if (disturbed)
-        fprintf(stderr, "qsim native: warning: %u of %u runs were disturbed (above); the spread includes "
-                        "them\n", disturbed, runs->len);
+        cli_eprintf("qsim native: warning: %u of %u runs were disturbed (above); the spread includes "
+                    "them\n", disturbed, runs->len);
 }
 
 int cmd_native(int argc, char **argv)
@@ -161,7 +149,7 @@ int cmd_native(int argc, char **argv)
     for (gint i = 0; i < f.repeat; i++) {
         JsonNode *root = native_run(nl, &o, &error);
         if (!root) {
-            fprintf(stderr, "qsim: %s\n", error->message);
+            cli_eprintf("qsim: %s\n", error->message);
             return error->code == NATIVE_ERROR_USAGE ? QSIM_EXIT_USAGE : QSIM_EXIT_FAILED;
         }
         g_ptr_array_add(runs, root);
@@ -170,7 +158,7 @@ int cmd_native(int argc, char **argv)
     }
     print_runs(runs, disturbed, fmt);
     if (!mutex_ok) {
-        fprintf(stderr, "qsim: mutual exclusion was violated\n");
+        cli_eprintf("qsim: mutual exclusion was violated\n");
         return QSIM_EXIT_FAILED;
     }
     return QSIM_EXIT_OK;

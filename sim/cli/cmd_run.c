@@ -107,7 +107,7 @@ static int run_native_beside(const RunOptions *o, JsonNode *model, ReportFormat 
     gboolean ok = json_object_get_boolean_member(json_node_get_object(host), "mutual_exclusion");
     json_node_unref(host);
     if (!ok)
-        fprintf(stderr, "qsim run: the native run violated mutual exclusion\n");
+        cli_eprintf("qsim run: the native run violated mutual exclusion\n");
     return ok ? QSIM_EXIT_OK : QSIM_EXIT_FAILED;
 }
 
@@ -139,7 +139,7 @@ static int run_repeat_command(const RunOptions *o, guint n, const char *vs, Repo
             out = repeat_compare_text(&a, &b, label_a, vs, compare_keys);
         }
         if (!b.ok)
-            fprintf(stderr, "qsim run: %s: %s", vs, b.failure);
+            cli_eprintf("qsim run: %s: %s", vs, b.failure);
         repeat_result_clear(&b);
     } else if (fmt == REPORT_JSON) {
         g_autoptr(JsonNode) root = repeat_json(&a);
@@ -151,7 +151,7 @@ static int run_repeat_command(const RunOptions *o, guint n, const char *vs, Repo
     }
     fputs(out, stdout);
     if (!a.ok)
-        fprintf(stderr, "qsim run: %s", a.failure);
+        cli_eprintf("qsim run: %s", a.failure);
     repeat_result_clear(&a);
     return ok ? QSIM_EXIT_OK : QSIM_EXIT_FAILED;
 }
@@ -170,7 +170,8 @@ const CliMode run_modes[] = {
     { NULL, NULL },
 };
 
-#define PROFILE_ALONE "--profile profiles one run: not with --repeat, --vs or --native (profile each lock or seed on its own)"
+#define PROFILE_ALONE \
+    "--profile profiles one run: not with --repeat, --vs or --native (profile each lock or seed on its own)"
 #define TRACE_ALONE "the trace options trace one run: not with --vs or --native"
 #define REPEAT_ALONE "--repeat does not go with --native or the trace options"
 
@@ -186,7 +187,7 @@ const CliModeRule run_mode_rules[] = {
     { MODE_REPEAT | MODE_NATIVE, FALSE, REPEAT_ALONE },
     { MODE_REPEAT | MODE_TRACE, FALSE, REPEAT_ALONE },
     { MODE_REPEAT | MODE_VS, TRUE, "both locks over the seeds, and the ratio of means with its interval" },
-    { MODE_VS | MODE_NATIVE, TRUE, "--vs is run; --native is not" },
+    { MODE_VS | MODE_NATIVE, FALSE, "--vs and --native each put a second run beside the first: give one of them" },
 };
 const guint run_mode_rules_len = G_N_ELEMENTS(run_mode_rules);
 
@@ -199,11 +200,12 @@ typedef struct {
     char **sets, **trace_lines;
     gint64 seed, writers, repeat, progress;
     gboolean check, no_host_time, native, trace, no_ff, profile;
-    gboolean jitter_given, threads_given;
+    WorkloadFlags wf;          /* the workload's options, and which were given */
 } RunFlags;
 
 static void run_flags_clear(RunFlags *f)
 {
+    workload_flags_clear(&f->wf);
     lock_flags_clear(&f->lock);
     g_free(f->config);
     g_free(f->format);
@@ -220,8 +222,7 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(RunFlags, run_flags_clear)
  * problem is printed). */
 static gboolean run_parse(int *argc, char ***argv, RunFlags *f, RunOptions *o)
 {
-    WorkloadFlags wf;
-    workload_flags_init(&wf, &o->workload, WL_RUN);
+    workload_flags_init(&f->wf, &o->workload, WL_RUN);
     GOptionEntry what[1 + LOCK_FLAGS_N + 1] = {
         { "config", 'c', 0, G_OPTION_ARG_STRING, &f->config, "Machine config: a name from `qsim list configs` or a path (default haswell)", "CFG" },
     };
@@ -253,59 +254,40 @@ static gboolean run_parse(int *argc, char ***argv, RunFlags *f, RunOptions *o)
         { "native", 0, 0, G_OPTION_ARG_NONE, &f->native, "Also run the same lock and workload natively on this host (`qsim native`); print model (a) and host (b) side by side", NULL },
         { NULL },
     };
+    /* Not given: --writers and --progress-cycles -1, --repeat 0, each below its range. */
+    const CliIntRange ranges[] = {
+        { "writers", 0, (gint64)workload_key_find("threads")->max }, { "seed", 0, G_MAXINT64 },
+        { "progress-cycles", RUN_PROGRESS_MIN, (gint64)RUN_PROGRESS_MAX }, { "repeat", 2, 10000 }, { NULL },
+    };
     gboolean parsed = cli_parse_workload_command(argc, argv, NULL,
                            "Run a lock on a machine model and report where the cycles went.\n"
         "Each thread loops: acquire; critical section (a shared counter and --cs-writes words);\n"
         "release; think.  Exit 0 on success, 1 if mutual exclusion failed or the run stalled,\n"
         "2 on bad input.  `qsim --config X --lock Y` is short for `qsim run --config X --lock Y`.",
-                           what, &wf, how);
-    f->jitter_given = parsed && workload_flags_given(&wf, "jitter");
-    f->threads_given = parsed && workload_flags_given(&wf, "threads");
-    workload_flags_clear(&wf);
+                           what, &f->wf, how, ranges);
     return parsed;
 }
 
-/* --writers N: the threads are the readers and N writers.  FALSE after printing the problem. */
+/* --writers N: the threads are the readers and N writers, as many as --threads takes.  FALSE
+ * after printing the problem, which names --writers (it set the count). */
 static gboolean apply_writers(const RunFlags *f, WorkloadOptions *w)
 {
-    gint64 writers = f->writers;
-    if (writers < 0 || writers > G_MAXINT32) {
-        fprintf(stderr, "qsim run: --writers %" G_GINT64_FORMAT ": out of range [0, %d]\n", writers, G_MAXINT32);
-        return FALSE;
-    }
+    const WorkloadKey *threads = workload_key_find("threads");
+    guint64 total = (guint64)w->readers + (guint64)f->writers;
     /* --writers says how many threads there are: a different --threads contradicts it. */
-    guint64 total = (guint64)w->readers + (guint64)writers;
-    if (f->threads_given && total != w->threads) {
-        fprintf(stderr, "qsim run: --writers %" G_GINT64_FORMAT " with --readers %u makes %" G_GUINT64_FORMAT
-                        " threads, but --threads %u was given (give --threads or --writers)\n",
-                writers, w->readers, total, w->threads);
+    if (workload_flags_given(&f->wf, "threads") && total != w->threads) {
+        cli_eprintf("qsim run: --writers %" G_GINT64_FORMAT " with --readers %u makes %" G_GUINT64_FORMAT
+                    " threads, but --threads %u was given (give --threads or --writers)\n",
+            f->writers, w->readers, total, w->threads);
         return FALSE;
     }
-    if (total > G_MAXUINT) {
-        fprintf(stderr, "qsim run: --writers %" G_GINT64_FORMAT ": too many threads\n", writers);
+    if (total < threads->min || total > threads->max) {
+        cli_eprintf("qsim run: --writers %" G_GINT64_FORMAT " with --readers %u makes %" G_GUINT64_FORMAT
+                    " threads: out of range [%" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT "]\n",
+            f->writers, w->readers, total, threads->min, threads->max);
         return FALSE;
     }
     w->threads = (guint)total;
-    return TRUE;
-}
-
-/* The numbers given, each in its range; FALSE after printing the problem. */
-static gboolean check_numbers(const RunFlags *f, RunOptions *o)
-{
-    if (f->writers != -1 && !apply_writers(f, &o->workload))
-        return FALSE;
-    if (f->progress != -1) {
-        if (f->progress < RUN_PROGRESS_MIN || (guint64)f->progress > RUN_PROGRESS_MAX) {
-            fprintf(stderr, "qsim run: --progress-cycles %" G_GINT64_FORMAT ": out of range [%d, %" G_GUINT64_FORMAT
-                            "]\n", f->progress, RUN_PROGRESS_MIN, RUN_PROGRESS_MAX);
-            return FALSE;
-        }
-        o->progress_cycles = (guint64)f->progress;
-    }
-    if (f->repeat && (f->repeat < 2 || f->repeat > 10000)) {
-        fprintf(stderr, "qsim run: --repeat %" G_GINT64_FORMAT ": out of range [2, 10000]\n", f->repeat);
-        return FALSE;
-    }
     return TRUE;
 }
 
@@ -317,7 +299,7 @@ static gboolean check_modes(const RunFlags *f)
                   (traced ? MODE_TRACE : 0) | (f->profile ? MODE_PROFILE : 0);
     const CliModeRule *refused = cli_mode_conflict(run_mode_rules, run_mode_rules_len, given);
     if (refused)
-        fprintf(stderr, "qsim run: %s\n", refused->message);
+        cli_eprintf("qsim run: %s\n", refused->message);
     return !refused;
 }
 
@@ -343,7 +325,7 @@ static gboolean run_options_from_flags(RunFlags *f, RunOptions *o, GError **erro
     o->trace.perfetto = f->trace_out;
     o->trace.html = f->trace_html;
     o->trace.lines = (const char *const *)f->trace_lines;
-    if (f->repeat && !f->jitter_given)
+    if (f->repeat && !workload_flags_given(&f->wf, "jitter"))
         o->workload.jitter = REPEAT_DEFAULT_JITTER;
     return TRUE;
 }
@@ -387,7 +369,7 @@ static int run_once(const RunOptions *o, const char *vs, gboolean native, Report
         }
         print_compare(r.report, r2.report, o->lock_file ? o->lock_file : o->lock, vs, compare_keys, NULL, fmt);
         if (!r2.ok) {
-            fprintf(stderr, "qsim run: %s: %s", vs, r2.failure);
+            cli_eprintf("qsim run: %s: %s", vs, r2.failure);
             rc = QSIM_EXIT_FAILED;
         }
         run_result_clear(&r2);
@@ -398,7 +380,7 @@ static int run_once(const RunOptions *o, const char *vs, gboolean native, Report
         print_report(r.report, fmt);
     }
     if (!r.ok)
-        fprintf(stderr, "qsim run: %s", r.failure);
+        cli_eprintf("qsim run: %s", r.failure);
     run_result_clear(&r);
     return rc;
 }
@@ -411,19 +393,26 @@ int cmd_run(int argc, char **argv)
     if (!run_parse(&argc, &argv, &f, &o))
         return QSIM_EXIT_USAGE;
     if (argc > 1) {
-        fprintf(stderr, "qsim run: unexpected argument '%s'\n", argv[1]);
+        cli_eprintf("qsim run: unexpected argument '%s'\n", argv[1]);
         return QSIM_EXIT_USAGE;
     }
     g_autoptr(GError) error = NULL;
     if (!f.lock.lock == !f.lock.lock_file) {
-        fprintf(stderr, "qsim run: give one of --lock NAME|PATH or --lock-file PATH (`qsim list locks`)\n");
+        cli_eprintf("qsim run: give one of --lock NAME|PATH or --lock-file PATH (`qsim list locks`)\n");
         return QSIM_EXIT_USAGE;
     }
     /* The runner reads the file; a device or an oversized one is refused before it does. */
     if (f.lock.lock_file && !input_file_check(f.lock.lock_file, INPUT_LOCK, &error))
         return cli_fail(error);
-    if (!check_numbers(&f, &o))
+    if (!workload_flags_check(&f.wf, &error))
+        return cli_fail(error);
+    if ((f.trace_out && !cli_output_path_ok("--trace-out", f.trace_out)) ||
+        (f.trace_html && !cli_output_path_ok("--trace-html", f.trace_html)))
         return QSIM_EXIT_USAGE;
+    if (f.writers != -1 && !apply_writers(&f, &o.workload))
+        return QSIM_EXIT_USAGE;
+    if (f.progress != -1)
+        o.progress_cycles = (guint64)f.progress;
     ReportFormat fmt = REPORT_TEXT;
     if (f.format && !report_format_parse(f.format, &fmt, &error))
         return cli_fail(error);

@@ -4,16 +4,18 @@
 #include <unistd.h>
 #include "sim/cli/commands.h"
 #include "sim/sweep/sweep.h"
+#include "sim/base/whole_number.h"
 
+/* --shard I/N: two whole numbers read as every integer option is, 1 <= I <= N. */
 static gboolean parse_shard(const char *s, guint *i, guint *n)
 {
-    char *end = NULL;
-    guint64 a = g_ascii_strtoull(s, &end, 10);
-    if (end == s || *end != '/')
+    const char *slash = strchr(s, '/');
+    if (!slash)
         return FALSE;
-    const char *b_text = end + 1;
-    guint64 b = g_ascii_strtoull(b_text, &end, 10);
-    if (end == b_text || *end || b < 1 || a < 1 || a > b || b > G_MAXUINT)
+    g_autofree char *a_text = g_strndup(s, (gsize)(slash - s));
+    guint64 a, b;
+    if (!whole_number_parse("I", a_text, 1, G_MAXUINT, &a, NULL) ||
+        !whole_number_parse("N", slash + 1, 1, G_MAXUINT, &b, NULL) || a > b)
         return FALSE;
     *i = (guint)a;
     *n = (guint)b;
@@ -32,12 +34,12 @@ static void report_failures(const char *dir)
             continue;
         failed++;
         if (shown++ < 10)
-            fprintf(stderr, "qsim sweep: point %u (%s) failed\n", r->point, r->key);
+            cli_eprintf("qsim sweep: point %u (%s) failed\n", r->point, r->key);
     }
     if (failed > shown)
-        fprintf(stderr, "qsim sweep: ... and %u more failed points\n", failed - shown);
+        cli_eprintf("qsim sweep: ... and %u more failed points\n", failed - shown);
     if (failed)
-        fprintf(stderr, "qsim sweep: the reasons are in %s (field `failure`)\n", path);
+        cli_eprintf("qsim sweep: the reasons are in %s (field `failure`)\n", path);
 }
 
 /* ---- progress on stderr ---- */
@@ -124,7 +126,7 @@ static gboolean print_aggregate(const char *dir, GError **error)
 
 /* What `qsim sweep` parses. */
 typedef struct {
-    gint jobs;                 /* G_MININT: not given (the host's CPUs) */
+    gint jobs;                 /* 0 (below its range): not given, the host's CPUs */
     char *out, *shard, *plot_y, *plot_x, *plot_scale;
     char **lock_files;
     gboolean resume, plot, merge, quiet, aggregate, force;
@@ -172,7 +174,7 @@ static gboolean sweep_parse(int *argc, char ***argv, SweepFlags *f)
         "parallel and write DIR/results.csv and DIR/results.jsonl, one row per point, sorted by point.\n"
         "SWEEP is a path, or the name of an example sweep (pause, rob, protocol, seed-study).\n"
         "Exit 0 when every point succeeded, 1 when any failed (mutual exclusion, stall), 2 on bad input.",
-                             entries);
+                             entries, (const CliIntRange[]){ { "jobs", 1, SWEEP_MAX_JOBS }, { NULL } });
 }
 
 /* The options both kinds of sweep command share; FALSE after printing the problem. */
@@ -182,7 +184,7 @@ static gboolean check_common(SweepFlags *f)
     if (f->out && !cli_output_path_ok("--out", f->out))
         return FALSE;
     if (f->force && !f->merge) {
-        fprintf(stderr, "qsim sweep: --force belongs to --merge (a sweep never overwrites results: see --resume)\n");
+        cli_eprintf("qsim sweep: --force belongs to --merge (a sweep never overwrites results: see --resume)\n");
         return FALSE;
     }
     if (f->plot_y || f->plot_x || f->plot_scale)
@@ -196,8 +198,8 @@ static gboolean check_common(SweepFlags *f)
     /* Check for gnuplot before running anything: a sweep can take hours. */
     g_autofree char *gnuplot = f->plot ? g_find_program_in_path("gnuplot") : NULL;
     if (f->plot && !gnuplot) {
-        fprintf(stderr, "qsim sweep: --plot needs gnuplot, which is not installed "
-                        "(Debian: apt-get install gnuplot-nox; `make` as root installs it)\n");
+        cli_eprintf("qsim sweep: --plot needs gnuplot, which is not installed "
+                    "(Debian: apt-get install gnuplot-nox; `make` as root installs it)\n");
         return FALSE;
     }
     return TRUE;
@@ -218,11 +220,11 @@ static int merge_command(const SweepFlags *f, int argc, char **argv)
 {
     g_autoptr(GError) error = NULL;
     if (argc < 2 || !f->out) {
-        fprintf(stderr, "qsim sweep --merge: give the shard folders and --out DIR\n");
+        cli_eprintf("qsim sweep --merge: give the shard folders and --out DIR\n");
         return QSIM_EXIT_USAGE;
     }
     if (f->lock_files) {
-        fprintf(stderr, "qsim sweep --merge: --lock-file belongs to the runs of the shards, not to the merge\n");
+        cli_eprintf("qsim sweep --merge: --lock-file belongs to the runs of the shards, not to the merge\n");
         return QSIM_EXIT_USAGE;
     }
     guint missing = 0;
@@ -239,7 +241,7 @@ static int merge_command(const SweepFlags *f, int argc, char **argv)
         return cli_fail(error);
     report_failures(f->out);
     if (missing) {
-        fprintf(stderr, "qsim sweep: %u points are in none of the folders (a shard missing or unfinished)\n", missing);
+        cli_eprintf("qsim sweep: %u points are in none of the folders (a shard missing or unfinished)\n", missing);
         return QSIM_EXIT_FAILED;
     }
     g_autofree char *path = g_build_filename(f->out, "results.jsonl", NULL);
@@ -255,19 +257,15 @@ static int run_command(const SweepFlags *f, int argc, char **argv)
 {
     g_autoptr(GError) error = NULL;
     if (argc != 2) {
-        fprintf(stderr, "qsim sweep: give one sweep file (try `qsim sweep --help`)\n");
+        cli_eprintf("qsim sweep: give one sweep file (try `qsim sweep --help`)\n");
         return QSIM_EXIT_USAGE;
     }
     ProgressPrinter printer = { .live = isatty(STDERR_FILENO) };
     SweepRunOptions o = { .jobs = f->jobs > 0 ? (guint)f->jobs : MIN(g_get_num_processors(), SWEEP_MAX_JOBS),
                           .shard = 1, .nshards = 1, .resume = f->resume, .progress = f->quiet ? NULL : on_progress,
                           .progress_user = &printer };
-    if (f->jobs != G_MININT && (f->jobs < 1 || (guint)f->jobs > SWEEP_MAX_JOBS)) {
-        fprintf(stderr, "qsim sweep: --jobs %d: out of range [1, %u] (points run at once)\n", f->jobs, SWEEP_MAX_JOBS);
-        return QSIM_EXIT_USAGE;
-    }
     if (f->shard && !parse_shard(f->shard, &o.shard, &o.nshards)) {
-        fprintf(stderr, "qsim sweep: --shard %s: expected I/N with 1 <= I <= N, e.g. 2/8\n", f->shard);
+        cli_eprintf("qsim sweep: --shard %s: expected I/N with 1 <= I <= N, e.g. 2/8\n", f->shard);
         return QSIM_EXIT_USAGE;
     }
     g_autofree char *file = sweep_find_file(argv[1], &error);
@@ -307,7 +305,7 @@ static int run_command(const SweepFlags *f, int argc, char **argv)
 
 int cmd_sweep(int argc, char **argv)
 {
-    g_auto(SweepFlags) f = { .jobs = G_MININT };
+    g_auto(SweepFlags) f = { 0 };
     if (!sweep_parse(&argc, &argv, &f))
         return QSIM_EXIT_USAGE;
     if (!check_common(&f))

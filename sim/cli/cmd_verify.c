@@ -73,22 +73,22 @@ int cmd_verify(int argc, char **argv)
         "Check a lock on the reference interpreter (sequentially consistent memory,\n"
         "seeded random interleavings): mutual exclusion, no deadlock or livelock,\n"
         "every thread finished.  Exit 0 when all held, 1 otherwise.",
-        what, &wf, how);
+        what, &wf, how, (const CliIntRange[]){ { "seeds", 1, G_MAXINT }, { "seed", 0, G_MAXINT64 }, { NULL } });
     workload_flags_clear(&wf);
     if (!parsed)
         return QSIM_EXIT_USAGE;
     if (argc > 1) {
-        fprintf(stderr, "qsim verify: unexpected argument `%s` (try `qsim verify --help`)\n", argv[1]);
+        cli_eprintf("qsim verify: unexpected argument `%s` (try `qsim verify --help`)\n", argv[1]);
         return QSIM_EXIT_USAGE;
     }
     const char *lock = lf.lock, *lock_file = lf.lock_file;
     if (!lock == !lock_file) {
-        fprintf(stderr, "qsim verify: name the lock with --lock NAME or --lock-file PATH (one of them)\n");
+        cli_eprintf("qsim verify: name the lock with --lock NAME or --lock-file PATH (one of them)\n");
         return QSIM_EXIT_USAGE;
     }
     g_autoptr(GError) error = NULL;
     if (config && (arch_s || atomics_s)) {
-        fprintf(stderr, "qsim verify: --config gives the arch and atomics: give --config or --arch/--atomics, not both\n");
+        cli_eprintf("qsim verify: --config gives the arch and atomics: give --config or --arch/--atomics, not both\n");
         return QSIM_EXIT_USAGE;
     }
     if (config ? !verify_options_from_config(&o, config, &error) : !arch_target_parse(arch_s, atomics_s, &o.target, &error)) {
@@ -96,10 +96,6 @@ int cmd_verify(int argc, char **argv)
     }
     if (!workload_validate(&o.workload, WL_VERIFY, &error))
         return cli_fail(error);
-    if (seeds < 1) {
-        fprintf(stderr, "qsim verify: --seeds %d: at least 1\n", seeds);
-        return QSIM_EXIT_USAGE;
-    }
     o.lock_params = (const char *const *)lf.params;
     o.seeds = seed >= 0 ? 1 : (guint)seeds;
     o.first_seed = seed >= 0 ? (guint64)seed : 1;
@@ -112,7 +108,7 @@ int cmd_verify(int argc, char **argv)
         return cli_fail(error);
     VerifyResult r;
     if (!verify_lock(path, text, &o, &r, &error)) {
-        fprintf(stderr, "%s\n", error->message);
+        cli_eprintf("%s\n", error->message);
         return QSIM_EXIT_USAGE;
     }
     const char *name = lock ? lock : lock_file;
