@@ -1,9 +1,9 @@
 /* What the workload schema drives (see workload.h): defaults, parsing and checking values,
  * the harness options, the echo in reports and the reference text. */
-#include <errno.h>
 #include <string.h>
 #include "sim/workload.h"
 #include "sim/base/echo.h"
+#include "sim/base/whole_number.h"
 #include "sim/base/report.h"
 
 const WorkloadKey *workload_key_find(const char *name)
@@ -85,30 +85,11 @@ gboolean workload_parse(const WorkloadKey *k, const char *text, const char *who,
         g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s %s: one of %s", who, shown, names);
         return FALSE;
     }
-    /* Digits only (strtoull would take a sign, spaces and wrap negatives around). */
-    const char *p = text + (*text == '-');
-    gboolean digits = *p != '\0';
-    for (; *p && digits; p++)
-        digits = g_ascii_isdigit(*p);
-    g_autofree char *shown = echo_clip(text);
-    if (!digits) {
-        g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s %s: expected a whole number", who, shown);
+    /* A whole number, read as every integer option is (strtoull would take a sign and spaces,
+     * and wrap negatives around). */
+    guint64 v;
+    if (!whole_number_parse(who, text, k->min, k->max, &v, error))
         return FALSE;
-    }
-    /* Decimal, as everywhere in qsim: a leading zero (octal to some readers) is refused. */
-    const char *d = text + (*text == '-');
-    if (d[0] == '0' && d[1]) {
-        g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                    "%s %s: a number with a leading zero (numbers are decimal)", who, shown);
-        return FALSE;
-    }
-    errno = 0;
-    guint64 v = *text == '-' ? 0 : g_ascii_strtoull(text, NULL, 10);
-    if (*text == '-' || errno == ERANGE || v < k->min || v > k->max) {
-        g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                    "%s %s: out of range [%" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT "]", who, shown, k->min, k->max);
-        return FALSE;
-    }
     set_number(k, w, v);
     return TRUE;
 }

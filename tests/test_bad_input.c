@@ -8,6 +8,8 @@
 #include <unistd.h>
 #include <sys/file.h>
 #include <glib/gstdio.h>
+#include "sim/base/echo.h"
+#include "sim/cli/commands.h"
 #include "tests/run_qsim.h"
 
 static char *tmpdir(void)
@@ -423,6 +425,194 @@ START_TEST(test_long_tokens_are_clipped)
 }
 END_TEST
 
+/* ---- issue 29 ---- */
+
+/* The words that make each command do its work, so that an option's value is used, not only
+ * parsed (DIR: the test's folder; an option given here too is given again, and the last wins). */
+static const struct {
+    const char *command;
+    const char *args;
+} working_args[] = {
+    { "run", "--config teaching --lock tas --threads 1 --iterations 1" },
+    { "list", "configs" },
+    { "config", "teaching" },
+    { "asm", "locks/tas.qs" },
+    { "verify", "--lock tas --threads 1 --iterations 1 --seeds 1" },
+    { "protocol", "mesi" },
+    { "latency", "--config teaching" },
+    { "validate", "--config teaching" },
+    { "native", "--lock tas --threads 1 --iterations 1" },
+    { "calibrate", "--quick -q" },
+    { "sweep", "-q --out DIR/out DIR/s.yaml" },
+    { "litmus", "tests/litmus/x86/SB.litmus --config teaching --runs 1" },
+    { "man", "" },
+    { "completion", "bash" },
+};
+
+/* Item 11: every option of every command, given a 10,000-character value (letters as
+ * `--opt VALUE`, digits as `--opt=VALUE`), is echoed clipped: no 61 characters of it in a row
+ * anywhere in what qsim prints, and a short message. */
+START_TEST(test_every_option_value_is_clipped)
+{
+    g_autofree char *dir = tmpdir();
+    g_autofree char *sweep = write_file(dir, "s.yaml", TINY_SWEEP, -1); /* DIR/s.yaml */
+    char *values[2] = { g_strnfill(10000, 'x'), g_strnfill(10000, '9') };
+    g_autofree char *letters_run = g_strnfill(ECHO_MAX_CHARS + 1, 'x');
+    g_autofree char *digits_run = g_strnfill(ECHO_MAX_CHARS + 1, '9');
+    const char *runs[2] = { letters_run, digits_run };
+    g_autoptr(GPtrArray) docs = cli_describe_commands();
+    guint tried = 0;
+    for (guint c = 0; c < docs->len; c++) {
+        const CliCommandDoc *d = docs->pdata[c];
+        const char *base = NULL;
+        for (guint i = 0; i < G_N_ELEMENTS(working_args); i++)
+            if (!strcmp(working_args[i].command, d->command->name))
+                base = working_args[i].args;
+        ck_assert_msg(base, "no working arguments for qsim %s", d->command->name);
+        for (guint o = 0; o < d->options->len; o++) {
+            const CliOption *opt = d->options->pdata[o];
+            if (!opt->takes_arg)
+                continue;
+            for (guint v = 0; v < 2; v++) {
+                GPtrArray *args = g_ptr_array_new_with_free_func(g_free);
+                g_ptr_array_add(args, g_strdup(d->command->name));
+                g_auto(GStrv) words = g_strsplit(base, " ", -1);
+                for (guint w = 0; words[w]; w++)
+                    if (*words[w])
+                        g_ptr_array_add(args, g_str_has_prefix(words[w], "DIR/")
+                                                  ? g_build_filename(dir, words[w] + 4, NULL)
+                                                  : g_strdup(words[w]));
+                if (v == 0) {
+                    g_ptr_array_add(args, g_strdup_printf("--%s", opt->long_name));
+                    g_ptr_array_add(args, g_strdup(values[v]));
+                } else {
+                    g_ptr_array_add(args, g_strdup_printf("--%s=%s", opt->long_name, values[v]));
+                }
+                g_ptr_array_add(args, NULL);
+                g_autofree char *out = NULL, *err = NULL;
+                run_limited((const char *const *)args->pdata, &out, &err);
+                ck_assert_msg(!strstr(err, runs[v]) && strlen(err) < 1000, "qsim %s --%s: %zu bytes: %.300s",
+                              d->command->name, opt->long_name, strlen(err), err);
+                ck_assert_msg(!strstr(out, runs[v]), "qsim %s --%s: the value on stdout", d->command->name,
+                              opt->long_name);
+                g_ptr_array_unref(args);
+                tried++;
+                /* a sweep that ran leaves its folder: the next starts afresh */
+                g_autofree char *sweep_out = g_build_filename(dir, "out", NULL);
+                g_autofree char *rm = g_strdup_printf("rm -rf '%s'", sweep_out);
+                ck_assert_int_eq(system(rm), 0);
+            }
+        }
+    }
+    ck_assert_uint_gt(tried, 150);
+    g_free(values[0]);
+    g_free(values[1]);
+    rm_rf(dir);
+}
+END_TEST
+
+/* Item 12: integers are read one way everywhere: --writers names itself, -1 is no option's
+ * "not given", and --shard's halves are whole numbers as every other integer option's. */
+static const struct {
+    const char *args[8];
+    const char *want;
+} integer_cases[] = {
+    { { "run", "--lock", "tas", "--writers", "0" },
+      "--writers 0 with --readers 0 makes 0 threads: out of range [1, 4096]" },
+    { { "run", "--lock", "tas", "--writers", "-1" }, "--writers -1: out of range [0, 4096]" },
+    { { "run", "--lock", "tas", "--progress-cycles", "-1" }, "--progress-cycles -1: out of range [1000, " },
+    { { "run", "--lock", "tas", "--repeat", "0" }, "--repeat 0: out of range [2, 10000]" },
+    { { "run", "--lock", "tas", "--seed", "+5" }, "--seed +5: expected a whole number" },
+    { { "run", "--lock", "tas", "--seed", " 5" }, "--seed  5: expected a whole number" },
+    { { "run", "--lock", "tas", "--threads", "5 " }, "--threads 5 : expected a whole number" },
+    { { "native", "--lock", "tas", "--progress-ms", "-1" }, "--progress-ms -1: out of range [10, 3600000]" },
+    { { "verify", "--lock", "tas", "--seed", "-1" }, "--seed -1: out of range [0, " },
+    { { "verify", "--lock", "tas", "--seeds", "0" }, "--seeds 0: out of range [1, " },
+    { { "asm", "locks/tas.qs", "--threads", "0" }, "--threads 0: out of range [1, 1024]" },
+    { { "litmus", "tests/litmus/x86/SB.litmus", "--config", "teaching", "--runs", "-1" },
+      "--runs -1: out of range [1, " },
+    { { "sweep", "-q", "--jobs", "-2147483648", "SWEEP" }, "--jobs -2147483648: out of range [1, " },
+    { { "sweep", "-q", "--shard", "01/3", "SWEEP" }, "--shard 01/3: expected I/N" },
+    { { "sweep", "-q", "--shard", "+1/3", "SWEEP" }, "--shard +1/3: expected I/N" },
+    { { "sweep", "-q", "--shard", " 1/3", "SWEEP" }, "--shard  1/3: expected I/N" },
+    { { "sweep", "-q", "--shard", "1/3 ", "SWEEP" }, "--shard 1/3 : expected I/N" },
+    { { "sweep", "-q", "--shard", "1/03", "SWEEP" }, "--shard 1/03: expected I/N" },
+    { { "sweep", "-q", "--shard", "1/+3", "SWEEP" }, "--shard 1/+3: expected I/N" },
+    { { "sweep", "-q", "--shard", "4/3", "SWEEP" }, "--shard 4/3: expected I/N" },
+};
+
+START_TEST(test_integers_one_way)
+{
+    g_autofree char *dir = tmpdir();
+    g_autofree char *sweep = write_file(dir, "s.yaml", TINY_SWEEP, -1);
+    g_autofree char *out_dir = g_build_filename(dir, "out", NULL);
+    const char *args[12] = { NULL };
+    guint n = 0;
+    for (guint i = 0; integer_cases[_i].args[i]; i++)
+        args[n++] = !strcmp(integer_cases[_i].args[i], "SWEEP") ? sweep : integer_cases[_i].args[i];
+    if (!strcmp(args[0], "sweep")) {
+        args[n++] = "--out";
+        args[n++] = out_dir;
+    }
+    g_autofree char *err = NULL;
+    ck_assert_int_eq(run_limited(args, NULL, &err), 2);
+    ASSERT_ERR(err, integer_cases[_i].want);
+    if (g_str_has_prefix(integer_cases[_i].want, "--writers 0")) /* it used to blame --threads 0 */
+        ck_assert_msg(!strstr(err, "--threads 0"), "%s", err);
+    ck_assert(!g_file_test(out_dir, G_FILE_TEST_EXISTS));
+    rm_rf(dir);
+}
+END_TEST
+
+/* Item 18: a loop of symbolic links given to any output option is called that, with the path and
+ * the loop, and is left as it was (not replaced by a file). */
+START_TEST(test_output_link_loop_is_named)
+{
+    g_autofree char *dir = tmpdir();
+    g_autofree char *a = g_build_filename(dir, "a", NULL), *b = g_build_filename(dir, "b", NULL);
+    g_autofree char *self = g_build_filename(dir, "self", NULL), *below = g_build_filename(self, "x", NULL);
+    g_autofree char *sweep = write_file(dir, "s.yaml", TINY_SWEEP, -1);
+    ck_assert(symlink("b", a) == 0 && symlink("a", b) == 0 && symlink("self", self) == 0);
+    const char *cases[][10] = {
+        { "sweep", "-q", "--out", a, sweep },
+        { "sweep", "--merge", dir, "--out", a },
+        { "calibrate", "--quick", "-q", "--out", a },
+        { "protocol", "mesi", "--output", a },
+        { "run", "--config", "teaching", "--lock", "tas", "--iterations", "1", "--trace-out", a },
+        { "run", "--config", "teaching", "--lock", "tas", "--iterations", "1", "--trace-html", a },
+        { "sweep", "-q", "--out", below, sweep },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+        g_autofree char *err = NULL;
+        ck_assert_int_eq(run_limited(cases[i], NULL, &err), 2);
+        const char *path = i + 1 < G_N_ELEMENTS(cases) ? a : below;
+        g_autofree char *want = g_strdup_printf("%s: a loop of symbolic links", path);
+        ASSERT_ERR(err, want);
+        if (path == a)
+            ASSERT_ERR(err, " -> b -> a)");
+        g_autofree char *link = g_file_read_link(a, NULL);
+        ck_assert_str_eq(link, "b");
+    }
+    rm_rf(dir);
+}
+END_TEST
+
+/* Item 17: a control character in a value is echoed escaped, never sent to the terminal raw. */
+START_TEST(test_control_characters_are_escaped)
+{
+    const char *a[] = { "run", "--lock", "\x1b[31mred\x07", NULL };
+    g_autofree char *err = NULL;
+    ck_assert_int_eq(run_limited(a, NULL, &err), 2);
+    ASSERT_ERR(err, "\\x1b[31mred\\x07");
+    ck_assert_msg(!strchr(err, '\x1b') && !strchr(err, '\x07'), "%s", err);
+    const char *b[] = { "\x1b]0;title\x07", NULL };
+    g_free(err);
+    err = NULL;
+    ck_assert_int_eq(run_limited(b, NULL, &err), 2);
+    ck_assert_msg(!strchr(err, '\x1b') && !strchr(err, '\x07'), "%s", err);
+}
+END_TEST
+
 Suite *make_bad_input_suite(void)
 {
     Suite *s = suite_create("bad_input");
@@ -451,6 +641,13 @@ Suite *make_bad_input_suite(void)
     tcase_add_test(tc, test_empty_out_is_named);
     tcase_add_test(tc, test_full_stdout_is_an_error);
     tcase_add_test(tc, test_long_tokens_are_clipped);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("issue29");
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, test_every_option_value_is_clipped);
+    tcase_add_loop_test(tc, test_integers_one_way, 0, G_N_ELEMENTS(integer_cases));
+    tcase_add_test(tc, test_output_link_loop_is_named);
+    tcase_add_test(tc, test_control_characters_are_escaped);
     suite_add_tcase(s, tc);
     return s;
 }

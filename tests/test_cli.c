@@ -112,6 +112,93 @@ START_TEST(test_list)
 }
 END_TEST
 
+/* The options that name the lock are one table: run, native and verify show each the same way. */
+START_TEST(test_lock_options_shared)
+{
+    static const char *const commands[] = { "run", "native", "verify" };
+    static const char *const options[] = { "lock", "lock-file", "lock-param" };
+    g_autoptr(GPtrArray) docs = cli_describe_commands();
+    const CliOption *first[G_N_ELEMENTS(options)] = { NULL };
+    for (guint c = 0; c < G_N_ELEMENTS(commands); c++) {
+        const CliCommandDoc *d = NULL;
+        for (guint i = 0; i < docs->len && !d; i++)
+            if (!strcmp(((CliCommandDoc *)docs->pdata[i])->command->name, commands[c]))
+                d = docs->pdata[i];
+        ck_assert_msg(d, "no command %s", commands[c]);
+        for (guint k = 0; k < G_N_ELEMENTS(options); k++) {
+            const CliOption *o = NULL;
+            for (guint i = 0; i < d->options->len && !o; i++)
+                if (!strcmp(((CliOption *)d->options->pdata[i])->long_name, options[k]))
+                    o = d->options->pdata[i];
+            ck_assert_msg(o, "qsim %s has no --%s", commands[c], options[k]);
+            if (!first[k]) {
+                first[k] = o;
+                continue;
+            }
+            ck_assert_msg(o->short_name == first[k]->short_name && !g_strcmp0(o->arg, first[k]->arg) &&
+                              !g_strcmp0(o->help, first[k]->help),
+                          "qsim %s --%s differs from qsim run's", commands[c], options[k]);
+        }
+    }
+    ck_assert_int_eq(first[0]->short_name, 'l');
+}
+END_TEST
+
+/* `qsim run`'s modes: every pair has one row of the rules, and each refused pair is refused with
+ * its row's message before anything runs; each combined pair (but --native, which needs the
+ * host's compiler) runs. */
+START_TEST(test_run_mode_rules)
+{
+    guint nmodes = 0;
+    while (run_modes[nmodes].name)
+        nmodes++;
+    for (guint a = 0; a < nmodes; a++)
+        for (guint b = a + 1; b < nmodes; b++) {
+            guint pair = (1u << a) | (1u << b), rows = 0;
+            for (guint i = 0; i < run_mode_rules_len; i++)
+                rows += run_mode_rules[i].modes == pair;
+            ck_assert_msg(rows == 1, "%s with %s: %u rows in run_mode_rules", run_modes[a].name, run_modes[b].name,
+                          rows);
+        }
+    for (guint i = 0; i < run_mode_rules_len; i++) {
+        const CliModeRule *r = &run_mode_rules[i];
+        GString *line = g_string_new("run --config teaching --lock tas --threads 2 --iterations 2 --no-host-time");
+        gboolean native = FALSE;
+        for (guint m = 0; m < nmodes; m++)
+            if (r->modes & (1u << m)) {
+                g_string_append_printf(line, " %s", run_modes[m].example);
+                native |= !strcmp(run_modes[m].example, "--native");
+            }
+        g_autofree char *out = NULL, *err = NULL;
+        if (!r->combine) {
+            ck_assert_msg(run_qsim_line(line->str, &out, &err) == 2, "%s: not refused", line->str);
+            g_autofree char *want = g_strdup_printf("qsim run: %s\n", r->message);
+            ck_assert_msg(!strcmp(err, want), "%s: %s", line->str, err);
+            ck_assert_str_eq(out, "");
+        } else if (!native) {
+            ck_assert_msg(run_qsim_line(line->str, &out, &err) == 0, "%s: %s", line->str, err);
+        }
+        g_string_free(line, TRUE);
+    }
+}
+END_TEST
+
+/* Fixed work and fixed time are one or the other, in run as in native (issue 29: run dropped the
+ * count without a word). */
+START_TEST(test_fixed_work_or_time)
+{
+    static const char *const lines[][2] = {
+        { "run --config teaching --lock tas -i 5 -d 1000", "qsim: give --iterations or --duration, not both\n" },
+        { "native --lock tas --iterations 5 --duration-ms 5", "qsim: give --iterations or --duration-ms, not both\n" },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS(lines); i++) {
+        g_autofree char *out = NULL, *err = NULL;
+        ck_assert_int_eq(run_qsim_line(lines[i][0], &out, &err), 2);
+        ck_assert_str_eq(err, lines[i][1]);
+    }
+}
+END_TEST
+
 Suite *make_cli_suite(void)
 {
     Suite *s = suite_create("cli");
@@ -127,6 +214,9 @@ Suite *make_cli_suite(void)
     tcase_add_test(tc, test_config_file_error_position);
     tcase_add_test(tc, test_config_output_loads_back);
     tcase_add_test(tc, test_list);
+    tcase_add_test(tc, test_lock_options_shared);
+    tcase_add_test(tc, test_run_mode_rules);
+    tcase_add_test(tc, test_fixed_work_or_time);
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
     return s;

@@ -61,6 +61,45 @@ START_TEST(test_suggest_skips_long_words)
 }
 END_TEST
 
+/* Control characters (C1 too, in UTF-8 or as a lone byte) are escaped, so an echo cannot drive
+ * the terminal; the 60 characters counted are those written. */
+START_TEST(test_clip_escapes_controls)
+{
+    g_autofree char *esc = echo_clip("a\x1b[31mb\tc\nd\x7f");
+    ck_assert_str_eq(esc, "a\\x1b[31mb\\tc\\nd\\x7f");
+    g_autofree char *c1 = echo_clip("x\xc2\x9b" "1m");   /* U+009B, CSI as C1 in UTF-8 */
+    ck_assert_str_eq(c1, "x\\u009b1m");
+    g_autofree char *c1_byte = echo_clip("x\x9b" "1m");  /* CSI to an 8-bit terminal */
+    ck_assert_str_eq(c1_byte, "x\\x9b1m");
+    g_autofree char *latin1 = echo_clip("caf\xe9");     /* no UTF-8, no control: as it is */
+    ck_assert_str_eq(latin1, "caf\xe9");
+    g_autofree char *utf8 = echo_clip("café");
+    ck_assert_str_eq(utf8, "café");
+    g_autofree char *many = g_strnfill(100, '\x1b');
+    g_autofree char *clipped = echo_clip(many);
+    ck_assert_uint_eq(strlen(clipped), ECHO_MAX_CHARS * 4 + 3);
+}
+END_TEST
+
+/* A message and the words typed: a word (or a piece of one) is clipped wherever it is, the
+ * message's own long text kept whole, control characters escaped all through. */
+START_TEST(test_clip_words)
+{
+    g_autofree char *value = g_strnfill(1000, 'v');
+    g_autofree char *piece = g_strnfill(500, 'v');
+    g_autofree char *ours = g_strnfill(100, 'o');
+    g_autofree char *opt = g_strconcat("--out=", value, NULL);
+    const char *words[] = { "run", opt, value, NULL };
+    g_autofree char *msg = g_strdup_printf("--out %s/results.csv: %s; cpu `%s`; %s\x1b\n", value, "no", piece, ours);
+    g_autofree char *c = echo_clip_words(msg, words);
+    g_autofree char *head = g_strnfill(ECHO_MAX_CHARS, 'v');
+    g_autofree char *want = g_strdup_printf("--out %s.../results.csv: no; cpu `%s...`; %s\\x1b\n", head, head, ours);
+    ck_assert_str_eq(c, want);
+    g_autofree char *plain = echo_clip_words("nothing typed here\n", NULL);
+    ck_assert_str_eq(plain, "nothing typed here\n");
+}
+END_TEST
+
 Suite *make_echo_suite(void)
 {
     Suite *s = suite_create("echo");
@@ -68,6 +107,8 @@ Suite *make_echo_suite(void)
     tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_clip);
     tcase_add_test(tc, test_clip_message);
+    tcase_add_test(tc, test_clip_escapes_controls);
+    tcase_add_test(tc, test_clip_words);
     tcase_add_test(tc, test_suggest_skips_long_words);
     suite_add_tcase(s, tc);
     return s;

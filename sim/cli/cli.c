@@ -1,17 +1,57 @@
 /* Helpers shared by the sub-commands: option parsing and error printing. */
+#include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "sim/cli/commands.h"
 #include "sim/base/echo.h"
+#include "sim/base/whole_number.h"
 
-static gboolean check_integer_options(const GOptionEntry *const *groups, int argc, char **argv, GError **error);
+static gboolean check_integer_options(const GOptionEntry *const *groups, const CliIntRange *ranges, int argc,
+                                      char **argv, GError **error);
+
+/* ---- printing errors ---- */
+
+/* What the user typed on this command line (the words the parse saw, and the values inside
+ * --name=VALUE and -cVALUE): what an error may echo, and so what cli_eprintf clips. */
+static GPtrArray *typed_words;
+
+void cli_remember_words(int argc, char **argv)
+{
+    if (!typed_words)
+        typed_words = g_ptr_array_new_with_free_func(g_free);
+    g_ptr_array_set_size(typed_words, 0);
+    for (int i = 0; i < argc; i++) {
+        const char *w = argv[i];
+        g_ptr_array_add(typed_words, g_strdup(w));
+        const char *eq = strchr(w, '=');
+        if (w[0] == '-' && w[1] == '-' && eq)
+            g_ptr_array_add(typed_words, g_strdup(eq + 1));
+        else if (w[0] == '-' && w[1] && w[1] != '-' && w[2])
+            g_ptr_array_add(typed_words, g_strdup(w + 2));
+    }
+    g_ptr_array_add(typed_words, NULL);
+}
+
+void cli_eprintf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    g_autofree char *msg = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    g_autofree char *shown = echo_clip_words(msg, typed_words ? (const char *const *)typed_words->pdata : NULL);
+    fputs(shown, stderr);
+}
 
 /* Parses argv with `ctx`, whose options are the `groups` (NULL-terminated entry lists). */
-static gboolean parse_checked(GOptionContext *ctx, const GOptionEntry *const *groups, int *argc, char ***argv)
+static gboolean parse_checked(GOptionContext *ctx, const GOptionEntry *const *groups, const CliIntRange *ranges,
+                              int *argc, char ***argv)
 {
     g_autoptr(GError) error = NULL;
-    if (!check_integer_options(groups, *argc, *argv, &error)) {
-        fprintf(stderr, "qsim %s: %s (try `qsim %s --help`)\n", (*argv)[0], error->message, (*argv)[0]);
+    cli_remember_words(*argc, *argv);
+    if (!check_integer_options(groups, ranges, *argc, *argv, &error)) {
+        cli_eprintf("qsim %s: %s (try `qsim %s --help`)\n", (*argv)[0], error->message, (*argv)[0]);
         return FALSE;
     }
     return cli_parse(ctx, argc, argv);
@@ -24,8 +64,7 @@ gboolean cli_parse(GOptionContext *ctx, int *argc, char ***argv)
     g_autofree char *prg = g_strdup_printf("qsim %s", (*argv)[0]);
     g_set_prgname(prg);
     if (!g_option_context_parse(ctx, argc, argv, &error)) {
-        fprintf(stderr, "qsim %s: %s (try `qsim %s --help`)\n", (*argv)[0], error->message,
-                (*argv)[0]);
+        cli_eprintf("qsim %s: %s (try `qsim %s --help`)\n", (*argv)[0], error->message, (*argv)[0]);
         return FALSE;
     }
     return TRUE;
@@ -33,9 +72,10 @@ gboolean cli_parse(GOptionContext *ctx, int *argc, char ***argv)
 
 /* ---- numbers on the command line ---- */
 
-/* GOption reads integers with strtol's base 0: `--threads 010` was 8 and `--runs 0x10` 16.
- * Numbers are decimal everywhere in qsim (configs too), so an integer option's value must be
- * written in decimal, and a leading zero is refused rather than read either way. */
+/* GOption reads integers with strtol's base 0: `--threads 010` was 8 and `--runs 0x10` 16, and
+ * `-1` passed as any option's "not given".  Every integer option is read the one way qsim reads
+ * whole numbers (whole_number.h: decimal digits in the option's range) before GOption sees it,
+ * so GOption never fails on one, and a value out of the range cannot reach the command. */
 
 static gboolean takes_arg(const GOptionEntry *e)
 {
@@ -45,6 +85,17 @@ static gboolean takes_arg(const GOptionEntry *e)
 static gboolean is_integer_option(const GOptionEntry *e)
 {
     return e->arg == G_OPTION_ARG_INT || e->arg == G_OPTION_ARG_INT64;
+}
+
+/* The range of integer option `e` (every one has a row: a missing row is our bug). */
+static const CliIntRange *range_of(const CliIntRange *ranges, const GOptionEntry *e)
+{
+    for (const CliIntRange *r = ranges; r && r->option; r++)
+        if (!strcmp(r->option, e->long_name)) {
+            g_assert(r->min >= 0 && r->min <= r->max && (e->arg == G_OPTION_ARG_INT64 || r->max <= G_MAXINT));
+            return r;
+        }
+    g_error("integer option --%s has no range (CliIntRange)", e->long_name);
 }
 
 static const GOptionEntry *find_long(const GOptionEntry *const *groups, const char *name, gsize len)
@@ -65,33 +116,19 @@ static const GOptionEntry *find_short(const GOptionEntry *const *groups, char c)
     return NULL;
 }
 
-static gboolean check_integer(const GOptionEntry *e, const char *value, GError **error)
+static gboolean check_integer(const GOptionEntry *e, const char *value, const CliIntRange *ranges, GError **error)
 {
-    const char *digits = value + (value[0] == '-');
-    gsize n = strspn(digits, "0123456789");
-    g_autofree char *shown = echo_clip(value);
-    if (n == 0 || digits[n]) {
-        g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "--%s %s: expected a decimal integer",
-                    e->long_name, shown);
-        return FALSE;
-    }
-    if (n > 1 && digits[0] == '0') {
-        const char *p = digits;
-        while (p[0] == '0' && p[1])
-            p++;
-        g_autofree char *plain = echo_clip(p);
-        g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                    "--%s %s: a number with a leading zero (numbers are decimal: write %s%s)", e->long_name, shown,
-                    value[0] == '-' ? "-" : "", plain);
-        return FALSE;
-    }
-    return TRUE;
+    const CliIntRange *r = range_of(ranges, e);
+    g_autofree char *who = g_strconcat("--", e->long_name, NULL);
+    guint64 v;
+    return whole_number_parse(who, value, (guint64)r->min, (guint64)r->max, &v, error);
 }
 
-/* Every integer option's value in argv is decimal.  Options are found as GOption finds them:
- * --name=VALUE, --name VALUE, -c VALUE, -cVALUE, short flags run together; `--` ends them.
- * What this cannot place (an unknown option) is left to GOption to report. */
-static gboolean check_integer_options(const GOptionEntry *const *groups, int argc, char **argv, GError **error)
+/* Every integer option's value in argv is a whole number in its range.  Options are found as
+ * GOption finds them: --name=VALUE, --name VALUE, -c VALUE, -cVALUE, short flags run together;
+ * `--` ends them.  What this cannot place (an unknown option) is left to GOption to report. */
+static gboolean check_integer_options(const GOptionEntry *const *groups, const CliIntRange *ranges, int argc,
+                                      char **argv, GError **error)
 {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -105,7 +142,7 @@ static gboolean check_integer_options(const GOptionEntry *const *groups, int arg
             if (!e || !takes_arg(e))
                 continue;
             const char *value = eq ? eq + 1 : i + 1 < argc ? argv[++i] : NULL;
-            if (value && is_integer_option(e) && !check_integer(e, value, error))
+            if (value && is_integer_option(e) && !check_integer(e, value, ranges, error))
                 return FALSE;
             continue;
         }
@@ -116,7 +153,7 @@ static gboolean check_integer_options(const GOptionEntry *const *groups, int arg
             if (!takes_arg(e))
                 continue;
             const char *value = c[1] ? c + 1 : i + 1 < argc ? argv[++i] : NULL;
-            if (value && is_integer_option(e) && !check_integer(e, value, error))
+            if (value && is_integer_option(e) && !check_integer(e, value, ranges, error))
                 return FALSE;
             break;
         }
@@ -145,9 +182,11 @@ static void cli_command_doc_free(gpointer p)
     g_free(d);
 }
 
-static void describe_entries(const GOptionEntry *e)
+static void describe_entries(const GOptionEntry *e, const CliIntRange *ranges)
 {
     for (; e && e->long_name; e++) {
+        if (is_integer_option(e))
+            range_of(ranges, e); /* every integer option has its range: `qsim man` finds one missing */
         CliOption *o = g_new0(CliOption, 1);
         o->long_name = g_strdup(e->long_name);
         o->short_name = e->short_name;
@@ -182,11 +221,11 @@ GPtrArray *cli_describe_commands(void)
 }
 
 gboolean cli_parse_command(int *argc, char ***argv, const char *params, const char *summary,
-                           const GOptionEntry *entries)
+                           const GOptionEntry *entries, const CliIntRange *ranges)
 {
     if (describing) {
         describe(params, summary);
-        describe_entries(entries);
+        describe_entries(entries, ranges);
         return FALSE;
     }
     GOptionContext *ctx = g_option_context_new(params);
@@ -194,19 +233,20 @@ gboolean cli_parse_command(int *argc, char ***argv, const char *params, const ch
     if (entries)
         g_option_context_add_main_entries(ctx, entries, NULL);
     const GOptionEntry *groups[] = { entries, NULL };
-    gboolean ok = parse_checked(ctx, entries ? groups : groups + 1, argc, argv);
+    gboolean ok = parse_checked(ctx, entries ? groups : groups + 1, ranges, argc, argv);
     g_option_context_free(ctx);
     return ok;
 }
 
 gboolean cli_parse_workload_command(int *argc, char ***argv, const char *params, const char *summary,
-                                    const GOptionEntry *what, WorkloadFlags *wf, const GOptionEntry *how)
+                                    const GOptionEntry *what, WorkloadFlags *wf, const GOptionEntry *how,
+                                    const CliIntRange *ranges)
 {
     if (describing) {
         describe(params, summary);
-        describe_entries(what);
-        describe_entries(wf->entries);
-        describe_entries(how);
+        describe_entries(what, ranges);
+        describe_entries(wf->entries, ranges);
+        describe_entries(how, ranges);
         return FALSE;
     }
     GOptionContext *ctx = g_option_context_new(params);
@@ -223,22 +263,67 @@ gboolean cli_parse_workload_command(int *argc, char ***argv, const char *params,
     for (guint i = 0; i < G_N_ELEMENTS(all); i++)
         if (all[i])
             groups[ng++] = all[i];
-    gboolean ok = parse_checked(ctx, groups, argc, argv);
+    gboolean ok = parse_checked(ctx, groups, ranges, argc, argv);
     g_option_context_free(ctx);
     return ok;
 }
 
+const CliModeRule *cli_mode_conflict(const CliModeRule *rules, guint n, guint given)
+{
+    for (guint i = 0; i < n; i++)
+        if (!rules[i].combine && (given & rules[i].modes) == rules[i].modes)
+            return &rules[i];
+    return NULL;
+}
+
 int cli_fail(const GError *error)
 {
-    fprintf(stderr, "qsim: %s\n", error->message);
+    cli_eprintf("qsim: %s\n", error->message);
     return QSIM_EXIT_USAGE;
+}
+
+/* " (a -> b -> a)": the links from `path` round to one already passed, as each is written;
+ * "" when the path is no link itself (the loop is in a folder above it) or the chain is not a
+ * plain loop. */
+static char *link_loop_text(const char *path)
+{
+    GString *s = g_string_new(NULL);
+    g_autoptr(GPtrArray) seen = g_ptr_array_new_with_free_func(g_free);
+    g_autofree char *cur = g_canonicalize_filename(path, NULL);
+    g_string_append(s, path);
+    for (guint steps = 0; steps < 40; steps++) {
+        g_ptr_array_add(seen, g_strdup(cur));
+        g_autofree char *target = g_file_read_link(cur, NULL);
+        if (!target)
+            break;
+        g_autofree char *dir = g_path_get_dirname(cur);
+        g_autofree char *next = g_canonicalize_filename(target, dir);
+        g_string_append_printf(s, " -> %s", target);
+        for (guint i = 0; i < seen->len; i++)
+            if (!strcmp(seen->pdata[i], next)) {
+                g_autofree char *chain = g_string_free(s, FALSE);
+                return g_strdup_printf(" (%s)", chain);
+            }
+        g_free(cur);
+        cur = g_steal_pointer(&next);
+    }
+    g_string_free(s, TRUE);
+    return g_strdup("");
 }
 
 gboolean cli_output_path_ok(const char *option, const char *path)
 {
     /* The system's answer to "" is "Invalid argument" with no name: say what is wrong. */
     if (!*path) {
-        fprintf(stderr, "qsim: %s '': an empty path (name a file or folder)\n", option);
+        cli_eprintf("qsim: %s '': an empty path (name a file or folder)\n", option);
+        return FALSE;
+    }
+    /* A loop of symbolic links: making the folder says "Not a directory", and writing the file
+     * would replace the link; neither says what the path is. */
+    struct stat st;
+    if (stat(path, &st) != 0 && errno == ELOOP) {
+        g_autofree char *loop = link_loop_text(path);
+        cli_eprintf("qsim: %s %s: a loop of symbolic links%s\n", option, path, loop);
         return FALSE;
     }
     return TRUE;

@@ -68,3 +68,25 @@ gboolean workload_flags_given(const WorkloadFlags *f, const char *name)
     g_assert(k);
     return (f->given >> (k - workload_schema)) & 1;
 }
+
+gboolean workload_flags_check(const WorkloadFlags *f, GError **error)
+{
+    /* Fixed work and fixed time are two kinds of run: the count of one and the length of the
+     * other are not both given (a fixed-time row whose absence means fixed work: no default). */
+    const WorkloadKey *work = NULL, *time = NULL;
+    for (guint i = 0; i < workload_schema_len; i++) {
+        const WorkloadKey *k = &workload_schema[i];
+        if (!((f->given >> i) & 1))
+            continue;
+        if (k->mode == WL_FIXED_WORK && !work)
+            work = k;
+        if (k->mode == WL_FIXED_TIME && !k->def && !time)
+            time = k;
+    }
+    if (work && time) {
+        g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "give --%s or --%s, not both", work->flag,
+                    time->flag);
+        return FALSE;
+    }
+    return TRUE;
+}

@@ -22,20 +22,16 @@ int cmd_asm(int argc, char **argv)
                            "Assemble an ISA source file (the ISA: " QSIM_DOC("isa.md") ") and print the listing:\n"
                                       "each pc with its source position and decoded op, the labels,\n"
                                       "and the memory layout.  Errors print as file:line:col: message.",
-                           entries))
+                           entries, (const CliIntRange[]){ { "threads", 1, 1024 }, { NULL } }))
         return QSIM_EXIT_USAGE;
     if (argc != 2) {
-        fprintf(stderr, "qsim asm: name one source file (try `qsim asm --help`)\n");
+        cli_eprintf("qsim asm: name one source file (try `qsim asm --help`)\n");
         return QSIM_EXIT_USAGE;
     }
     g_autoptr(GError) error = NULL;
     ArchTarget target;
     if (!arch_target_parse(arch_s, atomics_s, &target, &error))
         return cli_fail(error);
-    if (threads < 1 || threads > 1024) {
-        fprintf(stderr, "qsim asm: --threads must be from 1 to 1024\n");
-        return QSIM_EXIT_USAGE;
-    }
     g_autofree char *text = NULL;
     if (!input_file_read(argv[1], INPUT_LOCK, &text, NULL, &error))
         return cli_fail(error);
@@ -45,7 +41,7 @@ int cmd_asm(int argc, char **argv)
     g_autoptr(IsaProgram) p = with_harness ? harness_assemble(argv[1], text, &h, target, NULL, &error)
                                            : asm_assemble_sources(alone, 1, target, &error);
     if (!p) {
-        fprintf(stderr, "%s\n", error->message);
+        cli_eprintf("%s\n", error->message);
         return QSIM_EXIT_USAGE;
     }
     g_autofree char *listing = asm_listing(p, target, (guint)threads);

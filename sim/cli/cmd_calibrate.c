@@ -10,7 +10,7 @@
 
 static void show_progress(void *user G_GNUC_UNUSED, const char *what)
 {
-    fprintf(stderr, "qsim calibrate: %s\n", what);
+    cli_eprintf("qsim calibrate: %s\n", what);
 }
 
 int cmd_calibrate(int argc, char **argv)
@@ -32,7 +32,7 @@ int cmd_calibrate(int argc, char **argv)
                            "instructions, fences, PAUSE) and write a machine config of it. Every\n"
                            "measured value carries a comment: how, on which CPU, and its spread.\n"
                            "Takes under two minutes on a small machine (" QSIM_DOC("native.md") ").",
-                           entries))
+                           entries, NULL))
         return QSIM_EXIT_USAGE;
     g_autoptr(GError) error = NULL;
     if (argc > 1) {
@@ -49,32 +49,32 @@ int cmd_calibrate(int argc, char **argv)
     guint64 t0 = native_now_ns();
     g_autoptr(CalibResult) r = calibrate_run(&o, &error);
     if (!r) {
-        fprintf(stderr, "qsim calibrate: %s\n", error->message);
+        cli_eprintf("qsim calibrate: %s\n", error->message);
         return error->code == CALIB_ERROR_USAGE ? QSIM_EXIT_USAGE : QSIM_EXIT_FAILED;
     }
     double wall = (double)(native_now_ns() - t0) / 1e9;
     g_autofree char *yaml = calib_write_yaml(r, &error);
     if (!yaml) {
-        fprintf(stderr, "qsim calibrate: %s\n", error->message);
+        cli_eprintf("qsim calibrate: %s\n", error->message);
         return QSIM_EXIT_FAILED;
     }
     /* What is written must load: a writer bug is reported here, not at the next run. */
     g_autoptr(QsimConfig) back = config_load_string(yaml, out ? out : "<calibrated>", NULL, &error);
     if (!back) {
-        fprintf(stderr, "qsim calibrate: the config written does not load (a bug): %s\n", error->message);
+        cli_eprintf("qsim calibrate: the config written does not load (a bug): %s\n", error->message);
         return QSIM_EXIT_FAILED;
     }
     if (r->host.vm)
-        fprintf(stderr, "qsim calibrate: note: this host is a virtual machine (%s): the figures are the VM's, "
-                "not the processor's (the file says so too)\n", r->host.vm_evidence);
+        cli_eprintf("qsim calibrate: note: this host is a virtual machine (%s): the figures are the VM's, "
+            "not the processor's (the file says so too)\n", r->host.vm_evidence);
     for (guint i = 0; i < r->notes->len; i++)
-        fprintf(stderr, "qsim calibrate: note: %s\n", (const char *)r->notes->pdata[i]);
+        cli_eprintf("qsim calibrate: note: %s\n", (const char *)r->notes->pdata[i]);
     if (out) {
         if (!g_file_set_contents(out, yaml, -1, &error))
             return cli_fail(error);
     } else {
         fputs(yaml, stdout);
     }
-    fprintf(stderr, "qsim calibrate: measured in %.1f s%s%s\n", wall, out ? "; wrote " : "", out ? out : "");
+    cli_eprintf("qsim calibrate: measured in %.1f s%s%s\n", wall, out ? "; wrote " : "", out ? out : "");
     return QSIM_EXIT_OK;
 }

@@ -166,7 +166,7 @@ int cmd_completion(int argc, char **argv)
     if (!cli_parse_command(&argc, &argv, "bash",
                            "Print the shell completion script for SHELL (bash): commands, each command's\n"
                            "options, config and lock names, choices (`make install` installs it).",
-                           NULL))
+                           NULL, NULL))
         return QSIM_EXIT_USAGE;
     for (guint i = 0; argc == 2 && i < G_N_ELEMENTS(shells); i++)
         if (!strcmp(argv[1], shells[i].shell)) {
@@ -174,6 +174,6 @@ int cmd_completion(int argc, char **argv)
             fputs(script, stdout);
             return QSIM_EXIT_OK;
         }
-    fprintf(stderr, "qsim completion: name the shell: `qsim completion bash`\n");
+    cli_eprintf("qsim completion: name the shell: `qsim completion bash`\n");
     return QSIM_EXIT_USAGE;
 }

@@ -19,7 +19,7 @@ int cmd_config(int argc, char **argv)
                            "Print the effective config CFG (a path, or a name from `qsim list configs`, with or\n"
         "without .yaml): every key with defaults filled in, as YAML that qsim can load again\n"
         "(keys of the other arch as comments).",
-                           entries))
+                           entries, NULL))
         return QSIM_EXIT_USAGE;
     if (reference) {
         g_autofree char *md = config_reference_markdown();
@@ -27,7 +27,7 @@ int cmd_config(int argc, char **argv)
         return QSIM_EXIT_OK;
     }
     if (argc != 2) {
-        fprintf(stderr, "qsim config: name one config, e.g. `qsim config haswell`\n");
+        cli_eprintf("qsim config: name one config, e.g. `qsim config haswell`\n");
         return QSIM_EXIT_USAGE;
     }
     g_autoptr(GError) error = NULL;

@@ -140,10 +140,10 @@ int cmd_latency(int argc, char **argv)
         "to a line that another core holds in each coherence state (M, O, E, S, F, I as the protocol\n"
         "has them), on the same die and at each socket distance, and the local L1/L2/LLC/memory\n"
         "latencies.  Rows a machine cannot have are listed with the reason.",
-                           entries))
+                           entries, NULL))
         return QSIM_EXIT_USAGE;
     if (!config || argc != 1) {
-        fprintf(stderr, "qsim latency: name a config, e.g. `qsim latency --config haswell`\n");
+        cli_eprintf("qsim latency: name a config, e.g. `qsim latency --config haswell`\n");
         return QSIM_EXIT_USAGE;
     }
     g_autoptr(GError) error = NULL;

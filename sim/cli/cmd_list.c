@@ -183,13 +183,13 @@ int cmd_list(int argc, char **argv)
         g_string_append_printf(params, "%s%s", i ? "|" : "", subjects[i].name);
         g_string_append_printf(summary, "\n  %-10s %s", subjects[i].name, subjects[i].what);
     }
-    if (!cli_parse_command(&argc, &argv, params->str, summary->str, NULL))
+    if (!cli_parse_command(&argc, &argv, params->str, summary->str, NULL, NULL))
         return QSIM_EXIT_USAGE;
     for (guint i = 0; argc == 2 && i < G_N_ELEMENTS(subjects); i++)
         if (!strcmp(argv[1], subjects[i].name)) {
             subjects[i].print();
             return QSIM_EXIT_OK;
         }
-    fprintf(stderr, "qsim list: say what to list: `qsim list %s`\n", params->str);
+    cli_eprintf("qsim list: say what to list: `qsim list %s`\n", params->str);
     return QSIM_EXIT_USAGE;
 }

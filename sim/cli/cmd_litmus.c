@@ -44,10 +44,11 @@ int cmd_litmus(int argc, char **argv)
                            "Run litmus tests (herdtools7 format: X86, X86_64, AArch64) on a machine model and report\n"
         "the final states seen, as litmus7 does.  Exit status: 0 ok, 1 an --expect check failed\n"
         "(or a run failed), 2 unreadable input.",
-                           entries))
+                           entries,
+                           (const CliIntRange[]){ { "runs", 1, G_MAXINT }, { "seed", 0, G_MAXINT64 }, { NULL } }))
         return QSIM_EXIT_USAGE;
     if (argc < 2) {
-        fprintf(stderr, "qsim litmus: name at least one .litmus file\n");
+        cli_eprintf("qsim litmus: name at least one .litmus file\n");
         return QSIM_EXIT_USAGE;
     }
     char **files = argv + 1;
@@ -56,15 +57,11 @@ int cmd_litmus(int argc, char **argv)
     g_autoptr(GError) error = NULL;
     ReportFormat fmt = REPORT_TEXT;
     if (format && (!report_format_parse(format, &fmt, &error) || fmt == REPORT_CSV)) {
-        fprintf(stderr, "qsim litmus: --format %s: use text or json\n", format);
-        return QSIM_EXIT_USAGE;
-    }
-    if (runs <= 0) {
-        fprintf(stderr, "qsim litmus: --runs must be at least 1\n");
+        cli_eprintf("qsim litmus: --format %s: use text or json\n", format);
         return QSIM_EXIT_USAGE;
     }
     if (!config == !sc) {
-        fprintf(stderr, "qsim litmus: --config CFG is required (see `qsim list configs`), or --sc\n");
+        cli_eprintf("qsim litmus: --config CFG is required (see `qsim list configs`), or --sc\n");
         return QSIM_EXIT_USAGE;
     }
     g_autoptr(QsimConfig) cfg = sc ? NULL : config_load(config, NULL, &error);
@@ -84,12 +81,12 @@ int cmd_litmus(int argc, char **argv)
     LitmusJobOutcome outcome = litmus_job_run((const char *const *)files, &job, ex, out, notes);
     fputs(out->str, stdout);
     for (guint i = 0; i < notes->len; i++)
-        fprintf(stderr, "qsim litmus: %s\n", (char *)notes->pdata[i]);
+        cli_eprintf("qsim litmus: %s\n", (char *)notes->pdata[i]);
     switch (outcome) {
     case LITMUS_JOB_OK: return QSIM_EXIT_OK;
     case LITMUS_JOB_FAILED: return QSIM_EXIT_FAILED;
     case LITMUS_JOB_BAD_INPUT: break;
     }
-    fprintf(stderr, "qsim litmus: some tests did not run (above); exit status 2\n");
+    cli_eprintf("qsim litmus: some tests did not run (above); exit status 2\n");
     return QSIM_EXIT_USAGE;
 }

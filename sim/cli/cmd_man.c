@@ -182,10 +182,10 @@ int cmd_man(int argc, char **argv)
     if (!cli_parse_command(&argc, &argv, "",
                            "Print the manual page qsim(1) in roff, made from qsim's own tables\n"
                            "(view it with `qsim man | man -l -`; `make install` installs it).",
-                           NULL))
+                           NULL, NULL))
         return QSIM_EXIT_USAGE;
     if (argc != 1) {
-        fprintf(stderr, "qsim man: takes no arguments\n");
+        cli_eprintf("qsim man: takes no arguments\n");
         return QSIM_EXIT_USAGE;
     }
     g_autofree char *page = man_page();

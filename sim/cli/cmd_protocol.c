@@ -62,12 +62,14 @@ int cmd_protocol(int argc, char **argv)
                            "every row in words; or its state diagram as Graphviz DOT; or the legend of\n"
                            "`qsim run --trace`.  Default: mesi.  msi-bus and mesi-bus are the snooping\n"
                            "tables a config with topology.interconnect: bus runs (a cache and the memory).",
-                           entries))
+                           entries, NULL))
         return QSIM_EXIT_USAGE;
     if (argc > 2 || (argc == 2 && config)) {
-        fprintf(stderr, "qsim protocol: name one protocol, or a --config (try `qsim protocol --help`)\n");
+        cli_eprintf("qsim protocol: name one protocol, or a --config (try `qsim protocol --help`)\n");
         return QSIM_EXIT_USAGE;
     }
+    if (output && !cli_output_path_ok("--output", output))
+        return QSIM_EXIT_USAGE;
     g_autoptr(GError) error = NULL;
     ProtoDocFormat f = PROTO_DOC_TEXT;
     if (format && !protocol_doc_format_parse(format, &f, &error))
@@ -85,11 +87,11 @@ int cmd_protocol(int argc, char **argv)
     if (!p)
         return cli_fail(error);
     if (legend && (f == PROTO_DOC_CSV || f == PROTO_DOC_DOT)) {
-        fprintf(stderr, "qsim protocol: --legend comes as text or markdown\n");
+        cli_eprintf("qsim protocol: --legend comes as text or markdown\n");
         return QSIM_EXIT_USAGE;
     }
     if (transient && f != PROTO_DOC_DOT) {
-        fprintf(stderr, "qsim protocol: --transient is for --format dot (the tables always show every state)\n");
+        cli_eprintf("qsim protocol: --transient is for --format dot (the tables always show every state)\n");
         return QSIM_EXIT_USAGE;
     }
     g_autofree char *text = legend ? protocol_doc_legend(p, f)
@@ -100,6 +102,6 @@ int cmd_protocol(int argc, char **argv)
     }
     int rc = write_output(output, text, f == PROTO_DOC_DOT, &error);
     if (rc != QSIM_EXIT_OK)
-        fprintf(stderr, "qsim protocol: %s\n", error->message);
+        cli_eprintf("qsim protocol: %s\n", error->message);
     return rc;
 }

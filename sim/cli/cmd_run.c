@@ -107,7 +107,7 @@ static int run_native_beside(const RunOptions *o, JsonNode *model, ReportFormat 
     gboolean ok = json_object_get_boolean_member(json_node_get_object(host), "mutual_exclusion");
     json_node_unref(host);
     if (!ok)
-        fprintf(stderr, "qsim run: the native run violated mutual exclusion\n");
+        cli_eprintf("qsim run: the native run violated mutual exclusion\n");
     return ok ? QSIM_EXIT_OK : QSIM_EXIT_FAILED;
 }
 
@@ -139,7 +139,7 @@ static int run_repeat_command(const RunOptions *o, guint n, const char *vs, Repo
             out = repeat_compare_text(&a, &b, label_a, vs, compare_keys);
         }
         if (!b.ok)
-            fprintf(stderr, "qsim run: %s: %s", vs, b.failure);
+            cli_eprintf("qsim run: %s: %s", vs, b.failure);
         repeat_result_clear(&b);
     } else if (fmt == REPORT_JSON) {
         g_autoptr(JsonNode) root = repeat_json(&a);
@@ -151,160 +151,215 @@ static int run_repeat_command(const RunOptions *o, guint n, const char *vs, Repo
     }
     fputs(out, stdout);
     if (!a.ok)
-        fprintf(stderr, "qsim run: %s", a.failure);
+        cli_eprintf("qsim run: %s", a.failure);
     repeat_result_clear(&a);
     return ok ? QSIM_EXIT_OK : QSIM_EXIT_FAILED;
 }
 
-int cmd_run(int argc, char **argv)
+/* ---- which modes combine ---- */
+
+/* The modes of a run beyond one plain run, a bit each (the order of run_modes). */
+enum { MODE_REPEAT = 1u << 0, MODE_VS = 1u << 1, MODE_NATIVE = 1u << 2, MODE_TRACE = 1u << 3, MODE_PROFILE = 1u << 4 };
+
+const CliMode run_modes[] = {
+    { "--repeat", "--repeat 2" },
+    { "--vs", "--vs tas" },
+    { "--native", "--native" },
+    { "the trace options (--trace, --trace-line, --trace-only, --trace-out, --trace-html)", "--trace" },
+    { "--profile", "--profile" },
+    { NULL, NULL },
+};
+
+#define PROFILE_ALONE \
+    "--profile profiles one run: not with --repeat, --vs or --native (profile each lock or seed on its own)"
+#define TRACE_ALONE "the trace options trace one run: not with --vs or --native"
+#define REPEAT_ALONE "--repeat does not go with --native or the trace options"
+
+/* Checked in order: the first refused pair given is the message.  A profile or a trace explains
+ * one run: a sum over seeds, or two runs' events side by side, would not. */
+const CliModeRule run_mode_rules[] = {
+    { MODE_PROFILE | MODE_REPEAT, FALSE, PROFILE_ALONE },
+    { MODE_PROFILE | MODE_VS, FALSE, PROFILE_ALONE },
+    { MODE_PROFILE | MODE_NATIVE, FALSE, PROFILE_ALONE },
+    { MODE_PROFILE | MODE_TRACE, TRUE, "the run is traced and profiled" },
+    { MODE_TRACE | MODE_VS, FALSE, TRACE_ALONE },
+    { MODE_TRACE | MODE_NATIVE, FALSE, TRACE_ALONE },
+    { MODE_REPEAT | MODE_NATIVE, FALSE, REPEAT_ALONE },
+    { MODE_REPEAT | MODE_TRACE, FALSE, REPEAT_ALONE },
+    { MODE_REPEAT | MODE_VS, TRUE, "both locks over the seeds, and the ratio of means with its interval" },
+    { MODE_VS | MODE_NATIVE, FALSE, "--vs and --native each put a second run beside the first: give one of them" },
+};
+const guint run_mode_rules_len = G_N_ELEMENTS(run_mode_rules);
+
+/* ---- the command line ---- */
+
+/* What `qsim run` parses; the RunOptions made from it point into it. */
+typedef struct {
+    LockFlags lock;
+    char *config, *format, *vs, *trace_only, *trace_out, *trace_html;
+    char **sets, **trace_lines;
+    gint64 seed, writers, repeat, progress;
+    gboolean check, no_host_time, native, trace, no_ff, profile;
+    WorkloadFlags wf;          /* the workload's options, and which were given */
+} RunFlags;
+
+static void run_flags_clear(RunFlags *f)
 {
-    RunOptions o;
-    run_options_init(&o);
-    WorkloadFlags wf;
-    workload_flags_init(&wf, &o.workload, WL_RUN);
-    g_auto(GStrv) sets = NULL, lock_params = NULL, trace_lines = NULL;
-    g_autofree char *trace_only = NULL, *trace_out = NULL, *trace_html = NULL;
-    g_autofree char *config = NULL, *lock = NULL, *lock_file = NULL, *format = NULL, *vs = NULL;
-    gint64 seed = (gint64)o.seed, writers = -1, repeat = 0, progress = -1;
-    gboolean check = FALSE, no_host_time = FALSE, native = FALSE, trace = FALSE, no_ff = FALSE, profile = FALSE;
-    const GOptionEntry what[] = {
-        { "config", 'c', 0, G_OPTION_ARG_STRING, &config, "Machine config: a name from `qsim list configs` or a path (default haswell)", "CFG" },
-        { "lock", 'l', 0, G_OPTION_ARG_STRING, &lock, "Lock: a name from `qsim list locks` (or $QSIM_LOCK_PATH), or a path to a .qs file", "NAME|PATH" },
-        { "lock-file", 0, 0, G_OPTION_ARG_FILENAME, &lock_file, "Your own lock source, as --lock PATH (the ISA: " QSIM_DOC("isa.md") ")", "PATH" },
-        { "lock-param", 0, 0, G_OPTION_ARG_STRING_ARRAY, &lock_params, "Set a lock's tunable (its `.param`), e.g. "
-          "--lock-param spin_count=1000 (repeatable; with --vs, for both locks)", "NAME=VALUE" },
-        { NULL },
+    workload_flags_clear(&f->wf);
+    lock_flags_clear(&f->lock);
+    g_free(f->config);
+    g_free(f->format);
+    g_free(f->vs);
+    g_free(f->trace_only);
+    g_free(f->trace_out);
+    g_free(f->trace_html);
+    g_strfreev(f->sets);
+    g_strfreev(f->trace_lines);
+}
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(RunFlags, run_flags_clear)
+
+/* Parses argv into `f` and the workload of `o`; FALSE when the command line is not a run (the
+ * problem is printed). */
+static gboolean run_parse(int *argc, char ***argv, RunFlags *f, RunOptions *o)
+{
+    workload_flags_init(&f->wf, &o->workload, WL_RUN);
+    GOptionEntry what[1 + LOCK_FLAGS_N + 1] = {
+        { "config", 'c', 0, G_OPTION_ARG_STRING, &f->config, "Machine config: a name from `qsim list configs` or a path (default haswell)", "CFG" },
     };
+    lock_flags_entries(&f->lock, what + 1);
     const GOptionEntry how[] = {
-        { "writers", 0, 0, G_OPTION_ARG_INT64, &writers, "qrwlock: threads taking the write side (sets --threads to readers + writers)", "N" },
-        { "seed", 0, 0, G_OPTION_ARG_INT64, &seed, "Seed of every random stream (default 1)", "S" },
-        { "progress-cycles", 0, 0, G_OPTION_ARG_INT64, &progress, "End the run as stalled (exit 1) when no thread calls, "
+        { "writers", 0, 0, G_OPTION_ARG_INT64, &f->writers, "qrwlock: threads taking the write side (sets --threads to readers + writers)", "N" },
+        { "seed", 0, 0, G_OPTION_ARG_INT64, &f->seed, "Seed of every random stream (default 1)", "S" },
+        { "progress-cycles", 0, 0, G_OPTION_ARG_INT64, &f->progress, "End the run as stalled (exit 1) when no thread calls, "
           "acquires or releases the lock for N cycles (default: run.stall_cycles + 4 x (cs-work + think + 3 x jitter) "
           "+ 10000 per thread; " QSIM_DOC("robustness.md") ")", "CYCLES" },
-        { "repeat", 'r', 0, G_OPTION_ARG_INT64, &repeat, "Run N seeds (from --seed) with timing noise (--jitter, default "
+        { "repeat", 'r', 0, G_OPTION_ARG_INT64, &f->repeat, "Run N seeds (from --seed) with timing noise (--jitter, default "
           G_STRINGIFY(REPEAT_DEFAULT_JITTER) ") and report every number as mean, sd, range and 95% interval; with --vs, "
           "the ratio of means with its interval", "N" },
-        { "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets, "Override a config value (repeatable), e.g. --set core.pause_cycles=140", "KEY=VALUE" },
-        { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "Report format (default text); with --vs or --native: both reports and the ratio b/a of every number", "text|json|csv" },
-        { "profile", 'p', 0, G_OPTION_ARG_NONE, &profile, "Per-instruction profile: for each source line of the lock "
+        { "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &f->sets, "Override a config value (repeatable), e.g. --set core.pause_cycles=140", "KEY=VALUE" },
+        { "format", 'f', 0, G_OPTION_ARG_STRING, &f->format, "Report format (default text); with --vs or --native: both reports and the ratio b/a of every number", "text|json|csv" },
+        { "profile", 'p', 0, G_OPTION_ARG_NONE, &f->profile, "Per-instruction profile: for each source line of the lock "
           "(and of the harness), summed over the cores: instructions retired, cycles at the ROB head, machine clears, "
           "L1 misses, RFOs, failed CAS/store-exclusives, pause and WFE cycles (text: a table after the report; json/csv: "
           "the \"profile\" array; not with --repeat, --vs or --native; " QSIM_DOC("report.md") ")", NULL },
-        { "check", 0, 0, G_OPTION_ARG_NONE, &check, "Check coherence invariants after every transition (slow)", NULL },
-        { "trace", 0, 0, G_OPTION_ARG_NONE, &trace, "Print the coherence trace on stderr: each protocol row as it fires (cycle, core or home, line, row, its messages), lock phases, pipeline events; hits and stalls collapsed. `qsim protocol --legend` explains it", NULL },
-        { "trace-line", 0, 0, G_OPTION_ARG_STRING_ARRAY, &trace_lines, "Trace only the line holding this variable (lock_word, h_counter, node[1], or 0x10040); repeatable; implies --trace unless --trace-out/--trace-html", "NAME" },
-        { "trace-only", 0, 0, G_OPTION_ARG_STRING, &trace_only, "Trace only these kinds of event, comma-separated: transitions, hits (every hit and stall row), messages, pipeline, locks, all; implies --trace unless --trace-out/--trace-html", "KINDS" },
-        { "trace-out", 0, 0, G_OPTION_ARG_FILENAME, &trace_out, "Write the trace as Chrome Trace Event JSON for Perfetto (ui.perfetto.dev) or chrome://tracing: core and cache-line tracks, message arrows", "FILE.json" },
-        { "trace-html", 0, 0, G_OPTION_ARG_FILENAME, &trace_html, "Write a self-contained step-through page of the trace (for small runs): states, messages, rows explained; open it in a browser", "FILE.html" },
-        { "no-host-time", 0, 0, G_OPTION_ARG_NONE, &no_host_time, "Leave host_seconds out, so that reports compare byte for byte", NULL },
-        { "no-fast-forward", 0, 0, G_OPTION_ARG_NONE, &no_ff, "Simulate every cycle of cores spinning in steady loops (the report is the same; " QSIM_DOC("performance.md") ")", NULL },
-        { "vs", 0, 0, G_OPTION_ARG_STRING, &vs, "Also run lock NAME|PATH (b) with the same options; print both side by side with b/a", "NAME|PATH" },
-        { "native", 0, 0, G_OPTION_ARG_NONE, &native, "Also run the same lock and workload natively on this host (`qsim native`); print model (a) and host (b) side by side", NULL },
+        { "check", 0, 0, G_OPTION_ARG_NONE, &f->check, "Check coherence invariants after every transition (slow)", NULL },
+        { "trace", 0, 0, G_OPTION_ARG_NONE, &f->trace, "Print the coherence trace on stderr: each protocol row as it fires (cycle, core or home, line, row, its messages), lock phases, pipeline events; hits and stalls collapsed. `qsim protocol --legend` explains it", NULL },
+        { "trace-line", 0, 0, G_OPTION_ARG_STRING_ARRAY, &f->trace_lines, "Trace only the line holding this variable (lock_word, h_counter, node[1], or 0x10040); repeatable; implies --trace unless --trace-out/--trace-html", "NAME" },
+        { "trace-only", 0, 0, G_OPTION_ARG_STRING, &f->trace_only, "Trace only these kinds of event, comma-separated: transitions, hits (every hit and stall row), messages, pipeline, locks, all; implies --trace unless --trace-out/--trace-html", "KINDS" },
+        { "trace-out", 0, 0, G_OPTION_ARG_FILENAME, &f->trace_out, "Write the trace as Chrome Trace Event JSON for Perfetto (ui.perfetto.dev) or chrome://tracing: core and cache-line tracks, message arrows", "FILE.json" },
+        { "trace-html", 0, 0, G_OPTION_ARG_FILENAME, &f->trace_html, "Write a self-contained step-through page of the trace (for small runs): states, messages, rows explained; open it in a browser", "FILE.html" },
+        { "no-host-time", 0, 0, G_OPTION_ARG_NONE, &f->no_host_time, "Leave host_seconds out, so that reports compare byte for byte", NULL },
+        { "no-fast-forward", 0, 0, G_OPTION_ARG_NONE, &f->no_ff, "Simulate every cycle of cores spinning in steady loops (the report is the same; " QSIM_DOC("performance.md") ")", NULL },
+        { "vs", 0, 0, G_OPTION_ARG_STRING, &f->vs, "Also run lock NAME|PATH (b) with the same options, --lock-param too; print both side by side with b/a", "NAME|PATH" },
+        { "native", 0, 0, G_OPTION_ARG_NONE, &f->native, "Also run the same lock and workload natively on this host (`qsim native`); print model (a) and host (b) side by side", NULL },
         { NULL },
     };
-    gboolean parsed = cli_parse_workload_command(&argc, &argv, NULL,
+    /* Not given: --writers and --progress-cycles -1, --repeat 0, each below its range. */
+    const CliIntRange ranges[] = {
+        { "writers", 0, (gint64)workload_key_find("threads")->max }, { "seed", 0, G_MAXINT64 },
+        { "progress-cycles", RUN_PROGRESS_MIN, (gint64)RUN_PROGRESS_MAX }, { "repeat", 2, 10000 }, { NULL },
+    };
+    gboolean parsed = cli_parse_workload_command(argc, argv, NULL,
                            "Run a lock on a machine model and report where the cycles went.\n"
         "Each thread loops: acquire; critical section (a shared counter and --cs-writes words);\n"
         "release; think.  Exit 0 on success, 1 if mutual exclusion failed or the run stalled,\n"
         "2 on bad input.  `qsim --config X --lock Y` is short for `qsim run --config X --lock Y`.",
-                           what, &wf, how);
-    gboolean jitter_given = parsed && workload_flags_given(&wf, "jitter");
-    gboolean threads_given = parsed && workload_flags_given(&wf, "threads");
-    workload_flags_clear(&wf);
-    if (!parsed)
-        return QSIM_EXIT_USAGE;
-    if (argc > 1) {
-        fprintf(stderr, "qsim run: unexpected argument '%s'\n", argv[1]);
-        return QSIM_EXIT_USAGE;
-    }
-    g_autoptr(GError) error = NULL;
-    if (!lock == !lock_file) {
-        fprintf(stderr, "qsim run: give one of --lock NAME|PATH or --lock-file PATH (`qsim list locks`)\n");
-        return QSIM_EXIT_USAGE;
-    }
-    /* The runner reads the file; a device or an oversized one is refused before it does. */
-    if (lock_file && !input_file_check(lock_file, INPUT_LOCK, &error))
-        return cli_fail(error);
-    if (writers != -1) {
-        if (writers < 0 || writers > G_MAXINT32) {
-            fprintf(stderr, "qsim run: --writers %" G_GINT64_FORMAT ": out of range [0, %d]\n", writers, G_MAXINT32);
-            return QSIM_EXIT_USAGE;
-        }
-        /* --writers says how many threads there are: a different --threads contradicts it. */
-        guint64 total = (guint64)o.workload.readers + (guint64)writers;
-        if (threads_given && total != o.workload.threads) {
-            fprintf(stderr, "qsim run: --writers %" G_GINT64_FORMAT " with --readers %u makes %" G_GUINT64_FORMAT
-                            " threads, but --threads %u was given (give --threads or --writers)\n",
-                    writers, o.workload.readers, total, o.workload.threads);
-            return QSIM_EXIT_USAGE;
-        }
-        if (total > G_MAXUINT) {
-            fprintf(stderr, "qsim run: --writers %" G_GINT64_FORMAT ": too many threads\n", writers);
-            return QSIM_EXIT_USAGE;
-        }
-        o.workload.threads = (guint)total;
-    }
-    if (progress != -1) {
-        if (progress < RUN_PROGRESS_MIN || (guint64)progress > RUN_PROGRESS_MAX) {
-            fprintf(stderr, "qsim run: --progress-cycles %" G_GINT64_FORMAT ": out of range [%d, %" G_GUINT64_FORMAT
-                            "]\n", progress, RUN_PROGRESS_MIN, RUN_PROGRESS_MAX);
-            return QSIM_EXIT_USAGE;
-        }
-        o.progress_cycles = (guint64)progress;
-    }
-    ReportFormat fmt = REPORT_TEXT;
-    if (format && !report_format_parse(format, &fmt, &error))
-        return cli_fail(error);
-    if (config)
-        o.config = config;
-    o.sets = (const char *const *)sets;
-    o.lock_params = (const char *const *)lock_params;
-    o.lock = lock;
-    o.lock_file = lock_file;
-    o.seed = (guint64)seed;
-    o.check = check;
-    o.host_time = !no_host_time;
-    o.fast_forward = !no_ff;
-    if (trace_only && !trace_show_parse(trace_only, &o.trace.show, &error))
-        return cli_fail(error);
-    /* a filter alone asks for the text trace */
-    if ((trace_only || trace_lines) && !trace_out && !trace_html)
-        trace = TRUE;
-    o.trace.text = trace ? stderr : NULL;
-    o.trace.perfetto = trace_out;
-    o.trace.html = trace_html;
-    o.trace.lines = (const char *const *)trace_lines;
-    /* A profile explains one run: a sum over seeds, or two locks' rows side by side, would not. */
-    if (profile && (repeat || vs || native)) {
-        fprintf(stderr, "qsim run: --profile profiles one run: not with --repeat, --vs or --native (profile each "
-                        "lock or seed on its own)\n");
-        return QSIM_EXIT_USAGE;
-    }
-    o.profile = profile;
-    if ((o.trace.text || trace_out || trace_html) && (vs || native)) {
-        fprintf(stderr, "qsim run: the trace options trace one run: not with --vs or --native\n");
-        return QSIM_EXIT_USAGE;
-    }
+                           what, &f->wf, how, ranges);
+    return parsed;
+}
 
-    if (repeat) {
-        if (repeat < 2 || repeat > 10000) {
-            fprintf(stderr, "qsim run: --repeat %" G_GINT64_FORMAT ": out of range [2, 10000]\n", repeat);
-            return QSIM_EXIT_USAGE;
-        }
-        if (native || o.trace.text || trace_out || trace_html) {
-            fprintf(stderr, "qsim run: --repeat does not go with --native or the trace options\n");
-            return QSIM_EXIT_USAGE;
-        }
-        if (!jitter_given)
-            o.workload.jitter = REPEAT_DEFAULT_JITTER;
-        return run_repeat_command(&o, (guint)repeat, vs, fmt);
+/* --writers N: the threads are the readers and N writers, as many as --threads takes.  FALSE
+ * after printing the problem, which names --writers (it set the count). */
+static gboolean apply_writers(const RunFlags *f, WorkloadOptions *w)
+{
+    const WorkloadKey *threads = workload_key_find("threads");
+    guint64 total = (guint64)w->readers + (guint64)f->writers;
+    /* --writers says how many threads there are: a different --threads contradicts it. */
+    if (workload_flags_given(&f->wf, "threads") && total != w->threads) {
+        cli_eprintf("qsim run: --writers %" G_GINT64_FORMAT " with --readers %u makes %" G_GUINT64_FORMAT
+                    " threads, but --threads %u was given (give --threads or --writers)\n",
+            f->writers, w->readers, total, w->threads);
+        return FALSE;
     }
+    if (total < threads->min || total > threads->max) {
+        cli_eprintf("qsim run: --writers %" G_GINT64_FORMAT " with --readers %u makes %" G_GUINT64_FORMAT
+                    " threads: out of range [%" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT "]\n",
+            f->writers, w->readers, total, threads->min, threads->max);
+        return FALSE;
+    }
+    w->threads = (guint)total;
+    return TRUE;
+}
+
+/* The modes given, checked against run_mode_rules; FALSE after printing the refusal. */
+static gboolean check_modes(const RunFlags *f)
+{
+    gboolean traced = f->trace || f->trace_lines || f->trace_only || f->trace_out || f->trace_html;
+    guint given = (f->repeat ? MODE_REPEAT : 0) | (f->vs ? MODE_VS : 0) | (f->native ? MODE_NATIVE : 0) |
+                  (traced ? MODE_TRACE : 0) | (f->profile ? MODE_PROFILE : 0);
+    const CliModeRule *refused = cli_mode_conflict(run_mode_rules, run_mode_rules_len, given);
+    if (refused)
+        cli_eprintf("qsim run: %s\n", refused->message);
+    return !refused;
+}
+
+/* RunOptions from the flags (pointing into them); FALSE with an error for a bad trace filter. */
+static gboolean run_options_from_flags(RunFlags *f, RunOptions *o, GError **error)
+{
+    if (f->config)
+        o->config = f->config;
+    o->sets = (const char *const *)f->sets;
+    o->lock_params = (const char *const *)f->lock.params;
+    o->lock = f->lock.lock;
+    o->lock_file = f->lock.lock_file;
+    o->seed = (guint64)f->seed;
+    o->check = f->check;
+    o->host_time = !f->no_host_time;
+    o->fast_forward = !f->no_ff;
+    o->profile = f->profile;
+    if (f->trace_only && !trace_show_parse(f->trace_only, &o->trace.show, error))
+        return FALSE;
+    /* a filter alone asks for the text trace */
+    gboolean text = f->trace || ((f->trace_only || f->trace_lines) && !f->trace_out && !f->trace_html);
+    o->trace.text = text ? stderr : NULL;
+    o->trace.perfetto = f->trace_out;
+    o->trace.html = f->trace_html;
+    o->trace.lines = (const char *const *)f->trace_lines;
+    if (f->repeat && !workload_flags_given(&f->wf, "jitter"))
+        o->workload.jitter = REPEAT_DEFAULT_JITTER;
+    return TRUE;
+}
+
+/* One report on stdout; the profile, in text, is a table of its own after it, not flattened keys. */
+static void print_report(JsonNode *report, ReportFormat fmt)
+{
+    if (fmt != REPORT_TEXT) {
+        g_autofree char *out = report_format(report, fmt);
+        fputs(out, stdout);
+        return;
+    }
+    JsonObject *root = json_node_get_object(report);
+    JsonNode *prof = json_object_has_member(root, "profile") ? json_object_dup_member(root, "profile") : NULL;
+    if (prof)
+        json_object_remove_member(root, "profile");
+    g_autofree char *head = run_headline(report);
+    g_autofree char *out = report_format(report, fmt);
+    g_autofree char *table = prof ? run_profile_text(json_node_get_array(prof)) : NULL;
+    printf("%s%s%s%s", head, out, table ? "\n" : "", table ? table : "");
+    if (prof)
+        json_node_unref(prof);
+}
+
+/* One run of the lock, and of the --vs lock or the host beside it; its exit status. */
+static int run_once(const RunOptions *o, const char *vs, gboolean native, ReportFormat fmt)
+{
+    g_autoptr(GError) error = NULL;
     RunResult r;
-    if (!run_simulation(&o, &r, &error))
+    if (!run_simulation(o, &r, &error))
         return cli_fail(error);
     int rc = r.ok ? QSIM_EXIT_OK : QSIM_EXIT_FAILED;
     if (vs) {
-        RunOptions o2 = o;
+        RunOptions o2 = *o;
         o2.lock = vs;
         o2.lock_file = NULL;
         RunResult r2;
@@ -312,33 +367,60 @@ int cmd_run(int argc, char **argv)
             run_result_clear(&r);
             return cli_fail(error);
         }
-        print_compare(r.report, r2.report, o.lock_file ? o.lock_file : o.lock, vs, compare_keys, NULL, fmt);
+        print_compare(r.report, r2.report, o->lock_file ? o->lock_file : o->lock, vs, compare_keys, NULL, fmt);
         if (!r2.ok) {
-            fprintf(stderr, "qsim run: %s: %s", vs, r2.failure);
+            cli_eprintf("qsim run: %s: %s", vs, r2.failure);
             rc = QSIM_EXIT_FAILED;
         }
         run_result_clear(&r2);
     } else if (native) {
-        int nrc = run_native_beside(&o, r.report, fmt); /* not inside MAX(): it would run twice */
+        int nrc = run_native_beside(o, r.report, fmt); /* not inside MAX(): it would run twice */
         rc = MAX(rc, nrc);
-    } else if (fmt == REPORT_TEXT) {
-        /* The profile is a table of its own after the report, not flattened keys. */
-        JsonObject *root = json_node_get_object(r.report);
-        JsonNode *prof = json_object_has_member(root, "profile") ? json_object_dup_member(root, "profile") : NULL;
-        if (prof)
-            json_object_remove_member(root, "profile");
-        g_autofree char *head = run_headline(r.report);
-        g_autofree char *out = report_format(r.report, fmt);
-        g_autofree char *table = prof ? run_profile_text(json_node_get_array(prof)) : NULL;
-        printf("%s%s%s%s", head, out, table ? "\n" : "", table ? table : "");
-        if (prof)
-            json_node_unref(prof);
     } else {
-        g_autofree char *out = report_format(r.report, fmt);
-        fputs(out, stdout);
+        print_report(r.report, fmt);
     }
     if (!r.ok)
-        fprintf(stderr, "qsim run: %s", r.failure);
+        cli_eprintf("qsim run: %s", r.failure);
     run_result_clear(&r);
     return rc;
+}
+
+int cmd_run(int argc, char **argv)
+{
+    RunOptions o;
+    run_options_init(&o);
+    g_auto(RunFlags) f = { .seed = (gint64)o.seed, .writers = -1, .progress = -1 };
+    if (!run_parse(&argc, &argv, &f, &o))
+        return QSIM_EXIT_USAGE;
+    if (argc > 1) {
+        cli_eprintf("qsim run: unexpected argument '%s'\n", argv[1]);
+        return QSIM_EXIT_USAGE;
+    }
+    g_autoptr(GError) error = NULL;
+    if (!f.lock.lock == !f.lock.lock_file) {
+        cli_eprintf("qsim run: give one of --lock NAME|PATH or --lock-file PATH (`qsim list locks`)\n");
+        return QSIM_EXIT_USAGE;
+    }
+    /* The runner reads the file; a device or an oversized one is refused before it does. */
+    if (f.lock.lock_file && !input_file_check(f.lock.lock_file, INPUT_LOCK, &error))
+        return cli_fail(error);
+    if (!workload_flags_check(&f.wf, &error))
+        return cli_fail(error);
+    if ((f.trace_out && !cli_output_path_ok("--trace-out", f.trace_out)) ||
+        (f.trace_html && !cli_output_path_ok("--trace-html", f.trace_html)))
+        return QSIM_EXIT_USAGE;
+    if (f.writers != -1 && !apply_writers(&f, &o.workload))
+        return QSIM_EXIT_USAGE;
+    if (f.progress != -1)
+        o.progress_cycles = (guint64)f.progress;
+    ReportFormat fmt = REPORT_TEXT;
+    if (f.format && !report_format_parse(f.format, &fmt, &error))
+        return cli_fail(error);
+    if (!run_options_from_flags(&f, &o, &error))
+        return cli_fail(error);
+    if (!check_modes(&f))
+        return QSIM_EXIT_USAGE;
+    if (f.repeat)
+        return run_repeat_command(&o, (guint)f.repeat, f.vs, fmt);
+    return run_once(&o, f.vs, f.native, fmt);
 }

@@ -4,16 +4,18 @@
 #include <unistd.h>
 #include "sim/cli/commands.h"
 #include "sim/sweep/sweep.h"
+#include "sim/base/whole_number.h"
 
+/* --shard I/N: two whole numbers read as every integer option is, 1 <= I <= N. */
 static gboolean parse_shard(const char *s, guint *i, guint *n)
 {
-    char *end = NULL;
-    guint64 a = g_ascii_strtoull(s, &end, 10);
-    if (end == s || *end != '/')
+    const char *slash = strchr(s, '/');
+    if (!slash)
         return FALSE;
-    const char *b_text = end + 1;
-    guint64 b = g_ascii_strtoull(b_text, &end, 10);
-    if (end == b_text || *end || b < 1 || a < 1 || a > b || b > G_MAXUINT)
+    g_autofree char *a_text = g_strndup(s, (gsize)(slash - s));
+    guint64 a, b;
+    if (!whole_number_parse("I", a_text, 1, G_MAXUINT, &a, NULL) ||
+        !whole_number_parse("N", slash + 1, 1, G_MAXUINT, &b, NULL) || a > b)
         return FALSE;
     *i = (guint)a;
     *n = (guint)b;
@@ -32,12 +34,12 @@ static void report_failures(const char *dir)
             continue;
         failed++;
         if (shown++ < 10)
-            fprintf(stderr, "qsim sweep: point %u (%s) failed\n", r->point, r->key);
+            cli_eprintf("qsim sweep: point %u (%s) failed\n", r->point, r->key);
     }
     if (failed > shown)
-        fprintf(stderr, "qsim sweep: ... and %u more failed points\n", failed - shown);
+        cli_eprintf("qsim sweep: ... and %u more failed points\n", failed - shown);
     if (failed)
-        fprintf(stderr, "qsim sweep: the reasons are in %s (field `failure`)\n", path);
+        cli_eprintf("qsim sweep: the reasons are in %s (field `failure`)\n", path);
 }
 
 /* ---- progress on stderr ---- */
@@ -122,136 +124,168 @@ static gboolean print_aggregate(const char *dir, GError **error)
     return TRUE;
 }
 
-int cmd_sweep(int argc, char **argv)
+/* What `qsim sweep` parses. */
+typedef struct {
+    gint jobs;                 /* 0 (below its range): not given, the host's CPUs */
+    char *out, *shard, *plot_y, *plot_x, *plot_scale;
+    char **lock_files;
+    gboolean resume, plot, merge, quiet, aggregate, force;
+} SweepFlags;
+
+static void sweep_flags_clear(SweepFlags *f)
 {
-    gint jobs = G_MININT;   /* not given: the host's CPUs */
-    g_autofree char *out = NULL, *shard = NULL, *plot_y = NULL, *plot_x = NULL, *plot_scale = NULL;
-    g_auto(GStrv) lock_files = NULL;
-    gboolean resume = FALSE, plot = FALSE, merge = FALSE, quiet = FALSE, aggregate = FALSE, force = FALSE;
+    g_free(f->out);
+    g_free(f->shard);
+    g_free(f->plot_y);
+    g_free(f->plot_x);
+    g_free(f->plot_scale);
+    g_strfreev(f->lock_files);
+}
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(SweepFlags, sweep_flags_clear)
+
+static gboolean sweep_parse(int *argc, char ***argv, SweepFlags *f)
+{
     GOptionEntry entries[] = {
-        { "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "Points run at once, one thread each (default: the host's CPUs)", "N" },
-        { "out", 'o', 0, G_OPTION_ARG_FILENAME, &out, "Results folder (default: sweep-out/NAME for sweeps/NAME.yaml)", "DIR" },
-        { "lock-file", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &lock_files,
+        { "jobs", 'j', 0, G_OPTION_ARG_INT, &f->jobs, "Points run at once, one thread each (default: the host's CPUs)", "N" },
+        { "out", 'o', 0, G_OPTION_ARG_FILENAME, &f->out, "Results folder (default: sweep-out/NAME for sweeps/NAME.yaml)", "DIR" },
+        { "lock-file", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &f->lock_files,
           "Add a lock of your own to the sweep's locks (repeatable)", "PATH" },
-        { "shard", 0, 0, G_OPTION_ARG_STRING, &shard, "Run only points whose index mod N is I-1 (for a job array)", "I/N" },
-        { "resume", 0, 0, G_OPTION_ARG_NONE, &resume, "Skip points already in DIR/results.jsonl", NULL },
-        { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "No progress on stderr", NULL },
-        { "plot", 0, 0, G_OPTION_ARG_NONE, &plot, "Also draw DIR/plot.png and DIR/plot.svg with gnuplot", NULL },
-        { "plot-y", 0, 0, G_OPTION_ARG_STRING, &plot_y,
+        { "shard", 0, 0, G_OPTION_ARG_STRING, &f->shard, "Run only points whose index mod N is I-1 (for a job array)", "I/N" },
+        { "resume", 0, 0, G_OPTION_ARG_NONE, &f->resume, "Skip points already in DIR/results.jsonl", NULL },
+        { "quiet", 'q', 0, G_OPTION_ARG_NONE, &f->quiet, "No progress on stderr", NULL },
+        { "plot", 0, 0, G_OPTION_ARG_NONE, &f->plot, "Also draw DIR/plot.png and DIR/plot.svg with gnuplot", NULL },
+        { "plot-y", 0, 0, G_OPTION_ARG_STRING, &f->plot_y,
           "Metric to plot: a results.csv report column, or KEY/KEY2 for a ratio such as "
           "coherence.lock_line.rfo/acquisitions (default: the sweep's plot_y, else cycles_per_acquisition)", "KEY" },
-        { "plot-x", 0, 0, G_OPTION_ARG_STRING, &plot_x, "Axis to plot against (default: the sweep's plot_x, else threads)", "AXIS" },
-        { "plot-scale", 0, 0, G_OPTION_ARG_STRING, &plot_scale,
+        { "plot-x", 0, 0, G_OPTION_ARG_STRING, &f->plot_x, "Axis to plot against (default: the sweep's plot_x, else threads)", "AXIS" },
+        { "plot-scale", 0, 0, G_OPTION_ARG_STRING, &f->plot_scale,
           "Panels' y ranges: shared (default) or independent", "shared|independent" },
-        { "merge", 0, 0, G_OPTION_ARG_NONE, &merge,
+        { "merge", 0, 0, G_OPTION_ARG_NONE, &f->merge,
           "Join the shard folders given as arguments into --out, a new or empty folder", NULL },
-        { "force", 0, 0, G_OPTION_ARG_NONE, &force,
+        { "force", 0, 0, G_OPTION_ARG_NONE, &f->force,
           "--merge: replace the results in an --out folder that already holds something", NULL },
-        { "aggregate", 0, 0, G_OPTION_ARG_NONE, &aggregate,
+        { "aggregate", 0, 0, G_OPTION_ARG_NONE, &f->aggregate,
           "Also write DIR/aggregate.csv: the seeds axis collapsed, every number as mean, sd and 95% interval "
           "over the seeds (give the sweep a jitter so that seeds differ)", NULL },
         { NULL },
     };
-    if (!cli_parse_command(&argc, &argv, "SWEEP | --merge DIR...",
-                           "Run every point of a sweep file (the cross product of its axes; see " QSIM_DOC("sweeps.md") ") in\n"
+    return cli_parse_command(argc, argv, "SWEEP | --merge DIR...",
+                             "Run every point of a sweep file (the cross product of its axes; see " QSIM_DOC("sweeps.md") ") in\n"
         "parallel and write DIR/results.csv and DIR/results.jsonl, one row per point, sorted by point.\n"
         "SWEEP is a path, or the name of an example sweep (pause, rob, protocol, seed-study).\n"
         "Exit 0 when every point succeeded, 1 when any failed (mutual exclusion, stall), 2 on bad input.",
-                           entries))
-        return QSIM_EXIT_USAGE;
+                             entries, (const CliIntRange[]){ { "jobs", 1, SWEEP_MAX_JOBS }, { NULL } });
+}
+
+/* The options both kinds of sweep command share; FALSE after printing the problem. */
+static gboolean check_common(SweepFlags *f)
+{
     g_autoptr(GError) error = NULL;
-    if (out && !cli_output_path_ok("--out", out))
-        return QSIM_EXIT_USAGE;
-    if (force && !merge) {
-        fprintf(stderr, "qsim sweep: --force belongs to --merge (a sweep never overwrites results: see --resume)\n");
-        return QSIM_EXIT_USAGE;
+    if (f->out && !cli_output_path_ok("--out", f->out))
+        return FALSE;
+    if (f->force && !f->merge) {
+        cli_eprintf("qsim sweep: --force belongs to --merge (a sweep never overwrites results: see --resume)\n");
+        return FALSE;
     }
-    if ((plot_y || plot_x || plot_scale) && !plot)
-        plot = TRUE;   /* asking for an axis of the plot asks for the plot */
+    if (f->plot_y || f->plot_x || f->plot_scale)
+        f->plot = TRUE;   /* asking for an axis of the plot asks for the plot */
     SweepPlotScale scale_check;
-    if (plot_scale && !sweep_plot_scale_parse(plot_scale, &scale_check, &error)) {
+    if (f->plot_scale && !sweep_plot_scale_parse(f->plot_scale, &scale_check, &error)) {
         g_prefix_error(&error, "--plot-scale: ");
-        return cli_fail(error);
+        cli_fail(error);
+        return FALSE;
     }
     /* Check for gnuplot before running anything: a sweep can take hours. */
-    g_autofree char *gnuplot = plot ? g_find_program_in_path("gnuplot") : NULL;
-    if (plot && !gnuplot) {
-        fprintf(stderr, "qsim sweep: --plot needs gnuplot, which is not installed "
-                        "(Debian: apt-get install gnuplot-nox; `make` as root installs it)\n");
+    g_autofree char *gnuplot = f->plot ? g_find_program_in_path("gnuplot") : NULL;
+    if (f->plot && !gnuplot) {
+        cli_eprintf("qsim sweep: --plot needs gnuplot, which is not installed "
+                    "(Debian: apt-get install gnuplot-nox; `make` as root installs it)\n");
+        return FALSE;
+    }
+    return TRUE;
+}
+
+/* The plot and the aggregate of the results in `dir`, as asked; FALSE with the error. */
+static gboolean sweep_outputs(const SweepFlags *f, const char *dir, const SweepPlotOptions *po, GError **error)
+{
+    if (f->plot && !sweep_plot(dir, po, error))
+        return FALSE;
+    if (f->plot)
+        print_plot_paths(dir);
+    return !f->aggregate || print_aggregate(dir, error);
+}
+
+/* --merge DIR...: the shard folders joined into --out. */
+static int merge_command(const SweepFlags *f, int argc, char **argv)
+{
+    g_autoptr(GError) error = NULL;
+    if (argc < 2 || !f->out) {
+        cli_eprintf("qsim sweep --merge: give the shard folders and --out DIR\n");
         return QSIM_EXIT_USAGE;
     }
-
-    if (merge) {
-        if (argc < 2 || !out) {
-            fprintf(stderr, "qsim sweep --merge: give the shard folders and --out DIR\n");
-            return QSIM_EXIT_USAGE;
-        }
-        if (lock_files) {
-            fprintf(stderr, "qsim sweep --merge: --lock-file belongs to the runs of the shards, not to the merge\n");
-            return QSIM_EXIT_USAGE;
-        }
-        guint missing = 0;
-        SweepMeta meta = { 0 };
-        if (!sweep_merge((const char *const *)argv + 1, out, force, &missing, &meta, &error))
-            return cli_fail(error);
-        printf("qsim sweep: merged %d folders into %s/results.csv\n", argc - 1, out);
-        SweepPlotOptions po;
-        gboolean po_ok = plot_options(plot_y, plot_x, plot_scale, meta.plot_y, meta.plot_x, meta.plot_scale, &po, &error);
-        gboolean plotted = po_ok && (!plot || sweep_plot(out, &po, &error));
-        sweep_meta_clear(&meta);
-        if (!plotted)
-            return cli_fail(error);
-        if (plot)
-            print_plot_paths(out);
-        if (aggregate && !print_aggregate(out, &error))
-            return cli_fail(error);
-        report_failures(out);
-        if (missing) {
-            fprintf(stderr, "qsim sweep: %u points are in none of the folders (a shard missing or unfinished)\n",
-                    missing);
-            return QSIM_EXIT_FAILED;
-        }
-        g_autofree char *path = g_build_filename(out, "results.jsonl", NULL);
-        g_autoptr(GPtrArray) rows = sweep_rows_read(path, NULL, NULL);
-        for (guint i = 0; rows && i < rows->len; i++)
-            if (!((SweepRow *)rows->pdata[i])->ok)
-                return QSIM_EXIT_FAILED;
-        return QSIM_EXIT_OK;
+    if (f->lock_files) {
+        cli_eprintf("qsim sweep --merge: --lock-file belongs to the runs of the shards, not to the merge\n");
+        return QSIM_EXIT_USAGE;
     }
+    guint missing = 0;
+    SweepMeta meta = { 0 };
+    if (!sweep_merge((const char *const *)argv + 1, f->out, f->force, &missing, &meta, &error))
+        return cli_fail(error);
+    printf("qsim sweep: merged %d folders into %s/results.csv\n", argc - 1, f->out);
+    SweepPlotOptions po;
+    gboolean po_ok = plot_options(f->plot_y, f->plot_x, f->plot_scale, meta.plot_y, meta.plot_x, meta.plot_scale, &po,
+                                  &error);
+    gboolean done = po_ok && sweep_outputs(f, f->out, &po, &error); /* po points into meta */
+    sweep_meta_clear(&meta);
+    if (!done)
+        return cli_fail(error);
+    report_failures(f->out);
+    if (missing) {
+        cli_eprintf("qsim sweep: %u points are in none of the folders (a shard missing or unfinished)\n", missing);
+        return QSIM_EXIT_FAILED;
+    }
+    g_autofree char *path = g_build_filename(f->out, "results.jsonl", NULL);
+    g_autoptr(GPtrArray) rows = sweep_rows_read(path, NULL, NULL);
+    for (guint i = 0; rows && i < rows->len; i++)
+        if (!((SweepRow *)rows->pdata[i])->ok)
+            return QSIM_EXIT_FAILED;
+    return QSIM_EXIT_OK;
+}
 
+/* SWEEP: every point of the file (or of this shard) run into --out. */
+static int run_command(const SweepFlags *f, int argc, char **argv)
+{
+    g_autoptr(GError) error = NULL;
     if (argc != 2) {
-        fprintf(stderr, "qsim sweep: give one sweep file (try `qsim sweep --help`)\n");
+        cli_eprintf("qsim sweep: give one sweep file (try `qsim sweep --help`)\n");
         return QSIM_EXIT_USAGE;
     }
     ProgressPrinter printer = { .live = isatty(STDERR_FILENO) };
-    SweepRunOptions o = { .jobs = jobs > 0 ? (guint)jobs : MIN(g_get_num_processors(), SWEEP_MAX_JOBS), .shard = 1, .nshards = 1,
-                          .resume = resume, .progress = quiet ? NULL : on_progress, .progress_user = &printer };
-    if (jobs != G_MININT && (jobs < 1 || (guint)jobs > SWEEP_MAX_JOBS)) {
-        fprintf(stderr, "qsim sweep: --jobs %d: out of range [1, %u] (points run at once)\n", jobs, SWEEP_MAX_JOBS);
-        return QSIM_EXIT_USAGE;
-    }
-    if (shard && !parse_shard(shard, &o.shard, &o.nshards)) {
-        fprintf(stderr, "qsim sweep: --shard %s: expected I/N with 1 <= I <= N, e.g. 2/8\n", shard);
+    SweepRunOptions o = { .jobs = f->jobs > 0 ? (guint)f->jobs : MIN(g_get_num_processors(), SWEEP_MAX_JOBS),
+                          .shard = 1, .nshards = 1, .resume = f->resume, .progress = f->quiet ? NULL : on_progress,
+                          .progress_user = &printer };
+    if (f->shard && !parse_shard(f->shard, &o.shard, &o.nshards)) {
+        cli_eprintf("qsim sweep: --shard %s: expected I/N with 1 <= I <= N, e.g. 2/8\n", f->shard);
         return QSIM_EXIT_USAGE;
     }
     g_autofree char *file = sweep_find_file(argv[1], &error);
     if (!file)
         return cli_fail(error);
-    SweepLoadOptions lo = { .lock_files = (const char *const *)lock_files };
+    SweepLoadOptions lo = { .lock_files = (const char *const *)f->lock_files };
     g_autoptr(Sweep) s = sweep_load(file, &lo, &error);
     if (!s)
         return cli_fail(error);
     SweepPlotOptions po;
-    if (!plot_options(plot_y, plot_x, plot_scale, s->plot_y, s->plot_x, s->plot_scale, &po, &error))
+    if (!plot_options(f->plot_y, f->plot_x, f->plot_scale, s->plot_y, s->plot_x, s->plot_scale, &po, &error))
         return cli_fail(error);
     g_autofree char *def_out = NULL;
-    if (!out) {
+    if (!f->out) {
         g_autofree char *base = g_path_get_basename(file);
         if (g_str_has_suffix(base, ".yaml"))
             base[strlen(base) - 5] = 0;
         def_out = g_build_filename("sweep-out", base, NULL);
     }
-    o.out = out ? out : def_out;
+    o.out = f->out ? f->out : def_out;
     guint failed = 0;
     gboolean ran = sweep_execute(s, &o, &failed, &error);
     if (printer.drawn)
@@ -259,16 +293,22 @@ int cmd_sweep(int argc, char **argv)
     if (!ran)
         return cli_fail(error);
     printf("qsim sweep: %u points%s%s, %u failed; results in %s/results.csv\n", s->npoints,
-           o.nshards > 1 ? " in the sweep, this shard " : "", o.nshards > 1 ? shard : "", failed, o.out);
+           o.nshards > 1 ? " in the sweep, this shard " : "", o.nshards > 1 ? f->shard : "", failed, o.out);
     g_autofree char *times = host_time_summary(o.out);
     if (times)
         printf("qsim sweep: %s\n", times);
-    if (plot && !sweep_plot(o.out, &po, &error))
-        return cli_fail(error);
-    if (plot)
-        print_plot_paths(o.out);
-    if (aggregate && !print_aggregate(o.out, &error))
+    if (!sweep_outputs(f, o.out, &po, &error))
         return cli_fail(error);
     report_failures(o.out);
     return failed ? QSIM_EXIT_FAILED : QSIM_EXIT_OK;
+}
+
+int cmd_sweep(int argc, char **argv)
+{
+    g_auto(SweepFlags) f = { 0 };
+    if (!sweep_parse(&argc, &argv, &f))
+        return QSIM_EXIT_USAGE;
+    if (!check_common(&f))
+        return QSIM_EXIT_USAGE;
+    return f.merge ? merge_command(&f, argc, argv) : run_command(&f, argc, argv);
 }

@@ -13,8 +13,8 @@
 /* No --config with --host: a quick calibration of this host into the user's cache, said so. */
 static char *quick_host_config(GError **error)
 {
-    fprintf(stderr, "qsim validate: no --config: calibrating this host quickly (rough values; "
-                    "`qsim calibrate --out host.yaml` and --config host.yaml for careful ones)\n");
+    cli_eprintf("qsim validate: no --config: calibrating this host quickly (rough values; "
+                "`qsim calibrate --out host.yaml` and --config host.yaml for careful ones)\n");
     CalibOptions co = { TRUE, NULL, NULL, NULL };
     g_autoptr(CalibResult) r = calibrate_run(&co, error);
     if (!r)
@@ -29,16 +29,15 @@ static char *quick_host_config(GError **error)
         g_free(path);
         return NULL;
     }
-    fprintf(stderr, "qsim validate: wrote %s\n", path);
+    cli_eprintf("qsim validate: wrote %s\n", path);
     return path;
 }
 
 static int validate_host(const char *config, gint repeat, gint threads_max, gint iterations, ReportFormat fmt)
 {
     g_autoptr(GError) error = NULL;
-    if (repeat < 2 || threads_max < 0 || iterations < 1) {
-        fprintf(stderr, "qsim validate: --repeat needs at least 2 runs (an interval needs two), "
-                        "--threads-max 0 or more and --iterations 1 or more\n");
+    if (repeat < 2) {
+        cli_eprintf("qsim validate: --repeat needs at least 2 runs (an interval needs two)\n");
         return QSIM_EXIT_USAGE;
     }
     g_autofree char *quick = config ? NULL : quick_host_config(&error);
@@ -90,6 +89,10 @@ int cmd_validate(int argc, char **argv)
         { "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets, "Override a value in every config (repeatable): what if", "KEY=VALUE" },
         { NULL },
     };
+    /* --repeat below 2 is refused with --host only (validate_host): it is ignored without */
+    const CliIntRange ranges[] = {
+        { "repeat", 0, G_MAXINT }, { "threads-max", 0, G_MAXINT }, { "iterations", 1, G_MAXINT }, { NULL },
+    };
     if (!cli_parse_command(&argc, &argv, "",
                            "Hold the model against published measurements.  Each table row names a machine (a\n"
         "config), what was measured and under which conditions, the published value with its unit\n"
@@ -103,22 +106,23 @@ int cmd_validate(int argc, char **argv)
         "2, 3, 4, 8... threads, lock data on the lock's line and on its own: ns per acquisition\n"
         "with 95% intervals, the median relative error and the rank correlation (" QSIM_DOC("native.md") ").\n"
         "Exit 1 there only when a lock broke mutual exclusion.",
-                           entries))
+                           entries, ranges))
         return QSIM_EXIT_USAGE;
     if (argc != 1) {
-        fprintf(stderr, "qsim validate: unexpected argument '%s' (try `qsim validate --help`)\n", argv[1]);
+        cli_eprintf("qsim validate: unexpected argument '%s' (try `qsim validate --help`)\n", argv[1]);
         return QSIM_EXIT_USAGE;
     }
     g_autoptr(GError) error = NULL;
     ReportFormat fmt = REPORT_TEXT;
     gboolean markdown = format && !strcmp(format, "markdown");
     if (format && !markdown && (!report_format_parse(format, &fmt, &error) || fmt == REPORT_CSV)) {
-        fprintf(stderr, "qsim validate: --format %s: use text, json or markdown\n", format);
+        cli_eprintf("qsim validate: --format %s: use text, json or markdown\n", format);
         return QSIM_EXIT_USAGE;
     }
     if (host) {
         if (tables || sets || markdown) {
-            fprintf(stderr, "qsim validate: --host takes --config, --repeat, --threads-max, --iterations and --format text|json\n");
+            cli_eprintf("qsim validate: --host takes --config, --repeat, --threads-max, --iterations and "
+                        "--format text|json\n");
             return QSIM_EXIT_USAGE;
         }
         return validate_host(config, repeat, threads_max, iterations, fmt);

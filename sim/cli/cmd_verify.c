@@ -50,21 +50,16 @@ static gboolean verify_options_from_config(VerifyOptions *o, const char *name, G
 
 int cmd_verify(int argc, char **argv)
 {
-    g_autofree char *lock = NULL, *lock_file = NULL, *arch_s = NULL, *atomics_s = NULL, *config = NULL;
-    g_auto(GStrv) lock_params = NULL;
+    g_autofree char *arch_s = NULL, *atomics_s = NULL, *config = NULL;
+    g_auto(LockFlags) lf = { 0 };
     gint seeds = 100;
     gint64 seed = -1;
     VerifyOptions o;
     verify_options_init(&o);
     WorkloadFlags wf;
     workload_flags_init(&wf, &o.workload, WL_VERIFY);
-    const GOptionEntry what[] = {
-        { "lock", 0, 0, G_OPTION_ARG_STRING, &lock, "lock: a name from `qsim list locks`, or a path to a .qs file", "NAME|PATH" },
-        { "lock-file", 0, 0, G_OPTION_ARG_FILENAME, &lock_file, "a lock source file of your own", "PATH" },
-        { "lock-param", 0, 0, G_OPTION_ARG_STRING_ARRAY, &lock_params,
-          "set a lock's tunable (its `.param`), e.g. --lock-param spin_count=1000 (repeatable)", "NAME=VALUE" },
-        { NULL, 0, 0, 0, NULL, NULL, NULL },
-    };
+    GOptionEntry what[LOCK_FLAGS_N + 1] = { { NULL } };
+    lock_flags_entries(&lf, what);
     const GOptionEntry how[] = {
         { "seeds", 0, 0, G_OPTION_ARG_INT, &seeds, "interleavings to try, seeds 1..K (default 100)", "K" },
         { "seed", 0, 0, G_OPTION_ARG_INT64, &seed, "run this one seed only (to replay a failure)", "S" },
@@ -78,21 +73,22 @@ int cmd_verify(int argc, char **argv)
         "Check a lock on the reference interpreter (sequentially consistent memory,\n"
         "seeded random interleavings): mutual exclusion, no deadlock or livelock,\n"
         "every thread finished.  Exit 0 when all held, 1 otherwise.",
-        what, &wf, how);
+        what, &wf, how, (const CliIntRange[]){ { "seeds", 1, G_MAXINT }, { "seed", 0, G_MAXINT64 }, { NULL } });
     workload_flags_clear(&wf);
     if (!parsed)
         return QSIM_EXIT_USAGE;
     if (argc > 1) {
-        fprintf(stderr, "qsim verify: unexpected argument `%s` (try `qsim verify --help`)\n", argv[1]);
+        cli_eprintf("qsim verify: unexpected argument `%s` (try `qsim verify --help`)\n", argv[1]);
         return QSIM_EXIT_USAGE;
     }
+    const char *lock = lf.lock, *lock_file = lf.lock_file;
     if (!lock == !lock_file) {
-        fprintf(stderr, "qsim verify: name the lock with --lock NAME or --lock-file PATH (one of them)\n");
+        cli_eprintf("qsim verify: name the lock with --lock NAME or --lock-file PATH (one of them)\n");
         return QSIM_EXIT_USAGE;
     }
     g_autoptr(GError) error = NULL;
     if (config && (arch_s || atomics_s)) {
-        fprintf(stderr, "qsim verify: --config gives the arch and atomics: give --config or --arch/--atomics, not both\n");
+        cli_eprintf("qsim verify: --config gives the arch and atomics: give --config or --arch/--atomics, not both\n");
         return QSIM_EXIT_USAGE;
     }
     if (config ? !verify_options_from_config(&o, config, &error) : !arch_target_parse(arch_s, atomics_s, &o.target, &error)) {
@@ -100,11 +96,7 @@ int cmd_verify(int argc, char **argv)
     }
     if (!workload_validate(&o.workload, WL_VERIFY, &error))
         return cli_fail(error);
-    if (seeds < 1) {
-        fprintf(stderr, "qsim verify: --seeds %d: at least 1\n", seeds);
-        return QSIM_EXIT_USAGE;
-    }
-    o.lock_params = (const char *const *)lock_params;
+    o.lock_params = (const char *const *)lf.params;
     o.seeds = seed >= 0 ? 1 : (guint)seeds;
     o.first_seed = seed >= 0 ? (guint64)seed : 1;
 
@@ -116,7 +108,7 @@ int cmd_verify(int argc, char **argv)
         return cli_fail(error);
     VerifyResult r;
     if (!verify_lock(path, text, &o, &r, &error)) {
-        fprintf(stderr, "%s\n", error->message);
+        cli_eprintf("%s\n", error->message);
         return QSIM_EXIT_USAGE;
     }
     const char *name = lock ? lock : lock_file;

@@ -28,11 +28,18 @@ const QsimCommand *qsim_command_find(const char *name);
 
 /* Parses argv with a context whose help names `qsim NAME`; on error prints it and returns FALSE. */
 gboolean cli_parse(GOptionContext *ctx, int *argc, char ***argv);
+/* The range of an integer option (G_OPTION_ARG_INT or _INT64), a row per option of the
+ * command, the list ending in { NULL }: the parse reads every integer value as a whole number
+ * in its range (sim/base/whole_number.h) before GOption does, so a command sees no other. */
+typedef struct {
+    const char *option;       /* the long name */
+    gint64 min, max;          /* min >= 0 */
+} CliIntRange;
 /* The one way a sub-command reads its options: a GOptionContext whose help shows
- * "qsim NAME [OPTION...] PARAMS" and `summary`, with `entries`.  FALSE after printing the
- * problem. */
+ * "qsim NAME [OPTION...] PARAMS" and `summary`, with `entries` (`ranges`: of their integer
+ * options, or NULL when there are none).  FALSE after printing the problem. */
 gboolean cli_parse_command(int *argc, char ***argv, const char *params, const char *summary,
-                           const GOptionEntry *entries);
+                           const GOptionEntry *entries, const CliIntRange *ranges);
 /* The workload options of one command (sim/cli/cli_workload.c): entries generated from the
  * workload schema that parse straight into `w`, remembering which were given. */
 typedef struct {
@@ -48,10 +55,54 @@ void workload_flags_init(WorkloadFlags *f, WorkloadOptions *w, WorkloadCommand c
 void workload_flags_clear(WorkloadFlags *f);
 /* Whether the option (row name or flag) was on the command line. */
 gboolean workload_flags_given(const WorkloadFlags *f, const char *name);
+/* How the options given combine: not a fixed-work count (--iterations) with a fixed-time
+ * length (--duration, --duration-ms).  FALSE with the error when they do not. */
+gboolean workload_flags_check(const WorkloadFlags *f, GError **error);
 /* cli_parse_command for a command with workload options: help lists `what` (what to run: the
  * lock, the config), then the workload, then `how` (output and the command's own options). */
 gboolean cli_parse_workload_command(int *argc, char ***argv, const char *params, const char *summary,
-                                    const GOptionEntry *what, WorkloadFlags *wf, const GOptionEntry *how);
+                                    const GOptionEntry *what, WorkloadFlags *wf, const GOptionEntry *how,
+                                    const CliIntRange *ranges);
+
+/* The options that name the lock (sim/cli/cli_lock.c), the same in run, native and verify:
+ * --lock/-l NAME|PATH, --lock-file PATH, --lock-param NAME=VALUE (repeatable). */
+typedef struct {
+    char *lock;
+    char *lock_file;
+    char **params;            /* NULL-terminated, or NULL */
+} LockFlags;
+#define LOCK_FLAGS_N 3
+
+/* Writes the LOCK_FLAGS_N entries that parse into `f` at `entries`, for a command's option
+ * table. */
+void lock_flags_entries(LockFlags *f, GOptionEntry entries[LOCK_FLAGS_N]);
+void lock_flags_clear(LockFlags *f);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(LockFlags, lock_flags_clear)
+
+/* ---- which modes combine ---- */
+
+/* A mode of a command (--repeat, --vs, the trace options): a bit in its rules, by position. */
+typedef struct {
+    const char *name;         /* as the messages say it */
+    const char *example;      /* words that turn it on, for the tests: "--repeat 2" */
+} CliMode;
+
+/* A pair (or set) of a command's modes and whether they go together, one rule a row that a
+ * reader compares with its neighbours and a test runs. */
+typedef struct {
+    guint modes;              /* the modes of the row, two or more bits */
+    gboolean combine;         /* TRUE: they go together; FALSE: refused */
+    const char *message;      /* refused: the message; combined: what they do together */
+} CliModeRule;
+
+/* The first refusing rule all of whose modes are `given`, or NULL: the one place a command's
+ * modes are checked. */
+const CliModeRule *cli_mode_conflict(const CliModeRule *rules, guint n, guint given);
+
+/* `qsim run`'s modes (NULL-terminated) and their rules (sim/cli/cmd_run.c). */
+extern const CliMode run_modes[];
+extern const CliModeRule run_mode_rules[];
+extern const guint run_mode_rules_len;
 
 /* ---- describing the commands (for `qsim man` and `qsim completion`) ---- */
 
@@ -76,10 +127,17 @@ typedef struct {
  * it would parse, then the command returns without doing anything. */
 GPtrArray *cli_describe_commands(void);   /* of CliCommandDoc*, in table order */
 
-/* Prints "qsim: <message>" to stderr and returns QSIM_EXIT_USAGE. */
+/* The one way the commands print to stderr: as fprintf(stderr, ...), with every word of the
+ * command line in the text (an option's value, whole or a piece) clipped to ECHO_MAX_CHARS and
+ * control characters escaped (sim/base/echo.h), so no option's value is echoed whole. */
+void cli_eprintf(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
+/* Tells cli_eprintf what the user typed: the parse helpers do it for every command's argv
+ * (main for the command's own name, before there is a command). */
+void cli_remember_words(int argc, char **argv);
+/* Prints "qsim: <message>" to stderr (cli_eprintf) and returns QSIM_EXIT_USAGE. */
 int cli_fail(const GError *error);
 /* Whether `path`, given to output option `option` ("--out"), can name a file or folder; when not
- * (an empty path), says so on stderr. */
+ * (an empty path, a loop of symbolic links), says so on stderr.  Every output option asks it. */
 gboolean cli_output_path_ok(const char *option, const char *path);
 
 int cmd_run(int argc, char **argv);

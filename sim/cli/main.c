@@ -33,7 +33,7 @@ static int finish_stdout(int rc)
     }
     if (!failed)
         return rc;
-    fprintf(stderr, "qsim: standard output: %s\n", err ? g_strerror(err) : "a write failed");
+    cli_eprintf("qsim: standard output: %s\n", err ? g_strerror(err) : "a write failed");
     return QSIM_EXIT_USAGE;
 }
 
@@ -44,6 +44,7 @@ static int dispatch(int argc, char **argv)
         return QSIM_EXIT_USAGE;
     }
     const char *cmd = argv[1];
+    cli_remember_words(argc, argv);
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
         usage(stdout);
         return QSIM_EXIT_OK;
@@ -64,7 +65,7 @@ static int dispatch(int argc, char **argv)
             g_free(args);
             return rc;
         }
-        fprintf(stderr, "qsim: unknown option '%s' (try `qsim --help`)\n", cmd);
+        cli_eprintf("qsim: unknown option '%s' (try `qsim --help`)\n", cmd);
         return QSIM_EXIT_USAGE;
     }
     const QsimCommand *c = qsim_command_find(cmd);
@@ -75,9 +76,9 @@ static int dispatch(int argc, char **argv)
             names[n++] = k->name;
         const char *hint = suggest_closest(cmd, names, n);
         if (hint)
-            fprintf(stderr, "qsim: unknown command '%s'; did you mean '%s'?\n", cmd, hint);
+            cli_eprintf("qsim: unknown command '%s'; did you mean '%s'?\n", cmd, hint);
         else
-            fprintf(stderr, "qsim: unknown command '%s' (try `qsim --help`)\n", cmd);
+            cli_eprintf("qsim: unknown command '%s' (try `qsim --help`)\n", cmd);
         return QSIM_EXIT_USAGE;
     }
     return c->fn(argc - 1, argv + 1);

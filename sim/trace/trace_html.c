@@ -281,13 +281,9 @@ static void add_next_retires(JsonBuilder *b, const HtmlSink *h, const TraceConte
     json_builder_end_array(b);
 }
 
-static char *page_data(HtmlSink *h, const TraceContext *ctx, Cycle end)
+/* The run: title, protocol, the home's column, the cores and the lines. */
+static void add_header(JsonBuilder *b, const TraceContext *ctx, const GArray *lines, Cycle end, guint64 dropped)
 {
-    GArray *lines = h->seen_lines;
-    g_array_sort(lines, u64_cmp);
-    char who[16];
-    g_autoptr(JsonBuilder) b = json_builder_new();
-    json_builder_begin_object(b);
     g_autofree char *title = g_strdup_printf("%s on %s (%s), %u thread%s", ctx->lock, ctx->config, ctx->proto->name,
                                              ctx->nthreads, ctx->nthreads == 1 ? "" : "s");
     add_str(b, "title", title);
@@ -296,7 +292,7 @@ static char *page_data(HtmlSink *h, const TraceContext *ctx, Cycle end)
     add_str(b, "homeTitle", ctx->proto->bus ? "home (memory)" : "home (directory)");
     add_str(b, "homeStart", coh_dir_state_name(ctx->proto->dir_start));
     add_int(b, "end", (gint64)end);
-    add_int(b, "dropped", (gint64)h->dropped);
+    add_int(b, "dropped", (gint64)dropped);
     json_builder_set_member_name(b, "cores");
     json_builder_begin_array(b);
     for (guint t = 0; t < ctx->nthreads; t++)
@@ -315,12 +311,17 @@ static char *page_data(HtmlSink *h, const TraceContext *ctx, Cycle end)
     }
     json_builder_end_array(b);
     add_int(b, "lockLine", ctx->lock_line ? line_index(lines, ctx->lock_line) : -1);
-    /* the states this protocol's tables use, with their meaning */
+}
+
+/* The states this protocol's tables use, with their meaning, and which of them are stable (the
+ * page draws the others as transient). */
+static void add_states(JsonBuilder *b, const CohProtocol *proto)
+{
     gboolean cache_used[CS__N] = { [CS_I] = TRUE }, dir_used[DS__N] = { [DS_I] = TRUE };
-    for (guint i = 0; i < ctx->proto->n_cache; i++)
-        cache_used[ctx->proto->cache[i].state] = cache_used[ctx->proto->cache[i].next] = TRUE;
-    for (guint i = 0; i < ctx->proto->n_dir; i++)
-        dir_used[ctx->proto->dir[i].state] = dir_used[ctx->proto->dir[i].next] = TRUE;
+    for (guint i = 0; i < proto->n_cache; i++)
+        cache_used[proto->cache[i].state] = cache_used[proto->cache[i].next] = TRUE;
+    for (guint i = 0; i < proto->n_dir; i++)
+        dir_used[proto->dir[i].state] = dir_used[proto->dir[i].next] = TRUE;
     json_builder_set_member_name(b, "cacheStates");
     json_builder_begin_object(b);
     for (guint st = 0; st < CS__N; st++)
@@ -335,7 +336,6 @@ static char *page_data(HtmlSink *h, const TraceContext *ctx, Cycle end)
     json_builder_end_object(b);
     json_builder_set_member_name(b, "stable");
     json_builder_begin_array(b);
-    /* the stable states of this protocol's tables (the page draws the others as transient) */
     for (guint st = 0; st < CS__N; st++)
         if (coh_cache_state_stable(st) && cache_used[st])
             json_builder_add_string_value(b, coh_cache_state_name(st));
@@ -343,6 +343,11 @@ static char *page_data(HtmlSink *h, const TraceContext *ctx, Cycle end)
         if (coh_dir_state_stable(st) && dir_used[st])
             json_builder_add_string_value(b, coh_dir_state_name(st));
     json_builder_end_array(b);
+}
+
+/* The program, an op a row: its source position and text. */
+static void add_insns(JsonBuilder *b, const TraceContext *ctx)
+{
     json_builder_set_member_name(b, "insns");
     json_builder_begin_array(b);
     for (guint pc = 0; pc < ctx->prog->insns->len; pc++) {
@@ -353,44 +358,49 @@ static char *page_data(HtmlSink *h, const TraceContext *ctx, Cycle end)
         json_builder_end_array(b);
     }
     json_builder_end_array(b);
-    g_autofree guint *cursor = g_new0(guint, ctx->nthreads);
-    json_builder_set_member_name(b, "start");
-    add_next_retires(b, h, ctx, 0, cursor);
-    json_builder_set_member_name(b, "steps");
+}
+
+/* Step k: the event, the states it changed, the threads' lock phases, what each retires next. */
+static void add_step(JsonBuilder *b, const HtmlSink *h, const TraceContext *ctx, const GArray *lines, guint k,
+                     guint *cursor)
+{
+    const Step *s = h->steps->pdata[k];
+    char who[16];
+    json_builder_begin_object(b);
+    add_int(b, "c", (gint64)s->cycle);
+    add_str(b, "who", trace_who(s->core, who));
+    add_int(b, "l", s->line ? line_index(lines, s->line) : -1);
+    add_str(b, "k", s->kind);
+    add_str(b, "t", s->title);
+    add_str(b, "w", s->what);
+    add_str(b, "x", s->explain);
+    add_int(b, "tr", s->transition);
+    json_builder_set_member_name(b, "ch");
     json_builder_begin_array(b);
-    for (guint k = 0; k < h->steps->len; k++) {
-        const Step *s = h->steps->pdata[k];
-        json_builder_begin_object(b);
-        add_int(b, "c", (gint64)s->cycle);
-        add_str(b, "who", trace_who(s->core, who));
-        add_int(b, "l", s->line ? line_index(lines, s->line) : -1);
-        add_str(b, "k", s->kind);
-        add_str(b, "t", s->title);
-        add_str(b, "w", s->what);
-        add_str(b, "x", s->explain);
-        add_int(b, "tr", s->transition);
-        json_builder_set_member_name(b, "ch");
+    for (guint c = s->changes_from; c < s->changes_to; c++) {
+        const Change *ch = &g_array_index(h->changes, Change, c);
         json_builder_begin_array(b);
-        for (guint c = s->changes_from; c < s->changes_to; c++) {
-            const Change *ch = &g_array_index(h->changes, Change, c);
-            json_builder_begin_array(b);
-            json_builder_add_int_value(b, line_index(lines, ch->line));
-            json_builder_add_int_value(b, column(ctx, ch->core));
-            json_builder_add_string_value(b, ch->state);
-            json_builder_add_string_value(b, ch->holders ? ch->holders : "");
-            json_builder_end_array(b);
-        }
+        json_builder_add_int_value(b, line_index(lines, ch->line));
+        json_builder_add_int_value(b, column(ctx, ch->core));
+        json_builder_add_string_value(b, ch->state);
+        json_builder_add_string_value(b, ch->holders ? ch->holders : "");
         json_builder_end_array(b);
-        json_builder_set_member_name(b, "ph");
-        json_builder_begin_array(b);
-        for (guint t = 0; t < ctx->nthreads; t++)
-            json_builder_add_int_value(b, s->phase[t]);
-        json_builder_end_array(b);
-        json_builder_set_member_name(b, "run");
-        add_next_retires(b, h, ctx, k + 1, cursor);
-        json_builder_end_object(b);
     }
     json_builder_end_array(b);
+    json_builder_set_member_name(b, "ph");
+    json_builder_begin_array(b);
+    for (guint t = 0; t < ctx->nthreads; t++)
+        json_builder_add_int_value(b, s->phase[t]);
+    json_builder_end_array(b);
+    json_builder_set_member_name(b, "run");
+    add_next_retires(b, h, ctx, k + 1, cursor);
+    json_builder_end_object(b);
+}
+
+/* The messages, each in flight from the step that sent it to the step that took it. */
+static void add_msgs(JsonBuilder *b, HtmlSink *h, const GArray *lines)
+{
+    char who[16];
     json_builder_set_member_name(b, "msgs");
     json_builder_begin_array(b);
     for (guint i = 0; i < h->msgs->len; i++) {
@@ -417,12 +427,12 @@ static char *page_data(HtmlSink *h, const TraceContext *ctx, Cycle end)
         json_builder_end_object(b);
     }
     json_builder_end_array(b);
-    json_builder_end_object(b);
-    g_autoptr(JsonGenerator) gen = json_generator_new();
-    g_autoptr(JsonNode) root = json_builder_get_root(b);
-    json_generator_set_root(gen, root);
-    g_autofree char *json = json_generator_to_data(gen, NULL);
-    /* '<' only occurs inside JSON strings: escaped, no "</script>" can end the data early */
+}
+
+/* The JSON for a <script> element: '<' only occurs inside JSON strings, so escaped, no
+ * "</script>" can end the data early. */
+static char *script_safe(const char *json)
+{
     GString *safe = g_string_new(NULL);
     for (const char *p = json; *p; p++)
         if (*p == '<')
@@ -430,6 +440,32 @@ static char *page_data(HtmlSink *h, const TraceContext *ctx, Cycle end)
         else
             g_string_append_c(safe, *p);
     return g_string_free(safe, FALSE);
+}
+
+static char *page_data(HtmlSink *h, const TraceContext *ctx, Cycle end)
+{
+    GArray *lines = h->seen_lines;
+    g_array_sort(lines, u64_cmp);
+    g_autoptr(JsonBuilder) b = json_builder_new();
+    json_builder_begin_object(b);
+    add_header(b, ctx, lines, end, h->dropped);
+    add_states(b, ctx->proto);
+    add_insns(b, ctx);
+    g_autofree guint *cursor = g_new0(guint, ctx->nthreads);
+    json_builder_set_member_name(b, "start");
+    add_next_retires(b, h, ctx, 0, cursor);
+    json_builder_set_member_name(b, "steps");
+    json_builder_begin_array(b);
+    for (guint k = 0; k < h->steps->len; k++)
+        add_step(b, h, ctx, lines, k, cursor);
+    json_builder_end_array(b);
+    add_msgs(b, h, lines);
+    json_builder_end_object(b);
+    g_autoptr(JsonGenerator) gen = json_generator_new();
+    g_autoptr(JsonNode) root = json_builder_get_root(b);
+    json_generator_set_root(gen, root);
+    g_autofree char *json = json_generator_to_data(gen, NULL);
+    return script_safe(json);
 }
 
 static gboolean html_finish(TraceSink *sink, const TraceContext *ctx, Cycle end, GError **error)

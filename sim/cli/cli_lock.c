@@ -1,0 +1,25 @@
+/* The options that name the lock to run, for `qsim run`, `qsim native` and `qsim verify`: one
+ * table, so the three spell, abbreviate and explain them the same way (and `qsim man` and the
+ * completion, made from the commands' entries, show one text for each). */
+#include <string.h>
+#include "sim/cli/commands.h"
+
+void lock_flags_entries(LockFlags *f, GOptionEntry entries[LOCK_FLAGS_N])
+{
+    const GOptionEntry table[LOCK_FLAGS_N] = {
+        { "lock", 'l', 0, G_OPTION_ARG_STRING, &f->lock,
+          "Lock: a name from `qsim list locks` (or $QSIM_LOCK_PATH), or a path to a .qs file", "NAME|PATH" },
+        { "lock-file", 0, 0, G_OPTION_ARG_FILENAME, &f->lock_file,
+          "Your own lock source, as --lock PATH (the ISA: " QSIM_DOC("isa.md") ")", "PATH" },
+        { "lock-param", 0, 0, G_OPTION_ARG_STRING_ARRAY, &f->params,
+          "Set a lock's tunable (its `.param`), e.g. --lock-param spin_count=1000 (repeatable)", "NAME=VALUE" },
+    };
+    memcpy(entries, table, sizeof table);
+}
+
+void lock_flags_clear(LockFlags *f)
+{
+    g_clear_pointer(&f->lock, g_free);
+    g_clear_pointer(&f->lock_file, g_free);
+    g_clear_pointer(&f->params, g_strfreev);
+}
