@@ -12,7 +12,7 @@
 #   sim/trace      the trace writers (text, Perfetto, HTML page) and the protocol pages
 #   sim            the machine, harness, workload and runner, on all of the above
 #   locks/native   the native backend: lock sources compiled and run on the host
-#   sim/litmus, sim/sweep   front ends, on the runner
+#   sim/litmus, sim/sweep   front ends, on the runner (the model only: neither runs natively)
 #   sim/calibrate  measures the host natively and writes a config by the model's definitions
 #   sim/cli        the command line, on everything
 set -u

@@ -15,10 +15,15 @@ need json-glib-1.0 libjson-glib-dev
 # `qsim sweep --plot` draws with gnuplot, and `make check` tests the plots, so it is a normal
 # dependency (--with-plot, its old opt-in, is still accepted and changes nothing).
 command -v gnuplot >/dev/null 2>&1 || pkgs="$pkgs gnuplot-nox"
-# `make check` opens the trace's step-through page in a real browser (headless) and renders
-# `qsim protocol`'s state diagram with Graphviz.
+# `make check` opens the trace's step-through page in a real browser (headless), renders
+# `qsim protocol`'s state diagram with Graphviz, reads the man page with groff, runs the bash
+# completion, and compares --version with git's commit in a checkout.  A test missing one of
+# these fails under CI=true and is skipped (counted) otherwise (tests/skip.h).
 command -v chromium >/dev/null 2>&1 || pkgs="$pkgs chromium"
 command -v dot >/dev/null 2>&1 || pkgs="$pkgs graphviz"
+command -v groff >/dev/null 2>&1 || pkgs="$pkgs groff-base"
+command -v bash >/dev/null 2>&1 || pkgs="$pkgs bash"
+[ ! -e .git ] || command -v git >/dev/null 2>&1 || pkgs="$pkgs git"
 for goal in "$@"; do
     case "$goal" in
     fuzz|fuzz-build) command -v clang >/dev/null 2>&1 || pkgs="$pkgs clang";;

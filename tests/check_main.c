@@ -6,13 +6,19 @@
  *
  * Timeouts: every TCase sets its own (tcase_set_timeout); one that does not gets
  * RUNNER_DEFAULT_TIMEOUT instead of Check's 4 s, unless CK_DEFAULT_TIMEOUT says otherwise.
- * CK_TIMEOUT_MULTIPLIER (set by `make check`) scales them all for slow or busy machines. */
+ * CK_TIMEOUT_MULTIPLIER (set by `make check`) scales them all for slow or busy machines.
+ *
+ * Skips (tests/skip.h): each is a line in $QSIM_TEST_SKIPS (a file of the runner's own when that
+ * is unset); the runner prints how many its run added. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <glib.h>
+#include <glib/gstdio.h>
 #include "suites.h"
+#include "tests/skip.h"
 
 #define RUNNER_DEFAULT_TIMEOUT "60"
 
@@ -40,6 +46,16 @@ int main(int argc, char **argv)
             return usage();
         }
     }
+    /* The tests run in forked children: they count their skips in a file, which outlives them. */
+    g_autofree char *own_skips = NULL;
+    if (!g_getenv("QSIM_TEST_SKIPS")) {
+        int fd = g_file_open_tmp("qsim-skips-XXXXXX", &own_skips, NULL);
+        if (fd >= 0) {
+            close(fd);
+            g_setenv("QSIM_TEST_SKIPS", own_skips, TRUE);
+        }
+    }
+    unsigned skips_before = qsim_test_skips_counted(g_getenv("QSIM_TEST_SKIPS"));
     SRunner *sr = srunner_create(NULL);
     for (guint i = 0; qsim_suites[i].name; i++) {
         gboolean wanted = argc == 1;
@@ -52,5 +68,8 @@ int main(int argc, char **argv)
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);
+    printf("check_qsim: %u skipped\n", qsim_test_skips_counted(g_getenv("QSIM_TEST_SKIPS")) - skips_before);
+    if (own_skips)
+        g_unlink(own_skips);
     return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -1,6 +1,7 @@
 #include <string.h>
 #include "tests/litmus_files.h"
 #include "tests/run_qsim.h"
+#include "tests/skip.h"
 
 const char *herd_dir(void)
 {
@@ -11,6 +12,15 @@ const char *herd_dir(void)
     if (!dir)
         dir = g_build_filename(test_srcdir(), "..", "shared", "herd-catalogue", NULL);
     return dir;
+}
+
+gboolean herd_catalogue_or_skip(const char *test)
+{
+    if (g_file_test(herd_dir(), G_FILE_TEST_IS_DIR))
+        return TRUE;
+    g_autofree char *why = g_strdup_printf("herd's catalogue is not at %s (set QSIM_HERD_CATALOGUE)", herd_dir());
+    qsim_test_skip_or_fail(test, why);
+    return FALSE;
 }
 
 char *own_litmus_dir(const char *arch)

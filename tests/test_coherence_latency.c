@@ -6,6 +6,7 @@
 #include <string.h>
 #include "sim/latency_probe.h"
 #include "tests/coh_rig.h"
+#include "tests/run_qsim.h"
 
 /* 4 sockets on a ring (1 and 2 hops), 4 cores each; R = 25, D = 7. */
 static const char *lat_yaml =
@@ -144,18 +145,10 @@ END_TEST
 
 START_TEST(test_latency_command_json)
 {
-    const char *bin = g_getenv("QSIM_BIN");
-    if (!bin)
-        return; /* run outside `make check-unit` */
-    g_autofree char *cfgpath = g_build_filename(g_getenv("QSIM_SRCDIR") ? g_getenv("QSIM_SRCDIR") : ".",
-                                                "configs", "teaching.yaml", NULL);
-    const char *argv[] = { bin, "latency", "--config", cfgpath, "--format", "json",
+    const char *argv[] = { "latency", "--config", "configs/teaching.yaml", "--format", "json",
                            "--set", "topology.sockets=2", NULL };
     g_autofree char *out = NULL, *err = NULL;
-    gint status = 0;
-    g_autoptr(GError) error = NULL;
-    ck_assert(g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, &error));
-    ck_assert_msg(g_spawn_check_wait_status(status, NULL), "stderr: %s", err);
+    ck_assert_msg(run_qsim(argv, &out, &err) == 0, "stderr: %s", err);
     ck_assert_ptr_nonnull(strstr(out, "\"config\" : \"teaching\""));
     ck_assert_ptr_nonnull(strstr(out, "\"distance\" : \"1-hop\""));
     /* teaching: llc 20 + a snoop answer of 20 on one socket */

@@ -6,6 +6,7 @@
 #include <glib/gstdio.h>
 #include "tests/run_qsim.h"
 #include "tests/golden.h"
+#include "tests/skip.h"
 #include "coherence/protocol_words.h"
 #include "sim/trace/protocol_doc.h"
 
@@ -175,7 +176,10 @@ END_TEST
 START_TEST(test_dot_renders)
 {
     g_autofree char *dot = g_find_program_in_path("dot");
-    ck_assert_msg(dot, "Graphviz's dot is not installed: build-aux/deps.sh installs it (apt-get install graphviz)");
+    if (!dot) {
+        qsim_test_skip_or_fail("protocol_doc/test_dot_renders", "Graphviz's dot is not installed: the diagram is not rendered");
+        return;
+    }
     g_autofree char *dir = g_dir_make_tmp("qsim-proto-XXXXXX", NULL);
     g_autofree char *svg = g_build_filename(dir, "mesi.svg", NULL);
     g_autofree char *args = g_strdup_printf("protocol mesi --format dot --transient -o %s", svg);

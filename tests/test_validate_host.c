@@ -6,6 +6,7 @@
 #include "locks/native/native_cpus.h"
 #include "sim/calibrate/validate_host.h"
 #include "tests/run_qsim.h"
+#include "tests/skip.h"
 
 START_TEST(test_spearman_known_values)
 {
@@ -111,8 +112,10 @@ END_TEST
 START_TEST(test_cli_small_run)
 {
     g_autoptr(GArray) cpus = native_allowed_cpus();
-    if (cpus->len < 2)
-        return; /* a one-CPU host cannot run two threads side by side */
+    if (cpus->len < 2) {
+        qsim_test_skip("validate_host/test_cli_small_run", "one CPU: two threads cannot run side by side");
+        return;
+    }
     g_autofree char *out = NULL, *err = NULL;
     int rc = run_qsim_line("validate --host --config haswell --repeat 2 --threads-max 2 --iterations 200 --format json",
                            &out, &err);

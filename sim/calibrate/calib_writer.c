@@ -122,7 +122,7 @@ static void write_header(GString *out, const CalibResult *r)
     GString *cpus = g_string_new("");
     for (guint i = 0; i < r->cpus->len; i++)
         g_string_append_printf(cpus, "%s%u", i ? "," : "", g_array_index(r->cpus, guint, i));
-    g_string_append(out, "# A machine config of this host, measured by `qsim calibrate` (docs/native.md).\n");
+    g_string_append(out, "# A machine config of this host, measured by `qsim calibrate` (docs/calibrate.md).\n");
     g_autofree char *who = g_strdup_printf(
         "CPU: %s; %s. Measured on CPUs %s (the first runs the single-CPU measurements); the host has %u online "
         "CPUs, %u package%s, %u last-level cache domain%s, %u thread%s per core.", cpu,

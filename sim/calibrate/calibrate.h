@@ -1,5 +1,5 @@
 /* `qsim calibrate`: measures the host with small pinned microbenchmarks and writes a machine
- * config of it (docs/native.md, "Calibrating").  Three separable steps:
+ * config of it (docs/calibrate.md).  Three separable steps:
  *
  *   calibrate_run()      the measurements (calib_measure.c, calib_c2c.c on calib_bench.c),
  *                        each repeated until stable or out of time (calib_stats.h), into a

@@ -1,5 +1,5 @@
 /* `qsim calibrate [--out FILE] [--cpus LIST] [--quick]`: measures this machine and writes a
- * config of it (sim/calibrate/, docs/native.md "Calibrating").  Progress, notes and the time it
+ * config of it (sim/calibrate/, docs/calibrate.md).  Progress, notes and the time it
  * took go to stderr; the config to --out or stdout. */
 #include <stdio.h>
 #include <string.h>
@@ -31,7 +31,7 @@ int cmd_calibrate(int argc, char **argv)
                            "latency by footprint, core-to-core latency per coherence state, locked\n"
                            "instructions, fences, PAUSE) and write a machine config of it. Every\n"
                            "measured value carries a comment: how, on which CPU, and its spread.\n"
-                           "Takes under two minutes on a small machine (" QSIM_DOC("native.md") ").",
+                           "Takes under two minutes on a small machine (" QSIM_DOC("calibrate.md") ").",
                            entries, NULL))
         return QSIM_EXIT_USAGE;
     g_autoptr(GError) error = NULL;

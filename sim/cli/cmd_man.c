@@ -147,8 +147,8 @@ static void section_environment_files(GString *s)
     g_string_append(s, "\nExample sweep files.\n.TP\n");
     roff_text(s, QSIM_DOCDIR, FALSE);
     g_string_append(s, "\nThe documentation: isa.md (the instruction set and lock file format), report.md "
-                       "(every report key), counters.md, config.md, workload.md, native.md, sweeps.md, "
-                       "litmus.md, architecture.md.\n");
+                       "(every report key), counters.md, config.md, workload.md, native.md, calibrate.md, "
+                       "validate-host.md, sweeps.md, litmus.md, architecture.md.\n");
 }
 
 static char *man_page(void)

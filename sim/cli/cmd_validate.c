@@ -104,7 +104,7 @@ int cmd_validate(int argc, char **argv)
         "\n"
         "With --host, every built-in lock runs natively here and on the model of this machine at\n"
         "2, 3, 4, 8... threads, lock data on the lock's line and on its own: ns per acquisition\n"
-        "with 95% intervals, the median relative error and the rank correlation (" QSIM_DOC("native.md") ").\n"
+        "with 95% intervals, the median relative error and the rank correlation (" QSIM_DOC("validate-host.md") ").\n"
         "Exit 1 there only when a lock broke mutual exclusion.",
                            entries, ranges))
         return QSIM_EXIT_USAGE;
