@@ -454,58 +454,94 @@ static void parse_param(Asm *a, guint line, const Tok *dir, const char *rest, gu
 
 /* ======================================================================= ops */
 
-/* Operand signature letters: D destination register, S source (register or immediate),
- * M memory operand, L label, Y variable, R optional thread register, N count. */
+/* A mnemonic: its op (whose operands the op table gives: isa_op_info[op].operands), whether
+ * it takes a size (ld32), and for branches its condition. */
 typedef struct {
     const char *name;
     IsaOp op;
-    const char *sig;
     gboolean sized;
     int cond;                 /* branches: IsaCond, else -1 */
 } AsmOpDef;
 
 static const AsmOpDef asm_ops[] = {
-    { "nop",   OP_NOP,   "",     FALSE, -1 },
-    { "mov",   OP_MOV,   "DS",   FALSE, -1 },
-    { "add",   OP_ADD,   "DSS",  FALSE, -1 },
-    { "sub",   OP_SUB,   "DSS",  FALSE, -1 },
-    { "and",   OP_AND,   "DSS",  FALSE, -1 },
-    { "or",    OP_OR,    "DSS",  FALSE, -1 },
-    { "xor",   OP_XOR,   "DSS",  FALSE, -1 },
-    { "shl",   OP_SHL,   "DSS",  FALSE, -1 },
-    { "shr",   OP_SHR,   "DSS",  FALSE, -1 },
-    { "mul",   OP_MUL,   "DSS",  FALSE, -1 },
-    { "la",    OP_LA,    "DYR",  FALSE, -1 },
+    { "nop",   OP_NOP,   FALSE, -1 },
+    { "mov",   OP_MOV,   FALSE, -1 },
+    { "add",   OP_ADD,   FALSE, -1 },
+    { "sub",   OP_SUB,   FALSE, -1 },
+    { "and",   OP_AND,   FALSE, -1 },
+    { "or",    OP_OR,    FALSE, -1 },
+    { "xor",   OP_XOR,   FALSE, -1 },
+    { "shl",   OP_SHL,   FALSE, -1 },
+    { "shr",   OP_SHR,   FALSE, -1 },
+    { "mul",   OP_MUL,   FALSE, -1 },
+    { "la",    OP_LA,    FALSE, -1 },
     /* sized ops: longer names first so `ldx` is not read as `ld` + "x" */
-    { "ldx",   OP_LDX,   "DM",   TRUE,  -1 },
-    { "stx",   OP_STX,   "DMS",  TRUE,  -1 },
-    { "ld",    OP_LD,    "DM",   TRUE,  -1 },
-    { "st",    OP_ST,    "MS",   TRUE,  -1 },
-    { "cas",   OP_CAS,   "DMSS", TRUE,  -1 },
-    { "xchg",  OP_XCHG,  "DMS",  TRUE,  -1 },
-    { "fadd",  OP_FADD,  "DMS",  TRUE,  -1 },
-    { "fand",  OP_FAND,  "DMS",  TRUE,  -1 },
-    { "for",   OP_FOR,   "DMS",  TRUE,  -1 },
-    { "fence", OP_FENCE, "",     FALSE, -1 },
-    { "pause", OP_PAUSE, "",     FALSE, -1 },
-    { "wfe",   OP_WFE,   "",     FALSE, -1 },
-    { "sevl",  OP_SEVL,  "",     FALSE, -1 },
-    { "sev",   OP_SEV,   "",     FALSE, -1 },
-    { "beq",   OP_BR,    "SSL",  FALSE, COND_EQ },
-    { "bne",   OP_BR,    "SSL",  FALSE, COND_NE },
-    { "bltu",  OP_BR,    "SSL",  FALSE, COND_LTU },
-    { "bgeu",  OP_BR,    "SSL",  FALSE, COND_GEU },
-    { "blt",   OP_BR,    "SSL",  FALSE, COND_LT },
-    { "bge",   OP_BR,    "SSL",  FALSE, COND_GE },
-    { "jmp",   OP_JMP,   "L",    FALSE, -1 },
-    { "call",  OP_CALL,  "L",    FALSE, -1 },
-    { "ret",   OP_RET,   "",     FALSE, -1 },
-    { "work",  OP_WORK,  "N",    FALSE, -1 },
-    { "mark",  OP_MARK,  "N",    FALSE, -1 },
-    { "halt",  OP_HALT,  "",     FALSE, -1 },
-    { "futex_wait", OP_FUTEX_WAIT, "DMS", FALSE, -1 },
-    { "futex_wake", OP_FUTEX_WAKE, "DMS", FALSE, -1 },
+    { "ldx",   OP_LDX,   TRUE,  -1 },
+    { "stx",   OP_STX,   TRUE,  -1 },
+    { "ld",    OP_LD,    TRUE,  -1 },
+    { "st",    OP_ST,    TRUE,  -1 },
+    { "cas",   OP_CAS,   TRUE,  -1 },
+    { "xchg",  OP_XCHG,  TRUE,  -1 },
+    { "fadd",  OP_FADD,  TRUE,  -1 },
+    { "fand",  OP_FAND,  TRUE,  -1 },
+    { "for",   OP_FOR,   TRUE,  -1 },
+    { "fence", OP_FENCE, FALSE, -1 },
+    { "pause", OP_PAUSE, FALSE, -1 },
+    { "wfe",   OP_WFE,   FALSE, -1 },
+    { "sevl",  OP_SEVL,  FALSE, -1 },
+    { "sev",   OP_SEV,   FALSE, -1 },
+    { "beq",   OP_BR,    FALSE, COND_EQ },
+    { "bne",   OP_BR,    FALSE, COND_NE },
+    { "bltu",  OP_BR,    FALSE, COND_LTU },
+    { "bgeu",  OP_BR,    FALSE, COND_GEU },
+    { "blt",   OP_BR,    FALSE, COND_LT },
+    { "bge",   OP_BR,    FALSE, COND_GE },
+    { "jmp",   OP_JMP,   FALSE, -1 },
+    { "call",  OP_CALL,  FALSE, -1 },
+    { "ret",   OP_RET,   FALSE, -1 },
+    { "work",  OP_WORK,  FALSE, -1 },
+    { "mark",  OP_MARK,  FALSE, -1 },
+    { "halt",  OP_HALT,  FALSE, -1 },
+    { "futex_wait", OP_FUTEX_WAIT, FALSE, -1 },
+    { "futex_wake", OP_FUTEX_WAKE, FALSE, -1 },
 };
+
+/* The suffixes after a mnemonic's '.', by the kind of op that takes them: ordering for memory
+ * ops, kind for fences. */
+typedef enum { SFX_NONE, SFX_FENCE, SFX_LOAD, SFX_STORE, SFX_RMW } AsmSuffixKind;
+
+static const struct {
+    AsmSuffixKind kind;
+    const char *suffix;
+    IsaOrder order;
+    IsaFence fence;
+} asm_suffixes[] = {
+    { SFX_FENCE, "full",   ORD_PLAIN,  FENCE_FULL },
+    { SFX_FENCE, "load",   ORD_PLAIN,  FENCE_LOAD },
+    { SFX_FENCE, "store",  ORD_PLAIN,  FENCE_STORE },
+    { SFX_LOAD,  "acq",    ORD_ACQ,    FENCE_FULL },
+    { SFX_STORE, "rel",    ORD_REL,    FENCE_FULL },
+    { SFX_RMW,   "acq",    ORD_ACQ,    FENCE_FULL },
+    { SFX_RMW,   "rel",    ORD_REL,    FENCE_FULL },
+    { SFX_RMW,   "acqrel", ORD_ACQREL, FENCE_FULL },
+};
+
+/* What a message lists as the suffixes a kind of op takes. */
+static const char *const suffix_allowed[] = {
+    [SFX_FENCE] = ".full, .load or .store", [SFX_LOAD] = ".acq", [SFX_STORE] = ".rel",
+    [SFX_RMW] = ".acq, .rel or .acqrel",
+};
+
+static AsmSuffixKind suffix_kind(IsaOp op)
+{
+    if (op == OP_FENCE)
+        return SFX_FENCE;
+    if (op == OP_LD || op == OP_LDX)
+        return SFX_LOAD;
+    if (op == OP_ST || op == OP_STX)
+        return SFX_STORE;
+    return isa_op_is_rmw(op) ? SFX_RMW : SFX_NONE;
+}
 
 static const char *const cond_names[] = { "beq", "bne", "blt", "bge", "bltu", "bgeu" };
 static const char *const order_names[] = { "", ".acq", ".rel", ".acqrel" };
@@ -651,6 +687,205 @@ static void init_insn(IsaInsn *in)
     in->target = -1;
 }
 
+/* The op a mnemonic names: `base` is the mnemonic without its suffix; *size its access width
+ * (0 when unsized).  NULL (reported) when there is none. */
+static const AsmOpDef *parse_mnemonic(Asm *a, guint line, const Tok *mn, const char *base, unsigned *size)
+{
+    const AsmOpDef *d = lookup_op(base, size);
+    if (!d) {
+        /* A guess compares with every op: only for errors a message can show (of the first found). */
+        const char *hint = a->ndiags < ASM_DIAGS_KEPT / 10 ? suggest_op(base) : NULL;
+        if (hint)
+            diag(a, line, mn->col, "unknown op `%s`; did you mean `%s`?", mn->text, hint);
+        else
+            diag(a, line, mn->col, "unknown op `%s` (docs/isa.md lists the ops)", mn->text);
+        return NULL;
+    }
+    /* A futex is a 32-bit word, whatever the platform. */
+    if (isa_op_info[d->op].is_syscall)
+        *size = 4;
+    return d;
+}
+
+/* The suffix after the mnemonic's '.' (at `col`), into in's order or fence. */
+static gboolean parse_suffix(Asm *a, guint line, guint col, const AsmOpDef *d, const char *suffix, IsaInsn *in)
+{
+    AsmSuffixKind kind = suffix_kind(d->op);
+    for (guint i = 0; i < G_N_ELEMENTS(asm_suffixes); i++)
+        if (asm_suffixes[i].kind == kind && kind != SFX_NONE && !strcmp(asm_suffixes[i].suffix, suffix)) {
+            if (kind == SFX_FENCE)
+                in->fence = asm_suffixes[i].fence;
+            else
+                in->order = asm_suffixes[i].order;
+            return TRUE;
+        }
+    if (kind != SFX_NONE)
+        diag(a, line, col, "`%s` takes %s, not `.%s`", d->name, suffix_allowed[kind], suffix);
+    else
+        diag(a, line, col, "`%s` takes no suffix", d->name);
+    return FALSE;
+}
+
+/* Operand `i` of `mn`, a register: the destination (D) or la's thread register (R). */
+static gboolean parse_reg_operand(Asm *a, guint line, const Tok *mn, guint i, const Tok *t, char kind, IsaInsn *in)
+{
+    int r = parse_reg(t->text);
+    if (r < 0) {
+        diag(a, line, t->col, "operand %u of `%s` must be a register, not `%s`", i + 1, mn->text, t->text);
+        return FALSE;
+    }
+    if (kind == 'D' && r >= ISA_NREGS) {
+        diag(a, line, t->col, "`%s` is read-only: `%s` cannot write it", t->text, mn->text);
+        return FALSE;
+    }
+    if (kind == 'D')
+        in->rd = (int8_t)r;
+    else
+        in->rt = (int8_t)r;
+    return TRUE;
+}
+
+/* Operand `i` of `mn`, a source: a register or an immediate that fits the op. */
+static gboolean parse_src_operand(Asm *a, guint line, const Tok *mn, guint i, const Tok *t, IsaSrc *src,
+                                  gboolean second, const IsaInsn *in)
+{
+    int r = parse_reg(t->text);
+    int64_t v;
+    gboolean ovf;
+    if (r >= 0) {
+        src->reg = (int8_t)r;
+        return TRUE;
+    }
+    if (parse_int(a, t->text, &v, &ovf)) {
+        gboolean ok = TRUE;
+        unsigned fit = isa_op_info[in->op].is_load || isa_op_info[in->op].is_store ? in->size : 8;
+        if (ovf || !fits_bytes(v, fit)) {
+            diag(a, line, t->col, "immediate %s is out of range for a %u-bit operand", t->text, fit * 8);
+            ok = FALSE;
+        } else if ((in->op == OP_SHL || in->op == OP_SHR) && second && (v < 0 || v > 63)) {
+            diag(a, line, t->col, "shift amount %s is out of range (0..63)", t->text);
+            ok = FALSE;
+        }
+        src->imm = v;
+        return ok;
+    }
+    if (t->text[0] == '[')
+        diag(a, line, t->col, "operand %u of `%s` must be a register or an immediate, not memory", i + 1, mn->text);
+    else if (is_ident(t->text) && t->text[0] == 'r' && isdigit((unsigned char)t->text[1]))
+        diag(a, line, t->col, "no register `%s` (registers are r0..r%d, tid, nthreads)", t->text, ISA_NREGS - 1);
+    else
+        diag(a, line, t->col, "operand %u of `%s` must be a register or an immediate, not `%s`", i + 1, mn->text, t->text);
+    return FALSE;
+}
+
+/* A memory operand, which at a constant place in a variable must lie inside it, aligned. */
+static gboolean parse_mem_operand(Asm *a, guint line, const Tok *t, IsaInsn *in)
+{
+    unsigned size = in->size;
+    if (!parse_mem(a, line, t, &in->mem))
+        return FALSE;
+    if (in->mem.sym < 0)
+        return TRUE;
+    const IsaSym *s = a->p->syms->pdata[in->mem.sym];
+    if (in->mem.base == ISA_NO_REG && (in->mem.offset < 0 || (uint64_t)in->mem.offset + size > s->size)) {
+        diag(a, line, t->col, "%u-byte access at %s%+" G_GINT64_FORMAT " runs outside `%s` (%u bytes)",
+             size, s->name, in->mem.offset, s->name, s->size);
+        return FALSE;
+    }
+    if (in->mem.offset % (int64_t)size != 0 || s->align < size) {
+        diag(a, line, t->col, "%u-bit access at %s%+" G_GINT64_FORMAT " crosses its natural alignment (%u bytes)",
+             size * 8, s->name, in->mem.offset, size);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+/* A label: its pc is fixed up once every source is read. */
+static gboolean parse_label_operand(Asm *a, guint line, const Tok *t)
+{
+    if (!is_ident(t->text)) {
+        diag(a, line, t->col, "expected a label, not `%s`", t->text);
+        return FALSE;
+    }
+    AsmFixup f = { a->p->insns->len, g_strdup(t->text), a->file, line, t->col };
+    g_array_append_val(a->fixups, f);
+    return TRUE;
+}
+
+static gboolean parse_var_operand(Asm *a, guint line, const Tok *t, IsaInsn *in)
+{
+    int idx;
+    if (!is_ident(t->text)) {
+        diag(a, line, t->col, "expected a variable name, not `%s`", t->text);
+        return FALSE;
+    }
+    if (!find_sym(a, t->text, &idx)) {
+        diag(a, line, t->col, "undefined variable `%s`", t->text);
+        return FALSE;
+    }
+    in->target = idx;
+    return TRUE;
+}
+
+static gboolean parse_count_operand(Asm *a, guint line, const Tok *mn, const Tok *t, IsaInsn *in)
+{
+    int64_t max = in->op == OP_WORK ? WORK_MAX : MARK_MAX, v;
+    gboolean ovf;
+    if (!parse_int(a, t->text, &v, &ovf)) {
+        diag(a, line, t->col, "`%s` takes a number, not `%s`", mn->text, t->text);
+        return FALSE;
+    }
+    if (ovf || v < 0 || v > max) {
+        diag(a, line, t->col, "%s count %s is out of range (0..%" G_GINT64_FORMAT ")", mn->text, t->text, max);
+        return FALSE;
+    }
+    in->n = v;
+    return TRUE;
+}
+
+/* Whether `mn` has as many operands as its op takes (reported when not). */
+static gboolean check_operand_count(Asm *a, guint line, const Tok *mn, IsaOp op, guint n)
+{
+    const char *sig = isa_op_info[op].operands;
+    guint need = (guint)strlen(sig), optional = strchr(sig, 'R') ? 1 : 0;
+    if (n >= need - optional && n <= need)
+        return TRUE;
+    if (optional)
+        diag(a, line, mn->col, "`%s` takes %u or %u operands, not %u", mn->text, need - 1, need, n);
+    else
+        diag(a, line, mn->col, "`%s` takes %u operand%s, not %u", mn->text, need, need == 1 ? "" : "s", n);
+    return FALSE;
+}
+
+/* The operands, read by the op's signature (isa_op_info[op].operands); stops at the first
+ * wrong one (reported). */
+static void parse_operands(Asm *a, guint line, const Tok *mn, GArray *ops, IsaInsn *in)
+{
+    const char *sig = isa_op_info[in->op].operands;
+    guint nsrc = 0;
+    for (guint i = 0; i < ops->len; i++) {
+        const Tok *t = &g_array_index(ops, Tok, i);
+        if (!*t->text) {
+            diag(a, line, t->col, "operand %u of `%s` is empty", i + 1, mn->text);
+            return;
+        }
+        gboolean ok = FALSE;
+        switch (sig[i]) {
+        case 'D': case 'R': ok = parse_reg_operand(a, line, mn, i, t, sig[i], in); break;
+        case 'S':
+            ok = parse_src_operand(a, line, mn, i, t, nsrc == 0 ? &in->a : &in->b, nsrc == 1, in);
+            nsrc++;
+            break;
+        case 'M': ok = parse_mem_operand(a, line, t, in); break;
+        case 'L': ok = parse_label_operand(a, line, t); break;
+        case 'Y': ok = parse_var_operand(a, line, t, in); break;
+        case 'N': ok = parse_count_operand(a, line, mn, t, in); break;
+        }
+        if (!ok)
+            return;
+    }
+}
+
 static void parse_insn(Asm *a, guint line, const Tok *mn, const char *rest, guint rest_col)
 {
     IsaInsn in;
@@ -666,187 +901,28 @@ static void parse_insn(Asm *a, guint line, const Tok *mn, const char *rest, guin
         suffix = dot + 1;
     }
     unsigned size;
-    const AsmOpDef *d = lookup_op(base, &size);
-    if (!d) {
-        /* A guess compares with every op: only for errors a message can show (of the first found). */
-        const char *hint = a->ndiags < ASM_DIAGS_KEPT / 10 ? suggest_op(base) : NULL;
-        if (hint)
-            diag(a, line, mn->col, "unknown op `%s`; did you mean `%s`?", mn->text, hint);
-        else
-            diag(a, line, mn->col, "unknown op `%s` (docs/isa.md lists the ops)", mn->text);
+    const AsmOpDef *d = parse_mnemonic(a, line, mn, base, &size);
+    if (!d)
         return;
-    }
     in.op = d->op;
-    /* A futex is a 32-bit word, whatever the platform. */
-    if (isa_op_info[d->op].is_syscall)
-        size = 4;
     in.size = (uint8_t)size;
     if (d->cond >= 0)
         in.cond = (IsaCond)d->cond;
-    /* Suffix: ordering for memory ops, kind for fences. */
-    if (suffix) {
-        gboolean ok = FALSE;
-        if (d->op == OP_FENCE) {
-            if (!strcmp(suffix, "full")) { in.fence = FENCE_FULL; ok = TRUE; }
-            else if (!strcmp(suffix, "load")) { in.fence = FENCE_LOAD; ok = TRUE; }
-            else if (!strcmp(suffix, "store")) { in.fence = FENCE_STORE; ok = TRUE; }
-        } else if (d->op == OP_LD || d->op == OP_LDX) {
-            if (!strcmp(suffix, "acq")) { in.order = ORD_ACQ; ok = TRUE; }
-        } else if (d->op == OP_ST || d->op == OP_STX) {
-            if (!strcmp(suffix, "rel")) { in.order = ORD_REL; ok = TRUE; }
-        } else if (isa_op_info[d->op].is_atomic) {
-            if (!strcmp(suffix, "acq")) { in.order = ORD_ACQ; ok = TRUE; }
-            else if (!strcmp(suffix, "rel")) { in.order = ORD_REL; ok = TRUE; }
-            else if (!strcmp(suffix, "acqrel")) { in.order = ORD_ACQREL; ok = TRUE; }
-        }
-        if (!ok) {
-            const char *allowed = d->op == OP_FENCE ? ".full, .load or .store"
-                                  : d->op == OP_LD || d->op == OP_LDX ? ".acq"
-                                  : d->op == OP_ST || d->op == OP_STX ? ".rel"
-                                  : isa_op_info[d->op].is_atomic ? ".acq, .rel or .acqrel" : NULL;
-            if (allowed)
-                diag(a, line, mn->col + (guint)(suffix - base) - 1, "`%s` takes %s, not `.%s`", d->name, allowed, suffix);
-            else
-                diag(a, line, mn->col + (guint)(suffix - base) - 1, "`%s` takes no suffix", d->name);
-            return;
-        }
-    }
+    if (suffix && !parse_suffix(a, line, mn->col + (guint)(suffix - base) - 1, d, suffix, &in))
+        return;
     if (!isa_op_on_arch(d->op, a->target.arch)) {
         diag(a, line, mn->col, "`%s` is not available on %s (%s only; put it under `.if arch=%s`)", mn->text,
              arch_name(a->target.arch), arch_name(arch_other(a->target.arch)), arch_name(arch_other(a->target.arch)));
         return;
     }
-
     GArray *ops = split_operands(rest, rest_col);
-    guint need = (guint)strlen(d->sig), optional = strchr(d->sig, 'R') ? 1 : 0;
-    if (ops->len < need - optional || ops->len > need) {
-        if (optional)
-            diag(a, line, mn->col, "`%s` takes %u or %u operands, not %u", mn->text, need - 1, need, ops->len);
-        else
-            diag(a, line, mn->col, "`%s` takes %u operand%s, not %u", mn->text, need, need == 1 ? "" : "s", ops->len);
-        toks_free(ops);
-        return;
-    }
-    gboolean ok = TRUE;
-    guint nsrc = 0;
-    for (guint i = 0; i < ops->len && ok; i++) {
-        const Tok *t = &g_array_index(ops, Tok, i);
-        char kind = d->sig[i];
-        if (!*t->text) {
-            diag(a, line, t->col, "operand %u of `%s` is empty", i + 1, mn->text);
-            ok = FALSE;
-            break;
-        }
-        int r = parse_reg(t->text);
-        int64_t v;
-        gboolean ovf;
-        switch (kind) {
-        case 'D':
-        case 'R':
-            if (r < 0) {
-                diag(a, line, t->col, "operand %u of `%s` must be a register, not `%s`", i + 1, mn->text, t->text);
-                ok = FALSE;
-            } else if (kind == 'D' && r >= ISA_NREGS) {
-                diag(a, line, t->col, "`%s` is read-only: `%s` cannot write it", t->text, mn->text);
-                ok = FALSE;
-            } else if (kind == 'D') {
-                in.rd = (int8_t)r;
-            } else {
-                in.rt = (int8_t)r;
-            }
-            break;
-        case 'S': {
-            IsaSrc *src = nsrc++ == 0 ? &in.a : &in.b;
-            if (r >= 0) {
-                src->reg = (int8_t)r;
-            } else if (parse_int(a, t->text, &v, &ovf)) {
-                unsigned fit = isa_op_info[d->op].is_load || isa_op_info[d->op].is_store ? size : 8;
-                if (ovf || !fits_bytes(v, fit)) {
-                    diag(a, line, t->col, "immediate %s is out of range for a %u-bit operand", t->text, fit * 8);
-                    ok = FALSE;
-                } else if ((d->op == OP_SHL || d->op == OP_SHR) && src == &in.b && (v < 0 || v > 63)) {
-                    diag(a, line, t->col, "shift amount %s is out of range (0..63)", t->text);
-                    ok = FALSE;
-                }
-                src->imm = v;
-            } else if (t->text[0] == '[') {
-                diag(a, line, t->col, "operand %u of `%s` must be a register or an immediate, not memory", i + 1, mn->text);
-                ok = FALSE;
-            } else if (is_ident(t->text) && t->text[0] == 'r' && isdigit((unsigned char)t->text[1])) {
-                diag(a, line, t->col, "no register `%s` (registers are r0..r%d, tid, nthreads)", t->text, ISA_NREGS - 1);
-                ok = FALSE;
-            } else {
-                diag(a, line, t->col, "operand %u of `%s` must be a register or an immediate, not `%s`", i + 1, mn->text, t->text);
-                ok = FALSE;
-            }
-            break;
-        }
-        case 'M':
-            if (!parse_mem(a, line, t, &in.mem)) {
-                ok = FALSE;
-                break;
-            }
-            if (in.mem.sym >= 0 && in.mem.base == ISA_NO_REG) {
-                const IsaSym *s = a->p->syms->pdata[in.mem.sym];
-                if (in.mem.offset < 0 || (uint64_t)in.mem.offset + size > s->size) {
-                    diag(a, line, t->col, "%u-byte access at %s%+" G_GINT64_FORMAT " runs outside `%s` (%u bytes)",
-                         size, s->name, in.mem.offset, s->name, s->size);
-                    ok = FALSE;
-                    break;
-                }
-            }
-            if (in.mem.sym >= 0) {
-                const IsaSym *s = a->p->syms->pdata[in.mem.sym];
-                if (in.mem.offset % (int64_t)size != 0 || s->align < size) {
-                    diag(a, line, t->col, "%u-bit access at %s%+" G_GINT64_FORMAT " crosses its natural alignment (%u bytes)",
-                         size * 8, s->name, in.mem.offset, size);
-                    ok = FALSE;
-                }
-            }
-            break;
-        case 'L': {
-            if (!is_ident(t->text)) {
-                diag(a, line, t->col, "expected a label, not `%s`", t->text);
-                ok = FALSE;
-                break;
-            }
-            AsmFixup f = { a->p->insns->len, g_strdup(t->text), a->file, line, t->col };
-            g_array_append_val(a->fixups, f);
-            break;
-        }
-        case 'Y': {
-            int idx;
-            if (!is_ident(t->text)) {
-                diag(a, line, t->col, "expected a variable name, not `%s`", t->text);
-                ok = FALSE;
-            } else if (!find_sym(a, t->text, &idx)) {
-                diag(a, line, t->col, "undefined variable `%s`", t->text);
-                ok = FALSE;
-            } else {
-                in.target = idx;
-            }
-            break;
-        }
-        case 'N': {
-            int64_t max = d->op == OP_WORK ? WORK_MAX : MARK_MAX;
-            if (!parse_int(a, t->text, &v, &ovf)) {
-                diag(a, line, t->col, "`%s` takes a number, not `%s`", mn->text, t->text);
-                ok = FALSE;
-            } else if (ovf || v < 0 || v > max) {
-                diag(a, line, t->col, "%s count %s is out of range (0..%" G_GINT64_FORMAT ")", mn->text, t->text, max);
-                ok = FALSE;
-            } else {
-                in.n = v;
-            }
-            break;
-        }
-        }
+    if (check_operand_count(a, line, mn, in.op, ops->len)) {
+        parse_operands(a, line, mn, ops, &in);
+        /* Appended even when an operand is wrong, so pcs (and label fixups already recorded)
+         * stay stable; the program is discarded anyway once any error was reported. */
+        g_array_append_val(a->p->insns, in);
     }
     toks_free(ops);
-    /* Appended even when wrong, so pcs (and label fixups already recorded) stay stable; the
-     * program is discarded anyway once any error was reported. */
-    (void)ok;
-    g_array_append_val(a->p->insns, in);
 }
 
 /* ======================================================================= conditional assembly */
@@ -1199,6 +1275,167 @@ IsaProgram *asm_assemble_sources(const AsmSource *sources, guint n, ArchTarget t
     return asm_assemble_with_params(sources, n, target, NULL, error);
 }
 
+static void asm_init(Asm *a, const AsmSource *sources, guint n, ArchTarget target, GArray *overrides)
+{
+    memset(a, 0, sizeof *a);
+    a->overrides = overrides;
+    a->target = target;
+    a->conds = g_array_new(FALSE, FALSE, sizeof(AsmCond));
+    a->p = isa_program_new(n ? sources[0].name : "<empty>");
+    a->diags = g_array_new(FALSE, FALSE, sizeof(AsmDiag));
+    a->labels = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+    a->consts = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+    a->sym_index = g_hash_table_new(g_str_hash, g_str_equal);
+    a->fixups = g_array_new(FALSE, FALSE, sizeof(AsmFixup));
+    a->entry_names = g_ptr_array_new_with_free_func(g_free);
+    a->entry_pos = g_array_new(FALSE, FALSE, sizeof(AsmPos));
+    for (guint i = 0; i < n; i++)
+        g_ptr_array_add(a->p->files, g_strdup(sources[i].name));
+}
+
+/* Frees the assembler's state (not the program). */
+static void asm_clear(Asm *a)
+{
+    overrides_free(a->overrides);
+    for (guint i = 0; i < a->diags->len; i++)
+        g_free(g_array_index(a->diags, AsmDiag, i).msg);
+    g_array_free(a->diags, TRUE);
+    g_hash_table_destroy(a->labels);
+    g_hash_table_destroy(a->consts);
+    g_hash_table_destroy(a->sym_index);
+    g_array_free(a->fixups, TRUE);
+    g_ptr_array_free(a->entry_names, TRUE);
+    g_array_free(a->entry_pos, TRUE);
+    g_array_free(a->conds, TRUE);
+}
+
+/* Both passes over every source.  Returns the source each symbol was declared in (guint per
+ * symbol): a later check reports in the declaring source. */
+static GArray *read_sources(Asm *a, const AsmSource *sources, guint n)
+{
+    GArray *sym_file = g_array_new(FALSE, TRUE, sizeof(guint));
+    for (guint pass = 1; pass <= 2; pass++) {
+        for (guint i = 0; i < n; i++) {
+            a->file = i;
+            g_auto(GStrv) lines = g_strsplit(sources[i].text ? sources[i].text : "", "\n", -1);
+            guint before = a->p->syms->len;
+            for (guint k = 0; lines[k]; k++)
+                do_line(a, pass, k + 1, lines[k]);
+            cond_end_of_source(a, pass);
+            for (guint s = before; pass == 1 && s < a->p->syms->len; s++)
+                g_array_append_val(sym_file, i);
+        }
+    }
+    return sym_file;
+}
+
+/* `with` placement, reported in the declaring source.  Against the target's line: the layout
+ * places by the config's line size, and a group that overflows a 16-byte line would overlap
+ * the next symbol (false races). */
+static void check_with_placement(Asm *a, const GArray *sym_file)
+{
+    guint line = asm_line_size(a->target);
+    IsaLayout *l = isa_layout_new(a->p, 1, line, 0);
+    for (guint s = 0; s < a->p->syms->len; s++) {
+        const IsaSym *sym = a->p->syms->pdata[s];
+        if (sym->with < 0)
+            continue;
+        const IsaSym *partner = a->p->syms->pdata[sym->with];
+        uint64_t at = isa_sym_addr(l, s, 0);
+        uint64_t pl = isa_sym_addr(l, (guint)sym->with, 0) / line;
+        if (at / line != pl || (at + sym->size - 1) / line != pl) {
+            a->file = g_array_index(sym_file, guint, s);
+            diag(a, sym->line, sym->col,
+                 "`%s` (%u bytes) does not fit in `%s`'s %u-byte line (it would start at offset %" G_GUINT64_FORMAT ")",
+                 sym->name, sym->size, partner->name, line, at - pl * line);
+        }
+    }
+    isa_layout_free(l);
+}
+
+/* Label name -> pc + 1, the first label of each name (a source may have tens of thousands). */
+static GHashTable *label_table(const Asm *a)
+{
+    GHashTable *label_pc = g_hash_table_new(g_str_hash, g_str_equal);
+    for (guint k = 0; k < a->p->labels->len; k++) {
+        const IsaEntry *l = &g_array_index(a->p->labels, IsaEntry, k);
+        if (!g_hash_table_contains(label_pc, l->name))
+            g_hash_table_insert(label_pc, l->name, GINT_TO_POINTER(l->pc + 1));
+    }
+    return label_pc;
+}
+
+static void fix_labels(Asm *a, GHashTable *label_pc)
+{
+    guint suggested = 0;
+    for (guint i = 0; i < a->fixups->len; i++) {
+        AsmFixup *f = &g_array_index(a->fixups, AsmFixup, i);
+        int pc = GPOINTER_TO_INT(g_hash_table_lookup(label_pc, f->label)) - 1;
+        if (pc < 0) {
+            a->file = f->file;
+            /* A guess costs a comparison with every label: only for the errors a message can show. */
+            const char *hint = NULL;
+            if (suggested++ < ASM_DIAGS_SHOWN && a->ndiags < ASM_DIAGS_KEPT / 10) {
+                const char **names = g_new(const char *, a->p->labels->len + 1);
+                for (guint k = 0; k < a->p->labels->len; k++)
+                    names[k] = g_array_index(a->p->labels, IsaEntry, k).name;
+                hint = suggest_closest(f->label, names, a->p->labels->len);
+                g_free(names);
+            }
+            if (hint)
+                diag(a, f->line, f->col, "undefined label `%s`; did you mean `%s`?", f->label, hint);
+            else
+                diag(a, f->line, f->col, "undefined label `%s`", f->label);
+        } else {
+            g_array_index(a->p->insns, IsaInsn, f->insn).target = pc;
+        }
+        g_free(f->label);
+    }
+}
+
+static void resolve_entries(Asm *a, GHashTable *label_pc)
+{
+    GHashTable *entry_seen = g_hash_table_new(g_str_hash, g_str_equal);
+    for (guint i = 0; i < a->entry_names->len; i++) {
+        const char *name = a->entry_names->pdata[i];
+        AsmPos *pos = &g_array_index(a->entry_pos, AsmPos, i);
+        a->file = pos->file;
+        if (g_hash_table_contains(entry_seen, name)) {
+            diag(a, pos->line, pos->col, "duplicate entry point `%s`", name);
+            continue;
+        }
+        int pc = GPOINTER_TO_INT(g_hash_table_lookup(label_pc, name)) - 1;
+        if (pc < 0) {
+            diag(a, pos->line, pos->col, "entry point `%s` has no label", name);
+            continue;
+        }
+        IsaEntry e = { g_strdup(name), pc };
+        g_array_append_val(a->p->entries, e);
+        g_hash_table_add(entry_seen, (gpointer)name);
+    }
+    g_hash_table_destroy(entry_seen);
+}
+
+/* The errors found, first by position, as one message; FALSE when there were any. */
+static gboolean report_diags(Asm *a, GError **error)
+{
+    if (!a->diags->len)
+        return TRUE;
+    g_array_sort(a->diags, diag_cmp);
+    GString *msg = g_string_new(NULL);
+    guint shown = MIN(a->diags->len, ASM_DIAGS_SHOWN);
+    for (guint i = 0; i < shown; i++) {
+        AsmDiag *d = &g_array_index(a->diags, AsmDiag, i);
+        g_string_append_printf(msg, "%s%s:%u:%u: %s", i ? "\n" : "",
+                               (const char *)a->p->files->pdata[d->file], d->line, d->col, d->msg);
+    }
+    if (a->ndiags > shown)
+        g_string_append_printf(msg, "\n... and %u more errors", a->ndiags - shown);
+    g_set_error_literal(error, ASM_ERROR, ASM_ERROR_INVALID, msg->str);
+    g_string_free(msg, TRUE);
+    return FALSE;
+}
+
 IsaProgram *asm_assemble_with_params(const AsmSource *sources, guint n, ArchTarget target,
                                      const char *const *params, GError **error)
 {
@@ -1206,141 +1443,22 @@ IsaProgram *asm_assemble_with_params(const AsmSource *sources, guint n, ArchTarg
     GArray *overrides = read_overrides(params, error);
     if (!overrides)
         return NULL;
-    Asm a = { 0 };
-    a.overrides = overrides;
-    a.target = target;
-    a.conds = g_array_new(FALSE, FALSE, sizeof(AsmCond));
-    a.p = isa_program_new(n ? sources[0].name : "<empty>");
-    a.diags = g_array_new(FALSE, FALSE, sizeof(AsmDiag));
-    a.labels = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
-    a.consts = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
-    a.sym_index = g_hash_table_new(g_str_hash, g_str_equal);
-    a.fixups = g_array_new(FALSE, FALSE, sizeof(AsmFixup));
-    a.entry_names = g_ptr_array_new_with_free_func(g_free);
-    a.entry_pos = g_array_new(FALSE, FALSE, sizeof(AsmPos));
-    /* Symbols declared in a later pass-1 source must know their file: record per-sym file. */
-    GArray *sym_file = g_array_new(FALSE, TRUE, sizeof(guint));
-    for (guint i = 0; i < n; i++)
-        g_ptr_array_add(a.p->files, g_strdup(sources[i].name));
-    for (guint pass = 1; pass <= 2; pass++) {
-        for (guint i = 0; i < n; i++) {
-            a.file = i;
-            g_auto(GStrv) lines = g_strsplit(sources[i].text ? sources[i].text : "", "\n", -1);
-            guint before = a.p->syms->len;
-            for (guint k = 0; lines[k]; k++)
-                do_line(&a, pass, k + 1, lines[k]);
-            cond_end_of_source(&a, pass);
-            for (guint s = before; pass == 1 && s < a.p->syms->len; s++)
-                g_array_append_val(sym_file, i);
-        }
-    }
-    /* `with` placement, reported in the declaring source. */
-    {
-        /* Against the target's line: the layout places by the config's line size, and a group
-         * that overflows a 16-byte line would overlap the next symbol (false races). */
-        guint line = asm_line_size(target);
-        IsaLayout *l = isa_layout_new(a.p, 1, line, 0);
-        for (guint s = 0; s < a.p->syms->len; s++) {
-            const IsaSym *sym = a.p->syms->pdata[s];
-            if (sym->with < 0)
-                continue;
-            const IsaSym *partner = a.p->syms->pdata[sym->with];
-            uint64_t at = isa_sym_addr(l, s, 0);
-            uint64_t pl = isa_sym_addr(l, (guint)sym->with, 0) / line;
-            if (at / line != pl || (at + sym->size - 1) / line != pl) {
-                a.file = g_array_index(sym_file, guint, s);
-                diag(&a, sym->line, sym->col,
-                     "`%s` (%u bytes) does not fit in `%s`'s %u-byte line (it would start at offset %" G_GUINT64_FORMAT ")",
-                     sym->name, sym->size, partner->name, line, at - pl * line);
-            }
-        }
-        isa_layout_free(l);
-    }
-    /* Label fixups, through a table of the labels (a source may have tens of thousands). */
-    GHashTable *label_pc = g_hash_table_new(g_str_hash, g_str_equal);   /* name -> pc + 1 */
-    for (guint k = 0; k < a.p->labels->len; k++) {
-        const IsaEntry *l = &g_array_index(a.p->labels, IsaEntry, k);
-        if (!g_hash_table_contains(label_pc, l->name))
-            g_hash_table_insert(label_pc, l->name, GINT_TO_POINTER(l->pc + 1));
-    }
-    guint suggested = 0;
-    for (guint i = 0; i < a.fixups->len; i++) {
-        AsmFixup *f = &g_array_index(a.fixups, AsmFixup, i);
-        int pc = GPOINTER_TO_INT(g_hash_table_lookup(label_pc, f->label)) - 1;
-        if (pc < 0) {
-            a.file = f->file;
-            /* A guess costs a comparison with every label: only for the errors a message can show. */
-            const char *hint = NULL;
-            if (suggested++ < ASM_DIAGS_SHOWN && a.ndiags < ASM_DIAGS_KEPT / 10) {
-                const char **names = g_new(const char *, a.p->labels->len + 1);
-                for (guint k = 0; k < a.p->labels->len; k++)
-                    names[k] = g_array_index(a.p->labels, IsaEntry, k).name;
-                hint = suggest_closest(f->label, names, a.p->labels->len);
-                g_free(names);
-            }
-            if (hint)
-                diag(&a, f->line, f->col, "undefined label `%s`; did you mean `%s`?", f->label, hint);
-            else
-                diag(&a, f->line, f->col, "undefined label `%s`", f->label);
-        } else {
-            g_array_index(a.p->insns, IsaInsn, f->insn).target = pc;
-        }
-        g_free(f->label);
-    }
-    /* Entry points. */
-    GHashTable *entry_seen = g_hash_table_new(g_str_hash, g_str_equal);
-    for (guint i = 0; i < a.entry_names->len; i++) {
-        const char *name = a.entry_names->pdata[i];
-        AsmPos *pos = &g_array_index(a.entry_pos, AsmPos, i);
-        a.file = pos->file;
-        if (g_hash_table_contains(entry_seen, name)) {
-            diag(&a, pos->line, pos->col, "duplicate entry point `%s`", name);
-            continue;
-        }
-        int pc = GPOINTER_TO_INT(g_hash_table_lookup(label_pc, name)) - 1;
-        if (pc < 0) {
-            diag(&a, pos->line, pos->col, "entry point `%s` has no label", name);
-            continue;
-        }
-        IsaEntry e = { g_strdup(name), pc };
-        g_array_append_val(a.p->entries, e);
-        g_hash_table_add(entry_seen, (gpointer)name);
-    }
-    g_hash_table_destroy(entry_seen);
+    Asm a;
+    asm_init(&a, sources, n, target, overrides);
+    GArray *sym_file = read_sources(&a, sources, n);
+    check_with_placement(&a, sym_file);
+    g_array_free(sym_file, TRUE);
+    GHashTable *label_pc = label_table(&a);
+    fix_labels(&a, label_pc);
+    resolve_entries(&a, label_pc);
     g_hash_table_destroy(label_pc);
 
     IsaProgram *result = a.p;
-    if (a.diags->len) {
-        g_array_sort(a.diags, diag_cmp);
-        GString *msg = g_string_new(NULL);
-        guint shown = MIN(a.diags->len, ASM_DIAGS_SHOWN);
-        for (guint i = 0; i < shown; i++) {
-            AsmDiag *d = &g_array_index(a.diags, AsmDiag, i);
-            g_string_append_printf(msg, "%s%s:%u:%u: %s", i ? "\n" : "",
-                                   (const char *)a.p->files->pdata[d->file], d->line, d->col, d->msg);
-        }
-        if (a.ndiags > shown)
-            g_string_append_printf(msg, "\n... and %u more errors", a.ndiags - shown);
-        g_set_error_literal(error, ASM_ERROR, ASM_ERROR_INVALID, msg->str);
-        g_string_free(msg, TRUE);
-        asm_program_free(a.p);
-        result = NULL;
-    } else if (!check_overrides_used(&a, error)) {
+    if (!report_diags(&a, error) || !check_overrides_used(&a, error)) {
         asm_program_free(a.p);
         result = NULL;
     }
-    overrides_free(a.overrides);
-    for (guint i = 0; i < a.diags->len; i++)
-        g_free(g_array_index(a.diags, AsmDiag, i).msg);
-    g_array_free(a.diags, TRUE);
-    g_hash_table_destroy(a.labels);
-    g_hash_table_destroy(a.consts);
-    g_hash_table_destroy(a.sym_index);
-    g_array_free(a.fixups, TRUE);
-    g_ptr_array_free(a.entry_names, TRUE);
-    g_array_free(a.entry_pos, TRUE);
-    g_array_free(sym_file, TRUE);
-    g_array_free(a.conds, TRUE);
+    asm_clear(&a);
     return result;
 }
 
@@ -1437,62 +1555,22 @@ char *asm_format_insn(const IsaProgram *p, const IsaInsn *in)
         g_string_append(g, order_names[in->order]);
     if (in->op == OP_FENCE)
         g_string_append(g, fence_names[in->fence]);
-    switch (in->op) {
-    case OP_MOV:
-        g_string_append_printf(g, " %s, ", reg_name(in->rd));
-        put_src(g, &in->a);
-        break;
-    case OP_ADD: case OP_SUB: case OP_AND: case OP_OR: case OP_XOR: case OP_SHL: case OP_SHR:
-    case OP_MUL:
-        g_string_append_printf(g, " %s, ", reg_name(in->rd));
-        put_src(g, &in->a);
-        g_string_append(g, ", ");
-        put_src(g, &in->b);
-        break;
-    case OP_LA:
-        g_string_append_printf(g, " %s, %s", reg_name(in->rd),
-                               in->target >= 0 ? ((IsaSym *)p->syms->pdata[in->target])->name : "?");
-        if (in->rt != ISA_NO_REG)
-            g_string_append_printf(g, ", %s", reg_name(in->rt));
-        break;
-    case OP_LD: case OP_LDX:
-        g_string_append_printf(g, " %s, ", reg_name(in->rd));
-        put_mem(g, p, &in->mem);
-        break;
-    case OP_ST:
-        g_string_append_c(g, ' ');
-        put_mem(g, p, &in->mem);
-        g_string_append(g, ", ");
-        put_src(g, &in->a);
-        break;
-    case OP_CAS: case OP_XCHG: case OP_FADD: case OP_FOR: case OP_FAND: case OP_STX:
-    case OP_FUTEX_WAIT: case OP_FUTEX_WAKE:
-        g_string_append_printf(g, " %s, ", reg_name(in->rd));
-        put_mem(g, p, &in->mem);
-        g_string_append(g, ", ");
-        put_src(g, &in->a);
-        if (in->op == OP_CAS) {
-            g_string_append(g, ", ");
-            put_src(g, &in->b);
+    /* The operands in the op table's order: the first after a space, the rest after commas. */
+    const char *sig = info->operands;
+    const IsaSrc *src = &in->a;
+    for (guint k = 0; sig[k]; k++) {
+        if (sig[k] == 'R' && in->rt == ISA_NO_REG)
+            continue;
+        g_string_append(g, k ? ", " : " ");
+        switch (sig[k]) {
+        case 'D': g_string_append(g, reg_name(in->rd)); break;
+        case 'R': g_string_append(g, reg_name(in->rt)); break;
+        case 'S': put_src(g, src); src = &in->b; break;
+        case 'M': put_mem(g, p, &in->mem); break;
+        case 'L': put_target(g, p, in->target); break;
+        case 'Y': g_string_append(g, in->target >= 0 ? ((IsaSym *)p->syms->pdata[in->target])->name : "?"); break;
+        case 'N': g_string_append_printf(g, "%" G_GINT64_FORMAT, in->n); break;
         }
-        break;
-    case OP_BR:
-        g_string_append_c(g, ' ');
-        put_src(g, &in->a);
-        g_string_append(g, ", ");
-        put_src(g, &in->b);
-        g_string_append(g, ", ");
-        put_target(g, p, in->target);
-        break;
-    case OP_JMP: case OP_CALL:
-        g_string_append_c(g, ' ');
-        put_target(g, p, in->target);
-        break;
-    case OP_WORK: case OP_MARK:
-        g_string_append_printf(g, " %" G_GINT64_FORMAT, in->n);
-        break;
-    default:
-        break;
     }
     return g_string_free(g, FALSE);
 }
