@@ -358,6 +358,7 @@ static void asm_init(Asm *a, const AsmSource *sources, guint n, ArchTarget targe
 {
     memset(a, 0, sizeof *a);
     a->overrides = overrides;
+    a->sources = sources;
     a->target = target;
     a->conds = g_array_new(FALSE, FALSE, sizeof(AsmCond));
     a->p = isa_program_new(n ? sources[0].name : "<empty>");
@@ -543,7 +544,7 @@ IsaProgram *asm_assemble_with_params(const AsmSource *sources, guint n, ArchTarg
 
 IsaProgram *asm_assemble(const char *name, const char *text, ArchTarget target, GError **error)
 {
-    AsmSource s = { name, text };
+    AsmSource s = { name, text, FALSE };
     return asm_assemble_sources(&s, 1, target, error);
 }
 

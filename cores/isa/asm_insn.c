@@ -286,6 +286,14 @@ static gboolean parse_reg_operand(Asm *a, guint line, const Tok *mn, guint i, co
         asm_diag(a, line, t->col, "`%s` is read-only: `%s` cannot write it", t->text, mn->text);
         return FALSE;
     }
+    /* Every register an op writes is its destination operand (the op table's D), so this one
+     * check keeps lock code off the harness's registers whatever the op. */
+    if (kind == 'D' && r >= ISA_HARNESS_REG_FIRST && a->sources[a->file].lock) {
+        asm_diag(a, line, t->col, "`%s` writes %s: r%d..r%d belong to the harness (its loop counter), so lock "
+                 "code must not write them (use r0..r%d)", mn->text, t->text, ISA_HARNESS_REG_FIRST, ISA_NREGS - 1,
+                 ISA_HARNESS_REG_FIRST - 1);
+        return FALSE;
+    }
     if (kind == 'D')
         in->rd = (int8_t)r;
     else

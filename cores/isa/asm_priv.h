@@ -45,6 +45,7 @@ typedef struct {
     guint file;               /* current source */
     GArray *conds;            /* AsmCond: the open `.if` blocks of the current source */
     GArray *overrides;        /* AsmOverride: the caller's `.param` values */
+    const AsmSource *sources; /* the sources, indexed by `file` */
 } Asm;
 
 /* A `.param` value given by the caller ("NAME=VALUE"); `used` once a `.param NAME` took it. */

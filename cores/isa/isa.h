@@ -18,6 +18,9 @@
 #define ISA_REG_NTHREADS 17
 #define ISA_NREG_SLOTS 18
 #define ISA_NO_REG (-1)
+/* r12..r15 are the workload harness's (its loop counter lives there): lock code may read them
+ * but never write them, and the assembler refuses a lock source that does (AsmSource.lock). */
+#define ISA_HARNESS_REG_FIRST 12
 
 typedef enum {
     /* op            operands                      meaning */
