@@ -574,15 +574,22 @@ START_TEST(test_job)
 }
 END_TEST
 
+/* The timing model of `teaching` as an executor; *cfg keeps the config it borrows. */
+static LitmusExecutor *teaching_machine(QsimConfig **cfg)
+{
+    g_autoptr(GError) e = NULL;
+    *cfg = config_load("teaching", NULL, &e);
+    ck_assert_msg(*cfg, "%s", e ? e->message : "");
+    return litmus_executor_for_config(*cfg, &e);
+}
+
 /* A test of the other architecture than the machine's is named and skipped, like an unreadable
  * file; the others still run (it used to stop every test of the command from running). */
 START_TEST(test_job_wrong_arch)
 {
-    GError *e = NULL;
-    g_autoptr(QsimConfig) cfg = config_load("teaching", NULL, &e);
-    ck_assert_msg(cfg, "%s", e ? e->message : "");
+    g_autoptr(QsimConfig) cfg = NULL;
+    g_autoptr(LitmusExecutor) machine = teaching_machine(&cfg);
     ck_assert_int_eq(cfg->arch, ARCH_X86);
-    g_autoptr(LitmusExecutor) machine = litmus_executor_for_config(cfg, &e);
     g_autofree char *x86 = g_build_filename(test_srcdir(), "tests", "litmus", "x86", "SB.litmus", NULL);
     g_autofree char *arm = g_build_filename(test_srcdir(), "tests", "litmus", "aarch64", "MP.litmus", NULL);
     g_autofree char *x86_mp = g_build_filename(test_srcdir(), "tests", "litmus", "x86", "MP.litmus", NULL);
@@ -610,11 +617,9 @@ END_TEST
  * fail the first run ("3 threads do not fit"), exit 1, and stop the job there. */
 START_TEST(test_job_too_many_threads)
 {
-    GError *e = NULL;
-    g_autoptr(QsimConfig) cfg = config_load("teaching", NULL, &e);
-    ck_assert_msg(cfg, "%s", e ? e->message : "");
+    g_autoptr(QsimConfig) cfg = NULL;
+    g_autoptr(LitmusExecutor) machine = teaching_machine(&cfg);
     ck_assert_uint_eq(config_total_cores(cfg), 2);
-    g_autoptr(LitmusExecutor) machine = litmus_executor_for_config(cfg, &e);
     g_autofree char *sb = g_build_filename(test_srcdir(), "tests", "litmus", "x86", "SB.litmus", NULL);
     g_autofree char *isa2 = g_build_filename(test_srcdir(), "tests", "litmus", "x86", "ISA2.litmus", NULL);
     g_autofree char *iriw = g_build_filename(test_srcdir(), "tests", "litmus", "x86", "IRIW.litmus", NULL);

@@ -160,6 +160,34 @@ out:
 #undef WCOL
 }
 
+/* What `.equ` and `.param` both check: NAME is no register, VALUE a 64-bit number (into *v),
+ * NAME not yet a constant.  FALSE (reported) when one fails. */
+static gboolean check_const(Asm *a, guint line, const char *rest, guint rest_col, const char *name, const char *val,
+                            int64_t *v)
+{
+    gboolean ovf;
+    if (asm_parse_reg(name) >= 0) {
+        asm_diag(a, line, rest_col, "`%s` is a register name", name);
+        return FALSE;
+    }
+    if (!asm_parse_int(a, val, v, &ovf) || ovf) {
+        asm_diag(a, line, rest_col + (guint)(strstr(rest, val) - rest), "`%s` is not a 64-bit number", val);
+        return FALSE;
+    }
+    if (g_hash_table_contains(a->consts, name)) {
+        asm_diag(a, line, rest_col, "duplicate constant `%s`", name);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+static void define_const(Asm *a, const char *name, int64_t v)
+{
+    gint64 *box = g_new(gint64, 1);
+    *box = v;
+    g_hash_table_insert(a->consts, g_strdup(name), box);
+}
+
 void asm_parse_equ(Asm *a, guint line, const Tok *dir, const char *rest, guint rest_col)
 {
     g_auto(GStrv) w = g_strsplit_set(rest, " \t,", -1);
@@ -180,23 +208,9 @@ void asm_parse_equ(Asm *a, guint line, const Tok *dir, const char *rest, guint r
         asm_diag(a, line, dir->col, ".equ takes a name and a value: `.equ LOCKED 1`");
         return;
     }
-    if (asm_parse_reg(name) >= 0) {
-        asm_diag(a, line, rest_col, "`%s` is a register name", name);
-        return;
-    }
     int64_t v;
-    gboolean ovf;
-    if (!asm_parse_int(a, val, &v, &ovf) || ovf) {
-        asm_diag(a, line, rest_col + (guint)(strstr(rest, val) - rest), "`%s` is not a 64-bit number", val);
-        return;
-    }
-    if (g_hash_table_contains(a->consts, name)) {
-        asm_diag(a, line, rest_col, "duplicate constant `%s`", name);
-        return;
-    }
-    gint64 *box = g_new(gint64, 1);
-    *box = v;
-    g_hash_table_insert(a->consts, g_strdup(name), box);
+    if (check_const(a, line, rest, rest_col, name, val, &v))
+        define_const(a, name, v);
 }
 
 /* `.param NAME DEFAULT`: a constant like `.equ`, whose value the caller may override; each one
@@ -219,20 +233,9 @@ void asm_parse_param(Asm *a, guint line, const Tok *dir, const char *rest, guint
         asm_diag(a, line, dir->col, ".param takes a name and a default value: `.param spin_count 100`");
         return;
     }
-    if (asm_parse_reg(name) >= 0) {
-        asm_diag(a, line, rest_col, "`%s` is a register name", name);
-        return;
-    }
     int64_t def;
-    gboolean ovf;
-    if (!asm_parse_int(a, val, &def, &ovf) || ovf) {
-        asm_diag(a, line, rest_col + (guint)(strstr(rest, val) - rest), "`%s` is not a 64-bit number", val);
+    if (!check_const(a, line, rest, rest_col, name, val, &def))
         return;
-    }
-    if (g_hash_table_contains(a->consts, name)) {
-        asm_diag(a, line, rest_col, "duplicate constant `%s`", name);
-        return;
-    }
     IsaParam prm = { g_strdup(name), def, def };
     for (guint i = 0; a->overrides && i < a->overrides->len; i++) {
         AsmOverride *o = &g_array_index(a->overrides, AsmOverride, i);
@@ -241,8 +244,6 @@ void asm_parse_param(Asm *a, guint line, const Tok *dir, const char *rest, guint
             o->used = TRUE;
         }
     }
-    gint64 *box = g_new(gint64, 1);
-    *box = prm.value;
-    g_hash_table_insert(a->consts, g_strdup(name), box);
+    define_const(a, name, prm.value);
     g_array_append_val(a->p->params, prm);
 }
