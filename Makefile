@@ -161,7 +161,7 @@ check-asan:
 # ---- fuzzing (tests/fuzz/README.md) ----
 # One target per input format a user hands qsim; the repository's own files seed each corpus,
 # and tests/fuzz/corpus/TARGET keeps the inputs fuzzing found (each one a regression test).
-FUZZ_TARGETS := config asm litmus kinds sweep run
+FUZZ_TARGETS := config asm litmus kinds sweep run program
 FUZZ_SECONDS ?= 60
 # A run longer than this is reported as a hang: generous, since the instrumented build is 10-40x
 # slower than the plain one and a litmus loop that never ends runs to the step limit (2M steps).

@@ -628,6 +628,12 @@ static gboolean start_syscall(Core *c, RobEntry *en, gboolean head)
     en->line = core_line(c, en->addr);
     en->addr_known = TRUE;
     en->data = rob_src_value(c, &in->a, en->src[0]);
+    /* The futex word is an access like any other: a bad one faults as the op retires, and
+     * neither the OS nor the memory system sees it. */
+    if (access_faults(c, en)) {
+        timer(c, en, 1);
+        return TRUE;
+    }
     if (!c->syscall_fn) {
         en->value = in->op == OP_FUTEX_WAIT ? 1 : 0; /* no OS: nobody sleeps, nobody is woken */
         timer(c, en, 1);

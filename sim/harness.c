@@ -119,7 +119,7 @@ static IsaProgram *assemble_both(const char *lock_file, const char *lock_text, c
                                  ArchTarget target, const char *const *params, GError **error)
 {
     g_autofree char *harness = harness_source(o);
-    AsmSource src[] = { { lock_file, lock_text }, { HARNESS_SOURCE, harness } };
+    AsmSource src[] = { { lock_file, lock_text, TRUE }, { HARNESS_SOURCE, harness, FALSE } };
     return asm_assemble_with_params(src, G_N_ELEMENTS(src), target, params, error);
 }
 
@@ -145,7 +145,7 @@ IsaProgram *harness_assemble(const char *lock_file, const char *lock_text, const
 {
     /* The lock alone first: its own errors (a misspelt --lock-param among them), then the entry
      * points the harness calls. */
-    AsmSource alone_src[] = { { lock_file, lock_text } };
+    AsmSource alone_src[] = { { lock_file, lock_text, TRUE } };
     g_autoptr(IsaProgram) alone = asm_assemble_with_params(alone_src, 1, target, params, error);
     if (!alone)
         return NULL;

@@ -113,8 +113,8 @@ END_TEST
 /* A block closes in the source that opened it: the harness cannot close the lock's `.if`. */
 START_TEST(test_block_does_not_span_sources)
 {
-    AsmSource src[2] = { { "lock.qs", ".shared lock_word 4\n.if arch=x86\n.entry lock\nlock:\n    ret\n" },
-                         { "<harness>", "main:\n.endif\n    call lock\n" } };
+    AsmSource src[2] = { { "lock.qs", ".shared lock_word 4\n.if arch=x86\n.entry lock\nlock:\n    ret\n", TRUE },
+                         { "<harness>", "main:\n.endif\n    call lock\n", FALSE } };
     g_autoptr(GError) err = NULL;
     g_autoptr(IsaProgram) p = asm_assemble_sources(src, 2, arch_target(ARCH_X86), &err);
     ck_assert_ptr_null(p);
@@ -125,8 +125,8 @@ END_TEST
 
 START_TEST(test_errors_name_their_source)
 {
-    AsmSource src[2] = { { "lock.qs", ".shared lock_word 4\n.entry lock\nlock:\n    ret\n" },
-                         { "<harness>", "main:\n    call lok\n" } };
+    AsmSource src[2] = { { "lock.qs", ".shared lock_word 4\n.entry lock\nlock:\n    ret\n", TRUE },
+                         { "<harness>", "main:\n    call lok\n", FALSE } };
     g_autoptr(GError) err = NULL;
     g_autoptr(IsaProgram) p = asm_assemble_sources(src, 2, arch_target(ARCH_X86), &err);
     ck_assert_ptr_null(p);

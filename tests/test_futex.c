@@ -12,7 +12,7 @@
 static IsaProgram *assemble_params(const char *src, const char *const *params)
 {
     g_autoptr(GError) err = NULL;
-    AsmSource s = { "t.qs", src };
+    AsmSource s = { "t.qs", src, FALSE };
     IsaProgram *p = asm_assemble_with_params(&s, 1, arch_target(ARCH_X86), params, &err);
     ck_assert_msg(p != NULL, "%s", err ? err->message : "");
     return p;
@@ -26,7 +26,7 @@ static IsaProgram *assemble(const char *src)
 static char *asm_error(const char *src, const char *const *params)
 {
     GError *err = NULL;
-    AsmSource s = { "t.qs", src };
+    AsmSource s = { "t.qs", src, FALSE };
     IsaProgram *p = asm_assemble_with_params(&s, 1, arch_target(ARCH_X86), params, &err);
     ck_assert_msg(p == NULL, "assembled: %s", src);
     char *msg = g_strdup(err->message);

@@ -574,15 +574,22 @@ START_TEST(test_job)
 }
 END_TEST
 
+/* The timing model of `teaching` as an executor; *cfg keeps the config it borrows. */
+static LitmusExecutor *teaching_machine(QsimConfig **cfg)
+{
+    g_autoptr(GError) e = NULL;
+    *cfg = config_load("teaching", NULL, &e);
+    ck_assert_msg(*cfg, "%s", e ? e->message : "");
+    return litmus_executor_for_config(*cfg, &e);
+}
+
 /* A test of the other architecture than the machine's is named and skipped, like an unreadable
  * file; the others still run (it used to stop every test of the command from running). */
 START_TEST(test_job_wrong_arch)
 {
-    GError *e = NULL;
-    g_autoptr(QsimConfig) cfg = config_load("teaching", NULL, &e);
-    ck_assert_msg(cfg, "%s", e ? e->message : "");
+    g_autoptr(QsimConfig) cfg = NULL;
+    g_autoptr(LitmusExecutor) machine = teaching_machine(&cfg);
     ck_assert_int_eq(cfg->arch, ARCH_X86);
-    g_autoptr(LitmusExecutor) machine = litmus_executor_for_config(cfg, &e);
     g_autofree char *x86 = g_build_filename(test_srcdir(), "tests", "litmus", "x86", "SB.litmus", NULL);
     g_autofree char *arm = g_build_filename(test_srcdir(), "tests", "litmus", "aarch64", "MP.litmus", NULL);
     g_autofree char *x86_mp = g_build_filename(test_srcdir(), "tests", "litmus", "x86", "MP.litmus", NULL);
@@ -602,6 +609,47 @@ START_TEST(test_job_wrong_arch)
     g_string_truncate(out, 0);
     ck_assert_int_eq(litmus_job_run(files, &job, sc, out, notes), LITMUS_JOB_OK);
     ck_assert_uint_eq(notes->len, 0);
+}
+END_TEST
+
+/* A test with more threads than the machine has cores is a static mismatch, as a test of the
+ * other architecture is: named, skipped, bad input (exit 2); the others still run.  It used to
+ * fail the first run ("3 threads do not fit"), exit 1, and stop the job there. */
+START_TEST(test_job_too_many_threads)
+{
+    g_autoptr(QsimConfig) cfg = NULL;
+    g_autoptr(LitmusExecutor) machine = teaching_machine(&cfg);
+    ck_assert_uint_eq(config_total_cores(cfg), 2);
+    g_autofree char *sb = g_build_filename(test_srcdir(), "tests", "litmus", "x86", "SB.litmus", NULL);
+    g_autofree char *isa2 = g_build_filename(test_srcdir(), "tests", "litmus", "x86", "ISA2.litmus", NULL);
+    g_autofree char *iriw = g_build_filename(test_srcdir(), "tests", "litmus", "x86", "IRIW.litmus", NULL);
+    g_autofree char *mp = g_build_filename(test_srcdir(), "tests", "litmus", "x86", "MP.litmus", NULL);
+    const char *files[] = { sb, isa2, iriw, mp, NULL };
+    LitmusJob job = { { 20, 1 }, FALSE, NULL };
+    g_autoptr(GString) out = g_string_new(NULL);
+    g_autoptr(GPtrArray) notes = g_ptr_array_new_with_free_func(g_free);
+    ck_assert_int_eq(litmus_job_run(files, &job, machine, out, notes), LITMUS_JOB_BAD_INPUT);
+    ck_assert_msg(strstr(out->str, "Test SB\n") && strstr(out->str, "Test MP\n"), "%s", out->str);
+    ck_assert_uint_eq(notes->len, 2);
+    g_autofree char *want3 = g_strdup_printf("%s: a 3-thread test cannot run on config teaching (2 cores; each "
+                                             "litmus thread runs on a core of its own)", isa2);
+    g_autofree char *want4 = g_strdup_printf("%s: a 4-thread test cannot run on config teaching (2 cores; each "
+                                             "litmus thread runs on a core of its own)", iriw);
+    ck_assert_str_eq(notes->pdata[0], want3);
+    ck_assert_str_eq(notes->pdata[1], want4);
+    /* The SC interpreter has no cores to run out of. */
+    g_autoptr(LitmusExecutor) sc = litmus_interp_executor_new();
+    g_ptr_array_set_size(notes, 0);
+    g_string_truncate(out, 0);
+    ck_assert_int_eq(litmus_job_run(files, &job, sc, out, notes), LITMUS_JOB_OK);
+    ck_assert_uint_eq(notes->len, 0);
+    /* The command: exit 2, the message, and the rest of the catalogue's verdicts. */
+    g_autofree char *cout = NULL, *cerr = NULL;
+    ck_assert_int_eq(run_qsim_line("litmus tests/litmus/x86/ISA2.litmus tests/litmus/x86/SB.litmus --config teaching "
+                                   "--runs 20", &cout, &cerr), 2);
+    ck_assert_msg(strstr(cout, "Test SB\n") &&
+                  strstr(cerr, "tests/litmus/x86/ISA2.litmus: a 3-thread test cannot run on config teaching (2 cores") &&
+                  strstr(cerr, "exit status 2"), "%s\n%s", cout, cerr);
 }
 END_TEST
 
@@ -708,6 +756,7 @@ Suite *make_litmus_suite(void)
     tcase_add_test(tc, test_runner_histogram);
     tcase_add_test(tc, test_job);
     tcase_add_test(tc, test_job_wrong_arch);
+    tcase_add_test(tc, test_job_too_many_threads);
     tcase_add_test(tc, test_command_reads_once);
     tcase_add_test(tc, test_command);
     tcase_set_timeout(tc, 120);

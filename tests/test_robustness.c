@@ -35,6 +35,12 @@ static const struct {
     { "null store", "    mov r1, 0\n    st [r1], 1\n", "0x0", "outside the program's memory" },
     { "wild store", "    mov r1, 0x7000000\n    st [r1+8], 1\n", "0x7000008", "outside the program's memory" },
     { "no such thread", "    mov r2, 5\n    la r1, node, r2\n", "thread 5", "does not exist" },
+    /* The futex ops' word is an access like any other (the model handed it to the OS model
+     * unjudged: a wait on NULL slept for good, a wake ran, an unaligned word hit the memory
+     * system's assertion). */
+    { "null futex_wait", "    mov r1, 0\n    futex_wait r0, [r1], 0\n", "0x0", "outside the program's memory" },
+    { "unaligned futex_wake", "    la r1, lock_word\n    futex_wake r0, [r1+2], 1\n", "0x10002",
+      "is not 4-byte aligned" },
 };
 
 typedef struct {

@@ -47,6 +47,7 @@ static inline guint asm_line_size(ArchTarget t) { return t.line_size ? t.line_si
 typedef struct {
     const char *name;    /* shown in positions, e.g. "locks/tas.qs" or "<harness>" */
     const char *text;
+    gboolean lock;       /* lock code: writing a harness register (r12..r15) is an error */
 } AsmSource;
 
 /* Assembles `n` sources, in order, for `target`.  NULL with every error in `error`. */

@@ -217,75 +217,59 @@ guint interp_futex_sleepers(const Interp *in)
 
 /* ======================================================================= execution */
 
-static void exec(Interp *in, guint t)
+/* la: this thread's copy of a variable, or thread rT's.  FALSE after a fault. */
+static gboolean exec_la(Interp *in, guint t, const IsaInsn *i)
+{
+    uint64_t *r = in->th[t].regs;
+    guint owner = t;
+    if (i->rt != ISA_NO_REG) {
+        if (r[i->rt] >= in->nthreads) {
+            g_autofree char *why = isa_fault_describe(in->p, in->layout, ISA_FAULT_NO_THREAD, r[i->rt], 0);
+            fault(in, t, "%s", why);
+            return FALSE;
+        }
+        owner = (guint)r[i->rt];
+    }
+    r[i->rd] = isa_sym_addr(in->layout, (guint)i->target, owner);
+    return TRUE;
+}
+
+/* A read-modify-write: one atomic step, rd := the old value. */
+static void exec_rmw(Interp *in, guint t, const IsaInsn *i, uint64_t addr, uint64_t a, uint64_t b)
+{
+    uint64_t nv = 0;
+    uint64_t old = mem_load(in, addr, i->size);
+    /* Compare at the access width: cas32 with an expected value of -1 means 0xffffffff. */
+    if (isa_rmw(i->op, old, i->op == OP_CAS ? isa_truncate(a, i->size) : a, b, &nv))
+        mem_store(in, t, addr, i->size, isa_truncate(nv, i->size));
+    in->th[t].regs[i->rd] = old;
+}
+
+/* ldx arms the monitor on its line; stx stores only while it is still armed there. */
+static void exec_exclusive(Interp *in, guint t, const IsaInsn *i, uint64_t addr, uint64_t a)
 {
     InterpThread *th = &in->th[t];
-    const IsaProgram *p = in->p;
-    if (th->pc < 0 || (guint)th->pc >= p->insns->len) {
-        fault(in, t, "pc %d is outside the program (ran off the end? a missing `ret` or `halt`)", th->pc);
-        return;
-    }
-    const IsaInsn *i = &g_array_index(p->insns, IsaInsn, th->pc);
-    uint64_t *r = th->regs;
-    int32_t next = th->pc + 1;
-    uint64_t a = isa_src(&i->a, r), b = isa_src(&i->b, r);
-    uint64_t addr = 0, old;
-    if (isa_op_info[i->op].is_load || isa_op_info[i->op].is_store) {
-        addr = isa_address(&i->mem, in->layout, t, r);
-        if (!check_access(in, t, addr, i->size))
-            return;
-    }
-    th->steps++;
-    switch (i->op) {
-    case OP_NOP: case OP_FENCE: case OP_PAUSE: case OP_WORK:
-        break;
-    case OP_MOV: case OP_ADD: case OP_SUB: case OP_AND: case OP_OR: case OP_XOR: case OP_SHL:
-    case OP_SHR: case OP_MUL:
-        r[i->rd] = isa_alu(i->op, a, b);
-        break;
-    case OP_LA: {
-        guint owner = t;
-        if (i->rt != ISA_NO_REG) {
-            if (r[i->rt] >= in->nthreads) {
-                g_autofree char *why = isa_fault_describe(in->p, in->layout, ISA_FAULT_NO_THREAD, r[i->rt], 0);
-                fault(in, t, "%s", why);
-                return;
-            }
-            owner = (guint)r[i->rt];
-        }
-        r[i->rd] = isa_sym_addr(in->layout, (guint)i->target, owner);
-        break;
-    }
-    case OP_LD:
-        r[i->rd] = mem_load(in, addr, i->size);
-        break;
-    case OP_ST:
-        mem_store(in, t, addr, i->size, isa_truncate(a, i->size));
-        break;
-    case OP_CAS: case OP_XCHG: case OP_FADD: case OP_FOR: case OP_FAND: {
-        uint64_t nv = 0;
-        old = mem_load(in, addr, i->size);
-        /* Compare at the access width: cas32 with an expected value of -1 means 0xffffffff. */
-        if (isa_rmw(i->op, old, i->op == OP_CAS ? isa_truncate(a, i->size) : a, b, &nv))
-            mem_store(in, t, addr, i->size, isa_truncate(nv, i->size));
-        r[i->rd] = old;
-        break;
-    }
-    case OP_LDX:
-        r[i->rd] = mem_load(in, addr, i->size);
+    if (i->op == OP_LDX) {
+        th->regs[i->rd] = mem_load(in, addr, i->size);
         th->monitor = TRUE;
         th->has_ldx_line = TRUE;
         th->ldx_line = addr / in->line_size;
-        break;
-    case OP_STX:
-        if (th->monitor && th->has_ldx_line && th->ldx_line == addr / in->line_size) {
-            mem_store(in, t, addr, i->size, isa_truncate(a, i->size));
-            r[i->rd] = 0;
-        } else {
-            r[i->rd] = 1;
-        }
-        th->monitor = FALSE;
-        break;
+        return;
+    }
+    if (th->monitor && th->has_ldx_line && th->ldx_line == addr / in->line_size) {
+        mem_store(in, t, addr, i->size, isa_truncate(a, i->size));
+        th->regs[i->rd] = 0;
+    } else {
+        th->regs[i->rd] = 1;
+    }
+    th->monitor = FALSE;
+}
+
+/* wfe, sev, sevl: the event register. */
+static void exec_event(Interp *in, guint t, IsaOp op)
+{
+    InterpThread *th = &in->th[t];
+    switch (op) {
     case OP_WFE:
         if (th->event) {
             th->event = FALSE;
@@ -299,8 +283,90 @@ static void exec(Interp *in, guint t)
             if (in->th[u].state == THREAD_RUNNABLE || in->th[u].state == THREAD_WFE)
                 deliver_event(in, u);
         break;
-    case OP_SEVL:
+    default:
         th->event = TRUE;
+        break;
+    }
+}
+
+/* call and ret: *next is where the thread goes; FALSE after a fault. */
+static gboolean exec_call_ret(Interp *in, guint t, const IsaInsn *i, int32_t *next)
+{
+    InterpThread *th = &in->th[t];
+    if (i->op == OP_CALL) {
+        if (th->depth >= INTERP_CALL_DEPTH) {
+            fault(in, t, "call stack overflow (more than %d nested calls)", INTERP_CALL_DEPTH);
+            return FALSE;
+        }
+        th->stack[th->depth++] = th->pc + 1;
+        *next = i->target;
+        return TRUE;
+    }
+    if (th->depth == 0) {
+        fault(in, t, "ret with an empty call stack");
+        return FALSE;
+    }
+    *next = th->stack[--th->depth];
+    return TRUE;
+}
+
+/* futex_wait compares and queues in one step, as the kernel does under the hash-bucket lock. */
+static void exec_futex_wait(Interp *in, guint t, const IsaInsn *i, uint64_t addr, uint64_t a)
+{
+    InterpThread *th = &in->th[t];
+    if (mem_load(in, addr, 4) != isa_truncate(a, 4)) {
+        th->regs[i->rd] = 1;
+        return;
+    }
+    th->regs[i->rd] = 0; /* what it returns once woken */
+    th->state = THREAD_FUTEX;
+    th->futex_addr = addr;
+    th->futex_seq = in->futex_seq++;
+    th->futex_sleeps++;
+    unrun(in, t);
+}
+
+static void exec(Interp *in, guint t)
+{
+    InterpThread *th = &in->th[t];
+    const IsaProgram *p = in->p;
+    if (th->pc < 0 || (guint)th->pc >= p->insns->len) {
+        fault(in, t, "pc %d is outside the program (ran off the end? a missing `ret` or `halt`)", th->pc);
+        return;
+    }
+    const IsaInsn *i = &g_array_index(p->insns, IsaInsn, th->pc);
+    uint64_t *r = th->regs;
+    int32_t next = th->pc + 1;
+    uint64_t a = isa_src(&i->a, r), b = isa_src(&i->b, r);
+    uint64_t addr = 0;
+    if (isa_op_info[i->op].is_load || isa_op_info[i->op].is_store) {
+        addr = isa_address(&i->mem, in->layout, t, r);
+        if (!check_access(in, t, addr, i->size))
+            return;
+    }
+    th->steps++;
+    gboolean ok = TRUE;
+    switch (i->op) {
+    case OP_NOP: case OP_FENCE: case OP_PAUSE: case OP_WORK:
+        break;
+    case OP_MOV: case OP_ADD: case OP_SUB: case OP_AND: case OP_OR: case OP_XOR: case OP_SHL:
+    case OP_SHR: case OP_MUL:
+        r[i->rd] = isa_alu(i->op, a, b);
+        break;
+    case OP_LA:
+        ok = exec_la(in, t, i);
+        break;
+    case OP_LD:
+        r[i->rd] = mem_load(in, addr, i->size);
+        break;
+    case OP_ST:
+        mem_store(in, t, addr, i->size, isa_truncate(a, i->size));
+        break;
+    case OP_LDX: case OP_STX:
+        exec_exclusive(in, t, i, addr, a);
+        break;
+    case OP_WFE: case OP_SEV: case OP_SEVL:
+        exec_event(in, t, i->op);
         break;
     case OP_BR:
         if (isa_cond(i->cond, a, b))
@@ -309,36 +375,14 @@ static void exec(Interp *in, guint t)
     case OP_JMP:
         next = i->target;
         break;
-    case OP_CALL:
-        if (th->depth >= INTERP_CALL_DEPTH) {
-            fault(in, t, "call stack overflow (more than %d nested calls)", INTERP_CALL_DEPTH);
-            return;
-        }
-        th->stack[th->depth++] = th->pc + 1;
-        next = i->target;
-        break;
-    case OP_RET:
-        if (th->depth == 0) {
-            fault(in, t, "ret with an empty call stack");
-            return;
-        }
-        next = th->stack[--th->depth];
+    case OP_CALL: case OP_RET:
+        ok = exec_call_ret(in, t, i, &next);
         break;
     case OP_MARK:
         th->marks[i->n >= 1 && i->n <= 3 ? i->n : 0]++;
         break;
     case OP_FUTEX_WAIT:
-        /* Compare and queue in one step, as the kernel does under the hash-bucket lock. */
-        if (mem_load(in, addr, 4) != isa_truncate(a, 4)) {
-            r[i->rd] = 1;
-        } else {
-            r[i->rd] = 0; /* what it returns once woken */
-            th->state = THREAD_FUTEX;
-            th->futex_addr = addr;
-            th->futex_seq = in->futex_seq++;
-            th->futex_sleeps++;
-            unrun(in, t);
-        }
+        exec_futex_wait(in, t, i, addr, a);
         break;
     case OP_FUTEX_WAKE:
         r[i->rd] = futex_wake(in, addr, a);
@@ -348,10 +392,14 @@ static void exec(Interp *in, guint t)
         unrun(in, t);
         next = th->pc;
         break;
-    case OP__COUNT:
-        g_assert_not_reached();
+    default:
+        /* The read-modify-writes, as the op table names them. */
+        g_assert(isa_op_is_rmw(i->op));
+        exec_rmw(in, t, i, addr, a, b);
+        break;
     }
-    th->pc = next;
+    if (ok)
+        th->pc = next;
 }
 
 InterpOutcome interp_step(Interp *in)

@@ -10,6 +10,7 @@
 
 #include <glib.h>
 #include <stdint.h>
+#include <string.h>
 #include "sim/base/arch.h"
 
 #define ISA_NREGS 16
@@ -17,6 +18,9 @@
 #define ISA_REG_NTHREADS 17
 #define ISA_NREG_SLOTS 18
 #define ISA_NO_REG (-1)
+/* r12..r15 are the workload harness's (its loop counter lives there): lock code may read them
+ * but never write them, and the assembler refuses a lock source that does (AsmSource.lock). */
+#define ISA_HARNESS_REG_FIRST 12
 
 typedef enum {
     /* op            operands                      meaning */
@@ -102,10 +106,16 @@ typedef struct {
     gboolean x86, arm64;   /* available on the architecture */
     gboolean writes_at_head; /* writes memory at the ROB head and returns a result in rd: the
                               * read-modify-writes and the store-exclusive */
+    const char *operands;  /* the operands in source order, a letter each: D destination
+                            * register (rd), S source (a, then b), M memory operand, L label
+                            * (target pc), Y variable (target: la's symbol), R optional thread
+                            * register (rt), N count (n) */
 } IsaOpInfo;
 extern const IsaOpInfo isa_op_info[OP__COUNT];
 static inline gboolean isa_op_is_rmw(IsaOp op) { return isa_op_info[op].is_atomic; }
 static inline gboolean isa_op_writes_at_head(IsaOp op) { return isa_op_info[op].writes_at_head; }
+/* Whether the op's `target` is a pc (it takes a label). */
+static inline gboolean isa_op_has_label(IsaOp op) { return strchr(isa_op_info[op].operands, 'L') != NULL; }
 static inline gboolean isa_op_on_arch(IsaOp op, Arch a)
 {
     return a == ARCH_X86 ? isa_op_info[op].x86 : isa_op_info[op].arm64;

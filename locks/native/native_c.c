@@ -160,7 +160,7 @@ static gboolean check_insn(Tr *tr, guint pc, GError **error)
     }
     if (in->op == OP_LA && (in->target < 0 || in->target >= (int32_t)tr->p->syms->len))
         return fail_at(tr, in, error, "symbol %d does not exist", in->target);
-    if ((in->op == OP_BR || in->op == OP_JMP || in->op == OP_CALL) &&
+    if (isa_op_has_label(in->op) &&
         (in->target < 0 || in->target > (int32_t)tr->p->insns->len))
         return fail_at(tr, in, error, "jump target %d is outside the program", in->target);
     if (in->op == OP_WORK && in->n < 0)
@@ -188,7 +188,7 @@ static void analyse(const IsaProgram *p, Analysis *a)
     a->label = g_new0(gboolean, n + 1);
     for (guint pc = 0; pc < n; pc++) {
         const IsaInsn *in = insn_at(p, pc);
-        if (in->op == OP_BR || in->op == OP_JMP || in->op == OP_CALL)
+        if (isa_op_has_label(in->op))
             a->label[in->target] = TRUE;
         if (in->op == OP_CALL) {
             a->label[pc + 1] = TRUE;
@@ -275,6 +275,116 @@ static gboolean access_proven(const Tr *tr, const IsaInsn *in)
            (uint64_t)in->mem.offset + in->size <= sym->size;
 }
 
+/* One instruction's operands as C text, for the emitters below. */
+typedef struct {
+    const IsaInsn *in;
+    guint pc;
+    const char *a, *b;      /* the source operands */
+    const char *addr;       /* the memory operand's address (memory ops) */
+    const char *ty;         /* the C type of the access */
+    const char *ord;        /* its __atomic ordering */
+} Em;
+
+/* mov and the ALU ops. */
+static void emit_alu(GString *o, const Em *e)
+{
+    const IsaInsn *in = e->in;
+    gboolean shift = in->op == OP_SHL || in->op == OP_SHR;
+    if (in->op == OP_MOV)
+        g_string_append_printf(o, "    %s = %s;\n", dest(in), e->a);
+    /* The ISA defines shifts by 64 or more as 0 (isa_alu); C leaves them undefined. */
+    else if (shift && in->b.reg == ISA_NO_REG && (uint64_t)in->b.imm >= 64)
+        g_string_append_printf(o, "    %s = 0;\n", dest(in));
+    else if (shift && in->b.reg != ISA_NO_REG)
+        g_string_append_printf(o, "    %s = %s >= 64 ? 0 : %s %s %s;\n", dest(in), e->b, e->a,
+                               alu_op_text(in->op), e->b);
+    else
+        g_string_append_printf(o, "    %s = %s %s %s;\n", dest(in), e->a, alu_op_text(in->op), e->b);
+}
+
+static void emit_la(GString *o, const Em *e, gboolean *uses_done)
+{
+    const IsaInsn *in = e->in;
+    if (in->rt == ISA_NO_REG) {
+        g_string_append_printf(o, "    %s = M[%d];\n", dest(in), in->target);
+        return;
+    }
+    g_string_append_printf(o, "    if (qn_no_thread(t, %s, %u)) goto done;\n", reg_name(in->rt), e->pc);
+    g_string_append_printf(o, "    %s = t->addr[%d * NT + %s];\n", dest(in), in->target, reg_name(in->rt));
+    *uses_done = TRUE;
+}
+
+/* The read-modify-writes as __atomic builtins. */
+static void emit_rmw(GString *o, const Tr *tr, const Em *e)
+{
+    const IsaInsn *in = e->in;
+    const char *ty = e->ty;
+    if (in->op == OP_CAS) {
+        g_string_append_printf(o,
+                               "    { %s e = (%s)%s; __atomic_compare_exchange_n((%s *)(uintptr_t)(%s), "
+                               "&e, (%s)%s, 0, %s, %s); %s = e; }\n",
+                               ty, ty, e->a, ty, e->addr, ty, e->b, e->ord, cas_fail_order_text(tr, in), dest(in));
+        return;
+    }
+    const char *fn = in->op == OP_XCHG ? "__atomic_exchange_n"
+                     : in->op == OP_FADD ? "__atomic_fetch_add"
+                     : in->op == OP_FOR ? "__atomic_fetch_or" : "__atomic_fetch_and";
+    g_string_append_printf(o, "    %s = %s((%s *)(uintptr_t)(%s), (%s)%s, %s);\n", dest(in), fn, ty,
+                           e->addr, ty, e->a, e->ord);
+}
+
+/* ldx and stx: arm64 only (checked), as inline LDXR/LDAXR and STXR/STLXR; a load's result is
+ * zero-extended by the W form. */
+static void emit_exclusive(GString *o, const Em *e)
+{
+    const IsaInsn *in = e->in;
+    if (in->op == OP_LDX)
+        g_string_append_printf(o,
+                               "    { uint64_t v; __asm__ __volatile__(\"%s%s %%%s0, [%%1]\" : \"=r\"(v) "
+                               ": \"r\"((uintptr_t)(%s)) : \"memory\"); %s = v; }\n",
+                               in->order == ORD_ACQ || in->order == ORD_ACQREL ? "ldaxr" : "ldxr",
+                               ex_suffix(in->size), in->size == 8 ? "x" : "w", e->addr, dest(in));
+    else
+        g_string_append_printf(o,
+                               "    { uint32_t s; __asm__ __volatile__(\"%s%s %%w0, %%%s2, [%%1]\" : "
+                               "\"=&r\"(s) : \"r\"((uintptr_t)(%s)), \"r\"((uint64_t)%s) : \"memory\"); "
+                               "%s = s; }\n",
+                               in->order == ORD_REL || in->order == ORD_ACQREL ? "stlxr" : "stxr",
+                               ex_suffix(in->size), in->size == 8 ? "x" : "w", e->addr, e->a, dest(in));
+}
+
+static void emit_branch(GString *o, const Em *e)
+{
+    const IsaInsn *in = e->in;
+    if (in->cond == COND_LT || in->cond == COND_GE)
+        g_string_append_printf(o, "    if ((int64_t)%s %s (int64_t)%s) goto L%d;\n", e->a,
+                               cond_text(in->cond), e->b, in->target);
+    else
+        g_string_append_printf(o, "    if (%s %s %s) goto L%d;\n", e->a, cond_text(in->cond), e->b,
+                               in->target);
+}
+
+/* call pushes the label after it on the entry's return stack; ret at depth 0 returns from the
+ * entry point to the runner. */
+static void emit_call_ret(GString *o, const Tr *tr, const Em *e)
+{
+    const IsaInsn *in = e->in;
+    if (in->op == OP_RET) {
+        if (tr->calls)
+            g_string_append(o, "    if (sp == 0) goto done;\n    goto *rs[--sp];\n");
+        else
+            g_string_append(o, "    goto done;\n");
+        return;
+    }
+    g_autofree char *pos = asm_format_pos(tr->p, in);
+    g_autofree char *pos_c = g_strescape(pos, NULL);
+    g_string_append_printf(o,
+                           "    if (sp == %d) { t->fault = \"%s: call stack overflow "
+                           "(%d deep)\"; goto done; }\n"
+                           "    rs[sp++] = &&L%u;\n    goto L%d;\n",
+                           QN_RSTACK, pos_c, QN_RSTACK, e->pc + 1, in->target);
+}
+
 static void emit_insn(Tr *tr, guint pc, gboolean *uses_done)
 {
     const IsaInsn *in = insn_at(tr->p, pc);
@@ -282,7 +392,6 @@ static void emit_insn(Tr *tr, guint pc, gboolean *uses_done)
     g_autofree char *a = src_text(&in->a);
     g_autofree char *b = src_text(&in->b);
     g_autofree char *addr = NULL;
-    const char *ty = ctype(in->size);
     if (isa_op_info[in->op].is_load || isa_op_info[in->op].is_store) {
         addr = addr_text(&in->mem);
         if (!access_proven(tr, in)) {
@@ -293,74 +402,28 @@ static void emit_insn(Tr *tr, guint pc, gboolean *uses_done)
             *uses_done = TRUE;
         }
     }
-    const char *ord = order_text(tr, in);
+    const Em e = { in, pc, a, b, addr, ctype(in->size), order_text(tr, in) };
     switch (in->op) {
     case OP_NOP:
         g_string_append(o, "    ;\n");
         break;
-    case OP_MOV:
-        g_string_append_printf(o, "    %s = %s;\n", dest(in), a);
-        break;
-    case OP_ADD: case OP_SUB: case OP_AND: case OP_OR: case OP_XOR: case OP_MUL:
-        g_string_append_printf(o, "    %s = %s %s %s;\n", dest(in), a, alu_op_text(in->op), b);
-        break;
+    case OP_MOV: case OP_ADD: case OP_SUB: case OP_AND: case OP_OR: case OP_XOR: case OP_MUL:
     case OP_SHL: case OP_SHR:
-        /* The ISA defines shifts by 64 or more as 0 (isa_alu); C leaves them undefined. */
-        if (in->b.reg == ISA_NO_REG && (uint64_t)in->b.imm >= 64)
-            g_string_append_printf(o, "    %s = 0;\n", dest(in));
-        else if (in->b.reg == ISA_NO_REG)
-            g_string_append_printf(o, "    %s = %s %s %s;\n", dest(in), a, alu_op_text(in->op), b);
-        else
-            g_string_append_printf(o, "    %s = %s >= 64 ? 0 : %s %s %s;\n", dest(in), b, a,
-                                   alu_op_text(in->op), b);
+        emit_alu(o, &e);
         break;
     case OP_LA:
-        if (in->rt == ISA_NO_REG)
-            g_string_append_printf(o, "    %s = M[%d];\n", dest(in), in->target);
-        else {
-            g_string_append_printf(o, "    if (qn_no_thread(t, %s, %u)) goto done;\n", reg_name(in->rt), pc);
-            g_string_append_printf(o, "    %s = t->addr[%d * NT + %s];\n", dest(in), in->target,
-                                   reg_name(in->rt));
-            *uses_done = TRUE;
-        }
+        emit_la(o, &e, uses_done);
         break;
     case OP_LD:
         g_string_append_printf(o, "    %s = __atomic_load_n((%s *)(uintptr_t)(%s), %s);\n", dest(in),
-                               ty, addr, ord);
+                               e.ty, addr, e.ord);
         break;
     case OP_ST:
-        g_string_append_printf(o, "    __atomic_store_n((%s *)(uintptr_t)(%s), (%s)%s, %s);\n", ty,
-                               addr, ty, a, ord);
+        g_string_append_printf(o, "    __atomic_store_n((%s *)(uintptr_t)(%s), (%s)%s, %s);\n", e.ty,
+                               addr, e.ty, a, e.ord);
         break;
-    case OP_CAS:
-        g_string_append_printf(o,
-                               "    { %s e = (%s)%s; __atomic_compare_exchange_n((%s *)(uintptr_t)(%s), "
-                               "&e, (%s)%s, 0, %s, %s); %s = e; }\n",
-                               ty, ty, a, ty, addr, ty, b, ord, cas_fail_order_text(tr, in), dest(in));
-        break;
-    case OP_XCHG: case OP_FADD: case OP_FOR: case OP_FAND: {
-        const char *fn = in->op == OP_XCHG ? "__atomic_exchange_n"
-                         : in->op == OP_FADD ? "__atomic_fetch_add"
-                         : in->op == OP_FOR ? "__atomic_fetch_or" : "__atomic_fetch_and";
-        g_string_append_printf(o, "    %s = %s((%s *)(uintptr_t)(%s), (%s)%s, %s);\n", dest(in), fn, ty,
-                               addr, ty, a, ord);
-        break;
-    }
-    case OP_LDX:
-        /* arm64 only (checked): LDXR/LDAXR; the result is zero-extended by the W form. */
-        g_string_append_printf(o,
-                               "    { uint64_t v; __asm__ __volatile__(\"%s%s %%%s0, [%%1]\" : \"=r\"(v) "
-                               ": \"r\"((uintptr_t)(%s)) : \"memory\"); %s = v; }\n",
-                               in->order == ORD_ACQ || in->order == ORD_ACQREL ? "ldaxr" : "ldxr",
-                               ex_suffix(in->size), in->size == 8 ? "x" : "w", addr, dest(in));
-        break;
-    case OP_STX:
-        g_string_append_printf(o,
-                               "    { uint32_t s; __asm__ __volatile__(\"%s%s %%w0, %%%s2, [%%1]\" : "
-                               "\"=&r\"(s) : \"r\"((uintptr_t)(%s)), \"r\"((uint64_t)%s) : \"memory\"); "
-                               "%s = s; }\n",
-                               in->order == ORD_REL || in->order == ORD_ACQREL ? "stlxr" : "stxr",
-                               ex_suffix(in->size), in->size == 8 ? "x" : "w", addr, a, dest(in));
+    case OP_LDX: case OP_STX:
+        emit_exclusive(o, &e);
         break;
     case OP_FENCE: case OP_WFE: case OP_SEV: case OP_SEVL:
         /* The "memory" clobber keeps the compiler from moving memory accesses across. */
@@ -370,33 +433,13 @@ static void emit_insn(Tr *tr, guint pc, gboolean *uses_done)
         g_string_append_printf(o, "    __asm__ __volatile__(\"%s\");\n", asm_text(tr, in));
         break;
     case OP_BR:
-        if (in->cond == COND_LT || in->cond == COND_GE)
-            g_string_append_printf(o, "    if ((int64_t)%s %s (int64_t)%s) goto L%d;\n", a,
-                                   cond_text(in->cond), b, in->target);
-        else
-            g_string_append_printf(o, "    if (%s %s %s) goto L%d;\n", a, cond_text(in->cond), b,
-                                   in->target);
+        emit_branch(o, &e);
         break;
     case OP_JMP:
         g_string_append_printf(o, "    goto L%d;\n", in->target);
         break;
-    case OP_CALL: {
-        g_autofree char *pos = asm_format_pos(tr->p, in);
-        g_autofree char *pos_c = g_strescape(pos, NULL);
-        g_string_append_printf(o,
-                               "    if (sp == %d) { t->fault = \"%s: call stack overflow "
-                               "(%d deep)\"; goto done; }\n"
-                               "    rs[sp++] = &&L%u;\n    goto L%d;\n",
-                               QN_RSTACK, pos_c, QN_RSTACK, pc + 1, in->target);
-        *uses_done = TRUE;
-        break;
-    }
-    case OP_RET:
-        /* At depth 0 `ret` returns from the entry point to the runner. */
-        if (tr->calls)
-            g_string_append(o, "    if (sp == 0) goto done;\n    goto *rs[--sp];\n");
-        else
-            g_string_append(o, "    goto done;\n");
+    case OP_CALL: case OP_RET:
+        emit_call_ret(o, tr, &e);
         *uses_done = TRUE;
         break;
     case OP_WORK:
@@ -418,8 +461,11 @@ static void emit_insn(Tr *tr, guint pc, gboolean *uses_done)
     case OP_FUTEX_WAKE:
         g_string_append_printf(o, "    %s = qn_futex_wake((uint32_t *)(uintptr_t)(%s), %s);\n", dest(in), addr, a);
         break;
-    case OP__COUNT:
-        g_assert_not_reached();
+    default:
+        /* The read-modify-writes, as the op table names them. */
+        g_assert(isa_op_is_rmw(in->op));
+        emit_rmw(o, tr, &e);
+        break;
     }
 }
 

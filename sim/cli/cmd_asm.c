@@ -37,7 +37,7 @@ int cmd_asm(int argc, char **argv)
         return cli_fail(error);
     HarnessOptions h;
     harness_options_init(&h);
-    AsmSource alone[] = { { argv[1], text } };
+    AsmSource alone[] = { { argv[1], text, TRUE } };
     g_autoptr(IsaProgram) p = with_harness ? harness_assemble(argv[1], text, &h, target, NULL, &error)
                                            : asm_assemble_sources(alone, 1, target, &error);
     if (!p) {

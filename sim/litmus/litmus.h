@@ -25,6 +25,7 @@ typedef enum {
     LITMUS_ERROR_UNSUPPORTED, /* an instruction or construct outside the subset (file:line:col) */
     LITMUS_ERROR_EXEC,      /* the executor could not run the program */
     LITMUS_ERROR_ARCH,      /* a test of the other architecture than the executor's machine */
+    LITMUS_ERROR_THREADS,   /* a test with more threads than the executor's machine has cores */
 } LitmusErrorCode;
 
 typedef enum { LITMUS_X86, LITMUS_X86_64, LITMUS_AARCH64 } LitmusArch;
@@ -186,12 +187,15 @@ typedef struct {
     gboolean arch_bound;   /* a machine of one architecture, `arch`, which runs only its tests;
                             * FALSE (the SC interpreter): tests of either */
     Arch arch;
+    guint cores;           /* a machine's cores, one per litmus thread; 0 (the SC interpreter): any
+                            * number of threads */
 } LitmusExecutor;
 
 void litmus_executor_free(LitmusExecutor *e);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(LitmusExecutor, litmus_executor_free)
-/* Whether `ex` can run `t`; LITMUS_ERROR_ARCH naming the file when it is of the other
- * architecture than ex's machine. */
+/* Whether `ex` can run `t`, a static question about the pair: LITMUS_ERROR_ARCH naming the file
+ * when it is of the other architecture than ex's machine, LITMUS_ERROR_THREADS when it has
+ * more threads than the machine has cores.  A caller treats either as bad input. */
 gboolean litmus_executor_accepts(const LitmusExecutor *ex, const LitmusTest *t, GError **error);
 
 /* The executor for a machine config (sim/litmus/litmus_exec.c): the timing model's slot. */

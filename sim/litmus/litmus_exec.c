@@ -43,6 +43,7 @@ static gboolean machine_exec(void *ctx, const LitmusProgram *p, guint64 seed, co
 {
     const MachineExecCtx *mx = ctx;
     const QsimConfig *cfg = mx->cfg;
+    /* litmus_executor_accepts turns this away before any run; a caller that skips it gets it here. */
     if (p->nthreads > config_total_cores(cfg)) {
         g_set_error(error, LITMUS_ERROR, LITMUS_ERROR_EXEC, "%u threads do not fit config %s (%u cores)",
                     p->nthreads, cfg->name, config_total_cores(cfg));
@@ -129,6 +130,7 @@ LitmusExecutor *litmus_executor_for_config(const QsimConfig *cfg, GError **error
     ex->ctx_free = g_free;
     ex->arch_bound = TRUE;
     ex->arch = cfg->arch;
+    ex->cores = config_total_cores(cfg);
     return ex;
 }
 

@@ -18,11 +18,18 @@ gboolean litmus_executor_accepts(const LitmusExecutor *ex, const LitmusTest *t, 
 {
     /* An X86 test on an arm64 machine (or the reverse) would test nothing meaningful. */
     Arch want = t->arch == LITMUS_AARCH64 ? ARCH_ARM64 : ARCH_X86;
-    if (!ex->arch_bound || ex->arch == want)
-        return TRUE;
-    g_set_error(error, LITMUS_ERROR, LITMUS_ERROR_ARCH, "%s: a %s test cannot run on config %s (arch %s)",
-                t->filename, litmus_arch_name(t->arch), ex->name, arch_name(ex->arch));
-    return FALSE;
+    if (ex->arch_bound && ex->arch != want) {
+        g_set_error(error, LITMUS_ERROR, LITMUS_ERROR_ARCH, "%s: a %s test cannot run on config %s (arch %s)",
+                    t->filename, litmus_arch_name(t->arch), ex->name, arch_name(ex->arch));
+        return FALSE;
+    }
+    if (ex->cores && t->nthreads > ex->cores) {
+        g_set_error(error, LITMUS_ERROR, LITMUS_ERROR_THREADS,
+                    "%s: a %u-thread test cannot run on config %s (%u cores; each litmus thread runs on a core of "
+                    "its own)", t->filename, t->nthreads, ex->name, ex->cores);
+        return FALSE;
+    }
+    return TRUE;
 }
 
 /* ---- kinds.txt ---- */

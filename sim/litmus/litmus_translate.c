@@ -295,53 +295,42 @@ static IsaInsn plain(IsaOp op, int rd)
     return in;
 }
 
-LitmusProgram *litmus_translate(const LitmusTest *t, GError **error)
+/* Locations in the order the test names them: initial state, observables, values. */
+static void declare_locations(Xl *x)
 {
-    g_autoptr(LitmusProgram) lp = g_new0(LitmusProgram, 1);
-    lp->nthreads = t->nthreads;
-    lp->locs = g_ptr_array_new_with_free_func((GDestroyNotify)loc_free);
-    IsaProgram *prog = lp->prog = isa_program_new(t->filename);
-    Xl x = { t, lp, g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL) };
-
-    /* Locations in the order the test names them: initial state, observables, values. */
+    const LitmusTest *t = x->t;
+    LitmusProgram *lp = x->lp;
     for (guint i = 0; i < t->init->len; i++) {
         const LitmusInit *in = t->init->pdata[i];
         if (in->thread >= 0)
             continue;
-        int l = xl_loc(&x, in->name);
+        int l = xl_loc(x, in->name);
         LitmusLoc *loc = lp->locs->pdata[l];
-        IsaSym *sym = prog->syms->pdata[loc->sym];
+        IsaSym *sym = lp->prog->syms->pdata[loc->sym];
         if (in->size)
             loc->size = (guint)in->size;
         if (in->value_loc)
-            loc->points_to = xl_loc(&x, in->value_loc);
+            loc->points_to = xl_loc(x, in->value_loc);
         else
             sym->init = in->value;
     }
     for (guint i = 0; i < t->init->len; i++) {
         const LitmusInit *in = t->init->pdata[i];
         if (in->thread >= 0 && in->value_loc)
-            xl_loc(&x, in->value_loc);
+            xl_loc(x, in->value_loc);
     }
     for (guint i = 0; i < t->obs->len; i++) {
         const LitmusObs *o = t->obs->pdata[i];
         if (o->thread < 0)
-            xl_loc(&x, o->name);
+            xl_loc(x, o->name);
     }
-    cond_locs(&x, t->cond);
-    cond_locs(&x, t->filter);
+    cond_locs(x, t->cond);
+    cond_locs(x, t->filter);
+}
 
-    lp->nobs = t->obs->len;
-    lp->obs_reg = g_new(int, lp->nobs + 1);
-    lp->obs_loc = g_new(int, lp->nobs + 1);
-    lp->obs_bytes = g_new(guint8, lp->nobs + 1);
-    for (guint i = 0; i < lp->nobs; i++) {
-        lp->obs_reg[i] = lp->obs_loc[i] = -1;
-        lp->obs_bytes[i] = 8;
-    }
-
-    /* Dispatch: `beq tid, k, Pk` for each thread, then halt for any extra thread. */
-    guint nthreads = t->nthreads;
+/* Dispatch: `beq tid, k, Pk` for each thread, then halt for any extra thread. */
+static void emit_dispatch(IsaProgram *prog, guint nthreads)
+{
     add_entry(prog, "main", 0);
     for (guint k = 0; k < nthreads; k++) {
         IsaInsn in = plain(OP_BR, ISA_NO_REG);
@@ -352,86 +341,105 @@ LitmusProgram *litmus_translate(const LitmusTest *t, GError **error)
     }
     IsaInsn halt = plain(OP_HALT, ISA_NO_REG);
     g_array_append_val(prog->insns, halt);
+}
 
-    gboolean ok = TRUE;
-    for (guint k = 0; k < nthreads && ok; k++) {
-        XlThread th;
-        memset(&th, 0, sizeof th);
-        th.x = &x;
-        th.thread = k;
-        th.body = g_array_new(FALSE, FALSE, sizeof(IsaInsn));
-        th.regs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-        th.labels = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-        th.fixups = g_array_new(FALSE, FALSE, sizeof(XlFixup));
-        th.fa = th.fb = th.t1 = th.t2 = th.t3 = th.sink = -1;
-        th.file = t->filename;
-        th.line = t->cond_line;
-        th.col = t->cond_col;
-        th.error = error;
-        ok = translate_thread(&th, error);
-        /* Registers the condition or the initial state name, though the code may not. */
-        for (guint i = 0; ok && i < t->obs->len; i++) {
-            const LitmusObs *o = t->obs->pdata[i];
-            if (o->thread == (int)k) {
-                th.line = t->cond_line;
-                th.col = t->cond_col;
-                ok = (lp->obs_reg[i] = xl_reg(&th, o->name)) >= 0;
-            }
+/* Thread k's entry `Pk`, pointed to by its dispatch branch: its initial registers, every other
+ * litmus register zeroed (whatever the harness leaves there). */
+static gboolean emit_prologue(XlThread *th, IsaProgram *prog)
+{
+    const LitmusTest *t = th->x->t;
+    guint k = th->thread;
+    gboolean inited[ISA_NREGS] = { FALSE };
+    guint start = prog->insns->len;
+    g_autofree char *entry = g_strdup_printf("P%u", k);
+    add_entry(prog, entry, (int32_t)start);
+    ((IsaInsn *)prog->insns->data)[k].target = (int32_t)start;
+    for (guint i = 0; i < t->init->len; i++) {
+        const LitmusInit *in = t->init->pdata[i];
+        if (in->thread != (int)k)
+            continue;
+        th->line = in->line;
+        th->col = in->col;
+        int r = xl_reg(th, in->name);
+        if (r < 0)
+            return FALSE;
+        IsaInsn pi;
+        if (in->value_loc) {
+            /* The address of a location, as herd's `0:X1=x`. */
+            pi = plain(OP_LA, r);
+            pi.target = ((LitmusLoc *)th->x->lp->locs->pdata[xl_loc(th->x, in->value_loc)])->sym;
+        } else {
+            pi = plain(OP_MOV, r);
+            pi.a = xl_imm(in->value);
         }
-        gboolean *inited = g_new0(gboolean, ISA_NREGS);
-        guint start = prog->insns->len;
-        g_autofree char *entry = g_strdup_printf("P%u", k);
-        add_entry(prog, entry, (int32_t)start);
-        ((IsaInsn *)prog->insns->data)[k].target = (int32_t)start;
-        for (guint i = 0; ok && i < t->init->len; i++) {
-            const LitmusInit *in = t->init->pdata[i];
-            if (in->thread != (int)k)
-                continue;
-            th.line = in->line;
-            th.col = in->col;
-            int r = xl_reg(&th, in->name);
-            if (r < 0) {
-                ok = FALSE;
-                break;
-            }
-            IsaInsn pi;
-            if (in->value_loc) {
-                /* The address of a location, as herd's `0:X1=x`. */
-                pi = plain(OP_LA, r);
-                pi.target = ((LitmusLoc *)lp->locs->pdata[xl_loc(&x, in->value_loc)])->sym;
-            } else {
-                pi = plain(OP_MOV, r);
-                pi.a = xl_imm(in->value);
-            }
-            pi.line = in->line;
-            pi.col = in->col;
-            g_array_append_val(prog->insns, pi);
-            inited[r] = TRUE;
-        }
-        /* Every other litmus register starts at zero, whatever the harness leaves there. */
-        for (int r = 0; ok && r < ISA_NREGS; r++)
-            if (th.litreg[r] && !inited[r]) {
-                IsaInsn pi = plain(OP_MOV, r);
-                pi.a = xl_imm(0);
-                g_array_append_val(prog->insns, pi);
-            }
-        g_free(inited);
-        guint base = prog->insns->len;
-        for (guint i = 0; ok && i < th.body->len; i++) {
-            IsaInsn in = g_array_index(th.body, IsaInsn, i);
-            if (in.op == OP_BR || in.op == OP_JMP || in.op == OP_CALL)
-                in.target += (int32_t)base;
-            g_array_append_val(prog->insns, in);
-        }
-        IsaInsn h = plain(OP_HALT, ISA_NO_REG);
-        h.line = th.line;
-        g_array_append_val(prog->insns, h);
-        thread_clear(&th);
+        pi.line = in->line;
+        pi.col = in->col;
+        g_array_append_val(prog->insns, pi);
+        inited[r] = TRUE;
     }
+    for (int r = 0; r < ISA_NREGS; r++)
+        if (th->litreg[r] && !inited[r]) {
+            IsaInsn pi = plain(OP_MOV, r);
+            pi.a = xl_imm(0);
+            g_array_append_val(prog->insns, pi);
+        }
+    return TRUE;
+}
+
+/* Thread k: its body translated, its observed registers named, then prologue, body and halt
+ * appended to the program. */
+static gboolean translate_one(Xl *x, guint k, GError **error)
+{
+    const LitmusTest *t = x->t;
+    LitmusProgram *lp = x->lp;
+    IsaProgram *prog = lp->prog;
+    XlThread th;
+    memset(&th, 0, sizeof th);
+    th.x = x;
+    th.thread = k;
+    th.body = g_array_new(FALSE, FALSE, sizeof(IsaInsn));
+    th.regs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    th.labels = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    th.fixups = g_array_new(FALSE, FALSE, sizeof(XlFixup));
+    th.fa = th.fb = th.t1 = th.t2 = th.t3 = th.sink = -1;
+    th.file = t->filename;
+    th.line = t->cond_line;
+    th.col = t->cond_col;
+    th.error = error;
+    gboolean ok = translate_thread(&th, error);
+    /* Registers the condition or the initial state name, though the code may not. */
     for (guint i = 0; ok && i < t->obs->len; i++) {
         const LitmusObs *o = t->obs->pdata[i];
+        if (o->thread == (int)k) {
+            th.line = t->cond_line;
+            th.col = t->cond_col;
+            ok = (lp->obs_reg[i] = xl_reg(&th, o->name)) >= 0;
+        }
+    }
+    ok = ok && emit_prologue(&th, prog);
+    guint base = prog->insns->len;
+    for (guint i = 0; ok && i < th.body->len; i++) {
+        IsaInsn in = g_array_index(th.body, IsaInsn, i);
+        if (isa_op_has_label(in.op))
+            in.target += (int32_t)base;
+        g_array_append_val(prog->insns, in);
+    }
+    IsaInsn h = plain(OP_HALT, ISA_NO_REG);
+    h.line = th.line;
+    g_array_append_val(prog->insns, h);
+    thread_clear(&th);
+    return ok;
+}
+
+/* What each observable is: a location and its value width, or a register's width. */
+static void record_observables(Xl *x)
+{
+    const LitmusTest *t = x->t;
+    LitmusProgram *lp = x->lp;
+    for (guint i = 0; i < t->obs->len; i++) {
+        const LitmusObs *o = t->obs->pdata[i];
         if (o->thread < 0) {
-            lp->obs_loc[i] = xl_loc(&x, o->name);
+            lp->obs_loc[i] = xl_loc(x, o->name);
             lp->obs_bytes[i] = (guint8)loc_value_bytes(t, o->name);
         } else {
             /* the width of the register as the test names it: "0:EAX" is 32 bits */
@@ -441,6 +449,30 @@ LitmusProgram *litmus_translate(const LitmusTest *t, GError **error)
                 lp->obs_bytes[i] = (guint8)width;
         }
     }
+}
+
+LitmusProgram *litmus_translate(const LitmusTest *t, GError **error)
+{
+    g_autoptr(LitmusProgram) lp = g_new0(LitmusProgram, 1);
+    lp->nthreads = t->nthreads;
+    lp->locs = g_ptr_array_new_with_free_func((GDestroyNotify)loc_free);
+    lp->prog = isa_program_new(t->filename);
+    Xl x = { t, lp, g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL) };
+    declare_locations(&x);
+    lp->nobs = t->obs->len;
+    lp->obs_reg = g_new(int, lp->nobs + 1);
+    lp->obs_loc = g_new(int, lp->nobs + 1);
+    lp->obs_bytes = g_new(guint8, lp->nobs + 1);
+    for (guint i = 0; i < lp->nobs; i++) {
+        lp->obs_reg[i] = lp->obs_loc[i] = -1;
+        lp->obs_bytes[i] = 8;
+    }
+    emit_dispatch(lp->prog, t->nthreads);
+    gboolean ok = TRUE;
+    for (guint k = 0; k < t->nthreads && ok; k++)
+        ok = translate_one(&x, k, error);
+    if (ok)
+        record_observables(&x);
     g_hash_table_destroy(x.loc_index);
     return ok ? g_steal_pointer(&lp) : NULL;
 }
@@ -476,6 +508,27 @@ static void mem_text(GString *s, const IsaProgram *p, IsaMem m)
     g_string_append_c(s, ']');
 }
 
+/* The operands in the op table's order (isa_op_info[op].operands), the first after a space. */
+static void operands_text(GString *s, const IsaProgram *p, const IsaInsn *in)
+{
+    const char *sig = isa_op_info[in->op].operands;
+    IsaSrc src = in->a;
+    for (guint k = 0; sig[k]; k++) {
+        if (sig[k] == 'R' && in->rt == ISA_NO_REG)
+            continue;
+        g_string_append(s, k ? ", " : " ");
+        switch (sig[k]) {
+        case 'D': g_string_append_printf(s, "r%d", in->rd); break;
+        case 'R': g_string_append_printf(s, "r%d", in->rt); break;
+        case 'S': src_text(s, src); src = in->b; break;
+        case 'M': mem_text(s, p, in->mem); break;
+        case 'L': g_string_append_printf(s, "@%d", in->target); break;
+        case 'Y': g_string_append(s, ((IsaSym *)p->syms->pdata[in->target])->name); break;
+        case 'N': g_string_append_printf(s, "%" G_GINT64_FORMAT, in->n); break;
+        }
+    }
+}
+
 char *litmus_program_dump(const LitmusProgram *lp)
 {
     static const char *const orders[] = { "", ".acq", ".rel", ".acqrel" };
@@ -495,58 +548,15 @@ char *litmus_program_dump(const LitmusProgram *lp)
         const IsaInsn *in = &g_array_index(p->insns, IsaInsn, i);
         const IsaOpInfo *info = &isa_op_info[in->op];
         g_string_append_printf(s, "%4u  ", i);
-        switch (in->op) {
-        case OP_BR:
-            g_string_append_printf(s, "b%s ", conds[in->cond]);
-            src_text(s, in->a);
-            g_string_append(s, ", ");
-            src_text(s, in->b);
-            g_string_append_printf(s, ", @%d", in->target);
-            break;
-        case OP_JMP:
-            g_string_append_printf(s, "jmp @%d", in->target);
-            break;
-        case OP_LA:
-            g_string_append_printf(s, "la r%d, %s", in->rd, ((IsaSym *)p->syms->pdata[in->target])->name);
-            break;
-        case OP_FENCE:
+        if (in->op == OP_BR)
+            g_string_append_printf(s, "b%s", conds[in->cond]);
+        else if (in->op == OP_FENCE)
             g_string_append_printf(s, "fence%s", fences[in->fence]);
-            break;
-        case OP_LD:
-        case OP_LDX:
-            g_string_append_printf(s, "%s%u%s r%d, ", info->name, in->size * 8, orders[in->order], in->rd);
-            mem_text(s, p, in->mem);
-            break;
-        case OP_ST:
-            g_string_append_printf(s, "st%u%s ", in->size * 8, orders[in->order]);
-            mem_text(s, p, in->mem);
-            g_string_append(s, ", ");
-            src_text(s, in->a);
-            break;
-        case OP_STX: case OP_CAS: case OP_XCHG: case OP_FADD: case OP_FOR: case OP_FAND:
-            g_string_append_printf(s, "%s%u%s r%d, ", info->name, in->size * 8, orders[in->order], in->rd);
-            mem_text(s, p, in->mem);
-            g_string_append(s, ", ");
-            src_text(s, in->a);
-            if (in->op == OP_CAS) {
-                g_string_append(s, ", ");
-                src_text(s, in->b);
-            }
-            break;
-        case OP_MOV:
-            g_string_append_printf(s, "mov r%d, ", in->rd);
-            src_text(s, in->a);
-            break;
-        case OP_ADD: case OP_SUB: case OP_AND: case OP_OR: case OP_XOR: case OP_SHL: case OP_SHR:
-        case OP_MUL:
-            g_string_append_printf(s, "%s r%d, ", info->name, in->rd);
-            src_text(s, in->a);
-            g_string_append(s, ", ");
-            src_text(s, in->b);
-            break;
-        default:
+        else if ((info->is_load || info->is_store) && !info->is_syscall)
+            g_string_append_printf(s, "%s%u%s", info->name, in->size * 8, orders[in->order]);
+        else
             g_string_append(s, info->name);
-        }
+        operands_text(s, p, in);
         if (in->line)
             g_string_append_printf(s, "    ; line %u", in->line);
         g_string_append_c(s, '\n');

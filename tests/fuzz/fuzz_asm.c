@@ -22,7 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     };
     for (guint t = 0; t < G_N_ELEMENTS(targets); t++) {
         /* the lock alone on the arm64 LL/SC target, with the harness on the others */
-        AsmSource src[] = { { "fuzz.qs", text }, { "<harness>", harness } };
+        AsmSource src[] = { { "fuzz.qs", text, TRUE }, { "<harness>", harness, FALSE } };
         g_autoptr(GError) error = NULL;
         g_autoptr(IsaProgram) p = asm_assemble_sources(src, t == 1 ? 1 : 2, targets[t], &error);
         FUZZ_ASSERT(p || (error && *error->message), "no program and no error");

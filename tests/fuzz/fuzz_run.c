@@ -62,7 +62,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         harness = harness_source(&h);
     }
     for (guint i = 0; i < G_N_ELEMENTS(configs); i++) {
-        AsmSource src[] = { { "fuzz.qs", text }, { "<harness>", harness } };
+        AsmSource src[] = { { "fuzz.qs", text, TRUE }, { "<harness>", harness, FALSE } };
         g_autoptr(GError) error = NULL;
         g_autoptr(IsaProgram) prog = asm_assemble_sources(src, 2, asm_target_for_config(configs[i]), &error);
         if (!prog)
