@@ -17,11 +17,6 @@
 
 G_DEFINE_QUARK(qsim-sweep-error-quark, qsim_sweep_error)
 
-/* More points than this is almost surely a mistake (and would not finish anyway). */
-#define SWEEP_MAX_POINTS 1000000u
-/* Every point is checked against every exclude entry: a few dozen is what sweeps use. */
-#define SWEEP_MAX_EXCLUDES 100u
-
 /* The axes a sweep file may name besides run options (the workload schema's axes) and config
  * keys. */
 static const struct {
@@ -57,7 +52,7 @@ static const char *shown(SweepLoader *L, const char *text)
 #define POS_FMT "%s:%zu:%zu: "
 #define POS_ARGS(L, n) (L)->filename, (n)->start_mark.line + 1, (n)->start_mark.column + 1
 
-static void axis_free(gpointer p)
+void sweep_axis_free(gpointer p)
 {
     SweepAxis *a = p;
     g_free(a->name);
@@ -67,7 +62,7 @@ static void axis_free(gpointer p)
     g_free(a);
 }
 
-static SweepAxis *axis_new(const char *name, SweepAxisKind kind, const WorkloadKey *wk)
+SweepAxis *sweep_axis_new(const char *name, SweepAxisKind kind, const WorkloadKey *wk)
 {
     SweepAxis *a = g_new0(SweepAxis, 1);
     a->name = g_strdup(name);
@@ -77,20 +72,6 @@ static SweepAxis *axis_new(const char *name, SweepAxisKind kind, const WorkloadK
     if (kind == AXIS_LOCK)
         a->lock_files = g_ptr_array_new_with_free_func(g_free);
     return a;
-}
-
-void sweep_free(Sweep *s)
-{
-    if (!s)
-        return;
-    g_free(s->filename);
-    g_ptr_array_unref(s->axes);
-    g_array_unref(s->points);
-    g_free(s->fingerprint);
-    g_free(s->plot_x);
-    g_free(s->plot_y);
-    g_free(s->plot_scale);
-    g_free(s);
 }
 
 static const char *scalar(yaml_node_t *n) { return (const char *)n->data.scalar.value; }
@@ -515,26 +496,45 @@ static void unknown_axis(SweepLoader *L, yaml_node_t *kn, GError **error)
     g_ptr_array_unref(names);
 }
 
+static gboolean lock_param_name_ok(const char *key)
+{
+    return g_regex_match_simple("^[A-Za-z_][A-Za-z0-9_]*$", key + strlen(SWEEP_LOCK_PARAM_PREFIX), 0, 0);
+}
+
+gboolean sweep_axis_kind(const char *name, SweepAxisKind *kind, const WorkloadKey **key)
+{
+    *key = NULL;
+    for (guint i = 0; i < G_N_ELEMENTS(axis_table); i++)
+        if (!strcmp(axis_table[i].name, name)) {
+            *kind = axis_table[i].kind;
+            return TRUE;
+        }
+    if ((*key = workload_axis_find(name)))
+        *kind = AXIS_WORKLOAD;
+    else if (g_str_has_prefix(name, SWEEP_LOCK_PARAM_PREFIX) && lock_param_name_ok(name))
+        *kind = AXIS_LOCK_PARAM;
+    else if (config_schema_find(name))
+        *kind = AXIS_CONFIG_KEY;
+    else
+        return FALSE;
+    return TRUE;
+}
+
 static SweepAxis *parse_axis(SweepLoader *L, yaml_node_t *kn, yaml_node_t *vn, GError **error)
 {
     const char *key = scalar(kn);
-    int row = -1;
-    for (guint i = 0; i < G_N_ELEMENTS(axis_table); i++)
-        if (!strcmp(axis_table[i].name, key))
-            row = (int)i;
-    const WorkloadKey *wk = row < 0 ? workload_axis_find(key) : NULL;
-    gboolean lock_param = g_str_has_prefix(key, SWEEP_LOCK_PARAM_PREFIX);
-    if (lock_param && !g_regex_match_simple("^[A-Za-z_][A-Za-z0-9_]*$", key + strlen(SWEEP_LOCK_PARAM_PREFIX), 0, 0)) {
-        g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
-                    POS_FMT "%s: a lock parameter axis is lock_param.NAME, NAME a `.param` of the locks",
-                    POS_ARGS(L, kn), key);
+    SweepAxisKind kind;
+    const WorkloadKey *wk;
+    if (!sweep_axis_kind(key, &kind, &wk)) {
+        if (g_str_has_prefix(key, SWEEP_LOCK_PARAM_PREFIX))
+            g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
+                        POS_FMT "%s: a lock parameter axis is lock_param.NAME, NAME a `.param` of the locks",
+                        POS_ARGS(L, kn), key);
+        else
+            unknown_axis(L, kn, error);
         return NULL;
     }
-    if (row < 0 && !wk && !lock_param && !config_schema_find(key)) {
-        unknown_axis(L, kn, error);
-        return NULL;
-    }
-    SweepAxis *a = axis_new(key, row >= 0 ? axis_table[row].kind : wk ? AXIS_WORKLOAD : lock_param ? AXIS_LOCK_PARAM : AXIS_CONFIG_KEY, wk);
+    SweepAxis *a = sweep_axis_new(key, kind, wk);
     g_autoptr(GPtrArray) items = g_ptr_array_new();
     g_autoptr(GPtrArray) texts = g_ptr_array_new_with_free_func(g_free);
     g_autoptr(GPtrArray) nodes = g_ptr_array_new();
@@ -545,7 +545,7 @@ static SweepAxis *parse_axis(SweepLoader *L, yaml_node_t *kn, yaml_node_t *vn, G
             g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
                         POS_FMT "seeds: expected a count in [1, 100000] or a list of seeds, got '%s'",
                         POS_ARGS(L, vn), shown(L, scalar(vn)));
-            axis_free(a);
+            sweep_axis_free(a);
             return NULL;
         }
         for (guint64 i = 1; i <= n; i++)
@@ -574,22 +574,8 @@ static SweepAxis *parse_axis(SweepLoader *L, yaml_node_t *kn, yaml_node_t *vn, G
             goto fail;
     return a;
 fail:
-    axis_free(a);
+    sweep_axis_free(a);
     return NULL;
-}
-
-/* An exclude entry: for each axis it names, the set of value indices it matches. */
-typedef struct {
-    guint axis;
-    guint8 *hit;      /* per value index of the axis: whether the entry names it */
-} ExcludeTerm;
-
-static void exclude_free(gpointer p)
-{
-    GArray *terms = p;
-    for (guint i = 0; i < terms->len; i++)
-        g_free(g_array_index(terms, ExcludeTerm, i).hit);
-    g_array_unref(terms);
 }
 
 static int find_axis(GPtrArray *axes, const char *name)
@@ -665,7 +651,7 @@ static gboolean parse_exclude(SweepLoader *L, yaml_node_t *vn, GPtrArray *axes, 
                         POS_ARGS(L, m), m->type == YAML_MAPPING_NODE ? "an empty mapping" : node_kind(m));
             return FALSE;
         }
-        GArray *terms = g_array_new(FALSE, FALSE, sizeof(ExcludeTerm));
+        GArray *terms = g_array_new(FALSE, FALSE, sizeof(SweepExcludeTerm));
         g_ptr_array_add(excludes, terms);
         for (yaml_node_pair_t *p = m->data.mapping.pairs.start; p < m->data.mapping.pairs.top; p++) {
             yaml_node_t *kn = yaml_document_get_node(&L->doc, p->key);
@@ -678,7 +664,7 @@ static gboolean parse_exclude(SweepLoader *L, yaml_node_t *vn, GPtrArray *axes, 
                 return FALSE;
             }
             SweepAxis *a = axes->pdata[ax];
-            ExcludeTerm t = { (guint)ax, g_new0(guint8, a->values->len) };
+            SweepExcludeTerm t = { (guint)ax, g_new0(guint8, a->values->len) };
             g_array_append_val(terms, t);
             g_autoptr(GArray) values = g_array_new(FALSE, FALSE, sizeof(guint));
             if (!exclude_values(L, a, v, values, error))
@@ -690,64 +676,6 @@ static gboolean parse_exclude(SweepLoader *L, yaml_node_t *vn, GPtrArray *axes, 
     return TRUE;
 }
 
-static gboolean excluded(GPtrArray *excludes, const guint *combo)
-{
-    for (guint e = 0; e < excludes->len; e++) {
-        GArray *terms = excludes->pdata[e];
-        gboolean all = TRUE;
-        for (guint t = 0; t < terms->len && all; t++) {
-            ExcludeTerm *term = &g_array_index(terms, ExcludeTerm, t);
-            all = term->hit[combo[term->axis]];
-        }
-        if (all)
-            return TRUE;
-    }
-    return FALSE;
-}
-
-/* The cross product, first axis slowest, as an odometer over value indices. */
-static gboolean enumerate(SweepLoader *L, Sweep *s, GPtrArray *excludes, GError **error)
-{
-    guint na = s->axes->len;
-    guint64 total = 1;
-    for (guint a = 0; a < na; a++) {
-        total *= ((SweepAxis *)s->axes->pdata[a])->values->len;
-        if (total > SWEEP_MAX_POINTS) {
-            g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
-                        "%s:1:1: more than %u points; split the sweep", L->filename, SWEEP_MAX_POINTS);
-            return FALSE;
-        }
-    }
-    g_autofree guint *combo = g_new0(guint, na);
-    for (guint64 n = 0; n < total; n++) {
-        if (excluded(excludes, combo))
-            s->excluded++;
-        else {
-            g_array_append_vals(s->points, combo, na);
-            s->npoints++;
-        }
-        for (int a = (int)na - 1; a >= 0; a--) {
-            if (++combo[a] < ((SweepAxis *)s->axes->pdata[a])->values->len)
-                break;
-            combo[a] = 0;
-        }
-    }
-    if (!s->npoints) {
-        g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
-                    "%s:1:1: exclude removes every point", L->filename);
-        return FALSE;
-    }
-    GChecksum *sum = g_checksum_new(G_CHECKSUM_SHA256);
-    for (guint p = 0; p < s->npoints; p++) {
-        g_autofree char *key = sweep_point_key(s, p);
-        g_checksum_update(sum, (const guchar *)key, -1);
-        g_checksum_update(sum, (const guchar *)"\n", 1);
-    }
-    s->fingerprint = g_strdup(g_checksum_get_string(sum));
-    g_checksum_free(sum);
-    return TRUE;
-}
-
 /* --lock-file: appended to the `locks` axis, which is made (last, varying fastest) when the file
  * has none. */
 static gboolean add_lock_files(SweepLoader *L, Sweep *s, GError **error)
@@ -756,7 +684,7 @@ static gboolean add_lock_files(SweepLoader *L, Sweep *s, GError **error)
         return TRUE;
     int ax = find_axis(s->axes, "locks");
     if (ax < 0) {
-        g_ptr_array_add(s->axes, axis_new("locks", AXIS_LOCK, NULL));
+        g_ptr_array_add(s->axes, sweep_axis_new("locks", AXIS_LOCK, NULL));
         ax = (int)s->axes->len - 1;
     }
     for (guint i = 0; L->extra_locks[i]; i++) {
@@ -889,10 +817,9 @@ static gboolean load_root(SweepLoader *L, Sweep *s, GError **error)
     }
     if (!check_lock_files(L, s, error))
         return FALSE;
-    g_autoptr(GPtrArray) excludes = g_ptr_array_new_with_free_func(exclude_free);
-    if (exclude && !parse_exclude(L, exclude, s->axes, excludes, error))
+    if (exclude && !parse_exclude(L, exclude, s->axes, s->excludes, error))
         return FALSE;
-    return enumerate(L, s, excludes, error);
+    return sweep_enumerate(s, error);
 }
 
 Sweep *sweep_load_string(const char *text, const char *filename, GError **error)
@@ -902,10 +829,7 @@ Sweep *sweep_load_string(const char *text, const char *filename, GError **error)
 
 Sweep *sweep_load_string_full(const char *text, const char *filename, const SweepLoadOptions *o, GError **error)
 {
-    g_autoptr(Sweep) s = g_new0(Sweep, 1);
-    s->filename = g_strdup(filename);
-    s->axes = g_ptr_array_new_with_free_func(axis_free);
-    s->points = g_array_new(FALSE, FALSE, sizeof(guint));
+    g_autoptr(Sweep) s = sweep_new(filename);
     g_autofree char *base = g_path_get_dirname(filename);
     g_autoptr(GHashTable) lock_where = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
     g_autoptr(GHashTable) value_index = g_hash_table_new_full(NULL, NULL, NULL, (GDestroyNotify)g_hash_table_unref);
