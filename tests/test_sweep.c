@@ -188,6 +188,23 @@ START_TEST(test_exclude_removes_points)
     /* Indices close up: the first point left is tas with 2 threads. */
     g_autofree char *k0 = sweep_point_key(s, 0);
     ck_assert_str_eq(k0, "configs=teaching;locks=tas;threads=2;data=same-line");
+    /* A seeds count is values like any (it said "seeds has no value in '2..3'"). */
+    g_autoptr(Sweep) c = sweep_load_string("locks: [tas, ttas]\nseeds: 3\nexclude:\n  - {locks: ttas, seeds: 2..3}\n",
+                                           "c.yaml", &e);
+    ck_assert_msg(c, "%s", e ? e->message : "");
+    ck_assert_uint_eq(c->npoints, 4);
+    /* Runs are matched by arithmetic, not made: a million-number range per entry costs nothing. */
+    GString *many = g_string_new("locks: [tas, ttas]\nseeds: [2, 500001, 500005, 600001, 999997]\nexclude:\n");
+    for (guint i = 0; i < 100; i++)
+        g_string_append(many, "  - {locks: ttas, seeds: [0..499999, 500001, 500005, ..., 999997]}\n");
+    g_autoptr(Sweep) m = sweep_load_string(many->str, "m.yaml", &e);
+    g_string_free(many, TRUE);
+    ck_assert_msg(m, "%s", e ? e->message : "");
+    ck_assert_uint_eq(m->npoints, 5);   /* every ttas point: 2 in the range, 600001 in the progression */
+    g_autoptr(Sweep) q = sweep_load_string("locks: tas\nthreads: [1, 2, 4, ..., 64]\nexclude:\n  - {threads: [2, 4, ..., 16]}\n",
+                                           "q.yaml", &e);
+    ck_assert_msg(q, "%s", e ? e->message : "");
+    ck_assert_uint_eq(q->npoints, 3);   /* 1, 32, 64 */
 }
 END_TEST
 

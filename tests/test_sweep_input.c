@@ -76,6 +76,15 @@ static const struct {
     { "a leading zero", "locks: tas\nthreads: [01, 2]\n", "bad.yaml:2:11: threads 01: a number with a leading zero" },
     { "ranges past the limit", "locks: tas\nseeds: [0..999999, 1000000..1999999]\n",
       "bad.yaml:2:20: seeds: more than 1000000 values" },
+    /* issue 29 item 14: a progression's length is counted before a value is made */
+    { "a progression past the limit", "locks: tas\nthreads: [1000, 1001, ..., 1002000]\n",
+      "bad.yaml:2:23: threads: `...` up to 1002000 would give the axis 1001001 values, more than the 1000000 an axis "
+      "may have" },
+    { "a progression to 1e12", "locks: tas\nseeds: [1000, 1001, ..., 1000000000000]\n",
+      "bad.yaml:2:21: seeds: `...` up to 1000000000000 would give the axis 999999999001 values" },
+    { "a progression past 2^64", "locks: tas\nseeds: [2, 4, 8, ..., 18446744073709551615]\n",
+      "bad.yaml:2:18: seeds: 18446744073709551615 is not in the progression (it goes 9223372036854775808, a number "
+      "past 2^64)" },
     { "a device as a lock file", "locks: /dev/zero\n",
       "bad.yaml:1:8: locks: /dev/zero: not a regular file (a character device); a lock source must be a file" },
 };
