@@ -85,6 +85,21 @@ static const struct {
     { "a progression past 2^64", "locks: tas\nseeds: [2, 4, 8, ..., 18446744073709551615]\n",
       "bad.yaml:2:18: seeds: 18446744073709551615 is not in the progression (it goes 9223372036854775808, a number "
       "past 2^64)" },
+    /* item 18: points whose values do not go together, refused before any runs */
+    { "ways that do not divide the size", "configs: teaching\nlocks: tas\nl1.ways: [8, 3]\n",
+      "bad.yaml:3:14: l1.ways: point 1 (configs=teaching;locks=tas;l1.ways=3) cannot run: l1.size: must be a "
+      "multiple of ways x line_size (192 bytes) (leave such points out with `exclude`)" },
+    { "mesif on a bus", "configs: [teaching, teaching-bus]\nlocks: tas\nprotocol: [mesi, mesif]\n",
+      "bad.yaml:3:18: protocol: point 3 (configs=teaching-bus;locks=tas;protocol=mesif) cannot run: protocol: the "
+      "bus runs msi or mesi" },
+    { "a key against the config's", "configs: teaching\nlocks: tas\nl1.latency: [2, 150]\n",
+      "bad.yaml:3:17: l1.latency: point 1 (configs=teaching;locks=tas;l1.latency=150) cannot run: llc.latency: must "
+      "exceed the private caches' latency" },
+    { "more readers than threads", "configs: teaching\nlocks: qrwlock\nthreads: [2, 4]\nreaders: [1, 3]\n",
+      "bad.yaml:4:14: readers: point 1 (configs=teaching;locks=qrwlock;threads=2;readers=3) cannot run: readers 3: "
+      "more readers than threads (2)" },
+    { "a fixed-time option without a duration", "locks: tas\nwarmup: [0, 100]\n",
+      "bad.yaml:2:13: warmup: point 1 (locks=tas;warmup=100) cannot run: warmup 100: only for a fixed-time run" },
     { "a device as a lock file", "locks: /dev/zero\n",
       "bad.yaml:1:8: locks: /dev/zero: not a regular file (a character device); a lock source must be a file" },
 };

@@ -38,6 +38,7 @@ typedef struct {
     GHashTable *lock_where;    /* lock-file value -> "file:line:col: " (or "--lock-file PATH: ") */
     GHashTable *value_index;   /* SweepAxis* -> (value -> its index + 1): finding a value at once */
     GHashTable *numbers;       /* SweepAxis* -> GArray of AxisNumber, per value: for exclude's runs */
+    GHashTable *value_nodes;   /* SweepAxis* -> GPtrArray of the node of each value (NULL: --lock-file) */
     GPtrArray *shown;          /* clipped copies of what messages echo, freed with the loader */
     const char *const *extra_locks; /* --lock-file paths, or NULL */
 } SweepLoader;
@@ -252,6 +253,10 @@ static gboolean add_value(SweepLoader *L, SweepAxis *a, const char *v, yaml_node
         g_hash_table_insert(L->value_index, a, index);
     }
     g_hash_table_insert(index, a->values->pdata[a->values->len - 1], GUINT_TO_POINTER(a->values->len));
+    GPtrArray *nodes = g_hash_table_lookup(L->value_nodes, a);
+    if (!nodes)
+        g_hash_table_insert(L->value_nodes, a, nodes = g_ptr_array_new());
+    g_ptr_array_add(nodes, n);
     if (a->lock_files)
         g_ptr_array_add(a->lock_files, g_steal_pointer(&file));
     return TRUE;
@@ -684,6 +689,28 @@ static gboolean check_lock_files(SweepLoader *L, Sweep *s, GError **error)
     return TRUE;
 }
 
+/* Every point as a whole (sweep_points_check), before any runs: the error points at the value
+ * of the axis to blame. */
+static gboolean check_points(SweepLoader *L, const Sweep *s, GError **error)
+{
+    guint p;
+    int axis;
+    g_autofree char *why = NULL;
+    if (sweep_points_check(s, &p, &axis, &why))
+        return TRUE;
+    GPtrArray *nodes = g_hash_table_lookup(L->value_nodes, s->axes->pdata[axis]);
+    yaml_node_t *n = nodes->pdata[g_array_index(s->points, guint, p * s->axes->len + (guint)axis)];
+    GString *key = g_string_new(NULL);   /* sweep_point_key, each value clipped as messages echo */
+    for (guint a = 0; a < s->axes->len; a++)
+        g_string_append_printf(key, "%s%s=%s", a ? ";" : "", ((SweepAxis *)s->axes->pdata[a])->name,
+                               shown(L, sweep_value(s, p, a)));
+    g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
+                POS_FMT "%s: point %u (%s) cannot run: %s (leave such points out with `exclude`)", POS_ARGS(L, n),
+                ((SweepAxis *)s->axes->pdata[axis])->name, p, key->str, why);
+    g_string_free(key, TRUE);
+    return FALSE;
+}
+
 static gboolean load_root(SweepLoader *L, Sweep *s, GError **error)
 {
     yaml_node_t *root = yaml_document_get_root_node(&L->doc);
@@ -752,7 +779,7 @@ static gboolean load_root(SweepLoader *L, Sweep *s, GError **error)
         return FALSE;
     if (exclude && !parse_exclude(L, exclude, s->axes, s->excludes, error))
         return FALSE;
-    return sweep_enumerate(s, error);
+    return sweep_enumerate(s, error) && check_points(L, s, error);
 }
 
 Sweep *sweep_load_string(const char *text, const char *filename, GError **error)
@@ -767,8 +794,9 @@ Sweep *sweep_load_string_full(const char *text, const char *filename, const Swee
     g_autoptr(GHashTable) lock_where = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
     g_autoptr(GHashTable) value_index = g_hash_table_new_full(NULL, NULL, NULL, (GDestroyNotify)g_hash_table_unref);
     g_autoptr(GHashTable) numbers = g_hash_table_new_full(NULL, NULL, NULL, (GDestroyNotify)g_array_unref);
+    g_autoptr(GHashTable) value_nodes = g_hash_table_new_full(NULL, NULL, NULL, (GDestroyNotify)g_ptr_array_unref);
     g_autoptr(GPtrArray) shown_texts = g_ptr_array_new_with_free_func(g_free);
-    SweepLoader L = { .filename = filename, .base = base, .lock_where = lock_where, .value_index = value_index, .numbers = numbers,
+    SweepLoader L = { .filename = filename, .base = base, .lock_where = lock_where, .value_index = value_index, .numbers = numbers, .value_nodes = value_nodes,
                       .shown = shown_texts, .extra_locks = o ? o->lock_files : NULL };
     if (!yaml_doc_load(text, strlen(text), filename, "sweep file", &L.doc, QSIM_SWEEP_ERROR,
                        QSIM_SWEEP_ERROR_INPUT, error))

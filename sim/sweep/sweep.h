@@ -116,6 +116,14 @@ void sweep_point_options(const Sweep *s, guint p, RunOptions *o, GPtrArray *sets
 /* The axis named `name`, or -1. */
 int sweep_axis_find(const Sweep *s, const char *name);
 
+/* ---- points that cannot run (sim/sweep/sweep_check.c) ---- */
+/* Whether every point can run as a whole: its config with the point's config keys set passes
+ * the checks of keys against each other (config_validate), and its run options go together
+ * (workload_validate: readers <= threads...).  Else FALSE with the first point that cannot,
+ * the axis whose value to blame and why.  (Whether a lock declares a lock_param axis stays
+ * the run's to find: the cross product cannot leave a parameter out for one lock.) */
+gboolean sweep_points_check(const Sweep *s, guint *point, int *axis, char **why);
+
 /* ---- progress (sim/sweep/sweep_progress.c) ---- */
 /* Where a sweep stands, as the progress callback sees it. */
 typedef struct {
