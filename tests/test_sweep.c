@@ -4,6 +4,7 @@
 #include <string.h>
 #include <glib/gstdio.h>
 #include "sim/sweep/sweep.h"
+#include "tests/sweep_files.h"
 #include "tests/run_qsim.h"
 
 /* A few points on the two-core teaching machine: seconds in all, even under the sanitizers. */
@@ -18,34 +19,6 @@ static char *small_sweep_text(void)
 }
 
 static guint small_sweep_points(void) { return 2 * 2 * (test_scale_quick() ? 2 : 3); }
-
-static char *tmpdir(void)
-{
-    char *d = g_dir_make_tmp("qsim-sweep-XXXXXX", NULL);
-    ck_assert(d);
-    return d;
-}
-
-static char *write_file(const char *dir, const char *name, const char *text)
-{
-    char *p = g_build_filename(dir, name, NULL);
-    ck_assert(g_file_set_contents(p, text, -1, NULL));
-    return p;
-}
-
-static char *slurp(const char *dir, const char *name)
-{
-    g_autofree char *p = g_build_filename(dir, name, NULL);
-    char *text = NULL;
-    ck_assert_msg(g_file_get_contents(p, &text, NULL, NULL), "cannot read %s", p);
-    return text;
-}
-
-static void rm_rf(const char *dir)
-{
-    g_autofree char *cmd = g_strdup_printf("rm -rf '%s'", dir);
-    ck_assert_int_eq(system(cmd), 0);
-}
 
 /* Runs qsim with `args` and, when given, one extra environment variable. */
 static int run_env(const char *const *args, const char *env, char **err)

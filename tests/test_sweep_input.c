@@ -5,26 +5,7 @@
 #include <string.h>
 #include <glib/gstdio.h>
 #include "tests/run_qsim.h"
-
-static char *tmpdir(void)
-{
-    char *d = g_dir_make_tmp("qsim-sweep-input-XXXXXX", NULL);
-    ck_assert(d);
-    return d;
-}
-
-static char *write_file(const char *dir, const char *name, const char *text)
-{
-    char *p = g_build_filename(dir, name, NULL);
-    ck_assert(g_file_set_contents(p, text, -1, NULL));
-    return p;
-}
-
-static void rm_rf(const char *dir)
-{
-    g_autofree char *cmd = g_strdup_printf("rm -rf '%s'", dir);
-    ck_assert_int_eq(system(cmd), 0);
-}
+#include "tests/sweep_files.h"
 
 /* ---- sweep files ---- */
 

@@ -31,23 +31,28 @@ void sweep_meta_of(const Sweep *s, guint shard, guint nshards, SweepMeta *m)
     m->layout = sweep_layout_copy(s);
 }
 
+/* {KEY: the axis's name, "values": [...]}: its values, or those `hit` marks. */
+static void add_axis(JsonBuilder *b, const char *key, const SweepAxis *ax, const guint8 *hit)
+{
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, key);
+    json_builder_add_string_value(b, ax->name);
+    json_builder_set_member_name(b, "values");
+    json_builder_begin_array(b);
+    for (guint v = 0; v < ax->values->len; v++)
+        if (!hit || hit[v])
+            json_builder_add_string_value(b, ax->values->pdata[v]);
+    json_builder_end_array(b);
+    json_builder_end_object(b);
+}
+
 /* "axes": [{"name": N, "values": [...]}...] and "exclude": [[{"axis": N, "values": [...]}...]...] */
 static void add_layout(JsonBuilder *b, const Sweep *s)
 {
     json_builder_set_member_name(b, "axes");
     json_builder_begin_array(b);
-    for (guint a = 0; a < s->axes->len; a++) {
-        const SweepAxis *ax = s->axes->pdata[a];
-        json_builder_begin_object(b);
-        json_builder_set_member_name(b, "name");
-        json_builder_add_string_value(b, ax->name);
-        json_builder_set_member_name(b, "values");
-        json_builder_begin_array(b);
-        for (guint v = 0; v < ax->values->len; v++)
-            json_builder_add_string_value(b, ax->values->pdata[v]);
-        json_builder_end_array(b);
-        json_builder_end_object(b);
-    }
+    for (guint a = 0; a < s->axes->len; a++)
+        add_axis(b, "name", s->axes->pdata[a], NULL);
     json_builder_end_array(b);
     json_builder_set_member_name(b, "exclude");
     json_builder_begin_array(b);
@@ -56,17 +61,7 @@ static void add_layout(JsonBuilder *b, const Sweep *s)
         json_builder_begin_array(b);
         for (guint t = 0; t < terms->len; t++) {
             const SweepExcludeTerm *term = &g_array_index(terms, SweepExcludeTerm, t);
-            const SweepAxis *ax = s->axes->pdata[term->axis];
-            json_builder_begin_object(b);
-            json_builder_set_member_name(b, "axis");
-            json_builder_add_string_value(b, ax->name);
-            json_builder_set_member_name(b, "values");
-            json_builder_begin_array(b);
-            for (guint v = 0; v < ax->values->len; v++)
-                if (term->hit[v])
-                    json_builder_add_string_value(b, ax->values->pdata[v]);
-            json_builder_end_array(b);
-            json_builder_end_object(b);
+            add_axis(b, "axis", s->axes->pdata[term->axis], term->hit);
         }
         json_builder_end_array(b);
     }
