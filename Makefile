@@ -173,6 +173,9 @@ fuzz_seeds_run := locks/*.qs
 fuzz_seeds_litmus := tests/litmus/*/*.litmus
 fuzz_seeds_kinds := tests/litmus/*/kinds.txt
 fuzz_seeds_sweep := sweeps/*.yaml
+# Sweep folder corruption (tests/fuzz/fuzz_sweep_folder.c): no results folder in the repository,
+# so its corpus alone seeds it.
+FUZZ_TARGETS += sweep_folder
 fuzz_inputs = $(wildcard $(fuzz_seeds_$(1))) tests/fuzz/corpus/$(1)
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 

@@ -1,10 +1,10 @@
 /* Sweep files: libyaml walk, axis checks, the cross product and `exclude`.
  * Every error a sweep file can cause names file:line:col, as config errors do. */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
 #include "sim/sweep/sweep.h"
+#include "sim/sweep/sweep_range.h"
 #include "cores/isa/asm.h"
 #include "cores/isa/isa_exec.h"
 #include "sim/base/echo.h"
@@ -16,11 +16,6 @@
 #include "sim/verify.h"
 
 G_DEFINE_QUARK(qsim-sweep-error-quark, qsim_sweep_error)
-
-/* More points than this is almost surely a mistake (and would not finish anyway). */
-#define SWEEP_MAX_POINTS 1000000u
-/* Every point is checked against every exclude entry: a few dozen is what sweeps use. */
-#define SWEEP_MAX_EXCLUDES 100u
 
 /* The axes a sweep file may name besides run options (the workload schema's axes) and config
  * keys. */
@@ -42,6 +37,8 @@ typedef struct {
     yaml_document_t doc;
     GHashTable *lock_where;    /* lock-file value -> "file:line:col: " (or "--lock-file PATH: ") */
     GHashTable *value_index;   /* SweepAxis* -> (value -> its index + 1): finding a value at once */
+    GHashTable *numbers;       /* SweepAxis* -> GArray of AxisNumber, per value: for exclude's runs */
+    GHashTable *value_nodes;   /* SweepAxis* -> GPtrArray of the node of each value (NULL: --lock-file) */
     GPtrArray *shown;          /* clipped copies of what messages echo, freed with the loader */
     const char *const *extra_locks; /* --lock-file paths, or NULL */
 } SweepLoader;
@@ -57,7 +54,7 @@ static const char *shown(SweepLoader *L, const char *text)
 #define POS_FMT "%s:%zu:%zu: "
 #define POS_ARGS(L, n) (L)->filename, (n)->start_mark.line + 1, (n)->start_mark.column + 1
 
-static void axis_free(gpointer p)
+void sweep_axis_free(gpointer p)
 {
     SweepAxis *a = p;
     g_free(a->name);
@@ -67,7 +64,7 @@ static void axis_free(gpointer p)
     g_free(a);
 }
 
-static SweepAxis *axis_new(const char *name, SweepAxisKind kind, const WorkloadKey *wk)
+SweepAxis *sweep_axis_new(const char *name, SweepAxisKind kind, const WorkloadKey *wk)
 {
     SweepAxis *a = g_new0(SweepAxis, 1);
     a->name = g_strdup(name);
@@ -79,38 +76,11 @@ static SweepAxis *axis_new(const char *name, SweepAxisKind kind, const WorkloadK
     return a;
 }
 
-void sweep_free(Sweep *s)
-{
-    if (!s)
-        return;
-    g_free(s->filename);
-    g_ptr_array_unref(s->axes);
-    g_array_unref(s->points);
-    g_free(s->fingerprint);
-    g_free(s->plot_x);
-    g_free(s->plot_y);
-    g_free(s->plot_scale);
-    g_free(s);
-}
-
 static const char *scalar(yaml_node_t *n) { return (const char *)n->data.scalar.value; }
 
 static const char *node_kind(yaml_node_t *n)
 {
     return n->type == YAML_MAPPING_NODE ? "a mapping" : n->type == YAML_SEQUENCE_NODE ? "a list" : "a single value";
-}
-
-static gboolean parse_uint(const char *s, guint64 min, guint64 max, guint64 *out)
-{
-    char *end = NULL;
-    errno = 0;
-    if (!g_ascii_isdigit(*s))
-        return FALSE;
-    guint64 v = g_ascii_strtoull(s, &end, 10);
-    if (errno || *end || v < min || v > max)
-        return FALSE;
-    *out = v;
-    return TRUE;
 }
 
 /* ---- finding files ---- */
@@ -192,7 +162,7 @@ static gboolean check_value(SweepLoader *L, SweepAxis *a, const char *v, yaml_no
         return TRUE;
     case AXIS_SEED: {
         guint64 x;
-        if (parse_uint(v, 0, G_MAXINT64, &x))
+        if (sweep_parse_uint(v, 0, G_MAXINT64, &x))
             return TRUE;
         g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
                     POS_FMT "seeds: expected an integer in [0, %" G_GINT64_FORMAT "], got '%s'", POS_ARGS(L, n),
@@ -283,6 +253,10 @@ static gboolean add_value(SweepLoader *L, SweepAxis *a, const char *v, yaml_node
         g_hash_table_insert(L->value_index, a, index);
     }
     g_hash_table_insert(index, a->values->pdata[a->values->len - 1], GUINT_TO_POINTER(a->values->len));
+    GPtrArray *nodes = g_hash_table_lookup(L->value_nodes, a);
+    if (!nodes)
+        g_hash_table_insert(L->value_nodes, a, nodes = g_ptr_array_new());
+    g_ptr_array_add(nodes, n);
     if (a->lock_files)
         g_ptr_array_add(a->lock_files, g_steal_pointer(&file));
     return TRUE;
@@ -304,115 +278,20 @@ static gboolean axis_is_integer(const SweepAxis *a)
     return FALSE;
 }
 
-static gboolean is_ellipsis(const char *v) { return !strcmp(v, "..."); }
-
-/* A whole number, written as digits only. */
-static gboolean plain_uint(const char *v, guint64 *out)
+static gboolean more_values(SweepLoader *L, const SweepAxis *a, yaml_node_t *node, GError **error)
 {
-    return parse_uint(v, 0, G_MAXUINT64, out);
+    g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT, POS_FMT "%s: more than %u values", POS_ARGS(L, node),
+                a->name, SWEEP_MAX_POINTS);
+    return FALSE;
 }
 
-/* "A..B" or "A..B step C" (spaces around `..` allowed): *is_range FALSE when `v` is no range;
- * FALSE with *why for a range written wrong. */
-static gboolean parse_range(const char *v, gboolean *is_range, guint64 *from, guint64 *to, guint64 *step,
-                            char **why)
-{
-    *is_range = FALSE;
-    const char *dots = strstr(v, "..");
-    if (!dots || is_ellipsis(v))
-        return TRUE;
-    *is_range = TRUE;
-    g_autofree char *a = g_strstrip(g_strndup(v, dots - v));
-    g_autofree char *rest = g_strdup(dots + 2);
-    g_strstrip(rest);
-    g_autofree char *b = NULL, *c = NULL;
-    char *sp = strpbrk(rest, " \t");
-    if (sp) {
-        b = g_strndup(rest, sp - rest);
-        g_autofree char *tail = g_strstrip(g_strdup(sp));
-        if (!g_str_has_prefix(tail, "step") || !g_ascii_isspace(tail[4])) {
-            *why = g_strdup("a range is A..B or A..B step C");
-            return FALSE;
-        }
-        c = g_strstrip(g_strdup(tail + 4));
-    } else {
-        b = g_strdup(rest);
-    }
-    *step = 1;
-    if (!plain_uint(a, from) || !plain_uint(b, to) || (c && !plain_uint(c, step))) {
-        *why = g_strdup("a range is A..B or A..B step C, with whole numbers");
-        return FALSE;
-    }
-    if (*step == 0) {
-        *why = g_strdup("the step must be at least 1");
-        return FALSE;
-    }
-    if (*to < *from) {
-        *why = g_strdup_printf("the range ends (%" G_GUINT64_FORMAT ") below where it starts", *to);
-        return FALSE;
-    }
-    if ((*to - *from) / *step >= SWEEP_MAX_POINTS) {
-        *why = g_strdup_printf("more than %u values", SWEEP_MAX_POINTS);
-        return FALSE;
-    }
-    return TRUE;
-}
-
-/* The values between the numbers written before `...` and the one after it: a constant step,
- * or (given three numbers that have no constant step) a constant ratio, as in
- * [1, 2, 4, ..., 256].  `end` must be in the progression. */
-static gboolean continue_progression(const guint64 *before, guint nbefore, guint64 end, GPtrArray *out, char **why)
-{
-    if (nbefore < 2) {
-        *why = g_strdup("`...` needs two or three numbers before it to show the progression, as in "
-                        "[1, 2, 4, ..., 256] or [10, 20, ..., 100]");
-        return FALSE;
-    }
-    const guint64 *t = before + nbefore - MIN(nbefore, 3u);
-    guint n = MIN(nbefore, 3u);
-    guint64 last = t[n - 1];
-    gboolean arith = t[1] > t[0] && (n < 3 || t[2] - t[1] == t[1] - t[0]);
-    guint64 step = t[1] - t[0], ratio = 0;
-    if (!arith) {
-        if (n == 3 && t[0] > 0 && t[1] % t[0] == 0 && t[1] / t[0] >= 2 && t[2] == t[1] * (t[1] / t[0]))
-            ratio = t[1] / t[0];
-        else {
-            *why = g_strdup(n == 3 ? "the numbers before `...` have neither a constant step nor a constant ratio"
-                                   : "the numbers before `...` must increase");
-            return FALSE;
-        }
-    }
-    if (end <= last) {
-        *why = g_strdup_printf("`...` must be followed by a value past %" G_GUINT64_FORMAT, last);
-        return FALSE;
-    }
-    guint64 v = last;
-    for (guint count = 0;; count++) {
-        guint64 next = ratio ? v * ratio : v + step;
-        if (next <= v || count >= SWEEP_MAX_POINTS) {   /* overflow, or absurdly long */
-            *why = g_strdup_printf("%" G_GUINT64_FORMAT " is out of reach of the progression", end);
-            return FALSE;
-        }
-        if (next >= end) {
-            if (next != end) {
-                *why = g_strdup_printf("%" G_GUINT64_FORMAT " is not in the progression (it goes %" G_GUINT64_FORMAT
-                                       ", %" G_GUINT64_FORMAT ")", end, v, next);
-                return FALSE;
-            }
-            return TRUE;
-        }
-        g_ptr_array_add(out, g_strdup_printf("%" G_GUINT64_FORMAT, next));
-        v = next;
-    }
-}
-
-/* Expands the written values `items` of axis `a` into `texts`, each with the node it came from
- * in `nodes`: ranges into their values, `...` into the progression it continues.  Values that
- * are neither stay as written. */
-static gboolean expand_values(SweepLoader *L, const SweepAxis *a, yaml_node_t **items, guint n, GPtrArray *texts,
-                              GPtrArray *nodes, GError **error)
+/* Reads the written values `items` of axis `a` into `out` (of SweepValueItem): ranges and `...` as
+ * runs (or, for a ratio, their values), other values as written. */
+static gboolean expand_values(SweepLoader *L, const SweepAxis *a, yaml_node_t **items, guint n, GArray *out,
+                              GError **error)
 {
     g_autoptr(GArray) plain_run = g_array_new(FALSE, FALSE, sizeof(guint64)); /* plain numbers just written */
+    guint64 count = 0;   /* values so far: an axis has SWEEP_MAX_POINTS at most */
     for (guint i = 0; i < n; i++) {
         yaml_node_t *node = items[i];
         if (node->type != YAML_SCALAR_NODE) {
@@ -429,63 +308,57 @@ static gboolean expand_values(SweepLoader *L, const SweepAxis *a, yaml_node_t **
         gboolean is_range = FALSE;
         guint64 from = 0, to = 0, step = 1, num;
         g_autofree char *why = NULL;
-        if (!is_ellipsis(v) && !parse_range(v, &is_range, &from, &to, &step, &why)) {
+        if (!sweep_is_ellipsis(v) && !sweep_parse_range(v, &is_range, &from, &to, &step, &why)) {
             g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT, POS_FMT "%s: '%s': %s", POS_ARGS(L, node),
                         a->name, shown(L, v), why);
             return FALSE;
         }
-        if ((is_range || is_ellipsis(v)) && !axis_is_integer(a)) {
+        if ((is_range || sweep_is_ellipsis(v)) && !axis_is_integer(a)) {
             g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
                         POS_FMT "%s: '%s': ranges are for axes of whole numbers (threads, seeds, "
                         "core.pause_cycles...); list the values", POS_ARGS(L, node), a->name, shown(L, v));
             return FALSE;
         }
-        if (is_ellipsis(v)) {
+        if (sweep_is_ellipsis(v)) {
             guint64 end;
-            if (i + 1 >= n || items[i + 1]->type != YAML_SCALAR_NODE || !plain_uint(scalar(items[i + 1]), &end)) {
+            if (i + 1 >= n || items[i + 1]->type != YAML_SCALAR_NODE || !sweep_plain_uint(scalar(items[i + 1]), &end)) {
                 g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
                             POS_FMT "%s: `...` must be followed by the last value, as in [1, 2, 4, ..., 256]",
                             POS_ARGS(L, node), a->name);
                 return FALSE;
             }
-            guint from_len = texts->len;
-            if (!continue_progression((const guint64 *)plain_run->data, plain_run->len, end, texts, &why)) {
+            guint from_len = out->len;
+            if (!sweep_continue_progression((const guint64 *)plain_run->data, plain_run->len, end, count, out, node,
+                                      &why)) {
                 g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT, POS_FMT "%s: %s", POS_ARGS(L, node),
                             a->name, why);
                 return FALSE;
             }
-            if (texts->len > SWEEP_MAX_POINTS) {
-                g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT, POS_FMT "%s: more than %u values",
-                            POS_ARGS(L, node), a->name, SWEEP_MAX_POINTS);
-                return FALSE;
+            for (guint k = from_len; k < out->len; k++) {
+                const SweepValueItem *it = &g_array_index(out, SweepValueItem, k);
+                count += it->text ? 1 : sweep_run_count(it);
             }
-            for (guint k = from_len; k < texts->len; k++)
-                g_ptr_array_add(nodes, node);
+            if (count > SWEEP_MAX_POINTS)
+                return more_values(L, a, node, error);
             g_array_set_size(plain_run, 0);
             continue;
         }
         if (is_range) {
             /* Each range is bounded, but a list of ranges is not: stop at the sweep's limit. */
-            if (texts->len + (to - from) / step + 1 > SWEEP_MAX_POINTS) {
-                g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT, POS_FMT "%s: more than %u values",
-                            POS_ARGS(L, node), a->name, SWEEP_MAX_POINTS);
-                return FALSE;
-            }
-            for (guint64 x = from; x <= to; x += step) {
-                g_ptr_array_add(texts, g_strdup_printf("%" G_GUINT64_FORMAT, x));
-                g_ptr_array_add(nodes, node);
-                if (to - x < step)
-                    break;
-            }
+            sweep_value_item_add(out, node, NULL, from, to, step);
+            count += sweep_run_count(&g_array_index(out, SweepValueItem, out->len - 1));
+            if (count > SWEEP_MAX_POINTS)
+                return more_values(L, a, node, error);
             g_array_set_size(plain_run, 0);
             continue;
         }
-        if (plain_uint(v, &num))
+        if (sweep_plain_uint(v, &num))
             g_array_append_val(plain_run, num);
         else
             g_array_set_size(plain_run, 0);
-        g_ptr_array_add(texts, g_strdup(v));
-        g_ptr_array_add(nodes, node);
+        sweep_value_item_add(out, node, g_strdup(v), 0, 0, 0);
+        if (++count > SWEEP_MAX_POINTS)
+            return more_values(L, a, node, error);
     }
     return TRUE;
 }
@@ -515,41 +388,63 @@ static void unknown_axis(SweepLoader *L, yaml_node_t *kn, GError **error)
     g_ptr_array_unref(names);
 }
 
+static gboolean lock_param_name_ok(const char *key)
+{
+    return g_regex_match_simple("^[A-Za-z_][A-Za-z0-9_]*$", key + strlen(SWEEP_LOCK_PARAM_PREFIX), 0, 0);
+}
+
+gboolean sweep_axis_kind(const char *name, SweepAxisKind *kind, const WorkloadKey **key)
+{
+    *key = NULL;
+    for (guint i = 0; i < G_N_ELEMENTS(axis_table); i++)
+        if (!strcmp(axis_table[i].name, name)) {
+            *kind = axis_table[i].kind;
+            return TRUE;
+        }
+    if ((*key = workload_axis_find(name)))
+        *kind = AXIS_WORKLOAD;
+    else if (g_str_has_prefix(name, SWEEP_LOCK_PARAM_PREFIX) && lock_param_name_ok(name))
+        *kind = AXIS_LOCK_PARAM;
+    else if (config_schema_find(name))
+        *kind = AXIS_CONFIG_KEY;
+    else
+        return FALSE;
+    return TRUE;
+}
+
 static SweepAxis *parse_axis(SweepLoader *L, yaml_node_t *kn, yaml_node_t *vn, GError **error)
 {
     const char *key = scalar(kn);
-    int row = -1;
-    for (guint i = 0; i < G_N_ELEMENTS(axis_table); i++)
-        if (!strcmp(axis_table[i].name, key))
-            row = (int)i;
-    const WorkloadKey *wk = row < 0 ? workload_axis_find(key) : NULL;
-    gboolean lock_param = g_str_has_prefix(key, SWEEP_LOCK_PARAM_PREFIX);
-    if (lock_param && !g_regex_match_simple("^[A-Za-z_][A-Za-z0-9_]*$", key + strlen(SWEEP_LOCK_PARAM_PREFIX), 0, 0)) {
-        g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
-                    POS_FMT "%s: a lock parameter axis is lock_param.NAME, NAME a `.param` of the locks",
-                    POS_ARGS(L, kn), key);
+    SweepAxisKind kind;
+    const WorkloadKey *wk;
+    if (!sweep_axis_kind(key, &kind, &wk)) {
+        if (g_str_has_prefix(key, SWEEP_LOCK_PARAM_PREFIX))
+            g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
+                        POS_FMT "%s: a lock parameter axis is lock_param.NAME, NAME a `.param` of the locks",
+                        POS_ARGS(L, kn), key);
+        else
+            unknown_axis(L, kn, error);
         return NULL;
     }
-    if (row < 0 && !wk && !lock_param && !config_schema_find(key)) {
-        unknown_axis(L, kn, error);
-        return NULL;
-    }
-    SweepAxis *a = axis_new(key, row >= 0 ? axis_table[row].kind : wk ? AXIS_WORKLOAD : lock_param ? AXIS_LOCK_PARAM : AXIS_CONFIG_KEY, wk);
+    SweepAxis *a = sweep_axis_new(key, kind, wk);
     g_autoptr(GPtrArray) items = g_ptr_array_new();
-    g_autoptr(GPtrArray) texts = g_ptr_array_new_with_free_func(g_free);
-    g_autoptr(GPtrArray) nodes = g_ptr_array_new();
+    g_autoptr(GArray) vals = sweep_value_items_new();
     guint64 n;
     if (a->kind == AXIS_SEED && vn->type == YAML_SCALAR_NODE && !strstr(scalar(vn), "..")) {
         /* `seeds: N` means N repeats, seeds 1..N; a list (or a range) names the seeds. */
-        if (!parse_uint(scalar(vn), 1, 100000, &n)) {
+        if (!sweep_parse_uint(scalar(vn), 1, 100000, &n)) {
             g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
                         POS_FMT "seeds: expected a count in [1, 100000] or a list of seeds, got '%s'",
                         POS_ARGS(L, vn), shown(L, scalar(vn)));
-            axis_free(a);
+            sweep_axis_free(a);
             return NULL;
         }
-        for (guint64 i = 1; i <= n; i++)
-            g_ptr_array_add(a->values, g_strdup_printf("%" G_GUINT64_FORMAT, i));
+        /* Through add_value like any value, so that `exclude` finds them. */
+        for (guint64 i = 1; i <= n; i++) {
+            g_autofree char *v = g_strdup_printf("%" G_GUINT64_FORMAT, i);
+            if (!add_value(L, a, v, vn, NULL, error))
+                goto fail;
+        }
         return a;
     }
     if (vn->type == YAML_SCALAR_NODE)
@@ -567,29 +462,24 @@ static SweepAxis *parse_axis(SweepLoader *L, yaml_node_t *kn, yaml_node_t *vn, G
                     POS_FMT "%s: empty axis (give at least one value)", POS_ARGS(L, vn), key);
         goto fail;
     }
-    if (!expand_values(L, a, (yaml_node_t **)items->pdata, items->len, texts, nodes, error))
+    if (!expand_values(L, a, (yaml_node_t **)items->pdata, items->len, vals, error))
         goto fail;
-    for (guint i = 0; i < texts->len; i++)
-        if (!add_value(L, a, texts->pdata[i], nodes->pdata[i], NULL, error))
+    for (guint i = 0; i < vals->len; i++) {
+        const SweepValueItem *it = &g_array_index(vals, SweepValueItem, i);
+        if (it->text && !add_value(L, a, it->text, it->node, NULL, error))
             goto fail;
+        for (guint64 x = it->from; !it->text; x += it->step) {
+            g_autofree char *v = g_strdup_printf("%" G_GUINT64_FORMAT, x);
+            if (!add_value(L, a, v, it->node, NULL, error))
+                goto fail;
+            if (it->to - x < it->step)
+                break;
+        }
+    }
     return a;
 fail:
-    axis_free(a);
+    sweep_axis_free(a);
     return NULL;
-}
-
-/* An exclude entry: for each axis it names, the set of value indices it matches. */
-typedef struct {
-    guint axis;
-    guint8 *hit;      /* per value index of the axis: whether the entry names it */
-} ExcludeTerm;
-
-static void exclude_free(gpointer p)
-{
-    GArray *terms = p;
-    for (guint i = 0; i < terms->len; i++)
-        g_free(g_array_index(terms, ExcludeTerm, i).hit);
-    g_array_unref(terms);
 }
 
 static int find_axis(GPtrArray *axes, const char *name)
@@ -598,6 +488,28 @@ static int find_axis(GPtrArray *axes, const char *name)
         if (!strcmp(((SweepAxis *)axes->pdata[i])->name, name))
             return (int)i;
     return -1;
+}
+
+/* A value of an axis as a whole number, when it is one. */
+typedef struct {
+    guint64 n;
+    gboolean ok;
+} AxisNumber;
+
+/* The values of axis `a` as numbers, read once (exclude entries may each hold a long run). */
+static const AxisNumber *axis_numbers(SweepLoader *L, const SweepAxis *a)
+{
+    GArray *nums = g_hash_table_lookup(L->numbers, a);
+    if (!nums) {
+        nums = g_array_sized_new(FALSE, FALSE, sizeof(AxisNumber), a->values->len);
+        for (guint i = 0; i < a->values->len; i++) {
+            AxisNumber x = { 0, FALSE };
+            x.ok = sweep_plain_uint(a->values->pdata[i], &x.n);
+            g_array_append_val(nums, x);
+        }
+        g_hash_table_insert(L->numbers, (gpointer)a, nums);
+    }
+    return (const AxisNumber *)nums->data;
 }
 
 /* Adds to `out` the value indices of axis `a` that exclude value node `v` (a value, a range or a
@@ -610,36 +522,48 @@ static gboolean exclude_values(SweepLoader *L, SweepAxis *a, yaml_node_t *v, GAr
             g_ptr_array_add(items, yaml_document_get_node(&L->doc, *j));
     else
         g_ptr_array_add(items, v);
-    g_autoptr(GPtrArray) texts = g_ptr_array_new_with_free_func(g_free);
-    g_autoptr(GPtrArray) nodes = g_ptr_array_new();
-    if (!expand_values(L, a, (yaml_node_t **)items->pdata, items->len, texts, nodes, error))
+    g_autoptr(GArray) vals = sweep_value_items_new();
+    if (!expand_values(L, a, (yaml_node_t **)items->pdata, items->len, vals, error))
         return FALSE;
     g_autoptr(GHashTable) matched = g_hash_table_new(NULL, NULL);   /* nodes that matched a value */
-    for (guint t = 0; t < texts->len; t++) {
-        yaml_node_t *n = nodes->pdata[t];
-        gint found = value_find(L, a, texts->pdata[t]);
+    for (guint t = 0; t < vals->len; t++) {
+        const SweepValueItem *it = &g_array_index(vals, SweepValueItem, t);
+        if (!it->text) {
+            /* A run is matched by arithmetic: it may span far more numbers than the axis has. */
+            const AxisNumber *num = axis_numbers(L, a);
+            for (guint i = 0; i < a->values->len; i++) {
+                guint64 x = num[i].n;
+                if (num[i].ok && x >= it->from && x <= it->to && (x - it->from) % it->step == 0) {
+                    g_array_append_val(out, i);
+                    g_hash_table_add(matched, it->node);
+                }
+            }
+            continue;
+        }
+        gint found = value_find(L, a, it->text);
         if (found >= 0) {
             guint i = (guint)found;
             g_array_append_val(out, i);
-            g_hash_table_add(matched, n);
+            g_hash_table_add(matched, it->node);
             continue;
         }
-        if (strcmp(scalar(n), texts->pdata[t]))
-            continue;   /* a range may span values the axis skips */
+        if (strcmp(scalar(it->node), it->text))
+            continue;   /* a progression may name values the axis skips */
         /* A value the axis does not have would exclude nothing: most likely a typo. */
-        const char *hint = suggest_closest(texts->pdata[t], (const char *const *)a->values->pdata, a->values->len);
+        const char *hint = suggest_closest(it->text, (const char *const *)a->values->pdata, a->values->len);
         g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
-                    POS_FMT "exclude: %s has no value '%s'%s%s%s", POS_ARGS(L, n), a->name, shown(L, texts->pdata[t]),
-                    hint ? "; did you mean '" : "", hint ? hint : "", hint ? "'?" : "");
+                    POS_FMT "exclude: %s has no value '%s'%s%s%s", POS_ARGS(L, it->node), a->name,
+                    shown(L, it->text), hint ? "; did you mean '" : "", hint ? hint : "", hint ? "'?" : "");
         return FALSE;
     }
-    for (guint t = 0; t < nodes->len; t++)
-        if (!g_hash_table_contains(matched, nodes->pdata[t])) {
-            yaml_node_t *n = nodes->pdata[t];
+    for (guint t = 0; t < vals->len; t++) {
+        yaml_node_t *n = g_array_index(vals, SweepValueItem, t).node;
+        if (!g_hash_table_contains(matched, n)) {
             g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
                         POS_FMT "exclude: %s has no value in '%s'", POS_ARGS(L, n), a->name, shown(L, scalar(n)));
             return FALSE;
         }
+    }
     return TRUE;
 }
 
@@ -665,7 +589,7 @@ static gboolean parse_exclude(SweepLoader *L, yaml_node_t *vn, GPtrArray *axes, 
                         POS_ARGS(L, m), m->type == YAML_MAPPING_NODE ? "an empty mapping" : node_kind(m));
             return FALSE;
         }
-        GArray *terms = g_array_new(FALSE, FALSE, sizeof(ExcludeTerm));
+        GArray *terms = g_array_new(FALSE, FALSE, sizeof(SweepExcludeTerm));
         g_ptr_array_add(excludes, terms);
         for (yaml_node_pair_t *p = m->data.mapping.pairs.start; p < m->data.mapping.pairs.top; p++) {
             yaml_node_t *kn = yaml_document_get_node(&L->doc, p->key);
@@ -678,7 +602,7 @@ static gboolean parse_exclude(SweepLoader *L, yaml_node_t *vn, GPtrArray *axes, 
                 return FALSE;
             }
             SweepAxis *a = axes->pdata[ax];
-            ExcludeTerm t = { (guint)ax, g_new0(guint8, a->values->len) };
+            SweepExcludeTerm t = { (guint)ax, g_new0(guint8, a->values->len) };
             g_array_append_val(terms, t);
             g_autoptr(GArray) values = g_array_new(FALSE, FALSE, sizeof(guint));
             if (!exclude_values(L, a, v, values, error))
@@ -690,64 +614,6 @@ static gboolean parse_exclude(SweepLoader *L, yaml_node_t *vn, GPtrArray *axes, 
     return TRUE;
 }
 
-static gboolean excluded(GPtrArray *excludes, const guint *combo)
-{
-    for (guint e = 0; e < excludes->len; e++) {
-        GArray *terms = excludes->pdata[e];
-        gboolean all = TRUE;
-        for (guint t = 0; t < terms->len && all; t++) {
-            ExcludeTerm *term = &g_array_index(terms, ExcludeTerm, t);
-            all = term->hit[combo[term->axis]];
-        }
-        if (all)
-            return TRUE;
-    }
-    return FALSE;
-}
-
-/* The cross product, first axis slowest, as an odometer over value indices. */
-static gboolean enumerate(SweepLoader *L, Sweep *s, GPtrArray *excludes, GError **error)
-{
-    guint na = s->axes->len;
-    guint64 total = 1;
-    for (guint a = 0; a < na; a++) {
-        total *= ((SweepAxis *)s->axes->pdata[a])->values->len;
-        if (total > SWEEP_MAX_POINTS) {
-            g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
-                        "%s:1:1: more than %u points; split the sweep", L->filename, SWEEP_MAX_POINTS);
-            return FALSE;
-        }
-    }
-    g_autofree guint *combo = g_new0(guint, na);
-    for (guint64 n = 0; n < total; n++) {
-        if (excluded(excludes, combo))
-            s->excluded++;
-        else {
-            g_array_append_vals(s->points, combo, na);
-            s->npoints++;
-        }
-        for (int a = (int)na - 1; a >= 0; a--) {
-            if (++combo[a] < ((SweepAxis *)s->axes->pdata[a])->values->len)
-                break;
-            combo[a] = 0;
-        }
-    }
-    if (!s->npoints) {
-        g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
-                    "%s:1:1: exclude removes every point", L->filename);
-        return FALSE;
-    }
-    GChecksum *sum = g_checksum_new(G_CHECKSUM_SHA256);
-    for (guint p = 0; p < s->npoints; p++) {
-        g_autofree char *key = sweep_point_key(s, p);
-        g_checksum_update(sum, (const guchar *)key, -1);
-        g_checksum_update(sum, (const guchar *)"\n", 1);
-    }
-    s->fingerprint = g_strdup(g_checksum_get_string(sum));
-    g_checksum_free(sum);
-    return TRUE;
-}
-
 /* --lock-file: appended to the `locks` axis, which is made (last, varying fastest) when the file
  * has none. */
 static gboolean add_lock_files(SweepLoader *L, Sweep *s, GError **error)
@@ -756,7 +622,7 @@ static gboolean add_lock_files(SweepLoader *L, Sweep *s, GError **error)
         return TRUE;
     int ax = find_axis(s->axes, "locks");
     if (ax < 0) {
-        g_ptr_array_add(s->axes, axis_new("locks", AXIS_LOCK, NULL));
+        g_ptr_array_add(s->axes, sweep_axis_new("locks", AXIS_LOCK, NULL));
         ax = (int)s->axes->len - 1;
     }
     for (guint i = 0; L->extra_locks[i]; i++) {
@@ -821,6 +687,28 @@ static gboolean check_lock_files(SweepLoader *L, Sweep *s, GError **error)
             }
     }
     return TRUE;
+}
+
+/* Every point as a whole (sweep_points_check), before any runs: the error points at the value
+ * of the axis to blame. */
+static gboolean check_points(SweepLoader *L, const Sweep *s, GError **error)
+{
+    guint p;
+    int axis;
+    g_autofree char *why = NULL;
+    if (sweep_points_check(s, &p, &axis, &why))
+        return TRUE;
+    GPtrArray *nodes = g_hash_table_lookup(L->value_nodes, s->axes->pdata[axis]);
+    yaml_node_t *n = nodes->pdata[g_array_index(s->points, guint, p * s->axes->len + (guint)axis)];
+    GString *key = g_string_new(NULL);   /* sweep_point_key, each value clipped as messages echo */
+    for (guint a = 0; a < s->axes->len; a++)
+        g_string_append_printf(key, "%s%s=%s", a ? ";" : "", ((SweepAxis *)s->axes->pdata[a])->name,
+                               shown(L, sweep_value(s, p, a)));
+    g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
+                POS_FMT "%s: point %u (%s) cannot run: %s (leave such points out with `exclude`)", POS_ARGS(L, n),
+                ((SweepAxis *)s->axes->pdata[axis])->name, p, key->str, why);
+    g_string_free(key, TRUE);
+    return FALSE;
 }
 
 static gboolean load_root(SweepLoader *L, Sweep *s, GError **error)
@@ -889,10 +777,9 @@ static gboolean load_root(SweepLoader *L, Sweep *s, GError **error)
     }
     if (!check_lock_files(L, s, error))
         return FALSE;
-    g_autoptr(GPtrArray) excludes = g_ptr_array_new_with_free_func(exclude_free);
-    if (exclude && !parse_exclude(L, exclude, s->axes, excludes, error))
+    if (exclude && !parse_exclude(L, exclude, s->axes, s->excludes, error))
         return FALSE;
-    return enumerate(L, s, excludes, error);
+    return sweep_enumerate(s, error) && check_points(L, s, error);
 }
 
 Sweep *sweep_load_string(const char *text, const char *filename, GError **error)
@@ -902,15 +789,14 @@ Sweep *sweep_load_string(const char *text, const char *filename, GError **error)
 
 Sweep *sweep_load_string_full(const char *text, const char *filename, const SweepLoadOptions *o, GError **error)
 {
-    g_autoptr(Sweep) s = g_new0(Sweep, 1);
-    s->filename = g_strdup(filename);
-    s->axes = g_ptr_array_new_with_free_func(axis_free);
-    s->points = g_array_new(FALSE, FALSE, sizeof(guint));
+    g_autoptr(Sweep) s = sweep_new(filename);
     g_autofree char *base = g_path_get_dirname(filename);
     g_autoptr(GHashTable) lock_where = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
     g_autoptr(GHashTable) value_index = g_hash_table_new_full(NULL, NULL, NULL, (GDestroyNotify)g_hash_table_unref);
+    g_autoptr(GHashTable) numbers = g_hash_table_new_full(NULL, NULL, NULL, (GDestroyNotify)g_array_unref);
+    g_autoptr(GHashTable) value_nodes = g_hash_table_new_full(NULL, NULL, NULL, (GDestroyNotify)g_ptr_array_unref);
     g_autoptr(GPtrArray) shown_texts = g_ptr_array_new_with_free_func(g_free);
-    SweepLoader L = { .filename = filename, .base = base, .lock_where = lock_where, .value_index = value_index,
+    SweepLoader L = { .filename = filename, .base = base, .lock_where = lock_where, .value_index = value_index, .numbers = numbers, .value_nodes = value_nodes,
                       .shown = shown_texts, .extra_locks = o ? o->lock_files : NULL };
     if (!yaml_doc_load(text, strlen(text), filename, "sweep file", &L.doc, QSIM_SWEEP_ERROR,
                        QSIM_SWEEP_ERROR_INPUT, error))

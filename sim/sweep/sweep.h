@@ -42,10 +42,24 @@ typedef struct {
                             * sweep_find_lock), or NULL for a built-in lock */
 } SweepAxis;
 
+/* More points than this is almost surely a mistake (and would not finish anyway); an axis, ranges
+ * included, has at most as many values. */
+#define SWEEP_MAX_POINTS 1000000u
+/* Every point is checked against every exclude entry: a few dozen is what sweeps use. */
+#define SWEEP_MAX_EXCLUDES 100u
+
+/* One condition of an `exclude` entry: the values of one axis it names. */
+typedef struct {
+    guint axis;
+    guint8 *hit;           /* per value index of the axis: whether the entry names it */
+} SweepExcludeTerm;
+
 /* Invariant: points->len == npoints * axes->len; row p holds each axis's value index. */
 typedef struct {
     char *filename;
     GPtrArray *axes;       /* of SweepAxis *, in file order */
+    GPtrArray *excludes;   /* of GArray of SweepExcludeTerm: the `exclude` entries (a point is left
+                            * out when it meets every term of one), kept for sweep.json */
     GArray *points;        /* of guint */
     guint npoints;
     guint excluded;        /* combinations removed by `exclude` */
@@ -76,6 +90,20 @@ char *sweep_find_file(const char *name, GError **error);
 gboolean sweep_find_lock(const char *value, const char *base, char **file, GError **error);
 void sweep_free(Sweep *s);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(Sweep, sweep_free)
+/* The kind of axis `name` names (and, for a run option, its schema row); FALSE for no axis. */
+gboolean sweep_axis_kind(const char *name, SweepAxisKind *kind, const WorkloadKey **key);
+SweepAxis *sweep_axis_new(const char *name, SweepAxisKind kind, const WorkloadKey *key);
+void sweep_axis_free(gpointer axis);
+
+/* ---- points (sim/sweep/sweep_points.c) ---- */
+/* A sweep with no axes yet, named `filename` (which its errors name). */
+Sweep *sweep_new(const char *filename);
+/* The points of s's axes less its excludes, first axis slowest, and their fingerprint; FALSE
+ * (FILE:1:1) for more than SWEEP_MAX_POINTS or none left. */
+gboolean sweep_enumerate(Sweep *s, GError **error);
+/* The axes, values, excludes and points of `s` (what names and counts its points), as a new
+ * sweep of their own: what a results folder's sweep.json records. */
+Sweep *sweep_layout_copy(const Sweep *s);
 
 /* Value text of axis `a` at point `p`. */
 const char *sweep_value(const Sweep *s, guint p, guint a);
@@ -87,6 +115,14 @@ char *sweep_point_key(const Sweep *s, guint p);
 void sweep_point_options(const Sweep *s, guint p, RunOptions *o, GPtrArray *sets);
 /* The axis named `name`, or -1. */
 int sweep_axis_find(const Sweep *s, const char *name);
+
+/* ---- points that cannot run (sim/sweep/sweep_check.c) ---- */
+/* Whether every point can run as a whole: its config with the point's config keys set passes
+ * the checks of keys against each other (config_validate), and its run options go together
+ * (workload_validate: readers <= threads...).  Else FALSE with the first point that cannot,
+ * the axis whose value to blame and why.  (Whether a lock declares a lock_param axis stays
+ * the run's to find: the cross product cannot leave a parameter out for one lock.) */
+gboolean sweep_points_check(const Sweep *s, guint *point, int *axis, char **why);
 
 /* ---- progress (sim/sweep/sweep_progress.c) ---- */
 /* Where a sweep stands, as the progress callback sees it. */
@@ -159,6 +195,7 @@ void sweep_out_unlock(int fd);
 /* One line of results.jsonl, kept as written so that rewriting it changes no byte. */
 typedef struct {
     guint point;
+    guint lineno;          /* its line in the file, from 1 */
     char *key;
     char *line;            /* without the newline */
     gboolean ok;
@@ -166,13 +203,19 @@ typedef struct {
 
 /* The JSON line for a finished point (status, failure and report; report may be NULL). */
 char *sweep_row_json(const Sweep *s, guint p, const RunResult *r, const char *error_text);
-/* Reads DIR/results.jsonl.  A last line cut short by a kill is dropped (with *torn set).
- * Rows are returned in file order; free with g_ptr_array_unref. */
+/* Reads DIR/results.jsonl, each row checked as sweep_row_json writes it (its point, key, axes,
+ * status, failure and report: their types, the point below SWEEP_MAX_POINTS, the key spelt
+ * from the axes) with PATH:LINE:COL for the first that is not; a last line cut short by a kill
+ * is dropped (with *torn set).  Rows are returned in file order; free with g_ptr_array_unref. */
 GPtrArray *sweep_rows_read(const char *path, gboolean *torn, GError **error);
+/* Whether row r (of the file `path`) has the key of its point in sweep `s`; else PATH:L:C. */
+gboolean sweep_row_key_check(const Sweep *s, const SweepRow *r, const char *path, GError **error);
 /* Sorts rows by point, writes DIR/results.jsonl and DIR/results.csv atomically (temp file,
  * fsync, rename). */
 gboolean sweep_results_write(const char *dir, GPtrArray *rows, GError **error);
-/* DIR/sweep.json: which sweep a folder's rows belong to, and the plot it was made for (so that
+/* ---- which sweep a folder holds (sim/sweep/sweep_meta.c) ---- */
+/* DIR/sweep.json: which sweep a folder's rows belong to (its fingerprint, and its axes and
+ * excludes, from which each point's key follows), and the plot it was made for (so that
  * `--merge --plot` draws what the sweep file asked for). */
 typedef struct {
     char *fingerprint;
@@ -180,12 +223,18 @@ typedef struct {
     char *source;          /* the sweep file */
     guint shard, nshards;
     char *plot_x, *plot_y, *plot_scale; /* the sweep file's, or NULL */
+    Sweep *layout;         /* its axes, excludes and points (sweep_layout_copy): each point's key */
 } SweepMeta;
 void sweep_meta_clear(SweepMeta *m);
 /* The description of sweep `s` run as shard I of N. */
 void sweep_meta_of(const Sweep *s, guint shard, guint nshards, SweepMeta *m);
 gboolean sweep_meta_write(const char *dir, const SweepMeta *m, GError **error);
+/* Reads DIR/sweep.json with every member checked (types, ranges; the axes and excludes make
+ * the points and fingerprint it states), the first wrong one named as PATH:LINE:COL. */
 gboolean sweep_meta_read(const char *dir, SweepMeta *m, GError **error);
+/* Writes `text` to DIR/NAME through a temporary file, so that a kill leaves the old or the new
+ * file, never half of one. */
+gboolean sweep_write_atomic(const char *dir, const char *name, const char *text, GError **error);
 /* Joins shard folders into `out` (results, host times, and the sweep's description, *meta when
  * not NULL); *missing counts points no folder had.  `out` must be new or empty, or the only
  * folder merged (a replot: its rows are written back unchanged); a folder that holds something
@@ -204,6 +253,29 @@ double sweep_host_time_seconds(const SweepRow *row);
  * a finished point survives a kill. */
 gboolean sweep_append_line(FILE *f, const char *path, const char *line, GError **error);
 void sweep_row_free(gpointer row);
+
+/* ---- JSON read back from a results folder (sim/sweep/sweep_json.c) ---- */
+/* json-glib's parser recurses once per level (a line of 100k `[` overflowed the stack), so the
+ * nesting of every JSON text the sweep reads is counted first; the rows nest 4 deep. */
+#define SWEEP_JSON_MAX_DEPTH 32
+/* Refuses `text` (of `len` bytes, from `path`, its first line numbered `line`) nested deeper
+ * than SWEEP_JSON_MAX_DEPTH, or holding a NUL byte: PATH:L:C. */
+gboolean sweep_json_check(const char *text, gsize len, const char *path, guint line, GError **error);
+/* sweep_json_check, then the parse: the root (owned by `parser`), or NULL with PATH:L:C. */
+JsonNode *sweep_json_parse(JsonParser *parser, const char *text, gsize len, const char *path, guint line,
+                           GError **error);
+/* json-glib's "<data>:L:C: Parse error: ..." as "PATH:L':C: JSON syntax: ...", lines counted
+ * from `line`. */
+char *sweep_json_syntax_message(const GError *e, const char *path, guint line);
+/* Sets "PATH:L:C: MEMBER: message", where L:C is where the top-level member `member` of the
+ * object `text` is written (else the text's start), and returns FALSE. */
+gboolean sweep_json_bad(GError **error, const char *text, const char *path, guint line, const char *member,
+                        const char *fmt, ...) G_GNUC_PRINTF(6, 7);
+/* Member `name` of `o` when it is a string (an integer), else NULL (FALSE). */
+const char *sweep_json_string(JsonObject *o, const char *name);
+gboolean sweep_json_int(JsonObject *o, const char *name, gint64 *out);
+/* `root` as one line of JSON. */
+char *sweep_json_text(JsonNode *root);
 
 /* ---- aggregation (sim/sweep/sweep_aggregate.c) ---- */
 /* DIR/aggregate.csv: points that differ only in their seed as one row, with the mean, sd and

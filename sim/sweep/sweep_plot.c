@@ -349,35 +349,24 @@ static void shared_range(GPtrArray *panels, double *lo, double *hi)
         *lo = 0;
 }
 
-gboolean sweep_plot(const char *dir, const SweepPlotOptions *o, GError **error)
+/* `yspec` as a report key or a ratio of two; y->num is the caller's to free. */
+static gboolean parse_y(const char *yspec, PlotY *y, GError **error)
 {
-    const char *yspec = o->y ? o->y : "cycles_per_acquisition";
-    const char *xaxis = o->x ? o->x : "threads";
-    g_autofree char *gnuplot = g_find_program_in_path("gnuplot");
-    if (!gnuplot) {
-        g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
-                    "--plot needs gnuplot, which is not installed (Debian: apt-get install gnuplot-nox; "
-                    "`make` as root installs it)");
-        return FALSE;
-    }
     const char *slash = strchr(yspec, '/');
-    g_autofree char *num = slash ? g_strndup(yspec, slash - yspec) : g_strdup(yspec);
-    PlotY y = { num, slash ? (char *)slash + 1 : NULL };
-    if (!*y.num || (y.den && (!*y.den || strchr(y.den, '/')))) {
-        g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
-                    "--plot-y %s: expected KEY or KEY/KEY2 (a ratio, as coherence.lock_line.rfo/acquisitions)",
-                    yspec);
-        return FALSE;
-    }
-    g_autofree char *path = g_build_filename(dir, "results.jsonl", NULL);
-    g_autoptr(GPtrArray) rows = sweep_rows_read(path, NULL, error);
-    if (!rows)
-        return FALSE;
-    g_autoptr(GPtrArray) panels = g_ptr_array_new_with_free_func(panel_free);
-    g_autoptr(GPtrArray) series = g_ptr_array_new_with_free_func(g_free);
-    if (!collect(rows, yspec, &y, xaxis, panels, series, error))
-        return FALSE;
+    y->num = slash ? g_strndup(yspec, slash - yspec) : g_strdup(yspec);
+    y->den = slash ? (char *)slash + 1 : NULL;
+    if (*y->num && !(y->den && (!*y->den || strchr(y->den, '/'))))
+        return TRUE;
+    g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
+                "--plot-y %s: expected KEY or KEY/KEY2 (a ratio, as coherence.lock_line.rfo/acquisitions)", yspec);
+    return FALSE;
+}
 
+/* plot.gp up to the panels: what it is, a style per line, the terminals and layout, the axes
+ * and (shared) the y range. */
+static GString *script_head(const char *gnuplot, GPtrArray *panels, GPtrArray *series, const char *ylabel,
+                            const char *xaxis, SweepPlotScale scale)
+{
     /* The key sits outside the plot, right of it, in as many columns as it needs; the panel is
      * made wider by the key's width so the plot keeps its size. */
     guint longest = 0;
@@ -388,7 +377,6 @@ gboolean sweep_plot(const char *dir, const SweepPlotOptions *o, GError **error)
     guint cols = (guint)ceil(sqrt(panels->len)), nrows = (panels->len + cols - 1) / cols;
     const char *png = has_terminal(gnuplot, "pngcairo") ? "pngcairo" : "png";
     GString *gp = g_string_new(NULL);
-    g_autofree char *ylabel = y_label(&y);
     g_autofree char *qy = gp_quote(ylabel), *qx = gp_quote(xaxis);
     g_string_append_printf(gp,
         "# qsim sweep plot: %s against %s, one line per lock (seeds averaged), one panel per config.\n"
@@ -415,7 +403,7 @@ gboolean sweep_plot(const char *dir, const SweepPlotOptions *o, GError **error)
         char b[G_ASCII_DTOSTR_BUF_SIZE];
         g_string_append_printf(gp, "  set logscale x %s\n", g_ascii_formatd(b, sizeof b, "%g", base));
     }
-    if (o->scale == SWEEP_SCALE_SHARED && panels->len > 1) {
+    if (scale == SWEEP_SCALE_SHARED && panels->len > 1) {
         double lo, hi;
         shared_range(panels, &lo, &hi);
         char lb[G_ASCII_DTOSTR_BUF_SIZE], hb[G_ASCII_DTOSTR_BUF_SIZE];
@@ -425,71 +413,83 @@ gboolean sweep_plot(const char *dir, const SweepPlotOptions *o, GError **error)
     } else {
         g_string_append(gp, "  set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05\n");
     }
-    for (guint i = 0; i < panels->len; i++) {
-        PlotPanel *pa = panels->pdata[i];
-        g_autofree char *base_name = safe_name(*pa->name ? pa->name : "all");
-        g_autofree char *datname = g_strdup_printf("plot-%s.dat", base_name);
-        gboolean numeric = all_numeric(pa->xs);
-        /* Numeric x in ascending order, so a line does not zigzag when the file lists 8, 2, 4. */
-        g_autofree guint *order = g_new(guint, pa->xs->len);
-        for (guint x = 0; x < pa->xs->len; x++)
-            order[x] = x;
-        if (numeric)
-            g_qsort_with_data(order, (gint)pa->xs->len, sizeof(guint), cmp_x, pa->xs);
-        GString *dat = g_string_new(NULL);
-        gboolean several = FALSE; /* some x has several seeds: draw their intervals */
-        g_string_append_printf(dat, "# %s: %s against %s; columns: x, mean over seeds, 95%% interval low and high, "
-                                    "the x value as text, seeds\n", pa->name, ylabel, xaxis);
-        for (guint l = 0; l < pa->lines->len; l++) {
-            PlotLine *pl = pa->lines->pdata[l];
-            g_string_append_printf(dat, "%s# %s\n", l ? "\n\n" : "", pl->label);
-            for (guint xo = 0; xo < pa->xs->len; xo++) {
-                guint x = order[xo];
-                GArray *v = x < pl->ys->len ? pl->ys->pdata[x] : NULL;
-                if (!v || !v->len)
-                    continue;
-                SampleStats st;
-                sample_stats((const double *)v->data, v->len, &st);
-                char xb[G_ASCII_DTOSTR_BUF_SIZE], yb[G_ASCII_DTOSTR_BUF_SIZE], lb[G_ASCII_DTOSTR_BUF_SIZE],
-                    hb[G_ASCII_DTOSTR_BUF_SIZE];
-                if (numeric)
-                    g_ascii_dtostr(xb, sizeof xb, g_ascii_strtod(pa->xs->pdata[x], NULL));
-                else
-                    g_snprintf(xb, sizeof xb, "%u", x);
-                g_ascii_formatd(yb, sizeof yb, "%.6g", st.mean);
-                g_ascii_formatd(lb, sizeof lb, "%.6g", st.ci_low);
-                g_ascii_formatd(hb, sizeof hb, "%.6g", st.ci_high);
-                g_autofree char *qxv = gp_quote(pa->xs->pdata[x]);
-                g_string_append_printf(dat, "%s %s %s %s %s %u\n", xb, yb, lb, hb, qxv, v->len);
-                several |= v->len > 1;
-            }
-        }
-        g_autofree char *datpath = g_build_filename(dir, datname, NULL);
-        gboolean ok = g_file_set_contents(datpath, dat->str, -1, error);
-        g_string_free(dat, TRUE);
-        if (!ok) {
-            g_string_free(gp, TRUE);
-            return FALSE;
-        }
-        g_autofree char *title = gp_quote(pa->name);
-        g_string_append_printf(gp, "  set title %s\n  plot", title);
-        for (guint l = 0; l < pa->lines->len; l++) {
-            PlotLine *pl = pa->lines->pdata[l];
-            g_autofree char *lt = gp_quote(pl->label);
-            g_string_append_printf(gp, "%s \"%s\" index %u using 1:2%s%s with %s lt %u title %s",
-                                   l ? ", \\\n      " : "", datname, l, several ? ":3:4" : "",
-                                   numeric ? "" : ":xtic(5)", several ? "yerrorlines" : "linespoints",
-                                   pl->series + 1, lt);
-        }
-        g_string_append(gp, "\n");
-    }
-    g_string_append(gp, "  unset multiplot\n  unset output\n}\n");
-    g_autofree char *gppath = g_build_filename(dir, "plot.gp", NULL);
-    gboolean ok = g_file_set_contents(gppath, gp->str, -1, error);
-    g_string_free(gp, TRUE);
-    if (!ok)
-        return FALSE;
+    return gp;
+}
 
+/* A panel's data: a block per line, a row per x (in `order`) with the mean over seeds and its
+ * interval; *several when some x has more than one seed (the plot then draws the intervals). */
+static char *panel_data(const PlotPanel *pa, const guint *order, gboolean numeric, const char *ylabel,
+                        const char *xaxis, gboolean *several)
+{
+    GString *dat = g_string_new(NULL);
+    *several = FALSE;
+    g_string_append_printf(dat, "# %s: %s against %s; columns: x, mean over seeds, 95%% interval low and high, "
+                                "the x value as text, seeds\n", pa->name, ylabel, xaxis);
+    for (guint l = 0; l < pa->lines->len; l++) {
+        PlotLine *pl = pa->lines->pdata[l];
+        g_string_append_printf(dat, "%s# %s\n", l ? "\n\n" : "", pl->label);
+        for (guint xo = 0; xo < pa->xs->len; xo++) {
+            guint x = order[xo];
+            GArray *v = x < pl->ys->len ? pl->ys->pdata[x] : NULL;
+            if (!v || !v->len)
+                continue;
+            SampleStats st;
+            sample_stats((const double *)v->data, v->len, &st);
+            char xb[G_ASCII_DTOSTR_BUF_SIZE], yb[G_ASCII_DTOSTR_BUF_SIZE], lb[G_ASCII_DTOSTR_BUF_SIZE],
+                hb[G_ASCII_DTOSTR_BUF_SIZE];
+            if (numeric)
+                g_ascii_dtostr(xb, sizeof xb, g_ascii_strtod(pa->xs->pdata[x], NULL));
+            else
+                g_snprintf(xb, sizeof xb, "%u", x);
+            g_ascii_formatd(yb, sizeof yb, "%.6g", st.mean);
+            g_ascii_formatd(lb, sizeof lb, "%.6g", st.ci_low);
+            g_ascii_formatd(hb, sizeof hb, "%.6g", st.ci_high);
+            g_autofree char *qxv = gp_quote(pa->xs->pdata[x]);
+            g_string_append_printf(dat, "%s %s %s %s %s %u\n", xb, yb, lb, hb, qxv, v->len);
+            *several |= v->len > 1;
+        }
+    }
+    return g_string_free(dat, FALSE);
+}
+
+/* Writes the panel's DIR/plot-NAME.dat and appends its `plot` command to `gp`. */
+static gboolean write_panel(const char *dir, const PlotPanel *pa, const char *ylabel, const char *xaxis, GString *gp,
+                            GError **error)
+{
+    g_autofree char *base_name = safe_name(*pa->name ? pa->name : "all");
+    g_autofree char *datname = g_strdup_printf("plot-%s.dat", base_name);
+    gboolean numeric = all_numeric(pa->xs);
+    /* Numeric x in ascending order, so a line does not zigzag when the file lists 8, 2, 4. */
+    g_autofree guint *order = g_new(guint, pa->xs->len);
+    for (guint x = 0; x < pa->xs->len; x++)
+        order[x] = x;
+    if (numeric)
+        g_qsort_with_data(order, (gint)pa->xs->len, sizeof(guint), cmp_x, pa->xs);
+    gboolean several;
+    g_autofree char *dat = panel_data(pa, order, numeric, ylabel, xaxis, &several);
+    g_autofree char *datpath = g_build_filename(dir, datname, NULL);
+    if (!g_file_set_contents(datpath, dat, -1, error))
+        return FALSE;
+    g_autofree char *title = gp_quote(pa->name);
+    g_string_append_printf(gp, "  set title %s\n  plot", title);
+    for (guint l = 0; l < pa->lines->len; l++) {
+        PlotLine *pl = pa->lines->pdata[l];
+        g_autofree char *lt = gp_quote(pl->label);
+        g_string_append_printf(gp, "%s \"%s\" index %u using 1:2%s%s with %s lt %u title %s",
+                               l ? ", \\\n      " : "", datname, l, several ? ":3:4" : "",
+                               numeric ? "" : ":xtic(5)", several ? "yerrorlines" : "linespoints",
+                               pl->series + 1, lt);
+    }
+    g_string_append(gp, "\n");
+    return TRUE;
+}
+
+/* Writes DIR/plot.gp and runs gnuplot on it (in DIR, where the data files are). */
+static gboolean run_gnuplot(const char *gnuplot, const char *dir, const char *script, GError **error)
+{
+    g_autofree char *gppath = g_build_filename(dir, "plot.gp", NULL);
+    if (!g_file_set_contents(gppath, script, -1, error))
+        return FALSE;
     const char *argv[] = { gnuplot, "plot.gp", NULL };
     g_autofree char *err = NULL;
     int status = -1;
@@ -501,4 +501,40 @@ gboolean sweep_plot(const char *dir, const SweepPlotOptions *o, GError **error)
         return FALSE;
     }
     return TRUE;
+}
+
+gboolean sweep_plot(const char *dir, const SweepPlotOptions *o, GError **error)
+{
+    const char *yspec = o->y ? o->y : "cycles_per_acquisition";
+    const char *xaxis = o->x ? o->x : "threads";
+    g_autofree char *gnuplot = g_find_program_in_path("gnuplot");
+    if (!gnuplot) {
+        g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
+                    "--plot needs gnuplot, which is not installed (Debian: apt-get install gnuplot-nox; "
+                    "`make` as root installs it)");
+        return FALSE;
+    }
+    PlotY y;
+    gboolean y_ok = parse_y(yspec, &y, error);
+    g_autofree char *num = y.num;
+    if (!y_ok)
+        return FALSE;
+    g_autofree char *path = g_build_filename(dir, "results.jsonl", NULL);
+    g_autoptr(GPtrArray) rows = sweep_rows_read(path, NULL, error);
+    if (!rows)
+        return FALSE;
+    g_autoptr(GPtrArray) panels = g_ptr_array_new_with_free_func(panel_free);
+    g_autoptr(GPtrArray) series = g_ptr_array_new_with_free_func(g_free);
+    if (!collect(rows, yspec, &y, xaxis, panels, series, error))
+        return FALSE;
+    g_autofree char *ylabel = y_label(&y);
+    GString *gp = script_head(gnuplot, panels, series, ylabel, xaxis, o->scale);
+    for (guint i = 0; i < panels->len; i++)
+        if (!write_panel(dir, panels->pdata[i], ylabel, xaxis, gp, error)) {
+            g_string_free(gp, TRUE);
+            return FALSE;
+        }
+    g_string_append(gp, "  unset multiplot\n  unset output\n}\n");
+    g_autofree char *script = g_string_free(gp, FALSE);
+    return run_gnuplot(gnuplot, dir, script, error);
 }

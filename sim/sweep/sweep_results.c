@@ -3,11 +3,13 @@
  * DIR/sweep.json (which sweep the rows belong to).  Rows are kept as the text that was written,
  * so sorting, resuming and merging never change a byte of a row. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include <glib/gstdio.h>
 #include "sim/sweep/sweep.h"
+#include "sim/base/echo.h"
 #include "sim/base/report.h"
 
 void sweep_row_free(gpointer p)
@@ -18,13 +20,6 @@ void sweep_row_free(gpointer p)
     g_free(r->key);
     g_free(r->line);
     g_free(r);
-}
-
-static char *json_line(JsonNode *root)
-{
-    g_autoptr(JsonGenerator) gen = json_generator_new();
-    json_generator_set_root(gen, root);
-    return json_generator_to_data(gen, NULL);
 }
 
 char *sweep_row_json(const Sweep *s, guint p, const RunResult *r, const char *error_text)
@@ -58,7 +53,7 @@ char *sweep_row_json(const Sweep *s, guint p, const RunResult *r, const char *er
         json_builder_add_null_value(b);
     json_builder_end_object(b);
     g_autoptr(JsonNode) root = json_builder_get_root(b);
-    return json_line(root);
+    return sweep_json_text(root);
 }
 
 gboolean sweep_append_line(FILE *f, const char *path, const char *line, GError **error)
@@ -70,33 +65,103 @@ gboolean sweep_append_line(FILE *f, const char *path, const char *line, GError *
     return TRUE;
 }
 
-/* Parses one results line; NULL when it is not a row. */
-static SweepRow *row_parse(const char *line)
+/* The two files of rows: results.jsonl (sweep_row_json) and host-times.jsonl. */
+typedef enum { ROW_RESULT, ROW_HOST_TIME } RowKind;
+
+/* The row's axes as a point key ("configs=teaching;locks=tas"), or NULL when a value is no text. */
+static char *axes_key(JsonObject *axes)
 {
+    GString *k = g_string_new(NULL);
+    g_autoptr(GList) names = json_object_get_members(axes);
+    for (GList *l = names; l; l = l->next) {
+        const char *v = sweep_json_string(axes, l->data);
+        if (!v) {
+            g_string_free(k, TRUE);
+            return NULL;
+        }
+        g_string_append_printf(k, "%s%s=%s", k->len ? ";" : "", (const char *)l->data, v);
+    }
+    return g_string_free(k, FALSE);
+}
+
+/* Every member a row of `kind` has, as qsim writes it; line `n` of `path` is `line`. */
+static gboolean row_check(JsonObject *o, RowKind kind, const char *line, const char *path, guint n, GError **error)
+{
+#define BAD_ROW(member, ...) sweep_json_bad(error, line, path, n, member, __VA_ARGS__)
+    gint64 p;
+    if (!sweep_json_int(o, "point", &p) || p < 0 || p >= SWEEP_MAX_POINTS)
+        return BAD_ROW("point", "expected a point index, 0 to %u", SWEEP_MAX_POINTS - 1);
+    const char *key = sweep_json_string(o, "key");
+    if (!key || !*key)
+        return BAD_ROW("key", "expected the point's key (a text such as configs=teaching;locks=tas)");
+    if (kind == ROW_HOST_TIME) {
+        JsonNode *hs = json_object_get_member(o, "host_seconds");
+        GType t = hs && JSON_NODE_HOLDS_VALUE(hs) ? json_node_get_value_type(hs) : G_TYPE_INVALID;
+        double v = t == G_TYPE_INT64 || t == G_TYPE_DOUBLE ? json_node_get_double(hs) : -1;
+        if (!(v >= 0 && isfinite(v)))
+            return BAD_ROW("host_seconds", "expected the point's host seconds (a number, 0 or more)");
+        return TRUE;
+    }
+    JsonNode *an = json_object_get_member(o, "axes");
+    g_autofree char *spelt = an && JSON_NODE_HOLDS_OBJECT(an) ? axes_key(json_node_get_object(an)) : NULL;
+    if (!spelt)
+        return BAD_ROW("axes", "expected the point's value of each axis (an object of texts)");
+    if (strcmp(spelt, key)) {
+        g_autofree char *k = echo_clip(key), *a = echo_clip(spelt);
+        return BAD_ROW("key", "`%s` is not the point the row's axes name (`%s`)", k, a);
+    }
+    const char *status = sweep_json_string(o, "status");
+    gboolean ok = !g_strcmp0(status, "ok");
+    if (!ok && g_strcmp0(status, "failed"))
+        return BAD_ROW("status", "expected \"ok\" or \"failed\"");
+    JsonNode *fn = json_object_get_member(o, "failure");
+    if (ok ? !fn || !JSON_NODE_HOLDS_NULL(fn) : !sweep_json_string(o, "failure"))
+        return BAD_ROW("failure", ok ? "expected null (the point ran)" : "expected why the point failed (a text)");
+    JsonNode *rn = json_object_get_member(o, "report");
+    if (!rn || !(JSON_NODE_HOLDS_OBJECT(rn) || (!ok && JSON_NODE_HOLDS_NULL(rn))))
+        return BAD_ROW("report", "expected the run's report (an object%s)", ok ? "" : ", or null");
+    return TRUE;
+#undef BAD_ROW
+}
+
+/* Line `n` of `path` (`len` bytes at `text`): a row, or NULL with an error, or NULL with none
+ * (*syntax set) when it is no JSON at all (a line cut short, if it is the last). */
+static SweepRow *row_parse(const char *text, gsize len, RowKind kind, const char *path, guint n, gboolean *syntax,
+                           GError **error)
+{
+    *syntax = FALSE;
+    if (!sweep_json_check(text, len, path, n, error))
+        return NULL;
+    g_autofree char *line = g_strndup(text, len);
     g_autoptr(JsonParser) parser = json_parser_new();
-    if (!json_parser_load_from_data(parser, line, -1, NULL))
+    g_autoptr(GError) local = NULL;
+    if (!json_parser_load_from_data(parser, line, (gssize)len, &local)) {
+        g_autofree char *msg = sweep_json_syntax_message(local, path, n);
+        g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_IO, "%s (not a results row)", msg);
+        *syntax = TRUE;
         return NULL;
+    }
     JsonNode *root = json_parser_get_root(parser);
-    if (!root || !JSON_NODE_HOLDS_OBJECT(root))
+    if (!root || !JSON_NODE_HOLDS_OBJECT(root)) {
+        g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_IO, "%s:%u:1: not a results row (a JSON object)", path,
+                    n);
         return NULL;
+    }
     JsonObject *o = json_node_get_object(root);
-    if (!json_object_has_member(o, "point") || !json_object_has_member(o, "key"))
-        return NULL;
-    gint64 p = json_object_get_int_member(o, "point");
-    const char *key = json_object_get_string_member(o, "key");
-    if (p < 0 || p > G_MAXUINT || !key)
+    if (!row_check(o, kind, line, path, n, error))
         return NULL;
     SweepRow *r = g_new0(SweepRow, 1);
-    r->point = (guint)p;
-    r->key = g_strdup(key);
-    r->line = g_strdup(line);
-    r->ok = !g_strcmp0(json_object_get_string_member_with_default(o, "status", ""), "ok");
+    r->point = (guint)json_object_get_int_member(o, "point");
+    r->lineno = n;
+    r->key = g_strdup(json_object_get_string_member(o, "key"));
+    r->line = g_steal_pointer(&line);
+    r->ok = kind == ROW_RESULT && !g_strcmp0(json_object_get_string_member(o, "status"), "ok");
     return r;
 }
 
-GPtrArray *sweep_rows_read(const char *path, gboolean *torn, GError **error)
+static GPtrArray *rows_read(const char *path, RowKind kind, gboolean *torn, GError **error)
 {
-    GPtrArray *rows = g_ptr_array_new_with_free_func(sweep_row_free);
+    g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func(sweep_row_free);
     if (torn)
         *torn = FALSE;
     g_autofree char *text = NULL;
@@ -104,33 +169,42 @@ GPtrArray *sweep_rows_read(const char *path, gboolean *torn, GError **error)
     g_autoptr(GError) local = NULL;
     if (!g_file_get_contents(path, &text, &len, &local)) {
         if (g_error_matches(local, G_FILE_ERROR, G_FILE_ERROR_NOENT))
-            return rows;
+            return g_steal_pointer(&rows);
         g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_IO, "%s", local->message);
-        g_ptr_array_unref(rows);
         return NULL;
     }
-    g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
-    guint n = g_strv_length(lines);
-    for (guint i = 0; i < n; i++) {
-        if (!*lines[i])
+    const char *end = text + len;
+    guint n = 0;
+    for (const char *p = text; p < end; n++) {
+        const char *nl = memchr(p, '\n', (gsize)(end - p));
+        gsize linelen = (gsize)((nl ? nl : end) - p);
+        const char *line = p;
+        p = nl ? nl + 1 : end;
+        if (!linelen)
             continue;
-        SweepRow *r = row_parse(lines[i]);
+        gboolean syntax;
+        g_autoptr(GError) bad = NULL;
+        SweepRow *r = row_parse(line, linelen, kind, path, n + 1, &syntax, &bad);
         if (r) {
             g_ptr_array_add(rows, r);
             continue;
         }
-        /* Only the last line may be cut short (a kill while writing); anything else is damage
-         * we must not paper over. */
-        if (i == n - 1) {
+        /* Only the last line may be cut short (a kill while writing, before its newline);
+         * anything else is damage we must not paper over. */
+        if (syntax && !nl) {
             if (torn)
                 *torn = TRUE;
             continue;
         }
-        g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_IO, "%s:%u:1: not a results row", path, i + 1);
-        g_ptr_array_unref(rows);
+        g_propagate_error(error, g_steal_pointer(&bad));
         return NULL;
     }
-    return rows;
+    return g_steal_pointer(&rows);
+}
+
+GPtrArray *sweep_rows_read(const char *path, gboolean *torn, GError **error)
+{
+    return rows_read(path, ROW_RESULT, torn, error);
 }
 
 static int row_cmp(gconstpointer a, gconstpointer b)
@@ -232,9 +306,7 @@ static char *csv_text(GPtrArray *rows)
     return g_string_free(s, FALSE);
 }
 
-/* Writes `text` to DIR/NAME through a temporary file, so that a kill leaves the old or the new
- * file, never half of one. */
-static gboolean write_atomic(const char *dir, const char *name, const char *text, GError **error)
+gboolean sweep_write_atomic(const char *dir, const char *name, const char *text, GError **error)
 {
     g_autofree char *path = g_build_filename(dir, name, NULL);
     g_autofree char *tmp = g_strconcat(path, ".tmp", NULL);
@@ -259,100 +331,12 @@ gboolean sweep_results_write(const char *dir, GPtrArray *rows, GError **error)
     GString *jl = g_string_new(NULL);
     for (guint i = 0; i < rows->len; i++)
         g_string_append_printf(jl, "%s\n", ((SweepRow *)rows->pdata[i])->line);
-    gboolean ok = write_atomic(dir, "results.jsonl", jl->str, error);
+    gboolean ok = sweep_write_atomic(dir, "results.jsonl", jl->str, error);
     g_string_free(jl, TRUE);
     if (!ok)
         return FALSE;
     g_autofree char *csv = csv_text(rows);
-    return write_atomic(dir, "results.csv", csv, error);
-}
-
-/* ---- which sweep a folder holds ---- */
-
-void sweep_meta_clear(SweepMeta *m)
-{
-    g_free(m->fingerprint);
-    g_free(m->source);
-    g_free(m->plot_x);
-    g_free(m->plot_y);
-    g_free(m->plot_scale);
-    memset(m, 0, sizeof *m);
-}
-
-void sweep_meta_of(const Sweep *s, guint shard, guint nshards, SweepMeta *m)
-{
-    memset(m, 0, sizeof *m);
-    m->fingerprint = g_strdup(s->fingerprint);
-    m->npoints = s->npoints;
-    m->source = g_strdup(s->filename);
-    m->shard = shard;
-    m->nshards = nshards;
-    m->plot_x = g_strdup(s->plot_x);
-    m->plot_y = g_strdup(s->plot_y);
-    m->plot_scale = g_strdup(s->plot_scale);
-}
-
-gboolean sweep_meta_write(const char *dir, const SweepMeta *m, GError **error)
-{
-    g_autoptr(JsonBuilder) b = json_builder_new();
-    json_builder_begin_object(b);
-    json_builder_set_member_name(b, "fingerprint");
-    json_builder_add_string_value(b, m->fingerprint);
-    json_builder_set_member_name(b, "points");
-    json_builder_add_int_value(b, m->npoints);
-    json_builder_set_member_name(b, "source");
-    json_builder_add_string_value(b, m->source);
-    json_builder_set_member_name(b, "shard");
-    g_autofree char *sh = g_strdup_printf("%u/%u", m->shard, m->nshards);
-    json_builder_add_string_value(b, sh);
-    /* The plot the sweep file asked for, so that a merge draws it too. */
-    const struct { const char *key, *value; } plot[] = {
-        { "x", m->plot_x }, { "y", m->plot_y }, { "scale", m->plot_scale },
-    };
-    json_builder_set_member_name(b, "plot");
-    json_builder_begin_object(b);
-    for (guint i = 0; i < G_N_ELEMENTS(plot); i++)
-        if (plot[i].value) {
-            json_builder_set_member_name(b, plot[i].key);
-            json_builder_add_string_value(b, plot[i].value);
-        }
-    json_builder_end_object(b);
-    json_builder_end_object(b);
-    g_autoptr(JsonNode) root = json_builder_get_root(b);
-    g_autofree char *text = json_line(root);
-    g_autofree char *line = g_strconcat(text, "\n", NULL);
-    return write_atomic(dir, "sweep.json", line, error);
-}
-
-static char *member_or_null(JsonObject *o, const char *key)
-{
-    return o ? g_strdup(json_object_get_string_member_with_default(o, key, NULL)) : NULL;
-}
-
-gboolean sweep_meta_read(const char *dir, SweepMeta *m, GError **error)
-{
-    memset(m, 0, sizeof *m);
-    g_autofree char *path = g_build_filename(dir, "sweep.json", NULL);
-    g_autoptr(JsonParser) parser = json_parser_new();
-    g_autoptr(GError) local = NULL;
-    if (!json_parser_load_from_file(parser, path, &local) || !JSON_NODE_HOLDS_OBJECT(json_parser_get_root(parser))) {
-        g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_IO, "%s: not a sweep results folder (%s)", dir,
-                    local ? local->message : "sweep.json is not an object");
-        return FALSE;
-    }
-    JsonObject *o = json_node_get_object(json_parser_get_root(parser));
-    m->fingerprint = g_strdup(json_object_get_string_member_with_default(o, "fingerprint", ""));
-    m->npoints = (guint)json_object_get_int_member_with_default(o, "points", 0);
-    m->source = g_strdup(json_object_get_string_member_with_default(o, "source", ""));
-    const char *sh = json_object_get_string_member_with_default(o, "shard", "1/1");
-    if (sscanf(sh, "%u/%u", &m->shard, &m->nshards) != 2)
-        m->shard = m->nshards = 1;
-    JsonNode *pn = json_object_get_member(o, "plot");
-    JsonObject *plot = pn && JSON_NODE_HOLDS_OBJECT(pn) ? json_node_get_object(pn) : NULL;
-    m->plot_x = member_or_null(plot, "x");
-    m->plot_y = member_or_null(plot, "y");
-    m->plot_scale = member_or_null(plot, "scale");
-    return TRUE;
+    return sweep_write_atomic(dir, "results.csv", csv, error);
 }
 
 /* ---- host times ---- */
@@ -363,7 +347,7 @@ char *sweep_host_time_json(const Sweep *s, guint p, double seconds)
      * the double's seventeen digits. */
     g_autofree char *key = sweep_point_key(s, p);
     g_autoptr(JsonNode) kn = json_node_init_string(json_node_alloc(), key);
-    g_autofree char *qkey = json_line(kn);
+    g_autofree char *qkey = sweep_json_text(kn);
     char secs[G_ASCII_DTOSTR_BUF_SIZE];
     return g_strdup_printf("{\"point\":%u,\"key\":%s,\"host_seconds\":%s}", p, qkey,
                            g_ascii_formatd(secs, sizeof secs, "%.6f", seconds));
@@ -381,7 +365,7 @@ double sweep_host_time_seconds(const SweepRow *row)
 GPtrArray *sweep_host_times_read(const char *dir, GError **error)
 {
     g_autofree char *path = g_build_filename(dir, SWEEP_HOST_TIMES, NULL);
-    return sweep_rows_read(path, NULL, error);
+    return rows_read(path, ROW_HOST_TIME, NULL, error);
 }
 
 gboolean sweep_host_times_write(const char *dir, GPtrArray *rows, GError **error)
@@ -390,51 +374,52 @@ gboolean sweep_host_times_write(const char *dir, GPtrArray *rows, GError **error
     GString *jl = g_string_new(NULL);
     for (guint i = 0; i < rows->len; i++)
         g_string_append_printf(jl, "%s\n", ((SweepRow *)rows->pdata[i])->line);
-    gboolean ok = write_atomic(dir, SWEEP_HOST_TIMES, jl->str, error);
+    gboolean ok = sweep_write_atomic(dir, SWEEP_HOST_TIMES, jl->str, error);
     g_string_free(jl, TRUE);
     return ok;
 }
 
 /* ---- merging shards ---- */
 
-/* Rows of every folder's file `read` returns, one per point (the first folder's wins: runs are
- * deterministic), checked against the sweep's `n0` points. */
-static GPtrArray *merge_rows(const char *const *dirs, guint n0, gboolean results, GError **error)
+gboolean sweep_row_key_check(const Sweep *s, const SweepRow *r, const char *path, GError **error)
+{
+    g_autofree char *key = sweep_point_key(s, r->point);
+    if (!strcmp(key, r->key))
+        return TRUE;
+    g_autofree char *k = echo_clip(r->key), *want = echo_clip(key);
+    return sweep_json_bad(error, r->line, path, r->lineno, "key", "`%s` is not point %u, which is `%s`", k, r->point,
+                          want);
+}
+
+/* Rows of every folder's results (or host times), one per point (the first folder's wins: runs
+ * are deterministic), each checked against the point of the sweep `layout` it names. */
+static GPtrArray *merge_rows(const char *const *dirs, const Sweep *layout, gboolean results, GError **error)
 {
     g_autoptr(GHashTable) by_point = g_hash_table_new(g_direct_hash, g_direct_equal);
     g_autoptr(GPtrArray) all = g_ptr_array_new_with_free_func(sweep_row_free);
     for (guint d = 0; dirs[d]; d++) {
         g_autofree char *path = g_build_filename(dirs[d], results ? "results.jsonl" : SWEEP_HOST_TIMES, NULL);
         gboolean torn = FALSE;
-        GPtrArray *rows = sweep_rows_read(path, &torn, error);
+        g_autoptr(GPtrArray) rows = rows_read(path, results ? ROW_RESULT : ROW_HOST_TIME, &torn, error);
         if (!rows)
             return NULL;
         if (torn && results)
             g_printerr("qsim sweep: %s: dropped a last line cut short (an interrupted run)\n", path);
         for (guint i = 0; i < rows->len; i++) {
             SweepRow *r = rows->pdata[i];
-            SweepRow *had = g_hash_table_lookup(by_point, GUINT_TO_POINTER(r->point + 1));
-            if (r->point >= n0) {
-                g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_MISMATCH,
-                            "%s: point %u is outside the sweep's %u points", path, r->point, n0);
-                g_ptr_array_unref(rows);
+            if (r->point >= layout->npoints) {
+                sweep_json_bad(error, r->line, path, r->lineno, "point", "%u is outside the sweep's %u points",
+                               r->point, layout->npoints);
                 return NULL;
             }
-            if (had) {
-                if (strcmp(had->key, r->key)) {
-                    g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_MISMATCH,
-                                "%s: point %u is %s here but %s in another folder", path, r->point, r->key,
-                                had->key);
-                    g_ptr_array_unref(rows);
-                    return NULL;
-                }
+            if (!sweep_row_key_check(layout, r, path, error))
+                return NULL;
+            if (g_hash_table_contains(by_point, GUINT_TO_POINTER(r->point + 1)))
                 continue;   /* the same point run twice (overlapping shards): runs are deterministic */
-            }
             rows->pdata[i] = NULL;
-            g_hash_table_insert(by_point, GUINT_TO_POINTER(r->point + 1), r);
+            g_hash_table_add(by_point, GUINT_TO_POINTER(r->point + 1));
             g_ptr_array_add(all, r);
         }
-        g_ptr_array_unref(rows);   /* rows taken into `all` were set to NULL */
     }
     return g_steal_pointer(&all);
 }
@@ -523,8 +508,8 @@ gboolean sweep_merge(const char *const *dirs, const char *out, gboolean force, g
         sweep_meta_clear(&m0);
         return FALSE;
     }
-    g_autoptr(GPtrArray) all = merge_rows(dirs, m0.npoints, TRUE, error);
-    g_autoptr(GPtrArray) times = all ? merge_rows(dirs, m0.npoints, FALSE, error) : NULL;
+    g_autoptr(GPtrArray) all = merge_rows(dirs, m0.layout, TRUE, error);
+    g_autoptr(GPtrArray) times = all ? merge_rows(dirs, m0.layout, FALSE, error) : NULL;
     gboolean ok = all && times;
     int lock = -1;
     if (ok) {

@@ -102,17 +102,21 @@ static void run_point(gpointer data, gpointer user)
 }
 
 /* Host times of the points kept on resume (others are dropped: their rows are gone). */
-static gboolean keep_host_times(const char *out, const gboolean *done, guint npoints, GError **error)
+static gboolean keep_host_times(const Sweep *s, const char *out, const gboolean *done, GError **error)
 {
     g_autoptr(GPtrArray) times = sweep_host_times_read(out, error);
     if (!times)
         return FALSE;
     g_autoptr(GPtrArray) keep = g_ptr_array_new_with_free_func(sweep_row_free);
+    guint npoints = s->npoints;
+    g_autofree char *path = g_build_filename(out, SWEEP_HOST_TIMES, NULL);
     g_autofree gboolean *seen = g_new0(gboolean, npoints);
     for (guint i = 0; i < times->len; i++) {
         SweepRow *r = times->pdata[i];
         if (r->point >= npoints || !done[r->point] || seen[r->point])
             continue;
+        if (!sweep_row_key_check(s, r, path, error))
+            return FALSE;
         seen[r->point] = TRUE;
         times->pdata[i] = NULL;
         g_ptr_array_add(keep, r);
@@ -152,8 +156,8 @@ static gboolean execute_locked(const Sweep *s, const SweepRunOptions *o, guint *
         g_autofree char *key = r->point < s->npoints ? sweep_point_key(s, r->point) : NULL;
         if (!key || strcmp(key, r->key)) {
             g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_MISMATCH,
-                        "%s: point %u was run as `%s`, but %s now %s%s%s; the sweep file changed: "
-                        "use another --out (or remove %s)", path, r->point, r->key, s->filename,
+                        "%s:%u:1: point %u was run as `%s`, but %s now %s%s%s; the sweep file changed: "
+                        "use another --out (or remove %s)", path, r->lineno, r->point, r->key, s->filename,
                         key ? "makes it `" : "has fewer points", key ? key : "", key ? "`" : "", o->out);
             return FALSE;
         }
@@ -166,7 +170,7 @@ static gboolean execute_locked(const Sweep *s, const SweepRunOptions *o, guint *
     /* Start from the clean rows (a line cut short by a kill would glue onto the next one). */
     if ((keep->len || torn) && !sweep_results_write(o->out, keep, error))
         return FALSE;
-    if (!keep_host_times(o->out, done, s->npoints, error))
+    if (!keep_host_times(s, o->out, done, error))
         return FALSE;
     SweepMeta meta;
     sweep_meta_of(s, o->shard, o->nshards, &meta);

@@ -1,0 +1,284 @@
+/* Bad input to sweeps, on the built binary: sweep files refused as they are loaded (FILE:L:C,
+ * exit 2, nothing run), and results folders that are not what qsim wrote, refused by --merge
+ * and --resume with the file, line and member (exit 2). */
+#include <check.h>
+#include <string.h>
+#include <glib/gstdio.h>
+#include "tests/run_qsim.h"
+#include "tests/sweep_files.h"
+
+/* ---- sweep files ---- */
+
+/* Bad sweep files: each error names file:line:col, exit 2. */
+static const struct {
+    const char *title, *text, *want;
+} bad_cases[] = {
+    { "unknown axis", "locks: tas\nthread: [1, 2]\n", "bad.yaml:2:1: unknown axis 'thread'; did you mean 'threads'?" },
+    { "bad value", "locks: tas\nthreads: [1, two]\n", "bad.yaml:2:14: threads two: expected a whole number" },
+    { "zero threads", "locks: tas\nthreads: 0\n", "bad.yaml:2:10: threads 0: out of range [1, 4096]" },
+    { "bad config-key value", "locks: tas\ncore.pause_cycles: [10, -5]\n", "bad.yaml:2:25: core.pause_cycles: value -5 is out of range" },
+    { "bad enum config key", "locks: tas\nprotocol: [mesi, moesy]\n", "bad.yaml:2:18: protocol: unknown value 'moesy'; did you mean 'moesi'?" },
+    { "YAML syntax error", "locks: [tas, ttas\nthreads: 2\n", "bad.yaml:2:" },
+    { "empty axis", "locks: tas\nthreads: []\n", "bad.yaml:2:10: threads: empty axis" },
+    { "mapping as axis", "locks: tas\nthreads: {a: 1}\n", "bad.yaml:2:10: threads: expected a value or a list of values, got a mapping" },
+    { "unknown lock", "locks: [tas, tass]\n", "bad.yaml:1:14: locks: no built-in lock `tass`; did you mean `tas`?" },
+    { "unknown config", "configs: [teaching, haswel]\nlocks: tas\n", "bad.yaml:1:21: configs: haswel: no such config file" },
+    { "bad data", "locks: tas\ndata: same\n", "bad.yaml:2:7: data same: one of same-line, separate-line" },
+    { "repeated value", "locks: tas\nthreads: [1, 1]\n", "bad.yaml:2:14: threads: value '1' given twice" },
+    { "no locks", "threads: [1, 2]\n", "bad.yaml:1:1: no `locks` axis" },
+    { "exclude unknown value", "locks: [tas, ttas]\nexclude:\n  - {locks: tsa}\n", "bad.yaml:3:13: exclude: locks has no value 'tsa'; did you mean 'tas'?" },
+    { "exclude unknown axis", "locks: [tas, ttas]\nexclude:\n  - {threads: 2}\n", "bad.yaml:3:6: exclude: 'threads' is not an axis" },
+    { "exclude everything", "locks: tas\nexclude:\n  - {locks: tas}\n", "bad.yaml:1:1: exclude removes every point" },
+    { "seeds count", "locks: tas\nseeds: -1\n", "bad.yaml:2:8: seeds: expected a count" },
+    { "range not numbers", "locks: tas\nthreads: 2..x\n", "bad.yaml:2:10: threads: '2..x': a range is A..B or A..B step C" },
+    { "range backwards", "locks: tas\nthreads: 16..2\n", "bad.yaml:2:10: threads: '16..2': the range ends (2) below where it starts" },
+    { "range step 0", "locks: tas\nthreads: 2..4 step 0\n", "the step must be at least 1" },
+    { "range bad step word", "locks: tas\nthreads: 2..4 by 2\n", "a range is A..B or A..B step C" },
+    { "range out of bounds", "locks: tas\nthreads: 4000..5000 step 500\n", "bad.yaml:2:10: threads 4500: out of range [1, 4096]" },
+    { "range on names", "locks: tas\ndata: 1..2\n", "bad.yaml:2:7: data: '1..2': ranges are for axes of whole numbers" },
+    { "range repeats a value", "locks: tas\nthreads: [1..3, 3]\n", "bad.yaml:2:17: threads: value '3' given twice" },
+    { "progression misses its end", "locks: tas\nthreads: [1, 2, 4, ..., 100]\n",
+      "bad.yaml:2:20: threads: 100 is not in the progression (it goes 64, 128)" },
+    { "progression of one", "locks: tas\nthreads: [1, ..., 8]\n", "`...` needs two or three numbers before it" },
+    { "progression unclear", "locks: tas\nthreads: [1, 2, 5, ..., 8]\n", "neither a constant step nor a constant ratio" },
+    { "progression going nowhere", "locks: tas\nthreads: [1, 2, 4, ..., 4]\n", "bad.yaml:2:20: threads: `...` must be followed by a value past 4" },
+    { "progression without end", "locks: tas\nthreads: [1, 2, ...]\n", "`...` must be followed by the last value" },
+    { "exclude range matching nothing", "locks: tas\nthreads: [1, 2]\nexclude:\n  - {threads: 5..9}\n",
+      "bad.yaml:4:15: exclude: threads has no value in '5..9'" },
+    { "missing lock file", "locks: [tas, mine.qs]\n", "bad.yaml:1:14: locks: no lock file " },
+    { "bad plot scale", "locks: tas\nplot_scale: same\n", "bad.yaml:2:13: plot scale 'same': one of shared" },
+    { "lock parameter value", "locks: adaptive-mutex\nlock_param.spin_count: [10, lots]\n",
+      "bad.yaml:2:29: lock_param.spin_count: expected a whole number, got 'lots'" },
+    { "lock parameter name", "locks: adaptive-mutex\nlock_param.: 1\n",
+      "bad.yaml:2:1: lock_param.: a lock parameter axis is lock_param.NAME" },
+    /* issue 18: limits and YAML */
+    { "a second document", "locks: tas\n---\nlocks: ttas\n", "bad.yaml:2:1: a second YAML document (a sweep file is one document" },
+    { "nested too deep", "locks: " "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[" "\n", "bad.yaml:1:39: nested deeper than 32 levels" },
+    { "a leading zero", "locks: tas\nthreads: [01, 2]\n", "bad.yaml:2:11: threads 01: a number with a leading zero" },
+    { "ranges past the limit", "locks: tas\nseeds: [0..999999, 1000000..1999999]\n",
+      "bad.yaml:2:20: seeds: more than 1000000 values" },
+    /* issue 29 item 14: a progression's length is counted before a value is made */
+    { "a progression past the limit", "locks: tas\nthreads: [1000, 1001, ..., 1002000]\n",
+      "bad.yaml:2:23: threads: `...` up to 1002000 would give the axis 1001001 values, more than the 1000000 an axis "
+      "may have" },
+    { "a progression to 1e12", "locks: tas\nseeds: [1000, 1001, ..., 1000000000000]\n",
+      "bad.yaml:2:21: seeds: `...` up to 1000000000000 would give the axis 999999999001 values" },
+    { "a progression past 2^64", "locks: tas\nseeds: [2, 4, 8, ..., 18446744073709551615]\n",
+      "bad.yaml:2:18: seeds: 18446744073709551615 is not in the progression (it goes 9223372036854775808, a number "
+      "past 2^64)" },
+    /* item 18: points whose values do not go together, refused before any runs */
+    { "ways that do not divide the size", "configs: teaching\nlocks: tas\nl1.ways: [8, 3]\n",
+      "bad.yaml:3:14: l1.ways: point 1 (configs=teaching;locks=tas;l1.ways=3) cannot run: l1.size: must be a "
+      "multiple of ways x line_size (192 bytes) (leave such points out with `exclude`)" },
+    { "mesif on a bus", "configs: [teaching, teaching-bus]\nlocks: tas\nprotocol: [mesi, mesif]\n",
+      "bad.yaml:3:18: protocol: point 3 (configs=teaching-bus;locks=tas;protocol=mesif) cannot run: protocol: the "
+      "bus runs msi or mesi" },
+    { "a key against the config's", "configs: teaching\nlocks: tas\nl1.latency: [2, 150]\n",
+      "bad.yaml:3:17: l1.latency: point 1 (configs=teaching;locks=tas;l1.latency=150) cannot run: llc.latency: must "
+      "exceed the private caches' latency" },
+    { "more readers than threads", "configs: teaching\nlocks: qrwlock\nthreads: [2, 4]\nreaders: [1, 3]\n",
+      "bad.yaml:4:14: readers: point 1 (configs=teaching;locks=qrwlock;threads=2;readers=3) cannot run: readers 3: "
+      "more readers than threads (2)" },
+    { "a fixed-time option without a duration", "locks: tas\nwarmup: [0, 100]\n",
+      "bad.yaml:2:13: warmup: point 1 (locks=tas;warmup=100) cannot run: warmup 100: only for a fixed-time run" },
+    { "a device as a lock file", "locks: /dev/zero\n",
+      "bad.yaml:1:8: locks: /dev/zero: not a regular file (a character device); a lock source must be a file" },
+};
+
+START_TEST(test_bad_sweep_files)
+{
+    g_autofree char *dir = tmpdir();
+    g_autofree char *file = write_file(dir, "bad.yaml", bad_cases[_i].text);
+    g_autofree char *out = g_build_filename(dir, "o", NULL);
+    g_autofree char *err = NULL;
+    const char *args[] = { "sweep", file, "--out", out, NULL };
+    int rc = run_qsim(args, NULL, &err);
+    ck_assert_msg(rc == 2, "%s: exit %d", bad_cases[_i].title, rc);
+    ck_assert_msg(strstr(err, bad_cases[_i].want), "%s: want '%s' in:\n%s", bad_cases[_i].title, bad_cases[_i].want,
+                  err);
+    ck_assert_msg(!g_file_test(out, G_FILE_TEST_EXISTS), "%s: ran anyway", bad_cases[_i].title);
+    rm_rf(dir);
+}
+END_TEST
+
+/* ---- results folders ---- */
+
+/* Two points: row 1 of results.jsonl is point 0 (threads=1), row 2 point 1 (threads=2). */
+static const char folder_sweep[] = "configs: teaching\nlocks: tas\nthreads: [1, 2]\niterations: 10\n";
+
+/* What `with` may hold besides text. */
+#define DEEP "<100000 [>"
+#define NUL "<a NUL byte>"
+
+/* Damage done to a file of a finished folder: `find` replaced by `with` (the first one), or
+ * `with` appended when `find` is NULL; `want` is what the merge (and, with `resume`, --resume,
+ * which reads the rows and host times but writes sweep.json) says after "qsim: DIR/FILE:". */
+static const struct {
+    const char *title, *file, *find, *with, *want;
+    gboolean resume;
+} folder_cases[] = {
+    /* issue 29 item 3: nesting */
+    { "a deep line", "results.jsonl", NULL, DEEP "\n", "results.jsonl:3:33: nested deeper than 32 levels", TRUE },
+    { "deep in sweep.json", "sweep.json", "\"plot\":{}", "\"plot\":" DEEP, "nested deeper than 32 levels", FALSE },
+    /* item 10: rows */
+    { "a NUL byte", "results.jsonl", "\"status\"", "\"st" NUL "atus\"", "results.jsonl:1:", TRUE },
+    { "a row that is no JSON", "results.jsonl", "\"status\":\"ok\"", "\"status\":ok", "results.jsonl:1:", TRUE },
+    { "a point as text", "results.jsonl", "\"point\":0", "\"point\":\"0\"",
+      "results.jsonl:1:2: point: expected a point index, 0 to 999999", TRUE },
+    { "a negative point", "results.jsonl", "\"point\":0", "\"point\":-1",
+      "results.jsonl:1:2: point: expected a point index, 0 to 999999", TRUE },
+    { "a key its axes do not spell", "results.jsonl", "\"key\":\"configs=teaching;locks=tas;threads=1",
+      "\"key\":\"configs=teaching;locks=tas;threads=2",
+      "results.jsonl:1:12: key: `configs=teaching;locks=tas;threads=2;iterations=10` is not the point the row's "
+      "axes name (`configs=teaching;locks=tas;threads=1;iterations=10`)", TRUE },
+    { "a key not of its point index", "results.jsonl", "{\"point\":0,", "{\"point\":1,",
+      "results.jsonl:1:12: key: `configs=teaching;locks=tas;threads=1;iterations=10` is not point 1, which is "
+      "`configs=teaching;locks=tas;threads=2;iterations=10`", FALSE },
+    { "a point outside the sweep", "results.jsonl", "{\"point\":1,", "{\"point\":7,",
+      "results.jsonl:2:2: point: 7 is outside the sweep's 2 points", FALSE },
+    { "a bad status", "results.jsonl", "\"status\":\"ok\"", "\"status\":\"fine\"",
+      "status: expected \"ok\" or \"failed\"", TRUE },
+    { "a failure of an ok point", "results.jsonl", "\"failure\":null", "\"failure\":3",
+      "failure: expected null (the point ran)", TRUE },
+    { "a report that is no object", "results.jsonl", "\"report\":{", "\"report\":7,\"x\":{",
+      "report: expected the run's report (an object)", TRUE },
+    { "an axis value that is no text", "results.jsonl", "\"axes\":{\"configs\":\"teaching\"", "\"axes\":{\"configs\":1",
+      "results.jsonl:1:71: axes: expected the point's value of each axis (an object of texts)", TRUE },
+    { "negative host seconds", "host-times.jsonl", "\"host_seconds\":", "\"host_seconds\":-",
+      "host-times.jsonl:1:71: host_seconds: expected the point's host seconds (a number, 0 or more)", TRUE },
+    { "a host time of another point", "host-times.jsonl", "threads=1", "threads=2",
+      "host-times.jsonl:1:12: key: `configs=teaching;locks=tas;threads=2;iterations=10` is not point 0", TRUE },
+    /* item 10: sweep.json */
+    { "a negative point count", "sweep.json", "\"points\":2", "\"points\":-4",
+      "sweep.json:1:83: points: expected a point count, 1 to 1000000, got -4", FALSE },
+    { "a point count the axes do not make", "sweep.json", "\"points\":2", "\"points\":3",
+      "sweep.json:1:83: points: 3, but the axes and excludes make 2 points", FALSE },
+    { "a fingerprint that is none", "sweep.json", "\"fingerprint\":\"", "\"fingerprint\":\"x",
+      "sweep.json:1:2: fingerprint: expected 64 hexadecimal digits", FALSE },
+    { "axes that make another fingerprint", "sweep.json", "[\"1\",\"2\"]", "[\"1\",\"3\"]",
+      "sweep.json:1:2: fingerprint: not the fingerprint of the points the axes and excludes make", FALSE },
+    { "a shard past the count", "sweep.json", "\"shard\":\"1/1\"", "\"shard\":\"2/1\"",
+      "shard: expected I/N with 1 <= I <= N", FALSE },
+    { "a plot scale", "sweep.json", "\"plot\":{}", "\"plot\":{\"scale\":\"big\"}",
+      "plot: scale: expected shared or independent", FALSE },
+    { "no axes", "sweep.json", "\"axes\":", "\"axez\":", "sweep.json:1:1: axes: missing", FALSE },
+    { "an unknown axis", "sweep.json", "{\"name\":\"threads\"", "{\"name\":\"thread\"",
+      "axes: entry 3: expected {\"name\": NAME, \"values\": [...]}", FALSE },
+    { "an exclude of no value", "sweep.json", "\"exclude\":[]", "\"exclude\":[[{\"axis\":\"threads\",\"values\":[\"7\"]}]]",
+      "exclude: entry 1, term 1: 7 is not a value of threads", FALSE },
+    { "an exclude the count leaves out", "sweep.json", "\"exclude\":[]",
+      "\"exclude\":[[{\"axis\":\"threads\",\"values\":[\"2\"]}]]", "points: 2, but the axes and excludes make 1 point",
+      FALSE },
+    { "sweep.json cut short", "sweep.json", "\"plot\":{}", "\"plot\":{", "sweep.json:1:", FALSE },
+};
+
+/* `with` as bytes: DEEP and NUL spelt out. */
+static GString *damage_text(const char *with)
+{
+    GString *s = g_string_new(NULL);
+    for (const char *p = with; *p;) {
+        if (g_str_has_prefix(p, DEEP)) {
+            for (guint i = 0; i < 100000; i++)
+                g_string_append_c(s, '[');
+            p += strlen(DEEP);
+        } else if (g_str_has_prefix(p, NUL)) {
+            g_string_append_c(s, '\0');
+            p += strlen(NUL);
+        } else {
+            g_string_append_c(s, *p++);
+        }
+    }
+    return s;
+}
+
+static void damage(const char *dir, const char *name, const char *find, const char *with)
+{
+    g_autofree char *path = g_build_filename(dir, name, NULL);
+    g_autofree char *text = NULL;
+    ck_assert(g_file_get_contents(path, &text, NULL, NULL));
+    GString *w = damage_text(with);
+    GString *out = g_string_new(NULL);
+    const char *at = find ? strstr(text, find) : NULL;
+    ck_assert_msg(!find || at, "no `%s` in %s:\n%s", find, name, text);
+    if (find) {
+        g_string_append_len(out, text, at - text);
+        g_string_append_len(out, w->str, (gssize)w->len);
+        g_string_append(out, at + strlen(find));
+    } else {
+        g_string_append(out, text);
+        g_string_append_len(out, w->str, (gssize)w->len);
+    }
+    ck_assert(g_file_set_contents(path, out->str, (gssize)out->len, NULL));
+    g_string_free(w, TRUE);
+    g_string_free(out, TRUE);
+}
+
+START_TEST(test_damaged_folders)
+{
+    g_autofree char *dir = tmpdir();
+    g_autofree char *file = write_file(dir, "s.yaml", folder_sweep);
+    g_autofree char *s1 = g_build_filename(dir, "s1", NULL), *merged = g_build_filename(dir, "m", NULL);
+    const char *run[] = { "sweep", file, "--out", s1, "-q", NULL };
+    ck_assert_int_eq(run_qsim(run, NULL, NULL), 0);
+    damage(s1, folder_cases[_i].file, folder_cases[_i].find, folder_cases[_i].with);
+    const char *title = folder_cases[_i].title;
+    g_autofree char *where = g_strdup_printf("qsim: %s/%s:", s1, folder_cases[_i].file);
+    const char *want = folder_cases[_i].want;
+    const char *merge[] = { "sweep", "--merge", s1, "--out", merged, NULL };
+    g_autofree char *err = NULL;
+    int rc = run_qsim_with(merge, RUN_QSIM_LIMITED, NULL, &err);
+    ck_assert_msg(rc == 2, "%s: --merge exit %d:\n%s", title, rc, err);
+    ck_assert_msg(g_str_has_prefix(err, where) && strstr(err, want), "%s: want '%s' in:\n%s", title, want, err);
+    ck_assert_msg(!g_file_test(merged, G_FILE_TEST_EXISTS), "%s: merged anyway", title);
+    if (folder_cases[_i].resume) {
+        const char *resume[] = { "sweep", file, "--out", s1, "--resume", "-q", NULL };
+        g_free(err);
+        err = NULL;
+        rc = run_qsim_with(resume, RUN_QSIM_LIMITED, NULL, &err);
+        ck_assert_msg(rc == 2, "%s: --resume exit %d:\n%s", title, rc, err);
+        ck_assert_msg(g_str_has_prefix(err, where) && strstr(err, want), "%s: --resume: want '%s' in:\n%s", title,
+                      want, err);
+    }
+    rm_rf(dir);
+}
+END_TEST
+
+/* What the checks must let through: brackets inside strings (not nesting), members qsim does
+ * not write, a row cut short at the end (a kill), a multi-line sweep.json. */
+START_TEST(test_folders_that_still_merge)
+{
+    g_autofree char *dir = tmpdir();
+    g_autofree char *file = write_file(dir, "s.yaml", folder_sweep);
+    g_autofree char *s1 = g_build_filename(dir, "s1", NULL), *merged = g_build_filename(dir, "m", NULL);
+    const char *run[] = { "sweep", file, "--out", s1, "-q", NULL };
+    ck_assert_int_eq(run_qsim(run, NULL, NULL), 0);
+    GString *brackets = g_string_new("\"note\":\"");
+    for (guint i = 0; i < 100; i++)
+        g_string_append(brackets, "[{");
+    g_string_append(brackets, "\\\"\",\"point\"");
+    damage(s1, "results.jsonl", "\"point\"", brackets->str);
+    g_string_free(brackets, TRUE);
+    damage(s1, "results.jsonl", NULL, "{\"point\":1,\"key\":\"configs=tea");
+    damage(s1, "sweep.json", ",\"axes\"", ",\n  \"axes\"");
+    const char *merge[] = { "sweep", "--merge", s1, "--out", merged, NULL };
+    g_autofree char *err = NULL;
+    ck_assert_msg(run_qsim(merge, NULL, &err) == 0, "%s", err);
+    ck_assert_msg(strstr(err, "dropped a last line cut short"), "%s", err);
+    rm_rf(dir);
+}
+END_TEST
+
+Suite *make_sweep_input_suite(void)
+{
+    Suite *s = suite_create("sweep_input");
+    TCase *tc = tcase_create("sweep files");
+    tcase_add_loop_test(tc, test_bad_sweep_files, 0, G_N_ELEMENTS(bad_cases));
+    tcase_set_timeout(tc, 60);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("results folders");
+    tcase_add_loop_test(tc, test_damaged_folders, 0, G_N_ELEMENTS(folder_cases));
+    tcase_add_test(tc, test_folders_that_still_merge);
+    tcase_set_timeout(tc, 60);
+    suite_add_tcase(s, tc);
+    return s;
+}
