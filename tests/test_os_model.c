@@ -257,6 +257,41 @@ START_TEST(test_more_threads_than_cores)
 }
 END_TEST
 
+/* More threads than cores, a fixed amount of work: the run ends when the last thread finishes,
+ * not when a time slice still pending comes due or the stall window closes (issue 29 item 6:
+ * every such run reported run.stall_cycles).  Whatever the window, the same cycles. */
+START_TEST(test_oversubscribed_run_ends_with_its_work)
+{
+    static const struct {
+        const char *lock, *config;
+        guint threads, iterations, cores;
+        gint64 below;                 /* well past the work, far short of any stall window */
+    } runs[] = {
+        { "ticket", "teaching", 4, 3, 2, 20000 },
+        { "ttas", "teaching", 3, 20, 2, 40000 },
+        { "mcs", "haswell", 37, 5, 36, 400000 },
+    };
+    const char *const short_window[] = { "run.stall_cycles=50000", NULL };
+    for (guint i = 0; i < G_N_ELEMENTS(runs); i++) {
+        RunResult a, b;
+        ck_assert_msg(run_lock(runs[i].lock, NULL, runs[i].config, NULL, runs[i].threads, runs[i].iterations, &a),
+                      "%s", a.failure);
+        gint64 cycles = report_int(a.report, "cycles");
+        ck_assert_msg(cycles < runs[i].below, "%s on %s, %u threads: %" G_GINT64_FORMAT " cycles", runs[i].lock,
+                      runs[i].config, runs[i].threads, cycles);
+        /* The cores sat idle only after their threads were done, not for a window after that. */
+        ck_assert_int_lt(report_int(a.report, "os_counters.idle_cycles"), cycles * runs[i].cores);
+        if (cycles < 50000) {
+            ck_assert_msg(run_lock(runs[i].lock, NULL, runs[i].config, short_window, runs[i].threads,
+                                   runs[i].iterations, &b), "%s", b.failure);
+            ck_assert_int_eq(report_int(b.report, "cycles"), cycles);
+            run_result_clear(&b);
+        }
+        run_result_clear(&a);
+    }
+}
+END_TEST
+
 /* A thread left asleep with nobody to wake it: the run stalls, and says who sleeps where. */
 START_TEST(test_lost_wakeup_stalls_the_model)
 {
@@ -407,6 +442,7 @@ Suite *make_os_model_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_thread_state_survives_switches);
     tcase_add_test(tc, test_more_threads_than_cores);
+    tcase_add_test(tc, test_oversubscribed_run_ends_with_its_work);
     tcase_add_test(tc, test_migration_on_and_off);
     suite_add_tcase(s, tc);
     tc = tcase_create("unchanged");

@@ -83,7 +83,9 @@ void os_model_start(OsModel *os);
 /* An answer to one of the model's requests (its tag has OS_MODEL_TAG), for core `core_id`. */
 void os_model_mem_done(OsModel *os, guint core_id, const MemResponse *r);
 
-/* Every thread has finished. */
+/* Every thread has finished.  The run ends there: the model's pending time slices are dropped
+ * at the last thread's halt, so its clock stops with the work, not at a slice or the stall
+ * window. */
 gboolean os_model_all_done(const OsModel *os);
 /* One line per thread not finished: where it is (running, ready, asleep on which word). */
 void os_model_describe(const OsModel *os, GString *out);

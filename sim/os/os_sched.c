@@ -59,14 +59,22 @@ void os_model_free(OsModel *os)
     g_free(os);
 }
 
+static void slice_event(void *obj, uint64_t gen);
+
+/* The last thread's halt ends the work: the time slices still pending would only keep the
+ * engine's clock going (to the stall window: issue 29 item 6), so they go.  Nothing else of
+ * the model can be pending then (a switch, a wake-up or a system call is some thread's). */
 static void on_halt(void *ctx, Core *c G_GNUC_UNUSED)
 {
     OsCore *oc = ctx;
+    OsModel *os = oc->os;
     OsThread *t = oc->cur;
     g_assert(t && oc->state == OC_RUNNING);
     t->state = OT_DONE;
-    oc->os->done++;
+    os->done++;
     os_sched_switch_away(oc);
+    if (os->done == os->nthreads)
+        engine_cancel(os->e, slice_event, NULL);
 }
 
 void os_model_add_core(OsModel *os, Core *c)
@@ -113,8 +121,6 @@ static Cycle slice_of(const OsCore *oc)
     return MAX((Cycle)cfg->os.sched_latency_cycles / n, (Cycle)cfg->os.min_granularity_cycles);
 }
 
-static void slice_event(void *obj, uint64_t gen);
-
 static void arm_slice(OsCore *oc)
 {
     if (oc->slice_armed || oc->state != OC_RUNNING || !oc->cur || g_queue_is_empty(&oc->runq))
@@ -154,6 +160,7 @@ void os_model_start(OsModel *os)
     for (guint i = 0; i < os->cores->len; i++)
         arm_slice(os->cores->pdata[i]);
 }
+
 
 /* ==================== switching ==================== */
 
