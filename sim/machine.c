@@ -34,6 +34,7 @@ struct Machine {
     Cycle last_mark;
     Cycle progress_window;   /* 0: no progress watchdog */
     gint fault_core;         /* the index in cores of the core whose op faulted, -1: none */
+    CoreFault fault;         /* its fault (the core's own, or the OS model's for a futex word) */
     guint fault_thread;      /* the thread it was running */
     Cycle fault_cycle;
 };
@@ -86,19 +87,23 @@ static void on_mark(void *ctx, guint core, int64_t n, Cycle when)
         m->mark_fn(m->mark_ctx, core, n, when);
 }
 
-/* An op faulted: nothing else runs, so the state is the fault's (the engine drains what is in
- * flight to cores that no longer listen). */
-static void on_fault(void *ctx, guint core, const CoreFault *f G_GNUC_UNUSED)
+/* An op faulted (the core says so, or the OS model for a futex op's word): nothing else runs,
+ * so the state is the fault's (the engine drains what is in flight to cores that no longer
+ * listen, and the OS model's own events are dropped). */
+static void on_fault(void *ctx, guint core, const CoreFault *f)
 {
     Machine *m = ctx;
     for (guint i = 0; i < m->n; i++) {
         if (core_id(m->cores[i]) == core && m->fault_core < 0) {
             m->fault_core = (gint)i;
+            m->fault = *f;
             m->fault_thread = core_tid(m->cores[i]);
             m->fault_cycle = engine_now(m->e);
         }
         core_stop(m->cores[i]);
     }
+    if (m->os)
+        os_model_stop(m->os);
 }
 
 /* A `work` retires nothing for its whole length: the stall watchdog waits that much longer. */
@@ -172,7 +177,8 @@ Machine *machine_new(const QsimConfig *cfg, Engine *e, const MemSystemOps *ops, 
         m->n++;
     }
     if (os_model_needed(prog, nthreads, m->n)) {
-        m->os = os_model_new(cfg, e, ops->issue, ms, nthreads);
+        m->os = os_model_new(cfg, e, prog, layout, ops->issue, ms, nthreads);
+        os_model_set_fault_hook(m->os, on_fault, m);
         m->shims = g_new0(PortShim, m->n);
         for (guint k = 0; k < m->n; k++) {
             m->shims[k] = (PortShim){ m->os, m->cores[k], core_id(m->cores[k]) };
@@ -296,7 +302,7 @@ void machine_catch_up(Machine *m)
 static void fault_report(Machine *m)
 {
     const Core *c = m->cores[m->fault_core];
-    const CoreFault *f = core_fault(c);
+    const CoreFault *f = &m->fault;
     g_autofree char *what = isa_fault_report(m->prog, m->layout, m->fault_thread, f->pc, f->kind, f->addr,
                                              f->size);
     g_string_truncate(m->report, 0);

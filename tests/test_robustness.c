@@ -181,6 +181,81 @@ START_TEST(test_fault_stops_native)
 END_TEST
 
 /* ------------------------------------------------------------------------------------------ */
+/* Futex words: the same faults (issue 29 items 2 and 7)                                      */
+/* ------------------------------------------------------------------------------------------ */
+
+/* A futex op's word is a 4-byte access like any other: on the model an unaligned one aborted in
+ * the memory system, one at NULL was performed (wake) or slept as a lost wake-up (wait), where
+ * verify and native said "outside the program's memory".  `line` is the futex op's. */
+static const struct {
+    const char *name;
+    const char *lock;
+    guint line;
+    const char *addr, *what;
+} futex_faults[] = {
+    { "wait at 3", "    mov r1, 3\n    futex_wait r0, [r1], 0\n", 7, "0x3", "outside the program's memory" },
+    { "wait unaligned", "    la r1, lock_word\n    add r1, r1, 2\n    futex_wait r0, [r1], 0\n", 8, "0x10002",
+      "is not 4-byte aligned" },
+    { "wake unaligned", "    la r1, lock_word\n    add r1, r1, 2\n    futex_wake r0, [r1], 1\n", 8, "0x10002",
+      "is not 4-byte aligned" },
+    { "wait at NULL", "    mov r1, 0\n    futex_wait r0, [r1], 0\n", 7, "0x0", "outside the program's memory" },
+    { "wake at NULL", "    mov r1, 0\n    futex_wake r0, [r1], 1\n", 7, "0x0", "outside the program's memory" },
+    { "wait wild", "    mov r1, 0x7000000\n    futex_wait r0, [r1], 0\n", 7, "0x7000000",
+      "outside the program's memory" },
+    { "wake wild", "    mov r1, 0x7000000\n    futex_wake r0, [r1], 1\n", 7, "0x7000000",
+      "outside the program's memory" },
+};
+
+/* `run` faults as verify and native do: exit 1, the thread, the op's file:line, the address and
+ * the same words; on more threads than cores too (the OS model runs them either way). */
+START_TEST(test_futex_fault_is_a_fault)
+{
+    LockFile f = lock_file(futex_faults[_i].lock, NULL);
+    const char *name = futex_faults[_i].name;
+    g_autofree char *pos = g_strdup_printf("%s:%u:", f.path, futex_faults[_i].line);
+    static const char *const runs[] = { "--config haswell --iterations 5 --no-host-time",
+                                        "--config teaching --threads 3 --iterations 5 --no-host-time" };
+    for (guint r = 0; r < G_N_ELEMENTS(runs); r++) {
+        g_autofree char *out = NULL, *err = NULL;
+        int rc = run_with("run", &f, runs[r], &out, &err);
+        ck_assert_msg(rc == 1, "%s: exit %d\n%s", name, rc, err);
+        ck_assert_msg(strstr(err, "the run faulted") && strstr(err, "thread ") && strstr(err, pos) &&
+                      strstr(err, futex_faults[_i].addr) && strstr(err, futex_faults[_i].what) &&
+                      !strstr(err, "lost wake-up"), "%s: %s", name, err);
+        ck_assert_msg(strstr(out, "faulted:                           true"), "%s", out);
+    }
+    g_autofree char *vout = NULL, *verr = NULL, *nout = NULL, *nerr = NULL;
+    ck_assert_int_eq(run_with("verify", &f, "--seeds 1", &vout, &verr), 1);
+    g_autofree char *both = g_strconcat(vout, verr, NULL);
+    ck_assert_msg(strstr(both, pos) && strstr(both, futex_faults[_i].what), "%s: %s", name, both);
+    int rc = run_with("native", &f, "--threads 1 --iterations 5", &nout, &nerr);
+    ck_assert_msg(rc == 1, "%s: native exit %d\n%s", name, rc, nerr);
+    ck_assert_msg(strstr(nerr, "faulted") && strstr(nerr, pos) && strstr(nerr, futex_faults[_i].what), "%s: %s",
+                  name, nerr);
+    lock_file_clear(&f);
+}
+END_TEST
+
+/* A plain fault while the OS model is busy (time slices, switches, futex calls of the other
+ * threads): the model stops with the cores (it went on switching threads onto the stopped
+ * cores and aborted in core_context_load). */
+START_TEST(test_fault_stops_the_os_model)
+{
+    LockFile f = lock_file("    futex_wake r0, [lock_word], 1\n    bne tid, 1, ok\n    mov r1, 0\n    st [r1], 1\nok:\n",
+                           NULL);
+    g_autofree char *pos = g_strdup_printf("%s:9:", f.path);
+    g_autofree char *out = NULL, *err = NULL;
+    int rc = run_with("run", &f,
+                      "--config teaching --threads 3 --iterations 20 --set os.sched_latency_cycles=300 "
+                      "--set os.min_granularity_cycles=100", &out, &err);
+    ck_assert_msg(rc == 1, "exit %d\n%s", rc, err);
+    ck_assert_msg(strstr(err, "thread 1 faulted at") && strstr(err, pos) && strstr(err, "outside the program's memory"),
+                  "%s", err);
+    lock_file_clear(&f);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------------------------ */
 /* A halt inside the lock                                                                     */
 /* ------------------------------------------------------------------------------------------ */
 
@@ -441,6 +516,11 @@ Suite *make_robustness_suite(void)
     tcase_add_test(tc, test_fault_stops_litmus);
     tcase_add_loop_test(tc, test_fault_stops_native, 0, G_N_ELEMENTS(faults));
     tcase_add_test(tc, test_halt_in_lock);
+    tcase_set_timeout(tc, 60);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("futex faults");
+    tcase_add_loop_test(tc, test_futex_fault_is_a_fault, 0, G_N_ELEMENTS(futex_faults));
+    tcase_add_test(tc, test_fault_stops_the_os_model);
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
     tc = tcase_create("progress");

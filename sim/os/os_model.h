@@ -69,8 +69,17 @@ typedef struct OsModel OsModel;
 /* Whether a run needs the OS model: a program with system calls, or more threads than cores. */
 gboolean os_model_needed(const IsaProgram *p, guint nthreads, guint ncores);
 
-/* `issue`/`ms` reach the memory system as the cores do.  Borrowed: cfg, e, ms. */
-OsModel *os_model_new(const QsimConfig *cfg, Engine *e, CoreIssueFn issue, void *ms, guint nthreads);
+/* `issue`/`ms` reach the memory system as the cores do; `prog` and `layout` are the program's,
+ * against which a futex op's word is judged (cores/isa/isa_fault.h).  Borrowed: all but nthreads. */
+OsModel *os_model_new(const QsimConfig *cfg, Engine *e, const IsaProgram *prog, const IsaLayout *layout,
+                      CoreIssueFn issue, void *ms, guint nthreads);
+/* A futex op whose word is a bad access (unaligned, outside the program's memory) faults as a
+ * load or store there would: `fn` hears it from an engine event, with the op's pc, and the
+ * system call is not performed.  The caller stops the run (os_model_stop). */
+void os_model_set_fault_hook(OsModel *os, CoreFaultFn fn, void *ctx);
+/* The run ends here (a fault): every event of the model pending is dropped, and answers still
+ * to come from the memory system are ignored. */
+void os_model_stop(OsModel *os);
 void os_model_free(OsModel *os);
 /* Core `c` runs threads; the OS sets its hooks.  Every core first, then every thread. */
 void os_model_add_core(OsModel *os, Core *c);

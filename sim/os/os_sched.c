@@ -18,11 +18,14 @@ gboolean os_model_needed(const IsaProgram *p, guint nthreads, guint ncores)
     return FALSE;
 }
 
-OsModel *os_model_new(const QsimConfig *cfg, Engine *e, CoreIssueFn issue, void *ms, guint nthreads)
+OsModel *os_model_new(const QsimConfig *cfg, Engine *e, const IsaProgram *prog, const IsaLayout *layout,
+                      CoreIssueFn issue, void *ms, guint nthreads)
 {
     OsModel *os = g_new0(OsModel, 1);
     os->cfg = cfg;
     os->e = e;
+    os->prog = prog;
+    os->layout = layout;
     os->issue = issue;
     os->ms = ms;
     os->nthreads = nthreads;
@@ -310,7 +313,22 @@ void os_sched_make_ready(OsModel *os, OsThread *t, OsCore *waker)
 void os_model_mem_done(OsModel *os, guint core_id, const MemResponse *r)
 {
     g_assert(core_id < os->ncore_ids && os->by_id[core_id]);
-    os_futex_mem_done(os->by_id[core_id], r);
+    if (!os->stopped)
+        os_futex_mem_done(os->by_id[core_id], r);
+}
+
+void os_model_set_fault_hook(OsModel *os, CoreFaultFn fn, void *ctx)
+{
+    os->fault_fn = fn;
+    os->fault_ctx = ctx;
+}
+
+void os_model_stop(OsModel *os)
+{
+    os->stopped = TRUE;
+    engine_cancel(os->e, slice_event, NULL);
+    engine_cancel(os->e, load_event, NULL);
+    os_futex_stop(os);
 }
 
 /* ==================== queries ==================== */
