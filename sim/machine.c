@@ -3,6 +3,7 @@
 #include <string.h>
 #include "cores/isa/isa_exec.h"
 #include "sim/os/os_model.h"
+#include "sim/mark_log.h"
 
 /* With an OS model, a core's port answers are routed here first: the model's own requests (the
  * futex hash buckets) to it, the rest to the core. */
@@ -78,11 +79,13 @@ static void sev_all(void *ctx, guint from G_GNUC_UNUSED)
         core_signal_event(m->cores[i]);
 }
 
-/* Every mark is progress; the caller's hook hears it after the machine. */
+/* An acquisition or a release is progress (mark_is_progress), no other mark; the caller's hook
+ * hears every mark, after the machine. */
 static void on_mark(void *ctx, guint core, int64_t n, Cycle when)
 {
     Machine *m = ctx;
-    m->last_mark = when;
+    if (mark_is_progress(n))
+        m->last_mark = when;
     if (m->mark_fn)
         m->mark_fn(m->mark_ctx, core, n, when);
 }
@@ -367,7 +370,7 @@ MachineOutcome machine_run(Machine *m, Cycle max_cycles)
             break;
         }
         if (m->progress_window && engine_now(m->e) >= m->last_mark + m->progress_window) {
-            stall_report(m, "no core retired a mark for the progress window");
+            stall_report(m, "no core retired an acquisition or a release for the progress window");
             out = MACHINE_NO_PROGRESS;
             break;
         }

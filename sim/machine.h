@@ -67,9 +67,10 @@ void machine_set_fast_forward(Machine *m, gboolean on);
  * memory system's counters (the warm-up snapshot): every core asleep in a steady loop does
  * everything it would have done before cycle T's hits and ticks. */
 void machine_catch_up(Machine *m);
-/* The progress watchdog: the run ends as MACHINE_NO_PROGRESS when no core retires a `mark` for
- * `cycles` (0, the default: off).  A lock that never hands over retires all the while, so the
- * stall watchdog cannot see it; the harness marks every lock call, acquisition and release. */
+/* The progress watchdog: the run ends as MACHINE_NO_PROGRESS when no core retires an
+ * acquisition's or a release's `mark` (mark_is_progress, sim/mark_log.h) for `cycles` (0, the
+ * default: off).  A lock that never hands over retires all the while, so the stall watchdog
+ * cannot see it; any other mark may sit in its spin loop. */
 void machine_set_progress_window(Machine *m, Cycle cycles);
 /* Every core's pipeline events (machine clears, mispredicts, replays, WFE sleeps), in words. */
 void machine_set_trace_hook(Machine *m, CoreTraceFn fn, void *ctx);

@@ -278,16 +278,17 @@ static gboolean wire_trace(const RunOptions *o, RunWiring *w, GError **error)
     };
     TraceFilter filter = { to->show ? to->show : TRACE_SHOW_DEFAULT, lines };
     w->trace = trace_stream_new(&ctx, &filter);
+    guint64 limit = (guint64)w->cfg->run.trace_limit;
     if (to->text)
-        trace_stream_add_sink(w->trace, trace_text_new(to->text, filter.show, !to->show));
+        trace_stream_add_sink(w->trace, trace_text_new(to->text, filter.show, !to->show, limit));
     if (to->perfetto) {
-        TraceSink *s = trace_perfetto_new(to->perfetto, error);
+        TraceSink *s = trace_perfetto_new(to->perfetto, limit, error);
         if (!s)
             return FALSE;
         trace_stream_add_sink(w->trace, s);
     }
     if (to->html)
-        trace_stream_add_sink(w->trace, trace_html_new(to->html));
+        trace_stream_add_sink(w->trace, trace_html_new(to->html, limit));
     memsys_set_trace(w->ms, trace_stream_mem, w->trace);
     machine_set_trace_hook(w->m, trace_stream_core, w->trace);
     return TRUE;
@@ -456,7 +457,7 @@ static RunJudgement judge_run(const RunOptions *o, const RunWiring *w, RunResult
                                     " cycles (run.stall_cycles)\n%s", w->cfg->run.stall_cycles,
                                machine_stall_report(w->m));
     if (w->outcome == MACHINE_NO_PROGRESS) {
-        g_string_append_printf(why, "the run made no progress: no thread called, acquired or released the lock for "
+        g_string_append_printf(why, "the run made no progress: no thread acquired or released the lock for "
                                     "%" G_GUINT64_FORMAT " cycles (--progress-cycles%s), up to cycle %"
                                     G_GUINT64_FORMAT "\n", w->progress,
                                o->progress_cycles ? "" : "; its default follows the workload", machine_cycles(w->m));

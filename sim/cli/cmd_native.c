@@ -48,7 +48,7 @@ int cmd_native(int argc, char **argv)
           "run N times and report each figure's median, min and max (default 1)", "N" },
         { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "report format (default text)", "text|json|csv" },
         { "progress-ms", 0, 0, G_OPTION_ARG_INT64, &progress,
-          "end the run (exit 1) when no thread calls, acquires or releases the lock for MS milliseconds "
+          "end the run (exit 1) when no thread acquires or releases the lock for MS milliseconds "
           "(default 2000 + 4 ns per work unit of every thread's cs-work and think; " QSIM_DOC("robustness.md") ")", "MS" },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };

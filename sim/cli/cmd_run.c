@@ -178,7 +178,7 @@ int cmd_run(int argc, char **argv)
     const GOptionEntry how[] = {
         { "writers", 0, 0, G_OPTION_ARG_INT64, &writers, "qrwlock: threads taking the write side (sets --threads to readers + writers)", "N" },
         { "seed", 0, 0, G_OPTION_ARG_INT64, &seed, "Seed of every random stream (default 1)", "S" },
-        { "progress-cycles", 0, 0, G_OPTION_ARG_INT64, &progress, "End the run as stalled (exit 1) when no thread calls, "
+        { "progress-cycles", 0, 0, G_OPTION_ARG_INT64, &progress, "End the run as stalled (exit 1) when no thread "
           "acquires or releases the lock for N cycles (default: run.stall_cycles + 4 x (cs-work + think + 3 x jitter) "
           "+ 10000 per thread; " QSIM_DOC("robustness.md") ")", "CYCLES" },
         { "repeat", 'r', 0, G_OPTION_ARG_INT64, &repeat, "Run N seeds (from --seed) with timing noise (--jitter, default "
