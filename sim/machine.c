@@ -313,9 +313,16 @@ static void fault_report(Machine *m)
                            m->fault_cycle);
 }
 
+Cycle machine_stall_window(const Machine *m)
+{
+    Cycle os = m->os ? os_model_quiet(m->os).retire : 0;
+    return (Cycle)m->cfg->run.stall_cycles + m->longest_work + m->work_jitter + os;
+}
+
 /* The watchdogs run the engine in windows of run.stall_cycles (the progress window when that
  * is shorter): cheap, and a window with no retirement anywhere is exactly a stall.  The window
- * is longer by the program's longest `work` (with jitter), which retires nothing for as long.
+ * is longer by the program's longest `work` (with jitter), which retires nothing for as long,
+ * and by what the OS model's costs may keep every core from retiring (machine_stall_window).
  * Cores asleep in steady loops catch up at each window's end, so that what the watchdogs read
  * is what it would have been without fast-forward (a sleeper retires no mark: the progress
  * watchdog fires at the same cycle). */
@@ -326,7 +333,7 @@ MachineOutcome machine_run(Machine *m, Cycle max_cycles)
         core_start(m->cores[i], m->delay[i]);
     if (m->os)
         os_model_start(m->os);
-    Cycle window = (Cycle)m->cfg->run.stall_cycles + m->longest_work + m->work_jitter, last_progress = start;
+    Cycle window = machine_stall_window(m), last_progress = start;
     Cycle step = m->progress_window ? MIN(window, m->progress_window) : window;
     Cycle limit = max_cycles == CYCLE_NEVER ? CYCLE_NEVER : start + max_cycles;
     m->last_mark = start;
@@ -365,7 +372,7 @@ MachineOutcome machine_run(Machine *m, Cycle max_cycles)
         }
         if (engine_now(m->e) >= last_progress + window ||
             engine_next_cycle(m->e) > last_progress + window) {
-            stall_report(m, "no instruction retired for run.stall_cycles");
+            stall_report(m, "no instruction retired for the stall window");
             out = MACHINE_STALLED;
             break;
         }

@@ -180,7 +180,7 @@ int cmd_run(int argc, char **argv)
         { "seed", 0, 0, G_OPTION_ARG_INT64, &seed, "Seed of every random stream (default 1)", "S" },
         { "progress-cycles", 0, 0, G_OPTION_ARG_INT64, &progress, "End the run as stalled (exit 1) when no thread "
           "acquires or releases the lock for N cycles (default: run.stall_cycles + 4 x (cs-work + think + 3 x jitter) "
-          "+ 10000 per thread; " QSIM_DOC("robustness.md") ")", "CYCLES" },
+          "+ 10000 per thread, + the OS model's costs; " QSIM_DOC("robustness.md") ")", "CYCLES" },
         { "repeat", 'r', 0, G_OPTION_ARG_INT64, &repeat, "Run N seeds (from --seed) with timing noise (--jitter, default "
           G_STRINGIFY(REPEAT_DEFAULT_JITTER) ") and report every number as mean, sd, range and 95% interval; with --vs, "
           "the ratio of means with its interval", "N" },

@@ -66,6 +66,8 @@ struct OsCore {
     OsCoreState state;
     OsThread *cur;              /* OC_RUNNING: the thread on the core */
     OsThread *next;             /* OC_SWITCHING: the thread to load */
+    const char *switch_key;     /* OC_SWITCHING: the cost it pays ("os.context_switch_cycles") */
+    Cycle switch_cost;          /* OC_SWITCHING: and how much */
     GQueue runq;                /* OsThread*, READY */
     OsCall call;
     uint64_t slice_gen;         /* bumped when `cur` changes: stale slice events do nothing */

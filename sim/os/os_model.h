@@ -92,6 +92,17 @@ void os_model_start(OsModel *os);
 /* An answer to one of the model's requests (its tag has OS_MODEL_TAG), for core `core_id`. */
 void os_model_mem_done(OsModel *os, guint core_id, const MemResponse *r);
 
+/* How long the OS model's own costs, as configured, may hold a run (issue 29 item 9: accepted
+ * settings made correct locks fail the watchdogs).  `retire`: with nothing retired on any
+ * core, a futex system call's costs with the wake-ups and bucket-lock turns of every thread,
+ * then an idle core's wake-up and a context switch.  `progress`: with no acquisition or
+ * release, that, plus a ready thread's wait behind the others of its core's run queue (each a
+ * time slice and a switch): a lock holder preempted holds every waiter that long. */
+typedef struct {
+    Cycle retire, progress;
+} OsQuiet;
+OsQuiet os_model_quiet(const OsModel *os);
+
 /* Every thread has finished.  The run ends there: the model's pending time slices are dropped
  * at the last thread's halt, so its clock stops with the work, not at a slice or the stall
  * window. */
