@@ -96,6 +96,16 @@ static const ErrorCase error_cases[] = {
     { "LLC slices beyond the ring's stops", BASE "topology:\n  ondie: ring\n", set_slices, QSIM_CONFIG_ERROR_INVALID,
       "--set llc.slices=4: llc.slices: 4 slices exceed topology.cores_per_socket (2): a ring or mesh has a stop "
       "per core (only ondie: crossbar takes more)" },
+    /* An alias's node is its anchor's: errors pointed at the anchor (3:13), not at the use. */
+    { "a bad value through an alias points at the alias", BASE "core: {rob: &r 64}\nl1: {latency: 4, size: *r}\n", NULL,
+      QSIM_CONFIG_ERROR_RANGE, "t.yaml:7:24: l1.size: size 64 is out of range [1024, 1000000000] bytes" },
+    { "a string through an alias", "name: &n t\narch: x86\ntopology:\n  sockets: 1\n  cores_per_socket: 2\n"
+      "core:\n  rob: *n\n", NULL, QSIM_CONFIG_ERROR_TYPE, "t.yaml:7:8: core.rob: expected an integer, got 't'" },
+    { "a key twice, once through an alias", BASE "core:\n  rob: &r 10\n  rob: *r\n", NULL, QSIM_CONFIG_ERROR_INVALID,
+      "t.yaml:8:3: core.rob: key given twice (first at line 7)" },
+    { "a section through an alias: its keys point at the alias",
+      BASE "core: &c {rob: 64}\nl1: {size: 32KiB, ways: 8, latency: 4}\nl2: &m {size: 32KiB, ways: 8, latency: 10}\n"
+           "llc: *m\n", NULL, QSIM_CONFIG_ERROR_INVALID, "t.yaml:9:6: llc.latency: must exceed the private caches' latency" },
     { "fewer cores than the file's slices", BASE "llc:\n  slices: 2\n", set_cps, QSIM_CONFIG_ERROR_INVALID,
       "--set topology.cores_per_socket=1: llc.slices: 2 slices exceed topology.cores_per_socket (1): a ring or "
       "mesh has a stop per core (only ondie: crossbar takes more)" },

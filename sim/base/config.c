@@ -431,6 +431,8 @@ typedef struct {
     gboolean *seen;         /* per schema row: set by the file or a --set */
     gint *set_by;           /* per schema row: the index in `sets` of the last --set of it, or -1 */
     const char *const *sets;
+    YamlDocAliases *aliases; /* where the file's aliases stood */
+    const yaml_mark_t *via; /* walking a section reached through an alias: that alias */
 } Loader;
 
 #define MARK_FMT "%s:%zu:%zu: "
@@ -473,14 +475,26 @@ static void unknown_key(Loader *L, const char *path, yaml_mark_t m, GError **err
                     MARK_ARGS(L, m), shown);
 }
 
+/* Where item `item` of `map` (`node`) is in the file: an alias's use, not the anchor its node
+ * shares (issue 29 item 15); inside a section reached through an alias, that alias. */
+static yaml_mark_t item_mark(const Loader *L, yaml_node_t *map, gsize item, const yaml_node_t *node)
+{
+    if (L->via)
+        return *L->via;
+    const yaml_mark_t *alias = yaml_doc_alias_at(L->aliases, (yaml_document_t *)&L->doc, map, item);
+    return alias ? *alias : node->start_mark;
+}
+
 static gboolean walk_mapping(Loader *L, yaml_node_t *map, const char *prefix, GError **error)
 {
     for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
         yaml_node_t *kn = yaml_document_get_node(&L->doc, p->key);
         yaml_node_t *vn = yaml_document_get_node(&L->doc, p->value);
+        gsize pair = (gsize)(p - map->data.mapping.pairs.start);
+        yaml_mark_t km = item_mark(L, map, 2 * pair, kn), vm = item_mark(L, map, 2 * pair + 1, vn);
         if (kn->type != YAML_SCALAR_NODE) {
             g_set_error(error, QSIM_CONFIG_ERROR, QSIM_CONFIG_ERROR_TYPE,
-                        MARK_FMT "keys must be plain names", MARK_ARGS(L, kn->start_mark));
+                        MARK_FMT "keys must be plain names", MARK_ARGS(L, km));
             return FALSE;
         }
         const char *key = (const char *)kn->data.scalar.value;
@@ -490,13 +504,13 @@ static gboolean walk_mapping(Loader *L, yaml_node_t *map, const char *prefix, GE
             guint idx = (guint)(k - qsim_config_schema);
             if (L->seen[idx]) {
                 g_set_error(error, QSIM_CONFIG_ERROR, QSIM_CONFIG_ERROR_INVALID,
-                            MARK_FMT "%s: key given twice (first at line %zu)", MARK_ARGS(L, kn->start_mark),
+                            MARK_FMT "%s: key given twice (first at line %zu)", MARK_ARGS(L, km),
                             path, L->marks[idx].line + 1);
                 return FALSE;
             }
             if (vn->type != YAML_SCALAR_NODE) {
                 g_set_error(error, QSIM_CONFIG_ERROR, QSIM_CONFIG_ERROR_TYPE,
-                            MARK_FMT "%s: expected a single value, got a %s", MARK_ARGS(L, vn->start_mark),
+                            MARK_FMT "%s: expected a single value, got a %s", MARK_ARGS(L, vm),
                             path, vn->type == YAML_MAPPING_NODE ? "mapping" : "list");
                 return FALSE;
             }
@@ -507,24 +521,30 @@ static gboolean walk_mapping(Loader *L, yaml_node_t *map, const char *prefix, GE
                 gboolean range = strstr(why, "out of range") != NULL;
                 g_set_error(error, QSIM_CONFIG_ERROR,
                             range ? QSIM_CONFIG_ERROR_RANGE : QSIM_CONFIG_ERROR_TYPE,
-                            MARK_FMT "%s: %s", MARK_ARGS(L, vn->start_mark), path, why);
+                            MARK_FMT "%s: %s", MARK_ARGS(L, vm), path, why);
                 return FALSE;
             }
             store_value(L->cfg, k, text, &v);
             L->seen[idx] = TRUE;
-            L->marks[idx] = vn->start_mark;
+            L->marks[idx] = vm;
         } else if (section_exists(path)) {
             if (vn->type != YAML_MAPPING_NODE) {
                 g_set_error(error, QSIM_CONFIG_ERROR, QSIM_CONFIG_ERROR_TYPE,
                             MARK_FMT "%s: expected a mapping of keys (a section), got %s",
-                            MARK_ARGS(L, vn->start_mark), path,
+                            MARK_ARGS(L, vm), path,
                             vn->type == YAML_SCALAR_NODE ? "a single value" : "a list");
                 return FALSE;
             }
-            if (!walk_mapping(L, vn, path, error))
+            const yaml_mark_t *outer = L->via;
+            const yaml_mark_t *alias = yaml_doc_alias_at(L->aliases, &L->doc, map, 2 * pair + 1);
+            if (alias && !L->via)
+                L->via = alias;
+            gboolean ok = walk_mapping(L, vn, path, error);
+            L->via = outer;
+            if (!ok)
                 return FALSE;
         } else {
-            unknown_key(L, path, kn->start_mark, error);
+            unknown_key(L, path, km, error);
             return FALSE;
         }
     }
@@ -657,8 +677,8 @@ QsimConfig *config_load_string(const char *text, const char *filename, const cha
         L.set_by[i] = -1;
     gboolean ok = FALSE;
 
-    if (!yaml_doc_load(text, strlen(text), filename, "config", &L.doc, QSIM_CONFIG_ERROR,
-                       QSIM_CONFIG_ERROR_SYNTAX, error))
+    if (!yaml_doc_load_with_aliases(text, strlen(text), filename, "config", &L.doc, &L.aliases, QSIM_CONFIG_ERROR,
+                                    QSIM_CONFIG_ERROR_SYNTAX, error))
         goto out;
     yaml_node_t *root = yaml_document_get_root_node(&L.doc);
     if (root && !(root->type == YAML_SCALAR_NODE && !*root->data.scalar.value)) {
@@ -683,6 +703,7 @@ QsimConfig *config_load_string(const char *text, const char *filename, const cha
     ok = validate(&L, error);
 done:
     yaml_document_delete(&L.doc);
+    yaml_doc_aliases_free(L.aliases);
 out:
     g_free(L.marks);
     g_free(L.seen);
