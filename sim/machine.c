@@ -4,6 +4,7 @@
 #include "cores/isa/isa_exec.h"
 #include "sim/os/os_model.h"
 #include "sim/mark_log.h"
+#include "sim/base/echo.h"
 
 /* With an OS model, a core's port answers are routed here first: the model's own requests (the
  * futex hash buckets) to it, the rest to the core. */
@@ -132,18 +133,18 @@ Machine *machine_new(const QsimConfig *cfg, Engine *e, const MemSystemOps *ops, 
                      const guint *cores, GError **error)
 {
     guint total = config_total_cores(cfg);
+    /* the config's name is the user's text: echoed as such (sim/base/echo.h) */
+    g_autofree char *name = echo_clip(cfg->name ? cfg->name : "?");
     /* Threads beyond the cores share them through the OS model's run queues. */
     if (nthreads == 0 || (!cores && nthreads > total)) {
-        g_set_error(error, QSIM_CONFIG_ERROR, QSIM_CONFIG_ERROR_INVALID,
-                    "%u threads do not fit machine %s (%u cores)", nthreads,
-                    cfg->name ? cfg->name : "?", total);
+        g_set_error(error, QSIM_CONFIG_ERROR, QSIM_CONFIG_ERROR_INVALID, "%u threads do not fit machine %s (%u cores)",
+                    nthreads, name, total);
         return NULL;
     }
     for (guint i = 0; cores && i < nthreads; i++)
         if (cores[i] >= total) {
             g_set_error(error, QSIM_CONFIG_ERROR, QSIM_CONFIG_ERROR_INVALID,
-                        "thread %u placed on core %u: machine %s has %u cores", i, cores[i],
-                        cfg->name ? cfg->name : "?", total);
+                        "thread %u placed on core %u: machine %s has %u cores", i, cores[i], name, total);
             return NULL;
         }
     int entry = isa_program_find_entry(prog, "main");

@@ -22,6 +22,7 @@ static const char *const set_leading_zero[] = { "core.rob=032", NULL };
 static const char *const set_ways[] = { "l1.ways=3", NULL };
 static const char *const set_slices[] = { "llc.slices=4", NULL };
 static const char *const set_cps[] = { "topology.cores_per_socket=1", NULL };
+static const char *const set_empty_name[] = { "name=", NULL };
 #define X100 "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
 #define X60 "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
 #define DEEP40 "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["
@@ -106,6 +107,30 @@ static const ErrorCase error_cases[] = {
     { "a section through an alias: its keys point at the alias",
       BASE "core: &c {rob: 64}\nl1: {size: 32KiB, ways: 8, latency: 4}\nl2: &m {size: 32KiB, ways: 8, latency: 10}\n"
            "llc: *m\n", NULL, QSIM_CONFIG_ERROR_INVALID, "t.yaml:9:6: llc.latency: must exceed the private caches' latency" },
+    /* Types are the schema's (issue 29 item 17): these loaded as what their text said. */
+    { "a required key null", "name:\narch: x86\ntopology:\n  sockets: 1\n  cores_per_socket: 2\n", NULL,
+      QSIM_CONFIG_ERROR_TYPE, "t.yaml:1:6: name: no value (a YAML null); give a string" },
+    { "a required key empty", "name: \"\"\narch: x86\ntopology:\n  sockets: 1\n  cores_per_socket: 2\n", NULL,
+      QSIM_CONFIG_ERROR_TYPE, "t.yaml:1:7: name: an empty string (a required key needs a value)" },
+    { "--set a required key empty", BASE, set_empty_name, QSIM_CONFIG_ERROR_TYPE,
+      "--set name=: name: an empty string (a required key needs a value)" },
+    { "an optional key null", BASE "description: ~\n", NULL, QSIM_CONFIG_ERROR_TYPE,
+      "t.yaml:6:14: description: no value (a YAML null); give a string, or leave the key out" },
+    { "a tagged null is no number", BASE "core:\n  rob: !!null 5\n", NULL, QSIM_CONFIG_ERROR_TYPE,
+      "t.yaml:7:8: core.rob: no value (a YAML null); give an integer, or leave the key out" },
+    { "a tagged string is no number", BASE "core:\n  rob: !!str 5\n", NULL, QSIM_CONFIG_ERROR_TYPE,
+      "t.yaml:7:8: core.rob: a value tagged !!str, where an integer is expected" },
+    { "a tag of its own", BASE "core:\n  rob: !big 5\n", NULL, QSIM_CONFIG_ERROR_TYPE,
+      "t.yaml:7:8: core.rob: a value tagged !big, where an integer is expected" },
+    { "a quoted boolean is a string", BASE "l2:\n  enabled: \"false\"\n", NULL, QSIM_CONFIG_ERROR_TYPE,
+      "t.yaml:7:12: l2.enabled: a quoted string ('false'), where true or false is expected: write it without quotes" },
+    { "a quoted number is a string", BASE "core:\n  rob: '64'\n", NULL, QSIM_CONFIG_ERROR_TYPE,
+      "t.yaml:7:8: core.rob: a quoted string ('64'), where an integer is expected: write it without quotes" },
+    { "a size is exact: no rounding", BASE "l1:\n  size: 99999999999.99999999999B\n", NULL, QSIM_CONFIG_ERROR_TYPE,
+      "t.yaml:7:9: l1.size: expected a size such as 32KiB or 2.5MiB (whole bytes), got '99999999999.99999999999B'" },
+    { "a size's many fraction digits", BASE "l1:\n  size: 32.0000000000000000000000000000000000001KiB\n", NULL,
+      QSIM_CONFIG_ERROR_TYPE, "t.yaml:7:9: l1.size: expected a size such as 32KiB or 2.5MiB (whole bytes), got "
+      "'32.0000000000000000000000000000000000001KiB'" },
     { "fewer cores than the file's slices", BASE "llc:\n  slices: 2\n", set_cps, QSIM_CONFIG_ERROR_INVALID,
       "--set topology.cores_per_socket=1: llc.slices: 2 slices exceed topology.cores_per_socket (1): a ring or "
       "mesh has a stop per core (only ondie: crossbar takes more)" },
@@ -156,6 +181,24 @@ START_TEST(test_missing_file)
     ck_assert(g_error_matches(error, QSIM_CONFIG_ERROR, QSIM_CONFIG_ERROR_NOT_FOUND));
     ck_assert(g_str_has_prefix(error->message, "no-such-machine: no such config file"));
     g_error_free(error);
+}
+END_TEST
+
+/* Sizes are exact: what the text says, to the byte, however it is written. */
+START_TEST(test_sizes_exact)
+{
+    static const struct { const char *text; gint64 bytes; } rows[] = {
+        { "1.5KiB", 1536 }, { "2.5MiB", 2621440 }, { "0.25GiB", 268435456 }, { "1.000000000000000000000000000KiB", 1024 },
+        { "4096B", 4096 }, { "1.024KB", 1024 }, { "0.0009765625MiB", 1024 }, { "8 KiB", 8192 },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS(rows); i++) {
+        g_autofree char *text = g_strdup_printf(BASE "l1:\n  size: %s\n  ways: 1\n", rows[i].text);
+        GError *error = NULL;
+        QsimConfig *cfg = config_load_string(text, "t.yaml", NULL, &error);
+        ck_assert_msg(cfg, "%s: %s", rows[i].text, error ? error->message : "");
+        ck_assert_int_eq(cfg->l1.size, rows[i].bytes);
+        config_free(cfg);
+    }
 }
 END_TEST
 
@@ -330,6 +373,7 @@ Suite *make_config_suite(void)
     tc = tcase_create("values");
     tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_defaults_units_and_sets);
+    tcase_add_test(tc, test_sizes_exact);
     tcase_add_test(tc, test_round_trip);
     tcase_add_test(tc, test_strings_print_back);
     tcase_add_test(tc, test_shipped_configs_round_trip);

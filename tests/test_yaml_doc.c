@@ -100,9 +100,9 @@ START_TEST(test_alias_positions)
 {
     const char *text = "a: &x 1\nb: [2, *x]\nc:\n  d: *x\n  *x : e\n";
     yaml_document_t doc;
-    YamlDocAliases *al = NULL;
+    YamlDocSource *al = NULL;
     g_autoptr(GError) e = NULL;
-    ck_assert_msg(yaml_doc_load_with_aliases(text, strlen(text), "t.yaml", "thing", &doc, &al, TEST_ERROR, 7, &e),
+    ck_assert_msg(yaml_doc_load_with_source(text, strlen(text), "t.yaml", "thing", &doc, &al, TEST_ERROR, 7, &e),
                   "%s", e ? e->message : "");
     yaml_node_t *root = yaml_document_get_root_node(&doc);
     ck_assert(!yaml_doc_alias_at(al, &doc, root, 1)); /* a's value is written there */
@@ -117,7 +117,7 @@ START_TEST(test_alias_positions)
     ck_assert(m && m->line == 4 && m->column == 2);
     /* the node itself is the anchor's: line 1 */
     ck_assert_uint_eq(yaml_document_get_node(&doc, c->data.mapping.pairs.start[0].value)->start_mark.line, 0);
-    yaml_doc_aliases_free(al);
+    yaml_doc_source_free(al);
     yaml_document_delete(&doc);
 }
 END_TEST

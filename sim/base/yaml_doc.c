@@ -9,9 +9,10 @@ static void syntax_error(const yaml_parser_t *p, const char *filename, GQuark do
                 p->context ? p->context : "");
 }
 
-/* Where the aliases stood, by (parent node id, item index). */
-struct YamlDocAliases {
+/* Where the aliases stood, by (parent node id, item index); the scalars with a tag written. */
+struct YamlDocSource {
     GHashTable *marks;          /* guint64 key (id << 32 | item) -> yaml_mark_t* */
+    GHashTable *tagged;         /* node ids (GUINT_TO_POINTER), as a set */
 };
 
 static guint64 item_key(guint64 parent_id, guint64 item) { return parent_id << 32 | item; }
@@ -24,6 +25,7 @@ typedef struct {
     struct { guint64 id, items; } open[YAML_DOC_MAX_DEPTH + 1];
     guint depth;
     GHashTable *marks;
+    GHashTable *tagged;
 } AliasWalk;
 
 /* One event that takes an item's place (scalar, collection start, alias). */
@@ -39,6 +41,8 @@ static void item_seen(AliasWalk *w, const yaml_event_t *ev)
     }
     if (ev->type != YAML_ALIAS_EVENT)
         w->next_id++;
+    if (ev->type == YAML_SCALAR_EVENT && ev->data.scalar.tag && w->tagged && w->next_id < G_MAXUINT)
+        g_hash_table_add(w->tagged, GUINT_TO_POINTER((guint)w->next_id));
     if (ev->type == YAML_SEQUENCE_START_EVENT || ev->type == YAML_MAPPING_START_EVENT) {
         w->open[w->depth].id = w->next_id;
         w->open[w->depth].items = 0;
@@ -49,14 +53,14 @@ static void item_seen(AliasWalk *w, const yaml_event_t *ev)
 /* The first pass: the events, with depth, documents and values checked, and the aliases'
  * places kept in `marks` (may be NULL). */
 static gboolean check_events(const char *text, gsize len, const char *filename, const char *what, GQuark domain,
-                             gint code, GHashTable *marks, GError **error)
+                             gint code, YamlDocSource *src, GError **error)
 {
     yaml_parser_t p;
     yaml_parser_initialize(&p);
     yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
     guint depth = 0, docs = 0;
     gboolean ok = TRUE, done = FALSE;
-    AliasWalk w = { .marks = marks };
+    AliasWalk w = { .marks = src ? src->marks : NULL, .tagged = src ? src->tagged : NULL };
     while (ok && !done) {
         yaml_event_t ev;
         if (!yaml_parser_parse(&p, &ev)) {
@@ -113,9 +117,9 @@ static gboolean check_events(const char *text, gsize len, const char *filename, 
 }
 
 static gboolean load(const char *text, gsize len, const char *filename, const char *what, yaml_document_t *doc,
-                     GHashTable *marks, GQuark domain, gint code, GError **error)
+                     YamlDocSource *src, GQuark domain, gint code, GError **error)
 {
-    if (!check_events(text, len, filename, what, domain, code, marks, error))
+    if (!check_events(text, len, filename, what, domain, code, src, error))
         return FALSE;
     yaml_parser_t p;
     yaml_parser_initialize(&p);
@@ -133,29 +137,36 @@ gboolean yaml_doc_load(const char *text, gsize len, const char *filename, const 
     return load(text, len, filename, what, doc, NULL, domain, code, error);
 }
 
-gboolean yaml_doc_load_with_aliases(const char *text, gsize len, const char *filename, const char *what,
-                                    yaml_document_t *doc, YamlDocAliases **aliases, GQuark domain, gint code,
+gboolean yaml_doc_load_with_source(const char *text, gsize len, const char *filename, const char *what,
+                                    yaml_document_t *doc, YamlDocSource **source, GQuark domain, gint code,
                                     GError **error)
 {
-    GHashTable *marks = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, g_free);
-    if (!load(text, len, filename, what, doc, marks, domain, code, error)) {
-        g_hash_table_destroy(marks);
+    YamlDocSource *src = g_new(YamlDocSource, 1);
+    src->marks = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, g_free);
+    src->tagged = g_hash_table_new(g_direct_hash, g_direct_equal);
+    if (!load(text, len, filename, what, doc, src, domain, code, error)) {
+        yaml_doc_source_free(src);
         return FALSE;
     }
-    *aliases = g_new(YamlDocAliases, 1);
-    (*aliases)->marks = marks;
+    *source = src;
     return TRUE;
 }
 
-void yaml_doc_aliases_free(YamlDocAliases *a)
+void yaml_doc_source_free(YamlDocSource *a)
 {
     if (!a)
         return;
     g_hash_table_destroy(a->marks);
+    g_hash_table_destroy(a->tagged);
     g_free(a);
 }
 
-const yaml_mark_t *yaml_doc_alias_at(const YamlDocAliases *a, yaml_document_t *doc, const yaml_node_t *parent,
+gboolean yaml_doc_tag_written(const YamlDocSource *a, yaml_document_t *doc, const yaml_node_t *node)
+{
+    return a && g_hash_table_contains(a->tagged, GUINT_TO_POINTER((guint)(node - doc->nodes.start) + 1));
+}
+
+const yaml_mark_t *yaml_doc_alias_at(const YamlDocSource *a, yaml_document_t *doc, const yaml_node_t *parent,
                                      gsize item)
 {
     if (!a || !parent)
