@@ -111,27 +111,35 @@ int cmd_native(int argc, char **argv)
     g_autoptr(NativeLock) nl = lock ? native_lock_builtin(lock, &error) : native_lock_from_file(lock_file, &error);
     if (!nl)
         return cli_fail(error);
-    g_autoptr(GPtrArray) runs = g_ptr_array_new_with_free_func((GDestroyNotify)json_node_unref);
+    /* Each run's report is summarised as it comes (only one kept whole: a single run's). */
+    NativeRepeat *acc = repeat > 1 ? native_repeat_new(fmt == REPORT_JSON) : NULL;
+    JsonNode *only = NULL;
     guint disturbed = 0;
     gboolean mutex_ok = TRUE;
     for (gint i = 0; i < repeat; i++) {
         JsonNode *root = native_run(nl, &o, &error);
         if (!root) {
             fprintf(stderr, "qsim: %s\n", error->message);
+            native_repeat_free(acc);
             return error->code == NATIVE_ERROR_USAGE ? QSIM_EXIT_USAGE : QSIM_EXIT_FAILED;
         }
-        g_ptr_array_add(runs, root);
         disturbed += print_warnings(root, repeat > 1 ? (guint)i + 1 : 0, (guint)repeat);
         mutex_ok &= json_object_get_boolean_member(json_node_get_object(root), "mutual_exclusion");
+        if (repeat == 1) {
+            only = root;
+        } else {
+            native_repeat_add(acc, root);
+            json_node_unref(root);
+        }
     }
     if (repeat == 1) {
-        g_autofree char *text = report_format(runs->pdata[0], fmt);
+        g_autofree char *text = report_format(only, fmt);
+        json_node_unref(only);
         fputs(text, stdout);
     } else {
         /* Text shows each figure's median and spread; JSON has median, min and max, and the runs. */
         NativeSummaryView view = fmt == REPORT_TEXT ? NATIVE_SUMMARY_TEXT : NATIVE_SUMMARY_DATA;
-        JsonNode *summary = native_repeat_summary((JsonNode *const *)runs->pdata, runs->len, view,
-                                                  fmt == REPORT_JSON);
+        JsonNode *summary = native_repeat_finish(acc, view);
         g_autofree char *text = report_format(summary, fmt);
         fputs(text, stdout);
         json_node_unref(summary);
