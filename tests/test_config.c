@@ -3,6 +3,7 @@
 #include <check.h>
 #include <string.h>
 #include "sim/base/config.h"
+#include "tests/fuzz/config_mutate.h"
 
 #define BASE "name: t\narch: x86\ntopology:\n  sockets: 1\n  cores_per_socket: 2\n"
 
@@ -361,6 +362,38 @@ START_TEST(test_arch_only_keys)
 }
 END_TEST
 
+/* The fuzz target's structure-aware strategy (tests/fuzz/config_mutate.h), here without clang:
+ * real keys at their boundaries and past them, in combinations, from a valid base and from
+ * what the mutations before made.  Loading never crashes: it gives a config, which prints and
+ * loads back the same, or an error naming the file's position or the key. */
+START_TEST(test_schema_mutations)
+{
+    g_autofree char *text = g_strdup(CONFIG_MUTATE_BASE);
+    guint loaded = 0, refused = 0;
+    for (guint32 seed = 1; seed <= 3000; seed++) {
+        g_autofree char *m = config_mutate(text, seed);
+        GError *error = NULL;
+        QsimConfig *c = config_load_string(m, "m.yaml", NULL, &error);
+        if (c) {
+            g_autofree char *yaml = config_to_yaml(c);
+            g_autoptr(QsimConfig) back = config_load_string(yaml, "p.yaml", NULL, NULL);
+            ck_assert_msg(back && config_equal(c, back), "seed %u: the printed config loads differently:\n%s", seed, m);
+            config_free(c);
+            loaded++;
+            g_free(text);
+            text = g_steal_pointer(&m); /* go on from there */
+        } else {
+            ck_assert_msg(error && g_str_has_prefix(error->message, "m.yaml:"), "seed %u: %s\n%s", seed,
+                          error ? error->message : "no error", m);
+            g_error_free(error);
+            refused++;
+        }
+    }
+    ck_assert_uint_gt(loaded, 100);
+    ck_assert_uint_gt(refused, 100);
+}
+END_TEST
+
 Suite *make_config_suite(void)
 {
     Suite *s = suite_create("config");
@@ -374,6 +407,7 @@ Suite *make_config_suite(void)
     tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_defaults_units_and_sets);
     tcase_add_test(tc, test_sizes_exact);
+    tcase_add_test(tc, test_schema_mutations);
     tcase_add_test(tc, test_round_trip);
     tcase_add_test(tc, test_strings_print_back);
     tcase_add_test(tc, test_shipped_configs_round_trip);
