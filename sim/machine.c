@@ -3,6 +3,8 @@
 #include <string.h>
 #include "cores/isa/isa_exec.h"
 #include "sim/os/os_model.h"
+#include "sim/mark_log.h"
+#include "sim/base/echo.h"
 
 /* With an OS model, a core's port answers are routed here first: the model's own requests (the
  * futex hash buckets) to it, the rest to the core. */
@@ -34,6 +36,7 @@ struct Machine {
     Cycle last_mark;
     Cycle progress_window;   /* 0: no progress watchdog */
     gint fault_core;         /* the index in cores of the core whose op faulted, -1: none */
+    CoreFault fault;         /* its fault (the core's own, or the OS model's for a futex word) */
     guint fault_thread;      /* the thread it was running */
     Cycle fault_cycle;
 };
@@ -77,28 +80,34 @@ static void sev_all(void *ctx, guint from G_GNUC_UNUSED)
         core_signal_event(m->cores[i]);
 }
 
-/* Every mark is progress; the caller's hook hears it after the machine. */
+/* An acquisition or a release is progress (mark_is_progress), no other mark; the caller's hook
+ * hears every mark, after the machine. */
 static void on_mark(void *ctx, guint core, int64_t n, Cycle when)
 {
     Machine *m = ctx;
-    m->last_mark = when;
+    if (mark_is_progress(n))
+        m->last_mark = when;
     if (m->mark_fn)
         m->mark_fn(m->mark_ctx, core, n, when);
 }
 
-/* An op faulted: nothing else runs, so the state is the fault's (the engine drains what is in
- * flight to cores that no longer listen). */
-static void on_fault(void *ctx, guint core, const CoreFault *f G_GNUC_UNUSED)
+/* An op faulted (the core says so, or the OS model for a futex op's word): nothing else runs,
+ * so the state is the fault's (the engine drains what is in flight to cores that no longer
+ * listen, and the OS model's own events are dropped). */
+static void on_fault(void *ctx, guint core, const CoreFault *f)
 {
     Machine *m = ctx;
     for (guint i = 0; i < m->n; i++) {
         if (core_id(m->cores[i]) == core && m->fault_core < 0) {
             m->fault_core = (gint)i;
+            m->fault = *f;
             m->fault_thread = core_tid(m->cores[i]);
             m->fault_cycle = engine_now(m->e);
         }
         core_stop(m->cores[i]);
     }
+    if (m->os)
+        os_model_stop(m->os);
 }
 
 /* A `work` retires nothing for its whole length: the stall watchdog waits that much longer. */
@@ -124,18 +133,18 @@ Machine *machine_new(const QsimConfig *cfg, Engine *e, const MemSystemOps *ops, 
                      const guint *cores, GError **error)
 {
     guint total = config_total_cores(cfg);
+    /* the config's name is the user's text: echoed as such (sim/base/echo.h) */
+    g_autofree char *name = echo_clip(cfg->name ? cfg->name : "?");
     /* Threads beyond the cores share them through the OS model's run queues. */
     if (nthreads == 0 || (!cores && nthreads > total)) {
-        g_set_error(error, QSIM_CONFIG_ERROR, QSIM_CONFIG_ERROR_INVALID,
-                    "%u threads do not fit machine %s (%u cores)", nthreads,
-                    cfg->name ? cfg->name : "?", total);
+        g_set_error(error, QSIM_CONFIG_ERROR, QSIM_CONFIG_ERROR_INVALID, "%u threads do not fit machine %s (%u cores)",
+                    nthreads, name, total);
         return NULL;
     }
     for (guint i = 0; cores && i < nthreads; i++)
         if (cores[i] >= total) {
             g_set_error(error, QSIM_CONFIG_ERROR, QSIM_CONFIG_ERROR_INVALID,
-                        "thread %u placed on core %u: machine %s has %u cores", i, cores[i],
-                        cfg->name ? cfg->name : "?", total);
+                        "thread %u placed on core %u: machine %s has %u cores", i, cores[i], name, total);
             return NULL;
         }
     int entry = isa_program_find_entry(prog, "main");
@@ -172,7 +181,8 @@ Machine *machine_new(const QsimConfig *cfg, Engine *e, const MemSystemOps *ops, 
         m->n++;
     }
     if (os_model_needed(prog, nthreads, m->n)) {
-        m->os = os_model_new(cfg, e, ops->issue, ms, nthreads);
+        m->os = os_model_new(cfg, e, prog, layout, ops->issue, ms, nthreads);
+        os_model_set_fault_hook(m->os, on_fault, m);
         m->shims = g_new0(PortShim, m->n);
         for (guint k = 0; k < m->n; k++) {
             m->shims[k] = (PortShim){ m->os, m->cores[k], core_id(m->cores[k]) };
@@ -296,7 +306,7 @@ void machine_catch_up(Machine *m)
 static void fault_report(Machine *m)
 {
     const Core *c = m->cores[m->fault_core];
-    const CoreFault *f = core_fault(c);
+    const CoreFault *f = &m->fault;
     g_autofree char *what = isa_fault_report(m->prog, m->layout, m->fault_thread, f->pc, f->kind, f->addr,
                                              f->size);
     g_string_truncate(m->report, 0);
@@ -304,9 +314,16 @@ static void fault_report(Machine *m)
                            m->fault_cycle);
 }
 
+Cycle machine_stall_window(const Machine *m)
+{
+    Cycle os = m->os ? os_model_quiet(m->os).retire : 0;
+    return (Cycle)m->cfg->run.stall_cycles + m->longest_work + m->work_jitter + os;
+}
+
 /* The watchdogs run the engine in windows of run.stall_cycles (the progress window when that
  * is shorter): cheap, and a window with no retirement anywhere is exactly a stall.  The window
- * is longer by the program's longest `work` (with jitter), which retires nothing for as long.
+ * is longer by the program's longest `work` (with jitter), which retires nothing for as long,
+ * and by what the OS model's costs may keep every core from retiring (machine_stall_window).
  * Cores asleep in steady loops catch up at each window's end, so that what the watchdogs read
  * is what it would have been without fast-forward (a sleeper retires no mark: the progress
  * watchdog fires at the same cycle). */
@@ -317,7 +334,7 @@ MachineOutcome machine_run(Machine *m, Cycle max_cycles)
         core_start(m->cores[i], m->delay[i]);
     if (m->os)
         os_model_start(m->os);
-    Cycle window = (Cycle)m->cfg->run.stall_cycles + m->longest_work + m->work_jitter, last_progress = start;
+    Cycle window = machine_stall_window(m), last_progress = start;
     Cycle step = m->progress_window ? MIN(window, m->progress_window) : window;
     Cycle limit = max_cycles == CYCLE_NEVER ? CYCLE_NEVER : start + max_cycles;
     m->last_mark = start;
@@ -356,12 +373,12 @@ MachineOutcome machine_run(Machine *m, Cycle max_cycles)
         }
         if (engine_now(m->e) >= last_progress + window ||
             engine_next_cycle(m->e) > last_progress + window) {
-            stall_report(m, "no instruction retired for run.stall_cycles");
+            stall_report(m, "no instruction retired for the stall window");
             out = MACHINE_STALLED;
             break;
         }
         if (m->progress_window && engine_now(m->e) >= m->last_mark + m->progress_window) {
-            stall_report(m, "no core retired a mark for the progress window");
+            stall_report(m, "no core retired an acquisition or a release for the progress window");
             out = MACHINE_NO_PROGRESS;
             break;
         }

@@ -32,8 +32,8 @@ extern const MemSystemOps machine_memsys_ops;
 
 typedef enum {
     MACHINE_DONE,        /* every core halted */
-    MACHINE_STALLED,     /* no retirement anywhere for run.stall_cycles (plus the longest `work`),
-                          * or nothing left to run */
+    MACHINE_STALLED,     /* no retirement anywhere for machine_stall_window (run.stall_cycles plus
+                          * the longest `work` and the OS's costs), or nothing left to run */
     MACHINE_LIMIT,       /* the cycle limit passed to machine_run came first */
     MACHINE_FAULT,       /* an op faulted (cores/isa/isa_fault.h); every core stopped there */
     MACHINE_NO_PROGRESS, /* cores retire, but no `mark` for the progress window */
@@ -67,13 +67,18 @@ void machine_set_fast_forward(Machine *m, gboolean on);
  * memory system's counters (the warm-up snapshot): every core asleep in a steady loop does
  * everything it would have done before cycle T's hits and ticks. */
 void machine_catch_up(Machine *m);
-/* The progress watchdog: the run ends as MACHINE_NO_PROGRESS when no core retires a `mark` for
- * `cycles` (0, the default: off).  A lock that never hands over retires all the while, so the
- * stall watchdog cannot see it; the harness marks every lock call, acquisition and release. */
+/* The progress watchdog: the run ends as MACHINE_NO_PROGRESS when no core retires an
+ * acquisition's or a release's `mark` (mark_is_progress, sim/mark_log.h) for `cycles` (0, the
+ * default: off).  A lock that never hands over retires all the while, so the stall watchdog
+ * cannot see it; any other mark may sit in its spin loop. */
 void machine_set_progress_window(Machine *m, Cycle cycles);
 /* Every core's pipeline events (machine clears, mispredicts, replays, WFE sleeps), in words. */
 void machine_set_trace_hook(Machine *m, CoreTraceFn fn, void *ctx);
 
+/* How long no core may retire anything before the run has stalled: run.stall_cycles, plus the
+ * program's longest `work` with its jitter, plus what the OS model's costs may take
+ * (os_model_quiet's `retire`) when the run has one. */
+Cycle machine_stall_window(const Machine *m);
 /* Runs until every core halts, the watchdog fires, or `max_cycles` (CYCLE_NEVER: no limit). */
 MachineOutcome machine_run(Machine *m, Cycle max_cycles);
 /* After a stall or lack of progress: one line per core saying what it waits for; after a

@@ -22,6 +22,11 @@
 #include <stdint.h>
 #include "sim/base/latency_stats.h"
 
+/* What the progress watchdogs (the model's, sim/machine.h, and the native runner's) count as
+ * progress: an acquisition or a release.  Any other mark, the harness's `mark 1` too, may sit
+ * in a lock's spin loop (`lock: mark 0; jmp lock`) and says nothing about the lock moving. */
+static inline gboolean mark_is_progress(int64_t n) { return n == 2 || n == 3; }
+
 /* Keep every latency sample (the log grows with the run). */
 #define MARK_LOG_EVERY_SAMPLE G_MAXUINT64
 

@@ -278,16 +278,17 @@ static gboolean wire_trace(const RunOptions *o, RunWiring *w, GError **error)
     };
     TraceFilter filter = { to->show ? to->show : TRACE_SHOW_DEFAULT, lines };
     w->trace = trace_stream_new(&ctx, &filter);
+    guint64 limit = (guint64)w->cfg->run.trace_limit;
     if (to->text)
-        trace_stream_add_sink(w->trace, trace_text_new(to->text, filter.show, !to->show));
+        trace_stream_add_sink(w->trace, trace_text_new(to->text, filter.show, !to->show, limit));
     if (to->perfetto) {
-        TraceSink *s = trace_perfetto_new(to->perfetto, error);
+        TraceSink *s = trace_perfetto_new(to->perfetto, limit, error);
         if (!s)
             return FALSE;
         trace_stream_add_sink(w->trace, s);
     }
     if (to->html)
-        trace_stream_add_sink(w->trace, trace_html_new(to->html));
+        trace_stream_add_sink(w->trace, trace_html_new(to->html, limit));
     memsys_set_trace(w->ms, trace_stream_mem, w->trace);
     machine_set_trace_hook(w->m, trace_stream_core, w->trace);
     return TRUE;
@@ -315,7 +316,12 @@ static gboolean wire_machine(const RunOptions *o, RunWiring *w, GError **error)
     machine_set_mark_hook(w->m, on_mark, w);
     w->last_mark = g_new0(int64_t, wl->threads);
     w->last_mark_at = g_new0(Cycle, wl->threads);
-    w->progress = o->progress_cycles ? o->progress_cycles : run_progress_default(wl, (guint64)w->cfg->run.stall_cycles);
+    /* The OS model's costs (a lock holder preempted, a thread woken from idle) hold acquisitions
+     * back as long as they take, whatever the workload: the default waits for them too. */
+    guint64 os_quiet = machine_os(w->m) ? os_model_quiet(machine_os(w->m)).progress : 0;
+    w->progress = o->progress_cycles ? o->progress_cycles
+                                     : MIN(run_progress_default(wl, (guint64)w->cfg->run.stall_cycles) + os_quiet,
+                                           RUN_PROGRESS_MAX);
     machine_set_progress_window(w->m, w->progress);
     if (tracing(&o->trace) && !wire_trace(o, w, error))
         return FALSE;
@@ -451,17 +457,28 @@ static RunJudgement judge_run(const RunOptions *o, const RunWiring *w, RunResult
     r->ok = v.mutual_exclusion && !v.stalled && !v.faulted && !v.halted_in_lock;
     if (v.faulted)
         g_string_append_printf(why, "the run faulted: %s", machine_stall_report(w->m));
-    if (w->outcome == MACHINE_STALLED)
-        g_string_append_printf(why, "the run stalled: no core retired anything for %" G_GINT64_FORMAT
-                                    " cycles (run.stall_cycles)\n%s", w->cfg->run.stall_cycles,
-                               machine_stall_report(w->m));
+    if (w->outcome == MACHINE_STALLED) {
+        Cycle window = machine_stall_window(w->m);
+        g_autofree char *parts = window == (Cycle)w->cfg->run.stall_cycles
+            ? g_strdup("run.stall_cycles")
+            : g_strdup_printf("run.stall_cycles %" G_GINT64_FORMAT " and %s", w->cfg->run.stall_cycles,
+                              machine_os(w->m) ? "the program's longest `work` and the OS model's os.* costs"
+                                               : "the program's longest `work`");
+        g_string_append_printf(why, "the run stalled: no core retired anything for %" G_GUINT64_FORMAT " cycles (%s)\n%s",
+                               window, parts, machine_stall_report(w->m));
+    }
     if (w->outcome == MACHINE_NO_PROGRESS) {
-        g_string_append_printf(why, "the run made no progress: no thread called, acquired or released the lock for "
+        g_string_append_printf(why, "the run made no progress: no thread acquired or released the lock for "
                                     "%" G_GUINT64_FORMAT " cycles (--progress-cycles%s), up to cycle %"
                                     G_GUINT64_FORMAT "\n", w->progress,
-                               o->progress_cycles ? "" : "; its default follows the workload", machine_cycles(w->m));
+                               o->progress_cycles ? ""
+                               : machine_os(w->m) ? "; its default follows the workload and the OS model's costs"
+                                                  : "; its default follows the workload",
+                               machine_cycles(w->m));
         for (guint t = 0; t < wl->threads; t++)
             describe_phase(w, t, why);
+        if (machine_os(w->m))
+            os_model_describe(machine_os(w->m), why);
     }
     if (!v.mutual_exclusion)
         g_string_append_printf(why, "mutual exclusion violated: counter %" G_GUINT64_FORMAT

@@ -379,7 +379,7 @@ static const ReportKeyDoc result_keys[] = {
     { "mutual_exclusion", "boolean", "no two threads were inside a critical section at once and the shared "
                                      "counter holds every increment" },
     { "stalled", "boolean", "a watchdog of the model ended the run (exit 1): no core retired for run.stall_cycles, or "
-                            "no thread called, acquired or released the lock for --progress-cycles "
+                            "no thread acquired or released the lock for --progress-cycles "
                             "(docs/robustness.md)" },
     { "faulted", "boolean", "an op of the lock faulted (an unaligned access, one outside the program's memory, `la` "
                             "of a thread that does not exist) and every core stopped there (model runs; exit 1)" },

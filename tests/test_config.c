@@ -3,6 +3,7 @@
 #include <check.h>
 #include <string.h>
 #include "sim/base/config.h"
+#include "tests/fuzz/config_mutate.h"
 
 #define BASE "name: t\narch: x86\ntopology:\n  sockets: 1\n  cores_per_socket: 2\n"
 
@@ -22,6 +23,7 @@ static const char *const set_leading_zero[] = { "core.rob=032", NULL };
 static const char *const set_ways[] = { "l1.ways=3", NULL };
 static const char *const set_slices[] = { "llc.slices=4", NULL };
 static const char *const set_cps[] = { "topology.cores_per_socket=1", NULL };
+static const char *const set_empty_name[] = { "name=", NULL };
 #define X100 "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
 #define X60 "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
 #define DEEP40 "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["
@@ -96,6 +98,40 @@ static const ErrorCase error_cases[] = {
     { "LLC slices beyond the ring's stops", BASE "topology:\n  ondie: ring\n", set_slices, QSIM_CONFIG_ERROR_INVALID,
       "--set llc.slices=4: llc.slices: 4 slices exceed topology.cores_per_socket (2): a ring or mesh has a stop "
       "per core (only ondie: crossbar takes more)" },
+    /* An alias's node is its anchor's: errors pointed at the anchor (3:13), not at the use. */
+    { "a bad value through an alias points at the alias", BASE "core: {rob: &r 64}\nl1: {latency: 4, size: *r}\n", NULL,
+      QSIM_CONFIG_ERROR_RANGE, "t.yaml:7:24: l1.size: size 64 is out of range [1024, 1000000000] bytes" },
+    { "a string through an alias", "name: &n t\narch: x86\ntopology:\n  sockets: 1\n  cores_per_socket: 2\n"
+      "core:\n  rob: *n\n", NULL, QSIM_CONFIG_ERROR_TYPE, "t.yaml:7:8: core.rob: expected an integer, got 't'" },
+    { "a key twice, once through an alias", BASE "core:\n  rob: &r 10\n  rob: *r\n", NULL, QSIM_CONFIG_ERROR_INVALID,
+      "t.yaml:8:3: core.rob: key given twice (first at line 7)" },
+    { "a section through an alias: its keys point at the alias",
+      BASE "core: &c {rob: 64}\nl1: {size: 32KiB, ways: 8, latency: 4}\nl2: &m {size: 32KiB, ways: 8, latency: 10}\n"
+           "llc: *m\n", NULL, QSIM_CONFIG_ERROR_INVALID, "t.yaml:9:6: llc.latency: must exceed the private caches' latency" },
+    /* Types are the schema's (issue 29 item 17): these loaded as what their text said. */
+    { "a required key null", "name:\narch: x86\ntopology:\n  sockets: 1\n  cores_per_socket: 2\n", NULL,
+      QSIM_CONFIG_ERROR_TYPE, "t.yaml:1:6: name: no value (a YAML null); give a string" },
+    { "a required key empty", "name: \"\"\narch: x86\ntopology:\n  sockets: 1\n  cores_per_socket: 2\n", NULL,
+      QSIM_CONFIG_ERROR_TYPE, "t.yaml:1:7: name: an empty string (a required key needs a value)" },
+    { "--set a required key empty", BASE, set_empty_name, QSIM_CONFIG_ERROR_TYPE,
+      "--set name=: name: an empty string (a required key needs a value)" },
+    { "an optional key null", BASE "description: ~\n", NULL, QSIM_CONFIG_ERROR_TYPE,
+      "t.yaml:6:14: description: no value (a YAML null); give a string, or leave the key out" },
+    { "a tagged null is no number", BASE "core:\n  rob: !!null 5\n", NULL, QSIM_CONFIG_ERROR_TYPE,
+      "t.yaml:7:8: core.rob: no value (a YAML null); give an integer, or leave the key out" },
+    { "a tagged string is no number", BASE "core:\n  rob: !!str 5\n", NULL, QSIM_CONFIG_ERROR_TYPE,
+      "t.yaml:7:8: core.rob: a value tagged !!str, where an integer is expected" },
+    { "a tag of its own", BASE "core:\n  rob: !big 5\n", NULL, QSIM_CONFIG_ERROR_TYPE,
+      "t.yaml:7:8: core.rob: a value tagged !big, where an integer is expected" },
+    { "a quoted boolean is a string", BASE "l2:\n  enabled: \"false\"\n", NULL, QSIM_CONFIG_ERROR_TYPE,
+      "t.yaml:7:12: l2.enabled: a quoted string ('false'), where true or false is expected: write it without quotes" },
+    { "a quoted number is a string", BASE "core:\n  rob: '64'\n", NULL, QSIM_CONFIG_ERROR_TYPE,
+      "t.yaml:7:8: core.rob: a quoted string ('64'), where an integer is expected: write it without quotes" },
+    { "a size is exact: no rounding", BASE "l1:\n  size: 99999999999.99999999999B\n", NULL, QSIM_CONFIG_ERROR_TYPE,
+      "t.yaml:7:9: l1.size: expected a size such as 32KiB or 2.5MiB (whole bytes), got '99999999999.99999999999B'" },
+    { "a size's many fraction digits", BASE "l1:\n  size: 32.0000000000000000000000000000000000001KiB\n", NULL,
+      QSIM_CONFIG_ERROR_TYPE, "t.yaml:7:9: l1.size: expected a size such as 32KiB or 2.5MiB (whole bytes), got "
+      "'32.0000000000000000000000000000000000001KiB'" },
     { "fewer cores than the file's slices", BASE "llc:\n  slices: 2\n", set_cps, QSIM_CONFIG_ERROR_INVALID,
       "--set topology.cores_per_socket=1: llc.slices: 2 slices exceed topology.cores_per_socket (1): a ring or "
       "mesh has a stop per core (only ondie: crossbar takes more)" },
@@ -146,6 +182,24 @@ START_TEST(test_missing_file)
     ck_assert(g_error_matches(error, QSIM_CONFIG_ERROR, QSIM_CONFIG_ERROR_NOT_FOUND));
     ck_assert(g_str_has_prefix(error->message, "no-such-machine: no such config file"));
     g_error_free(error);
+}
+END_TEST
+
+/* Sizes are exact: what the text says, to the byte, however it is written. */
+START_TEST(test_sizes_exact)
+{
+    static const struct { const char *text; gint64 bytes; } rows[] = {
+        { "1.5KiB", 1536 }, { "2.5MiB", 2621440 }, { "0.25GiB", 268435456 }, { "1.000000000000000000000000000KiB", 1024 },
+        { "4096B", 4096 }, { "1.024KB", 1024 }, { "0.0009765625MiB", 1024 }, { "8 KiB", 8192 },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS(rows); i++) {
+        g_autofree char *text = g_strdup_printf(BASE "l1:\n  size: %s\n  ways: 1\n", rows[i].text);
+        GError *error = NULL;
+        QsimConfig *cfg = config_load_string(text, "t.yaml", NULL, &error);
+        ck_assert_msg(cfg, "%s: %s", rows[i].text, error ? error->message : "");
+        ck_assert_int_eq(cfg->l1.size, rows[i].bytes);
+        config_free(cfg);
+    }
 }
 END_TEST
 
@@ -308,6 +362,38 @@ START_TEST(test_arch_only_keys)
 }
 END_TEST
 
+/* The fuzz target's structure-aware strategy (tests/fuzz/config_mutate.h), here without clang:
+ * real keys at their boundaries and past them, in combinations, from a valid base and from
+ * what the mutations before made.  Loading never crashes: it gives a config, which prints and
+ * loads back the same, or an error naming the file's position or the key. */
+START_TEST(test_schema_mutations)
+{
+    g_autofree char *text = g_strdup(CONFIG_MUTATE_BASE);
+    guint loaded = 0, refused = 0;
+    for (guint32 seed = 1; seed <= 3000; seed++) {
+        g_autofree char *m = config_mutate(text, seed);
+        GError *error = NULL;
+        QsimConfig *c = config_load_string(m, "m.yaml", NULL, &error);
+        if (c) {
+            g_autofree char *yaml = config_to_yaml(c);
+            g_autoptr(QsimConfig) back = config_load_string(yaml, "p.yaml", NULL, NULL);
+            ck_assert_msg(back && config_equal(c, back), "seed %u: the printed config loads differently:\n%s", seed, m);
+            config_free(c);
+            loaded++;
+            g_free(text);
+            text = g_steal_pointer(&m); /* go on from there */
+        } else {
+            ck_assert_msg(error && g_str_has_prefix(error->message, "m.yaml:"), "seed %u: %s\n%s", seed,
+                          error ? error->message : "no error", m);
+            g_error_free(error);
+            refused++;
+        }
+    }
+    ck_assert_uint_gt(loaded, 100);
+    ck_assert_uint_gt(refused, 100);
+}
+END_TEST
+
 Suite *make_config_suite(void)
 {
     Suite *s = suite_create("config");
@@ -320,6 +406,8 @@ Suite *make_config_suite(void)
     tc = tcase_create("values");
     tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_defaults_units_and_sets);
+    tcase_add_test(tc, test_sizes_exact);
+    tcase_add_test(tc, test_schema_mutations);
     tcase_add_test(tc, test_round_trip);
     tcase_add_test(tc, test_strings_print_back);
     tcase_add_test(tc, test_shipped_configs_round_trip);

@@ -54,6 +54,29 @@ START_TEST(test_run_until_stops_at_limit)
 }
 END_TEST
 
+static void other(void *obj, uint64_t arg) { record(obj, arg + 100); }
+
+/* Cancelling drops one kind of event (of one obj or of any) and leaves the others in order; the
+ * clock then ends with the last event kept, not at a cancelled one. */
+START_TEST(test_cancel_keeps_the_rest_in_order)
+{
+    Rec r = { engine_new(1), g_string_new("") }, q = { r.e, r.log };
+    for (uint64_t i = 0; i < 40; i++) {
+        engine_schedule(r.e, (i * 7) % 13, i % 3 ? record : other, i % 2 ? &r : &q, i);
+        engine_schedule(r.e, 1000 + i, other, &r, i);
+    }
+    ck_assert_uint_eq(engine_cancel(r.e, other, NULL), 40 + 14);
+    ck_assert_uint_eq(engine_cancel(r.e, record, &q), 13);
+    ck_assert_uint_eq(engine_cancel(r.e, record, &q), 0);
+    engine_run_until(r.e, 5000);
+    ck_assert(engine_idle(r.e));
+    ck_assert_uint_eq(engine_now(r.e), 12);
+    ck_assert_str_eq(r.log->str, "13@0 17@2 19@3 23@5 25@6 1@7 29@8 5@9 31@9 7@10 35@11 11@12 37@12 ");
+    g_string_free(r.log, TRUE);
+    engine_free(r.e);
+}
+END_TEST
+
 START_TEST(test_many_events_heap_order)
 {
     Engine *e = engine_new(7);
@@ -191,6 +214,7 @@ Suite *make_engine_suite(void)
     tcase_add_test(tc, test_order_cycle_then_sequence);
     tcase_add_test(tc, test_run_until_stops_at_limit);
     tcase_add_test(tc, test_many_events_heap_order);
+    tcase_add_test(tc, test_cancel_keeps_the_rest_in_order);
     tcase_add_test(tc, test_classes_in_order);
     tcase_add_test(tc, test_same_cycle_work_runs_in_place);
     tcase_add_test(tc, test_stale_ticks_invisible);

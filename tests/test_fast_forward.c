@@ -452,11 +452,14 @@ END_TEST
 
 /* The OS model's time slices end while cores sleep in steady loops: with three and four
  * threads on two cores, the spinners are preempted (the slice's end catches the sleeper up
- * first) and switched back, many times, until thread 0's long `work` sets the flag. */
+ * first) and switched back, many times, until thread 0's long work sets the flag: 200 `work
+ * 1000`, since one `work 60000` is now never preempted (a slice ends only after its thread
+ * retired something; before, it was squashed at every slice's end and the run never ended). */
 START_TEST(test_time_slices_preempt_sleepers)
 {
     static const char text[] = ".shared lock_word 4 own_line\n.shared flag 8 own_line\n.entry lock\n.entry unlock\n"
-                               "lock:\n    bne tid, 0, spin\n    work 60000\n    mov r2, 1\n    st [flag], r2\n    ret\n"
+                               "lock:\n    bne tid, 0, spin\n    mov r3, 200\nagain:\n    work 1000\n    sub r3, r3, 1\n"
+                               "    bne r3, 0, again\n    mov r2, 1\n    st [flag], r2\n    ret\n"
                                "spin:\n    pause\n    ld r1, [flag]\n    beq r1, 0, spin\n    ret\nunlock:\n    ret\n";
     g_autofree char *path = NULL;
     g_autoptr(GError) err = NULL;

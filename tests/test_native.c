@@ -5,6 +5,7 @@
  * report (the shared builder's keys and types, beside the model's), the scheduler's warnings
  * (judged from injected numbers), repeated runs summarised, the CLI. */
 #include <check.h>
+#include <malloc.h>
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
@@ -695,6 +696,38 @@ START_TEST(test_repeat_summary)
     json_node_unref(broken[1]);
     for (guint i = 0; i < 3; i++)
         json_node_unref(runs[i]);
+}
+END_TEST
+
+/* `--repeat 4096` kept every run's report until the end (500 MB on a large host): the
+ * summary now takes from each report what it needs as it comes, and the report goes.  Memory
+ * in use grows by a small fraction of a report's tree per run (its numbers), not by the tree. */
+START_TEST(test_repeat_keeps_only_the_summary)
+{
+    size_t base = mallinfo2().uordblks;
+    JsonNode *one = fake_report(1000, 5, TRUE, FALSE);
+    size_t tree = mallinfo2().uordblks - base;
+    json_node_unref(one);
+    NativeRepeat *acc = native_repeat_new(FALSE);
+    one = fake_report(1000, 5, TRUE, FALSE);
+    native_repeat_add(acc, one); /* the first: the layout, kept */
+    json_node_unref(one);
+    size_t before = mallinfo2().uordblks;
+    const guint n = 4096;
+    for (guint i = 1; i < n; i++) {
+        JsonNode *r = fake_report(1000 + i, 5 + i, TRUE, i % 2);
+        native_repeat_add(acc, r);
+        json_node_unref(r);
+    }
+    size_t grown = mallinfo2().uordblks - before;
+    ck_assert_msg(grown < (n - 1) * tree / 4, "%zu bytes for %u runs of %zu-byte reports", grown, n - 1, tree);
+    ck_assert_uint_eq(native_repeat_count(acc), n);
+    JsonNode *sum = native_repeat_finish(acc, NATIVE_SUMMARY_DATA);
+    JsonObject *d = json_node_get_object(sum);
+    stats(d, "cycles", 1000 + (n - 1) / 2.0, 1000, 1000 + n - 1);
+    ck_assert_int_eq(json_object_get_int_member(d, "disturbed_runs"), n / 2);
+    ck_assert_int_eq(json_object_get_int_member(d, "repeat"), n);
+    json_node_unref(sum);
 }
 END_TEST
 
@@ -1481,6 +1514,7 @@ Suite *make_native_suite(void)
     tcase_add_test(tc, test_sched_in_the_report);
     tcase_add_test(tc, test_sched_delta);
     tcase_add_test(tc, test_repeat_summary);
+    tcase_add_test(tc, test_repeat_keeps_only_the_summary);
     tcase_add_test(tc, test_median);
     suite_add_tcase(s, tc);
 

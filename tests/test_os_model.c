@@ -257,6 +257,93 @@ START_TEST(test_more_threads_than_cores)
 }
 END_TEST
 
+/* More threads than cores, a fixed amount of work: the run ends when the last thread finishes,
+ * not when a time slice still pending comes due or the stall window closes (issue 29 item 6:
+ * every such run reported run.stall_cycles).  Whatever the window, the same cycles. */
+START_TEST(test_oversubscribed_run_ends_with_its_work)
+{
+    static const struct {
+        const char *lock, *config;
+        guint threads, iterations, cores;
+        gint64 below;                 /* well past the work, far short of any stall window */
+    } runs[] = {
+        { "ticket", "teaching", 4, 3, 2, 20000 },
+        { "ttas", "teaching", 3, 20, 2, 40000 },
+        { "mcs", "haswell", 37, 5, 36, 400000 },
+    };
+    const char *const short_window[] = { "run.stall_cycles=50000", NULL };
+    for (guint i = 0; i < G_N_ELEMENTS(runs); i++) {
+        RunResult a, b;
+        ck_assert_msg(run_lock(runs[i].lock, NULL, runs[i].config, NULL, runs[i].threads, runs[i].iterations, &a),
+                      "%s", a.failure);
+        gint64 cycles = report_int(a.report, "cycles");
+        ck_assert_msg(cycles < runs[i].below, "%s on %s, %u threads: %" G_GINT64_FORMAT " cycles", runs[i].lock,
+                      runs[i].config, runs[i].threads, cycles);
+        /* The cores sat idle only after their threads were done, not for a window after that. */
+        ck_assert_int_lt(report_int(a.report, "os_counters.idle_cycles"), cycles * runs[i].cores);
+        if (cycles < 50000) {
+            ck_assert_msg(run_lock(runs[i].lock, NULL, runs[i].config, short_window, runs[i].threads,
+                                   runs[i].iterations, &b), "%s", b.failure);
+            ck_assert_int_eq(report_int(b.report, "cycles"), cycles);
+            run_result_clear(&b);
+        }
+        run_result_clear(&a);
+    }
+}
+END_TEST
+
+/* Settings the config accepts never make a correct lock fail a watchdog (issue 29 item 9): a
+ * context switch or an idle wake-up longer than run.stall_cycles stalled ttas and futex-mutex,
+ * and one-cycle slices preempted every thread before it retired anything, for ever.  The
+ * watchdogs' windows follow the OS costs; a slice ends only after its thread retired
+ * something. */
+static const struct {
+    const char *lock, *config;
+    guint threads;
+    const char *set[3];
+} os_cost_rows[] = {
+    { "ttas", "teaching", 3, { "os.context_switch_cycles=2000000" } },
+    { "futex-mutex", "haswell", 4, { "os.wakeup_cycles=2000000" } },
+    { "ttas", "teaching", 4, { "os.sched_latency_cycles=1", "os.min_granularity_cycles=1" } },
+    { "futex-mutex", "teaching", 4, { "os.sched_latency_cycles=1", "os.min_granularity_cycles=1" } },
+    { "mcs", "teaching", 3, { "os.sched_latency_cycles=100", "os.min_granularity_cycles=10" } },
+    { "futex-mutex", "teaching", 4, { "os.syscall_cycles=3000000" } },
+    { "futex-mutex", "haswell", 4, { "os.futex_wake_cycles=500000", "run.stall_cycles=1000" } },
+    { "futex-mutex", "haswell", 8, { "os.futex_hold_cycles=1000000" } },
+    { "adaptive-mutex", "teaching", 3, { "os.futex_key_cycles=2000000", "os.context_switch_cycles=3000000" } },
+};
+
+START_TEST(test_os_costs_never_fail_a_correct_lock)
+{
+    RunResult r;
+    ck_assert_msg(run_lock(os_cost_rows[_i].lock, NULL, os_cost_rows[_i].config, os_cost_rows[_i].set,
+                           os_cost_rows[_i].threads, 20, &r),
+                  "%s on %s with %s: %s", os_cost_rows[_i].lock, os_cost_rows[_i].config, os_cost_rows[_i].set[0],
+                  r.failure);
+    ck_assert_int_eq(report_int(r.report, "acquisitions"), 20 * (gint64)os_cost_rows[_i].threads);
+    run_result_clear(&r);
+}
+END_TEST
+
+/* A stall with the OS model names the settings of its steps, and a core mid-switch says which
+ * cost it is paying. */
+START_TEST(test_stall_report_names_the_os_settings)
+{
+    g_autofree char *dir = g_dir_make_tmp("qsim-os-XXXXXX", NULL);
+    g_autofree char *path = g_build_filename(dir, "sleeper.qs", NULL);
+    ck_assert(g_file_set_contents(path, ".shared lock_word 4 own_line\n.entry lock\n.entry unlock\n"
+                                        "lock:\n    futex_wait r1, [lock_word], 0\n    ret\nunlock:\n    ret\n", -1, NULL));
+    RunResult r;
+    const char *const sets[] = { "os.context_switch_cycles=1234567", NULL };
+    ck_assert(!run_lock(NULL, path, "teaching", sets, 3, 5, &r));
+    ck_assert_msg(strstr(r.failure, "the run stalled") && strstr(r.failure, "the OS model's os.* costs") &&
+                  strstr(r.failure, "os.context_switch_cycles 1234567"), "%s", r.failure);
+    run_result_clear(&r);
+    g_unlink(path);
+    g_rmdir(dir);
+}
+END_TEST
+
 /* A thread left asleep with nobody to wake it: the run stalls, and says who sleeps where. */
 START_TEST(test_lost_wakeup_stalls_the_model)
 {
@@ -407,6 +494,9 @@ Suite *make_os_model_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_thread_state_survives_switches);
     tcase_add_test(tc, test_more_threads_than_cores);
+    tcase_add_test(tc, test_oversubscribed_run_ends_with_its_work);
+    tcase_add_loop_test(tc, test_os_costs_never_fail_a_correct_lock, 0, G_N_ELEMENTS(os_cost_rows));
+    tcase_add_test(tc, test_stall_report_names_the_os_settings);
     tcase_add_test(tc, test_migration_on_and_off);
     suite_add_tcase(s, tc);
     tc = tcase_create("unchanged");

@@ -187,6 +187,81 @@ START_TEST(test_fault_stops_native)
 END_TEST
 
 /* ------------------------------------------------------------------------------------------ */
+/* Futex words: the same faults (issue 29 items 2 and 7)                                      */
+/* ------------------------------------------------------------------------------------------ */
+
+/* A futex op's word is a 4-byte access like any other: on the model an unaligned one aborted in
+ * the memory system, one at NULL was performed (wake) or slept as a lost wake-up (wait), where
+ * verify and native said "outside the program's memory".  `line` is the futex op's. */
+static const struct {
+    const char *name;
+    const char *lock;
+    guint line;
+    const char *addr, *what;
+} futex_faults[] = {
+    { "wait at 3", "    mov r1, 3\n    futex_wait r0, [r1], 0\n", 7, "0x3", "outside the program's memory" },
+    { "wait unaligned", "    la r1, lock_word\n    add r1, r1, 2\n    futex_wait r0, [r1], 0\n", 8, "0x10002",
+      "is not 4-byte aligned" },
+    { "wake unaligned", "    la r1, lock_word\n    add r1, r1, 2\n    futex_wake r0, [r1], 1\n", 8, "0x10002",
+      "is not 4-byte aligned" },
+    { "wait at NULL", "    mov r1, 0\n    futex_wait r0, [r1], 0\n", 7, "0x0", "outside the program's memory" },
+    { "wake at NULL", "    mov r1, 0\n    futex_wake r0, [r1], 1\n", 7, "0x0", "outside the program's memory" },
+    { "wait wild", "    mov r1, 0x7000000\n    futex_wait r0, [r1], 0\n", 7, "0x7000000",
+      "outside the program's memory" },
+    { "wake wild", "    mov r1, 0x7000000\n    futex_wake r0, [r1], 1\n", 7, "0x7000000",
+      "outside the program's memory" },
+};
+
+/* `run` faults as verify and native do: exit 1, the thread, the op's file:line, the address and
+ * the same words; on more threads than cores too (the OS model runs them either way). */
+START_TEST(test_futex_fault_is_a_fault)
+{
+    LockFile f = lock_file(futex_faults[_i].lock, NULL);
+    const char *name = futex_faults[_i].name;
+    g_autofree char *pos = g_strdup_printf("%s:%u:", f.path, futex_faults[_i].line);
+    static const char *const runs[] = { "--config haswell --iterations 5 --no-host-time",
+                                        "--config teaching --threads 3 --iterations 5 --no-host-time" };
+    for (guint r = 0; r < G_N_ELEMENTS(runs); r++) {
+        g_autofree char *out = NULL, *err = NULL;
+        int rc = run_with("run", &f, runs[r], &out, &err);
+        ck_assert_msg(rc == 1, "%s: exit %d\n%s", name, rc, err);
+        ck_assert_msg(strstr(err, "the run faulted") && strstr(err, "thread ") && strstr(err, pos) &&
+                      strstr(err, futex_faults[_i].addr) && strstr(err, futex_faults[_i].what) &&
+                      !strstr(err, "lost wake-up"), "%s: %s", name, err);
+        ck_assert_msg(strstr(out, "faulted:                           true"), "%s", out);
+    }
+    g_autofree char *vout = NULL, *verr = NULL, *nout = NULL, *nerr = NULL;
+    ck_assert_int_eq(run_with("verify", &f, "--seeds 1", &vout, &verr), 1);
+    g_autofree char *both = g_strconcat(vout, verr, NULL);
+    ck_assert_msg(strstr(both, pos) && strstr(both, futex_faults[_i].what), "%s: %s", name, both);
+    int rc = run_with("native", &f, "--threads 1 --iterations 5", &nout, &nerr);
+    ck_assert_msg(rc == 1, "%s: native exit %d\n%s", name, rc, nerr);
+    ck_assert_msg(strstr(nerr, "faulted") && strstr(nerr, pos) && strstr(nerr, futex_faults[_i].what), "%s: %s",
+                  name, nerr);
+    lock_file_clear(&f);
+}
+END_TEST
+
+/* A plain fault while the OS model is busy (time slices, switches, futex calls of the other
+ * threads): the model stops with the cores (it went on switching threads onto the stopped
+ * cores and aborted in core_context_load). */
+START_TEST(test_fault_stops_the_os_model)
+{
+    LockFile f = lock_file("    futex_wake r0, [lock_word], 1\n    bne tid, 1, ok\n    mov r1, 0\n    st [r1], 1\nok:\n",
+                           NULL);
+    g_autofree char *pos = g_strdup_printf("%s:9:", f.path);
+    g_autofree char *out = NULL, *err = NULL;
+    int rc = run_with("run", &f,
+                      "--config teaching --threads 3 --iterations 20 --set os.sched_latency_cycles=300 "
+                      "--set os.min_granularity_cycles=100", &out, &err);
+    ck_assert_msg(rc == 1, "exit %d\n%s", rc, err);
+    ck_assert_msg(strstr(err, "thread 1 faulted at") && strstr(err, pos) && strstr(err, "outside the program's memory"),
+                  "%s", err);
+    lock_file_clear(&f);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------------------------ */
 /* A halt inside the lock                                                                     */
 /* ------------------------------------------------------------------------------------------ */
 
@@ -298,6 +373,97 @@ START_TEST(test_no_progress_native)
     ck_assert_msg(rc == 1, "exit %d\n%s", rc, err2);
     ck_assert_msg(strstr(err2, "no progress for 200 ms") && strstr(err2, "1 acquisition"), "%s", err2);
     lock_file_clear(&f);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------------------------ */
+/* Progress is an acquisition or a release (issue 29 item 5)                                  */
+/* ------------------------------------------------------------------------------------------ */
+
+/* A `mark` in the spin loop, of any number the harness does not give an acquisition or a
+ * release (its own `mark 1` too), fed both watchdogs for ever: the run went to the end of its
+ * duration, or never ended. */
+static const char *const spin_marks[] = { "0", "1", "9" };
+
+static char *marked_spin(const char *n)
+{
+    return g_strdup_printf("    xchg r0, [lock_word], 1\n    beq r0, 0, got\n    mark %s\n    jmp lock\ngot:\n", n);
+}
+
+START_TEST(test_mark_in_spin_is_no_progress)
+{
+    g_autofree char *body = marked_spin(spin_marks[_i]);
+    LockFile f = lock_file(body, NULL);
+    g_autofree char *out = NULL, *err = NULL;
+    int rc = run_with("run", &f, "--config haswell --duration 3000000 --progress-cycles 30000 --format json", &out,
+                      &err);
+    ck_assert_msg(rc == 1, "mark %s: exit %d\n%s", spin_marks[_i], rc, err);
+    ck_assert_msg(strstr(err, "no progress") && strstr(err, "30000 cycles"), "%s", err);
+    g_autoptr(JsonParser) p = json_parser_new();
+    ck_assert(json_parser_load_from_data(p, out, -1, NULL));
+    ck_assert_int_lt(json_object_get_int_member(json_node_get_object(json_parser_get_root(p)), "cycles"), 200000);
+    g_autofree char *nout = NULL, *nerr = NULL;
+    rc = run_with("native", &f, "--threads 1 --duration-ms 2000 --progress-ms 100", &nout, &nerr);
+    ck_assert_msg(rc == 1, "mark %s: native exit %d\n%s", spin_marks[_i], rc, nerr);
+    ck_assert_msg(strstr(nerr, "no progress for 100 ms") && strstr(nerr, "in `lock`"), "%s", nerr);
+    lock_file_clear(&f);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------------------------ */
+/* The trace's size limit (issue 29 item 5)                                                   */
+/* ------------------------------------------------------------------------------------------ */
+
+/* A trace grew with the run, without bound (a Perfetto file of gigabytes, a page built in
+ * memory from every retirement): now each writer stops at run.trace_limit, and the run fails
+ * saying which writer, the limit, the cycle, and what was kept. */
+START_TEST(test_trace_limit)
+{
+    g_autofree char *dir = g_dir_make_tmp("qsim-rob-XXXXXX", NULL);
+    g_autofree char *json = g_build_filename(dir, "t.json", NULL), *html = g_build_filename(dir, "t.html", NULL);
+    const char *run = "run --config teaching --lock ttas --iterations 30 --no-host-time --set run.trace_limit=8KiB";
+    g_autofree char *l1 = g_strdup_printf("%s --trace-out %s", run, json);
+    g_autofree char *out = NULL, *err = NULL;
+    int rc = run_qsim_line(l1, &out, &err);
+    ck_assert_msg(rc == 2, "exit %d\n%s", rc, err);
+    ck_assert_msg(strstr(err, "--trace-out") && strstr(err, "size limit of 8 KiB (run.trace_limit) at cycle ") &&
+                  strstr(err, "as valid JSON"), "%s", err);
+    g_autofree char *text = NULL;
+    gsize len = 0;
+    ck_assert(g_file_get_contents(json, &text, &len, NULL));
+    ck_assert_uint_le(len, 8192 + 512); /* the events, and the file's frame */
+    g_autoptr(JsonParser) p = json_parser_new();
+    ck_assert_msg(json_parser_load_from_data(p, text, (gssize)len, NULL), "%s", text);
+    JsonObject *other = json_object_get_object_member(json_node_get_object(json_parser_get_root(p)), "otherData");
+    ck_assert(json_object_has_member(other, "cut_at_cycle"));
+    g_free(out);
+    g_free(err);
+    out = err = NULL;
+    g_autofree char *l2 = g_strdup_printf("%s --trace-html %s", run, html);
+    rc = run_qsim_line(l2, &out, &err);
+    ck_assert_msg(rc == 2, "exit %d\n%s", rc, err);
+    ck_assert_msg(strstr(err, "--trace-html") && strstr(err, "nothing was written"), "%s", err);
+    ck_assert(!g_file_test(html, G_FILE_TEST_EXISTS));
+    g_free(out);
+    g_free(err);
+    out = err = NULL;
+    g_autofree char *l3 = g_strdup_printf("%s --trace", run);
+    rc = run_qsim_line(l3, &out, &err);
+    ck_assert_msg(rc == 2, "exit %d\n%s", rc, err);
+    ck_assert_msg(strstr(err, "qsim: --trace: the trace reached its size limit of 8 KiB") &&
+                  strstr(err, "# the trace stops at cycle"), "%s", err);
+    ck_assert_uint_le(strlen(err), 8192 + 1024);
+    g_free(out);
+    g_free(err);
+    out = err = NULL;
+    /* the default holds a small run's trace, and says nothing */
+    g_autofree char *l4 = g_strdup_printf("run --config teaching --lock ttas --iterations 30 --trace-out %s --trace-html %s",
+                                          json, html);
+    rc = run_qsim_line(l4, &out, &err);
+    ck_assert_msg(rc == 0, "exit %d\n%s", rc, err);
+    g_unlink(json);
+    g_unlink(html);
+    g_rmdir(dir);
 }
 END_TEST
 
@@ -449,12 +615,25 @@ Suite *make_robustness_suite(void)
     tcase_add_test(tc, test_halt_in_lock);
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
+    tc = tcase_create("futex faults");
+    tcase_add_loop_test(tc, test_futex_fault_is_a_fault, 0, G_N_ELEMENTS(futex_faults));
+    tcase_add_test(tc, test_fault_stops_the_os_model);
+    tcase_set_timeout(tc, 60);
+    suite_add_tcase(s, tc);
     tc = tcase_create("progress");
     tcase_add_test(tc, test_no_progress_run);
     tcase_add_test(tc, test_no_progress_fixed_time);
     tcase_add_test(tc, test_long_work_is_not_a_stall);
     tcase_add_test(tc, test_progress_default);
     tcase_add_test(tc, test_no_progress_native);
+    tcase_set_timeout(tc, 60);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("progress marks");
+    tcase_add_loop_test(tc, test_mark_in_spin_is_no_progress, 0, G_N_ELEMENTS(spin_marks));
+    tcase_set_timeout(tc, 60);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("trace limit");
+    tcase_add_test(tc, test_trace_limit);
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
     tc = tcase_create("limits");

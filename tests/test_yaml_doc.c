@@ -94,6 +94,34 @@ START_TEST(test_deep_input_stops_early)
 }
 END_TEST
 
+/* The document shares an anchored node wherever an alias uses it; where each alias stood is
+ * kept beside it, by its parent and place, for messages that point at the use. */
+START_TEST(test_alias_positions)
+{
+    const char *text = "a: &x 1\nb: [2, *x]\nc:\n  d: *x\n  *x : e\n";
+    yaml_document_t doc;
+    YamlDocSource *al = NULL;
+    g_autoptr(GError) e = NULL;
+    ck_assert_msg(yaml_doc_load_with_source(text, strlen(text), "t.yaml", "thing", &doc, &al, TEST_ERROR, 7, &e),
+                  "%s", e ? e->message : "");
+    yaml_node_t *root = yaml_document_get_root_node(&doc);
+    ck_assert(!yaml_doc_alias_at(al, &doc, root, 1)); /* a's value is written there */
+    yaml_node_t *b = yaml_document_get_node(&doc, root->data.mapping.pairs.start[1].value);
+    ck_assert(!yaml_doc_alias_at(al, &doc, b, 0));
+    const yaml_mark_t *m = yaml_doc_alias_at(al, &doc, b, 1);
+    ck_assert(m && m->line == 1 && m->column == 7);
+    yaml_node_t *c = yaml_document_get_node(&doc, root->data.mapping.pairs.start[2].value);
+    m = yaml_doc_alias_at(al, &doc, c, 1);
+    ck_assert(m && m->line == 3 && m->column == 5);
+    m = yaml_doc_alias_at(al, &doc, c, 2); /* an alias as a key */
+    ck_assert(m && m->line == 4 && m->column == 2);
+    /* the node itself is the anchor's: line 1 */
+    ck_assert_uint_eq(yaml_document_get_node(&doc, c->data.mapping.pairs.start[0].value)->start_mark.line, 0);
+    yaml_doc_source_free(al);
+    yaml_document_delete(&doc);
+}
+END_TEST
+
 Suite *make_yaml_doc_suite(void)
 {
     Suite *s = suite_create("yaml_doc");
@@ -102,6 +130,7 @@ Suite *make_yaml_doc_suite(void)
     tcase_add_loop_test(tc, test_cases, 0, G_N_ELEMENTS(cases));
     tcase_add_test(tc, test_depth_limit);
     tcase_add_test(tc, test_deep_input_stops_early);
+    tcase_add_test(tc, test_alias_positions);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -55,12 +55,9 @@ static JsonNode *number_node(double v)
     return n;
 }
 
-/* One measured number over the runs. */
-static JsonNode *summarise_number(JsonNode *const *nodes, guint n, NativeSummaryView view)
+/* One measured number over the runs: `v` (n values, sorted in place). */
+static JsonNode *summarise_number(double *v, guint n, NativeSummaryView view)
 {
-    g_autofree double *v = g_new(double, n);
-    for (guint i = 0; i < n; i++)
-        v[i] = json_node_get_double(nodes[i]);
     double med = native_median(v, n), lo = v[0], hi = v[n - 1];
     if (view == NATIVE_SUMMARY_DATA) {
         JsonObject *o = json_object_new();
@@ -90,100 +87,216 @@ static gboolean is_number(JsonNode *n)
     return t == G_TYPE_INT64 || t == G_TYPE_DOUBLE;
 }
 
-/* The nodes at one place in every report, summarised; `path` names the place. */
-static JsonNode *summarise(JsonNode *const *nodes, guint n, const char *path, NativeSummaryView view)
+static gboolean is_true(JsonNode *n)
 {
-    JsonNode *first = nodes[0];
-    if (JSON_NODE_HOLDS_OBJECT(first)) {
-        JsonObject *out = json_object_new();
-        g_autoptr(GList) members = json_object_get_members(json_node_get_object(first));
-        g_autofree JsonNode **kids = g_new(JsonNode *, n);
+    return JSON_NODE_HOLDS_VALUE(n) && json_node_get_value_type(n) == G_TYPE_BOOLEAN && json_node_get_boolean(n);
+}
+
+/* ==================== the accumulator ==================== */
+
+/* What the runs said at one place of the first report's layout (`path`: "per_thread.1.cpu"). */
+typedef struct {
+    GArray *values;          /* double: a number's, one a run */
+    gboolean missing;        /* an object member some run lacks: no summary */
+    gboolean differs;        /* an array of another length, or a number that was not one */
+    gboolean all_true;       /* a verdict: held in every run so far */
+} Place;
+
+struct NativeRepeat {
+    JsonNode *first;         /* the layout */
+    GHashTable *places;      /* path -> Place* */
+    guint n;
+    guint disturbed;
+    GPtrArray *runs;         /* char*: each report as compact JSON, or NULL: not kept */
+};
+
+static void place_free(gpointer p)
+{
+    Place *pl = p;
+    if (pl->values)
+        g_array_free(pl->values, TRUE);
+    g_free(pl);
+}
+
+static Place *place_of(NativeRepeat *r, const char *path)
+{
+    Place *pl = g_hash_table_lookup(r->places, path);
+    if (!pl) {
+        pl = g_new0(Place, 1);
+        pl->all_true = TRUE;
+        g_hash_table_insert(r->places, g_strdup(path), pl);
+    }
+    return pl;
+}
+
+static char *child_path(const char *path, const char *name)
+{
+    return *path ? g_strconcat(path, ".", name, NULL) : g_strdup(name);
+}
+
+/* Walks the layout `t` and a run's `node` at the same place together. */
+static void take(NativeRepeat *r, JsonNode *t, JsonNode *node, const char *path)
+{
+    if (JSON_NODE_HOLDS_OBJECT(t)) {
+        JsonObject *o = JSON_NODE_HOLDS_OBJECT(node) ? json_node_get_object(node) : NULL;
+        g_autoptr(GList) members = json_object_get_members(json_node_get_object(t));
         for (GList *l = members; l; l = l->next) {
-            gboolean everywhere = TRUE;
-            for (guint i = 0; i < n && everywhere; i++) {
-                JsonObject *o = JSON_NODE_HOLDS_OBJECT(nodes[i]) ? json_node_get_object(nodes[i]) : NULL;
-                kids[i] = o ? json_object_get_member(o, l->data) : NULL;
-                everywhere = kids[i] != NULL;
-            }
-            if (!everywhere)
-                continue;   /* a counter some run could not count has no summary */
-            g_autofree char *sub = *path ? g_strconcat(path, ".", l->data, NULL) : g_strdup(l->data);
-            json_object_set_member(out, l->data, summarise(kids, n, sub, view));
+            g_autofree char *sub = child_path(path, l->data);
+            JsonNode *kid = o ? json_object_get_member(o, l->data) : NULL;
+            if (kid)
+                take(r, json_object_get_member(json_node_get_object(t), l->data), kid, sub);
+            else
+                place_of(r, sub)->missing = TRUE;  /* a counter some run could not count */
+        }
+        return;
+    }
+    if (JSON_NODE_HOLDS_ARRAY(t)) {
+        JsonArray *ta = json_node_get_array(t);
+        guint len = json_array_get_length(ta);
+        if (!JSON_NODE_HOLDS_ARRAY(node) || json_array_get_length(json_node_get_array(node)) != len) {
+            place_of(r, path)->differs = TRUE;
+            return;
+        }
+        for (guint e = 0; e < len; e++) {
+            g_autofree char *sub = g_strdup_printf("%s.%u", path, e);
+            take(r, json_array_get_element(ta, e), json_array_get_element(json_node_get_array(node), e), sub);
+        }
+        return;
+    }
+    if (is_number(t) && !is_setting(path)) {
+        Place *pl = place_of(r, path);
+        if (!is_number(node)) {
+            pl->differs = TRUE;
+            return;
+        }
+        if (!pl->values)
+            pl->values = g_array_new(FALSE, FALSE, sizeof(double));
+        double v = json_node_get_double(node);
+        g_array_append_val(pl->values, v);
+        return;
+    }
+    if (JSON_NODE_HOLDS_VALUE(t) && json_node_get_value_type(t) == G_TYPE_BOOLEAN)
+        place_of(r, path)->all_true &= is_true(node); /* a verdict holds only if it held every time */
+}
+
+/* The summary at one place of the layout. */
+static JsonNode *summarise(NativeRepeat *r, JsonNode *t, const char *path, NativeSummaryView view)
+{
+    Place *pl = g_hash_table_lookup(r->places, path);
+    if (JSON_NODE_HOLDS_OBJECT(t)) {
+        JsonObject *out = json_object_new();
+        g_autoptr(GList) members = json_object_get_members(json_node_get_object(t));
+        for (GList *l = members; l; l = l->next) {
+            g_autofree char *sub = child_path(path, l->data);
+            Place *kid = g_hash_table_lookup(r->places, sub);
+            if (kid && kid->missing)
+                continue;
+            json_object_set_member(out, l->data,
+                                   summarise(r, json_object_get_member(json_node_get_object(t), l->data), sub, view));
         }
         JsonNode *node = json_node_alloc();
         json_node_init_object(node, out);
         json_object_unref(out);
         return node;
     }
-    if (JSON_NODE_HOLDS_ARRAY(first)) {
-        guint len = json_array_get_length(json_node_get_array(first));
-        for (guint i = 1; i < n; i++)
-            if (!JSON_NODE_HOLDS_ARRAY(nodes[i]) || json_array_get_length(json_node_get_array(nodes[i])) != len)
-                return json_node_copy(first);
+    if (JSON_NODE_HOLDS_ARRAY(t)) {
+        if (pl && pl->differs)
+            return json_node_copy(t);
+        JsonArray *ta = json_node_get_array(t);
+        guint len = json_array_get_length(ta);
         JsonArray *out = json_array_sized_new(len);
-        g_autofree JsonNode **kids = g_new(JsonNode *, n);
         for (guint e = 0; e < len; e++) {
-            for (guint i = 0; i < n; i++)
-                kids[i] = json_array_get_element(json_node_get_array(nodes[i]), e);
             g_autofree char *sub = g_strdup_printf("%s.%u", path, e);
-            json_array_add_element(out, summarise(kids, n, sub, view));
+            json_array_add_element(out, summarise(r, json_array_get_element(ta, e), sub, view));
         }
         JsonNode *node = json_node_alloc();
         json_node_init_array(node, out);
         json_array_unref(out);
         return node;
     }
-    if (is_number(first)) {
-        gboolean all = TRUE;
-        for (guint i = 1; i < n && all; i++)
-            all = is_number(nodes[i]);
-        return all && !is_setting(path) ? summarise_number(nodes, n, view) : json_node_copy(first);
-    }
-    if (JSON_NODE_HOLDS_VALUE(first) && json_node_get_value_type(first) == G_TYPE_BOOLEAN) {
-        /* A verdict (mutual exclusion) holds only if it held every time. */
-        gboolean all = TRUE;
-        for (guint i = 0; i < n; i++)
-            all &= JSON_NODE_HOLDS_VALUE(nodes[i]) && json_node_get_boolean(nodes[i]);
+    if (pl && pl->values && !pl->differs)
+        return summarise_number((double *)(void *)pl->values->data, pl->values->len, view);
+    if (pl && JSON_NODE_HOLDS_VALUE(t) && json_node_get_value_type(t) == G_TYPE_BOOLEAN) {
         JsonNode *node = json_node_alloc();
-        json_node_init_boolean(node, all);
+        json_node_init_boolean(node, pl->all_true);
         return node;
     }
-    return json_node_copy(first);
+    return json_node_copy(t);
 }
 
-JsonNode *native_repeat_summary(JsonNode *const *reports, guint n, NativeSummaryView view, gboolean runs)
+NativeRepeat *native_repeat_new(gboolean runs)
 {
-    g_assert(n >= 1);
-    JsonNode *whole = summarise(reports, n, "", view);
+    NativeRepeat *r = g_new0(NativeRepeat, 1);
+    r->places = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, place_free);
+    if (runs)
+        r->runs = g_ptr_array_new_with_free_func(g_free);
+    return r;
+}
+
+void native_repeat_add(NativeRepeat *r, JsonNode *report)
+{
+    if (!r->first)
+        r->first = json_node_copy(report);
+    take(r, r->first, report, "");
+    JsonObject *o = json_node_get_object(report);
+    JsonObject *s = json_object_has_member(o, "scheduling") ? json_object_get_object_member(o, "scheduling") : NULL;
+    r->disturbed += s && json_object_get_boolean_member_with_default(s, "disturbed", FALSE);
+    if (r->runs)
+        g_ptr_array_add(r->runs, json_to_string(report, FALSE));
+    r->n++;
+}
+
+guint native_repeat_count(const NativeRepeat *r) { return r->n; }
+
+JsonNode *native_repeat_finish(NativeRepeat *r, NativeSummaryView view)
+{
+    g_assert(r->n >= 1);
+    JsonNode *whole = summarise(r, r->first, "", view);
     /* The layout: `repeat` after `mode`, the count of disturbed runs in place of `scheduling`. */
-    guint disturbed = 0;
-    for (guint i = 0; i < n; i++) {
-        JsonObject *r = json_node_get_object(reports[i]);
-        JsonObject *s = json_object_has_member(r, "scheduling") ? json_object_get_object_member(r, "scheduling") : NULL;
-        disturbed += s && json_object_get_boolean_member_with_default(s, "disturbed", FALSE);
-    }
     JsonObject *from = json_node_get_object(whole);
     JsonObject *out = json_object_new();
     g_autoptr(GList) members = json_object_get_members(from);
     for (GList *l = members; l; l = l->next) {
         if (!strcmp(l->data, "scheduling")) {
-            json_object_set_int_member(out, "disturbed_runs", disturbed);
+            json_object_set_int_member(out, "disturbed_runs", r->disturbed);
             continue;
         }
         json_object_set_member(out, l->data, json_node_copy(json_object_get_member(from, l->data)));
         if (!strcmp(l->data, "mode"))
-            json_object_set_int_member(out, "repeat", n);
+            json_object_set_int_member(out, "repeat", r->n);
     }
     if (!json_object_has_member(out, "repeat"))
-        json_object_set_int_member(out, "repeat", n);
+        json_object_set_int_member(out, "repeat", r->n);
     if (!json_object_has_member(out, "disturbed_runs"))
-        json_object_set_int_member(out, "disturbed_runs", disturbed);
-    if (runs) {
-        JsonArray *a = json_array_sized_new(n);
-        for (guint i = 0; i < n; i++)
-            json_array_add_element(a, json_node_copy(reports[i]));
+        json_object_set_int_member(out, "disturbed_runs", r->disturbed);
+    if (r->runs) {
+        JsonArray *a = json_array_sized_new(r->runs->len);
+        for (guint i = 0; i < r->runs->len; i++)
+            json_array_add_element(a, json_from_string(r->runs->pdata[i], NULL));
         json_object_set_array_member(out, "runs", a);
     }
     json_node_take_object(whole, out);
+    native_repeat_free(r);
     return whole;
+}
+
+void native_repeat_free(NativeRepeat *r)
+{
+    if (!r)
+        return;
+    if (r->runs)
+        g_ptr_array_free(r->runs, TRUE);
+    if (r->first)
+        json_node_unref(r->first);
+    g_hash_table_destroy(r->places);
+    g_free(r);
+}
+
+JsonNode *native_repeat_summary(JsonNode *const *reports, guint n, NativeSummaryView view, gboolean runs)
+{
+    g_assert(n >= 1);
+    NativeRepeat *r = native_repeat_new(runs);
+    for (guint i = 0; i < n; i++)
+        native_repeat_add(r, reports[i]);
+    return native_repeat_finish(r, view);
 }

@@ -21,6 +21,19 @@ typedef enum {
  * reports themselves follow under `runs`. */
 JsonNode *native_repeat_summary(JsonNode *const *reports, guint n, NativeSummaryView view, gboolean runs);
 
+/* The same, a report at a time, keeping only what the summary needs: the first report's
+ * layout, each measured number's values, the verdicts so far (and, with `runs`, each report as
+ * compact JSON text).  `--repeat 4096` kept every report's tree until the end: 500 MB. */
+typedef struct NativeRepeat NativeRepeat;
+NativeRepeat *native_repeat_new(gboolean runs);
+/* Takes what the summary needs from `report` (borrowed: the caller may free it at once). */
+void native_repeat_add(NativeRepeat *r, JsonNode *report);
+guint native_repeat_count(const NativeRepeat *r);
+/* The summary of the reports added (at least one); `r` is freed. */
+JsonNode *native_repeat_finish(NativeRepeat *r, NativeSummaryView view);
+/* Without a summary (a run failed); NULL is fine. */
+void native_repeat_free(NativeRepeat *r);
+
 /* The median of `v` (n >= 1; sorted in place): the middle value, or the mean of the two
  * middle ones. */
 double native_median(double *v, guint n);

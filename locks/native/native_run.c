@@ -156,8 +156,8 @@ typedef struct {
     NativePerf perf;
     NativeThreadSched sched0, sched; /* scheduling at the start of the timed loop; then over it */
     /* What the watchdog reads (written by this thread only): */
-    guint64 nmarks;            /* harness marks so far */
-    int64_t last_mark;         /* the last one (1, 2, 3; 0: none yet) */
+    guint64 nmarks;            /* acquisitions and releases so far (mark_is_progress) */
+    int64_t last_mark;         /* the last harness mark (1, 2, 3; 0: none yet) */
     int done;                  /* out of the program for good */
     int escaped;               /* taken out of it (locks/native/native_escape.h) */
     NativeEscape escape;
@@ -182,11 +182,15 @@ struct Run {
 static int worker_mark(QnThread *qt, int64_t n)
 {
     Worker *w = qt->runner;
-    if (n == 1 && __atomic_load_n(&w->run->stop, __ATOMIC_RELAXED))
+    /* The stop is taken at the harness's `mark 1`, between iterations (after a release or
+     * before the first call); a `mark 1` of the lock's own, inside it, is no place to leave. */
+    if (n == 1 && (w->last_mark == 0 || w->last_mark == 3) && __atomic_load_n(&w->run->stop, __ATOMIC_RELAXED))
         return 1;
     mark_log_thread_mark(w->marks, n, native_tsc_read());
-    __atomic_store_n(&w->last_mark, n, __ATOMIC_RELAXED);
-    __atomic_store_n(&w->nmarks, w->nmarks + 1, __ATOMIC_RELAXED);
+    if (n >= 1 && n <= 3)
+        __atomic_store_n(&w->last_mark, n, __ATOMIC_RELAXED);
+    if (mark_is_progress(n))
+        __atomic_store_n(&w->nmarks, w->nmarks + 1, __ATOMIC_RELAXED);
     return 0;
 }
 
@@ -552,7 +556,7 @@ static gboolean run_failed(const Run *r, Worker **ws, guint nt, const IsaLayout 
     }
     if (!stalled)
         return FALSE;
-    g_string_append_printf(why, "the run made no progress for %u ms (--progress-ms%s): no thread called, acquired "
+    g_string_append_printf(why, "the run made no progress for %u ms (--progress-ms%s): no thread acquired "
                                 "or released the lock\n", progress_ms,
                            progress_given ? "" : "; its default follows the workload");
     for (guint t = 0; t < nt; t++)

@@ -78,24 +78,71 @@ static char *without_leading_zeros(const char *s)
     return g_strconcat(sign, p, NULL);
 }
 
+typedef unsigned __int128 U128;
+
+static U128 gcd128(U128 a, U128 b)
+{
+    while (b) {
+        U128 t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* The bytes of `digits` units and the fraction frac / 10^k of one, exactly (no floating point:
+ * 99999999999.99999999999B was rounded to 1e11 where 1.0000000001KiB was refused): NUM_BAD
+ * unless they are whole bytes, NUM_RANGE past 9e18.  A fraction of more than 30 digits (its
+ * last one not 0) is never whole bytes for a unit of at most 2^30. */
+static NumParse exact_bytes(const char *digits, gsize ndigits, const char *frac, gsize k, guint64 mult, gint64 *out)
+{
+    while (k && frac[k - 1] == '0')
+        k--;
+    if (k > 30)
+        return NUM_BAD;
+    U128 whole = 0, f = 0, pow10 = 1;
+    for (gsize i = 0; i < ndigits; i++) {
+        whole = whole * 10 + (U128)(digits[i] - '0');
+        if (whole > (U128)9e18)
+            return NUM_RANGE;
+    }
+    for (gsize i = 0; i < k; i++) {
+        f = f * 10 + (U128)(frac[i] - '0');
+        pow10 *= 10;
+    }
+    /* f / 10^k in lowest terms is whole bytes times `mult` only if its denominator divides it */
+    U128 g = f ? gcd128(f, pow10) : pow10;
+    U128 den = pow10 / g;
+    if ((U128)mult % den)
+        return NUM_BAD;
+    U128 bytes = whole * mult + (f / g) * ((U128)mult / den);
+    if (bytes > (U128)9e18)
+        return NUM_RANGE;
+    *out = (gint64)bytes;
+    return NUM_OK;
+}
+
 static NumParse parse_size_text(const char *s, gint64 *out)
 {
-    static const struct { const char *suffix; double mult; } units[] = {
-        { "KiB", 1024.0 }, { "MiB", 1048576.0 }, { "GiB", 1073741824.0 },
-        { "KB", 1000.0 }, { "MB", 1e6 }, { "GB", 1e9 }, { "K", 1024.0 }, { "M", 1048576.0 },
-        { "G", 1073741824.0 }, { "B", 1.0 }, { "", 1.0 },
+    static const struct { const char *suffix; guint64 mult; } units[] = {
+        { "KiB", 1024 }, { "MiB", 1048576 }, { "GiB", 1073741824 },
+        { "KB", 1000 }, { "MB", 1000000 }, { "GB", 1000000000 }, { "K", 1024 }, { "M", 1048576 },
+        { "G", 1073741824 }, { "B", 1 }, { "", 1 },
     };
     /* digits [. digits] [spaces] [unit]: no sign, exponent, hexadecimal or inf */
     gboolean zero;
     gsize n = s[0] == '-' ? 0 : decimal_digits(s, &zero);
     if (!n)
         return NUM_BAD;
+    gsize whole = n, frac_at = n, frac_len = 0;
     if (s[n] == '.') {
         gsize f = n + 1;
         while (g_ascii_isdigit(s[f]))
             f++;
         if (f == n + 1)
             return NUM_BAD;
+        frac_at = n + 1;
+        frac_len = f - frac_at;
         n = f;
     }
     const char *end = s + n;
@@ -105,13 +152,7 @@ static NumParse parse_size_text(const char *s, gint64 *out)
         if (!strcmp(end, units[i].suffix)) {
             if (zero)
                 return NUM_LEADING_ZERO;
-            double bytes = g_ascii_strtod(s, NULL) * units[i].mult;
-            if (bytes != floor(bytes))
-                return NUM_BAD;
-            if (bytes > 9e18)
-                return NUM_RANGE;
-            *out = (gint64)bytes;
-            return NUM_OK;
+            return exact_bytes(s, whole, s + frac_at, frac_len, units[i].mult, out);
         }
     }
     return NUM_BAD;
@@ -205,6 +246,11 @@ static gboolean parse_value(const CfgKey *k, const char *text, CfgValue *v, char
         /* A config is UTF-8 text (libyaml checks a file's; a --set value arrives as bytes). */
         if (!g_utf8_validate(text, -1, NULL)) {
             *why = g_strdup("not UTF-8 text");
+            return FALSE;
+        }
+        /* a required key is there to say something: `name: ""` named nothing */
+        if (!k->def && !*text) {
+            *why = g_strdup("an empty string (a required key needs a value)");
             return FALSE;
         }
         return TRUE;
@@ -431,6 +477,8 @@ typedef struct {
     gboolean *seen;         /* per schema row: set by the file or a --set */
     gint *set_by;           /* per schema row: the index in `sets` of the last --set of it, or -1 */
     const char *const *sets;
+    YamlDocSource *source;  /* what the file said that the document forgets (yaml_doc.h) */
+    const yaml_mark_t *via; /* walking a section reached through an alias: that alias */
 } Loader;
 
 #define MARK_FMT "%s:%zu:%zu: "
@@ -473,14 +521,88 @@ static void unknown_key(Loader *L, const char *path, yaml_mark_t m, GError **err
                     MARK_ARGS(L, m), shown);
 }
 
+/* What a YAML scalar may be for each type of key: its explicit tags (beside the default one,
+ * which every untagged scalar has) and whether it may be quoted.  A quoted "false" is a string,
+ * not a boolean; `rob: !!null 5` is a null, not a number (both were read as what the text
+ * said).  Enum choices and strings are names: quoting them changes nothing. */
+static const struct {
+    CfgType type;
+    const char *name;          /* what the key takes, in messages */
+    const char *tags[3];       /* the explicit tags it takes ("!!int"), NULL-terminated */
+    gboolean quoted;
+} scalar_rules[] = {
+    { CFG_INT, "an integer", { "!!int" }, FALSE },
+    { CFG_SIZE, "a size", { "!!int" }, FALSE },
+    { CFG_DOUBLE, "a number", { "!!float", "!!int" }, FALSE },
+    { CFG_BOOL, "true or false", { "!!bool" }, FALSE },
+    { CFG_ENUM, "one of its names", { "!!str" }, TRUE },
+    { CFG_STRING, "a string", { "!!str" }, TRUE },
+};
+
+/* "!!null" for YAML's own tags, the tag as written otherwise. */
+static char *short_tag(const char *tag)
+{
+    const char *yaml = "tag:yaml.org,2002:";
+    g_autofree char *t = g_str_has_prefix(tag, yaml) ? g_strconcat("!!", tag + strlen(yaml), NULL) : g_strdup(tag);
+    return echo_clip(t);
+}
+
+/* Whether scalar `vn` (its tag written in the file: `tagged`) is of the kind key `k` takes
+ * (scalar_rules); a null (`~`, `null`, an empty value, `!!null`) is no value for any key.  On
+ * failure, *why without position. */
+static gboolean scalar_fits(const CfgKey *k, const yaml_node_t *vn, gboolean tagged, char **why)
+{
+    guint r = 0;
+    while (scalar_rules[r].type != k->type)
+        r++;
+    const char *text = (const char *)vn->data.scalar.value, *tag = (const char *)vn->tag;
+    gboolean plain = vn->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+    gboolean null = plain && (!*text || !strcmp(text, "~") || !strcmp(text, "null") || !strcmp(text, "Null") ||
+                              !strcmp(text, "NULL"));
+    g_autofree char *shown = tag ? short_tag(tag) : NULL;
+    if ((null && !tagged) || (shown && !strcmp(shown, "!!null"))) {
+        *why = g_strdup_printf("no value (a YAML null); give %s%s", scalar_rules[r].name,
+                               k->def ? ", or leave the key out" : "");
+        return FALSE;
+    }
+    if (tag && (tagged || strcmp(tag, YAML_DEFAULT_SCALAR_TAG))) {
+        gboolean ok = FALSE;
+        for (guint i = 0; scalar_rules[r].tags[i] && !ok; i++)
+            ok = !strcmp(shown, scalar_rules[r].tags[i]);
+        if (!ok) {
+            *why = g_strdup_printf("a value tagged %s, where %s is expected", shown, scalar_rules[r].name);
+            return FALSE;
+        }
+    }
+    if (!plain && !scalar_rules[r].quoted) {
+        g_autofree char *v = echo_clip(text);
+        *why = g_strdup_printf("a quoted string ('%s'), where %s is expected: write it without quotes", v,
+                               scalar_rules[r].name);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+/* Where item `item` of `map` (`node`) is in the file: an alias's use, not the anchor its node
+ * shares (issue 29 item 15); inside a section reached through an alias, that alias. */
+static yaml_mark_t item_mark(const Loader *L, yaml_node_t *map, gsize item, const yaml_node_t *node)
+{
+    if (L->via)
+        return *L->via;
+    const yaml_mark_t *alias = yaml_doc_alias_at(L->source, (yaml_document_t *)&L->doc, map, item);
+    return alias ? *alias : node->start_mark;
+}
+
 static gboolean walk_mapping(Loader *L, yaml_node_t *map, const char *prefix, GError **error)
 {
     for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
         yaml_node_t *kn = yaml_document_get_node(&L->doc, p->key);
         yaml_node_t *vn = yaml_document_get_node(&L->doc, p->value);
+        gsize pair = (gsize)(p - map->data.mapping.pairs.start);
+        yaml_mark_t km = item_mark(L, map, 2 * pair, kn), vm = item_mark(L, map, 2 * pair + 1, vn);
         if (kn->type != YAML_SCALAR_NODE) {
             g_set_error(error, QSIM_CONFIG_ERROR, QSIM_CONFIG_ERROR_TYPE,
-                        MARK_FMT "keys must be plain names", MARK_ARGS(L, kn->start_mark));
+                        MARK_FMT "keys must be plain names", MARK_ARGS(L, km));
             return FALSE;
         }
         const char *key = (const char *)kn->data.scalar.value;
@@ -490,41 +612,52 @@ static gboolean walk_mapping(Loader *L, yaml_node_t *map, const char *prefix, GE
             guint idx = (guint)(k - qsim_config_schema);
             if (L->seen[idx]) {
                 g_set_error(error, QSIM_CONFIG_ERROR, QSIM_CONFIG_ERROR_INVALID,
-                            MARK_FMT "%s: key given twice (first at line %zu)", MARK_ARGS(L, kn->start_mark),
+                            MARK_FMT "%s: key given twice (first at line %zu)", MARK_ARGS(L, km),
                             path, L->marks[idx].line + 1);
                 return FALSE;
             }
             if (vn->type != YAML_SCALAR_NODE) {
                 g_set_error(error, QSIM_CONFIG_ERROR, QSIM_CONFIG_ERROR_TYPE,
-                            MARK_FMT "%s: expected a single value, got a %s", MARK_ARGS(L, vn->start_mark),
+                            MARK_FMT "%s: expected a single value, got a %s", MARK_ARGS(L, vm),
                             path, vn->type == YAML_MAPPING_NODE ? "mapping" : "list");
                 return FALSE;
             }
             const char *text = (const char *)vn->data.scalar.value;
             CfgValue v;
             g_autofree char *why = NULL;
+            if (!scalar_fits(k, vn, yaml_doc_tag_written(L->source, &L->doc, vn), &why)) {
+                g_set_error(error, QSIM_CONFIG_ERROR, QSIM_CONFIG_ERROR_TYPE, MARK_FMT "%s: %s", MARK_ARGS(L, vm), path,
+                            why);
+                return FALSE;
+            }
             if (!parse_value(k, text, &v, &why)) {
                 gboolean range = strstr(why, "out of range") != NULL;
                 g_set_error(error, QSIM_CONFIG_ERROR,
                             range ? QSIM_CONFIG_ERROR_RANGE : QSIM_CONFIG_ERROR_TYPE,
-                            MARK_FMT "%s: %s", MARK_ARGS(L, vn->start_mark), path, why);
+                            MARK_FMT "%s: %s", MARK_ARGS(L, vm), path, why);
                 return FALSE;
             }
             store_value(L->cfg, k, text, &v);
             L->seen[idx] = TRUE;
-            L->marks[idx] = vn->start_mark;
+            L->marks[idx] = vm;
         } else if (section_exists(path)) {
             if (vn->type != YAML_MAPPING_NODE) {
                 g_set_error(error, QSIM_CONFIG_ERROR, QSIM_CONFIG_ERROR_TYPE,
                             MARK_FMT "%s: expected a mapping of keys (a section), got %s",
-                            MARK_ARGS(L, vn->start_mark), path,
+                            MARK_ARGS(L, vm), path,
                             vn->type == YAML_SCALAR_NODE ? "a single value" : "a list");
                 return FALSE;
             }
-            if (!walk_mapping(L, vn, path, error))
+            const yaml_mark_t *outer = L->via;
+            const yaml_mark_t *alias = yaml_doc_alias_at(L->source, &L->doc, map, 2 * pair + 1);
+            if (alias && !L->via)
+                L->via = alias;
+            gboolean ok = walk_mapping(L, vn, path, error);
+            L->via = outer;
+            if (!ok)
                 return FALSE;
         } else {
-            unknown_key(L, path, kn->start_mark, error);
+            unknown_key(L, path, km, error);
             return FALSE;
         }
     }
@@ -657,8 +790,8 @@ QsimConfig *config_load_string(const char *text, const char *filename, const cha
         L.set_by[i] = -1;
     gboolean ok = FALSE;
 
-    if (!yaml_doc_load(text, strlen(text), filename, "config", &L.doc, QSIM_CONFIG_ERROR,
-                       QSIM_CONFIG_ERROR_SYNTAX, error))
+    if (!yaml_doc_load_with_source(text, strlen(text), filename, "config", &L.doc, &L.source, QSIM_CONFIG_ERROR,
+                                    QSIM_CONFIG_ERROR_SYNTAX, error))
         goto out;
     yaml_node_t *root = yaml_document_get_root_node(&L.doc);
     if (root && !(root->type == YAML_SCALAR_NODE && !*root->data.scalar.value)) {
@@ -683,6 +816,7 @@ QsimConfig *config_load_string(const char *text, const char *filename, const cha
     ok = validate(&L, error);
 done:
     yaml_document_delete(&L.doc);
+    yaml_doc_source_free(L.source);
 out:
     g_free(L.marks);
     g_free(L.seen);

@@ -99,6 +99,7 @@ typedef struct {
 
     struct {
         gint64 stall_cycles;           /* no retirement anywhere this long: the run stalled */
+        gint64 trace_limit;            /* bytes a trace may write (sim/trace/trace_limit.h) */
     } run;
 } QsimConfig;
 

@@ -190,6 +190,9 @@ const CfgKey qsim_config_schema[] = {
       "thread from another core's run queue.  false: every thread stays on its first core.", ANY_ARCH },
     { "run.stall_cycles", CFG_INT, OFF(run.stall_cycles), "1000000", 1000, 1e12, NULL, "cycles",
       "A run with no retirement on any core for this long has stalled: it ends with exit 1.", ANY_ARCH },
+    { "run.trace_limit", CFG_SIZE, OFF(run.trace_limit), "256MiB", 4096, 1099511627776.0, NULL, "bytes",
+      "The most a trace may write (--trace, --trace-out; --trace-html's page): one that reaches it "
+      "writes no more and the run fails, saying at which cycle.", ANY_ARCH },
 };
 
 const guint qsim_config_schema_len = G_N_ELEMENTS(qsim_config_schema);

@@ -121,6 +121,40 @@ static Event pop(Engine *e)
     return top;
 }
 
+/* Restores the heap order from position i down (Floyd's build calls it bottom-up). */
+static void sift_down(Engine *e, guint i)
+{
+    Event ev = e->heap[i];
+    for (;;) {
+        guint l = 2 * i + 1, m = l;
+        if (l >= e->len)
+            break;
+        if (l + 1 < e->len && before(&e->heap[l + 1], &e->heap[l]))
+            m = l + 1;
+        if (!before(&e->heap[m], &ev))
+            break;
+        e->heap[i] = e->heap[m];
+        i = m;
+    }
+    e->heap[i] = ev;
+}
+
+guint engine_cancel(Engine *e, EventFn fn, void *obj)
+{
+    g_return_val_if_fail(fn, 0); /* NULL marks the heap's ticks */
+    guint kept = 0;
+    for (guint i = 0; i < e->len; i++) {
+        const Event *ev = &e->heap[i];
+        if (ev->fn != fn || (obj && ev->obj != obj))
+            e->heap[kept++] = *ev;
+    }
+    guint dropped = e->len - kept;
+    e->len = kept;
+    for (guint i = kept / 2; dropped && i-- > 0;)
+        sift_down(e, i);
+    return dropped;
+}
+
 static inline guint64 make_ord(Engine *e, guint cls, guint sub)
 {
     g_assert(sub < (1u << ORD_SUB_BITS));

@@ -63,6 +63,10 @@ void engine_schedule_at(Engine *e, Cycle when, EventFn fn, void *obj, uint64_t a
 void engine_schedule_class(Engine *e, Cycle when, EventClass cls, guint sub, EventFn fn, void *obj,
                            uint64_t arg);
 
+/* Drops every pending event fn(obj, ...) (obj NULL: whatever its obj); returns how many.  The
+ * others keep their keys, so they run in the same order as before. */
+guint engine_cancel(Engine *e, EventFn fn, void *obj);
+
 /* Tickers: ticker `id` runs fn(obj, id) at the cycles asked for, in id order among ticks of a
  * cycle, at most once per cycle.  engine_tick_at asks for a tick at `when` (>= now); an
  * earlier pending tick stands, a later one is replaced.  Cancelling drops the pending tick. */

@@ -54,7 +54,7 @@ static gboolean native_parse(int *argc, char ***argv, NativeFlags *f, NativeRunO
           "run N times and report each figure's median, min and max (default 1)", "N" },
         { "format", 'f', 0, G_OPTION_ARG_STRING, &f->format, "report format (default text)", "text|json|csv" },
         { "progress-ms", 0, 0, G_OPTION_ARG_INT64, &f->progress,
-          "end the run (exit 1) when no thread calls, acquires or releases the lock for MS milliseconds "
+          "end the run (exit 1) when no thread acquires or releases the lock for MS milliseconds "
           "(default 2000 + 4 ns per work unit of every thread's cs-work and think; " QSIM_DOC("robustness.md") ")", "MS" },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
@@ -100,23 +100,24 @@ static gboolean native_options(const NativeFlags *f, NativeRunOptions *o, GArray
     return TRUE;
 }
 
-/* The runs' report: one run's, or each figure over the runs. */
-static void print_runs(GPtrArray *runs, guint disturbed, ReportFormat fmt)
+/* The runs' report: the one run's (`only`), or each figure over the runs (`acc`, freed). */
+static void print_runs(JsonNode *only, NativeRepeat *acc, guint disturbed, ReportFormat fmt)
 {
-    if (runs->len == 1) {
-        g_autofree char *text = report_format(runs->pdata[0], fmt);
+    if (only) {
+        g_autofree char *text = report_format(only, fmt);
         fputs(text, stdout);
         return;
     }
     /* Text shows each figure's median and spread; JSON has median, min and max, and the runs. */
+    guint n = native_repeat_count(acc);
     NativeSummaryView view = fmt == REPORT_TEXT ? NATIVE_SUMMARY_TEXT : NATIVE_SUMMARY_DATA;
-    JsonNode *summary = native_repeat_summary((JsonNode *const *)runs->pdata, runs->len, view, fmt == REPORT_JSON);
+    JsonNode *summary = native_repeat_finish(acc, view);
     g_autofree char *text = report_format(summary, fmt);
     fputs(text, stdout);
     json_node_unref(summary);
     if (disturbed)
         cli_eprintf("qsim native: warning: %u of %u runs were disturbed (above); the spread includes "
-                    "them\n", disturbed, runs->len);
+                    "them\n", disturbed, n);
 }
 
 int cmd_native(int argc, char **argv)
@@ -143,20 +144,28 @@ int cmd_native(int argc, char **argv)
                                            : native_lock_from_file(f.lock.lock_file, &error);
     if (!nl)
         return cli_fail(error);
-    g_autoptr(GPtrArray) runs = g_ptr_array_new_with_free_func((GDestroyNotify)json_node_unref);
+    /* Each run's report is summarised as it comes (only a single run's is kept whole). */
+    NativeRepeat *acc = f.repeat > 1 ? native_repeat_new(fmt == REPORT_JSON) : NULL;
+    g_autoptr(JsonNode) only = NULL;
     guint disturbed = 0;
     gboolean mutex_ok = TRUE;
     for (gint i = 0; i < f.repeat; i++) {
         JsonNode *root = native_run(nl, &o, &error);
         if (!root) {
             cli_eprintf("qsim: %s\n", error->message);
+            native_repeat_free(acc);
             return error->code == NATIVE_ERROR_USAGE ? QSIM_EXIT_USAGE : QSIM_EXIT_FAILED;
         }
-        g_ptr_array_add(runs, root);
         disturbed += print_warnings(root, f.repeat > 1 ? (guint)i + 1 : 0, (guint)f.repeat);
         mutex_ok &= json_object_get_boolean_member(json_node_get_object(root), "mutual_exclusion");
+        if (acc) {
+            native_repeat_add(acc, root);
+            json_node_unref(root);
+        } else {
+            only = root;
+        }
     }
-    print_runs(runs, disturbed, fmt);
+    print_runs(only, acc, disturbed, fmt);
     if (!mutex_ok) {
         cli_eprintf("qsim: mutual exclusion was violated\n");
         return QSIM_EXIT_FAILED;

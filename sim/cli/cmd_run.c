@@ -230,9 +230,9 @@ static gboolean run_parse(int *argc, char ***argv, RunFlags *f, RunOptions *o)
     const GOptionEntry how[] = {
         { "writers", 0, 0, G_OPTION_ARG_INT64, &f->writers, "qrwlock: threads taking the write side (sets --threads to readers + writers)", "N" },
         { "seed", 0, 0, G_OPTION_ARG_INT64, &f->seed, "Seed of every random stream (default 1)", "S" },
-        { "progress-cycles", 0, 0, G_OPTION_ARG_INT64, &f->progress, "End the run as stalled (exit 1) when no thread calls, "
+        { "progress-cycles", 0, 0, G_OPTION_ARG_INT64, &f->progress, "End the run as stalled (exit 1) when no thread "
           "acquires or releases the lock for N cycles (default: run.stall_cycles + 4 x (cs-work + think + 3 x jitter) "
-          "+ 10000 per thread; " QSIM_DOC("robustness.md") ")", "CYCLES" },
+          "+ 10000 per thread, + the OS model's costs; " QSIM_DOC("robustness.md") ")", "CYCLES" },
         { "repeat", 'r', 0, G_OPTION_ARG_INT64, &f->repeat, "Run N seeds (from --seed) with timing noise (--jitter, default "
           G_STRINGIFY(REPEAT_DEFAULT_JITTER) ") and report every number as mean, sd, range and 95% interval; with --vs, "
           "the ratio of means with its interval", "N" },

@@ -66,12 +66,15 @@ struct OsCore {
     OsCoreState state;
     OsThread *cur;              /* OC_RUNNING: the thread on the core */
     OsThread *next;             /* OC_SWITCHING: the thread to load */
+    const char *switch_key;     /* OC_SWITCHING: the cost it pays ("os.context_switch_cycles") */
+    Cycle switch_cost;          /* OC_SWITCHING: and how much */
     GQueue runq;                /* OsThread*, READY */
     OsCall call;
     uint64_t slice_gen;         /* bumped when `cur` changes: stale slice events do nothing */
     gboolean slice_armed;
     Cycle state_since;          /* entered OC_IDLE or OC_SWITCHING */
     uint64_t next_req;
+    CoreFault fault;            /* a futex op's bad word, for fault_event */
 };
 
 /* A hash bucket's lock queue: cores waiting for it, the first polling the line. */
@@ -82,6 +85,11 @@ typedef struct {
 struct OsModel {
     const QsimConfig *cfg;
     Engine *e;
+    const IsaProgram *prog;
+    const IsaLayout *layout;
+    CoreFaultFn fault_fn;
+    void *fault_ctx;
+    gboolean stopped;           /* os_model_stop: nothing more happens */
     CoreIssueFn issue;
     void *ms;
     guint nthreads;
@@ -110,5 +118,7 @@ void os_sched_after(OsCore *oc, Cycle delay, EventFn fn, uint64_t arg);
 void os_futex_syscall(void *ctx, Core *c, const IsaInsn *in, uint64_t addr, uint64_t arg);
 void os_futex_mem_done(OsCore *oc, const MemResponse *r);
 void os_bucket_free(gpointer b);
+/* Drops the futex calls' pending events (os_model_stop). */
+void os_futex_stop(OsModel *os);
 
 #endif

@@ -69,8 +69,17 @@ typedef struct OsModel OsModel;
 /* Whether a run needs the OS model: a program with system calls, or more threads than cores. */
 gboolean os_model_needed(const IsaProgram *p, guint nthreads, guint ncores);
 
-/* `issue`/`ms` reach the memory system as the cores do.  Borrowed: cfg, e, ms. */
-OsModel *os_model_new(const QsimConfig *cfg, Engine *e, CoreIssueFn issue, void *ms, guint nthreads);
+/* `issue`/`ms` reach the memory system as the cores do; `prog` and `layout` are the program's,
+ * against which a futex op's word is judged (cores/isa/isa_fault.h).  Borrowed: all but nthreads. */
+OsModel *os_model_new(const QsimConfig *cfg, Engine *e, const IsaProgram *prog, const IsaLayout *layout,
+                      CoreIssueFn issue, void *ms, guint nthreads);
+/* A futex op whose word is a bad access (unaligned, outside the program's memory) faults as a
+ * load or store there would: `fn` hears it from an engine event, with the op's pc, and the
+ * system call is not performed.  The caller stops the run (os_model_stop). */
+void os_model_set_fault_hook(OsModel *os, CoreFaultFn fn, void *ctx);
+/* The run ends here (a fault): every event of the model pending is dropped, and answers still
+ * to come from the memory system are ignored. */
+void os_model_stop(OsModel *os);
 void os_model_free(OsModel *os);
 /* Core `c` runs threads; the OS sets its hooks.  Every core first, then every thread. */
 void os_model_add_core(OsModel *os, Core *c);
@@ -83,7 +92,20 @@ void os_model_start(OsModel *os);
 /* An answer to one of the model's requests (its tag has OS_MODEL_TAG), for core `core_id`. */
 void os_model_mem_done(OsModel *os, guint core_id, const MemResponse *r);
 
-/* Every thread has finished. */
+/* How long the OS model's own costs, as configured, may hold a run (issue 29 item 9: accepted
+ * settings made correct locks fail the watchdogs).  `retire`: with nothing retired on any
+ * core, a futex system call's costs with the wake-ups and bucket-lock turns of every thread,
+ * then an idle core's wake-up and a context switch.  `progress`: with no acquisition or
+ * release, that, plus a ready thread's wait behind the others of its core's run queue (each a
+ * time slice and a switch): a lock holder preempted holds every waiter that long. */
+typedef struct {
+    Cycle retire, progress;
+} OsQuiet;
+OsQuiet os_model_quiet(const OsModel *os);
+
+/* Every thread has finished.  The run ends there: the model's pending time slices are dropped
+ * at the last thread's halt, so its clock stops with the work, not at a slice or the stall
+ * window. */
 gboolean os_model_all_done(const OsModel *os);
 /* One line per thread not finished: where it is (running, ready, asleep on which word). */
 void os_model_describe(const OsModel *os, GString *out);

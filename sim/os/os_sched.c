@@ -18,11 +18,14 @@ gboolean os_model_needed(const IsaProgram *p, guint nthreads, guint ncores)
     return FALSE;
 }
 
-OsModel *os_model_new(const QsimConfig *cfg, Engine *e, CoreIssueFn issue, void *ms, guint nthreads)
+OsModel *os_model_new(const QsimConfig *cfg, Engine *e, const IsaProgram *prog, const IsaLayout *layout,
+                      CoreIssueFn issue, void *ms, guint nthreads)
 {
     OsModel *os = g_new0(OsModel, 1);
     os->cfg = cfg;
     os->e = e;
+    os->prog = prog;
+    os->layout = layout;
     os->issue = issue;
     os->ms = ms;
     os->nthreads = nthreads;
@@ -59,14 +62,22 @@ void os_model_free(OsModel *os)
     g_free(os);
 }
 
+static void slice_event(void *obj, uint64_t gen);
+
+/* The last thread's halt ends the work: the time slices still pending would only keep the
+ * engine's clock going (to the stall window: issue 29 item 6), so they go.  Nothing else of
+ * the model can be pending then (a switch, a wake-up or a system call is some thread's). */
 static void on_halt(void *ctx, Core *c G_GNUC_UNUSED)
 {
     OsCore *oc = ctx;
+    OsModel *os = oc->os;
     OsThread *t = oc->cur;
     g_assert(t && oc->state == OC_RUNNING);
     t->state = OT_DONE;
-    oc->os->done++;
+    os->done++;
     os_sched_switch_away(oc);
+    if (os->done == os->nthreads)
+        engine_cancel(os->e, slice_event, NULL);
 }
 
 void os_model_add_core(OsModel *os, Core *c)
@@ -105,15 +116,16 @@ void os_model_add_thread(OsModel *os, guint tid, guint core_id, const CoreContex
 
 /* ==================== time slices ==================== */
 
-/* CFS: the period shared by the runnable threads, never below the minimum granularity. */
-static Cycle slice_of(const OsCore *oc)
+/* CFS: the period shared by `n` runnable threads, never below the minimum granularity. */
+static Cycle slice_for(const QsimConfig *cfg, Cycle n)
 {
-    const QsimConfig *cfg = oc->os->cfg;
-    Cycle n = 1 + g_queue_get_length((GQueue *)&oc->runq);
     return MAX((Cycle)cfg->os.sched_latency_cycles / n, (Cycle)cfg->os.min_granularity_cycles);
 }
 
-static void slice_event(void *obj, uint64_t gen);
+static Cycle slice_of(const OsCore *oc)
+{
+    return slice_for(oc->os->cfg, 1 + g_queue_get_length((GQueue *)&oc->runq));
+}
 
 static void arm_slice(OsCore *oc)
 {
@@ -125,7 +137,10 @@ static void arm_slice(OsCore *oc)
 }
 
 /* The slice is over: the thread goes to the back of the queue, unless it is in a system call
- * or at an op that cannot be undone (then a little later). */
+ * or at an op that cannot be undone, or has retired nothing since it came on the core (then a
+ * little later).  The last keeps a slice shorter than the pipeline's depth or a miss's
+ * latency (os.min_granularity_cycles=1) from preempting every thread before it retires
+ * anything, for ever: each turn on a core moves its thread on. */
 static void slice_event(void *obj, uint64_t gen)
 {
     OsCore *oc = obj;
@@ -135,7 +150,7 @@ static void slice_event(void *obj, uint64_t gen)
     oc->slice_armed = FALSE;
     if (oc->state != OC_RUNNING || g_queue_is_empty(&oc->runq))
         return;
-    if (oc->call.active || !core_can_switch(oc->core)) {
+    if (oc->call.active || !core_can_switch(oc->core) || core_last_retire(oc->core) <= oc->cur->run_start) {
         oc->slice_armed = TRUE;
         engine_schedule(os->e, 50, slice_event, oc, gen);
         return;
@@ -154,6 +169,7 @@ void os_model_start(OsModel *os)
     for (guint i = 0; i < os->cores->len; i++)
         arm_slice(os->cores->pdata[i]);
 }
+
 
 /* ==================== switching ==================== */
 
@@ -204,8 +220,9 @@ static void load_event(void *obj, uint64_t arg G_GNUC_UNUSED)
     run_thread(oc, t);
 }
 
-/* `oc` (idle or just left by its thread) switches to `t`, taken off a run queue. */
-static void begin_switch(OsCore *oc, OsThread *t, Cycle delay)
+/* `oc` (idle or just left by its thread) switches to `t`, taken off a run queue, in `delay`
+ * cycles: the config key `key` (a context switch, or an idle core's wake-up). */
+static void begin_switch(OsCore *oc, OsThread *t, Cycle delay, const char *key)
 {
     OsModel *os = oc->os;
     Cycle now = now_of(os);
@@ -219,6 +236,8 @@ static void begin_switch(OsCore *oc, OsThread *t, Cycle delay)
     oc->state = OC_SWITCHING;
     oc->state_since = now;
     oc->next = t;
+    oc->switch_key = key;
+    oc->switch_cost = delay;
     os_sched_after(oc, delay, load_event, 0);
 }
 
@@ -259,7 +278,7 @@ void os_sched_switch_away(OsCore *oc)
     OsThread *t = pick_next(oc);
     if (t) {
         oc->state = OC_RUNNING; /* leaving it: begin_switch counts no idle time */
-        begin_switch(oc, t, (Cycle)os->cfg->os.context_switch_cycles);
+        begin_switch(oc, t, (Cycle)os->cfg->os.context_switch_cycles, "os.context_switch_cycles");
     } else {
         oc->state = OC_IDLE;
         oc->state_since = now_of(os);
@@ -293,7 +312,7 @@ void os_sched_make_ready(OsModel *os, OsThread *t, OsCore *waker)
             target = idle;
     }
     if (target->state == OC_IDLE) {
-        begin_switch(target, t, (Cycle)os->cfg->os.wakeup_cycles);
+        begin_switch(target, t, (Cycle)os->cfg->os.wakeup_cycles, "os.wakeup_cycles");
         return;
     }
     g_queue_push_tail(&target->runq, t);
@@ -303,10 +322,40 @@ void os_sched_make_ready(OsModel *os, OsThread *t, OsCore *waker)
 void os_model_mem_done(OsModel *os, guint core_id, const MemResponse *r)
 {
     g_assert(core_id < os->ncore_ids && os->by_id[core_id]);
-    os_futex_mem_done(os->by_id[core_id], r);
+    if (!os->stopped)
+        os_futex_mem_done(os->by_id[core_id], r);
+}
+
+void os_model_set_fault_hook(OsModel *os, CoreFaultFn fn, void *ctx)
+{
+    os->fault_fn = fn;
+    os->fault_ctx = ctx;
+}
+
+void os_model_stop(OsModel *os)
+{
+    os->stopped = TRUE;
+    engine_cancel(os->e, slice_event, NULL);
+    engine_cancel(os->e, load_event, NULL);
+    os_futex_stop(os);
 }
 
 /* ==================== queries ==================== */
+
+OsQuiet os_model_quiet(const OsModel *os)
+{
+    const QsimConfig *cfg = os->cfg;
+    Cycle n = os->nthreads;
+    Cycle retire = (Cycle)cfg->os.syscall_cycles + (Cycle)cfg->os.futex_key_cycles +
+                   n * ((Cycle)cfg->os.futex_hold_cycles + (Cycle)cfg->os.futex_wake_cycles) +
+                   (Cycle)cfg->os.wakeup_cycles + (Cycle)cfg->os.context_switch_cycles;
+    /* the longest run queue at the start (threads move only to idle cores after) */
+    Cycle per_core = 1;
+    for (guint i = 0; i < os->cores->len; i++)
+        per_core = MAX(per_core, 1 + (Cycle)g_queue_get_length(&((OsCore *)os->cores->pdata[i])->runq));
+    Cycle wait = (per_core - 1) * (slice_for(cfg, per_core) + (Cycle)cfg->os.context_switch_cycles);
+    return (OsQuiet){ retire, retire + wait };
+}
 
 gboolean os_model_all_done(const OsModel *os)
 {
@@ -337,6 +386,21 @@ void os_model_stats(const OsModel *os, OsStats *out)
 
 void os_model_describe(const OsModel *os, GString *out)
 {
+    /* the settings that decide how long the model's own steps take, by their keys */
+    const QsimConfig *cfg = os->cfg;
+    g_string_append_printf(out, "the OS model: os.context_switch_cycles %" G_GINT64_FORMAT ", os.wakeup_cycles %"
+                           G_GINT64_FORMAT ", os.syscall_cycles %" G_GINT64_FORMAT ", time slices of at least "
+                           "os.min_granularity_cycles %" G_GINT64_FORMAT " (os.sched_latency_cycles %" G_GINT64_FORMAT
+                           "); %" G_GUINT64_FORMAT " preemptions and %" G_GUINT64_FORMAT " context switches so far\n",
+                           cfg->os.context_switch_cycles, cfg->os.wakeup_cycles, cfg->os.syscall_cycles,
+                           cfg->os.min_granularity_cycles, cfg->os.sched_latency_cycles, os->st.preemptions,
+                           os->st.context_switches);
+    for (guint i = 0; i < os->cores->len; i++) {
+        const OsCore *oc = os->cores->pdata[i];
+        if (oc->state == OC_SWITCHING)
+            g_string_append_printf(out, "core %u: loading thread %u since cycle %" G_GUINT64_FORMAT " (%s: %" G_GUINT64_FORMAT
+                                   ")\n", oc->id, oc->next->tid, oc->state_since, oc->switch_key, oc->switch_cost);
+    }
     for (guint t = 0; t < os->nthreads; t++) {
         const OsThread *th = &os->threads[t];
         switch (th->state) {

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <json-glib/json-glib.h>
 #include "sim/trace/trace_html.h"
+#include "sim/trace/trace_limit.h"
 #include "coherence/protocol_words.h"
 
 /* A page of more steps than this is no longer something to step through: it keeps the first. */
@@ -61,7 +62,9 @@ typedef struct {
     GArray *retires;             /* Retire */
     GArray *seen_lines;          /* uint64_t, lines with a row, unsorted */
     guint8 *phase;               /* per core id: the lock phase now */
+    guint *retire_after;         /* per core id: `after` of its last retire kept, G_MAXUINT: none */
     guint64 dropped;             /* steps past HTML_MAX_STEPS */
+    guint64 limit;               /* the page's bytes at most (run.trace_limit) */
 } HtmlSink;
 
 extern const char trace_html_page_head[], trace_html_page_tail[];
@@ -142,14 +145,25 @@ static guint column(const TraceContext *ctx, gint core)
     return ctx->nthreads;
 }
 
+static gboolean steps_full(const HtmlSink *h) { return h->steps->len >= HTML_MAX_STEPS; }
+
 static void html_event(TraceSink *sink, const TraceContext *ctx, const TraceEvent *ev)
 {
     HtmlSink *h = (HtmlSink *)sink;
-    if (!h->phase)
+    if (!h->phase) {
         h->phase = g_new0(guint8, ctx->ncores);
+        h->retire_after = g_new(guint, ctx->ncores);
+        for (guint c = 0; c < ctx->ncores; c++)
+            h->retire_after[c] = G_MAXUINT;
+    }
     if (ev->kind == TRACE_RETIRE) {
+        /* Once the page is full only each core's next op after the last step is shown: the
+         * rest of a long run is not kept (it grew without bound). */
+        if (steps_full(h) && h->retire_after[ev->core] == h->steps->len)
+            return;
         Retire r = { ev->core, ev->cycle, ev->pipe->pc, h->steps->len };
         g_array_append_val(h->retires, r);
+        h->retire_after[ev->core] = h->steps->len;
         return;
     }
     if (ev->kind == TRACE_LOCK)
@@ -165,7 +179,8 @@ static void html_event(TraceSink *sink, const TraceContext *ctx, const TraceEven
             consumed->s1 = h->steps->len + 1; /* from the next step on, unless this row is one */
         }
         gboolean stall = r->row->actions & (r->dir ? DA_STALL : CA_STALL);
-        if ((r->row->next != r->row->state || r->dir) && !stall) {
+        /* a change after the last step is no step's */
+        if ((r->row->next != r->row->state || r->dir) && !stall && !steps_full(h)) {
             Change c = { r->line, r->core,
                          r->dir ? coh_dir_state_name(r->row->next) : coh_cache_state_name(r->row->next),
                          r->dir ? dir_holders(r) : NULL };
@@ -473,6 +488,13 @@ static gboolean html_finish(TraceSink *sink, const TraceContext *ctx, Cycle end,
     HtmlSink *h = (HtmlSink *)sink;
     g_autofree char *data = page_data(h, ctx, end);
     g_autofree char *page = g_strconcat(trace_html_page_head, data, trace_html_page_tail, NULL);
+    TraceLimit limit = trace_limit_init(h->limit);
+    if (!trace_limit_take(&limit, strlen(page), CYCLE_NEVER)) {
+        g_autofree char *what = g_strdup_printf("--trace-html %s", h->path);
+        g_autofree char *kept = g_strdup_printf("nothing was written (the page would take %" G_GSIZE_FORMAT " bytes)",
+                                                strlen(page));
+        return trace_limit_check(&limit, what, kept, error);
+    }
     GError *local = NULL;
     if (!g_file_set_contents(h->path, page, -1, &local)) {
         g_set_error(error, G_FILE_ERROR, local->code, "--trace-html %s: %s", h->path, local->message);
@@ -492,13 +514,15 @@ static void html_free(TraceSink *sink)
     g_array_free(h->retires, TRUE);
     g_array_free(h->seen_lines, TRUE);
     g_free(h->phase);
+    g_free(h->retire_after);
     g_free(h->path);
     g_free(h);
 }
 
-TraceSink *trace_html_new(const char *path)
+TraceSink *trace_html_new(const char *path, guint64 limit)
 {
     HtmlSink *h = g_new0(HtmlSink, 1);
+    h->limit = limit;
     h->sink = (TraceSink){ html_event, html_finish, html_free };
     h->path = g_strdup(path);
     h->steps = g_ptr_array_new_with_free_func(step_free);

@@ -16,7 +16,9 @@
 
 #include "sim/trace/trace_events.h"
 
-/* The page is written when the stream finishes (it needs the whole run). */
-TraceSink *trace_html_new(const char *path);
+/* The page is written when the stream finishes (it needs the whole run): its first 20000 steps
+ * (the page says how many more there were), and only if it takes at most `limit` bytes
+ * (trace_limit.h); else nothing is written and finish fails. */
+TraceSink *trace_html_new(const char *path, guint64 limit);
 
 #endif

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <string.h>
 #include "sim/trace/trace_perfetto.h"
+#include "sim/trace/trace_limit.h"
 #include "coherence/protocol_words.h"
 
 #define PID_CORES 1
@@ -35,6 +36,8 @@ typedef struct {
     gboolean bus;                /* a bus system: the home is the memory controller */
     GHashTable *lines;           /* uint64 line -> LineTrack* */
     GPtrArray *line_order;       /* LineTrack*, first seen first */
+    TraceLimit limit;            /* the events' bytes (the file's frame is not counted) */
+    Cycle now;                   /* the event being written */
 } PerfettoSink;
 
 /* ======================================================================================
@@ -62,10 +65,13 @@ static void json_us(GString *s, Cycle c)
     g_string_append_printf(s, "%" G_GUINT64_FORMAT ".%03u", c / 1000, (guint)(c % 1000));
 }
 
+/* Every event goes through here, within the trace's size limit. */
 static void emit(PerfettoSink *p, GString *ev)
 {
-    fprintf(p->out, "%s%s", p->first ? "\n" : ",\n", ev->str);
-    p->first = FALSE;
+    if (trace_limit_take(&p->limit, ev->len + 2, p->now)) {
+        fprintf(p->out, "%s%s", p->first ? "\n" : ",\n", ev->str);
+        p->first = FALSE;
+    }
     g_string_free(ev, TRUE);
 }
 
@@ -233,6 +239,7 @@ static void perfetto_event(TraceSink *sink, const TraceContext *ctx, const Trace
 {
     PerfettoSink *p = (PerfettoSink *)sink;
     sized(p, ctx);
+    p->now = ev->cycle;
     switch (ev->kind) {
     case TRACE_ROW:
         /* the line's states whatever --trace-only says: they are the picture the events sit in */
@@ -277,6 +284,7 @@ static gboolean perfetto_finish(TraceSink *sink, const TraceContext *ctx, Cycle 
 {
     PerfettoSink *p = (PerfettoSink *)sink;
     sized(p, ctx);
+    p->now = end;
     for (guint i = 0; i < p->line_order->len; i++) {
         LineTrack *t = p->line_order->pdata[i];
         for (guint c = 0; c <= p->ncores; c++)
@@ -289,17 +297,23 @@ static gboolean perfetto_finish(TraceSink *sink, const TraceContext *ctx, Cycle 
     json_str(o, ctx->lock);
     g_string_append(o, ",\"protocol\":");
     json_str(o, ctx->proto->name);
-    g_string_append_printf(o, ",\"cycles\":%" G_GUINT64_FORMAT ",\"time\":\"one cycle shows as one nanosecond\"}\n}\n",
-                           end);
+    g_string_append_printf(o, ",\"cycles\":%" G_GUINT64_FORMAT ",\"time\":\"one cycle shows as one nanosecond\"", end);
+    if (p->limit.over)
+        g_string_append_printf(o, ",\"cut_at_cycle\":%" G_GUINT64_FORMAT ",\"cut\":\"the events stop at run.trace_limit\"",
+                               p->limit.over_at);
+    g_string_append(o, "}\n}\n");
     fputs(o->str, p->out);
     g_string_free(o, TRUE);
     gboolean ok = !ferror(p->out);
     if (fclose(p->out) != 0)
         ok = FALSE;
     p->out = NULL;
-    if (!ok)
+    if (!ok) {
         g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_IO, "%s: could not write the trace", p->path);
-    return ok;
+        return FALSE;
+    }
+    g_autofree char *what = g_strdup_printf("--trace-out %s", p->path);
+    return trace_limit_check(&p->limit, what, "the file holds the events before it, as valid JSON", error);
 }
 
 static void line_track_free(gpointer v)
@@ -322,7 +336,7 @@ static void perfetto_free(TraceSink *sink)
     g_free(p);
 }
 
-TraceSink *trace_perfetto_new(const char *path, GError **error)
+TraceSink *trace_perfetto_new(const char *path, guint64 limit, GError **error)
 {
     FILE *f = fopen(path, "w");
     if (!f) {
@@ -335,6 +349,7 @@ TraceSink *trace_perfetto_new(const char *path, GError **error)
     p->out = f;
     p->path = g_strdup(path);
     p->first = TRUE;
+    p->limit = trace_limit_init(limit);
     p->lines = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, line_track_free);
     p->line_order = g_ptr_array_new();
     fputs("{\"traceEvents\":[", f);

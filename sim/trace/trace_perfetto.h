@@ -13,7 +13,9 @@
 
 #include "sim/trace/trace_events.h"
 
-/* NULL with an error when the file cannot be created. */
-TraceSink *trace_perfetto_new(const char *path, GError **error);
+/* NULL with an error when the file cannot be created.  Its events take at most `limit` bytes
+ * (trace_limit.h): past them it writes no more, closes the file as valid JSON, and finish
+ * fails. */
+TraceSink *trace_perfetto_new(const char *path, guint64 limit, GError **error);
 
 #endif

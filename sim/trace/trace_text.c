@@ -1,6 +1,8 @@
 /* The text trace (see trace_text.h). */
 #include <string.h>
+#include <stdarg.h>
 #include "sim/trace/trace_text.h"
+#include "sim/trace/trace_limit.h"
 
 /* Hits and stalls of one row on one core's line since its last line printed. */
 typedef struct {
@@ -19,9 +21,24 @@ typedef struct {
     gboolean started;
     int line_w;                  /* width of the line column */
     GArray *collapsed;           /* Collapsed, in the order first seen */
+    TraceLimit limit;
+    Cycle now;                   /* the event being written */
 } TextSink;
 
 #define ROW_W 26
+
+/* Every line goes through here, within the trace's size limit. */
+static void G_GNUC_PRINTF(2, 3) put(TextSink *t, const char *fmt, ...)
+{
+    if (t->limit.over)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    g_autofree char *text = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    if (trace_limit_take(&t->limit, strlen(text), t->now))
+        fputs(text, t->out);
+}
 
 static void header(TextSink *t, const TraceContext *ctx)
 {
@@ -32,15 +49,15 @@ static void header(TextSink *t, const TraceContext *ctx)
     t->line_w = 10;
     for (guint i = 0; i < lines->len; i++)
         t->line_w = MAX(t->line_w, (int)strlen(trace_names_line(ctx->names, g_array_index(lines, uint64_t, i))));
-    fprintf(t->out, "# qsim trace: %s on %s (%s), %u thread%s\n", ctx->lock, ctx->config, ctx->proto->name,
+    put(t, "# qsim trace: %s on %s (%s), %u thread%s\n", ctx->lock, ctx->config, ctx->proto->name,
             ctx->nthreads, ctx->nthreads == 1 ? "" : "s");
-    fprintf(t->out, "# lines:");
+    put(t, "# lines:");
     for (guint i = 0; i < lines->len; i++) {
         uint64_t l = g_array_index(lines, uint64_t, i);
-        fprintf(t->out, "%s %s 0x%" G_GINT64_MODIFIER "x (%s)", i ? ";" : "", trace_names_line(ctx->names, l), l,
+        put(t, "%s %s 0x%" G_GINT64_MODIFIER "x (%s)", i ? ";" : "", trace_names_line(ctx->names, l), l,
                 trace_names_line_vars(ctx->names, l));
     }
-    fprintf(t->out, "\n# columns: cycle, who, line, protocol row (state + event -> next), what it did; "
+    put(t, "\n# columns: cycle, who, line, protocol row (state + event -> next), what it did; "
                     "`qsim protocol %s --legend` explains them\n", ctx->proto->name);
 }
 
@@ -49,7 +66,7 @@ static void put_collapsed(TextSink *t, const TraceContext *ctx, const Collapsed 
     char who[16];
     g_autofree char *row = coh_row_text(c->row, FALSE);
     gboolean stall = c->row->actions == CA_STALL;
-    fprintf(t->out, "%10s  %-7s %-*s  %" G_GUINT64_FORMAT " x %s  (%s, cycles %" G_GUINT64_FORMAT "-%" G_GUINT64_FORMAT
+    put(t, "%10s  %-7s %-*s  %" G_GUINT64_FORMAT " x %s  (%s, cycles %" G_GUINT64_FORMAT "-%" G_GUINT64_FORMAT
                     ")\n", "", trace_who(c->core, who), t->line_w, trace_names_line(ctx->names, c->line), c->count,
             row, stall ? (c->count == 1 ? "a stall" : "stalls") : (c->count == 1 ? "a hit" : "hits"), c->first,
             c->last);
@@ -93,7 +110,7 @@ static void put_messages(TextSink *t, const TraceContext *ctx, const MemTraceMsg
         /* the text says "X to Y (...)": the route is in its own column, keep the rest */
         const char *extra = strstr(text, " (");
         g_autofree char *what = g_strdup_printf("%s%s", memsys_msg_name(m->type), extra ? extra : "");
-        fprintf(t->out, "%10" G_GUINT64_FORMAT "  %-16s %-*s  %-*s  arrives %" G_GUINT64_FORMAT "\n", m->sent, route,
+        put(t, "%10" G_GUINT64_FORMAT "  %-16s %-*s  %-*s  arrives %" G_GUINT64_FORMAT "\n", m->sent, route,
                 t->line_w, trace_names_line(ctx->names, m->line), ROW_W, what, m->arrives);
     }
 }
@@ -103,6 +120,7 @@ static void text_event(TraceSink *s, const TraceContext *ctx, const TraceEvent *
     TextSink *t = (TextSink *)s;
     if (ev->kind == TRACE_RETIRE)
         return;
+    t->now = ev->cycle;
     header(t, ctx);
     char who[16];
     if (ev->kind == TRACE_ROW && !ev->shown) {
@@ -122,7 +140,7 @@ static void text_event(TraceSink *s, const TraceContext *ctx, const TraceEvent *
         flush_collapsed(t, ctx, r->core, r->line);
         g_autofree char *row = coh_row_text(r->row, r->dir);
         g_autofree char *what = trace_row_actions(ctx, r, ev->msgs, ev->nmsgs);
-        fprintf(t->out, "%10" G_GUINT64_FORMAT "  %-7s %-*s  %-*s  %s\n", r->cycle, trace_who(r->core, who), t->line_w,
+        put(t, "%10" G_GUINT64_FORMAT "  %-7s %-*s  %-*s  %s\n", r->cycle, trace_who(r->core, who), t->line_w,
                 trace_names_line(ctx->names, r->line), ROW_W, row, what);
         break;
     }
@@ -131,13 +149,13 @@ static void text_event(TraceSink *s, const TraceContext *ctx, const TraceEvent *
         break;
     case TRACE_PIPE: {
         g_autofree char *text = trace_pipe_text(ctx, ev->pipe);
-        fprintf(t->out, "%10" G_GUINT64_FORMAT "  %-7s %-*s  pipeline: %s\n", ev->cycle, trace_who(ev->core, who),
+        put(t, "%10" G_GUINT64_FORMAT "  %-7s %-*s  pipeline: %s\n", ev->cycle, trace_who(ev->core, who),
                 t->line_w, ev->line ? trace_names_line(ctx->names, ev->line) : "", text);
         break;
     }
     case TRACE_LOCK: {
         g_autofree char *text = trace_lock_text(ev);
-        fprintf(t->out, "%10" G_GUINT64_FORMAT "  %-7s %-*s  lock: %s\n", ev->cycle, trace_who(ev->core, who),
+        put(t, "%10" G_GUINT64_FORMAT "  %-7s %-*s  lock: %s\n", ev->cycle, trace_who(ev->core, who),
                 t->line_w, "", text);
         break;
     }
@@ -148,13 +166,16 @@ static void text_event(TraceSink *s, const TraceContext *ctx, const TraceEvent *
 
 static gboolean text_finish(TraceSink *s, const TraceContext *ctx, Cycle end, GError **error)
 {
-    (void)error;
     TextSink *t = (TextSink *)s;
+    t->now = end;
     header(t, ctx);
     flush_collapsed(t, ctx, -2, 0);
-    fprintf(t->out, "# end of run at cycle %" G_GUINT64_FORMAT "\n", end);
+    put(t, "# end of run at cycle %" G_GUINT64_FORMAT "\n", end);
+    if (t->limit.over)
+        fprintf(t->out, "# the trace stops at cycle %" G_GUINT64_FORMAT ", at its size limit (run.trace_limit)\n",
+                t->limit.over_at);
     fflush(t->out);
-    return TRUE;
+    return trace_limit_check(&t->limit, "--trace", "the lines before it were written", error);
 }
 
 static void text_free(TraceSink *s)
@@ -164,9 +185,10 @@ static void text_free(TraceSink *s)
     g_free(t);
 }
 
-TraceSink *trace_text_new(FILE *out, guint show, gboolean summaries)
+TraceSink *trace_text_new(FILE *out, guint show, gboolean summaries, guint64 limit)
 {
     TextSink *t = g_new0(TextSink, 1);
+    t->limit = trace_limit_init(limit);
     t->sink = (TraceSink){ text_event, text_finish, text_free };
     t->out = out;
     t->show = show;

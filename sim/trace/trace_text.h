@@ -15,7 +15,8 @@
 
 /* Writes to `out` (borrowed) as the events come; `show` is the stream's TraceShow bits.
  * `summaries`: print the collapsed hits and stalls as "N x ROW" lines (the default view;
- * a view narrowed by --trace-only leaves them out). */
-TraceSink *trace_text_new(FILE *out, guint show, gboolean summaries);
+ * a view narrowed by --trace-only leaves them out).  At most `limit` bytes (trace_limit.h):
+ * past them it writes nothing more and finish fails. */
+TraceSink *trace_text_new(FILE *out, guint show, gboolean summaries, guint64 limit);
 
 #endif
