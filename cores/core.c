@@ -321,13 +321,14 @@ int32_t core_halt_pc(const Core *c) { return c->halt_pc; }
 void core_stop(Core *c)
 {
     core_catch_up_now(c); /* it stops where the run without fast-forward would have */
+    c->stopped = TRUE;    /* for good: no thread is loaded onto it any more */
     if (c->halted)
         return;
     if (!c->started) {
         c->halted = TRUE; /* its start event will find it halted */
         return;
     }
-    retire_halt(c);
+    retire_stop(c);       /* no thread ended: the OS model is not told */
 }
 guint core_id(const Core *c) { return c->id; }
 guint core_tid(const Core *c) { return c->tid; }

@@ -168,7 +168,10 @@ void core_context_save(Core *c, CoreContext *out);
 void core_context_load(Core *c, const CoreContext *ctx, Cycle delay);
 
 gboolean core_halted(const Core *c);
-/* Ends the core where it is (another core's fault ended the run): it does nothing more. */
+/* Ends the core where it is (another core's fault ended the run): it does nothing more.  A
+ * stopped core (so is one whose op faulted) is no thread's exit: the OS model is not told, and
+ * what it still asks is answered leaving the core frozen (core_can_switch says no,
+ * core_context_load and core_syscall_return do nothing, core_context_save only reads). */
 void core_stop(Core *c);
 /* The fault that stopped the core, or NULL. */
 const CoreFault *core_fault(const Core *c);

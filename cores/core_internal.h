@@ -286,6 +286,9 @@ struct Core {
     /* scheduling */
     gboolean started, halted;
     gboolean parked;                /* no thread: its context was saved (core_context_save) */
+    /* A fault ended the run (this core's or another's, core_stop): the core is frozen as it
+     * was, and what the OS model still asks of it leaves it so. */
+    gboolean stopped;
     Cycle start_cycle;
     Cycle tick_at;                  /* pending tick, CYCLE_NEVER: none */
     Cycle last_tick;

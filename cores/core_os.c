@@ -45,6 +45,8 @@ static RobEntry *syscall_in_progress(Core *c)
 
 void core_syscall_return(Core *c, uint64_t result)
 {
+    if (c->stopped)
+        return; /* the run ended meanwhile */
     RobEntry *en = syscall_in_progress(c);
     g_assert(en && !c->parked && !c->ff.sleeping); /* a core at a system call does not repeat */
     c->now = engine_now(c->e);
@@ -72,8 +74,8 @@ gboolean core_can_switch(const Core *c)
     /* The OS asks at a time slice's end: a core asleep in a steady loop catches up first (the
      * answer, and the switch that may follow, are then those of the run without it). */
     core_catch_up_now((Core *)c);
-    if (c->sb_ncommit)
-        return FALSE;
+    if (c->sb_ncommit || c->stopped)
+        return FALSE; /* a stopped core keeps its thread */
     if (!rob_count(c))
         return TRUE;
     const RobEntry *en = rob_at((Core *)c, c->head_seq);
@@ -82,9 +84,24 @@ gboolean core_can_switch(const Core *c)
     return !(performs && en->state != E_WAIT);
 }
 
+/* The thread's architectural state, resuming at `pc`. */
+static void context_fill(const Core *c, CoreContext *out, int32_t pc)
+{
+    out->tid = c->tid;
+    out->pc = pc;
+    memcpy(out->regs, c->regs, sizeof out->regs);
+    memcpy(out->stack, c->ras, sizeof out->stack);
+    out->depth = c->ras_sp;
+}
+
 void core_context_save(Core *c, CoreContext *out)
 {
     core_catch_up_now(c);
+    int32_t pc = rob_count(c) ? rob_at(c, c->head_seq)->pc : c->fq_count ? c->fq[c->fq_head].pc : c->fetch_pc;
+    if (c->stopped) {
+        context_fill(c, out, pc); /* the run ended: the core stays as it was */
+        return;
+    }
     c->ff.taint++; /* another thread: no period spans the switch */
     if (c->ghost_tick != CYCLE_NEVER && c->ghost_tick < c->now)
         core_ghost_settle(c);
@@ -92,7 +109,6 @@ void core_context_save(Core *c, CoreContext *out)
     Cycle now = c->now;
     RobEntry *sys = syscall_in_progress(c);
     g_assert(sys || core_can_switch(c));
-    int32_t pc = rob_count(c) ? rob_at(c, c->head_seq)->pc : c->fq_count ? c->fq[c->fq_head].pc : c->fetch_pc;
     if (sys) {
         /* The system call is what the thread did last: it resumes after it. */
         pc = sys->pc + 1;
@@ -104,11 +120,7 @@ void core_context_save(Core *c, CoreContext *out)
     rob_squash_from(c, c->head_seq);
     core_profile_note_head(c);
     dispatch_set_stall(c, STALL_NONE);
-    out->tid = c->tid;
-    out->pc = pc;
-    memcpy(out->regs, c->regs, sizeof out->regs);
-    memcpy(out->stack, c->ras, sizeof out->stack);
-    out->depth = c->ras_sp;
+    context_fill(c, out, pc);
     c->parked = TRUE;
     c->fetch_stopped = TRUE;
     c->dispatch_blocked_until = 0;
@@ -122,6 +134,8 @@ void core_context_save(Core *c, CoreContext *out)
 
 void core_context_load(Core *c, const CoreContext *ctx, Cycle delay)
 {
+    if (c->stopped)
+        return; /* a fault ended the run: nothing runs here any more */
     g_assert(c->parked || c->halted || !c->started);
     g_assert(rob_count(c) == 0 && c->sb_ncommit == 0 && !c->ff.sleeping);
     Cycle now = c->now = engine_now(c->e);

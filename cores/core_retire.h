@@ -10,7 +10,8 @@
 
 #include "cores/core_internal.h"
 
-static void retire_halt(Core *c)
+/* The core stops where it is: no more ticks, and the stall it was counting ends. */
+static void retire_stop(Core *c)
 {
     Cycle now = c->now;
     c->halted = TRUE;
@@ -18,15 +19,15 @@ static void retire_halt(Core *c)
     c->st.cycles = now - c->start_cycle;
     c->tick_at = CYCLE_NEVER;
     engine_tick_cancel(c->e, c->id);
-    if (c->halt_fn)
-        c->halt_fn(c->os_ctx, c);
 }
 
-/* The op at the head faulted: the core stops there and says so (the machine ends the run). */
+/* The thread faulted: the core stops for good and says so (the machine ends the run).  It is
+ * no thread's exit: the OS model is not told, and leaves the core frozen (c->stopped). */
 static void raise_fault(Core *c, const RobEntry *en)
 {
     c->fault = (CoreFault){ (IsaFaultKind)en->fault, en->pc, en->addr, en->in->size };
-    retire_halt(c);
+    c->stopped = TRUE;
+    retire_stop(c);
     if (c->fault_fn)
         c->fault_fn(c->fault_ctx, c->id, &c->fault);
 }
@@ -99,8 +100,11 @@ static gboolean stage_retire(Core *c)
         c->last_retire = now;
         n++;
         if (en->in->op == OP_HALT) {
+            /* The thread ends: the OS model runs another on the core, if it has one. */
             c->halt_pc = en->pc;
-            retire_halt(c);
+            retire_stop(c);
+            if (c->halt_fn)
+                c->halt_fn(c->os_ctx, c);
             break;
         }
     }
