@@ -383,8 +383,7 @@ void core_describe_wait(const Core *c, GString *out)
     if (c->wfe_sleeping)
         g_string_append(out, "asleep in wfe; ");
     if (rob_count(c) == 0) {
-        g_string_append_printf(out, "ROB empty, fetch pc %d%s", c->fetch_pc,
-                               c->fetch_stopped ? " (fetch stopped: off the program, a ret with nothing to return to, or calls nested past 64)" : "");
+        g_string_append_printf(out, "ROB empty, fetch pc %d%s", c->fetch_pc, c->fetch_stopped ? " (fetch stopped)" : "");
         return;
     }
     const RobEntry *en = rob_at(m, c->head_seq);

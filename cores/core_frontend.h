@@ -20,13 +20,14 @@ static gboolean stage_fetch(Core *c)
     while (n < c->fetch_width && c->fq_count < c->fq_size) {
         int32_t pc = c->fetch_pc;
         if (pc < 0 || (guint)pc >= c->ncode) {
-            c->fetch_stopped = TRUE; /* ran off the program: the watchdog reports it */
+            c->fetch_stopped = TRUE; /* off the program: the op before faults as it retires */
             break;
         }
         const IsaInsn *in = &c->code[pc];
         FetchSlot *f = &c->fq[(c->fq_head + c->fq_count) % c->fq_size];
         f->pc = pc;
         f->ras_sp = -1;
+        f->fault = ISA_FAULT_NONE;
         int32_t next = pc + 1;
         switch (in->op) {
         case OP_BR:
@@ -38,11 +39,12 @@ static gboolean stage_fetch(Core *c)
             break;
         case OP_CALL:
             if (c->ras_sp >= RAS_DEPTH) {
-                /* Calls nested past the return stack (as the interpreter's limit): stop, and
-                 * let the watchdog report it, rather than wrap and return to the wrong place.
-                 * A squash restarts fetch if this was a wrong path. */
+                /* Calls nested past the return stack (the ISA's limit): the call faults if it
+                 * retires, rather than wrap and return to the wrong place.  Fetch stops behind
+                 * it; a squash restarts it if this was a wrong path. */
+                f->fault = ISA_FAULT_CALL_DEPTH;
                 c->fetch_stopped = TRUE;
-                return n > 0;
+                break;
             }
             f->ras_sp = c->ras_sp;
             f->ras_val = c->ras[c->ras_sp % RAS_DEPTH];
@@ -52,8 +54,9 @@ static gboolean stage_fetch(Core *c)
             break;
         case OP_RET:
             if (c->ras_sp == 0) {
-                c->fetch_stopped = TRUE; /* return with an empty stack */
-                return n > 0;
+                f->fault = ISA_FAULT_EMPTY_RET; /* nothing to return to: likewise */
+                c->fetch_stopped = TRUE;
+                break;
             }
             f->ras_sp = c->ras_sp;
             f->ras_val = c->ras[c->ras_sp % RAS_DEPTH];

@@ -77,7 +77,8 @@ typedef struct {
     int32_t ras_val;
     guint8 watched;         /* performed from the L1: line_lost of `line` may squash it */
     guint8 stale;           /* arm64: its line was lost after it performed */
-    guint8 fault;           /* IsaFaultKind of its address (or la's thread): raised if it retires */
+    guint8 fault;           /* IsaFaultKind of its address, la's thread or its control flow:
+                             * raised if it retires */
 } __attribute__((aligned(64))) RobEntry;
 
 G_STATIC_ASSERT(offsetof(RobEntry, startk) < 64);
@@ -105,6 +106,8 @@ typedef struct {
     int32_t pc, pred_next;
     int ras_sp;
     int32_t ras_val;
+    guint8 fault;           /* IsaFaultKind: a call nested too deep, a ret with nothing to
+                             * return to (fetch stopped behind it); raised if it retires */
 } FetchSlot;
 
 /* One store-buffer entry.  Entries are in program order; a store holds one from dispatch until

@@ -1,8 +1,9 @@
 /* Retirement: ops leave the ROB head in program order, at most retire_width a cycle and at
  * the earliest the cycle after they completed; each makes its effect architectural (its
  * register, a store's commit to the store buffer, a mark's timestamp, an SEV).  An op that
- * faulted (a bad address, la of a thread that does not exist) stops the core here, where the
- * interpreter would, and a retired halt ends the thread.
+ * faulted (a bad address, la of a thread that does not exist, a call nested too deep, a ret
+ * with nothing to return to) stops the core here, where the interpreter would, and so does an
+ * op whose next pc is outside the program; a retired halt ends the thread.
  *
  * Included by core.c only, which compiles the stages as one unit (core_internal.h says why). */
 #ifndef QSIM_CORE_RETIRE_H
@@ -23,9 +24,9 @@ static void retire_stop(Core *c)
 
 /* The thread faulted: the core stops for good and says so (the machine ends the run).  It is
  * no thread's exit: the OS model is not told, and leaves the core frozen (c->stopped). */
-static void raise_fault(Core *c, const RobEntry *en)
+static void raise_fault(Core *c, CoreFault f)
 {
-    c->fault = (CoreFault){ (IsaFaultKind)en->fault, en->pc, en->addr, en->in->size };
+    c->fault = f;
     c->stopped = TRUE;
     retire_stop(c);
     if (c->fault_fn)
@@ -88,7 +89,7 @@ static gboolean stage_retire(Core *c)
         if (en->state != E_DONE || en->done_at >= now)
             break; /* an op retires at the earliest the cycle after it completes */
         if (en->fault != ISA_FAULT_NONE) {
-            raise_fault(c, en);
+            raise_fault(c, (CoreFault){ (IsaFaultKind)en->fault, en->pc, en->addr, en->in->size });
             break;
         }
         if (c->trace_fn)
@@ -105,6 +106,13 @@ static gboolean stage_retire(Core *c)
             retire_stop(c);
             if (c->halt_fn)
                 c->halt_fn(c->os_ctx, c);
+            break;
+        }
+        if (G_UNLIKELY((guint)en->pred_next >= c->ncode)) {
+            /* Its successor (the path it resolved) is outside the program: the thread runs off
+             * it, where the interpreter faults. */
+            int32_t pc = en->pred_next;
+            raise_fault(c, (CoreFault){ ISA_FAULT_OFF_PROGRAM, pc, (uint64_t)(gint64)pc, 0 });
             break;
         }
     }

@@ -81,6 +81,7 @@ static inline RobEntry *rob_dispatch(Core *c, const FetchSlot *f)
     en->state = E_WAIT;
     en->ordk = d->ordk;
     en->startk = d->startk;
+    en->fault = f->fault;
     if (in->a.reg != ISA_NO_REG)
         en->src[0] = c->rename[in->a.reg];
     if (in->b.reg != ISA_NO_REG)

@@ -1,6 +1,6 @@
 /* Bad input never crashes, hangs or lies (docs/robustness.md), at run time: a lock program's
- * faults (unaligned, NULL, wild, a thread that does not exist) stop `run`, `litmus` and
- * `native` with exit 1 and the thread, the op's file:line and the address,
+ * faults (unaligned, NULL, wild, a thread that does not exist, calls nested too deep) stop
+ * `run`, `litmus` and `native` with exit 1 and the thread, the op's file:line and the address,
  * in the words the reference interpreter uses, under the OS model too; a lock that never hands
  * over ends in a report of each thread's position (the progress watchdog), on the model and
  * natively; every workload option has a maximum; contradictory or empty options are errors
@@ -148,6 +148,30 @@ START_TEST(test_fault_under_the_os_model)
     ck_assert_msg(strstr(err, "the run faulted: thread ") && strstr(err, "`ld r0, [r5]`: 8-byte access at 0x0 (NULL)"),
                   "%s: %s", rest, err);
     ck_assert_msg(strstr(out, "faulted:                           true"), "%s", out);
+    lock_file_clear(&f);
+}
+END_TEST
+
+/* Calls nested past the return stack are a fault in `run` as in `verify`, in the same words at
+ * the same op, on every kind of core (it was reported as a stall: fetch stopped silently). */
+static const char *const control_configs[] = { "haswell", "neoverse-n1", "thunderx" };
+
+START_TEST(test_call_depth_faults_run)
+{
+    LockFile f = lock_file("    call lock\n", NULL);
+    g_autofree char *out = NULL, *err = NULL, *vout = NULL, *verr = NULL;
+    g_autofree char *rest = g_strdup_printf("--config %s --iterations 1", control_configs[_i]);
+    int rc = run_with("run", &f, rest, &out, &err);
+    ck_assert_msg(rc == 1, "%s: exit %d\n%s", rest, rc, err);
+    g_autofree char *at = g_strdup_printf("%s:6:5 `call lock`: call stack overflow (more than %d nested calls)",
+                                          f.path, ISA_CALL_DEPTH);
+    ck_assert_msg(strstr(err, "the run faulted: thread ") && strstr(err, at), "%s: %s", rest, err);
+    ck_assert_msg(strstr(out, "faulted:                           true") && !strstr(out, "stalled:                           true"),
+                  "%s", out);
+    rc = run_with("verify", &f, "--seeds 1", &vout, &verr);
+    ck_assert_int_eq(rc, 1);
+    g_autofree char *both = g_strconcat(vout, verr, NULL);
+    ck_assert_msg(strstr(both, at), "%s", both);
     lock_file_clear(&f);
 }
 END_TEST
@@ -474,6 +498,7 @@ Suite *make_robustness_suite(void)
     tcase_add_loop_test(tc, test_fault_stops_run, 0, G_N_ELEMENTS(faults));
     tcase_add_test(tc, test_fault_stops_run_arm64);
     tcase_add_loop_test(tc, test_fault_under_the_os_model, 0, G_N_ELEMENTS(os_faults));
+    tcase_add_loop_test(tc, test_call_depth_faults_run, 0, G_N_ELEMENTS(control_configs));
     tcase_add_test(tc, test_wrong_path_is_not_a_fault);
     tcase_add_test(tc, test_fault_stops_litmus);
     tcase_add_loop_test(tc, test_fault_stops_native, 0, G_N_ELEMENTS(faults));
