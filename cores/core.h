@@ -89,11 +89,12 @@ typedef void (*CoreTraceFn)(void *ctx, guint core, const CoreTraceEvent *ev);
 /* `sev` retired on `core`: the receiver signals every core (core_signal_event), itself too. */
 typedef void (*CoreSevFn)(void *ctx, guint core);
 
-/* A run-time fault (cores/isa/isa_fault.h): the op at `pc` reached retirement with a bad access. */
+/* A run-time fault (cores/isa/isa_fault.h): the op at `pc` reached retirement with a bad access
+ * or control flow that cannot go on (ISA_FAULT_OFF_PROGRAM: `pc` is the one outside). */
 typedef struct {
     IsaFaultKind kind;
     int32_t pc;
-    uint64_t addr;                  /* ISA_FAULT_NO_THREAD: the thread asked for */
+    uint64_t addr;                  /* ISA_FAULT_NO_THREAD: the thread asked for; OFF_PROGRAM: pc */
     unsigned size;
 } CoreFault;
 /* An op of `core` faulted as it came to retire; the core has stopped. */
@@ -110,8 +111,8 @@ typedef void (*CoreSyscallFn)(void *ctx, Core *c, const IsaInsn *in, uint64_t ad
 /* The thread on `c` retired `halt` (the core is halted until a context is loaded). */
 typedef void (*CoreHaltFn)(void *ctx, Core *c);
 
-/* Depth of the call stack (the return-address stack, exact after squashes). */
-#define CORE_CALL_DEPTH 64
+/* Depth of the call stack (the return-address stack, exact after squashes): the ISA's. */
+#define CORE_CALL_DEPTH ISA_CALL_DEPTH
 
 /* A thread's architectural state while it is off its core. */
 typedef struct {
@@ -168,7 +169,10 @@ void core_context_save(Core *c, CoreContext *out);
 void core_context_load(Core *c, const CoreContext *ctx, Cycle delay);
 
 gboolean core_halted(const Core *c);
-/* Ends the core where it is (another core's fault ended the run): it does nothing more. */
+/* Ends the core where it is (another core's fault ended the run): it does nothing more.  A
+ * stopped core (so is one whose op faulted) is no thread's exit: the OS model is not told, and
+ * what it still asks is answered leaving the core frozen (core_can_switch says no,
+ * core_context_load and core_syscall_return do nothing, core_context_save only reads). */
 void core_stop(Core *c);
 /* The fault that stopped the core, or NULL. */
 const CoreFault *core_fault(const Core *c);

@@ -155,10 +155,10 @@ static void encode(const Core *c, FfSnap *s, Cycle t)
     put(s, rel_seq(c->sb_waiter, h));
     put(s, (guint64)c->head_dirty | (guint64)c->lb_used << 8);
     put(s, cmp_time(c->timer_next, t));
-    put(s, c->ntimers);
-    for (guint i = 0; i < c->ntimers; i++) {
-        put(s, cmp_time(c->timers[i].at, t));
-        put(s, rel_seq(c->timers[i].seq, h));
+    put(s, c->timers.len);
+    for (guint i = 0; i < c->timers.len; i++) {
+        put(s, cmp_time(c->timers.v[i].at, t));
+        put(s, rel_seq(c->timers.v[i].seq, h));
     }
     for (uint64_t q = h; q < c->next_seq; q++)
         encode_entry(c, rob_at((Core *)c, q), s, t);
@@ -371,9 +371,9 @@ static void advance_periods(Core *c, guint64 k)
     }
     for (guint r = 0; r < ISA_NREG_SLOTS; r++)
         shift_seq(&c->rename[r], dseq);
-    for (guint i = 0; i < c->ntimers; i++) {
-        shift_cmp(&c->timers[i].at, t0, dt);
-        c->timers[i].seq += dseq;
+    for (guint i = 0; i < c->timers.len; i++) {
+        shift_cmp(&c->timers.v[i].at, t0, dt);
+        c->timers.v[i].seq += dseq;
     }
     shift_seq(&c->scan_from, dseq);
     shift_seq(&c->sb_waiter, dseq);

@@ -1,6 +1,19 @@
-/* The core's private state, shared by the files of cores/ that each hold one idea: the ROB and
- * renaming (rob.c), the store buffer (store_buffer.c), the branch predictor
- * (branch_predictor.c) and the pipeline stages (core.c).  Nothing outside cores/ includes it. */
+/* The core's private state, shared by the files of cores/ that each hold one idea:
+ *   core.c             life cycle, scheduling of ticks, the cycle (core_tick), queries
+ * and the stages, included by core.c only so that they compile into core_tick as one function
+ * (a call per stage per cycle would cost the simulator about 5%):
+ *   core_retire.h      retirement in order, halts and faults
+ *   core_execute.h     what an op does when its turn comes (ALU, branches, work, wfe), and
+ *                      the ordering each op imposes (decoded once per pc)
+ *   core_scan.h        the execute stage's walk over the window, and its memo
+ *   core_frontend.h    fetch, and dispatch with its stall counts
+ * and the rest:
+ *   core_memops.c      starting loads, stores, atomics and fences; the memory's responses
+ *   core_rollback.c    lost lines: the monitor, x86 machine clears, arm64 same-address replays
+ *   core_os.c          the OS model's side: system calls and thread contexts
+ *   rob.c              the ROB and renaming (its hot accessors are inline below)
+ *   store_buffer.c, branch_predictor.c, core_ff.c (fast-forward), core_profile.c, core_stats.c
+ * Nothing outside cores/ includes it. */
 #ifndef QSIM_CORE_INTERNAL_H
 #define QSIM_CORE_INTERNAL_H
 
@@ -8,6 +21,7 @@
 #include "cores/core.h"
 #include "cores/isa/isa_fault.h"
 #include "cores/core_profile.h"
+#include "sim/base/min_heap.h"
 
 #define SEQ_NONE UINT64_MAX
 #define RAS_DEPTH CORE_CALL_DEPTH
@@ -63,7 +77,8 @@ typedef struct {
     int32_t ras_val;
     guint8 watched;         /* performed from the L1: line_lost of `line` may squash it */
     guint8 stale;           /* arm64: its line was lost after it performed */
-    guint8 fault;           /* IsaFaultKind of its address (or la's thread): raised if it retires */
+    guint8 fault;           /* IsaFaultKind of its address, la's thread or its control flow:
+                             * raised if it retires */
 } __attribute__((aligned(64))) RobEntry;
 
 G_STATIC_ASSERT(offsetof(RobEntry, startk) < 64);
@@ -91,6 +106,8 @@ typedef struct {
     int32_t pc, pred_next;
     int ras_sp;
     int32_t ras_val;
+    guint8 fault;           /* IsaFaultKind: a call nested too deep, a ret with nothing to
+                             * return to (fetch stopped behind it); raised if it retires */
 } FetchSlot;
 
 /* One store-buffer entry.  Entries are in program order; a store holds one from dispatch until
@@ -114,6 +131,9 @@ typedef struct {
     Cycle at;
     uint64_t seq;
 } CoreTimer;
+
+static inline gboolean timer_before(const CoreTimer *a, const CoreTimer *b) { return a->at < b->at; }
+MIN_HEAP_DEFINE(TimerHeap, timer_heap, CoreTimer, timer_before)
 
 /* Fast-forward of steady loops (cores/core_ff.c). */
 #define FF_HISTORY 3
@@ -199,20 +219,43 @@ struct Core {
     guint rob_mask;                 /* the ring's slots, a power of two at least rob_size, less 1 */
     uint64_t head_seq, next_seq;    /* entries [head_seq, next_seq) */
     guint head_slot;                /* the head's slot: seq s is in (head_slot + s - head_seq) & rob_mask */
-    uint64_t exec_lo;               /* every entry older than this is E_DONE */
-    /* The execute scan skips what cannot have changed: it looks at the entries whose inputs
-     * changed since the last scan ([scan_from, scan_end), widened by core_touch) or whose timer
-     * is due, and at those behind them while the ordering state it carries differs from last
-     * time.  timers is a min-heap of the entries put on a timer, by when it runs out; one
-     * whose entry has since been squashed (or reused) is stale and dropped when it surfaces. */
-    uint64_t scan_from;
-    uint64_t scan_end;              /* one past the youngest touched; 0: none */
-    uint64_t sb_waiter;             /* oldest load held back by the store buffer, SEQ_NONE: none */
-    gboolean head_dirty;            /* only the head's inputs changed (head-only ops) */
-    CoreTimer *timers;
-    guint ntimers, timers_cap;
-    Cycle timer_next;               /* no timer is due before this */
     guint lb_used;                  /* load-buffer entries held (loads, ldx, atomics) */
+
+    /* The execute scan's memo (core_scan.h).  Each cycle the execute stage would walk the
+     * window oldest first, carrying the ordering state of the ops passed (Older) and starting
+     * each waiting op whose turn has come.  Whether an op starts is a function of its sources,
+     * that carried state, and, for an op at the head, of what only the head looks at (the
+     * committed stores, the monitor, the event register); a load also reads the store buffer.
+     * The scan skips the ops for which none of these changed since it last looked:
+     *   - exec_lo: every entry older than it is E_DONE; done ops order nothing, so the walk
+     *     starts there with no ordering state.
+     *   - en->older (per entry): the state carried past it when last walked, so a walk can
+     *     resume at any op with what was carried into it.
+     *   - en->wait_on (per waiting entry): a producer whose not being done made start_op fail
+     *     with no side effect; while it is not done, the op is only folded into the state.
+     *   - [scan_from, scan_end): the ops whose inputs changed since the last scan (set by
+     *     core_touch* on dispatch, completion (up to the result's last reader), a response, a
+     *     store's address or data).  A walk from scan_from past scan_end stops at the first op
+     *     whose carried state is the one memoised in it: every younger op would decide as it
+     *     did (end UINT64_MAX: look to the tail).
+     *   - head_dirty: what only the head looks at changed (core_touch_head): look at the head.
+     *   - sb_waiter: the oldest load held back by the store buffer (a partial forward, data not
+     *     known, an STLR before an LDAR): a drain, or a store learning its address or data,
+     *     touches from it.
+     *   - timers: the entries on a timer, a min-heap by when it runs out (timer_next: none due
+     *     before), so the scan completes due ones without looking for them.  A squash does not
+     *     remove its entries' timers: a timer whose entry has gone or been reused (told apart
+     *     by its time) is stale and dropped when it surfaces.
+     * Exact: every input of a start decision either is one of these or touches one when it
+     * changes, so a skipped op is one whose start_op would have returned FALSE doing nothing;
+     * the run is the one a full walk each cycle gives (the in-order policy walks in full). */
+    uint64_t exec_lo;
+    uint64_t scan_from;             /* oldest touched, SEQ_NONE: none */
+    uint64_t scan_end;              /* one past the youngest touched; 0: none */
+    uint64_t sb_waiter;             /* SEQ_NONE: none */
+    gboolean head_dirty;
+    TimerHeap timers;
+    Cycle timer_next;
 
     /* store buffer ring */
     SbEntry *sb;
@@ -246,6 +289,9 @@ struct Core {
     /* scheduling */
     gboolean started, halted;
     gboolean parked;                /* no thread: its context was saved (core_context_save) */
+    /* A fault ended the run (this core's or another's, core_stop): the core is frozen as it
+     * was, and what the OS model still asks of it leaves it so. */
+    gboolean stopped;
     Cycle start_cycle;
     Cycle tick_at;                  /* pending tick, CYCLE_NEVER: none */
     Cycle last_tick;
@@ -260,69 +306,55 @@ struct Core {
     CoreProfile prof;               /* per-pc counters; off (rows NULL) unless enabled */
 };
 
-/* `seq` is in the window or the slot after it: [head_seq, head_seq + rob_size). */
-static inline RobEntry *rob_at(Core *c, uint64_t seq)
-{
-    return &c->rob[(c->head_slot + (guint)(seq - c->head_seq)) & c->rob_mask];
-}
-static inline guint rob_count(const Core *c) { return (guint)(c->next_seq - c->head_seq); }
-static inline uint64_t core_line(const Core *c, uint64_t addr)
-{
-    return addr & ~(uint64_t)(c->cfg->line_size - 1);
-}
+/* The ROB's operations (rob.h inline, rob.c the rest). */
+#include "cores/rob.h"
 
-/* A source is ready when it is architectural, its producer retired, or its producer is done. */
-static inline gboolean rob_src_ready(Core *c, uint64_t p)
-{
-    return p == SEQ_NONE || p < c->head_seq || rob_at(c, p)->state == E_DONE;
-}
+/* ==================== the ordering rules ==================== */
+/* What each op means for the ops behind it and what keeps it from starting, decoded once per
+ * pc (exec_decode_op, core_execute.h) into en->ordk and en->startk. */
 
-/* rob.c */
-void rob_init(Core *c);
-
-/* The caller checked that the ROB has room.  Every field an op may read before it writes it
- * starts at zero, as a cleared entry would; the caller sets in, pc, pred_next, ras_sp, ras_val,
- * head_since and state, and a store's sb_slot. */
-static inline RobEntry *rob_alloc(Core *c)
+/* Folds `en` into the ordering state `o` carried past it. */
+static inline void note_older(const RobEntry *en, Older *o)
 {
-    g_assert(rob_count(c) < c->rob_size);
-    RobEntry *en = rob_at(c, c->next_seq);
-    en->seq = c->next_seq++;
-    en->src[0] = en->src[1] = en->src[2] = SEQ_NONE;
-    en->wait_on = SEQ_NONE;
-    en->value = 0;
-    en->complete_at = 0;
-    en->done_at = 0;
-    en->req_id = 0;
-    en->last_use = en->seq;
-    en->addr = en->line = 0;
-    en->data = en->data_b = 0;
-    en->addr_known = en->data_known = FALSE;
-    en->performed = en->watched = en->stale = FALSE;
-    en->fault = ISA_FAULT_NONE;
-    en->ll = LL_IDLE;
-    en->ll_new = 0;
-    en->older = 0;
-    return en;
+    switch ((OrderKind)en->ordk) {
+    case ORDK_NONE:
+        break;
+    case ORDK_LOADS_UNTIL_DONE:
+        if (en->state != E_DONE)
+            *o |= OLDER_BLOCK_LOADS;
+        break;
+    case ORDK_ALL_UNTIL_DONE:
+        if (en->state != E_DONE)
+            *o |= OLDER_BLOCK_ALL;
+        break;
+    case ORDK_LDAR:
+        if (!en->performed)
+            *o |= OLDER_BLOCK_LOADS;
+        break;
+    case ORDK_STORE:
+        if (!en->addr_known)
+            *o |= OLDER_STORE_ADDR_UNKNOWN;
+        break;
+    }
 }
 
-/* Once the producer retired the architectural register holds its value: no op between the
- * producer and the consumer writes that register (the producer was the youngest older one). */
-static inline uint64_t rob_reg_value(Core *c, int reg, uint64_t p)
+/* Whether a waiting op other than the head cannot start under ordering state `o` (start_op
+ * would return FALSE at once, doing nothing): loads wait behind barriers and unknown store
+ * addresses; ops that perform at the head wait for it; nothing starts behind an lfence. */
+static inline gboolean cannot_start(const RobEntry *en, Older o)
 {
-    if (p == SEQ_NONE || p < c->head_seq)
-        return c->regs[reg];
-    return rob_at(c, p)->value;
+    switch ((StartKind)en->startk) {
+    case STARTK_LOAD:
+        return (o & (OLDER_BLOCK_LOADS | OLDER_STORE_ADDR_UNKNOWN | OLDER_BLOCK_ALL)) != 0;
+    case STARTK_HEAD:
+        return TRUE;
+    case STARTK_OTHER:
+        break;
+    }
+    return (o & OLDER_BLOCK_ALL) != 0;
 }
 
-static inline uint64_t rob_src_value(Core *c, const IsaSrc *s, uint64_t p)
-{
-    return s->reg == ISA_NO_REG ? (uint64_t)s->imm : rob_reg_value(c, s->reg, p);
-}
-void rob_rename_rebuild(Core *c);
-guint rob_squash_from(Core *c, uint64_t seq);
-
-/* store_buffer.c */
+/* ==================== store buffer (store_buffer.c) ==================== */
 void sb_init(Core *c);
 SbEntry *sb_alloc(Core *c, uint64_t seq, guint *slot);
 void sb_truncate_from(Core *c, uint64_t seq);
@@ -340,12 +372,12 @@ gboolean sb_may_drain(const Core *c);
 void sb_store_done(Core *c, guint slot, uint64_t req_id);
 static inline gboolean sb_empty_committed(const Core *c) { return c->sb_ncommit == 0; }
 
-/* branch_predictor.c */
+/* ==================== branch predictor (branch_predictor.c) ==================== */
 void bp_init(Core *c);
 gboolean bp_predict(const Core *c, int32_t pc);
 void bp_update(Core *c, int32_t pc, gboolean taken);
 
-/* core_ff.c */
+/* ==================== fast-forward (core_ff.c) ==================== */
 /* At the start of a tick that may close a period: TRUE when the core went to sleep instead. */
 gboolean ff_try_sleep(Core *c);
 /* A sleeping core brings itself up to position `x` (everything of its own before x done). */
@@ -353,9 +385,40 @@ void ff_catch_up(Core *c, EventPos x);
 void ff_local_issue(Core *c, const MemRequest *r);
 void ff_free(Core *c);
 
-/* core.c */
+/* ==================== the ops ==================== */
+static inline uint64_t core_line(const Core *c, uint64_t addr)
+{
+    return addr & ~(uint64_t)(c->cfg->line_size - 1);
+}
+static inline gboolean core_op_is_load(IsaOp op) { return op == OP_LD || op == OP_LDX; }
+/* Holds a load-buffer entry from dispatch to retirement (or squash). */
+static inline gboolean core_op_takes_lb(IsaOp op) { return core_op_is_load(op) || isa_op_info[op].is_atomic; }
+static inline gboolean core_op_has_mem(IsaOp op)
+{
+    return isa_op_info[op].is_load || isa_op_info[op].is_store;
+}
+
+/* ==================== scheduling and the cycle (core.c) ==================== */
 uint64_t core_new_req(Core *c);
 void core_tick(Core *c);
+/* A tick at `when` unless one is pending sooner (none while halted, parked or not started). */
+void core_schedule_tick_at(Core *c, Cycle when);
+/* The ghost tick happened: it counts as the last tick. */
+void core_ghost_settle(Core *c);
+/* Something changed from outside the pipeline (a response, a lost line, an event): tick this
+ * cycle if the core has not ticked yet this cycle, else the next. */
+void core_wake(Core *c);
+
+/* Entry from outside the pipeline (the memory system, an SEV, the OS): a core asleep in a
+ * steady loop first catches up to the engine's place; then the clock is the engine's. */
+static inline void core_catch_up_now(Core *c)
+{
+    if (c->ff.sleeping)
+        ff_catch_up(c, engine_position(c->e));
+    if (!c->ff.local)
+        c->now = engine_now(c->e);
+}
+
 /* Sends a request to the memory system (or, in a catch-up, to the frozen lines). */
 static inline void core_issue(Core *c, const MemRequest *r)
 {
@@ -367,6 +430,84 @@ static inline void core_issue(Core *c, const MemRequest *r)
     else
         c->issue(c->ms, c->id, r);
 }
+
+/* --trace: what the pipeline did, as a CoreTraceEvent (the trace writers put it in words). */
+static inline void core_trace(Core *c, CoreTraceKind kind, int32_t pc, int32_t resume_pc, guint squashed,
+                              gint64 penalty)
+{
+    if (!c->trace_fn)
+        return;
+    CoreTraceEvent ev = { kind, c->now, pc, resume_pc, 0, FALSE, squashed, (Cycle)penalty };
+    c->trace_fn(c->trace_ctx, c->id, &ev);
+}
+
+/* The profile's ROB-head clock: call after anything that may change which op is the head. */
+static inline void core_profile_note_head(Core *c)
+{
+    if (c->prof.rows)
+        core_profile_head(&c->prof, rob_count(c) ? rob_at(c, c->head_seq)->pc : -1, c->now);
+}
+
+/* Request tags: [req_id : 51][kind : 1][slot : 12]. */
+#define TAG_SLOT_BITS 12
+#define TAG_KIND_SB (1ULL << TAG_SLOT_BITS)
+static inline uint64_t tag_make(uint64_t req, gboolean sb, guint slot)
+{
+    return (req << (TAG_SLOT_BITS + 1)) | (sb ? TAG_KIND_SB : 0) | slot;
+}
+
+/* ==================== dispatch (core_frontend.h) ==================== */
+/* Counts the cycles of the stall that ends and starts counting `cause`. */
+static inline void dispatch_set_stall(Core *c, StallCause cause)
+{
+    if (cause == c->stall_cause)
+        return;
+    Cycle now = c->now;
+    guint64 d = now - c->stall_since;
+    switch (c->stall_cause) {
+    case STALL_ROB: c->st.stall_rob_full += d; break;
+    case STALL_LB: c->st.stall_lb_full += d; break;
+    case STALL_SB: c->st.stall_sb_full += d; break;
+    case STALL_NONE: break;
+    }
+    c->stall_cause = cause;
+    c->stall_since = now;
+}
+
+/* How many of a `work` chain's ops the window holds beside older ones: an in-order core none. */
+static inline gint64 work_window(const Core *c)
+{
+    return c->in_order ? 0 : (gint64)c->rob_size;
+}
+
+/* ==================== execute: the timers and the memo (core_scan.h) ==================== */
+/* `en` runs for `cycles` (at least 1): the scan completes it then. */
+static inline void exec_timer(Core *c, RobEntry *en, gint64 cycles)
+{
+    en->state = E_EXEC;
+    en->complete_at = c->now + (Cycle)MAX(cycles, 1);
+    timer_heap_push(&c->timers, (CoreTimer){ en->complete_at, en->seq });
+    c->timer_next = MIN(c->timer_next, en->complete_at);
+}
+
+/* Whether `t` is still its entry's timer (the entry was not squashed, nor its seq reused). */
+static inline gboolean timer_current(Core *c, const CoreTimer *t)
+{
+    if (t->seq < c->head_seq || t->seq >= c->next_seq)
+        return FALSE;
+    const RobEntry *en = rob_at(c, t->seq);
+    return en->state == E_EXEC && en->req_id == 0 && en->complete_at == t->at;
+}
+
+/* Drops stale timers from the top: timer_next is then the earliest current one, or never. */
+static inline void exec_timers_purge(Core *c)
+{
+    while (c->timers.len && !timer_current(c, &c->timers.v[0]))
+        timer_heap_pop(&c->timers);
+    c->timer_next = c->timers.len ? c->timers.v[0].at : CYCLE_NEVER;
+}
+
+/* The touch functions: the scan's memo (struct Core) learns what changed. */
 /* Something the start of `seq` depends on changed: the next execute scan looks at it again
  * (and at younger ops while the ordering state it carries changed). */
 static inline void core_touch(Core *c, uint64_t seq)
@@ -389,20 +530,33 @@ static inline void core_touch_done(Core *c, const RobEntry *en)
 /* Something only an op at the ROB head looks at changed (which op is the head, the committed
  * stores, the exclusive monitor, the event register): the next scan looks at the head again. */
 static inline void core_touch_head(Core *c) { c->head_dirty = TRUE; }
-void core_wake(Core *c);
-/* The profile's ROB-head clock: call after anything that may change which op is the head. */
-static inline void core_profile_note_head(Core *c)
+
+/* ==================== execute: the ops (core_execute.h, core_memops.c) ==================== */
+static inline void exec_done(RobEntry *en, Cycle now)
 {
-    if (c->prof.rows)
-        core_profile_head(&c->prof, rob_count(c) ? rob_at(c, c->head_seq)->pc : -1, c->now);
+    en->state = E_DONE;
+    en->done_at = now;
 }
 
-/* Request tags: [req_id : 51][kind : 1][slot : 12]. */
-#define TAG_SLOT_BITS 12
-#define TAG_KIND_SB (1ULL << TAG_SLOT_BITS)
-static inline uint64_t tag_make(uint64_t req, gboolean sb, guint slot)
-{
-    return (req << (TAG_SLOT_BITS + 1)) | (sb ? TAG_KIND_SB : 0) | slot;
-}
+/* The op's address from its sources (ready): en->addr and en->line, known from now on. */
+void memop_resolve(Core *c, RobEntry *en);
+gboolean access_faults(Core *c, RobEntry *en);
+gboolean memop_start_load(Core *c, RobEntry *en, const Older *o);
+gboolean memop_start_store(Core *c, RobEntry *en);
+gboolean memop_start_atomic(Core *c, RobEntry *en, gboolean head);
+/* The store-exclusive half of an llsc atomic, or its retry. */
+gboolean memop_step_llsc(Core *c, RobEntry *en);
+gboolean memop_start_fence(Core *c, RobEntry *en, gboolean head);
+/* The port's `done`: a response to one of our requests. */
+void memop_done(void *obj, const MemResponse *r);
+
+/* ==================== lost lines (core_rollback.c) ==================== */
+/* The port's `line_lost`. */
+void rollback_line_lost(void *obj, uint64_t line_addr, LineLossCause cause);
+/* arm64: `en` just performed; a younger same-address load that read older news reads again. */
+void rollback_same_address(Core *c, const RobEntry *en);
+
+/* ==================== system calls (core_os.c) ==================== */
+gboolean syscall_start(Core *c, RobEntry *en, gboolean head);
 
 #endif

@@ -1,4 +1,5 @@
-/* The reorder buffer and register renaming by ROB tags. */
+/* The reorder buffer and register renaming: the operations that are not on every op's path
+ * (rob.h says what the ROB is and holds the inline ones). */
 #include <string.h>
 #include "cores/core_internal.h"
 
@@ -10,10 +11,14 @@ void rob_init(Core *c)
         slots *= 2;
     c->rob_mask = slots - 1;
     c->rob = g_aligned_alloc0(slots, sizeof(RobEntry), 64);
-    c->timers_cap = 2 * c->rob_size;
-    c->timers = g_new(CoreTimer, c->timers_cap);
     for (guint r = 0; r < ISA_NREG_SLOTS; r++)
         c->rename[r] = SEQ_NONE;
+}
+
+void rob_free(Core *c)
+{
+    g_aligned_free(c->rob);
+    c->rob = NULL;
 }
 
 void rob_rename_rebuild(Core *c)
@@ -49,7 +54,7 @@ guint rob_squash_from(Core *c, uint64_t seq)
             c->ras[en->ras_sp % RAS_DEPTH] = en->ras_val;
         }
         IsaOp op = en->in->op;
-        if (op == OP_LD || op == OP_LDX || isa_op_info[op].is_atomic)
+        if (core_op_takes_lb(op))
             c->lb_used--;
         if ((op == OP_PAUSE || op == OP_WORK) && en->state != E_DONE)
             c->dispatch_blocked_until = 0;
@@ -65,5 +70,15 @@ guint rob_squash_from(Core *c, uint64_t seq)
     sb_truncate_from(c, seq);
     rob_rename_rebuild(c);
     c->fetch_stopped = FALSE;
+    return n;
+}
+
+/* Squash from `seq` (inclusive) and refetch at `pc` after `penalty` cycles. */
+guint rob_squash_refetch(Core *c, uint64_t seq, int32_t pc, gint64 penalty)
+{
+    guint n = rob_squash_from(c, seq);
+    c->fetch_pc = pc;
+    c->fetch_resume_at = c->now + (Cycle)penalty;
+    core_profile_note_head(c);
     return n;
 }

@@ -382,7 +382,8 @@ static const ReportKeyDoc result_keys[] = {
                             "no thread acquired or released the lock for --progress-cycles "
                             "(docs/robustness.md)" },
     { "faulted", "boolean", "an op of the lock faulted (an unaligned access, one outside the program's memory, `la` "
-                            "of a thread that does not exist) and every core stopped there (model runs; exit 1)" },
+                            "of a thread that does not exist, calls nested past 64, a `ret` with nothing to return "
+                            "to) and every core stopped there (model runs; exit 1)" },
     { "halted_in_lock", "boolean", "a thread reached a `halt` in the lock's code, leaving its loop unfinished "
                                    "(model runs; exit 1)" },
 };

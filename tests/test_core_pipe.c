@@ -1,7 +1,8 @@
 /* The core's pipeline: full buffers stall dispatch by cause, a mispredicted branch costs its
- * penalty, and runs are deterministic. */
+ * penalty, runs are deterministic, and control flow that cannot go on faults. */
 #include <check.h>
 #include <string.h>
+#include "cores/isa/interp.h"
 #include "tests/core_rig.h"
 
 static const char *const cfgs[] = { "teaching", "haswell" };
@@ -187,6 +188,57 @@ START_TEST(test_watchdog_reports_stall)
 }
 END_TEST
 
+/* Control flow that cannot go on faults as the op comes to retire, in the interpreter's words:
+ * a `ret` with nothing to return to, and running off the end of the program (both stopped
+ * fetch silently and were reported as a stall).  On a mispredicted path neither is a fault. */
+static IsaProgram *control_program(int which)
+{
+    ProgBuilder *b = pb_new();
+    pb_entry(b, "main");
+    switch (which) {
+    case 0: /* an empty return stack */
+        pb_op(b, OP_RET);
+        break;
+    case 1: /* no halt: the thread runs off the end */
+        pb_op(b, OP_NOP);
+        break;
+    default: /* the branch goes to `done`, predicted not taken the first time: behind it on
+              * the wrong path, the ret (2) or the last op, the nop (3) */
+        pb_jmp(b, OP_JMP, "start");
+        pb_label(b, "done");
+        pb_op(b, OP_HALT);
+        pb_label(b, "start");
+        pb_alu(b, OP_MOV, 1, I(1), I(0));
+        pb_br(b, COND_EQ, R(1), I(1), "done");
+        pb_op(b, which == 2 ? OP_RET : OP_NOP);
+        break;
+    }
+    return pb_finish(b);
+}
+
+START_TEST(test_control_faults)
+{
+    static const char *const words[] = { "`ret`: ret with an empty call stack",
+                                         "faulted at pc 1: pc 1 is outside the program" };
+    for (int which = 0; which < 4; which++) {
+        Rig *r = core_rig_new(cfgs[_i], NULL, control_program(which), 1, 1, 40);
+        if (which >= 2) {
+            rig_run(r); /* it finishes */
+        } else {
+            ck_assert_int_eq(machine_run(r->m, CYCLE_NEVER), MACHINE_FAULT);
+            ck_assert_msg(strstr(machine_stall_report(r->m), words[which]), "%s", machine_stall_report(r->m));
+            /* the interpreter's words */
+            InterpOptions io = { .threads = 1, .seed = 1 };
+            g_autoptr(Interp) in = interp_new(r->p, &io, NULL);
+            ck_assert_int_eq(interp_run(in), INTERP_FAULT);
+            ck_assert_msg(strstr(machine_stall_report(r->m), interp_thread(in, 0)->fault), "%s",
+                          interp_thread(in, 0)->fault);
+        }
+        core_rig_free(r);
+    }
+}
+END_TEST
+
 static void add_pipeline_cases(TCase *tc)
 {
     tcase_set_timeout(tc, 60);
@@ -197,6 +249,7 @@ static void add_pipeline_cases(TCase *tc)
     tcase_add_loop_test(tc, test_call_ret, 0, 2);
     tcase_add_loop_test(tc, test_deterministic, 0, 2);
     tcase_add_test(tc, test_watchdog_reports_stall);
+    tcase_add_loop_test(tc, test_control_faults, 0, 2);
 }
 
 Suite *make_core_pipe_suite(void)

@@ -1,10 +1,10 @@
 /* Bad input never crashes, hangs or lies (docs/robustness.md), at run time: a lock program's
- * faults (unaligned, NULL, wild, a thread that does not exist) stop `run`, `litmus` and
- * `native` with exit 1 and the thread, the op's file:line and the address, in the words the
- * reference interpreter uses; a lock that never hands over ends in a report of each thread's
- * position (the progress watchdog), on the model and natively; every workload option has a
- * maximum; contradictory or empty options are errors naming the options; a `halt` inside the
- * lock is called what it is. */
+ * faults (unaligned, NULL, wild, a thread that does not exist, calls nested too deep) stop
+ * `run`, `litmus` and `native` with exit 1 and the thread, the op's file:line and the address,
+ * in the words the reference interpreter uses, under the OS model too; a lock that never hands
+ * over ends in a report of each thread's position (the progress watchdog), on the model and
+ * natively; every workload option has a maximum; contradictory or empty options are errors
+ * naming the options; a `halt` inside the lock is called what it is. */
 #include <check.h>
 #include <string.h>
 #include <glib/gstdio.h>
@@ -118,6 +118,66 @@ START_TEST(test_fault_stops_run)
     ck_assert_int_eq(rc, 1);
     g_autofree char *both = g_strconcat(vout, verr, NULL);
     ck_assert_msg(strstr(both, pos) && strstr(both, faults[_i].what), "%s", both);
+    lock_file_clear(&f);
+}
+END_TEST
+
+/* Under the OS model (more threads than cores, or futex system calls) a fault is reported as
+ * without it, whatever the other threads are doing: waiting in a run queue, asleep in
+ * futex_wait, switching, on a parked core.  `run` used to abort: in core_context_load (the OS
+ * took the faulting thread for one that had ended and loaded the next onto its core), or in
+ * the OS's halt hook (a parked core stopped as if its thread had halted), or crash. */
+#define SLEEP_THEN_FAULT                                                                           \
+    "    beq tid, 0, late\n    futex_wait r0, [lock_word], 0\n    ret\nlate:\n    work 3000\n" \
+    "    ld r0, [r5]\n"
+static const struct {
+    const char *config;
+    const char *threads;
+    const char *lock;
+} os_faults[] = {
+    { "teaching", "3", "    ld r0, [r5]\n" },   /* the reported one: 3 threads on 2 cores */
+    { "haswell", "37", "    ld r0, [r5]\n" },   /* 37 on 36 */
+    { "teaching", "2", SLEEP_THEN_FAULT },      /* the other asleep, its core parked */
+    { "teaching", "3", SLEEP_THEN_FAULT },
+    { "haswell", "4", SLEEP_THEN_FAULT },
+    { "haswell", "40", SLEEP_THEN_FAULT },
+};
+
+START_TEST(test_fault_under_the_os_model)
+{
+    LockFile f = lock_file(os_faults[_i].lock, NULL);
+    g_autofree char *out = NULL, *err = NULL;
+    g_autofree char *rest = g_strdup_printf("--config %s --threads %s --iterations 1", os_faults[_i].config,
+                                            os_faults[_i].threads);
+    int rc = run_with("run", &f, rest, &out, &err);
+    ck_assert_msg(rc == 1, "%s: exit %d\n%s", rest, rc, err);
+    ck_assert_msg(strstr(err, "the run faulted: thread ") && strstr(err, "`ld r0, [r5]`: 8-byte access at 0x0 (NULL)"),
+                  "%s: %s", rest, err);
+    ck_assert_msg(strstr(out, "faulted:                           true"), "%s", out);
+    lock_file_clear(&f);
+}
+END_TEST
+
+/* Calls nested past the return stack are a fault in `run` as in `verify`, in the same words at
+ * the same op, on every kind of core (it was reported as a stall: fetch stopped silently). */
+static const char *const control_configs[] = { "haswell", "neoverse-n1", "thunderx" };
+
+START_TEST(test_call_depth_faults_run)
+{
+    LockFile f = lock_file("    call lock\n", NULL);
+    g_autofree char *out = NULL, *err = NULL, *vout = NULL, *verr = NULL;
+    g_autofree char *rest = g_strdup_printf("--config %s --iterations 1", control_configs[_i]);
+    int rc = run_with("run", &f, rest, &out, &err);
+    ck_assert_msg(rc == 1, "%s: exit %d\n%s", rest, rc, err);
+    g_autofree char *at = g_strdup_printf("%s:6:5 `call lock`: call stack overflow (more than %d nested calls)",
+                                          f.path, ISA_CALL_DEPTH);
+    ck_assert_msg(strstr(err, "the run faulted: thread ") && strstr(err, at), "%s: %s", rest, err);
+    ck_assert_msg(strstr(out, "faulted:                           true") && !strstr(out, "stalled:                           true"),
+                  "%s", out);
+    rc = run_with("verify", &f, "--seeds 1", &vout, &verr);
+    ck_assert_int_eq(rc, 1);
+    g_autofree char *both = g_strconcat(vout, verr, NULL);
+    ck_assert_msg(strstr(both, at), "%s", both);
     lock_file_clear(&f);
 }
 END_TEST
@@ -609,6 +669,8 @@ Suite *make_robustness_suite(void)
     tcase_add_test(tc, test_access_check_definition);
     tcase_add_loop_test(tc, test_fault_stops_run, 0, G_N_ELEMENTS(faults));
     tcase_add_test(tc, test_fault_stops_run_arm64);
+    tcase_add_loop_test(tc, test_fault_under_the_os_model, 0, G_N_ELEMENTS(os_faults));
+    tcase_add_loop_test(tc, test_call_depth_faults_run, 0, G_N_ELEMENTS(control_configs));
     tcase_add_test(tc, test_wrong_path_is_not_a_fault);
     tcase_add_test(tc, test_fault_stops_litmus);
     tcase_add_loop_test(tc, test_fault_stops_native, 0, G_N_ELEMENTS(faults));

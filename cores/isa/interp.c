@@ -119,6 +119,14 @@ static void fault(Interp *in, guint t, const char *fmt, ...)
     in->outcome = INTERP_FAULT;
 }
 
+/* A call nested too deep, a ret with nothing to return to, a pc outside the program
+ * (cores/isa/isa_fault.h): in the words every back end uses. */
+static void control_fault(Interp *in, guint t, IsaFaultKind kind, int32_t pc)
+{
+    g_autofree char *why = isa_fault_describe(in->p, in->layout, kind, (uint64_t)(gint64)pc, 0);
+    fault(in, t, "%s", why);
+}
+
 /* ======================================================================= memory */
 
 /* The one definition of a bad access (cores/isa/isa_fault.h), in the words every back end uses. */
@@ -295,7 +303,7 @@ static gboolean exec_call_ret(Interp *in, guint t, const IsaInsn *i, int32_t *ne
     InterpThread *th = &in->th[t];
     if (i->op == OP_CALL) {
         if (th->depth >= INTERP_CALL_DEPTH) {
-            fault(in, t, "call stack overflow (more than %d nested calls)", INTERP_CALL_DEPTH);
+            control_fault(in, t, ISA_FAULT_CALL_DEPTH, 0);
             return FALSE;
         }
         th->stack[th->depth++] = th->pc + 1;
@@ -303,7 +311,7 @@ static gboolean exec_call_ret(Interp *in, guint t, const IsaInsn *i, int32_t *ne
         return TRUE;
     }
     if (th->depth == 0) {
-        fault(in, t, "ret with an empty call stack");
+        control_fault(in, t, ISA_FAULT_EMPTY_RET, 0);
         return FALSE;
     }
     *next = th->stack[--th->depth];
@@ -331,7 +339,7 @@ static void exec(Interp *in, guint t)
     InterpThread *th = &in->th[t];
     const IsaProgram *p = in->p;
     if (th->pc < 0 || (guint)th->pc >= p->insns->len) {
-        fault(in, t, "pc %d is outside the program (ran off the end? a missing `ret` or `halt`)", th->pc);
+        control_fault(in, t, ISA_FAULT_OFF_PROGRAM, th->pc);
         return;
     }
     const IsaInsn *i = &g_array_index(p->insns, IsaInsn, th->pc);

@@ -21,8 +21,9 @@
 #define QSIM_INTERP_H
 
 #include "cores/isa/isa.h"
+#include "cores/isa/isa_fault.h"
 
-#define INTERP_CALL_DEPTH 64
+#define INTERP_CALL_DEPTH ISA_CALL_DEPTH
 #define INTERP_BASE 0x10000   /* address of the program's memory; 0 stays an invalid pointer */
 
 typedef enum {

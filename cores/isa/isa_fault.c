@@ -39,9 +39,20 @@ char *isa_layout_symbolize(const IsaProgram *p, const IsaLayout *l, uint64_t add
 char *isa_fault_describe(const IsaProgram *p, const IsaLayout *l, IsaFaultKind kind, uint64_t addr,
                          unsigned size)
 {
-    if (kind == ISA_FAULT_NO_THREAD)
+    switch (kind) {
+    case ISA_FAULT_NO_THREAD:
         return g_strdup_printf("la: thread %" G_GUINT64_FORMAT " does not exist (%u thread%s)", addr, l->nthreads,
                                l->nthreads == 1 ? "" : "s");
+    case ISA_FAULT_CALL_DEPTH:
+        return g_strdup_printf("call stack overflow (more than %d nested calls)", ISA_CALL_DEPTH);
+    case ISA_FAULT_EMPTY_RET:
+        return g_strdup("ret with an empty call stack");
+    case ISA_FAULT_OFF_PROGRAM:
+        return g_strdup_printf("pc %" G_GINT64_FORMAT " is outside the program (ran off the end? a missing `ret` or `halt`)",
+                               (gint64)addr);
+    default:
+        break;
+    }
     g_autofree char *sym = isa_layout_symbolize(p, l, addr);
     /* A small address is a field of a NULL pointer, by far the likeliest cause. */
     g_autofree char *where = sym ? g_strdup_printf(" (%s)", sym)

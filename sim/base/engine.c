@@ -1,6 +1,7 @@
 /* The event queue: a binary min-heap of timed events keyed by (cycle, order), where order packs
  * (class, sub, sequence), beside a timing wheel of per-cycle bitmaps of the tickers that tick. */
 #include "sim/base/engine.h"
+#include "sim/base/min_heap.h"
 
 /* order = class : 2 | sub : 22 | sequence : 40 */
 #define ORD_SEQ_BITS 40
@@ -15,6 +16,13 @@ typedef struct {
     uint64_t arg;
 } Event;
 
+static inline gboolean event_before(const Event *a, const Event *b)
+{
+    return a->when < b->when || (a->when == b->when && a->ord < b->ord);
+}
+
+MIN_HEAP_DEFINE(EventHeap, event_heap, Event, event_before)
+
 typedef struct {
     EventFn fn;
     void *obj;
@@ -28,8 +36,7 @@ typedef struct {
 
 struct Engine {
     EngineClock clock;          /* first: engine_now() reads it inline */
-    Event *heap;
-    guint len, cap;
+    EventHeap heap;
     guint64 next_seq;
     guint64 seed;
     guint64 events_run;
@@ -48,8 +55,7 @@ static inline guint sub_of(guint64 ord) { return (guint)(ord >> ORD_SEQ_BITS) & 
 Engine *engine_new(guint64 seed)
 {
     Engine *e = g_new0(Engine, 1);
-    e->cap = 64;
-    e->heap = g_new(Event, e->cap);
+    event_heap_init(&e->heap, 64);
     e->seed = seed;
     return e;
 }
@@ -58,7 +64,7 @@ void engine_free(Engine *e)
 {
     if (!e)
         return;
-    g_free(e->heap);
+    event_heap_free(&e->heap);
     g_free(e->tickers);
     g_free(e->wheel);
     g_free(e);
@@ -69,90 +75,28 @@ guint64 engine_events_run(const Engine *e) { return e->events_run; }
 
 guint engine_pending(const Engine *e)
 {
-    guint n = e->len;
+    guint n = e->heap.len;
     for (guint i = 0; i < WHEEL * e->nwords; i++)
         n += (guint)__builtin_popcountll(e->wheel[i]);
     return n;
 }
 
-/* ==================== the heap ==================== */
+/* ==================== scheduling ==================== */
 
-static inline gboolean before(const Event *a, const Event *b)
-{
-    return a->when < b->when || (a->when == b->when && a->ord < b->ord);
-}
+/* What engine_cancel keeps: every event but the kind it drops. */
+typedef struct { EventFn fn; void *obj; } CancelKind;
 
-static void push(Engine *e, Cycle when, guint64 ord, EventFn fn, void *obj, uint64_t arg)
+static gboolean not_cancelled(const Event *ev, void *ctx)
 {
-    if (e->len == e->cap) {
-        e->cap *= 2;
-        e->heap = g_renew(Event, e->heap, e->cap);
-    }
-    Event ev = { when, ord, fn, obj, arg };
-    guint i = e->len++;
-    while (i > 0) {
-        guint parent = (i - 1) / 2;
-        if (!before(&ev, &e->heap[parent]))
-            break;
-        e->heap[i] = e->heap[parent];
-        i = parent;
-    }
-    e->heap[i] = ev;
-}
-
-static Event pop(Engine *e)
-{
-    Event top = e->heap[0];
-    Event last = e->heap[--e->len];
-    guint i = 0, n = e->len;
-    for (;;) {
-        guint l = 2 * i + 1, m = l;
-        if (l >= n)
-            break;
-        if (l + 1 < n && before(&e->heap[l + 1], &e->heap[l]))
-            m = l + 1;
-        if (!before(&e->heap[m], &last))
-            break;
-        e->heap[i] = e->heap[m];
-        i = m;
-    }
-    if (n)
-        e->heap[i] = last;
-    return top;
-}
-
-/* Restores the heap order from position i down (Floyd's build calls it bottom-up). */
-static void sift_down(Engine *e, guint i)
-{
-    Event ev = e->heap[i];
-    for (;;) {
-        guint l = 2 * i + 1, m = l;
-        if (l >= e->len)
-            break;
-        if (l + 1 < e->len && before(&e->heap[l + 1], &e->heap[l]))
-            m = l + 1;
-        if (!before(&e->heap[m], &ev))
-            break;
-        e->heap[i] = e->heap[m];
-        i = m;
-    }
-    e->heap[i] = ev;
+    const CancelKind *k = ctx;
+    return ev->fn != k->fn || (k->obj && ev->obj != k->obj);
 }
 
 guint engine_cancel(Engine *e, EventFn fn, void *obj)
 {
     g_return_val_if_fail(fn, 0); /* NULL marks the heap's ticks */
-    guint kept = 0;
-    for (guint i = 0; i < e->len; i++) {
-        const Event *ev = &e->heap[i];
-        if (ev->fn != fn || (obj && ev->obj != obj))
-            e->heap[kept++] = *ev;
-    }
-    guint dropped = e->len - kept;
-    e->len = kept;
-    for (guint i = kept / 2; dropped && i-- > 0;)
-        sift_down(e, i);
-    return dropped;
+    CancelKind k = { fn, obj };
+    return event_heap_filter(&e->heap, not_cancelled, &k);
 }
 
 static inline guint64 make_ord(Engine *e, guint cls, guint sub)
@@ -167,7 +111,7 @@ void engine_schedule_class(Engine *e, Cycle when, EventClass cls, guint sub, Eve
                            uint64_t arg)
 {
     g_assert(when >= e->clock.now && cls != EV_TICK);
-    push(e, when, make_ord(e, cls, sub), fn, obj, arg);
+    event_heap_push(&e->heap, (Event){ when, make_ord(e, cls, sub), fn, obj, arg });
 }
 
 void engine_schedule_at(Engine *e, Cycle when, EventFn fn, void *obj, uint64_t arg)
@@ -246,8 +190,8 @@ void engine_tick_at(Engine *e, guint id, Cycle when)
     if (in_wheel(e, when))
         wheel_set(e, when, id);
     else
-        push(e, when, ((guint64)EV_TICK << (ORD_SEQ_BITS + ORD_SUB_BITS)) | ((guint64)id << ORD_SEQ_BITS), NULL,
-             NULL, id);
+        event_heap_push(&e->heap, (Event){ when, ((guint64)EV_TICK << (ORD_SEQ_BITS + ORD_SUB_BITS)) |
+                                                     ((guint64)id << ORD_SEQ_BITS), NULL, NULL, id });
 }
 
 void engine_tick_cancel(Engine *e, guint id)
@@ -267,8 +211,8 @@ static inline gboolean tick_current(const Engine *e, const Event *ev)
 /* Drops stale ticks from the top of the heap, so that its top is a real event. */
 static inline void purge(Engine *e)
 {
-    while (e->len && heap_tick(&e->heap[0]) && !tick_current(e, &e->heap[0]))
-        pop(e);
+    while (e->heap.len && heap_tick(&e->heap.v[0]) && !tick_current(e, &e->heap.v[0]))
+        event_heap_pop(&e->heap);
 }
 
 /* The lowest ticker id in the current slot, or -1. */
@@ -298,7 +242,7 @@ static inline void run_event(Engine *e, Cycle when, guint cls, guint sub, EventF
 static Cycle next_cycle(Engine *e)
 {
     purge(e);
-    Cycle t = e->len ? e->heap[0].when : CYCLE_NEVER;
+    Cycle t = e->heap.len ? e->heap.v[0].when : CYCLE_NEVER;
     if (e->wheel_mask) {
         guint k = (guint)(e->clock.now % WHEEL);
         guint64 m = (e->wheel_mask >> k) | (k ? e->wheel_mask << (WHEEL - k) : 0);
@@ -313,8 +257,8 @@ static gboolean run_next(Engine *e, Cycle limit)
     for (;;) {
         Cycle now = e->clock.now;
         purge(e);
-        if (e->len && e->heap[0].when == now) {
-            Event ev = pop(e);
+        if (e->heap.len && e->heap.v[0].when == now) {
+            Event ev = event_heap_pop(&e->heap);
             if (heap_tick(&ev)) {
                 /* Its turn among this cycle's ticks comes by id, from the wheel. */
                 wheel_set(e, now, (guint)ev.arg);

@@ -1,0 +1,81 @@
+/* Lost lines (the port's `line_lost`): a line this core read was invalidated or evicted.  It
+ * clears the arm64 exclusive monitor (setting the event register a WFE waits on); on x86 it
+ * may roll back a load that performed too early, the memory-ordering machine clear (DESIGN.md,
+ * "Cores: where the rollback lives"); on arm64 it marks the loads that read the line stale,
+ * and a stale load younger than a same-address load that performs later reads again. */
+#include "cores/core_internal.h"
+
+/* A lost line: clears the exclusive monitor, and may squash loads that already read it. */
+void rollback_line_lost(void *obj, uint64_t line_addr, LineLossCause cause)
+{
+    Core *c = obj;
+    core_catch_up_now(c);
+    c->ff.taint++;
+    if (cause == LINE_DOWNGRADED)
+        return; /* a downgrade leaves every value we read valid */
+    c->st.lines_lost++;
+    if (c->halted)
+        return;
+    core_touch_head(c); /* the monitor and event register; a squash redispatches */
+    uint64_t line = core_line(c, line_addr);
+    if (!c->x86 && c->mon_armed && c->mon_line == line) {
+        c->mon_armed = FALSE;
+        if (!c->event_reg) {
+            c->event_reg = TRUE;
+            c->event_cause = WAKE_MONITOR;
+        }
+    }
+    if (c->x86 && c->cfg->core.rollback != ROLLBACK_NONE) {
+        /* Memory-ordering machine clear: the oldest performed, unretired load of the line. */
+        gboolean precise = c->cfg->core.rollback == ROLLBACK_PRECISE, older_pending = FALSE;
+        for (uint64_t s = c->head_seq; s < c->next_seq; s++) {
+            RobEntry *en = rob_at(c, s);
+            if (!core_op_is_load(en->in->op))
+                continue;
+            if (en->watched && en->line == line && (!precise || older_pending)) {
+                gint64 pen = c->cfg->core.machine_clear_penalty;
+                int32_t pc = en->pc;
+                c->st.machine_clears++;
+                CORE_PROFILE_ADD(&c->prof, pc, clears, 1);
+                guint squashed = rob_squash_refetch(c, s, pc, pen);
+                c->st.mc_squashed_ops += squashed;
+                c->st.mc_penalty_cycles += (guint64)pen;
+                if (c->trace_fn) {
+                    CoreTraceEvent ev = { CORE_TRACE_MACHINE_CLEAR, c->now, pc, pc, line,
+                                          cause == LINE_EVICTED, squashed, (Cycle)pen };
+                    c->trace_fn(c->trace_ctx, c->id, &ev);
+                }
+                break;
+            }
+            if (!en->performed)
+                older_pending = TRUE;
+        }
+    } else if (!c->x86) {
+        /* arm64: loads may reorder, but a load that read this line may now be older news
+         * than what an older load to the same bytes will read: see check_same_address. */
+        for (uint64_t s = c->head_seq; s < c->next_seq; s++) {
+            RobEntry *en = rob_at(c, s);
+            if (core_op_is_load(en->in->op) && en->watched && en->line == line)
+                en->stale = TRUE;
+        }
+    }
+    core_wake(c);
+}
+
+/* arm64 keeps same-address loads in order: when `en` performs, a younger load to the same
+ * bytes that performed earlier and has since lost its line may hold an older value than `en`
+ * just read, so it (and all after it) reads again. */
+void rollback_same_address(Core *c, const RobEntry *en)
+{
+    for (uint64_t s = en->seq + 1; s < c->next_seq; s++) {
+        const RobEntry *y = rob_at(c, s);
+        if (core_op_is_load(y->in->op) && y->stale && y->addr < en->addr + en->in->size &&
+            en->addr < y->addr + y->in->size) {
+            c->st.same_addr_replays++;
+            int32_t pc = y->pc;
+            guint squashed = rob_squash_refetch(c, s, pc, c->cfg->core.machine_clear_penalty);
+            core_trace(c, CORE_TRACE_REPLAY, pc, pc, squashed, c->cfg->core.machine_clear_penalty);
+            return;
+        }
+    }
+}
