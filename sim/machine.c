@@ -182,7 +182,6 @@ Machine *machine_new(const QsimConfig *cfg, Engine *e, const MemSystemOps *ops, 
     }
     if (os_model_needed(prog, nthreads, m->n)) {
         m->os = os_model_new(cfg, e, prog, layout, ops->issue, ms, nthreads);
-        os_model_set_fault_hook(m->os, on_fault, m);
         m->shims = g_new0(PortShim, m->n);
         for (guint k = 0; k < m->n; k++) {
             m->shims[k] = (PortShim){ m->os, m->cores[k], core_id(m->cores[k]) };

@@ -20,7 +20,7 @@ static const WorkloadDefault iterations_defaults[] = {
 };
 
 /* The maxima's reasons, shared where rows share a reason. */
-#define WORK_WHY "a `work` op takes at most 1000000 cycles: cores/isa/asm.c"
+#define WORK_WHY "a `work` op takes at most 1000000 cycles: cores/isa/asm_insn.c"
 #define THREADS_WHY "past every shipped machine config; natively, the CPUs bound it further"
 #define CYCLES_WHY "10^10 cycles, over 3 s of a 3 GHz core; the model simulates a few million a second, so more runs for hours"
 

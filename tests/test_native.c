@@ -1186,7 +1186,7 @@ START_TEST(test_program_fault_has_position)
     o.workload.iterations = 3;
     g_autoptr(GError) e = NULL;
     ck_assert(!native_run(l, &o, &e));
-    ck_assert_str_eq(e->message, "thread 0 faulted at deep.qs:5:5: call stack overflow (64 deep)");
+    ck_assert_str_eq(e->message, "thread 0 faulted at deep.qs:5:5: call stack overflow (more than 64 nested calls)");
 }
 END_TEST
 

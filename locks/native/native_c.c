@@ -3,6 +3,7 @@
 #include <string.h>
 #include "cores/isa/asm.h"
 #include "cores/isa/isa_exec.h"
+#include "cores/isa/isa_fault.h"
 #include "locks/native/native_abi.h"
 #include "locks/native/native_host.h"
 #include "locks/native/native_c.h"
@@ -378,11 +379,13 @@ static void emit_call_ret(GString *o, const Tr *tr, const Em *e)
     }
     g_autofree char *pos = asm_format_pos(tr->p, in);
     g_autofree char *pos_c = g_strescape(pos, NULL);
+    /* The words of every back end (cores/isa/isa_fault.c), at the interpreter's depth. */
+    G_STATIC_ASSERT(QN_RSTACK == ISA_CALL_DEPTH);
+    g_autofree char *why = isa_fault_describe(tr->p, NULL, ISA_FAULT_CALL_DEPTH, 0, 0);
     g_string_append_printf(o,
-                           "    if (sp == %d) { t->fault = \"%s: call stack overflow "
-                           "(%d deep)\"; goto done; }\n"
+                           "    if (sp == %d) { t->fault = \"%s: %s\"; goto done; }\n"
                            "    rs[sp++] = &&L%u;\n    goto L%d;\n",
-                           QN_RSTACK, pos_c, QN_RSTACK, e->pc + 1, in->target);
+                           QN_RSTACK, pos_c, why, e->pc + 1, in->target);
 }
 
 static void emit_insn(Tr *tr, guint pc, gboolean *uses_done)

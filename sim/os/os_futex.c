@@ -331,33 +331,10 @@ static void advance(OsCore *oc)
     }
 }
 
-static void fault_event(void *obj, uint64_t arg G_GNUC_UNUSED)
-{
-    OsCore *oc = obj;
-    OsModel *os = oc->os;
-    g_assert(os->fault_fn);
-    os->fault_fn(os->fault_ctx, oc->id, &oc->fault);
-}
-
 void os_futex_stop(OsModel *os)
 {
     engine_cancel(os->e, phase_event, NULL);
     engine_cancel(os->e, ttwu_event, NULL);
-    engine_cancel(os->e, fault_event, NULL);
-}
-
-/* The word is judged as every load and store is (cores/isa/isa_fault.h): a bad one is the op's
- * fault at the ROB head, where it stands, and the kernel never sees it. */
-static gboolean word_faults(OsCore *oc, const IsaInsn *in, uint64_t addr)
-{
-    OsModel *os = oc->os;
-    IsaFaultKind kind = isa_access_check(os->layout, addr, in->size);
-    if (kind == ISA_FAULT_NONE)
-        return FALSE;
-    int32_t pc = (int32_t)(in - (const IsaInsn *)(const void *)os->prog->insns->data);
-    oc->fault = (CoreFault){ kind, pc, addr, in->size };
-    os_sched_after(oc, 0, fault_event, 0); /* not from inside the core's hook */
-    return TRUE;
 }
 
 void os_futex_syscall(void *ctx, Core *c G_GNUC_UNUSED, const IsaInsn *in, uint64_t addr, uint64_t arg)
@@ -366,8 +343,9 @@ void os_futex_syscall(void *ctx, Core *c G_GNUC_UNUSED, const IsaInsn *in, uint6
     OsModel *os = oc->os;
     OsCall *k = &oc->call;
     g_assert(!k->active && oc->state == OC_RUNNING && oc->cur);
-    if (word_faults(oc, in, addr))
-        return;
+    /* The core judged the word as every load and store is (cores/core_os.c): a bad one was the
+     * op's fault at the ROB head, and the kernel never sees it. */
+    g_assert(isa_access_check(os->layout, addr, in->size) == ISA_FAULT_NONE);
     k->active = TRUE;
     k->in = in;
     k->addr = addr;

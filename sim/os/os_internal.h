@@ -74,7 +74,6 @@ struct OsCore {
     gboolean slice_armed;
     Cycle state_since;          /* entered OC_IDLE or OC_SWITCHING */
     uint64_t next_req;
-    CoreFault fault;            /* a futex op's bad word, for fault_event */
 };
 
 /* A hash bucket's lock queue: cores waiting for it, the first polling the line. */
@@ -87,8 +86,6 @@ struct OsModel {
     Engine *e;
     const IsaProgram *prog;
     const IsaLayout *layout;
-    CoreFaultFn fault_fn;
-    void *fault_ctx;
     gboolean stopped;           /* os_model_stop: nothing more happens */
     CoreIssueFn issue;
     void *ms;

@@ -73,10 +73,6 @@ gboolean os_model_needed(const IsaProgram *p, guint nthreads, guint ncores);
  * against which a futex op's word is judged (cores/isa/isa_fault.h).  Borrowed: all but nthreads. */
 OsModel *os_model_new(const QsimConfig *cfg, Engine *e, const IsaProgram *prog, const IsaLayout *layout,
                       CoreIssueFn issue, void *ms, guint nthreads);
-/* A futex op whose word is a bad access (unaligned, outside the program's memory) faults as a
- * load or store there would: `fn` hears it from an engine event, with the op's pc, and the
- * system call is not performed.  The caller stops the run (os_model_stop). */
-void os_model_set_fault_hook(OsModel *os, CoreFaultFn fn, void *ctx);
 /* The run ends here (a fault): every event of the model pending is dropped, and answers still
  * to come from the memory system are ignored. */
 void os_model_stop(OsModel *os);

@@ -326,12 +326,6 @@ void os_model_mem_done(OsModel *os, guint core_id, const MemResponse *r)
         os_futex_mem_done(os->by_id[core_id], r);
 }
 
-void os_model_set_fault_hook(OsModel *os, CoreFaultFn fn, void *ctx)
-{
-    os->fault_fn = fn;
-    os->fault_ctx = ctx;
-}
-
 void os_model_stop(OsModel *os)
 {
     os->stopped = TRUE;
