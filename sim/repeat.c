@@ -202,18 +202,33 @@ static void headline(GString *s, const RepeatResult *r)
     g_string_append_printf(s, "%s\n", r->ok ? "" : "  ** A RUN FAILED **");
 }
 
+/* What the intervals below are: the level, n and the method (sim/base/sample_stats.h says why) */
+static void interval_caption(GString *s, const RepeatResult *a, const RepeatResult *b)
+{
+    g_autofree char *n = b && b->n != a->n ? g_strdup_printf("n = %u and %u", a->n, b->n) : g_strdup_printf("n = %u", a->n);
+    g_string_append_printf(s, "95%% interval%s of the mean, %s, %s%s (a key marked * has a run below 0: %s)\n",
+                           b ? "s" : "", n, interval_method_name(INTERVAL_T_LOG), b ? ", of the ratio likewise" : "",
+                           interval_method_name(INTERVAL_T));
+}
+
+static const char *method_mark(IntervalMethod m)
+{
+    return m == INTERVAL_T ? " *" : "";
+}
+
 char *repeat_text(const RepeatResult *r, const char *const *keys)
 {
     GString *s = g_string_new(NULL);
     headline(s, r);
+    interval_caption(s, r, NULL);
     g_string_append_printf(s, "\n%-40s %12s %10s %12s %12s   %s\n", "key", "mean", "sd", "min", "max", "95% interval");
     for (guint i = 0; keys[i]; i++) {
         const RepeatKey *k = repeat_find(r, keys[i]);
         if (!k)
             continue;
         const SampleStats *st = &k->stats;
-        g_string_append_printf(s, "%-40s %12.4g %10.3g %12.4g %12.4g   [%.4g, %.4g]\n", k->key, st->mean, st->sd,
-                               st->min, st->max, st->ci_low, st->ci_high);
+        g_string_append_printf(s, "%-40s %12.4g %10.3g %12.4g %12.4g   [%.4g, %.4g]%s\n", k->key, st->mean, st->sd,
+                               st->min, st->max, st->ci_low, st->ci_high, method_mark(st->method));
     }
     return g_string_free(s, FALSE);
 }
@@ -224,6 +239,7 @@ char *repeat_compare_text(const RepeatResult *a, const RepeatResult *b, const ch
     GString *s = g_string_new(NULL);
     headline(s, a);
     headline(s, b);
+    interval_caption(s, a, b);
     g_autofree char *ratio_head = g_strdup_printf("%s / %s", label_b, label_a);
     g_string_append_printf(s, "\n%-36s %22s %22s   %-24s %s\n", "key (mean, 95% interval)", label_a, label_b,
                            ratio_head, "");
@@ -233,10 +249,13 @@ char *repeat_compare_text(const RepeatResult *a, const RepeatResult *b, const ch
             continue;
         RatioStats rs;
         ratio_stats(&ka->stats, &kb->stats, &rs);
-        g_autofree char *ca = g_strdup_printf("%.4g [%.4g, %.4g]", ka->stats.mean, ka->stats.ci_low, ka->stats.ci_high);
-        g_autofree char *cb = g_strdup_printf("%.4g [%.4g, %.4g]", kb->stats.mean, kb->stats.ci_low, kb->stats.ci_high);
+        g_autofree char *ca = g_strdup_printf("%.4g [%.4g, %.4g]%s", ka->stats.mean, ka->stats.ci_low, ka->stats.ci_high,
+                                              method_mark(ka->stats.method));
+        g_autofree char *cb = g_strdup_printf("%.4g [%.4g, %.4g]%s", kb->stats.mean, kb->stats.ci_low, kb->stats.ci_high,
+                                              method_mark(kb->stats.method));
         g_autofree char *cr = ka->stats.mean && kb->stats.mean
-                                  ? g_strdup_printf("%.3f [%.3f, %.3f]", rs.ratio, rs.ci_low, rs.ci_high)
+                                  ? g_strdup_printf("%.3f [%.3f, %.3f]%s", rs.ratio, rs.ci_low, rs.ci_high,
+                                                    method_mark(rs.method))
                                   : g_strdup("-");
         const char *verdict = !ka->stats.mean || !kb->stats.mean ? ""
                               : rs.significant                  ? ""

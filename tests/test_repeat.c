@@ -10,14 +10,19 @@
 
 START_TEST(test_sample_stats_known_values)
 {
-    const double x[] = { 1, 2, 3, 4, 5 };
+    const double x[] = { 1, 2, 3, 4, 5 }, signed_x[] = { -2, -1, 0, 1, 2 };
     SampleStats s;
     sample_stats(x, 5, &s);
     ck_assert(NEAR(s.mean, 3, 1e-12));
     ck_assert(NEAR(s.sd, sqrt(2.5), 1e-12));
     ck_assert(NEAR(s.min, 1, 0) && NEAR(s.max, 5, 0));
+    /* never below 0: t on the log of the mean */
+    double f = exp(2.776 * sqrt(2.5) / sqrt(5.0) / 3);
+    ck_assert(s.method == INTERVAL_T_LOG && NEAR(s.ci_low, 3 / f, 1e-9) && NEAR(s.ci_high, 3 * f, 1e-9));
+    /* a value below 0: t on the values */
+    sample_stats(signed_x, 5, &s);
     double half = 2.776 * sqrt(2.5) / sqrt(5.0);
-    ck_assert(NEAR(s.ci_low, 3 - half, 1e-9) && NEAR(s.ci_high, 3 + half, 1e-9));
+    ck_assert(s.method == INTERVAL_T && NEAR(s.ci_low, -half, 1e-9) && NEAR(s.ci_high, half, 1e-9));
     /* one value: no spread, the interval is the value */
     sample_stats(x, 1, &s);
     ck_assert(s.sd == 0 && s.ci_low == 1 && s.ci_high == 1);
@@ -25,6 +30,47 @@ START_TEST(test_sample_stats_known_values)
     ck_assert(NEAR(student_t95(1), 12.706, 1e-9));
     ck_assert(NEAR(student_t95(9), 2.262, 1e-9));
     ck_assert(student_t95(31) < student_t95(30) && student_t95(1000) > 1.96 && student_t95(1000) < 1.963);
+}
+END_TEST
+
+/* Skewed counts (one run in a phase of 2000 machine clears): the interval stays at or above 0,
+ * holds the mean, and is the same every time; an all-zero key is [0, 0]; a symmetric low-noise
+ * sample gives nearly the symmetric t interval. */
+START_TEST(test_sample_stats_never_negative)
+{
+    const double skew[] = { 1, 1, 1, 1, 2000 }, zeros[] = { 0, 0, 3, 0, 0 }, none[] = { 0, 0, 0 };
+    SampleStats s, again;
+    sample_stats(skew, 5, &s);
+    ck_assert_msg(s.ci_low >= 0 && s.ci_low <= s.mean && s.mean <= s.ci_high, "[%g, %g]", s.ci_low, s.ci_high);
+    sample_stats(skew, 5, &again);
+    ck_assert(memcmp(&s, &again, sizeof s) == 0);
+    sample_stats(zeros, 5, &s);
+    ck_assert_msg(s.ci_low >= 0 && s.ci_low <= s.mean && s.mean <= s.ci_high, "[%g, %g]", s.ci_low, s.ci_high);
+    sample_stats(none, 3, &s);
+    ck_assert(s.ci_low == 0 && s.ci_high == 0);
+    const double sym[] = { 100, 102, 98, 101, 99 };
+    sample_stats(sym, 5, &s);
+    double half = 2.776 * sqrt(2.5) / sqrt(5.0);
+    ck_assert(NEAR(s.ci_low, 100 - half, 0.05) && NEAR(s.ci_high, 100 + half, 0.05));
+    ck_assert_str_eq(interval_method_name(s.method), "t on the log of the mean");
+}
+END_TEST
+
+/* The ratio of two skewed samples of counts stays above 0. */
+START_TEST(test_ratio_stats_never_negative)
+{
+    const double a[] = { 1, 1, 1, 1, 2000 }, b[] = { 2000, 1, 1, 1, 1 }, c[] = { 3, 1, 2, 1, 1500 };
+    SampleStats sa, sb, sc;
+    sample_stats(a, 5, &sa);
+    sample_stats(b, 5, &sb);
+    sample_stats(c, 5, &sc);
+    RatioStats r, again;
+    ratio_stats(&sa, &sb, &r);
+    ck_assert_msg(r.ci_low > 0 && r.ci_low < 1 && r.ci_high > 1 && !r.significant, "[%g, %g]", r.ci_low, r.ci_high);
+    ratio_stats(&sa, &sc, &r);
+    ck_assert_msg(r.ci_low > 0 && r.ci_low <= r.ratio && r.ratio <= r.ci_high, "[%g, %g]", r.ci_low, r.ci_high);
+    ratio_stats(&sa, &sc, &again);
+    ck_assert(memcmp(&r, &again, sizeof r) == 0 && r.method == INTERVAL_T_LOG);
 }
 END_TEST
 
@@ -151,6 +197,8 @@ Suite *make_repeat_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_sample_stats_known_values);
     tcase_add_test(tc, test_ratio_stats);
+    tcase_add_test(tc, test_sample_stats_never_negative);
+    tcase_add_test(tc, test_ratio_stats_never_negative);
     tcase_add_test(tc, test_repeat_command);
     tcase_add_test(tc, test_run_repeated_statistics);
     tcase_add_test(tc, test_jitter_without_think_varies_runs);

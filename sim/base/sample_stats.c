@@ -19,9 +19,36 @@ double student_t95(guint df)
     return 1.959964 + 2.372 / df;
 }
 
+/* The method for each kind of sample and its name for people: one row each. */
+static const char *const method_names[] = {
+    [INTERVAL_POINT] = "one run, no interval",
+    [INTERVAL_T] = "t on the values",
+    [INTERVAL_T_LOG] = "t on the log of the mean",
+};
+
+const char *interval_method_name(IntervalMethod m)
+{
+    g_assert((guint)m < G_N_ELEMENTS(method_names));
+    return method_names[m];
+}
+
+/* mean +- half on the values, or mean / f .. mean * f with f = exp(half_log) */
+static void set_interval(double centre, double rel_se, double se, guint df, IntervalMethod m, double *lo, double *hi)
+{
+    double t = student_t95(df);
+    if (m == INTERVAL_T_LOG) {
+        double f = exp(t * rel_se);
+        *lo = centre / f;
+        *hi = centre * f;
+    } else {
+        *lo = centre - t * se;
+        *hi = centre + t * se;
+    }
+}
+
 void sample_stats(const double *x, guint n, SampleStats *out)
 {
-    *out = (SampleStats){ .n = n };
+    *out = (SampleStats){ .n = n, .method = INTERVAL_POINT };
     if (!n)
         return;
     double sum = 0;
@@ -39,25 +66,30 @@ void sample_stats(const double *x, guint n, SampleStats *out)
     for (guint i = 0; i < n; i++)
         ss += (x[i] - out->mean) * (x[i] - out->mean);
     out->sd = sqrt(ss / (n - 1));
-    double half = student_t95(n - 1) * out->sd / sqrt((double)n);
-    out->ci_low = out->mean - half;
-    out->ci_high = out->mean + half;
+    out->method = out->min >= 0 ? INTERVAL_T_LOG : INTERVAL_T;
+    if (out->mean == 0 && out->method == INTERVAL_T_LOG)
+        return; /* every run 0: sd 0, the interval [0, 0] */
+    double se = out->sd / sqrt((double)n);
+    set_interval(out->mean, out->mean ? se / out->mean : 0, se, n - 1, out->method, &out->ci_low, &out->ci_high);
+}
+
+/* A mean's relative variance, (sd / mean)^2 / n; 0 for a single run */
+static double rel_var(const SampleStats *s)
+{
+    return s->n > 1 ? s->sd * s->sd / s->n / (s->mean * s->mean) : 0;
 }
 
 void ratio_stats(const SampleStats *a, const SampleStats *b, RatioStats *out)
 {
-    *out = (RatioStats){ 0 };
+    *out = (RatioStats){ .method = INTERVAL_POINT };
     if (a->mean == 0 || b->mean == 0)
         return;
-    double r = b->mean / a->mean;
-    /* delta method: relative variances of the two means add */
-    double va = a->n > 1 ? a->sd * a->sd / a->n / (a->mean * a->mean) : 0;
-    double vb = b->n > 1 ? b->sd * b->sd / b->n / (b->mean * b->mean) : 0;
+    out->ratio = b->mean / a->mean;
+    /* delta method: the relative variances of the two means add, on log(b / a) when it exists */
+    double rel_se = sqrt(rel_var(a) + rel_var(b));
+    out->method = a->mean > 0 && b->mean > 0 ? INTERVAL_T_LOG : INTERVAL_T;
     guint df = MAX(MIN(a->n, b->n), 2u) - 1;
-    double half = student_t95(df) * fabs(r) * sqrt(va + vb);
-    out->ratio = r;
-    out->ci_low = r - half;
-    out->ci_high = r + half;
+    set_interval(out->ratio, rel_se, fabs(out->ratio) * rel_se, df, out->method, &out->ci_low, &out->ci_high);
     out->significant = out->ci_low > 1 || out->ci_high < 1;
 }
 
