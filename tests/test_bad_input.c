@@ -11,26 +11,7 @@
 #include "sim/base/echo.h"
 #include "sim/cli/commands.h"
 #include "tests/run_qsim.h"
-
-static char *tmpdir(void)
-{
-    char *d = g_dir_make_tmp("qsim-bad-XXXXXX", NULL);
-    ck_assert(d);
-    return d;
-}
-
-static char *write_file(const char *dir, const char *name, const char *text, gssize len)
-{
-    char *p = g_build_filename(dir, name, NULL);
-    ck_assert(g_file_set_contents(p, text, len, NULL));
-    return p;
-}
-
-static void rm_rf(const char *dir)
-{
-    g_autofree char *cmd = g_strdup_printf("rm -rf '%s'", dir);
-    ck_assert_int_eq(system(cmd), 0);
-}
+#include "tests/temp_files.h"
 
 /* Runs qsim under the limits; the exit status, with stderr in *err (and stdout in *out). */
 static int run_limited(const char *const *args, char **out, char **err)
@@ -74,8 +55,8 @@ START_TEST(test_deep_yaml_is_refused)
     GString *deep = g_string_new("name: [");
     for (guint i = 0; i < 100000; i++)
         g_string_append_c(deep, '[');
-    g_autofree char *cfg = write_file(dir, "deep.yaml", deep->str, -1);
-    g_autofree char *sweep = write_file(dir, "deep-sweep.yaml", deep->str + strlen("name: "), -1);
+    g_autofree char *cfg = write_file(dir, "deep.yaml", deep->str);
+    g_autofree char *sweep = write_file(dir, "deep-sweep.yaml", deep->str + strlen("name: "));
     g_string_free(deep, TRUE);
     const char *a[] = { "config", cfg, NULL };
     g_autofree char *err = NULL;
@@ -95,7 +76,7 @@ END_TEST
 START_TEST(test_second_yaml_document_is_refused)
 {
     g_autofree char *dir = tmpdir();
-    g_autofree char *cfg = write_file(dir, "two.yaml", MINI_CONFIG "---\nname: other\n", -1);
+    g_autofree char *cfg = write_file(dir, "two.yaml", MINI_CONFIG "---\nname: other\n");
     const char *a[] = { "config", cfg, NULL };
     g_autofree char *err = NULL;
     ck_assert_int_eq(run_limited(a, NULL, &err), 2);
@@ -109,7 +90,7 @@ END_TEST
 START_TEST(test_leading_zero_is_refused)
 {
     g_autofree char *dir = tmpdir();
-    g_autofree char *cfg = write_file(dir, "oct.yaml", MINI_CONFIG "core:\n  rob: 032\n", -1);
+    g_autofree char *cfg = write_file(dir, "oct.yaml", MINI_CONFIG "core:\n  rob: 032\n");
     const char *a[] = { "config", cfg, NULL };
     g_autofree char *err = NULL;
     ck_assert_int_eq(run_limited(a, NULL, &err), 2);
@@ -134,14 +115,14 @@ START_TEST(test_nul_is_refused)
 {
     g_autofree char *dir = tmpdir();
     g_autofree char *esc = write_file(dir, "esc.yaml", "name: \"ab\\0cd\"\narch: x86\ntopology:\n  sockets: 1\n"
-                                      "  cores_per_socket: 2\n", -1);
+                                      "  cores_per_socket: 2\n");
     const char *a[] = { "config", esc, NULL };
     g_autofree char *err = NULL;
     ck_assert_int_eq(run_limited(a, NULL, &err), 2);
     g_autofree char *want = g_strdup_printf("%s:1:7: a NUL character", esc);
     ASSERT_ERR(err, want);
     static const char raw_text[] = MINI_CONFIG "core:\n  rob: 32\0\n  junk: yes\n";
-    g_autofree char *raw = write_file(dir, "raw.yaml", raw_text, sizeof raw_text - 1);
+    g_autofree char *raw = write_bytes(dir, "raw.yaml", raw_text, sizeof raw_text - 1);
     const char *b[] = { "config", raw, NULL };
     g_free(err);
     err = NULL;
@@ -190,8 +171,8 @@ START_TEST(test_oversized_files_are_refused)
     GString *big = g_string_new(MINI_CONFIG);
     while (big->len <= (1u << 20))
         g_string_append(big, "# padding padding padding padding padding padding padding padding padding\n");
-    g_autofree char *cfg = write_file(dir, "big.yaml", big->str, -1);
-    g_autofree char *qs = write_file(dir, "big.qs", big->str, -1);
+    g_autofree char *cfg = write_file(dir, "big.yaml", big->str);
+    g_autofree char *qs = write_file(dir, "big.qs", big->str);
     g_string_free(big, TRUE);
     const char *a[] = { "config", cfg, NULL };
     g_autofree char *err = NULL;
@@ -240,7 +221,7 @@ END_TEST
 START_TEST(test_sweep_jobs_zero)
 {
     g_autofree char *dir = tmpdir();
-    g_autofree char *file = write_file(dir, "s.yaml", TINY_SWEEP, -1);
+    g_autofree char *file = write_file(dir, "s.yaml", TINY_SWEEP);
     g_autofree char *out = g_build_filename(dir, "out", NULL);
     const char *a[] = { "sweep", "-q", "-j", "0", "--out", out, file, NULL };
     g_autofree char *err = NULL;
@@ -254,7 +235,7 @@ END_TEST
 START_TEST(test_kinds_duplicate_names_both_lines)
 {
     g_autofree char *dir = tmpdir();
-    g_autofree char *kinds = write_file(dir, "kinds.txt", "SB Allowed\nMP Forbidden\nSB.litmus Forbidden\n", -1);
+    g_autofree char *kinds = write_file(dir, "kinds.txt", "SB Allowed\nMP Forbidden\nSB.litmus Forbidden\n");
     const char *a[] = { "litmus", "--sc", "--expect", kinds, "tests/litmus/x86/SB.litmus", NULL };
     g_autofree char *err = NULL;
     ck_assert_int_eq(run_limited(a, NULL, &err), 2);
@@ -270,7 +251,7 @@ START_TEST(test_merge_refuses_to_overwrite)
 {
     g_autofree char *dir = tmpdir();
     g_autofree char *file = write_file(dir, "s.yaml", "configs: teaching\nlocks: tas\nthreads: [1, 2]\n"
-                                                      "iterations: 5\n", -1);
+                                                      "iterations: 5\n");
     g_autofree char *s1 = g_build_filename(dir, "s1", NULL), *s2 = g_build_filename(dir, "s2", NULL);
     const char *run1[] = { "sweep", "-q", "--shard", "1/2", "--out", s1, file, NULL };
     const char *run2[] = { "sweep", "-q", "--shard", "2/2", "--out", s2, file, NULL };
@@ -279,7 +260,7 @@ START_TEST(test_merge_refuses_to_overwrite)
     ck_assert_int_eq(run_limited(run2, NULL, NULL), 0);
     g_autofree char *busy = g_build_filename(dir, "busy", NULL);
     g_mkdir(busy, 0777);
-    g_autofree char *keep = write_file(busy, "notes.txt", "mine\n", -1);
+    g_autofree char *keep = write_file(busy, "notes.txt", "mine\n");
     const char *into_busy[] = { "sweep", "--merge", "--out", busy, s1, s2, NULL };
     ck_assert_int_eq(run_limited(into_busy, NULL, &err), 2);
     g_autofree char *want = g_strdup_printf("--out %s: the folder is not empty (it holds notes.txt)", busy);
@@ -309,7 +290,7 @@ END_TEST
 START_TEST(test_sweep_out_is_locked)
 {
     g_autofree char *dir = tmpdir();
-    g_autofree char *file = write_file(dir, "s.yaml", TINY_SWEEP, -1);
+    g_autofree char *file = write_file(dir, "s.yaml", TINY_SWEEP);
     g_autofree char *out = g_build_filename(dir, "out", NULL);
     g_mkdir(out, 0777);
     g_autofree char *lock = g_build_filename(out, "sweep.lock", NULL);
@@ -392,13 +373,13 @@ START_TEST(test_long_tokens_are_clipped)
     for (guint i = 0; i < 1000000; i++)
         g_string_append_c(t, 'x');
     g_string_append_c(t, '\n');
-    g_autofree char *cfg = write_file(dir, "long.yaml", t->str, -1);
+    g_autofree char *cfg = write_file(dir, "long.yaml", t->str);
     g_string_truncate(t, 0);
     g_string_append(t, ".entry main\nmain:\n    jmp ");
     for (guint i = 0; i < 1000000; i++)
         g_string_append_c(t, 'y');
     g_string_append_c(t, '\n');
-    g_autofree char *qs = write_file(dir, "long.qs", t->str, -1);
+    g_autofree char *qs = write_file(dir, "long.qs", t->str);
     g_string_free(t, TRUE);
     const char *a[] = { "config", cfg, NULL };
     g_autofree char *err = NULL;
@@ -455,7 +436,7 @@ static const struct {
 START_TEST(test_every_option_value_is_clipped)
 {
     g_autofree char *dir = tmpdir();
-    g_autofree char *sweep = write_file(dir, "s.yaml", TINY_SWEEP, -1); /* DIR/s.yaml */
+    g_autofree char *sweep = write_file(dir, "s.yaml", TINY_SWEEP); /* DIR/s.yaml */
     char *values[2] = { g_strnfill(10000, 'x'), g_strnfill(10000, '9') };
     g_autofree char *letters_run = g_strnfill(ECHO_MAX_CHARS + 1, 'x');
     g_autofree char *digits_run = g_strnfill(ECHO_MAX_CHARS + 1, '9');
@@ -544,7 +525,7 @@ static const struct {
 START_TEST(test_integers_one_way)
 {
     g_autofree char *dir = tmpdir();
-    g_autofree char *sweep = write_file(dir, "s.yaml", TINY_SWEEP, -1);
+    g_autofree char *sweep = write_file(dir, "s.yaml", TINY_SWEEP);
     g_autofree char *out_dir = g_build_filename(dir, "out", NULL);
     const char *args[12] = { NULL };
     guint n = 0;
@@ -571,7 +552,7 @@ START_TEST(test_output_link_loop_is_named)
     g_autofree char *dir = tmpdir();
     g_autofree char *a = g_build_filename(dir, "a", NULL), *b = g_build_filename(dir, "b", NULL);
     g_autofree char *self = g_build_filename(dir, "self", NULL), *below = g_build_filename(self, "x", NULL);
-    g_autofree char *sweep = write_file(dir, "s.yaml", TINY_SWEEP, -1);
+    g_autofree char *sweep = write_file(dir, "s.yaml", TINY_SWEEP);
     ck_assert(symlink("b", a) == 0 && symlink("a", b) == 0 && symlink("self", self) == 0);
     const char *cases[][10] = {
         { "sweep", "-q", "--out", a, sweep },

@@ -8,26 +8,7 @@
 #include <sys/stat.h>
 #include <glib/gstdio.h>
 #include "sim/base/input_file.h"
-
-static char *tmpdir(void)
-{
-    char *d = g_dir_make_tmp("qsim-input-XXXXXX", NULL);
-    ck_assert(d);
-    return d;
-}
-
-static char *write_bytes(const char *dir, const char *name, const char *data, gsize len)
-{
-    char *p = g_build_filename(dir, name, NULL);
-    ck_assert(g_file_set_contents(p, data, (gssize)len, NULL));
-    return p;
-}
-
-static void rm_rf(const char *dir)
-{
-    g_autofree char *cmd = g_strdup_printf("rm -rf '%s'", dir);
-    ck_assert_int_eq(system(cmd), 0);
-}
+#include "tests/temp_files.h"
 
 START_TEST(test_regular_file)
 {

@@ -14,6 +14,7 @@
 #include "sim/placement.h"
 #include "sim/run.h"
 #include "sim/base/report.h"
+#include "tests/temp_files.h"
 
 static const char *srcdir(void)
 {
@@ -329,7 +330,7 @@ END_TEST
  * cost it is paying. */
 START_TEST(test_stall_report_names_the_os_settings)
 {
-    g_autofree char *dir = g_dir_make_tmp("qsim-os-XXXXXX", NULL);
+    g_autofree char *dir = tmpdir();
     g_autofree char *path = g_build_filename(dir, "sleeper.qs", NULL);
     ck_assert(g_file_set_contents(path, ".shared lock_word 4 own_line\n.entry lock\n.entry unlock\n"
                                         "lock:\n    futex_wait r1, [lock_word], 0\n    ret\nunlock:\n    ret\n", -1, NULL));
@@ -347,7 +348,7 @@ END_TEST
 /* A thread left asleep with nobody to wake it: the run stalls, and says who sleeps where. */
 START_TEST(test_lost_wakeup_stalls_the_model)
 {
-    g_autofree char *dir = g_dir_make_tmp("qsim-os-XXXXXX", NULL);
+    g_autofree char *dir = tmpdir();
     g_autofree char *path = g_build_filename(dir, "never-marked.qs", NULL);
     const char *text = ".shared lock_word 4 own_line\n.entry lock\n.entry unlock\n"
                        "lock:\n    cas32.acq r0, [lock_word], 0, 1\n    beq r0, 0, done\n"
@@ -437,7 +438,7 @@ START_TEST(test_idle_os_model_changes_nothing)
     g_autofree char *ttas = NULL;
     g_autofree char *path_ttas = g_build_filename(srcdir(), "locks", "ttas.qs", NULL);
     ck_assert(g_file_get_contents(path_ttas, &ttas, NULL, NULL));
-    g_autofree char *dir = g_dir_make_tmp("qsim-os-XXXXXX", NULL);
+    g_autofree char *dir = tmpdir();
     g_autofree char *path = g_build_filename(dir, "ttas-dead-futex.qs", NULL);
     g_autofree char *text = g_strconcat(ttas, "never_called:\n    futex_wake r0, [lock_word], 1\n    ret\n", NULL);
     ck_assert(g_file_set_contents(path, text, -1, NULL));

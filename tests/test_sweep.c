@@ -4,7 +4,7 @@
 #include <string.h>
 #include <glib/gstdio.h>
 #include "sim/sweep/sweep.h"
-#include "tests/sweep_files.h"
+#include "tests/temp_files.h"
 #include "tests/run_qsim.h"
 #include "tests/skip.h"
 

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <glib/gstdio.h>
 #include "tests/run_qsim.h"
-#include "tests/sweep_files.h"
+#include "tests/temp_files.h"
 
 /* ---- sweep files ---- */
 
