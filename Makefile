@@ -244,6 +244,7 @@ check-install: qsim
 	r=$$(cd / && bash -c 'source '$$p'/share/bash-completion/completions/qsim; COMP_WORDS=('$$p'/bin/qsim run --config teach); COMP_CWORD=3; _qsim; echo "$${COMPREPLY[*]}"') && \
 	test "$$r" = "teaching teaching-bus" && \
 	test -f $$p/share/doc/qsim/isa.md && test -f $$p/share/doc/qsim/report.md && \
+	(cd / && $$p/bin/qsim run --help | grep -q "$$p/share/doc/qsim/isa.md") && \
 	rm -rf $$stage && echo "check-install: a staged install finds its data, man page, completion and docs"
 
 # A source tree that is not a git checkout (an unpacked tarball) still builds, and its qsim

@@ -56,7 +56,7 @@ static const ErrorCase error_cases[] = {
     { "missing required key", "name: t\narch: x86\ntopology:\n  sockets: 1\n", NULL, QSIM_CONFIG_ERROR_MISSING,
       "t.yaml:1:1: missing required key 'topology.cores_per_socket' (Cores per socket.)" },
     { "YAML syntax error", BASE "core:\n  rob: [1, 2\n", NULL, QSIM_CONFIG_ERROR_SYNTAX,
-      "t.yaml:8:1: YAML syntax error: did not find expected ',' or ']' while parsing a flow sequence" },
+      "t.yaml:8:1: YAML syntax error: did not find expected ',' or ']' while parsing a flow sequence started at 7:8" },
     { "not a mapping", "- 1\n- 2\n", NULL, QSIM_CONFIG_ERROR_TYPE,
       "t.yaml:1:1: a config is a mapping of keys, got a list" },
     { "key given twice", BASE "core:\n  rob: 10\n  rob: 12\n", NULL, QSIM_CONFIG_ERROR_INVALID,

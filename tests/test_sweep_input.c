@@ -101,6 +101,40 @@ START_TEST(test_bad_sweep_files)
 }
 END_TEST
 
+/* docs/sweeps.md's example file, with the three mistakes its error listing shows, gives those
+ * messages word for word (the listing's first three lines). */
+START_TEST(test_docs_example_errors)
+{
+    g_autofree char *page = slurp(test_srcdir(), "docs/sweeps.md");
+    ck_assert_ptr_nonnull(page);
+    const char *start = strstr(page, "# my-sweep.yaml");
+    ck_assert_msg(start, "docs/sweeps.md: no my-sweep.yaml example");
+    const char *end = strstr(start, "```");
+    ck_assert_ptr_nonnull(end);
+    g_autofree char *example = g_strndup(start, end - start);
+    static const struct { const char *from, *to; } mistakes[] = {
+        { "core.pause_cycles:", "core.pause_cycle:" },
+        { "[10, 20, 40", "[-5, 20, 40" },
+        { "threads: [2,", "threads: [0," },
+    };
+    g_autofree char *dir = tmpdir();
+    for (guint m = 0; m < G_N_ELEMENTS(mistakes); m++) {
+        g_autoptr(GString) text = g_string_new(example);
+        ck_assert_msg(g_string_replace(text, mistakes[m].from, mistakes[m].to, 1) == 1, "example lacks '%s'",
+                      mistakes[m].from);
+        g_autofree char *file = write_file(dir, "my-sweep.yaml", text->str);
+        g_autofree char *out = g_build_filename(dir, "o", NULL);
+        const char *args[] = { "sweep", file, "--out", out, NULL };
+        g_autofree char *err = NULL;
+        ck_assert_int_eq(run_qsim(args, NULL, &err), 2);
+        /* "qsim: /tmp/.../my-sweep.yaml:5:1: ...": the doc shows it from the file's name on */
+        const char *line = strstr(g_strchomp(err), "my-sweep.yaml:");
+        ck_assert_msg(line && strstr(page, line), "docs/sweeps.md does not show: %s", err);
+    }
+    rm_rf(dir);
+}
+END_TEST
+
 /* ---- results folders ---- */
 
 /* Two points: row 1 of results.jsonl is point 0 (threads=1), row 2 point 1 (threads=2). */
@@ -273,6 +307,7 @@ Suite *make_sweep_input_suite(void)
     Suite *s = suite_create("sweep_input");
     TCase *tc = tcase_create("sweep files");
     tcase_add_loop_test(tc, test_bad_sweep_files, 0, G_N_ELEMENTS(bad_cases));
+    tcase_add_test(tc, test_docs_example_errors);
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
     tc = tcase_create("results folders");

@@ -193,8 +193,10 @@ static const struct {
     { "native --lock tas --iterations 0", "--iterations 0: out of range [1, 100000000]" },
     { "verify --lock qrwlock --threads 2 --readers 3", "--readers 3: more readers than threads (2)" },
     /* a row the command does not take is no option of it */
-    { "verify --lock tas --jitter 3", "Unknown option --jitter" },
-    { "native --lock tas --placement fill", "Unknown option --placement" },
+    { "verify --lock tas --jitter 3", "unknown option --jitter" },
+    { "run --lokc tas", "unknown option --lokc; did you mean --lock?" },
+    { "run --lock tas --threds 2", "unknown option --threds; did you mean --threads?" },
+    { "native --lock tas --placement fill", "unknown option --placement" },
 };
 
 START_TEST(test_bad_value_names_option)

@@ -38,7 +38,7 @@ static const YamlCase cases[] = {
                                                  "the `---` line and what follows)" },
     { "an escaped NUL", "a: \"x\\0y\"\n", "t.yaml:1:4: a NUL character in a value" },
     { "a syntax error", "a: [1, 2\n", "t.yaml:2:1: YAML syntax error: did not find expected ',' or ']' while parsing "
-                                      "a flow sequence" },
+                                      "a flow sequence started at 1:4" },
 };
 
 static gboolean load(const char *text, GError **error)

@@ -2,6 +2,7 @@
  * and tunables (.param). */
 #include <string.h>
 #include "cores/isa/asm_priv.h"
+#include "sim/base/suggest.h"
 
 IsaSym *asm_find_sym(Asm *a, const char *name, int *index)
 {
@@ -9,6 +10,18 @@ IsaSym *asm_find_sym(Asm *a, const char *name, int *index)
     if (index)
         *index = i;
     return i >= 0 ? a->p->syms->pdata[i] : NULL;
+}
+
+char *asm_var_hint(Asm *a, const char *name)
+{
+    guint n = a->p->syms->len;
+    const char **names = g_new(const char *, n + 1);
+    for (guint k = 0; k < n; k++)
+        names[k] = ((IsaSym *)a->p->syms->pdata[k])->name;
+    const char *close = suggest_closest(name, names, n);
+    char *hint = close ? g_strdup_printf("; did you mean `%s`?", close) : g_strdup("");
+    g_free(names);
+    return hint;
 }
 
 static void sym_free(gpointer s)
@@ -78,7 +91,8 @@ static gboolean parse_decl_option(Asm *a, guint line, GPtrArray *words, GArray *
             asm_diag(a, line, WCOL(at - 1), "`with` places shared variables; per-thread `%s` cannot use it", sym->name);
             ok = FALSE;
         } else if (!partner) {
-            asm_diag(a, line, WCOL(at), "`with %s`: no variable `%s` declared before this line", WORD(at), WORD(at));
+            g_autofree char *hint = asm_var_hint(a, WORD(at));
+            asm_diag(a, line, WCOL(at), "`with %s`: no variable `%s` declared before this line%s", WORD(at), WORD(at), hint);
             ok = FALSE;
         } else if (partner->scope != SYM_SHARED) {
             asm_diag(a, line, WCOL(at), "`with %s`: `%s` is per-thread; only shared variables can share a line", WORD(at), WORD(at));

@@ -197,7 +197,8 @@ static gboolean parse_mem(Asm *a, guint line, const Tok *t, IsaMem *m)
                 }
                 m->sym = idx;
             } else if (asm_is_ident(txt)) {
-                asm_diag(a, line, term.col, "undefined variable `%s`", txt);
+                g_autofree char *hint = asm_var_hint(a, txt);
+                asm_diag(a, line, term.col, "undefined variable `%s`%s", txt, hint);
                 return FALSE;
             } else {
                 asm_diag(a, line, term.col, "cannot read `%s` in a memory operand", txt);
@@ -376,7 +377,8 @@ static gboolean parse_var_operand(Asm *a, guint line, const Tok *t, IsaInsn *in)
         return FALSE;
     }
     if (!asm_find_sym(a, t->text, &idx)) {
-        asm_diag(a, line, t->col, "undefined variable `%s`", t->text);
+        g_autofree char *hint = asm_var_hint(a, t->text);
+        asm_diag(a, line, t->col, "undefined variable `%s`%s", t->text, hint);
         return FALSE;
     }
     in->target = idx;

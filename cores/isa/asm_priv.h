@@ -87,6 +87,8 @@ int asm_parse_reg(const char *s);
 /* ---- declarations, pass 1 (asm_decl.c) ---- */
 /* The variable of that name (its index in *index when not NULL), or NULL. */
 IsaSym *asm_find_sym(Asm *a, const char *name, int *index);
+/* "; did you mean `x`?" naming the declared variable closest to `name`, or "" (newly allocated). */
+char *asm_var_hint(Asm *a, const char *name);
 /* `.shared` and `.thread`, `.equ`, `.param`: `dir` is the directive, `rest` what follows it
  * from column rest_col. */
 void asm_parse_decl(Asm *a, guint line, const Tok *dir, const char *rest, guint rest_col);

@@ -4,9 +4,16 @@
 
 static void syntax_error(const yaml_parser_t *p, const char *filename, GQuark domain, gint code, GError **error)
 {
-    g_set_error(error, domain, code, "%s:%zu:%zu: YAML syntax error: %s%s%s", filename, p->problem_mark.line + 1,
+    /* An unclosed `[` or `{` is found where the text no longer fits it, often lines later:
+     * the context's mark says where the construct started. */
+    g_autofree char *started = p->context && (p->context_mark.line != p->problem_mark.line ||
+                                              p->context_mark.column != p->problem_mark.column)
+                                   ? g_strdup_printf(" started at %zu:%zu", p->context_mark.line + 1,
+                                                     p->context_mark.column + 1)
+                                   : g_strdup("");
+    g_set_error(error, domain, code, "%s:%zu:%zu: YAML syntax error: %s%s%s%s", filename, p->problem_mark.line + 1,
                 p->problem_mark.column + 1, p->problem ? p->problem : "unreadable", p->context ? " " : "",
-                p->context ? p->context : "");
+                p->context ? p->context : "", started);
 }
 
 /* Where the aliases stood, by (parent node id, item index); the scalars with a tag written. */

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include "sim/cli/commands.h"
 #include "sim/base/echo.h"
+#include "sim/base/suggest.h"
 #include "sim/base/whole_number.h"
 
 static gboolean check_integer_options(const GOptionEntry *const *groups, const CliIntRange *ranges, int argc,
@@ -45,16 +46,99 @@ void cli_eprintf(const char *fmt, ...)
 }
 
 /* Parses argv with `ctx`, whose options are the `groups` (NULL-terminated entry lists). */
+static const GOptionEntry *find_long(const GOptionEntry *const *groups, const char *name, gsize len);
+static gboolean takes_arg(const GOptionEntry *e);
+
+/* GOption's own error for `--lokc` names the option and nothing more: like every other error,
+ * say which option was meant.  NULL when every long option is known (GOption's help options too). */
+static char *unknown_option_error(const GOptionEntry *const *groups, int argc, char **argv)
+{
+    static const char *const builtin[] = { "help", "help-all", "help-qsim" };
+    for (int i = 1; i < argc; i++) {
+        const char *w = argv[i];
+        if (!strcmp(w, "--"))
+            break;
+        if (w[0] != '-' || w[1] != '-')
+            continue;
+        const char *name = w + 2, *eq = strchr(name, '=');
+        gsize len = eq ? (gsize)(eq - name) : strlen(name);
+        const GOptionEntry *e = find_long(groups, name, len);
+        if (e) {
+            if (!eq && takes_arg(e))
+                i++;   /* its value, whatever it looks like */
+            continue;
+        }
+        g_autofree char *typed = g_strndup(name, len);
+        gboolean known = FALSE;
+        for (guint k = 0; k < G_N_ELEMENTS(builtin); k++)
+            known |= !strcmp(typed, builtin[k]);
+        if (known)
+            continue;
+        g_autoptr(GPtrArray) names = g_ptr_array_new();
+        for (guint g = 0; groups[g]; g++)
+            for (const GOptionEntry *o = groups[g]; o->long_name; o++)
+                if (!(o->flags & G_OPTION_FLAG_HIDDEN))
+                    g_ptr_array_add(names, (gpointer)o->long_name);
+        const char *hint = suggest_closest(typed, (const char *const *)names->pdata, names->len);
+        return hint ? g_strdup_printf("unknown option --%s; did you mean --%s?", typed, hint)
+                    : g_strdup_printf("unknown option --%s", typed);
+    }
+    return NULL;
+}
+
 static gboolean parse_checked(GOptionContext *ctx, const GOptionEntry *const *groups, const CliIntRange *ranges,
                               int *argc, char ***argv)
 {
     g_autoptr(GError) error = NULL;
     cli_remember_words(*argc, *argv);
+    g_autofree char *unknown = unknown_option_error(groups, *argc, *argv);
+    if (unknown) {
+        cli_eprintf("qsim %s: %s (try `qsim %s --help`)\n", (*argv)[0], unknown, (*argv)[0]);
+        return FALSE;
+    }
     if (!check_integer_options(groups, ranges, *argc, *argv, &error)) {
         cli_eprintf("qsim %s: %s (try `qsim %s --help`)\n", (*argv)[0], error->message, (*argv)[0]);
         return FALSE;
     }
     return cli_parse(ctx, argc, argv);
+}
+
+/* ---- where the docs are ---- */
+
+const char *cli_doc_dir(void)
+{
+    /* A binary run from its source tree points at that tree's docs/ (a checkout has no
+     * installed copy); an installed one at the docs beside it (PREFIX/bin/qsim ->
+     * PREFIX/share/doc/qsim, so a staged or moved install too), else the configured doc dir. */
+    static const char *dir;
+    if (dir)
+        return dir;
+    dir = QSIM_DOCDIR;
+    g_autofree char *exe = g_file_read_link("/proc/self/exe", NULL);
+    if (!exe)
+        return dir;
+    if (g_str_has_prefix(exe, QSIM_SRCDIR "/"))
+        return dir = g_intern_string(QSIM_SRCDIR "/docs");
+    g_autofree char *bindir = g_path_get_dirname(exe);
+    g_autofree char *beside = g_build_filename(bindir, "..", "share", "doc", "qsim", NULL);
+    g_autofree char *canon = g_canonicalize_filename(beside, NULL);
+    g_autofree char *probe = g_build_filename(canon, "isa.md", NULL);
+    if (g_file_test(probe, G_FILE_TEST_IS_REGULAR))
+        dir = g_intern_string(canon);
+    return dir;
+}
+
+/* Help texts name docs as QSIM_DOC("x.md"): shown, they name the docs this binary can reach. */
+static const gchar *doc_paths(const gchar *text, gpointer unused)
+{
+    (void)unused;
+    const char *dir = cli_doc_dir();
+    if (!text || !strcmp(dir, QSIM_DOCDIR) || !strstr(text, QSIM_DOCDIR "/"))
+        return text;
+    g_autoptr(GString) s = g_string_new(text);
+    g_autofree char *to = g_strconcat(dir, "/", NULL);
+    g_string_replace(s, QSIM_DOCDIR "/", to, 0);
+    return g_intern_string(s->str);
 }
 
 gboolean cli_parse(GOptionContext *ctx, int *argc, char ***argv)
@@ -229,6 +313,7 @@ gboolean cli_parse_command(int *argc, char ***argv, const char *params, const ch
         return FALSE;
     }
     GOptionContext *ctx = g_option_context_new(params);
+    g_option_context_set_translate_func(ctx, doc_paths, NULL, NULL);
     g_option_context_set_summary(ctx, summary);
     if (entries)
         g_option_context_add_main_entries(ctx, entries, NULL);
@@ -252,7 +337,9 @@ gboolean cli_parse_workload_command(int *argc, char ***argv, const char *params,
     GOptionContext *ctx = g_option_context_new(params);
     g_option_context_set_summary(ctx, summary);
     /* The workload entries are callbacks: their group's user data is what they parse into. */
+    g_option_context_set_translate_func(ctx, doc_paths, NULL, NULL);
     GOptionGroup *g = g_option_group_new("qsim", "Options", "Show the options", wf, NULL);
+    g_option_group_set_translate_func(g, doc_paths, NULL, NULL);
     g_option_group_add_entries(g, what);
     g_option_group_add_entries(g, wf->entries);
     g_option_group_add_entries(g, how);

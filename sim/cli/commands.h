@@ -10,8 +10,11 @@
 #include "sim/workload.h"
 
 /* Where an installed qsim's docs are (make install: $(DOCDIR)), for help texts:
- * QSIM_DOC("isa.md"). */
+ * QSIM_DOC("isa.md").  --help shows them at cli_doc_dir(). */
 #define QSIM_DOC(file) QSIM_DOCDIR "/" file
+/* The docs this binary can reach: its source tree's docs/ when it runs from one, the docs
+ * installed beside it, else $(DOCDIR). */
+const char *cli_doc_dir(void);
 
 #define QSIM_EXIT_OK 0
 #define QSIM_EXIT_FAILED 1
