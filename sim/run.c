@@ -655,7 +655,19 @@ char *run_headline(JsonNode *report)
     gint64 acq = MAX(json_object_get_int_member(o, "acquisitions"), 1);
     GString *s = g_string_new(NULL);
     JsonNode *cpa = json_object_get_member(o, "cycles_per_acquisition");
-    g_autofree char *cost = cpa && !JSON_NODE_HOLDS_NULL(cpa)
+    /* A run the model ended early has no cost per acquisition worth a headline: say so first,
+     * not 30 lines down. */
+    const char *ended = json_object_get_boolean_member_with_default(o, "stalled", FALSE)   ? "STALLED"
+                        : json_object_get_boolean_member_with_default(o, "faulted", FALSE) ? "FAULTED"
+                        : json_object_get_boolean_member_with_default(o, "halted_in_lock", FALSE)
+                            ? "HALTED IN THE LOCK"
+                            : NULL;
+    g_autofree char *cost = ended ? g_strdup_printf("%s after %" G_GINT64_FORMAT " cycles and %" G_GINT64_FORMAT
+                                                    " acquisitions (an unfinished run: the figures below describe it, "
+                                                    "not the lock's cost)", ended,
+                                                    json_object_get_int_member_with_default(o, "cycles", 0),
+                                                    json_object_get_int_member_with_default(o, "acquisitions", 0))
+                            : cpa && !JSON_NODE_HOLDS_NULL(cpa)
                                 ? g_strdup_printf("%.1f cycles per acquisition", json_node_get_double(cpa))
                                 : g_strdup("no acquisition in the measured window");
     g_string_append_printf(s, "%s on %s (%s), %" G_GINT64_FORMAT " threads, %s data: %s%s\n",

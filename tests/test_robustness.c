@@ -364,6 +364,11 @@ START_TEST(test_no_progress_run)
     g_autofree char *pos = g_strdup_printf("%s:", f.path);
     ck_assert_msg(strstr(err, pos), "%s", err);
     ck_assert_msg(strstr(out, "stalled:                           true"), "%s", out);
+    /* ...and the headline says so first, with no cost per acquisition to be quoted. */
+    const char *eol = strchr(out, '\n');
+    g_autofree char *head = g_strndup(out, eol ? (gsize)(eol - out) : strlen(out));
+    ck_assert_msg(strstr(head, ": STALLED after ") && strstr(head, "an unfinished run") &&
+                      !strstr(head, "cycles per acquisition"), "%s", head);
     lock_file_clear(&f);
 }
 END_TEST
