@@ -32,7 +32,8 @@ END_TEST
 
 static void add_row(HostTable *t, const char *lock, double host, double model, gboolean ok)
 {
-    HostRow r = { g_strdup(lock), 2, HARNESS_SAME_LINE, { 0 }, { 0 }, ok };
+    HostRow r = { g_strdup(lock), 2, HARNESS_SAME_LINE, { 0 }, { 0 }, ok, 0 };
+    r.host_ns.n = r.model_ns.n = 5;
     r.host_ns.mean = host;
     r.host_ns.ci_low = host * 0.9;
     r.host_ns.ci_high = host * 1.1;
@@ -87,6 +88,23 @@ START_TEST(test_writers)
     ck_assert_double_eq_tol(json_object_get_double_member(r0, "model_over_host"), 1.1, 1e-12);
     ck_assert_double_eq_tol(json_object_get_double_member(json_object_get_object_member(r0, "host"), "ci95_low"), 90,
                             1e-9);
+    ck_assert_int_eq(json_object_get_int_member(r0, "host_runs_disturbed"), 0);
+    ck_assert_ptr_null(strstr(text, "disturbed"));
+}
+END_TEST
+
+/* A busy host's runs are counted, and the table says so under the figures, as `native` does. */
+START_TEST(test_disturbed_runs_warned)
+{
+    g_autoptr(HostTable) t = synthetic();
+    g_array_index(t->rows, HostRow, 1).disturbed = 2;
+    t->first_disturbance = g_strdup("qspin-cmpxchg, 2 threads: the host was busy: 3 other tasks were runnable");
+    g_autofree char *text = validate_host_text(t);
+    ck_assert_msg(strstr(text, "warning: 2 of the 20 host runs were disturbed by the scheduler") &&
+                      strstr(text, "(first: qspin-cmpxchg, 2 threads: the host was busy"), "%s", text);
+    g_autoptr(JsonNode) j = validate_host_json(t);
+    JsonArray *rows = json_object_get_array_member(json_node_get_object(j), "rows");
+    ck_assert_int_eq(json_object_get_int_member(json_array_get_object_element(rows, 1), "host_runs_disturbed"), 2);
 }
 END_TEST
 
@@ -147,6 +165,7 @@ Suite *make_validate_host_suite(void)
     tcase_add_test(tc, test_spearman_known_values);
     tcase_add_test(tc, test_summary_leaves_out_broken_rows);
     tcase_add_test(tc, test_writers);
+    tcase_add_test(tc, test_disturbed_runs_warned);
     suite_add_tcase(s, tc);
     tc = tcase_create("cli");
     tcase_set_timeout(tc, 300); /* a busy host with two CPUs: native spinning with a preempted holder */

@@ -8,6 +8,7 @@
 #include "sim/lock_find.h"
 #include "locks/native/native_cpus.h"
 #include "locks/native/native_run.h"
+#include "locks/native/native_sched.h"
 
 void host_validate_options_init(HostValidateOptions *o)
 {
@@ -23,6 +24,7 @@ void host_table_free(HostTable *t)
         g_free(g_array_index(t->rows, HostRow, i).lock);
     g_array_free(t->rows, TRUE);
     g_free(t->config_name);
+    g_free(t->first_disturbance);
     g_free(t);
 }
 
@@ -92,9 +94,26 @@ void host_table_summarise(HostTable *t)
 
 /* ---- running ---- */
 
-static gboolean host_side(const char *lock, guint threads, HarnessPlacement data, const HostValidateOptions *o,
-                          const GArray *cpus, SampleStats *ns, gboolean *ok, GError **error)
+/* A host run the scheduler disturbed (a thread descheduled, a busy host: what `qsim native`
+ * warns about) is counted in its row, and the first such warning kept for the table's foot. */
+static void note_disturbance(JsonNode *rep, HostRow *r, HostTable *t)
 {
+    g_autoptr(GPtrArray) w = native_report_warnings(rep);
+    if (!w->len)
+        return;
+    r->disturbed++;
+    if (!t->first_disturbance)
+        t->first_disturbance = g_strdup_printf("%s, %u threads: %s", r->lock, r->threads, (char *)w->pdata[0]);
+}
+
+static gboolean host_side(HostRow *r, const HostValidateOptions *o, const GArray *cpus, HostTable *t,
+                          GError **error)
+{
+    const char *lock = r->lock;
+    guint threads = r->threads;
+    HarnessPlacement data = r->data;
+    SampleStats *ns = &r->host_ns;
+    gboolean *ok = &r->ok;
     g_autoptr(NativeLock) nl = native_lock_builtin(lock, error);
     if (!nl)
         return FALSE;
@@ -112,6 +131,7 @@ static gboolean host_side(const char *lock, guint threads, HarnessPlacement data
         JsonObject *obj = json_node_get_object(rep);
         v[i] = json_object_get_double_member(obj, "ns_per_acquisition");
         *ok = *ok && json_object_get_boolean_member(obj, "mutual_exclusion");
+        note_disturbance(rep, r, t);
         json_node_unref(rep);
     }
     sample_stats(v, o->repeat, ns);
@@ -168,8 +188,8 @@ HostTable *validate_host_run(const HostValidateOptions *o, GError **error)
     for (guint threads = 2; threads <= max; threads = threads < 4 ? threads + 1 : threads * 2)
         for (guint d = 0; d < G_N_ELEMENTS(datas); d++)
             for (guint l = 0; l < locks->len; l++) {
-                HostRow r = { g_strdup(locks->pdata[l]), threads, datas[d], { 0 }, { 0 }, TRUE };
-                if (!host_side(r.lock, threads, r.data, o, cpus, &r.host_ns, &r.ok, error) ||
+                HostRow r = { g_strdup(locks->pdata[l]), threads, datas[d], { 0 }, { 0 }, TRUE, 0 };
+                if (!host_side(&r, o, cpus, t, error) ||
                     !model_side(r.lock, threads, r.data, o, cfg->frequency_ghz, &r.model_ns, &r.ok, error)) {
                     g_free(r.lock);
                     host_table_free(t);
@@ -213,6 +233,16 @@ char *validate_host_text(const HostTable *t)
     }
     g_string_append_printf(s, "median |model - host| / host: %.1f%%; rank correlation (Spearman) of the costs: %.3f\n",
                            t->median_abs_error * 100, t->spearman);
+    guint disturbed = 0, runs = 0;
+    for (guint i = 0; i < t->rows->len; i++) {
+        const HostRow *r = &g_array_index(t->rows, HostRow, i);
+        disturbed += r->disturbed;
+        runs += r->host_ns.n;
+    }
+    if (disturbed)
+        g_string_append_printf(s, "warning: %u of the %u host runs were disturbed by the scheduler, so their times "
+                                  "include other tasks' (first: %s); rerun on a quiet host\n",
+                               disturbed, runs, t->first_disturbance);
     /* the seed's question, host beside model */
     for (guint i = 0; i < t->rows->len; i++) {
         const HostRow *q = &g_array_index(t->rows, HostRow, i);
@@ -247,6 +277,7 @@ JsonNode *validate_host_json(const HostTable *t)
         sample_stats_add_json(b, &r->model_ns);
         report_add_double(b, "model_over_host", r->host_ns.mean > 0 ? r->model_ns.mean / r->host_ns.mean : 0);
         report_add_bool(b, "mutual_exclusion", r->ok);
+        report_add_int(b, "host_runs_disturbed", r->disturbed);
         json_builder_end_object(b);
     }
     json_builder_end_array(b);

@@ -27,6 +27,7 @@ typedef struct {
     HarnessPlacement data;
     SampleStats host_ns, model_ns;   /* ns per acquisition over the runs */
     gboolean ok;                     /* mutual exclusion held on both sides, every run */
+    guint disturbed;                 /* host runs the scheduler disturbed (native_report_warnings) */
 } HostRow;
 
 typedef struct {
@@ -35,6 +36,7 @@ typedef struct {
     double frequency_ghz;            /* the model's clock, which turns its cycles into ns */
     double median_abs_error;         /* median over rows of |model - host| / host */
     double spearman;                 /* rank correlation of the rows' host and model means */
+    char *first_disturbance;         /* the first host run's warning, or NULL when none was disturbed */
 } HostTable;
 
 /* Runs the table; FALSE with an error for bad input (config, no compiler, ...). */
