@@ -128,6 +128,8 @@ START_TEST(test_bash_completion)
         { "list r", "report" },
         { "config westm", "westmere-ex" },
         { "completion ''", "bash" },
+        { "protocol mo", "moesi" },
+        { "protocol mesi-", "mesi-bus" },
     };
     for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
         g_autofree char *words = g_strdup_printf("'%s' %s", qsim, cases[i].words);
@@ -135,6 +137,12 @@ START_TEST(test_bash_completion)
         ck_assert_msg(!strcmp(got, cases[i].offered), "qsim %s<TAB>: got '%s', want '%s'", cases[i].words, got,
                       cases[i].offered);
     }
+    /* a sweep file: *.yaml (and folders on the way to one) */
+    g_autofree char *sweeps = g_build_filename(test_srcdir(), "sweeps", "pau", NULL);
+    g_autofree char *want = g_build_filename(test_srcdir(), "sweeps", "pause.yaml", NULL);
+    g_autofree char *sweep_words = g_strdup_printf("'%s' sweep '%s'", qsim, sweeps);
+    g_autofree char *sweep_got = complete(file, sweep_words);
+    ck_assert_msg(!strcmp(sweep_got, want), "qsim sweep %s<TAB>: got '%s', want '%s'", sweeps, sweep_got, want);
     g_autofree char *err = NULL;
     ck_assert_int_eq(run_qsim_line("completion tcsh", NULL, &err), 2);
     g_unlink(file);

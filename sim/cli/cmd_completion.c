@@ -15,6 +15,7 @@ typedef enum {
     COMPLETE_LOCKS,       /* lock names and *.qs files */
     COMPLETE_CONFIG_KEYS, /* key.path= for --set */
     COMPLETE_FILES,
+    COMPLETE_SWEEPS,      /* *.yaml files and folders (a sweep file) */
     COMPLETE_CHOICES,     /* the words of an argument like "text|json|csv" */
 } CompleteKind;
 
@@ -47,6 +48,8 @@ static CompleteKind classify(const char *long_name, const char *arg)
         return COMPLETE_CHOICES;
     if (arg && !strcmp(arg, "CFG"))
         return COMPLETE_CONFIGS;
+    if (arg && !strcmp(arg, "SWEEP"))
+        return COMPLETE_SWEEPS;
     static const char *const file_words[] = { "PATH", "FILE", "DIR", "KINDS", ".yaml" };
     for (guint i = 0; arg && i < G_N_ELEMENTS(file_words); i++)
         if (strstr(arg, file_words[i]))
@@ -75,6 +78,9 @@ static void emit_reply(GString *s, CompleteKind kind, const char *arg)
         break;
     case COMPLETE_FILES:
         g_string_append(s, "COMPREPLY=($(compgen -f -- \"$cur\"))");
+        break;
+    case COMPLETE_SWEEPS:
+        g_string_append(s, "COMPREPLY=($(compgen -f -X '!*.yaml' -- \"$cur\") $(compgen -d -- \"$cur\"))");
         break;
     case COMPLETE_CHOICES: {
         g_autofree char *words = g_strdup(arg);
@@ -141,11 +147,11 @@ static char *bash_script(void)
                 g_string_append_printf(s, " -%c", o->short_name);
         }
         g_string_append(s, "\" -- \"$cur\"))\n        else\n            ");
-        /* "FILE...", "configs|locks|...", "CFG", "SWEEP.yaml | --merge DIR..." */
-        g_autofree char *first = g_strdup(d->params);
-        char *cut = strchr(first, ' ');
-        if (cut)
-            *cut = 0;
+        /* "FILE...", "configs|locks|...", "CFG", "SWEEP | --merge DIR...", "[msi|mesi|...]" (an
+         * optional one) */
+        g_autofree char *params = g_strdup(d->params);
+        char *first = params + (*params == '[');
+        first[strcspn(first, " ]")] = 0;
         emit_reply(s, *first ? classify(NULL, first) : COMPLETE_NOTHING, first);
         g_string_append(s, "\n        fi ;;\n");
     }
