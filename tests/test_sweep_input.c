@@ -135,6 +135,40 @@ START_TEST(test_docs_example_errors)
 }
 END_TEST
 
+/* A plot that cannot be drawn is refused before any point runs (it used to be found only after
+ * the last one). */
+static const struct {
+    const char *title, *text;
+    const char *opt, *value, *want;
+} plot_cases[] = {
+    { "misspelt --plot-y", "configs: teaching\nlocks: tas\nthreads: [1, 2]\n", "--plot-y", "cycles_per_acquisiton",
+      "--plot-y cycles_per_acquisiton: not a numeric report key; did you mean 'cycles_per_acquisition'?" },
+    { "misspelt denominator", "configs: teaching\nlocks: tas\nthreads: [1, 2]\n", "--plot-y",
+      "coherence.lock_line.rfo/acquistions", "acquistions is not a numeric report key; did you mean 'acquisitions'?" },
+    { "a name, not a number", "configs: teaching\nlocks: tas\nthreads: [1, 2]\n", "--plot-y", "lock",
+      "--plot-y lock: not a numeric report key" },
+    { "x not an axis", "configs: teaching\nlocks: tas\nthreads: [1, 2]\n", "--plot-x", "data",
+      "--plot-x data: the sweep has no `data` axis" },
+    { "the file's plot_y", "configs: teaching\nlocks: tas\nthreads: [1, 2]\nplot_y: cycles_per_acq\n", NULL, NULL,
+      "--plot-y cycles_per_acq: not a numeric report key" },
+};
+
+START_TEST(test_plot_checked_first)
+{
+    g_autofree char *dir = tmpdir();
+    g_autofree char *file = write_file(dir, "p.yaml", plot_cases[_i].text);
+    g_autofree char *out = g_build_filename(dir, "o", NULL);
+    g_autofree char *err = NULL;
+    const char *args[] = { "sweep", file, "--out", out, plot_cases[_i].opt, plot_cases[_i].value, NULL };
+    int rc = run_qsim(args, NULL, &err);
+    ck_assert_msg(rc == 2, "%s: exit %d: %s", plot_cases[_i].title, rc, err);
+    ck_assert_msg(strstr(err, plot_cases[_i].want), "%s: want '%s' in:\n%s", plot_cases[_i].title,
+                  plot_cases[_i].want, err);
+    ck_assert_msg(!g_file_test(out, G_FILE_TEST_EXISTS), "%s: ran anyway", plot_cases[_i].title);
+    rm_rf(dir);
+}
+END_TEST
+
 /* ---- results folders ---- */
 
 /* Two points: row 1 of results.jsonl is point 0 (threads=1), row 2 point 1 (threads=2). */
@@ -308,6 +342,7 @@ Suite *make_sweep_input_suite(void)
     TCase *tc = tcase_create("sweep files");
     tcase_add_loop_test(tc, test_bad_sweep_files, 0, G_N_ELEMENTS(bad_cases));
     tcase_add_test(tc, test_docs_example_errors);
+    tcase_add_loop_test(tc, test_plot_checked_first, 0, G_N_ELEMENTS(plot_cases));
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
     tc = tcase_create("results folders");

@@ -276,7 +276,8 @@ static int run_command(const SweepFlags *f, int argc, char **argv)
     if (!s)
         return cli_fail(error);
     SweepPlotOptions po;
-    if (!plot_options(f->plot_y, f->plot_x, f->plot_scale, s->plot_y, s->plot_x, s->plot_scale, &po, &error))
+    if (!plot_options(f->plot_y, f->plot_x, f->plot_scale, s->plot_y, s->plot_x, s->plot_scale, &po, &error) ||
+        ((f->plot || s->plot_y || s->plot_x) && !sweep_plot_check(s, &po, &error)))
         return cli_fail(error);
     g_autofree char *def_out = NULL;
     if (!f->out) {

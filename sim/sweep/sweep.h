@@ -298,6 +298,9 @@ typedef struct {
 /* "shared" or "independent" (a sweep file's plot_scale, --plot-scale). */
 gboolean sweep_plot_scale_parse(const char *text, SweepPlotScale *out, GError **error);
 
+/* Before any point runs: the plot's x is an axis of `s` and its y (each key of a ratio) a
+ * numeric key of a report of the sweep's first point (run for a moment to see its keys). */
+gboolean sweep_plot_check(const Sweep *s, const SweepPlotOptions *o, GError **error);
 /* Plots against one axis from DIR/results.jsonl: DIR/plot.gp, DIR/plot-*.dat, DIR/plot.png and
  * DIR/plot.svg.  Works from the rows alone (each names its axes), so merged folders plot too. */
 gboolean sweep_plot(const char *dir, const SweepPlotOptions *o, GError **error);

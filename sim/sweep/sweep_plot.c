@@ -362,6 +362,47 @@ static gboolean parse_y(const char *yspec, PlotY *y, GError **error)
     return FALSE;
 }
 
+gboolean sweep_plot_check(const Sweep *s, const SweepPlotOptions *o, GError **error)
+{
+    const char *x = o->x ? o->x : "threads";
+    if (sweep_axis_find(s, x) < 0) {
+        g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
+                    "--plot-x %s: the sweep has no `%s` axis to plot against", x, x);
+        return FALSE;
+    }
+    const char *yspec = o->y ? o->y : "cycles_per_acquisition";
+    PlotY y;
+    gboolean parsed = parse_y(yspec, &y, error);
+    g_autofree char *num = y.num;
+    if (!parsed)
+        return FALSE;
+    /* The keys come from a report of the first point made short: which keys a report has does
+     * not depend on how long the run is. */
+    RunOptions ro;
+    run_options_init(&ro);
+    g_autoptr(GPtrArray) sets = g_ptr_array_new_with_free_func(g_free);
+    sweep_point_options(s, 0, &ro, sets);
+    if (ro.workload.duration) {
+        ro.workload.duration = MIN(ro.workload.duration, 2000);
+        ro.workload.warmup = 0;
+    } else {
+        ro.workload.iterations = 1;
+    }
+    RunResult r;
+    g_autoptr(GError) run_error = NULL;
+    if (!run_simulation(&ro, &r, &run_error))
+        return TRUE;   /* the point's own run says what is wrong with it */
+    GArray *f = report_flatten(r.report);
+    g_autoptr(GPtrArray) known = g_ptr_array_new_with_free_func(g_free);
+    for (guint k = 0; k < f->len; k++)
+        g_ptr_array_add(known, g_strdup(g_array_index(f, ReportField, k).key));
+    const char *missing = !field_find(f, num) ? num : y.den && !field_find(f, y.den) ? y.den : NULL;
+    gboolean ok = !missing || no_such_key(yspec, missing, known, error);
+    report_fields_free(f);
+    run_result_clear(&r);
+    return ok;
+}
+
 /* plot.gp up to the panels: what it is, a style per line, the terminals and layout, the axes
  * and (shared) the y range. */
 static GString *script_head(const char *gnuplot, GPtrArray *panels, GPtrArray *series, const char *ylabel,
