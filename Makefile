@@ -258,11 +258,10 @@ check-tarball:
 
 # The main job: the seed patch's question on its machine, workloads A (data in the lock's line)
 # and B (data in its own line), two threads, side by side with the counters that explain it.
+# The seed's question answered: qspin against qspin-cmpxchg on haswell, workloads A and B, 2 to
+# 8 threads, each row a ratio with its interval over seeds and a sentence (sim/compare.h).
 run: qsim
-	@echo "== Workload A: critical-section data in the lock's cache line =="
-	./qsim run --config haswell --lock qspin --vs qspin-cmpxchg --threads 2 --iterations 2000 --data same-line
-	@echo "== Workload B: critical-section data in a separate cache line =="
-	./qsim run --config haswell --lock qspin --vs qspin-cmpxchg --threads 2 --iterations 2000 --data separate-line
+	./qsim compare --config haswell --lock qspin --vs qspin-cmpxchg
 
 # The reference pages generated from qsim's own tables (a test fails when one is stale).
 docs: qsim

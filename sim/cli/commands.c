@@ -4,6 +4,7 @@
 
 const QsimCommand qsim_commands[] = {
     { "run",     "run a lock on a machine model and report where the cycles went", cmd_run },
+    { "compare", "does lock b beat lock a? a verdict per workload and thread count, with intervals over seeds", cmd_compare },
     { "list",    "list the configs and locks qsim finds, or a reference (options, counters, report keys)",                       cmd_list },
     { "config",  "print a config's effective values as YAML (or the key reference)", cmd_config },
     { "asm",     "assemble an ISA source file and print the listing (or its errors)", cmd_asm },

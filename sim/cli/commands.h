@@ -150,6 +150,7 @@ int cmd_asm(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_config(int argc, char **argv);
 int cmd_latency(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_protocol(int argc, char **argv);
 

@@ -1,0 +1,117 @@
+/* `qsim compare [--config CFG] [--lock A] [--vs B] [--threads-list 2,3,4,8] [--data A|B|both]
+ * [--seeds N] [--iterations N] [-j N] [--format text|json]`: the verdict table of sim/compare.h.
+ * With no options it answers the seed's question (what `make run` prints). */
+#include <stdio.h>
+#include <string.h>
+#include "sim/cli/commands.h"
+#include "sim/base/report.h"
+#include "sim/base/whole_number.h"
+#include "sim/compare.h"
+
+static gboolean parse_threads(const char *text, CompareOptions *o, GError **error)
+{
+    g_auto(GStrv) parts = g_strsplit(text, ",", -1);
+    o->nthreads = 0;
+    for (guint i = 0; parts[i]; i++) {
+        if (o->nthreads == COMPARE_MAX_THREADS) {
+            g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "--threads-list %s: more than %d counts",
+                        text, COMPARE_MAX_THREADS);
+            return FALSE;
+        }
+        guint64 t;
+        if (!whole_number_parse("--threads-list", parts[i], 1, 4096, &t, error))
+            return FALSE;
+        o->threads[o->nthreads++] = (guint)t;
+    }
+    return TRUE;
+}
+
+static gboolean parse_data(const char *text, CompareOptions *o, GError **error)
+{
+    static const struct {
+        const char *name;
+        HarnessPlacement d[2];
+        guint n;
+    } rows[] = {
+        { "both", { HARNESS_SAME_LINE, HARNESS_SEPARATE_LINE }, 2 },
+        { "A", { HARNESS_SAME_LINE }, 1 },
+        { "same-line", { HARNESS_SAME_LINE }, 1 },
+        { "B", { HARNESS_SEPARATE_LINE }, 1 },
+        { "separate-line", { HARNESS_SEPARATE_LINE }, 1 },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS(rows); i++)
+        if (!strcmp(text, rows[i].name)) {
+            memcpy(o->data, rows[i].d, sizeof o->data);
+            o->ndata = rows[i].n;
+            return TRUE;
+        }
+    g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                "--data %s: one of both, A (same-line), B (separate-line)", text);
+    return FALSE;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+    CompareOptions o;
+    compare_options_init(&o);
+    g_autofree char *config = NULL, *lock = NULL, *vs = NULL, *threads = NULL, *data = NULL, *format = NULL;
+    gint seeds = (gint)o.seeds, iterations = (gint)o.iterations, jobs = 0;
+    GOptionEntry entries[] = {
+        { "config", 'c', 0, G_OPTION_ARG_STRING, &config, "Machine config (default haswell)", "CFG" },
+        { "lock", 'l', 0, G_OPTION_ARG_STRING, &lock, "Lock a, the baseline (default qspin)", "NAME|PATH" },
+        { "vs", 0, 0, G_OPTION_ARG_STRING, &vs, "Lock b, the challenger (default qspin-cmpxchg)", "NAME|PATH" },
+        { "threads-list", 0, 0, G_OPTION_ARG_STRING, &threads, "Thread counts, one row each (default 2,3,4,8)",
+          "N,N,..." },
+        { "data", 0, 0, G_OPTION_ARG_STRING, &data,
+          "Workloads: both (default), A (data in the lock's line) or B (in its own line)", "both|A|B" },
+        { "seeds", 0, 0, G_OPTION_ARG_INT, &seeds, "Seeded runs per lock and row, with timing noise (default 10)", "N" },
+        { "iterations", 'i', 0, G_OPTION_ARG_INT, &iterations, "Acquisitions per thread (default 300)", "N" },
+        { "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "Runs at once (default: the host's CPUs)", "N" },
+        { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "Output: text (default) or json", "text|json" },
+        { NULL },
+    };
+    static const CliIntRange ranges[] = {
+        { "seeds", 2, 10000 }, { "iterations", 1, 100000000 }, { "jobs", 1, 256 }, { NULL },
+    };
+    if (!cli_parse_command(&argc, &argv, "",
+                           "Answer \"does lock b beat lock a on this machine?\" as a table of verdicts: for each\n"
+                           "workload and thread count, b/a of the cycles per acquisition over seeded runs with its\n"
+                           "95% interval, the published measurement where there is one, and a sentence saying who\n"
+                           "wins, which counters moved with the cost, and whether load rollback (the seed's\n"
+                           "mechanism) is where a's time goes (a again with core.rollback=none).  With no options:\n"
+                           "qspin against qspin-cmpxchg on haswell, the seed's question (`make run`).  Exit 0, 1\n"
+                           "when a run failed, 2 for bad input.",
+                           entries, ranges))
+        return QSIM_EXIT_USAGE;
+    if (argc != 1) {
+        cli_eprintf("qsim compare: unexpected argument '%s' (try `qsim compare --help`)\n", argv[1]);
+        return QSIM_EXIT_USAGE;
+    }
+    g_autoptr(GError) error = NULL;
+    ReportFormat fmt = REPORT_TEXT;
+    if ((format && !report_format_parse(format, &fmt, &error)) || (threads && !parse_threads(threads, &o, &error)) ||
+        (data && !parse_data(data, &o, &error)))
+        return cli_fail(error);
+    if (fmt == REPORT_CSV) {
+        cli_eprintf("qsim compare: --format takes text or json\n");
+        return QSIM_EXIT_USAGE;
+    }
+    o.config = config ? config : o.config;
+    o.lock_a = lock ? lock : o.lock_a;
+    o.lock_b = vs ? vs : o.lock_b;
+    o.seeds = (guint)seeds;
+    o.iterations = (guint)iterations;
+    o.jobs = (guint)jobs;
+    g_autoptr(CompareResult) r = compare_run(&o, &error);
+    if (!r)
+        return cli_fail(error);
+    g_autofree char *out = NULL;
+    if (fmt == REPORT_JSON) {
+        g_autoptr(JsonNode) root = compare_json(r);
+        out = report_to_json(root);
+    } else {
+        out = compare_text(r);
+    }
+    fputs(out, stdout);
+    return r->ok ? QSIM_EXIT_OK : QSIM_EXIT_FAILED;
+}
