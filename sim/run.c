@@ -83,6 +83,10 @@ typedef struct {
     guint64 progress;             /* the progress watchdog's window */
     int64_t *last_mark;           /* per thread: its last harness mark (0: none yet) ... */
     Cycle *last_mark_at;          /* ... and when */
+    /* In the measured window: who acquired last, how many times in a row, and the most times
+     * one thread acquired in a row (a run locked into one interleaving shows as a long one). */
+    guint streak_thread;
+    guint64 streak, longest_streak;
 } RunWiring;
 
 /* The machine's mark hook speaks of cores; the log of threads.  An acquisition counts in the
@@ -99,8 +103,12 @@ static void on_mark(void *ctx, guint core, int64_t n, Cycle when)
     if (when < w->window_start) {
         mark_log_mark(&w->warmup_log, t, n, when);
     } else {
-        if (n == 2)
+        if (n == 2) {
             w->log.threads[t]->call_began = w->warmup_log.threads[t]->call_began;
+            w->streak = w->streak && w->streak_thread == t ? w->streak + 1 : 1;
+            w->streak_thread = t;
+            w->longest_streak = MAX(w->longest_streak, w->streak);
+        }
         mark_log_mark(&w->log, t, n, when);
     }
     if (w->trace)
@@ -600,6 +608,7 @@ static JsonNode *report_run(const RunOptions *o, RunWiring *w, const RunJudgemen
         .host_seconds = w->host_seconds,
         .host_cpu_seconds = &w->host_cpu_seconds,
         .fast_forward_share = &w->fast_forward_share,
+        .longest_streak = &w->longest_streak,
         .extra = { [RUN_REPORT_IDENTITY] = identity, [RUN_REPORT_END] = end },
     };
     JsonNode *report = run_report_build(&in);
@@ -647,6 +656,35 @@ static gint64 member_int(JsonObject *o, const char *path)
     }
     guint last = g_strv_length(parts) - 1;
     return json_object_has_member(o, parts[last]) ? json_object_get_int_member(o, parts[last]) : 0;
+}
+
+GPtrArray *run_warnings(const RunOptions *o, JsonNode *report)
+{
+    GPtrArray *w = g_ptr_array_new_with_free_func(g_free);
+    const WorkloadOptions *wl = &o->workload;
+    guint writers = wl->threads - MIN(wl->readers, wl->threads);
+    /* With noise each run draws its own interleaving; without, a run can lock into one. */
+    if (wl->jitter || writers < 2)
+        return w;
+    JsonObject *root = json_node_get_object(report);
+    JsonArray *per = json_object_get_array_member(root, "per_thread");
+    for (guint t = wl->readers; per && wl->duration && t < json_array_get_length(per); t++)
+        if (!json_object_get_int_member(json_array_get_object_element(per, t), "acquisitions")) {
+            g_ptr_array_add(w, g_strdup_printf("thread %u never acquired the lock in the measured window, and the run "
+                                               "has no timing noise (--jitter 0), so it may have locked into one "
+                                               "interleaving: try --jitter 50, or --repeat 10 for an interval", t));
+            return w;
+        }
+    gint64 acq = json_object_get_int_member_with_default(root, "acquisitions", 0);
+    gint64 streak = member_int(root, "fairness.longest_streak");
+    /* A streak as long as half a thread's share (and not a few in a row). */
+    if (streak >= MAX(16, acq / (2 * (gint64)writers)))
+        g_ptr_array_add(w, g_strdup_printf("one thread acquired the lock %" G_GINT64_FORMAT " times in a row (of %"
+                                           G_GINT64_FORMAT " acquisitions), and the run has no timing noise "
+                                           "(--jitter 0): it may have locked into one interleaving, and its figures "
+                                           "describe that one: try --jitter 50, or --repeat 10 for an interval",
+                                           streak, acq));
+    return w;
 }
 
 char *run_headline(JsonNode *report)

@@ -61,6 +61,10 @@ void run_result_clear(RunResult *r);
 gboolean run_simulation(const RunOptions *o, RunResult *r, GError **error);
 /* A short headline for people: what happened and the counters that explain it. */
 char *run_headline(JsonNode *report);
+/* What a single run's figures may not say (strings, for stderr): a run without timing noise
+ * that looks locked into one interleaving (a writer that never acquired, a long streak of one
+ * thread's acquisitions). */
+GPtrArray *run_warnings(const RunOptions *o, JsonNode *report);
 
 /* The model's counter groups (stats NULL: a run fills them in), for the report and its docs. */
 enum { RUN_GROUP_CORE, RUN_GROUP_MEMORY, RUN_GROUP_LOCK_LINE, RUN_GROUP_OS, RUN_GROUPS };

@@ -250,6 +250,8 @@ static void add_marks(JsonBuilder *b, const RunReportInput *in)
     report_add_int(b, "min", (gint64)(log->nthreads ? amin : 0));
     report_add_double(b, "avg", ratio((double)acquisitions, log->nthreads));
     report_add_int(b, "max", (gint64)amax);
+    if (in->longest_streak)
+        report_add_int(b, "longest_streak", (gint64)*in->longest_streak);
     json_builder_end_object(b);
 }
 
@@ -376,6 +378,9 @@ static const ReportKeyDoc result_keys[] = {
     { "fairness.min", "acquisitions", "the fewest acquisitions of any thread (near 0: starvation)" },
     { "fairness.avg", "acquisitions", "acquisitions per thread" },
     { "fairness.max", "acquisitions", "the most acquisitions of any thread" },
+    { "fairness.longest_streak", "acquisitions", "the most acquisitions one thread made in a row, none by another "
+                                                 "between (model runs): a run locked into one interleaving shows a "
+                                                 "long one (`qsim run` warns)" },
     { "mutual_exclusion", "boolean", "no two threads were inside a critical section at once and the shared "
                                      "counter holds every increment" },
     { "stalled", "boolean", "a watchdog of the model ended the run (exit 1): no core retired for run.stall_cycles, or "

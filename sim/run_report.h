@@ -78,6 +78,8 @@ typedef struct {
     double host_seconds;
     const double *host_cpu_seconds;/* the run's process CPU time (user + system), or NULL */
     const double *fast_forward_share; /* model: core-cycles fast-forwarded / all, or NULL */
+    const guint64 *longest_streak; /* the most acquisitions one thread made in a row, or NULL
+                                    * (native threads keep no common order of acquisitions) */
     /* The runner's own members at each place, copied in the object's order; NULL: none.  Their
      * keys must not be the builder's. */
     JsonObject *extra[RUN_REPORT_PLACES];

@@ -428,6 +428,7 @@ static const struct {
     { "litmus", "tests/litmus/x86/SB.litmus --config teaching --runs 1" },
     { "man", "" },
     { "completion", "bash" },
+    { "compare", "--threads-list 2 --data A --seeds 2 --iterations 5 -j 1" },
 };
 
 /* Item 11: every option of every command, given a 10,000-character value (letters as

@@ -339,6 +339,34 @@ START_TEST(test_stall_is_exit_1)
 }
 END_TEST
 
+/* A noiseless run that locked into one interleaving says so on stderr; the same run with noise,
+ * or a fair lock, does not.  The streak is in the report. */
+static const struct {
+    const char *line, *warning;   /* NULL: none */
+} phase_cases[] = {
+    { "run --config haswell --lock ttas --threads 2 --duration 200000", "never acquired the lock in the measured window" },
+    { "run --config haswell --lock ttas --threads 2 --iterations 600", "one thread acquired the lock 600 times in a row" },
+    { "run --config haswell --lock ttas --threads 2 --iterations 600 --jitter 50", NULL },
+    { "run --config haswell --lock ticket --threads 2 --iterations 600", NULL },
+    { "run --config haswell --lock ticket --vs ttas --threads 2 --iterations 600", "ttas: one thread acquired the lock 600" },
+};
+
+START_TEST(test_phase_lock_warning)
+{
+    g_autofree char *out = NULL, *err = NULL;
+    ck_assert_int_eq(run_qsim_line(phase_cases[_i].line, &out, &err), 0);
+    if (phase_cases[_i].warning)
+        ck_assert_msg(strstr(err, "qsim run: warning: ") && strstr(err, phase_cases[_i].warning), "%s: %s",
+                      phase_cases[_i].line, err);
+    else
+        ck_assert_msg(!strstr(err, "warning"), "%s: %s", phase_cases[_i].line, err);
+    if (strstr(phase_cases[_i].line, "--vs"))
+        ck_assert_msg(strstr(out, "one seed is one sample"), "%s", out);
+    else
+        ck_assert_msg(strstr(out, "longest_streak:"), "%s", out);
+}
+END_TEST
+
 Suite *make_run_suite(void)
 {
     Suite *s = suite_create("run");
@@ -360,6 +388,7 @@ Suite *make_run_suite(void)
     tcase_add_test(tc, test_native_beside_model);
     tcase_add_test(tc, test_trace_quotes_rows);
     tcase_add_test(tc, test_call_depth_stops_the_thread);
+    tcase_add_loop_test(tc, test_phase_lock_warning, 0, G_N_ELEMENTS(phase_cases));
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
     return s;

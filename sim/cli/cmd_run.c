@@ -350,6 +350,13 @@ static void print_report(JsonNode *report, ReportFormat fmt)
         json_node_unref(prof);
 }
 
+static void print_warnings(const RunOptions *o, JsonNode *report, const char *who)
+{
+    g_autoptr(GPtrArray) w = run_warnings(o, report);
+    for (guint i = 0; i < w->len; i++)
+        cli_eprintf("qsim run: warning: %s%s%s\n", who ? who : "", who ? ": " : "", (char *)w->pdata[i]);
+}
+
 /* One run of the lock, and of the --vs lock or the host beside it; its exit status. */
 static int run_once(const RunOptions *o, const char *vs, gboolean native, ReportFormat fmt)
 {
@@ -367,7 +374,13 @@ static int run_once(const RunOptions *o, const char *vs, gboolean native, Report
             run_result_clear(&r);
             return cli_fail(error);
         }
-        print_compare(r.report, r2.report, o->lock_file ? o->lock_file : o->lock, vs, compare_keys, NULL, fmt);
+        const char *label = o->lock_file ? o->lock_file : o->lock;
+        print_compare(r.report, r2.report, label, vs, compare_keys, NULL, fmt);
+        print_warnings(o, r.report, label);
+        print_warnings(&o2, r2.report, vs);
+        if (fmt == REPORT_TEXT)
+            printf("(one seed is one sample of each lock: `--repeat 10` gives each ratio its interval, or `qsim "
+                   "compare` a verdict per workload and thread count)\n");
         if (!r2.ok) {
             cli_eprintf("qsim run: %s: %s", vs, r2.failure);
             rc = QSIM_EXIT_FAILED;
@@ -378,6 +391,7 @@ static int run_once(const RunOptions *o, const char *vs, gboolean native, Report
         rc = MAX(rc, nrc);
     } else {
         print_report(r.report, fmt);
+        print_warnings(o, r.report, NULL);
     }
     if (!r.ok)
         cli_eprintf("qsim run: %s", r.failure);
