@@ -72,7 +72,7 @@ $(B)/qsim.bash: $(B)/qsim
 
 # The commit qsim is built from, for `qsim --version`: git's when the tree is a git checkout
 # ("-dirty" with uncommitted changes), "unknown" otherwise (a tarball, or no git).  The header
-# is rewritten only when that changes, so only main.o follows it.
+# is rewritten only when that changes, so only sim/base/version.o follows it.
 $(B)/gen/qsim_commit.h: FORCE
 	@mkdir -p $(dir $@)
 	@c=unknown; \
@@ -82,7 +82,7 @@ $(B)/gen/qsim_commit.h: FORCE
 	printf '#define QSIM_COMMIT "%s"\n' "$$c" > $@.tmp
 	@cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
 
-$(B)/sim/cli/main.o: $(B)/gen/qsim_commit.h
+$(B)/sim/base/version.o: $(B)/gen/qsim_commit.h
 
 FORCE:
 
@@ -248,16 +248,14 @@ check-install: qsim
 	rm -rf $$stage && echo "check-install: a staged install finds its data, man page, completion and docs"
 
 # A source tree that is not a git checkout (an unpacked tarball) still builds, and its qsim
-# says the commit is unknown: main.c, which prints it, compiled in a copy without .git.
+# says the commit is unknown: sim/base/version.c, which holds it, compiled in a copy without .git.
 check-tarball:
 	@t=$$(mktemp -d /tmp/qsim-tarball.XXXXXX) && \
 	tar -cf - --exclude=./.git --exclude=./build --exclude=./qsim . | tar -xf - -C $$t && \
-	$(MAKE) --no-print-directory -s -C $$t build/sim/cli/main.o && \
+	$(MAKE) --no-print-directory -s -C $$t build/sim/base/version.o && \
 	grep -q '"unknown"' $$t/build/gen/qsim_commit.h && \
 	rm -rf $$t && echo "check-tarball: a tree without git builds, commit unknown"
 
-# The main job: the seed patch's question on its machine, workloads A (data in the lock's line)
-# and B (data in its own line), two threads, side by side with the counters that explain it.
 # The seed's question answered: qspin against qspin-cmpxchg on haswell, workloads A and B, 2 to
 # 8 threads, each row a ratio with its interval over seeds and a sentence (sim/compare.h).
 run: qsim

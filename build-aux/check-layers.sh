@@ -5,6 +5,7 @@
 # exceptions.  Usage: check-layers.sh [TREE] (default .).
 #
 #   sim/base       the engine, config, arch descriptions, reports, suggestions: the base
+#                  (and sim/base/version.c the generated qsim_commit.h: the build's commit)
 #   coherence      the memory system, on the base
 #   cores/isa      the ISA: op table, execution semantics, faults, assembler, interpreter
 #   cores          the timing model of a core, on the ISA, meeting coherence only at its port
@@ -22,7 +23,7 @@ cd "$tree" || exit 2
 # folder: the folders (ending in /) and single headers it may include
 rule() {
     case "$1" in
-    sim/base)      echo "sim/base/";;
+    sim/base)      echo "sim/base/ qsim_commit.h";;
     coherence)     echo "coherence/ sim/base/";;
     cores/isa)     echo "cores/isa/ sim/base/";;
     cores)         echo "cores/ cores/isa/ sim/base/ coherence/port.h";;

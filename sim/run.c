@@ -15,6 +15,7 @@
 #include "sim/os/os_model.h"
 #include "sim/placement.h"
 #include "sim/lock_find.h"
+#include "sim/provenance.h"
 #include "cores/isa/asm.h"
 #include "cores/isa/isa_exec.h"
 #include "coherence/memsys.h"
@@ -50,6 +51,8 @@ void run_result_clear(RunResult *r)
     if (r->report)
         json_node_unref(r->report);
     g_free(r->failure);
+    g_free(r->config_yaml);
+    g_free(r->lock_source);
     memset(r, 0, sizeof *r);
 }
 
@@ -61,6 +64,7 @@ typedef struct {
     guint *cores;                 /* per thread: its (first) core */
     char *lock_name;
     char *lock_text;              /* the lock's source and the harness's, for the profile's lines */
+    char *lock_path, *config_path; /* the files they came from (provenance), or NULL */
     char *harness_text;
     IsaProgram *prog;
     IsaLayout *layout;
@@ -180,6 +184,8 @@ static void wiring_free(RunWiring *w)
         mark_log_clear(&w->warmup_log);
     g_free(w->lock_name);
     g_free(w->lock_text);
+    g_free(w->lock_path);
+    g_free(w->config_path);
     g_free(w->harness_text);
     g_free(w->warm_profile);
     g_free(w->last_mark);
@@ -206,10 +212,16 @@ static gboolean validate_options(const RunOptions *o, GError **error)
     return workload_validate(&o->workload, WL_RUN, error);
 }
 
-/* The lock's name (as reports show it) and source text. */
-static gboolean load_lock(const RunOptions *o, char **name, char **text, GError **error)
+/* The lock's name (as reports show it), source text and the file it came from (NULL for a
+ * replay's text). */
+static gboolean load_lock(const RunOptions *o, char **name, char **text, char **from, GError **error)
 {
     g_autofree char *path = NULL;
+    if (o->lock_text) {
+        *name = g_strdup(o->lock_file ? o->lock_file : o->lock);
+        *text = g_strdup(o->lock_text);
+        return TRUE;
+    }
     if (o->lock_file) {
         path = g_strdup(o->lock_file);
         *name = g_strdup(o->lock_file);
@@ -223,6 +235,7 @@ static gboolean load_lock(const RunOptions *o, char **name, char **text, GError 
         g_clear_pointer(name, g_free);
         return FALSE;
     }
+    *from = g_steal_pointer(&path);
     return TRUE;
 }
 
@@ -231,13 +244,18 @@ static gboolean load_lock(const RunOptions *o, char **name, char **text, GError 
 static gboolean wire_program(const RunOptions *o, RunWiring *w, GError **error)
 {
     const WorkloadOptions *wl = &o->workload;
-    w->cfg = config_load(o->config, o->sets, error);
+    if (o->config_text) {
+        w->cfg = config_load_string(o->config_text, o->config, o->sets, error);
+    } else {
+        w->config_path = config_resolve_path(o->config, NULL);
+        w->cfg = config_load(o->config, o->sets, error);
+    }
     if (!w->cfg)
         return FALSE;
     w->cores = g_new0(guint, wl->threads);
     if (!placement_assign(w->cfg, wl->placement, wl->threads, w->cores, error))
         return FALSE;
-    if (!load_lock(o, &w->lock_name, &w->lock_text, error))
+    if (!load_lock(o, &w->lock_name, &w->lock_text, &w->lock_path, error))
         return FALSE;
     HarnessOptions h;
     workload_harness(wl, &h);
@@ -365,6 +383,25 @@ static void run_machine(const RunOptions *o, RunWiring *w)
     CoreStats st;
     machine_total_stats(w->m, &st);
     w->fast_forward_share = st.cycles ? (double)machine_cycles_fast_forwarded(w->m) / (double)st.cycles : 0;
+}
+
+/* What the report was made of (sim/provenance.h); a replay reports its first run's. */
+static JsonObject *run_provenance(const RunOptions *o, const RunWiring *w)
+{
+    if (o->replayed_provenance)
+        return json_object_ref(o->replayed_provenance);
+    g_autofree char *yaml = config_to_yaml(w->cfg);
+    ProvenanceInput in = {
+        .command = o->command,
+        .config_name = w->cfg->name,
+        .config_path = w->config_path,
+        .config_yaml = yaml,
+        .sets = o->sets,
+        .lock_name = w->lock_name,
+        .lock_path = w->lock_path,
+        .lock_text = w->lock_text,
+    };
+    return provenance_build(&in);
 }
 
 /* ---- verdicts ---- */
@@ -572,12 +609,11 @@ static JsonNode *report_run(const RunOptions *o, RunWiring *w, const RunJudgemen
         }
         json_object_set_object_member(identity, "lock_params", params);
     }
-    JsonObject *end = NULL;
+    JsonObject *end = json_object_new();
+    json_object_set_object_member(end, "provenance", run_provenance(o, w));
     JsonNode *profile = report_profile(w);
-    if (profile) {
-        end = json_object_new();
+    if (profile)
         json_object_set_member(end, "profile", profile);
-    }
     const RunVerdict verdicts[] = {
         { "mutual_exclusion", v->mutual_exclusion },
         { "stalled", v->stalled },
@@ -642,6 +678,8 @@ gboolean run_simulation(const RunOptions *o, RunResult *r, GError **error)
     }
     RunJudgement v = judge_run(o, &w, r);
     r->report = report_run(o, &w, &v);
+    r->config_yaml = config_to_yaml(w.cfg);
+    r->lock_source = g_strdup(w.lock_text);
     wiring_free(&w);
     return TRUE;
 }

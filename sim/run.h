@@ -33,6 +33,13 @@ typedef struct {
     guint64 progress_cycles;     /* the progress watchdog's window (0: run_progress_default) */
     RunTraceOptions trace;       /* nothing traced when every output is NULL */
     gboolean profile;            /* --profile: the report's "profile" array (sim/run_profile.h) */
+    const char *command;         /* the command line, for the report's provenance, or NULL */
+    /* A replay (`qsim run --replay DIR`): the config's YAML and the lock's source as the run
+     * folder keeps them, read instead of finding `config` and `lock` (which name them), and the
+     * provenance the first run reported, reported again.  NULL otherwise. */
+    const char *config_text;
+    const char *lock_text;
+    JsonObject *replayed_provenance;
 } RunOptions;
 
 /* The defaults of `qsim run` (the workload schema's, config haswell, seed 1). */
@@ -53,6 +60,8 @@ typedef struct {
     JsonNode *report;            /* the report tree (owned) */
     gboolean ok;                 /* mutual exclusion held and the run did not stall */
     char *failure;               /* when !ok: why, with what each core waited on */
+    char *config_yaml;           /* what it ran: the effective config (config_to_yaml) ... */
+    char *lock_source;           /* ... and the lock's source (what `--out` keeps) */
 } RunResult;
 
 void run_result_clear(RunResult *r);

@@ -401,6 +401,22 @@ static const ReportKeyDoc host_keys[] = {
                                           "by --no-host-time; docs/performance.md)" },
 };
 
+static const ReportKeyDoc provenance_keys[] = {
+    { "provenance.qsim", "version", "the qsim that made the report" },
+    { "provenance.commit", "git commit", "its commit (`-dirty`: with changes not committed; `unknown`: built from a "
+                                         "tree without git)" },
+    { "provenance.command", "text", "the command line, as a shell reads it back (absent for runs a sweep or a study "
+                                    "makes)" },
+    { "provenance.config.name", "name", "the config's `name`" },
+    { "provenance.config.path", "path", "the file it was read from (absent when it came as text: a replay)" },
+    { "provenance.config.sha256", "hex", "SHA-256 of the effective config as `qsim config NAME --set ...` prints it: "
+                                         "two reports with the same hash ran on the same machine model" },
+    { "provenance.config.sets", "key=value", "the --set overrides, in order (already in the hash)" },
+    { "provenance.lock.name", "name", "the lock as given" },
+    { "provenance.lock.path", "path", "the source file read" },
+    { "provenance.lock.sha256", "hex", "SHA-256 of that source" },
+};
+
 static void key_rows(GString *s, const ReportKeyDoc *rows, guint n)
 {
     for (guint i = 0; i < n; i++)
@@ -450,6 +466,10 @@ char *run_report_reference_markdown(const CounterGroup *groups, const char *cons
             g_string_append_printf(s, "| `%s.*` | per counter | every %s counter by name (docs/counters.md)%s |\n",
                                    groups[i].dump_key, groups[i].registry->name,
                                    dump_docs && dump_docs[i] ? dump_docs[i] : "");
+    g_string_append(s, "\nThen where the report came from (model runs; sim/provenance.h), so that it can be traced "
+                       "to its inputs, and `qsim run --out DIR` keeps the inputs themselves:\n\n"
+                       "| key | unit | meaning |\n|---|---|---|\n");
+    key_rows(s, provenance_keys, G_N_ELEMENTS(provenance_keys));
     g_autofree char *profile = run_profile_keys_markdown();
     g_string_append_printf(s, "\nWith `qsim run --profile` (model runs), the per-instruction profile: one object per "
                               "source line holding an op, in source order (the lock's lines, then the harness's):\n\n"

@@ -3,6 +3,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/resource.h>
+#include <json-glib/json-glib.h>
 #include "tests/run_qsim.h"
 
 const char *test_srcdir(void)
@@ -78,4 +79,14 @@ int run_qsim_line(const char *line, char **out, char **err)
 {
     g_auto(GStrv) args = g_strsplit(line, " ", -1);
     return run_qsim((const char *const *)args, out, err);
+}
+
+char *report_without_provenance(const char *json)
+{
+    g_autoptr(JsonParser) p = json_parser_new();
+    if (!json_parser_load_from_data(p, json, -1, NULL) || !JSON_NODE_HOLDS_OBJECT(json_parser_get_root(p)))
+        return NULL;
+    JsonNode *root = json_parser_get_root(p);
+    json_object_remove_member(json_node_get_object(root), "provenance");
+    return json_to_string(root, TRUE);
 }

@@ -21,5 +21,8 @@ int run_qsim_with(const char *const *args, guint flags, char **out, char **err);
 /* QSIM_TEST_SCALE=quick (the sanitizer run) asks heavy tests to do less. */
 gboolean test_scale_quick(void);
 const char *test_srcdir(void);
+/* A JSON report printed by qsim, less its `provenance` (the command line and the checkout's
+ * paths differ between runs meant to report the same), printed again; NULL if not JSON. */
+char *report_without_provenance(const char *json);
 
 #endif

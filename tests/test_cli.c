@@ -5,6 +5,7 @@
 #include "sim/cli/commands.h"
 #include "sim/base/config.h"
 #include "tests/run_qsim.h"
+#include "tests/temp_files.h"
 
 START_TEST(test_every_command_has_help)
 {
@@ -160,13 +161,18 @@ START_TEST(test_run_mode_rules)
             ck_assert_msg(rows == 1, "%s with %s: %u rows in run_mode_rules", run_modes[a].name, run_modes[b].name,
                           rows);
         }
+    g_autofree char *dir = tmpdir();
     for (guint i = 0; i < run_mode_rules_len; i++) {
         const CliModeRule *r = &run_mode_rules[i];
         GString *line = g_string_new("run --config teaching --lock tas --threads 2 --iterations 2 --no-host-time");
         gboolean native = FALSE;
         for (guint m = 0; m < nmodes; m++)
             if (r->modes & (1u << m)) {
-                g_string_append_printf(line, " %s", run_modes[m].example);
+                /* a folder an example names (--out DIR) is a new one in the test's own */
+                g_autoptr(GString) ex = g_string_new(run_modes[m].example);
+                g_autofree char *fresh = g_strdup_printf("%s/out%u", dir, i);
+                g_string_replace(ex, "DIR", fresh, 0);
+                g_string_append_printf(line, " %s", ex->str);
                 native |= !strcmp(run_modes[m].example, "--native");
             }
         g_autofree char *out = NULL, *err = NULL;

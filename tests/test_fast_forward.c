@@ -501,7 +501,9 @@ START_TEST(test_cli_no_fast_forward)
     g_autofree char *with = g_strdup(run), *without = g_strconcat(run, " --no-fast-forward", NULL);
     ck_assert_int_eq(run_qsim_line(with, &a, NULL), 0);
     ck_assert_int_eq(run_qsim_line(without, &b, NULL), 0);
-    ck_assert_str_eq(a, b);
+    /* the same report but for the command line in its provenance */
+    g_autofree char *pa = report_without_provenance(a), *pb = report_without_provenance(b);
+    ck_assert_msg(pa && pb && !strcmp(pa, pb), "--no-fast-forward changed the report");
     /* With host time, the share fast-forwarded is reported: some with, none without. */
     g_autofree char *c = NULL, *d = NULL;
     ck_assert_int_eq(run_qsim_line("run --config haswell --lock mcs --threads 8 --iterations 20 --format json", &c, NULL), 0);

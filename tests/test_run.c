@@ -7,6 +7,7 @@
 #include "sim/run.h"
 #include "sim/base/report.h"
 #include "tests/run_qsim.h"
+#include "tests/temp_files.h"
 #include "tests/skip.h"
 
 static const char *const locks[] = { "tas", "ttas", "ticket", "mcs", "clh", "qspin", "qspin-cmpxchg", "qrwlock" };
@@ -367,6 +368,100 @@ START_TEST(test_phase_lock_warning)
 }
 END_TEST
 
+/* Provenance: the report names what it was made of, and the config's hash is that of what
+ * `qsim config` prints for the same --set. */
+START_TEST(test_provenance)
+{
+    g_autofree char *out = NULL, *err = NULL, *yaml = NULL;
+    ck_assert_int_eq(run_qsim_line("run --config teaching --lock tas --threads 2 --iterations 20 --set "
+                                   "core.pause_cycles=9 --format json", &out, &err), 0);
+    ck_assert_int_eq(run_qsim_line("config teaching --set core.pause_cycles=9", &yaml, NULL), 0);
+    g_autoptr(JsonParser) p = json_parser_new();
+    ck_assert(json_parser_load_from_data(p, out, -1, NULL));
+    JsonObject *prov = json_object_get_object_member(json_node_get_object(json_parser_get_root(p)), "provenance");
+    ck_assert_ptr_nonnull(prov);
+    ck_assert_str_eq(json_object_get_string_member(prov, "qsim"), QSIM_VERSION);
+    ck_assert(strlen(json_object_get_string_member(prov, "commit")) > 0);
+    ck_assert_msg(strstr(json_object_get_string_member(prov, "command"), "qsim run --config teaching --lock tas"),
+                  "%s", json_object_get_string_member(prov, "command"));
+    JsonObject *cfg = json_object_get_object_member(prov, "config");
+    g_autofree char *sha = g_compute_checksum_for_string(G_CHECKSUM_SHA256, yaml, -1);
+    ck_assert_str_eq(json_object_get_string_member(cfg, "sha256"), sha);
+    ck_assert(g_str_has_suffix(json_object_get_string_member(cfg, "path"), "/configs/teaching.yaml"));
+    ck_assert_str_eq(json_array_get_string_element(json_object_get_array_member(cfg, "sets"), 0), "core.pause_cycles=9");
+    JsonObject *lock = json_object_get_object_member(prov, "lock");
+    ck_assert(g_str_has_suffix(json_object_get_string_member(lock, "path"), "/locks/tas.qs"));
+    ck_assert_uint_eq(strlen(json_object_get_string_member(lock, "sha256")), 64);
+}
+END_TEST
+
+/* --out keeps a run and --replay makes it again byte for byte, in each format; an edited
+ * input is refused, an edited report is a difference (exit 1). */
+START_TEST(test_out_and_replay)
+{
+    static const char *const runs[] = {
+        "--config teaching --lock tas --threads 2 --iterations 30 --set core.pause_cycles=9",
+        "--config haswell --lock adaptive-mutex --threads 3 --iterations 20 --lock-param spin_count=7 --format json",
+        "--config haswell --lock qspin --threads 2 --iterations 20 --jitter 20 --seed 4 --profile --format csv",
+    };
+    g_autofree char *dir = tmpdir();
+    for (guint i = 0; i < G_N_ELEMENTS(runs); i++) {
+        g_autofree char *kept = g_strdup_printf("%s/run%u", dir, i);
+        g_autofree char *line = g_strdup_printf("run %s --out %s", runs[i], kept);
+        g_autofree char *first = NULL, *again = NULL, *err = NULL;
+        ck_assert_int_eq(run_qsim_line(line, &first, NULL), 0);
+        const char *replay[] = { "run", "--replay", kept, NULL };
+        ck_assert_int_eq(run_qsim(replay, &again, &err), 0);
+        ck_assert_msg(!strcmp(first, again), "%s: the replay differs", runs[i]);
+        ck_assert_msg(strstr(err, "the same report as report."), "%s", err);
+        ck_assert_msg(!strstr(first, "host_seconds"), "a kept report has no host time");
+    }
+    /* a second --out into the same folder is refused */
+    g_autofree char *twice = g_strdup_printf("run --config teaching --lock tas --out %s/run0", dir);
+    g_autofree char *err = NULL;
+    ck_assert_int_eq(run_qsim_line(twice, NULL, &err), 2);
+    ck_assert_msg(strstr(err, "holds a run already"), "%s", err);
+    /* an edited report: the replay says where it differs */
+    g_autofree char *report = g_strdup_printf("%s/run0/report.txt", dir);
+    g_autofree char *text = NULL;
+    ck_assert(g_file_get_contents(report, &text, NULL, NULL));
+    g_autoptr(GString) edited = g_string_new(text);
+    g_string_replace(edited, "threads:                           2", "threads:                           5", 1);
+    ck_assert(g_file_set_contents(report, edited->str, -1, NULL));
+    g_autofree char *kept0 = g_strdup_printf("%s/run0", dir);
+    const char *replay0[] = { "run", "--replay", kept0, NULL };
+    g_free(err);
+    err = NULL;
+    ck_assert_int_eq(run_qsim(replay0, NULL, &err), 1);
+    ck_assert_msg(strstr(err, "the report differs from report.txt at line 7"), "%s", err);
+    /* an edited lock is refused before anything runs */
+    g_autofree char *lock = g_strdup_printf("%s/run0/lock.qs", dir);
+    ck_assert(g_file_set_contents(lock, "; edited\n", -1, NULL));
+    g_free(err);
+    err = NULL;
+    ck_assert_int_eq(run_qsim(replay0, NULL, &err), 2);
+    ck_assert_msg(strstr(err, "lock.qs: changed since the run wrote it"), "%s", err);
+    rm_rf(dir);
+}
+END_TEST
+
+static const struct {
+    const char *line, *err;
+} out_refusals[] = {
+    { "run --config teaching --lock tas --vs ttas --out /nonexistent/x", "--out keeps one model run and its inputs" },
+    { "run --config teaching --lock tas --repeat 2 --out /nonexistent/x", "--out keeps one model run and its inputs" },
+    { "run --replay /nonexistent/x --seed 2", "--replay takes no other option" },
+    { "run --replay /nonexistent/x", "--replay /nonexistent/x: " },
+};
+
+START_TEST(test_out_refusals)
+{
+    g_autofree char *err = NULL;
+    ck_assert_int_eq(run_qsim_line(out_refusals[_i].line, NULL, &err), 2);
+    ck_assert_msg(strstr(err, out_refusals[_i].err), "%s: %s", out_refusals[_i].line, err);
+}
+END_TEST
+
 Suite *make_run_suite(void)
 {
     Suite *s = suite_create("run");
@@ -389,6 +484,9 @@ Suite *make_run_suite(void)
     tcase_add_test(tc, test_trace_quotes_rows);
     tcase_add_test(tc, test_call_depth_stops_the_thread);
     tcase_add_loop_test(tc, test_phase_lock_warning, 0, G_N_ELEMENTS(phase_cases));
+    tcase_add_test(tc, test_provenance);
+    tcase_add_test(tc, test_out_and_replay);
+    tcase_add_loop_test(tc, test_out_refusals, 0, G_N_ELEMENTS(out_refusals));
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
     return s;

@@ -175,7 +175,9 @@ START_TEST(test_trace_leaves_report_alone)
     g_autofree char *a = NULL, *b = NULL, *err = NULL;
     ck_assert_int_eq(run_qsim_line(RUN " --format json", &a, NULL), 0);
     ck_assert_int_eq(run_qsim_line(RUN " --format json --trace", &b, &err), 0);
-    ck_assert_str_eq(a, b);
+    /* the same report but for the command line in its provenance */
+    g_autofree char *pa = report_without_provenance(a), *pb = report_without_provenance(b);
+    ck_assert_msg(pa && pb && !strcmp(pa, pb), "--trace changed the report");
     ck_assert(strlen(err) > 1000);
 }
 END_TEST

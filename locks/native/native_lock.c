@@ -82,6 +82,16 @@ const char *native_lock_name(const NativeLock *l)
     return l->name;
 }
 
+const char *native_lock_path(const NativeLock *l)
+{
+    return l->file && g_file_test(l->file, G_FILE_TEST_IS_REGULAR) ? l->file : NULL;
+}
+
+const char *native_lock_text(const NativeLock *l)
+{
+    return l->text;
+}
+
 const char *const *native_lock_compiler(const NativeLock *l)
 {
     return (const char *const *)l->cc;

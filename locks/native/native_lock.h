@@ -24,6 +24,9 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(NativeLock, native_lock_free)
 
 /* The name reports use: the built-in's name, or the file's without folder and ".qs". */
 const char *native_lock_name(const NativeLock *l);
+/* The file its source was read from (NULL for a source given as text), and the source. */
+const char *native_lock_path(const NativeLock *l);
+const char *native_lock_text(const NativeLock *l);
 /* The compiler found for it (argv, NULL-terminated). */
 const char *const *native_lock_compiler(const NativeLock *l);
 /* The lock assembled with the harness text for `h` (harness_source), for `target` (the host's:

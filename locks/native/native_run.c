@@ -28,6 +28,7 @@
 #include "locks/native/native_compile.h"
 #include "locks/native/native_perf.h"
 #include "locks/native/native_run.h"
+#include "sim/provenance.h"
 #include "locks/native/native_sched.h"
 #include "locks/native/native_tsc.h"
 #include "sim/mark_log.h"
@@ -348,7 +349,7 @@ static JsonObject *scheduling_member(JsonNode *report, Worker **ws, guint nt, co
  * own members. */
 static JsonNode *build_report(const NativeLock *lock, const IsaProgram *prog, const WorkloadOptions *w, Arch arch,
                               Worker **ws, guint nt, MarkLog *log, const Verdict *v, const Span *s, uint32_t line,
-                              double work_ns, uint64_t host_t0)
+                              double work_ns, uint64_t host_t0, const char *command)
 {
     double per_tick = native_tsc_unit_per_tick();
     if (per_tick != 1.0)
@@ -388,6 +389,10 @@ static JsonNode *build_report(const NativeLock *lock, const IsaProgram *prog, co
         .host_seconds = (double)(native_now_ns() - host_t0) / 1e9,
     };
     host_members(in.extra, cpus, nt, s, log, v, line, work_ns);
+    /* What it was made of, as the model's reports say (no config: the host is the machine). */
+    ProvenanceInput pin = { .command = command, .lock_name = native_lock_name(lock),
+                            .lock_path = native_lock_path(lock), .lock_text = native_lock_text(lock) };
+    json_object_set_object_member(in.extra[RUN_REPORT_END], "provenance", provenance_build(&pin));
     /* The lock's `.param` values as run, as the model reports them. */
     if (prog->params && prog->params->len) {
         JsonObject *params = json_object_new();
@@ -653,7 +658,7 @@ JsonNode *native_run(const NativeLock *lock, const NativeRunOptions *o, GError *
         native_escape_restore();
         if (ran && !run_failed(&r, ws, nt, lay, stalled, progress_ms, o->progress_ms != 0, error)) {
             Verdict v = judge(prog, lay, &log);
-            root = build_report(lock, prog, &w, arch, ws, nt, &log, &v, &span, line, work_ns, host_t0);
+            root = build_report(lock, prog, &w, arch, ws, nt, &log, &v, &span, line, work_ns, host_t0, o->command);
         }
     }
     g_mutex_clear(&r.lock);

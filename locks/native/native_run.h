@@ -23,6 +23,7 @@ typedef struct {
                                 * them); NULL: the first CPUs of our affinity mask */
     const char *const *lock_params; /* the lock's `.param` values, "NAME=VALUE"; NULL: defaults */
     guint progress_ms;         /* the progress watchdog (0: native_progress_default) */
+    const char *command;       /* the command line, for the report's provenance, or NULL */
 } NativeRunOptions;
 
 /* --progress-ms: the range, and the window used when none is given.  A run in which no thread

@@ -5,6 +5,7 @@
 #include "locks/native/native_run.h"
 #include "locks/native/native_sched.h"
 #include "sim/cli/commands.h"
+#include "sim/provenance.h"
 #include "sim/base/input_file.h"
 #include "sim/base/report.h"
 
@@ -122,8 +123,10 @@ static void print_runs(JsonNode *only, NativeRepeat *acc, guint disturbed, Repor
 
 int cmd_native(int argc, char **argv)
 {
+    g_autofree char *command = provenance_command_line(argc, argv);
     NativeRunOptions o;
     native_run_options_init(&o);
+    o.command = command;
     g_auto(NativeFlags) f = { .repeat = 1, .progress = -1 };
     if (!native_parse(&argc, &argv, &f, &o))
         return QSIM_EXIT_USAGE;

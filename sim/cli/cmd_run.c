@@ -2,6 +2,8 @@
 #include <stdio.h>
 #include <string.h>
 #include "sim/cli/commands.h"
+#include "sim/provenance.h"
+#include "sim/run_folder.h"
 #include "sim/base/input_file.h"
 #include "sim/base/report.h"
 #include "sim/run.h"
@@ -97,6 +99,7 @@ static int run_native_beside(const RunOptions *o, JsonNode *model, ReportFormat 
     native_run_options_init(&n);
     n.workload = o->workload;
     n.lock_params = o->lock_params;
+    n.command = o->command;
     JsonNode *host = native_run(lock, &n, &error);
     if (!host)
         return cli_fail(error);
@@ -159,7 +162,8 @@ static int run_repeat_command(const RunOptions *o, guint n, const char *vs, Repo
 /* ---- which modes combine ---- */
 
 /* The modes of a run beyond one plain run, a bit each (the order of run_modes). */
-enum { MODE_REPEAT = 1u << 0, MODE_VS = 1u << 1, MODE_NATIVE = 1u << 2, MODE_TRACE = 1u << 3, MODE_PROFILE = 1u << 4 };
+enum { MODE_REPEAT = 1u << 0, MODE_VS = 1u << 1, MODE_NATIVE = 1u << 2, MODE_TRACE = 1u << 3, MODE_PROFILE = 1u << 4,
+       MODE_OUT = 1u << 5 };
 
 const CliMode run_modes[] = {
     { "--repeat", "--repeat 2" },
@@ -167,6 +171,7 @@ const CliMode run_modes[] = {
     { "--native", "--native" },
     { "the trace options (--trace, --trace-line, --trace-only, --trace-out, --trace-html)", "--trace" },
     { "--profile", "--profile" },
+    { "--out", "--out DIR" },
     { NULL, NULL },
 };
 
@@ -174,6 +179,7 @@ const CliMode run_modes[] = {
     "--profile profiles one run: not with --repeat, --vs or --native (profile each lock or seed on its own)"
 #define TRACE_ALONE "the trace options trace one run: not with --vs or --native"
 #define REPEAT_ALONE "--repeat does not go with --native or the trace options"
+#define OUT_ALONE "--out keeps one model run and its inputs: not with --repeat, --vs, --native or the trace options"
 
 /* Checked in order: the first refused pair given is the message.  A profile or a trace explains
  * one run: a sum over seeds, or two runs' events side by side, would not. */
@@ -188,6 +194,11 @@ const CliModeRule run_mode_rules[] = {
     { MODE_REPEAT | MODE_TRACE, FALSE, REPEAT_ALONE },
     { MODE_REPEAT | MODE_VS, TRUE, "both locks over the seeds, and the ratio of means with its interval" },
     { MODE_VS | MODE_NATIVE, FALSE, "--vs and --native each put a second run beside the first: give one of them" },
+    { MODE_OUT | MODE_REPEAT, FALSE, OUT_ALONE },
+    { MODE_OUT | MODE_VS, FALSE, OUT_ALONE },
+    { MODE_OUT | MODE_NATIVE, FALSE, OUT_ALONE },
+    { MODE_OUT | MODE_TRACE, FALSE, OUT_ALONE },
+    { MODE_OUT | MODE_PROFILE, TRUE, "the profile is in the kept report" },
 };
 const guint run_mode_rules_len = G_N_ELEMENTS(run_mode_rules);
 
@@ -196,7 +207,7 @@ const guint run_mode_rules_len = G_N_ELEMENTS(run_mode_rules);
 /* What `qsim run` parses; the RunOptions made from it point into it. */
 typedef struct {
     LockFlags lock;
-    char *config, *format, *vs, *trace_only, *trace_out, *trace_html;
+    char *config, *format, *vs, *trace_only, *trace_out, *trace_html, *out, *replay;
     char **sets, **trace_lines;
     gint64 seed, writers, repeat, progress;
     gboolean check, no_host_time, native, trace, no_ff, profile;
@@ -213,6 +224,8 @@ static void run_flags_clear(RunFlags *f)
     g_free(f->trace_only);
     g_free(f->trace_out);
     g_free(f->trace_html);
+    g_free(f->out);
+    g_free(f->replay);
     g_strfreev(f->sets);
     g_strfreev(f->trace_lines);
 }
@@ -252,6 +265,8 @@ static gboolean run_parse(int *argc, char ***argv, RunFlags *f, RunOptions *o)
         { "no-fast-forward", 0, 0, G_OPTION_ARG_NONE, &f->no_ff, "Simulate every cycle of cores spinning in steady loops (the report is the same; " QSIM_DOC("performance.md") ")", NULL },
         { "vs", 0, 0, G_OPTION_ARG_STRING, &f->vs, "Also run lock NAME|PATH (b) with the same options, --lock-param too; print both side by side with b/a", "NAME|PATH" },
         { "native", 0, 0, G_OPTION_ARG_NONE, &f->native, "Also run the same lock and workload natively on this host (`qsim native`); print model (a) and host (b) side by side", NULL },
+        { "out", 'o', 0, G_OPTION_ARG_FILENAME, &f->out, "Also keep the run in folder DIR: the report (without host times), the effective config, the lock's source and the command, which `--replay DIR` makes again byte for byte (" QSIM_DOC("report.md") ")", "DIR" },
+        { "replay", 0, 0, G_OPTION_ARG_FILENAME, &f->replay, "Run again what `--out DIR` kept, from the folder's own copies of the config and lock, print the report, and exit 1 unless it is the kept one byte for byte (no other option)", "DIR" },
         { NULL },
     };
     /* Not given: --writers and --progress-cycles -1, --repeat 0, each below its range. */
@@ -296,7 +311,7 @@ static gboolean check_modes(const RunFlags *f)
 {
     gboolean traced = f->trace || f->trace_lines || f->trace_only || f->trace_out || f->trace_html;
     guint given = (f->repeat ? MODE_REPEAT : 0) | (f->vs ? MODE_VS : 0) | (f->native ? MODE_NATIVE : 0) |
-                  (traced ? MODE_TRACE : 0) | (f->profile ? MODE_PROFILE : 0);
+                  (traced ? MODE_TRACE : 0) | (f->profile ? MODE_PROFILE : 0) | (f->out ? MODE_OUT : 0);
     const CliModeRule *refused = cli_mode_conflict(run_mode_rules, run_mode_rules_len, given);
     if (refused)
         cli_eprintf("qsim run: %s\n", refused->message);
@@ -330,14 +345,12 @@ static gboolean run_options_from_flags(RunFlags *f, RunOptions *o, GError **erro
     return TRUE;
 }
 
-/* One report on stdout; the profile, in text, is a table of its own after it, not flattened keys. */
-static void print_report(JsonNode *report, ReportFormat fmt)
+/* One report as printed; the profile, in text, is a table of its own after it, not flattened
+ * keys (the report loses its "profile" member to it). */
+static char *report_string(JsonNode *report, ReportFormat fmt)
 {
-    if (fmt != REPORT_TEXT) {
-        g_autofree char *out = report_format(report, fmt);
-        fputs(out, stdout);
-        return;
-    }
+    if (fmt != REPORT_TEXT)
+        return report_format(report, fmt);
     JsonObject *root = json_node_get_object(report);
     JsonNode *prof = json_object_has_member(root, "profile") ? json_object_dup_member(root, "profile") : NULL;
     if (prof)
@@ -345,9 +358,48 @@ static void print_report(JsonNode *report, ReportFormat fmt)
     g_autofree char *head = run_headline(report);
     g_autofree char *out = report_format(report, fmt);
     g_autofree char *table = prof ? run_profile_text(json_node_get_array(prof)) : NULL;
-    printf("%s%s%s%s", head, out, table ? "\n" : "", table ? table : "");
     if (prof)
         json_node_unref(prof);
+    return g_strdup_printf("%s%s%s%s", head, out, table ? "\n" : "", table ? table : "");
+}
+
+static const char *format_name(ReportFormat fmt)
+{
+    return fmt == REPORT_JSON ? "json" : fmt == REPORT_CSV ? "csv" : "text";
+}
+
+/* The command's words as typed, less `--out DIR` (a replay keeps nothing again). */
+static GStrv words_without_out(int argc, char **argv)
+{
+    GPtrArray *w = g_ptr_array_new();
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--out") || !strcmp(argv[i], "-o")) {
+            i++;
+            continue;
+        }
+        if (g_str_has_prefix(argv[i], "--out=") || (g_str_has_prefix(argv[i], "-o") && argv[i][2]))
+            continue;
+        g_ptr_array_add(w, g_strdup(argv[i]));
+    }
+    g_ptr_array_add(w, NULL);
+    return (GStrv)g_ptr_array_free(w, FALSE);
+}
+
+/* --out DIR: the report as printed, and what it was made of (sim/run_folder.h). */
+static int keep_run(const char *dir, GStrv words, const RunResult *r, const char *printed, ReportFormat fmt)
+{
+    g_autoptr(GError) error = NULL;
+    RunFolder f = {
+        .argv = words,
+        .format = (char *)format_name(fmt),
+        .report = (char *)printed,
+        .config_yaml = r->config_yaml,
+        .lock_text = r->lock_source,
+        .provenance = json_object_get_object_member(json_node_get_object(r->report), "provenance"),
+    };
+    if (!run_folder_write(dir, &f, &error))
+        return cli_fail(error);
+    return QSIM_EXIT_OK;
 }
 
 static void print_warnings(const RunOptions *o, JsonNode *report, const char *who)
@@ -357,8 +409,10 @@ static void print_warnings(const RunOptions *o, JsonNode *report, const char *wh
         cli_eprintf("qsim run: warning: %s%s%s\n", who ? who : "", who ? ": " : "", (char *)w->pdata[i]);
 }
 
-/* One run of the lock, and of the --vs lock or the host beside it; its exit status. */
-static int run_once(const RunOptions *o, const char *vs, gboolean native, ReportFormat fmt)
+/* One run of the lock, and of the --vs lock or the host beside it; its exit status.  With
+ * `out`, the run is kept there too (`words`: the command line to keep). */
+static int run_once(const RunOptions *o, const char *vs, gboolean native, ReportFormat fmt, const char *out,
+                    GStrv words)
 {
     g_autoptr(GError) error = NULL;
     RunResult r;
@@ -390,8 +444,11 @@ static int run_once(const RunOptions *o, const char *vs, gboolean native, Report
         int nrc = run_native_beside(o, r.report, fmt); /* not inside MAX(): it would run twice */
         rc = MAX(rc, nrc);
     } else {
-        print_report(r.report, fmt);
         print_warnings(o, r.report, NULL);
+        g_autofree char *printed = report_string(r.report, fmt);
+        fputs(printed, stdout);
+        int krc = out ? keep_run(out, words, &r, printed, fmt) : QSIM_EXIT_OK; /* not inside MAX() */
+        rc = MAX(rc, krc);
     }
     if (!r.ok)
         cli_eprintf("qsim run: %s", r.failure);
@@ -399,8 +456,94 @@ static int run_once(const RunOptions *o, const char *vs, gboolean native, Report
     return rc;
 }
 
+/* From the parsed flags to the options and format: -1 when all is well, else the exit status
+ * (the problem printed).  A replay reads its lock from the folder, not from --lock-file. */
+static int prepare_run(RunFlags *f, RunOptions *o, ReportFormat *fmt, gboolean replaying)
+{
+    g_autoptr(GError) error = NULL;
+    if (!f->lock.lock == !f->lock.lock_file) {
+        cli_eprintf("qsim run: give one of --lock NAME|PATH or --lock-file PATH (`qsim list locks`)\n");
+        return QSIM_EXIT_USAGE;
+    }
+    /* The runner reads the file; a device or an oversized one is refused before it does. */
+    if (!replaying && f->lock.lock_file && !input_file_check(f->lock.lock_file, INPUT_LOCK, &error))
+        return cli_fail(error);
+    if (!workload_flags_check(&f->wf, &error))
+        return cli_fail(error);
+    if ((f->trace_out && !cli_output_path_ok("--trace-out", f->trace_out)) ||
+        (f->trace_html && !cli_output_path_ok("--trace-html", f->trace_html)))
+        return QSIM_EXIT_USAGE;
+    if (f->writers != -1 && !apply_writers(f, &o->workload))
+        return QSIM_EXIT_USAGE;
+    if (f->progress != -1)
+        o->progress_cycles = (guint64)f->progress;
+    if (f->format && !report_format_parse(f->format, fmt, &error))
+        return cli_fail(error);
+    if (!run_options_from_flags(f, o, &error))
+        return cli_fail(error);
+    if (!check_modes(f))
+        return QSIM_EXIT_USAGE;
+    if (f->out && !run_folder_check(f->out, &error))
+        return cli_fail(error);
+    /* A kept report is made again by a replay: host times, which no rerun repeats, stay out. */
+    if (f->out || replaying)
+        o->host_time = FALSE;
+    return -1;
+}
+
+/* --replay DIR: the kept command line again, on the folder's config and lock; exit 1 unless the
+ * report is the kept one byte for byte. */
+static int replay_run(const char *dir)
+{
+    g_autoptr(GError) error = NULL;
+    g_auto(RunFolder) folder = { 0 };
+    if (!run_folder_read(dir, &folder, &error))
+        return cli_fail(error);
+    /* the parse moves the words about: it gets a copy of the pointers */
+    int argc = (int)g_strv_length(folder.argv);
+    g_autofree char **argv = g_memdup2(folder.argv, sizeof(char *) * (argc + 1));
+    RunOptions o;
+    run_options_init(&o);
+    g_auto(RunFlags) f = { .seed = (gint64)o.seed, .writers = -1, .progress = -1 };
+    if (!run_parse(&argc, &argv, &f, &o) || argc > 1 || f.out || f.replay) {
+        cli_eprintf("qsim run: --replay %s: run.json's command line is not one run\n", dir);
+        return QSIM_EXIT_USAGE;
+    }
+    ReportFormat fmt = REPORT_TEXT;
+    int rc = prepare_run(&f, &o, &fmt, TRUE);
+    if (rc >= 0)
+        return rc;
+    o.config_text = folder.config_yaml;
+    o.sets = NULL;   /* the kept config has them */
+    o.lock_text = folder.lock_text;
+    o.replayed_provenance = folder.provenance;
+    RunResult r;
+    if (!run_simulation(&o, &r, &error))
+        return cli_fail(error);
+    g_autofree char *printed = report_string(r.report, fmt);
+    fputs(printed, stdout);
+    rc = r.ok ? QSIM_EXIT_OK : QSIM_EXIT_FAILED;
+    run_result_clear(&r);
+    if (!strcmp(printed, folder.report)) {
+        cli_eprintf("qsim run: --replay %s: the same report as %s, byte for byte\n", dir,
+                    run_folder_report_name(folder.format));
+        return rc;
+    }
+    g_auto(GStrv) a = g_strsplit(folder.report, "\n", -1), b = g_strsplit(printed, "\n", -1);
+    guint i = 0;
+    while (a[i] && b[i] && !strcmp(a[i], b[i]))
+        i++;
+    cli_eprintf("qsim run: --replay %s: the report differs from %s at line %u:\n  kept:  %s\n  now:   %s\n"
+                "(another qsim, or a model changed since the run was kept)\n", dir,
+                run_folder_report_name(folder.format), i + 1, a[i] ? a[i] : "(end)", b[i] ? b[i] : "(end)");
+    return QSIM_EXIT_FAILED;
+}
+
 int cmd_run(int argc, char **argv)
 {
+    g_auto(GStrv) words = words_without_out(argc, argv);
+    g_autofree char *command = provenance_command_line(argc, argv);
+    int typed = argc;
     RunOptions o;
     run_options_init(&o);
     g_auto(RunFlags) f = { .seed = (gint64)o.seed, .writers = -1, .progress = -1 };
@@ -410,31 +553,20 @@ int cmd_run(int argc, char **argv)
         cli_eprintf("qsim run: unexpected argument '%s'\n", argv[1]);
         return QSIM_EXIT_USAGE;
     }
-    g_autoptr(GError) error = NULL;
-    if (!f.lock.lock == !f.lock.lock_file) {
-        cli_eprintf("qsim run: give one of --lock NAME|PATH or --lock-file PATH (`qsim list locks`)\n");
-        return QSIM_EXIT_USAGE;
+    if (f.replay) {
+        /* "run --replay DIR" or "run --replay=DIR": the folder says everything else */
+        if (typed > 3 || (typed == 3 && g_strcmp0(words[1], "--replay"))) {
+            cli_eprintf("qsim run: --replay takes no other option (the kept command line has them)\n");
+            return QSIM_EXIT_USAGE;
+        }
+        return replay_run(f.replay);
     }
-    /* The runner reads the file; a device or an oversized one is refused before it does. */
-    if (f.lock.lock_file && !input_file_check(f.lock.lock_file, INPUT_LOCK, &error))
-        return cli_fail(error);
-    if (!workload_flags_check(&f.wf, &error))
-        return cli_fail(error);
-    if ((f.trace_out && !cli_output_path_ok("--trace-out", f.trace_out)) ||
-        (f.trace_html && !cli_output_path_ok("--trace-html", f.trace_html)))
-        return QSIM_EXIT_USAGE;
-    if (f.writers != -1 && !apply_writers(&f, &o.workload))
-        return QSIM_EXIT_USAGE;
-    if (f.progress != -1)
-        o.progress_cycles = (guint64)f.progress;
+    o.command = command;
     ReportFormat fmt = REPORT_TEXT;
-    if (f.format && !report_format_parse(f.format, &fmt, &error))
-        return cli_fail(error);
-    if (!run_options_from_flags(&f, &o, &error))
-        return cli_fail(error);
-    if (!check_modes(&f))
-        return QSIM_EXIT_USAGE;
+    int rc = prepare_run(&f, &o, &fmt, FALSE);
+    if (rc >= 0)
+        return rc;
     if (f.repeat)
         return run_repeat_command(&o, (guint)f.repeat, f.vs, fmt);
-    return run_once(&o, f.vs, f.native, fmt);
+    return run_once(&o, f.vs, f.native, fmt, f.out, words);
 }

@@ -5,7 +5,7 @@
 #include <string.h>
 #include "sim/cli/commands.h"
 #include "sim/base/suggest.h"
-#include "qsim_commit.h"   /* generated: QSIM_COMMIT (the Makefile) */
+#include "sim/base/version.h"
 
 static void usage(FILE *out)
 {
@@ -50,7 +50,7 @@ static int dispatch(int argc, char **argv)
         return QSIM_EXIT_OK;
     }
     if (!strcmp(cmd, "--version")) {
-        printf("qsim %s (commit %s)\n", QSIM_VERSION, QSIM_COMMIT);
+        printf("qsim %s (commit %s)\n", qsim_version(), qsim_commit());
         return QSIM_EXIT_OK;
     }
     if (cmd[0] == '-') {
