@@ -431,6 +431,67 @@ static const CounterGroup *doc_group(const CounterGroup *groups, guint n, const 
     return NULL;
 }
 
+/* `key` is `pattern`, where an `N` component of the pattern stands for an array index. */
+static gboolean key_matches(const char *pattern, const char *key)
+{
+    g_auto(GStrv) p = g_strsplit(pattern, ".", -1), k = g_strsplit(key, ".", -1);
+    if (g_strv_length(p) != g_strv_length(k))
+        return FALSE;
+    for (guint i = 0; p[i]; i++) {
+        gboolean index = !strcmp(p[i], "N") && *k[i] && strspn(k[i], "0123456789") == strlen(k[i]);
+        if (!index && strcmp(p[i], k[i]))
+            return FALSE;
+    }
+    return TRUE;
+}
+
+static const char *unit_in(const ReportKeyDoc *rows, guint n, const char *key)
+{
+    for (guint i = 0; i < n; i++)
+        if (key_matches(rows[i].key, key))
+            return rows[i].unit;
+    return NULL;
+}
+
+const char *run_report_key_unit(const CounterGroup *groups, guint ngroups, const char *key)
+{
+    const ReportKeyDoc *tables[] = { identity_keys, result_keys, host_keys, provenance_keys };
+    const guint lens[] = { G_N_ELEMENTS(identity_keys), G_N_ELEMENTS(result_keys), G_N_ELEMENTS(host_keys),
+                           G_N_ELEMENTS(provenance_keys) };
+    for (guint t = 0; t < G_N_ELEMENTS(tables); t++) {
+        const char *u = unit_in(tables[t], lens[t], key);
+        if (u)
+            return u;
+    }
+    for (guint i = 0; i < workload_schema_len; i++)
+        if (!strcmp(workload_schema[i].name, key))
+            return workload_schema[i].unit ? workload_schema[i].unit : "count";
+    for (guint i = 0; i < G_N_ELEMENTS(headline); i++) {
+        const HeadlineRow *row = &headline[i];
+        gsize len = strlen(row->path);
+        gboolean here = !strcmp(key, row->path) ||
+                        (row->kind == HEAD_ELEMENTS && !strncmp(key, row->path, len) && key[len] == '.');
+        const CounterGroup *g = here ? doc_group(groups, ngroups, row->group) : NULL;
+        if (g)
+            return row->kind == HEAD_SHARE ? "share" : counter_of(g, row->counters[0])->unit;
+    }
+    /* every counter of a group under its dump key: "cores_summed.atomic_cycles" */
+    for (guint i = 0; i < ngroups; i++) {
+        const char *dk = groups[i].dump_key;
+        gsize len = dk ? strlen(dk) : 0;
+        if (!dk || strncmp(key, dk, len) || key[len] != '.')
+            continue;
+        g_autofree char *name = g_strdup(key + len + 1);
+        char *dot = strchr(name, '.');   /* an array counter's element */
+        if (dot)
+            *dot = 0;
+        const CounterInfo *c = counters_find(groups[i].registry, name);
+        if (c)
+            return c->unit;
+    }
+    return NULL;
+}
+
 char *run_report_reference_markdown(const CounterGroup *groups, const char *const *dump_docs, guint ngroups)
 {
     GString *s = g_string_new("| key | unit | meaning |\n|---|---|---|\n");

@@ -94,5 +94,9 @@ char *run_report_headline_markdown(void);
  * unit and meaning, as Markdown tables: the body of docs/report.md.  dump_docs[i] (or NULL)
  * says how group i's dump is summed (", each summed over the cores"). */
 char *run_report_reference_markdown(const CounterGroup *groups, const char *const *dump_docs, guint ngroups);
+/* The unit docs/report.md gives `key` (a flattened report key: "latency.p99",
+ * "per_thread.3.cycles_waiting", "cores_summed.atomic_cycles"), or NULL for a key it does not
+ * list; `groups` as a report of those counters has them. */
+const char *run_report_key_unit(const CounterGroup *groups, guint ngroups, const char *key);
 
 #endif

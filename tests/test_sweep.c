@@ -712,12 +712,32 @@ START_TEST(test_plot_makes_images)
     ck_assert(strstr(gp, "title \"tas\""));
     g_autofree char *dat = slurp(out, "plot-teaching.dat");
     ck_assert(strstr(dat, "# ttas\n"));
+    /* one legend: panels after the first have none */
+    ck_assert(!strstr(gp, "unset key") || strstr(gp, "set title"));
+    /* two locks: their ratio against x too, a line per config, with a line at 1 */
+    ck_assert(file_starts_with(out, "plot-ratio.png", "\x89PNG", 4));
+    g_autofree char *rgp = slurp(out, "plot-ratio.gp");
+    ck_assert_msg(strstr(rgp, "ttas over tas against threads") || strstr(rgp, "tas over ttas against threads"), "%s",
+                  rgp);
+    ck_assert(strstr(rgp, "first 1 to graph 1, first 1 nohead"));
+    /* in time at the config's clock; only what is in cycles turns into time */
+    const char *ns[] = { "sweep", "--merge", out, "--out", out, "--plot-unit", "ns", NULL };
+    ck_assert_int_eq(run_qsim(ns, NULL, NULL), 0);
+    g_free(gp);
+    gp = slurp(out, "plot.gp");
+    ck_assert_msg(strstr(gp, "set ylabel \"time per acquisition (ns)\""), "%s", gp);
+    const char *ns_bad[] = { "sweep", "--merge", out, "--out", out, "--plot-unit", "ns", "--plot-y", "l1_hit_rate", NULL };
+    g_free(err);
+    err = NULL;
+    ck_assert_int_eq(run_qsim(ns_bad, NULL, &err), 2);
+    ck_assert_msg(strstr(err, "--plot-unit ns: l1_hit_rate is in share, not cycles"), "%s", err);
     /* Another metric; a wrong one is named. */
     const char *args[] = { "sweep", "--merge", out, "--out", out, "--plot-y", "coherence.rfo", NULL };
     ck_assert_int_eq(run_qsim(args, NULL, NULL), 0);
     g_free(gp);
     gp = slurp(out, "plot.gp");
-    ck_assert(strstr(gp, "set ylabel \"coherence.rfo\""));
+    /* the key in words, with its unit from docs/report.md */
+    ck_assert_msg(strstr(gp, "set ylabel \"coherence rfo (requests)\""), "%s", gp);
     const char *bad[] = { "sweep", "--merge", out, "--out", out, "--plot-y", "cycles_per_acquisiton", NULL };
     g_free(err);
     err = NULL;
@@ -808,7 +828,9 @@ START_TEST(test_merge_plots_what_the_sweep_asked)
     ck_assert_msg(strstr(stdout_text, paths), "%s", stdout_text);
     g_autofree char *gp = slurp(m, "plot.gp");
     ck_assert_msg(strstr(gp, "set xlabel \"iterations\""), "%s", gp);
-    ck_assert_msg(strstr(gp, "set ylabel \"coherence.lock_line.rfo per acquisition\""), "%s", gp);
+    ck_assert_msg(strstr(gp, "set ylabel \"coherence lock line rfo per acquisition (requests)\""), "%s", gp);
+    /* what every point shared is in the title */
+    ck_assert_msg(strstr(gp, "every point: configs teaching, locks tas, threads 2"), "%s", gp);
     /* The values: each point's RFOs over its acquisitions, from the results. */
     g_autofree char *jl = slurp(m, "results.jsonl");
     g_auto(GStrv) rows = g_strsplit(jl, "\n", -1);

@@ -106,6 +106,7 @@ static gboolean plot_options(const char *y, const char *x, const char *scale, co
 {
     o->y = y ? y : sweep_y;
     o->x = x ? x : sweep_x;
+    o->ns = FALSE;
     o->scale = SWEEP_SCALE_SHARED;
     const char *sc = scale ? scale : sweep_scale;
     if (sc && !sweep_plot_scale_parse(sc, &o->scale, error)) {
@@ -127,10 +128,17 @@ static gboolean print_aggregate(const char *dir, GError **error)
 /* What `qsim sweep` parses. */
 typedef struct {
     gint jobs;                 /* 0 (below its range): not given, the host's CPUs */
-    char *out, *shard, *plot_y, *plot_x, *plot_scale;
+    char *out, *shard, *plot_y, *plot_x, *plot_scale, *plot_unit;
     char **lock_files;
     gboolean resume, plot, merge, quiet, aggregate, force;
 } SweepFlags;
+
+/* --plot-unit ns: y (which must be in cycles) in time. */
+static gboolean plot_unit(const SweepFlags *f, SweepPlotOptions *o, GError **error)
+{
+    o->ns = f->plot_unit && !strcmp(f->plot_unit, "ns");
+    return !o->ns || sweep_plot_unit_ok(o->y ? o->y : "cycles_per_acquisition", error);
+}
 
 static void sweep_flags_clear(SweepFlags *f)
 {
@@ -139,6 +147,7 @@ static void sweep_flags_clear(SweepFlags *f)
     g_free(f->plot_y);
     g_free(f->plot_x);
     g_free(f->plot_scale);
+    g_free(f->plot_unit);
     g_strfreev(f->lock_files);
 }
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(SweepFlags, sweep_flags_clear)
@@ -160,6 +169,9 @@ static gboolean sweep_parse(int *argc, char ***argv, SweepFlags *f)
         { "plot-x", 0, 0, G_OPTION_ARG_STRING, &f->plot_x, "Axis to plot against (default: the sweep's plot_x, else threads)", "AXIS" },
         { "plot-scale", 0, 0, G_OPTION_ARG_STRING, &f->plot_scale,
           "Panels' y ranges: shared (default) or independent", "shared|independent" },
+        { "plot-unit", 0, 0, G_OPTION_ARG_STRING, &f->plot_unit,
+          "y in cycles as reported (default) or in ns at each config's clock (frequency_ghz), so that machines with "
+          "different clocks compare", "cycles|ns" },
         { "merge", 0, 0, G_OPTION_ARG_NONE, &f->merge,
           "Join the shard folders given as arguments into --out, a new or empty folder", NULL },
         { "force", 0, 0, G_OPTION_ARG_NONE, &f->force,
@@ -187,8 +199,12 @@ static gboolean check_common(SweepFlags *f)
         cli_eprintf("qsim sweep: --force belongs to --merge (a sweep never overwrites results: see --resume)\n");
         return FALSE;
     }
-    if (f->plot_y || f->plot_x || f->plot_scale)
+    if (f->plot_y || f->plot_x || f->plot_scale || f->plot_unit)
         f->plot = TRUE;   /* asking for an axis of the plot asks for the plot */
+    if (f->plot_unit && strcmp(f->plot_unit, "cycles") && strcmp(f->plot_unit, "ns")) {
+        cli_eprintf("qsim sweep: --plot-unit %s: one of cycles, ns\n", f->plot_unit);
+        return FALSE;
+    }
     SweepPlotScale scale_check;
     if (f->plot_scale && !sweep_plot_scale_parse(f->plot_scale, &scale_check, &error)) {
         g_prefix_error(&error, "--plot-scale: ");
@@ -234,7 +250,7 @@ static int merge_command(const SweepFlags *f, int argc, char **argv)
     printf("qsim sweep: merged %d folders into %s/results.csv\n", argc - 1, f->out);
     SweepPlotOptions po;
     gboolean po_ok = plot_options(f->plot_y, f->plot_x, f->plot_scale, meta.plot_y, meta.plot_x, meta.plot_scale, &po,
-                                  &error);
+                                  &error) && plot_unit(f, &po, &error);
     gboolean done = po_ok && sweep_outputs(f, f->out, &po, &error); /* po points into meta */
     sweep_meta_clear(&meta);
     if (!done)
@@ -277,6 +293,7 @@ static int run_command(const SweepFlags *f, int argc, char **argv)
         return cli_fail(error);
     SweepPlotOptions po;
     if (!plot_options(f->plot_y, f->plot_x, f->plot_scale, s->plot_y, s->plot_x, s->plot_scale, &po, &error) ||
+        !plot_unit(f, &po, &error) ||
         ((f->plot || s->plot_y || s->plot_x) && !sweep_plot_check(s, &po, &error)))
         return cli_fail(error);
     g_autofree char *def_out = NULL;

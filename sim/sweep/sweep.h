@@ -293,7 +293,11 @@ typedef struct {
                             * coherence.lock_line.rfo/acquisitions); NULL: cycles_per_acquisition */
     const char *x;         /* an axis; NULL: threads */
     SweepPlotScale scale;
+    gboolean ns;           /* y in nanoseconds at each point's config clock (y must be in cycles) */
 } SweepPlotOptions;
+
+/* Whether `yspec` is in cycles, so that --plot-unit ns can turn it into time. */
+gboolean sweep_plot_unit_ok(const char *yspec, GError **error);
 
 /* "shared" or "independent" (a sweep file's plot_scale, --plot-scale). */
 gboolean sweep_plot_scale_parse(const char *text, SweepPlotScale *out, GError **error);

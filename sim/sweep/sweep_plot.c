@@ -7,6 +7,7 @@
 #include <string.h>
 #include <glib/gstdio.h>
 #include "sim/sweep/sweep.h"
+#include "sim/run_report.h"
 #include "sim/base/report.h"
 #include "sim/base/sample_stats.h"
 #include "sim/base/suggest.h"
@@ -16,6 +17,7 @@
  * the seeds gave: drawn as their mean with a 95% interval when there are several. */
 typedef struct {
     char *label;
+    char *lock, *rest;     /* the label's lock, and the other axes that name the line */
     guint series;
     GPtrArray *ys;         /* of GArray of double, indexed like the panel's x values (NULL: none) */
 } PlotLine;
@@ -30,6 +32,8 @@ typedef struct {
 typedef struct {
     char *num, *den;        /* den NULL: the key alone */
 } PlotY;
+
+static gboolean parse_y(const char *yspec, PlotY *y, GError **error);
 
 /* Colours that stay apart on white, in order: matplotlib's "tab10" (the Tableau 10 palette),
  * then black and dark goldenrod, so that twelve lines have twelve colours. */
@@ -62,6 +66,8 @@ static void line_free(gpointer p)
 {
     PlotLine *l = p;
     g_free(l->label);
+    g_free(l->lock);
+    g_free(l->rest);
     g_ptr_array_unref(l->ys);
     g_free(l);
 }
@@ -84,13 +90,16 @@ static guint index_of(GPtrArray *a, const char *s)
     return a->len - 1;
 }
 
-static PlotLine *line_get(PlotPanel *pa, const char *label, GPtrArray *series)
+static PlotLine *line_get(PlotPanel *pa, const char *lock, const char *rest, GPtrArray *series)
 {
+    g_autofree char *label = *rest ? g_strdup_printf("%s%s%s", lock, *lock ? " " : "", rest) : g_strdup(lock);
     for (guint i = 0; i < pa->lines->len; i++)
         if (!strcmp(((PlotLine *)pa->lines->pdata[i])->label, label))
             return pa->lines->pdata[i];
     PlotLine *l = g_new0(PlotLine, 1);
     l->label = g_strdup(label);
+    l->lock = g_strdup(lock);
+    l->rest = g_strdup(rest);
     l->series = index_of(series, label);
     l->ys = g_ptr_array_new_with_free_func((GDestroyNotify)g_array_unref);
     g_ptr_array_add(pa->lines, l);
@@ -111,6 +120,10 @@ static char *gp_quote(const char *s)
 {
     GString *q = g_string_new("\"");
     for (const char *p = s; *p; p++) {
+        if (*p == '\n') {
+            g_string_append(q, "\\n");   /* gnuplot reads \n in a double-quoted string as a new line */
+            continue;
+        }
         if (*p == '"' || *p == '\\')
             g_string_append_c(q, '\\');
         g_string_append_c(q, *p);
@@ -178,9 +191,45 @@ static gboolean no_such_key(const char *spec, const char *key, GPtrArray *known,
 
 /* Sorts the finished rows into panels and lines, averaging y over seeds.  `series` collects
  * every line's label, first seen first. */
-static gboolean collect(GPtrArray *rows, const char *yspec, const PlotY *y, const char *xaxis, GPtrArray *panels,
-                        GPtrArray *series, GError **error)
+/* A row's machine clock, for --plot-unit ns: its config (the `configs` axis, else the default
+ * run's) as loaded, a `frequency_ghz` axis winning. */
+static double row_ghz(JsonObject *axes, GHashTable *cache)
 {
+    const char *f = json_object_get_string_member_with_default(axes, "frequency_ghz", NULL);
+    if (f)
+        return g_ascii_strtod(f, NULL);
+    RunOptions ro;
+    run_options_init(&ro);
+    const char *name = json_object_get_string_member_with_default(axes, "configs", ro.config);
+    gpointer v;
+    if (g_hash_table_lookup_extended(cache, name, NULL, &v))
+        return *(double *)v;
+    g_autoptr(QsimConfig) cfg = config_load(name, NULL, NULL);
+    double *ghz = g_new(double, 1);
+    *ghz = cfg ? cfg->frequency_ghz : 0;
+    g_hash_table_insert(cache, g_strdup(name), ghz);
+    return *ghz;
+}
+
+/* "iterations 100, data same-line": the axes with one value, which every point shares. */
+static char *fixed_axes(GHashTable *distinct, const char *xaxis)
+{
+    GString *s = g_string_new(NULL);
+    g_autoptr(GList) names = g_list_sort(g_hash_table_get_keys(distinct), (GCompareFunc)strcmp);
+    for (GList *l = names; l; l = l->next) {
+        GHashTable *vals = g_hash_table_lookup(distinct, l->data);
+        if (g_hash_table_size(vals) != 1 || !strcmp(l->data, xaxis) || !strcmp(l->data, "seeds"))
+            continue;
+        g_autoptr(GList) one = g_hash_table_get_keys(vals);
+        g_string_append_printf(s, "%s%s %s", s->len ? ", " : "", (char *)l->data, (char *)one->data);
+    }
+    return g_string_free(s, FALSE);
+}
+
+static gboolean collect(GPtrArray *rows, const char *yspec, const PlotY *y, const char *xaxis, gboolean ns,
+                        GPtrArray *panels, GPtrArray *series, char **fixed, GError **error)
+{
+    g_autoptr(GHashTable) clocks = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
     g_autoptr(GPtrArray) known = g_ptr_array_new_with_free_func(g_free);
     gboolean found_num = FALSE, found_den = FALSE, found_x = FALSE;
     /* Only axes that vary name a line: "qspin data=same-line", not "qspin iterations=300". */
@@ -226,6 +275,14 @@ static gboolean collect(GPtrArray *rows, const char *yspec, const PlotY *y, cons
             continue;
         }
         double value = y->den ? num->number / den->number : num->number;
+        if (ns) {
+            double ghz = row_ghz(axes, clocks);
+            if (ghz <= 0) {
+                report_fields_free(f);
+                continue;   /* no clock to turn its cycles into time */
+            }
+            value /= ghz;
+        }
         const char *panel = json_object_get_string_member_with_default(axes, "configs", "");
         PlotPanel *pa = NULL;
         for (guint k = 0; k < panels->len && !pa; k++)
@@ -239,18 +296,17 @@ static gboolean collect(GPtrArray *rows, const char *yspec, const PlotY *y, cons
             g_ptr_array_add(panels, pa);
         }
         /* The line: the lock, then every other axis that is not x, config or seed. */
-        GString *label = g_string_new(json_object_get_string_member_with_default(axes, "locks", ""));
+        GString *rest = g_string_new(NULL);
         g_autoptr(GList) names = json_object_get_members(axes);
         for (GList *l = names; l; l = l->next) {
             const char *n = l->data;
             if (!strcmp(n, xaxis) || !strcmp(n, "configs") || !strcmp(n, "locks") || !strcmp(n, "seeds") ||
                 g_hash_table_size(g_hash_table_lookup(distinct, n)) < 2)
                 continue;
-            g_string_append_printf(label, "%s%s=%s", label->len ? " " : "", n,
-                                   json_object_get_string_member(axes, n));
+            g_string_append_printf(rest, "%s%s=%s", rest->len ? " " : "", n, json_object_get_string_member(axes, n));
         }
-        PlotLine *pl = line_get(pa, label->str, series);
-        g_string_free(label, TRUE);
+        PlotLine *pl = line_get(pa, json_object_get_string_member_with_default(axes, "locks", ""), rest->str, series);
+        g_string_free(rest, TRUE);
         guint xi = index_of(pa->xs, xv);
         if (pl->ys->len <= xi)
             g_ptr_array_set_size(pl->ys, (gint)xi + 1);
@@ -264,6 +320,7 @@ static gboolean collect(GPtrArray *rows, const char *yspec, const PlotY *y, cons
                     "--plot: no finished point has a `%s` axis to plot against (choose one with --plot-x)", xaxis);
         return FALSE;
     }
+    *fixed = fixed_axes(distinct, xaxis);
     if (!found_num)
         return no_such_key(yspec, y->num, known, error);
     if (y->den && !found_den)
@@ -276,14 +333,54 @@ static gboolean collect(GPtrArray *rows, const char *yspec, const PlotY *y, cons
     return TRUE;
 }
 
-/* The y axis's label: "coherence.lock_line.rfo per acquisition" for KEY/acquisitions. */
-static char *y_label(const PlotY *y)
+/* A report key for people: "coherence.lock_line.rfo" -> "coherence lock line rfo". */
+static char *key_words(const char *key)
 {
-    if (!y->den)
-        return g_strdup(y->num);
-    if (!strcmp(y->den, "acquisitions"))
-        return g_strdup_printf("%s per acquisition", y->num);
-    return g_strdup_printf("%s / %s", y->num, y->den);
+    char *w = g_strdup(key);
+    g_strdelimit(w, "._", ' ');
+    return w;
+}
+
+static const char *key_unit(const char *key)
+{
+    return run_report_key_unit(run_counter_groups, RUN_GROUPS, key);
+}
+
+/* The y axis's label, with the unit docs/report.md gives the key: "cycles per acquisition
+ * (cycles)", "coherence lock line rfo per acquisition (events)"; in ns with --plot-unit ns. */
+static char *y_label(const PlotY *y, gboolean ns)
+{
+    const char *unit = ns ? "ns" : key_unit(y->num);
+    const char *den_unit = y->den ? key_unit(y->den) : NULL;
+    g_autofree char *num = key_words(y->num);
+    if (ns && g_str_has_prefix(num, "cycles")) {   /* "cycles per acquisition" in time */
+        g_autofree char *in_time = g_strconcat("time", num + strlen("cycles"), NULL);
+        g_free(num);
+        num = g_steal_pointer(&in_time);
+    }
+    g_autofree char *what = !y->den                           ? g_strdup(num)
+                            : !strcmp(y->den, "acquisitions") ? g_strdup_printf("%s per acquisition", num)
+                                                              : g_strdup_printf("%s / %s", num, y->den);
+    if (!unit)
+        return g_steal_pointer(&what);
+    if (y->den && strcmp(y->den, "acquisitions") && den_unit && strcmp(den_unit, unit))
+        return g_strdup_printf("%s (%s / %s)", what, unit, den_unit);
+    return g_strdup_printf("%s (%s)", what, unit);
+}
+
+gboolean sweep_plot_unit_ok(const char *yspec, GError **error)
+{
+    PlotY y;
+    gboolean parsed = parse_y(yspec, &y, error);
+    g_autofree char *num = y.num;
+    if (!parsed)
+        return FALSE;
+    const char *unit = key_unit(num);
+    if (!g_strcmp0(unit, "cycles") && !(y.den && !g_strcmp0(key_unit(y.den), "cycles")))
+        return TRUE;
+    g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT,
+                "--plot-unit ns: %s is in %s, not cycles: only cycles turn into time", yspec, unit ? unit : "no unit");
+    return FALSE;
 }
 
 /* Numeric x values in a geometric progression over a wide span (threads 1, 2, 4, ..., 256)
@@ -403,10 +500,42 @@ gboolean sweep_plot_check(const Sweep *s, const SweepPlotOptions *o, GError **er
     return ok;
 }
 
+/* The most seeds any plotted point averages (1: a plain line, no error bars). */
+static guint most_seeds(GPtrArray *panels)
+{
+    guint n = 1;
+    for (guint i = 0; i < panels->len; i++) {
+        PlotPanel *pa = panels->pdata[i];
+        for (guint l = 0; l < pa->lines->len; l++) {
+            PlotLine *pl = pa->lines->pdata[l];
+            for (guint x = 0; x < pl->ys->len; x++)
+                if (pl->ys->pdata[x])
+                    n = MAX(n, ((GArray *)pl->ys->pdata[x])->len);
+        }
+    }
+    return n;
+}
+
+/* What the plot shows, what every point shared, and what its error bars are. */
+static char *plot_title(const char *ylabel, const char *xlabel, const char *fixed, guint seeds, guint npanels,
+                        gboolean ns, const PlotY *y)
+{
+    GString *t = g_string_new(NULL);
+    g_string_append_printf(t, "%s against %s%s", ylabel, xlabel, npanels > 1 ? ", a panel per config" : "");
+    if (*fixed)
+        g_string_append_printf(t, "; every point: %s", fixed);
+    if (seeds > 1)
+        g_string_append_printf(t, "\nmean of %u seeds; error bars: its 95%% interval, n = %u (t on the log scale)",
+                               seeds, seeds);
+    if (npanels > 1 && !ns && !g_strcmp0(key_unit(y->num), "cycles"))
+        g_string_append(t, "; each panel in its own machine's cycles (--plot-unit ns compares them in time)");
+    return g_string_free(t, FALSE);
+}
+
 /* plot.gp up to the panels: what it is, a style per line, the terminals and layout, the axes
  * and (shared) the y range. */
 static GString *script_head(const char *gnuplot, GPtrArray *panels, GPtrArray *series, const char *ylabel,
-                            const char *xaxis, SweepPlotScale scale)
+                            const char *xaxis, const char *title, SweepPlotScale scale)
 {
     /* The key sits outside the plot, right of it, in as many columns as it needs; the panel is
      * made wider by the key's width so the plot keeps its size. */
@@ -418,7 +547,7 @@ static GString *script_head(const char *gnuplot, GPtrArray *panels, GPtrArray *s
     guint cols = (guint)ceil(sqrt(panels->len)), nrows = (panels->len + cols - 1) / cols;
     const char *png = has_terminal(gnuplot, "pngcairo") ? "pngcairo" : "png";
     GString *gp = g_string_new(NULL);
-    g_autofree char *qy = gp_quote(ylabel), *qx = gp_quote(xaxis);
+    g_autofree char *qy = gp_quote(ylabel), *qx = gp_quote(xaxis), *qt = gp_quote(title);
     g_string_append_printf(gp,
         "# qsim sweep plot: %s against %s, one line per lock (seeds averaged), one panel per config.\n"
         "# Data: plot-*.dat beside this file (one block per line).  Restyle, then: gnuplot plot.gp\n",
@@ -435,11 +564,12 @@ static GString *script_head(const char *gnuplot, GPtrArray *panels, GPtrArray *s
         "do for [fmt in \"png svg\"] {\n"
         "  if (fmt eq \"png\") { set terminal %s size %u,%u noenhanced } else { set terminal svg size %u,%u noenhanced }\n"
         "  set output \"plot.\".fmt\n"
-        "  set multiplot layout %u,%u\n"
+        "  set multiplot layout %u,%u title %s\n"
         "  set grid\n"
         "  set key outside right top vertical Left reverse maxrows %u samplen 3\n"
         "  set xlabel %s\n  set ylabel %s\n",
-        png, panel_w * cols, panel_h * nrows, panel_w * cols, panel_h * nrows, nrows, cols, per_col, qx, qy);
+        png, panel_w * cols, panel_h * nrows + 40, panel_w * cols, panel_h * nrows + 40, nrows, cols, qt, per_col, qx,
+        qy);
     if (base > 0) {
         char b[G_ASCII_DTOSTR_BUF_SIZE];
         g_string_append_printf(gp, "  set logscale x %s\n", g_ascii_formatd(b, sizeof b, "%g", base));
@@ -494,8 +624,8 @@ static char *panel_data(const PlotPanel *pa, const guint *order, gboolean numeri
 }
 
 /* Writes the panel's DIR/plot-NAME.dat and appends its `plot` command to `gp`. */
-static gboolean write_panel(const char *dir, const PlotPanel *pa, const char *ylabel, const char *xaxis, GString *gp,
-                            GError **error)
+static gboolean write_panel(const char *dir, const PlotPanel *pa, guint index, const char *ylabel, const char *xaxis,
+                            GString *gp, GError **error)
 {
     g_autofree char *base_name = safe_name(*pa->name ? pa->name : "all");
     g_autofree char *datname = g_strdup_printf("plot-%s.dat", base_name);
@@ -512,7 +642,8 @@ static gboolean write_panel(const char *dir, const PlotPanel *pa, const char *yl
     if (!g_file_set_contents(datpath, dat, -1, error))
         return FALSE;
     g_autofree char *title = gp_quote(pa->name);
-    g_string_append_printf(gp, "  set title %s\n  plot", title);
+    /* One legend, on the first panel: a line's style is the same in every panel. */
+    g_string_append_printf(gp, "  set title %s\n%s  plot", title, index == 1 ? "  unset key\n" : "");
     for (guint l = 0; l < pa->lines->len; l++) {
         PlotLine *pl = pa->lines->pdata[l];
         g_autofree char *lt = gp_quote(pl->label);
@@ -526,12 +657,13 @@ static gboolean write_panel(const char *dir, const PlotPanel *pa, const char *yl
 }
 
 /* Writes DIR/plot.gp and runs gnuplot on it (in DIR, where the data files are). */
-static gboolean run_gnuplot(const char *gnuplot, const char *dir, const char *script, GError **error)
+static gboolean run_gnuplot(const char *gnuplot, const char *dir, const char *name, const char *script,
+                            GError **error)
 {
-    g_autofree char *gppath = g_build_filename(dir, "plot.gp", NULL);
+    g_autofree char *gppath = g_build_filename(dir, name, NULL);
     if (!g_file_set_contents(gppath, script, -1, error))
         return FALSE;
-    const char *argv[] = { gnuplot, "plot.gp", NULL };
+    const char *argv[] = { gnuplot, name, NULL };
     g_autofree char *err = NULL;
     int status = -1;
     if (!g_spawn_sync(dir, (char **)argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, &err, &status, error))
@@ -542,6 +674,126 @@ static gboolean run_gnuplot(const char *gnuplot, const char *dir, const char *sc
         return FALSE;
     }
     return TRUE;
+}
+
+/* The two locks of a sweep that compares two (in the order the rows name them), else FALSE. */
+static gboolean two_locks(GPtrArray *panels, const char **a, const char **b)
+{
+    *a = *b = NULL;
+    for (guint i = 0; i < panels->len; i++) {
+        PlotPanel *pa = panels->pdata[i];
+        for (guint l = 0; l < pa->lines->len; l++) {
+            const char *lock = ((PlotLine *)pa->lines->pdata[l])->lock;
+            if (!*a || !strcmp(*a, lock))
+                *a = lock;
+            else if (!*b || !strcmp(*b, lock))
+                *b = lock;
+            else
+                return FALSE;
+        }
+    }
+    return *a && *b;
+}
+
+static PlotLine *line_of(PlotPanel *pa, const char *lock, const char *rest)
+{
+    for (guint l = 0; l < pa->lines->len; l++) {
+        PlotLine *pl = pa->lines->pdata[l];
+        if (!strcmp(pl->lock, lock) && !strcmp(pl->rest, rest))
+            return pl;
+    }
+    return NULL;
+}
+
+/* A sweep of two locks also gets DIR/plot-ratio.{png,svg}: b/a of y against x, a line per
+ * config (and per other axis), each point the ratio of the means over seeds with its interval
+ * (sample_stats.h), a line at 1: where b costs the same as a. */
+static gboolean ratio_plot(const char *gnuplot, const char *dir, GPtrArray *panels, const char *ylabel,
+                           const char *xlabel, guint seeds, GError **error)
+{
+    const char *a, *b;
+    if (!two_locks(panels, &a, &b))
+        return TRUE;
+    GString *dat = g_string_new(NULL);
+    GString *plot = g_string_new(NULL);
+    guint block = 0;
+    gboolean numeric = TRUE;
+    for (guint i = 0; i < panels->len; i++)
+        numeric &= all_numeric(((PlotPanel *)panels->pdata[i])->xs);
+    for (guint i = 0; i < panels->len; i++) {
+        PlotPanel *pa = panels->pdata[i];
+        g_autofree guint *order = g_new(guint, pa->xs->len);
+        for (guint x = 0; x < pa->xs->len; x++)
+            order[x] = x;
+        if (numeric)
+            g_qsort_with_data(order, (gint)pa->xs->len, sizeof(guint), cmp_x, pa->xs);
+        for (guint l = 0; l < pa->lines->len; l++) {
+            PlotLine *la = pa->lines->pdata[l];
+            PlotLine *lb = strcmp(la->lock, a) ? NULL : line_of(pa, b, la->rest);
+            if (!lb)
+                continue;
+            g_autofree char *label = g_strdup_printf("%s%s%s", pa->name, *la->rest ? " " : "", la->rest);
+            g_string_append_printf(dat, "%s# %s\n", block ? "\n\n" : "", label);
+            for (guint xo = 0; xo < pa->xs->len; xo++) {
+                guint x = order[xo];
+                GArray *va = x < la->ys->len ? la->ys->pdata[x] : NULL, *vb = x < lb->ys->len ? lb->ys->pdata[x] : NULL;
+                if (!va || !vb || !va->len || !vb->len)
+                    continue;
+                SampleStats sa, sb;
+                sample_stats((const double *)va->data, va->len, &sa);
+                sample_stats((const double *)vb->data, vb->len, &sb);
+                RatioStats rs;
+                ratio_stats(&sa, &sb, &rs);
+                char xb[G_ASCII_DTOSTR_BUF_SIZE], rb[G_ASCII_DTOSTR_BUF_SIZE], lob[G_ASCII_DTOSTR_BUF_SIZE],
+                    hib[G_ASCII_DTOSTR_BUF_SIZE];
+                if (numeric)
+                    g_ascii_dtostr(xb, sizeof xb, g_ascii_strtod(pa->xs->pdata[x], NULL));
+                else
+                    g_snprintf(xb, sizeof xb, "%u", x);
+                g_ascii_formatd(rb, sizeof rb, "%.6g", rs.ratio);
+                g_ascii_formatd(lob, sizeof lob, "%.6g", rs.ci_low);
+                g_ascii_formatd(hib, sizeof hib, "%.6g", rs.ci_high);
+                g_autofree char *qxv = gp_quote(pa->xs->pdata[x]);
+                g_string_append_printf(dat, "%s %s %s %s %s\n", xb, rb, lob, hib, qxv);
+            }
+            g_autofree char *ql = gp_quote(label);
+            g_string_append_printf(plot, "%s \"plot-ratio.dat\" index %u using 1:2%s%s with %s lt %u title %s",
+                                   block ? ", \\\n      " : "", block, seeds > 1 ? ":3:4" : "",
+                                   numeric ? "" : ":xtic(5)", seeds > 1 ? "yerrorlines" : "linespoints", block + 1,
+                                   ql);
+            block++;
+        }
+    }
+    g_autofree char *data = g_string_free(dat, FALSE);
+    g_autofree char *plots = g_string_free(plot, FALSE);
+    if (!block)
+        return TRUE;
+    g_autofree char *datpath = g_build_filename(dir, "plot-ratio.dat", NULL);
+    if (!g_file_set_contents(datpath, data, -1, error))
+        return FALSE;
+    /* a ratio has no unit: the label's "(cycles)" goes */
+    g_autofree char *what = g_strdup(ylabel);
+    char *unit = strrchr(what, '(');
+    if (unit && unit > what && g_str_has_suffix(what, ")"))
+        unit[-1] = 0;
+    g_autofree char *yl = g_strdup_printf("%s / %s, %s", b, a, what);
+    g_autofree char *bars = seeds > 1 ? g_strdup_printf("\nthe ratio of the means of %u seeds; error bars: its 95%% "
+                                                        "interval (log scale)", seeds)
+                                      : g_strdup("");
+    g_autofree char *title = g_strdup_printf("%s over %s against %s, a line per config%s", b, a, xlabel, bars);
+    g_autofree char *qy = gp_quote(yl), *qx = gp_quote(xlabel), *qt = gp_quote(title);
+    const char *png = has_terminal(gnuplot, "pngcairo") ? "pngcairo" : "png";
+    g_autofree char *script = g_strdup_printf(
+        "# qsim sweep plot: %s / %s against %s, a line per config.  Data: plot-ratio.dat.\n"
+        "do for [fmt in \"png svg\"] {\n"
+        "  if (fmt eq \"png\") { set terminal %s size 1000,600 noenhanced } else { set terminal svg size 1000,600 "
+        "noenhanced }\n"
+        "  set output \"plot-ratio.\".fmt\n  set grid\n  set key outside right top vertical Left reverse\n"
+        "  set title %s\n  set xlabel %s\n  set ylabel %s\n  set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05\n"
+        "  set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead dt 2 lc rgb \"#555555\"\n"
+        "  plot %s\n  unset output\n}\n",
+        b, a, xlabel, png, qt, qx, qy, plots);
+    return run_gnuplot(gnuplot, dir, "plot-ratio.gp", script, error);
 }
 
 gboolean sweep_plot(const char *dir, const SweepPlotOptions *o, GError **error)
@@ -566,16 +818,21 @@ gboolean sweep_plot(const char *dir, const SweepPlotOptions *o, GError **error)
         return FALSE;
     g_autoptr(GPtrArray) panels = g_ptr_array_new_with_free_func(panel_free);
     g_autoptr(GPtrArray) series = g_ptr_array_new_with_free_func(g_free);
-    if (!collect(rows, yspec, &y, xaxis, panels, series, error))
+    g_autofree char *fixed = NULL;
+    if (!collect(rows, yspec, &y, xaxis, o->ns, panels, series, &fixed, error))
         return FALSE;
-    g_autofree char *ylabel = y_label(&y);
-    GString *gp = script_head(gnuplot, panels, series, ylabel, xaxis, o->scale);
+    g_autofree char *ylabel = y_label(&y, o->ns);
+    guint seeds = most_seeds(panels);
+    g_autofree char *xlabel = key_words(xaxis);
+    g_autofree char *title = plot_title(ylabel, xlabel, fixed, seeds, panels->len, o->ns, &y);
+    GString *gp = script_head(gnuplot, panels, series, ylabel, xlabel, title, o->scale);
     for (guint i = 0; i < panels->len; i++)
-        if (!write_panel(dir, panels->pdata[i], ylabel, xaxis, gp, error)) {
+        if (!write_panel(dir, panels->pdata[i], i, ylabel, xaxis, gp, error)) {
             g_string_free(gp, TRUE);
             return FALSE;
         }
     g_string_append(gp, "  unset multiplot\n  unset output\n}\n");
     g_autofree char *script = g_string_free(gp, FALSE);
-    return run_gnuplot(gnuplot, dir, script, error);
+    return run_gnuplot(gnuplot, dir, "plot.gp", script, error) &&
+           ratio_plot(gnuplot, dir, panels, ylabel, xlabel, seeds, error);
 }
