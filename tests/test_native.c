@@ -1109,7 +1109,7 @@ START_TEST(test_model_options_handed_over)
     o.workload.iterations = 12;
     o.workload.duration = 5000;
     o.workload.jitter = 7;
-    o.workload.placement = PLACE_SPREAD;
+    o.workload.placement.policy = PLACE_SPREAD;
     o.workload.readers = 1;
     JsonNode *root;
     JsonObject *r = run_ok(l, &o, &root);

@@ -51,7 +51,7 @@ static OsRig *os_rig_run(const char *config, const char *const *sets, const char
     ck_assert_msg(r->ms, "%s", err ? err->message : "");
     memsys_set_check(r->ms, TRUE);
     g_autofree guint *cores = g_new(guint, nthreads);
-    ck_assert(placement_assign(r->cfg, PLACE_FILL, nthreads, cores, &err));
+    ck_assert(placement_assign_policy(r->cfg, PLACE_FILL, nthreads, cores, &err));
     r->m = machine_new(r->cfg, r->e, &machine_memsys_ops, r->ms, r->p, r->lay, nthreads, cores, &err);
     ck_assert_msg(r->m, "%s", err ? err->message : "");
     r->outcome = machine_run(r->m, CYCLE_NEVER);
