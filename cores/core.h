@@ -53,8 +53,8 @@ typedef struct {
     guint64 stall_rob_full;         /* dispatch stall cycles by cause */
     guint64 stall_lb_full;
     guint64 stall_sb_full;
-    guint64 smt_stage_waits;        /* cycles fetch, dispatch or retirement had work but was the
-                                     * sibling hardware thread's turn (SMT) */
+    guint64 smt_stage_waits;        /* stage-cycles fetch, dispatch or retirement had work but was
+                                     * the sibling hardware thread's turn (SMT) */
     guint64 lines_lost;             /* line_lost callbacks received (invalidation or eviction) */
     guint64 marks;
 } CoreStats;
@@ -161,6 +161,9 @@ void core_set_fast_forward(Core *c, const PortFastForward *ff);
 void core_smt_pair(Core *a, Core *b);
 /* The core's other hardware thread, or NULL. */
 Core *core_sibling(const Core *c);
+/* The ROB, load-buffer and store-buffer entries this hardware thread may hold now: the config's
+ * sizes, or (SMT) its part of them while its sibling runs (cores/core_smt.h). */
+void core_buffer_limits(const Core *c, guint *rob, guint *lb, guint *sb);
 void core_catch_up(Core *c, Cycle before);
 gboolean core_asleep(const Core *c);
 guint64 core_cycles_fast_forwarded(const Core *c); /* core-cycles added arithmetically */

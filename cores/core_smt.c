@@ -25,6 +25,13 @@ void core_smt_pair(Core *a, Core *b)
 
 Core *core_sibling(const Core *c) { return c->sib; }
 
+void core_buffer_limits(const Core *c, guint *rob, guint *lb, guint *sb)
+{
+    *rob = core_rob_limit(c);
+    *lb = c->sib ? smt_limit(c, c->cfg->smt.load_buffer, c->load_buffer, c->sib->lb_used) : c->load_buffer;
+    *sb = c->sib ? smt_limit(c, c->cfg->smt.store_buffer, c->sb_size, c->sib->sb_count) : c->sb_size;
+}
+
 /* The partitioned structures are the sibling's alone now: a thread stalled on its half looks
  * again (a core_wake from outside its tick, as a memory response's). */
 void smt_thread_left(Core *c)

@@ -37,7 +37,7 @@ static const CounterInfo core_stats_rows[] = {
     S(stall_lb_full, "cycles", "dispatch stall cycles: load buffer full"),
     S(stall_sb_full, "cycles", "dispatch stall cycles: store buffer full"),
     S(smt_stage_waits, "cycles", "SMT: cycles fetch, dispatch or retirement had work but it was the sibling hardware "
-                                 "thread's turn"),
+                                 "thread's turn (each stage counted: up to 3 a cycle)"),
     S(lines_lost, "events", "lines this core lost to invalidation or eviction"),
     S(marks, "ops", "mark ops retired"),
 };

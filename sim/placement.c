@@ -5,6 +5,7 @@
 /* PlacementPolicy order; the list's syntax last. */
 const char *const placement_choices[] = { "fill", "spread", "smt", "cpus:LIST", NULL };
 #define CPUS_PREFIX "cpus:"
+static const char list_syntax[] = "expected logical CPUs and ranges after cpus:, such as cpus:0,36 or cpus:0-3";
 
 static gboolean bad(GError **error, const char *who, const char *s, const char *why)
 {
@@ -22,7 +23,7 @@ static gboolean parse_list(const char *who, const char *whole, const char *list,
         const char *s = parts[i];
         char *end;
         if (!g_ascii_isdigit(*s))
-            return bad(error, who, whole, "expected logical CPUs and ranges after cpus:, such as cpus:0,36 or cpus:0-3");
+            return bad(error, who, whole, list_syntax);
         guint64 lo = g_ascii_strtoull(s, &end, 10), hi = lo;
         if (*end == '-' && g_ascii_isdigit(end[1]))
             hi = g_ascii_strtoull(end + 1, &end, 10);
@@ -39,6 +40,8 @@ static gboolean parse_list(const char *who, const char *whole, const char *list,
             out->cpus[out->ncpus++] = (guint16)c;
         }
     }
+    if (!out->ncpus)
+        return bad(error, who, whole, list_syntax);
     return TRUE;
 }
 
