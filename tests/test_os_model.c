@@ -464,7 +464,8 @@ END_TEST
  * `qsim run --config haswell --lock ttas --threads 4 --iterations 300 --format json
  * --no-host-time` by the qsim before the OS model merged, then remade where the report changed
  * on purpose since: the `faulted` and `halted_in_lock` verdicts, and queued requests' stall rows
- * counted in dir_rows_fired, the bus counters, zero off a bus).  If the model's timing
+ * counted in dir_rows_fired, the bus counters, zero off a bus; SMT's keys, with haswell's two
+ * threads per core: smt_siblings empty, the sibling's clears and waits 0).  If the model's timing
  * changes on purpose, regenerate it and
  * read the diff: no cycle may move for a lock that makes no system call. */
 START_TEST(test_spinlock_report_as_before)
