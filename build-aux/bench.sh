@@ -2,14 +2,19 @@
 # make bench: what simulating costs the host, in CPU time (getrusage: user + system of the run,
 # so that a busy machine does not inflate it), for locks qspin, mcs, ticket and tas at 2, 8,
 # 32, 64 and 256 threads on haswell (2 x 18 cores; 2 x 128 from 64 threads on) and neoverse-n1
-# (64 cores; 256 at 256 threads).  Prints a Markdown table and keeps it, with the machine it
-# ran on, in docs/performance.md between the bench markers.  Targets: docs/performance.md.
+# (64 cores; 256 at 256 threads), and at 2 and 8 threads on haswell's hardware threads
+# (--placement smt: two threads a core, "haswell 2x18x2 smt", beside the row with one a core).
+# Prints a Markdown table and keeps it, with the machine it ran on, in docs/performance.md
+# between the bench markers.  Targets: docs/performance.md.
 #
 #   sh build-aux/bench.sh [QSIM] [DOC]      QSIM_BENCH_QUICK=1: a tenth of the acquisitions
+#                                           QSIM_BENCH_ONLY=TEXT: only the rows whose machine
+#                                           name holds TEXT (the table is then not kept)
 set -eu
 Q=${1:-./qsim}
 DOC=${2:-docs/performance.md}
 QUICK=${QSIM_BENCH_QUICK:-}
+ONLY=${QSIM_BENCH_ONLY:-}
 
 # Acquisitions per row: enough for a stable figure; fewer where each costs the most (tas and
 # ticket wake every waiter at each release), so that the whole bench takes minutes.
@@ -49,27 +54,40 @@ trap 'rm -f "$table"' EXIT
     echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
 } > "$table"
 cat "$table"
+
+# One row: machine name, lock, threads, then the qsim arguments that make the machine.
+row() {
+    m=$1 lock=$2 t=$3
+    shift 3
+    case "$m" in *"$ONLY"*) ;; *) return 0 ;; esac
+    n=$(acquisitions "$lock" "$t")
+    it=$(( (n + t - 1) / t ))
+    line=$($Q run "$@" --lock "$lock" --threads "$t" --iterations "$it" --format csv |
+        awk -F, -v m="$m" -v l="$lock" -v t="$t" '
+        NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+        { cyc = $col["cycles"]; acq = $col["acquisitions"]; ins = $col["sim_instructions"];
+          cpu = $col["host_cpu_seconds"]; ff = $col["host_fast_forward_share"]; kib = $col["host_peak_rss_kib"];
+          if (cpu <= 0) cpu = 1e-6;
+          printf "| %s | %s | %d | %d | %.2f | %.1f | %.2f | %.2f | %.0f%% | %.0f |\n",
+                 m, l, t, acq, cpu, cpu * 1e6 / acq, cyc / cpu / 1e6, ins / cpu / 1e6, ff * 100, kib / 1024 }')
+    echo "$line"
+    echo "$line" >> "$table"
+}
+
 for cfg in haswell neoverse-n1; do
     for lock in qspin mcs ticket tas; do
         for t in 2 8 32 64 256; do
-            n=$(acquisitions "$lock" "$t")
-            it=$(( (n + t - 1) / t ))
             # shellcheck disable=SC2046
-            row=$($Q run $(machine "$cfg" "$t") --lock "$lock" --threads "$t" --iterations "$it" --format csv |
-                awk -F, -v m="$(machine_name "$cfg" "$t")" -v l="$lock" -v t="$t" '
-                NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-                { cyc = $col["cycles"]; acq = $col["acquisitions"]; ins = $col["sim_instructions"];
-                  cpu = $col["host_cpu_seconds"]; ff = $col["host_fast_forward_share"]; kib = $col["host_peak_rss_kib"];
-                  if (cpu <= 0) cpu = 1e-6;
-                  printf "| %s | %s | %d | %d | %.2f | %.1f | %.2f | %.2f | %.0f%% | %.0f |\n",
-                         m, l, t, acq, cpu, cpu * 1e6 / acq, cyc / cpu / 1e6, ins / cpu / 1e6, ff * 100, kib / 1024 }')
-            echo "$row"
-            echo "$row" >> "$table"
+            row "$(machine_name "$cfg" "$t")" "$lock" "$t" $(machine "$cfg" "$t")
+            # The same threads two a core, on sibling hardware threads (which do not fast-forward).
+            case "$cfg:$t" in
+            haswell:2|haswell:8) row "haswell 2x18x2 smt" "$lock" "$t" --config haswell --placement smt ;;
+            esac
         done
     done
 done
 
-if [ -f "$DOC" ] && grep -q '<!-- bench:begin -->' "$DOC"; then
+if [ -z "$ONLY" ] && [ -f "$DOC" ] && grep -q '<!-- bench:begin -->' "$DOC"; then
     model=$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1)
     cpus=$(nproc 2>/dev/null || echo '?')
     out=$(mktemp)
@@ -88,4 +106,4 @@ if [ -f "$DOC" ] && grep -q '<!-- bench:begin -->' "$DOC"; then
     mv "$out" "$DOC"
     echo "bench: the table is in $DOC"
 fi
-if [ -f build-aux/bench-sweep.sh ]; then sh build-aux/bench-sweep.sh "$Q"; fi
+if [ -z "$ONLY" ] && [ -f build-aux/bench-sweep.sh ]; then sh build-aux/bench-sweep.sh "$Q"; fi

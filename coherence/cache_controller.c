@@ -9,6 +9,15 @@
  * Performing accesses
  * ====================================================================================== */
 
+/* A hardware thread's store or atomic wrote the core's L1: its siblings' loads of the line may
+ * have read it too early (cores/core_rollback.c), as a remote store's invalidation would say. */
+static void sibling_store_seen(CoreCaches *c, guint writer, uint64_t line)
+{
+    for (guint t = 0; t < c->nthr; t++)
+        if (t != writer && c->thr[t].client.line_lost)
+            c->thr[t].client.line_lost(c->thr[t].obj, line, LINE_SIBLING_STORE);
+}
+
 /* Performs access `ai` on the bytes `data` (a cached line or memory) and calls `done`. */
 void access_perform(MemSys *ms, gint32 ai, guint8 *data, uint64_t line)
 {
@@ -29,10 +38,12 @@ void access_perform(MemSys *ms, gint32 ai, guint8 *data, uint64_t line)
         bytes_put(data + off, a.req.size, nv);
         bytes_put(d->golden + off, a.req.size, nv);
     }
-    CoreCaches *c = &ms->cores[a.core];
+    const PortThread *t = access_thread(ms, &a);
     MemResponse r = { a.req.tag, old, a.src, a.issued, engine_now(ms->e) };
-    if (c->client.done)
-        c->client.done(c->obj, &r);
+    if (t->client.done)
+        t->client.done(t->obj, &r);
+    if (a.req.kind != MEM_LOAD)
+        sibling_store_seen(&ms->cores[a.core], a.thread, line);
 }
 
 /* ======================================================================================
@@ -108,8 +119,8 @@ void cache_c2c_counted(MemSys *ms, uint64_t line)
 
 void cache_tell_lost(CoreCaches *c, const PrivLine *pl, guint32 actions)
 {
-    if ((actions & (CA_LOST_INV | CA_LOST_DOWN)) && pl->in_l1 && c->client.line_lost)
-        c->client.line_lost(c->obj, pl->line, (actions & CA_LOST_INV) ? LINE_INVALIDATED : LINE_DOWNGRADED);
+    if ((actions & (CA_LOST_INV | CA_LOST_DOWN)) && pl->in_l1)
+        core_tell_lost_line(c, pl->line, (actions & CA_LOST_INV) ? LINE_INVALIDATED : LINE_DOWNGRADED);
 }
 
 gint32 cache_wake_take(PrivLine *pl, guint32 actions)
@@ -215,7 +226,7 @@ void apply_cache_event(MemSys *ms, CoreCaches *c, uint64_t line, PrivLine *pl, C
     /* Waiting accesses retry in order; once one has to wait again, the rest queue behind it. */
     while (waiters != NIL) {
         gint32 next = acc_at(ms, waiters)->next;
-        if (!access_attempt(ms, waiters)) {
+        if (!access_attempt(ms, waiters) && !acc_at(ms, waiters)->deferred) {
             PrivLine *p2 = pl_find(c, line);
             while (next != NIL) {
                 gint32 n2 = acc_at(ms, next)->next;
@@ -227,6 +238,22 @@ void apply_cache_event(MemSys *ms, CoreCaches *c, uint64_t line, PrivLine *pl, C
     }
 }
 
+/* A locked RMW holds its line against the core's other hardware thread as it holds it against
+ * snoops (port.h, hold_cycles): the sibling's access to it waits until the hold ends, then
+ * tries again (counted in sibling_hold_wait_cycles).  TRUE: it waits (a->deferred; it is on no
+ * line's queue, so the accesses queued behind it on the line go on without it). */
+static gboolean sibling_held(MemSys *ms, const PrivLine *pl, Access *a, gint32 ai)
+{
+    Cycle now = engine_now(ms->e);
+    a->deferred = pl && pl->held_until > now && pl->held_by != a->thread;
+    if (!a->deferred)
+        return FALSE;
+    ms->stats.sibling_hold_wait_cycles += pl->held_until - now;
+    engine_schedule_class(ms->e, pl->held_until, EV_HIT, access_cpu(ms, a), hit_event, ms,
+                          (uint64_t)ai);
+    return TRUE;
+}
+
 /* Tries access ai against its line now; TRUE if it was performed. */
 gboolean access_attempt(MemSys *ms, gint32 ai)
 {
@@ -236,6 +263,8 @@ gboolean access_attempt(MemSys *ms, gint32 ai)
     /* A line in the L1 is found in its set faster than in the table of every line held. */
     Way *w = tags_find(ms, &c->l1, line);
     PrivLine *pl = w ? w->pl : pl_find(c, line);
+    if (G_UNLIKELY(c->nthr > 1) && sibling_held(ms, pl, a, ai))
+        return FALSE;
     CohCacheEvent ev = a->req.kind == MEM_LOAD ? CE_LOAD : CE_STORE;
     guint state = pl ? pl->state : CS_I;
     gint16 ri = ms->cache_lut[state][ev];
@@ -259,13 +288,16 @@ gboolean access_attempt(MemSys *ms, gint32 ai)
     }
     MemKind kind = a->req.kind;
     uint32_t hold = a->req.hold_cycles;
+    guint8 thread = a->thread;
     apply_cache_event(ms, c, line, pl, ev, NIL, ai);
     if (hit && kind == MEM_RMW && hold) {
         /* The line is held for one locked op at a time: a snoop already waiting gets it when
          * the current hold ends, else a core spinning on locked ops would keep it forever. */
         pl = pl_find(c, line);
-        if (!pl->snoop_waiting)
+        if (!pl->snoop_waiting) {
             pl->held_until = engine_now(ms->e) + hold;
+            pl->held_by = thread;
+        }
     }
     return hit;
 }
@@ -299,9 +331,10 @@ gboolean cache_receive(MemSys *ms, CoreCaches *c, gint32 mi)
         Access *a = acc_at(ms, m->acc);
         MemResponse r = { a->req.tag, bytes_get(m->data, 8), MEM_SRC_HOME_ATOMIC,
                           a->issued, now };
+        PortThread t = *access_thread(ms, a);
         acc_release(ms, m->acc);
-        if (c->client.done)
-            c->client.done(c->obj, &r);
+        if (t.client.done)
+            t.client.done(t.obj, &r);
         return FALSE;
     }
     default:
@@ -356,15 +389,16 @@ void hit_event(void *obj, uint64_t arg)
     access_attempt(ms, ai);
 }
 
-/* Hits complete in their own class of events, one core's in issue order (engine.h). */
-static inline void schedule_hit(MemSys *ms, guint core, Cycle delay, gint32 ai)
+/* Hits complete in their own class of events, one CPU's in issue order (engine.h). */
+static inline void schedule_hit(MemSys *ms, guint cpu, Cycle delay, gint32 ai)
 {
-    engine_schedule_class(ms->e, engine_now(ms->e) + delay, EV_HIT, core, hit_event, ms, (uint64_t)ai);
+    engine_schedule_class(ms->e, engine_now(ms->e) + delay, EV_HIT, cpu, hit_event, ms, (uint64_t)ai);
 }
 
-void memsys_issue(MemSys *ms, guint core, const MemRequest *req)
+void memsys_issue(MemSys *ms, guint cpu, const MemRequest *req)
 {
-    g_assert(core < ms->ncores);
+    g_assert(cpu < ms->ncpus);
+    guint core = cpu_core(ms, cpu);
     g_assert(ms->cores[core].l1.ways); /* memsys_attach first */
     g_assert(req->size == 1 || req->size == 2 || req->size == 4 || req->size == 8);
     g_assert((req->addr & (req->size - 1)) == 0);
@@ -372,11 +406,13 @@ void memsys_issue(MemSys *ms, guint core, const MemRequest *req)
     Access *a = acc_at(ms, ai);
     a->req = *req;
     a->core = core;
+    a->thread = (guint8)cpu_thread(ms, cpu);
     a->issued = engine_now(ms->e);
     a->src = MEM_SRC_L1;
     a->missed = FALSE;
     a->fast = FALSE;
     a->cancelled = FALSE;
+    a->deferred = FALSE;
     CoreCaches *c = &ms->cores[core];
     uint64_t line = line_of(ms, req->addr);
     if (req->kind != MEM_LOAD)
@@ -395,7 +431,7 @@ void memsys_issue(MemSys *ms, guint core, const MemRequest *req)
                 c->ff_hits++;
                 g_array_append_val(c->ff_pending, ai);
             }
-            schedule_hit(ms, core, l1_hit_cycles(ms, req), ai);
+            schedule_hit(ms, cpu, l1_hit_cycles(ms, req), ai);
             return;
         }
     }
@@ -422,7 +458,7 @@ void memsys_issue(MemSys *ms, guint core, const MemRequest *req)
                 ms->stats.l2_hits++;
                 a->src = MEM_SRC_L2;
                 private_fill(ms, c, w2->pl);
-                schedule_hit(ms, core, (Cycle)ms->cfg->l2.latency, ai);
+                schedule_hit(ms, cpu, (Cycle)ms->cfg->l2.latency, ai);
                 return;
             }
         }
@@ -433,15 +469,15 @@ void memsys_issue(MemSys *ms, guint core, const MemRequest *req)
     PrivLine *pl = pl_find(c, line);
     gint16 ri = ms->cache_lut[pl ? pl->state : CS_I][ev];
     if (ri >= 0 && (ms->cache_rows[ri].actions & CA_HIT)) {
-        schedule_hit(ms, core, l1_hit_cycles(ms, req), ai);
+        schedule_hit(ms, cpu, l1_hit_cycles(ms, req), ai);
         return;
     }
     access_attempt(ms, ai);
 }
 
-gboolean memsys_l1_has(const MemSys *ms, guint core, uint64_t addr, gboolean need_write)
+gboolean memsys_l1_has(const MemSys *ms, guint cpu, uint64_t addr, gboolean need_write)
 {
-    const Way *w = tags_find(ms, &ms->cores[core].l1, line_of(ms, addr));
+    const Way *w = tags_find(ms, &ms->cores[cpu_core(ms, cpu)].l1, line_of(ms, addr));
     if (!w)
         return FALSE;
     guint s = w->pl->state;

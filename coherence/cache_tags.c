@@ -31,7 +31,7 @@ void pl_release(MemSys *ms, CoreCaches *c, PrivLine *pl)
 
 CohCacheState memsys_cache_state(const MemSys *ms, guint core, uint64_t addr)
 {
-    const PrivLine *pl = pl_find(&ms->cores[core], line_of(ms, addr));
+    const PrivLine *pl = pl_find(&ms->cores[cpu_core(ms, core)], line_of(ms, addr));
     return pl ? pl->state : CS_I;
 }
 
@@ -88,8 +88,8 @@ static Way *tags_victim(MemSys *ms, TagArray *t, uint64_t line, gboolean any)
 void private_evict(MemSys *ms, CoreCaches *c, PrivLine *pl)
 {
     core_disturb(c);
-    if (pl->in_l1 && c->client.line_lost)
-        c->client.line_lost(c->obj, pl->line, LINE_EVICTED);
+    if (pl->in_l1)
+        core_tell_lost_line(c, pl->line, LINE_EVICTED);
     ms->stats.evictions++;
     apply_cache_event(ms, c, pl->line, pl, CE_REPLACEMENT, NIL, NIL);
 }
@@ -114,8 +114,7 @@ void private_fill(MemSys *ms, CoreCaches *c, PrivLine *pl)
             if (w->line != NO_LINE) {
                 if (has_l2) {
                     PrivLine *v = w->pl;
-                    if (c->client.line_lost)
-                        c->client.line_lost(c->obj, v->line, LINE_EVICTED);
+                    core_tell_lost_line(c, v->line, LINE_EVICTED);
                     v->in_l1 = FALSE;
                     *w = (Way){ NO_LINE, NULL, 0 };
                 } else {

@@ -33,6 +33,8 @@ static const CounterInfo mem_stats_rows[] = {
     S(bus_transactions, "transactions", "topology.interconnect bus: requests ordered on the bus (GetS, GetM, PutM)"),
     S(bus_wait_cycles, "cycles", "topology.interconnect bus: cycles requests waited for the bus while other transactions held it"),
     S(bus_snoops, "lookups", "topology.interconnect bus: snoops, a cache looking up another cache's request"),
+    S(sibling_hold_wait_cycles, "cycles",
+      "SMT: cycles accesses of one hardware thread waited for the other's atomic's hold on a line of their L1"),
 };
 #undef S
 

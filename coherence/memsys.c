@@ -64,6 +64,8 @@ MemSys *memsys_new(const QsimConfig *cfg, Engine *e, GError **error)
     build_lut(&ms->cache_lut[0][0], CE__N, ms->cache_rows, p->n_cache);
     build_lut(&ms->dir_lut[0][0], DE__N, ms->dir_rows, p->n_dir);
     ms->ncores = config_total_cores(cfg);
+    ms->ncpus = config_total_cpus(cfg);
+    g_assert(cfg->topology.threads_per_core <= MEMSYS_MAX_THREADS);
     ms->nsockets = (guint)cfg->topology.sockets;
     ms->cps = (guint)cfg->topology.cores_per_socket;
     ms->nslices = cfg->llc_slices ? (guint)cfg->llc_slices : ms->cps;
@@ -138,10 +140,11 @@ void memsys_free(MemSys *ms)
     g_free(ms);
 }
 
-void memsys_attach(MemSys *ms, guint core, const PortClient *client, void *core_obj)
+void memsys_attach(MemSys *ms, guint cpu, const PortClient *client, void *core_obj)
 {
-    g_assert(core < ms->ncores);
-    CoreCaches *c = &ms->cores[core];
+    g_assert(cpu < ms->ncpus);
+    CoreCaches *c = &ms->cores[cpu_core(ms, cpu)];
+    guint t = cpu_thread(ms, cpu);
     if (!c->l1.ways) {
         /* Tag arrays are made for the cores in use only: a 2-thread run on a 64-core model
          * should not pay for 62 idle cores' caches. */
@@ -149,8 +152,9 @@ void memsys_attach(MemSys *ms, guint core, const PortClient *client, void *core_
         if (ms->cfg->l2_enabled)
             tags_init(&c->l2, &ms->cfg->l2, ms->line_size);
     }
-    ms->cores[core].client = *client;
-    ms->cores[core].obj = core_obj;
+    c->thr[t].client = *client;
+    c->thr[t].obj = core_obj;
+    c->nthr = MAX(c->nthr, t + 1);
 }
 
 /* ======================================================================================

@@ -82,6 +82,8 @@ typedef struct {
     guint64 bus_transactions;          /* bus: requests ordered on the bus (GetS, GetM, PutM) */
     guint64 bus_wait_cycles;           /* bus: cycles requests waited for the arbiter's grant */
     guint64 bus_snoops;                /* bus: caches that looked up another cache's request */
+    guint64 sibling_hold_wait_cycles;  /* SMT: accesses waiting for the other hardware thread's
+                                        * atomic's hold_cycles on a line of their shared L1 */
     guint64 *inval_received;           /* per core: invalidations (Inv, Fwd-GetM) received */
     gsize n_inval_received;            /* cores */
     guint64 *cache_rows_fired;         /* per cache-table row, in table order */
@@ -109,11 +111,15 @@ extern const CounterRegistry line_stats_registry;
 /* ---- lifecycle ---- */
 MemSys *memsys_new(const QsimConfig *cfg, Engine *e, GError **error);
 void memsys_free(MemSys *ms);
-/* Core `core` (0 .. total cores - 1) receives its completions and line losses through client. */
+/* Logical CPU `cpu` (0 .. total CPUs - 1: hardware thread cpu / cores of core cpu % cores, as
+ * config.h numbers them; with one thread per core, the core) receives its completions and line
+ * losses through client.  The hardware threads of a core share its caches: one agent to the
+ * protocol, each told of its own accesses' answers and of every line the core loses, and each
+ * of the others' stores to their L1 (LINE_SIBLING_STORE). */
 void memsys_attach(MemSys *ms, guint core, const PortClient *client, void *core_obj);
 
 /* ---- the port ---- */
-/* Starts an access; `done` follows from an engine event. */
+/* Starts an access of logical CPU `cpu`; `done` follows from an engine event. */
 void memsys_issue(MemSys *ms, guint core, const MemRequest *req);
 /* What a core needs to fast-forward a steady loop (port.h; coherence/memsys_ff.c). */
 extern const PortFastForward memsys_fast_forward;

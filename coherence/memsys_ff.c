@@ -10,13 +10,16 @@
  * k times the clock's growth. */
 #include "coherence/memsys_internal.h"
 
+/* `core` in these is the fast-forwarding core's logical CPU (config.h): a hardware thread alone
+ * on its core (a core whose threads both run does not fast-forward: cores/core_ff.c). */
+
 /* Mark layout: [0] epoch, [1] hits, [2] L1 clock, [3 ..] completions by stable state. */
 G_STATIC_ASSERT(3 + CS_M + 1 <= G_N_ELEMENTS(((PortFfMark *)0)->w));
 
 static gboolean ff_mark(void *obj, guint core, PortFfMark *m)
 {
     MemSys *ms = obj;
-    const CoreCaches *c = &ms->cores[core];
+    const CoreCaches *c = &ms->cores[cpu_core(ms, core)];
     memset(m, 0, sizeof *m);
     m->w[0] = c->ff_epoch;
     m->w[1] = c->ff_hits;
@@ -34,7 +37,7 @@ static gboolean ff_quiet(const PortFfMark *a, const PortFfMark *b)
 static void ff_hits_in_flight(void *obj, guint core, PortFfHit *out, guint max, guint *n)
 {
     MemSys *ms = obj;
-    GArray *p = ms->cores[core].ff_pending;
+    GArray *p = ms->cores[cpu_core(ms, core)].ff_pending;
     *n = p->len;
     for (guint i = 0; i < p->len && i < max; i++) {
         const Access *a = acc_at(ms, g_array_index(p, gint32, i));
@@ -45,7 +48,7 @@ static void ff_hits_in_flight(void *obj, guint core, PortFfHit *out, guint max, 
 static void ff_hits_cancel(void *obj, guint core)
 {
     MemSys *ms = obj;
-    GArray *p = ms->cores[core].ff_pending;
+    GArray *p = ms->cores[cpu_core(ms, core)].ff_pending;
     for (guint i = 0; i < p->len; i++)
         acc_at(ms, g_array_index(p, gint32, i))->cancelled = TRUE;
     g_array_set_size(p, 0);
@@ -54,7 +57,7 @@ static void ff_hits_cancel(void *obj, guint core)
 static gboolean ff_load_hit(void *obj, guint core, const MemRequest *r, Cycle *latency)
 {
     MemSys *ms = obj;
-    CoreCaches *c = &ms->cores[core];
+    CoreCaches *c = &ms->cores[cpu_core(ms, core)];
     if (r->kind != MEM_LOAD)
         return FALSE;
     Way *w = tags_find(ms, &c->l1, line_of(ms, r->addr));
@@ -75,22 +78,24 @@ static gint32 fast_access(MemSys *ms, guint core, const MemRequest *r, Cycle iss
     gint32 ai = acc_new(ms);
     Access *a = acc_at(ms, ai);
     a->req = *r;
-    a->core = core;
+    a->core = cpu_core(ms, core);
+    a->thread = (guint8)cpu_thread(ms, core);
     a->issued = issued;
     a->src = MEM_SRC_L1;
     a->missed = FALSE;
     a->fast = TRUE;
     a->cancelled = FALSE;
+    a->deferred = FALSE;
     return ai;
 }
 
 static void ff_hit_done(void *obj, guint core, const MemRequest *r, Cycle issued)
 {
     MemSys *ms = obj;
-    guint64 epoch = ms->cores[core].ff_epoch;
+    guint64 epoch = ms->cores[cpu_core(ms, core)].ff_epoch;
     gboolean hit = access_attempt(ms, fast_access(ms, core, r, issued));
     /* The line is frozen: it still hits, and nothing else happened to the core's caches. */
-    g_assert(hit && ms->cores[core].ff_epoch == epoch);
+    g_assert(hit && ms->cores[cpu_core(ms, core)].ff_epoch == epoch);
 }
 
 static void ff_hit_resume(void *obj, guint core, const MemRequest *r, Cycle issued, Cycle done)
@@ -98,14 +103,14 @@ static void ff_hit_resume(void *obj, guint core, const MemRequest *r, Cycle issu
     MemSys *ms = obj;
     gint32 ai = fast_access(ms, core, r, issued);
     acc_at(ms, ai)->done = done;
-    g_array_append_val(ms->cores[core].ff_pending, ai);
+    g_array_append_val(ms->cores[cpu_core(ms, core)].ff_pending, ai);
     engine_schedule_class(ms->e, done, EV_HIT, core, hit_event, ms, (uint64_t)ai);
 }
 
 static void ff_advance(void *obj, guint core, const PortFfMark *a, const PortFfMark *b, guint64 k)
 {
     MemSys *ms = obj;
-    CoreCaches *c = &ms->cores[core];
+    CoreCaches *c = &ms->cores[cpu_core(ms, core)];
     g_assert(a->w[0] == b->w[0] && c->ff_epoch == b->w[0]);
     guint64 hits = b->w[1] - a->w[1];
     ms->stats.l1_hits += k * hits;

@@ -43,11 +43,13 @@
 typedef struct {
     MemRequest req;
     guint core;
+    guint8 thread;              /* the issuing hardware thread of `core` (its CPU's thread index) */
     Cycle issued;
     MemSource src;
     gboolean missed;            /* it waited for a transaction */
     gboolean fast;              /* a load the L1 answered at issue (memsys_issue's hit path) */
     gboolean cancelled;         /* its hit event does nothing (fast-forward took it over) */
+    gboolean deferred;          /* waits for the sibling thread's hold on its line (access_attempt) */
     Cycle done;                 /* a fast one: when its hit event runs */
     gint32 next;
 } Access;
@@ -61,7 +63,9 @@ typedef struct PrivLine {
     gboolean in_l1, in_l2;
     gboolean data_in;           /* the response of the own transaction has arrived */
     gint acks;                  /* acks still expected (negative: arrived before the count) */
-    Cycle held_until;           /* an atomic's hold_cycles: snoops wait until then */
+    Cycle held_until;           /* an atomic's hold_cycles: snoops wait until then, and so do the
+                                 * accesses of the other hardware thread of the core */
+    guint8 held_by;             /* the hardware thread whose atomic holds it */
     gboolean snoop_waiting;     /* a snoop waits for held_until: later atomics do not extend it */
     MemSource src;              /* where the last fill came from */
     gint32 wait_head, wait_tail;/* accesses waiting for this line (Access indices) */
@@ -115,13 +119,23 @@ typedef struct {
     guint n, cap;
 } LlcSet;
 
-/* The memory system's side of one core (not the core model of cores/): where it sits on the
- * die, the port client it answers, its private L1/L2 tag arrays and the records of every line
- * it holds (the MSHRs included).  MemSys.cores is indexed by core id. */
+/* The most hardware threads a core has (topology.threads_per_core's maximum). */
+#define MEMSYS_MAX_THREADS 2
+
+/* One hardware thread's port client (client.done NULL: none attached). */
 typedef struct {
-    guint id, socket, local;    /* core id, its socket, its stop on the socket's die */
     PortClient client;
     void *obj;
+} PortThread;
+
+/* The memory system's side of one core (not the core model of cores/): where it sits on the
+ * die, the port clients it answers (one per hardware thread attached: they share the core's
+ * caches and are one agent to the protocol), its private L1/L2 tag arrays and the records of
+ * every line it holds (the MSHRs included).  MemSys.cores is indexed by core id. */
+typedef struct {
+    guint id, socket, local;    /* core id, its socket, its stop on the socket's die */
+    PortThread thr[MEMSYS_MAX_THREADS];
+    guint nthr;                 /* hardware threads attached */
     TagArray l1, l2;
     GHashTable *lines;          /* uint64 line -> PrivLine*: every line not in I */
     /* Fast-forward (memsys_ff.c): anything but an L1 load hit bumps the epoch; the hits are
@@ -192,6 +206,7 @@ struct MemSys {
     CohRow *cache_rows, *dir_rows;           /* own copies: overridable per MemSys */
     gint16 cache_lut[CS__N][CE__N], dir_lut[DS__N][DE__N];
     guint ncores, nsockets, cps, nslices, line_shift, line_size, sharer_words;
+    guint ncpus;                /* logical CPUs: ncores x topology.threads_per_core (config.h) */
     CoreCaches *cores;          /* per core id */
     SetTable *llc;              /* per socket, of LlcSet */
     uint64_t llc_sets;
@@ -227,15 +242,32 @@ static inline PrivLine *pl_find(const CoreCaches *c, uint64_t line)
 {
     return g_hash_table_lookup(c->lines, &line);
 }
-/* Tells the access's core what was just counted against it (PortClient.counted). */
+/* The hardware thread that issued access `a`. */
+static inline const PortThread *access_thread(const MemSys *ms, const Access *a)
+{
+    return &ms->cores[a->core].thr[a->thread];
+}
+/* Tells the access's thread what was just counted against it (PortClient.counted). */
 static inline void access_counted(MemSys *ms, gint32 ai, MemCount what)
 {
     if (ai == NIL)
         return;
     const Access *a = acc_at(ms, ai);
-    const CoreCaches *c = &ms->cores[a->core];
-    if (c->client.counted)
-        c->client.counted(c->obj, &a->req, what);
+    const PortThread *t = access_thread(ms, a);
+    if (t->client.counted)
+        t->client.counted(t->obj, &a->req, what);
+}
+/* Logical CPU `cpu` (config.h's numbering) is hardware thread cpu / ncores of core cpu % ncores. */
+static inline guint cpu_core(const MemSys *ms, guint cpu) { return G_LIKELY(cpu < ms->ncores) ? cpu : cpu % ms->ncores; }
+static inline guint cpu_thread(const MemSys *ms, guint cpu) { return G_LIKELY(cpu < ms->ncores) ? 0 : cpu / ms->ncores; }
+static inline guint access_cpu(const MemSys *ms, const Access *a) { return a->thread * ms->ncores + a->core; }
+/* Every hardware thread of core c hears that its L1 copy of `line` went or lost write
+ * permission (their L1 is one). */
+static inline void core_tell_lost_line(CoreCaches *c, uint64_t line, LineLossCause cause)
+{
+    for (guint t = 0; t < c->nthr; t++)
+        if (c->thr[t].client.line_lost)
+            c->thr[t].client.line_lost(c->thr[t].obj, line, cause);
 }
 static inline gboolean is_sharer(const DirEntry *d, gint c) { return c >= 0 && (d->sharers[c / 64] >> (c % 64)) & 1; }
 static inline void sharer_add(DirEntry *d, gint c)
@@ -374,8 +406,9 @@ Cycle broadcast_bound(const MemSys *ms, gint req, uint64_t line);
  * a core asleep in a steady loop catches up first (port.h), and its loop is not steady. */
 static inline void core_disturb(CoreCaches *c)
 {
-    if (c->client.catch_up)
-        c->client.catch_up(c->obj);
+    for (guint t = 0; t < c->nthr; t++)
+        if (c->thr[t].client.catch_up)
+            c->thr[t].client.catch_up(c->thr[t].obj);
     c->ff_epoch++;
 }
 

@@ -19,7 +19,12 @@
  *    `done` runs; the line is then in M (or O/E->M) in the issuing core's L1, except for far
  *    atomics which are performed at the home;
  *  - `hold_cycles` > 0 on an atomic keeps the line in the L1 against snoops for that many
- *    cycles after it is performed (x86 locked RMW): snoops wait, and the wait is counted;
+ *    cycles after it is performed (x86 locked RMW): snoops wait, and so do the accesses of the
+ *    core's other hardware thread (SMT), and the waits are counted;
+ *  - the hardware threads of one core (SMT) share its L1 and L2 and are one agent to the
+ *    protocol: each gets `done` for its own accesses, every `line_lost` of the core, and a
+ *    `line_lost` LINE_SIBLING_STORE when another thread's store or atomic writes a line in
+ *    their L1; a thread's store buffer stays its own (no forwarding between threads);
  *  - before the memory system reads or changes a core's private caches for anything but that
  *    core's own access (a message for it, an eviction of its line), it calls the core's
  *    `catch_up`: a core that fast-forwards a steady loop brings itself up to date first.
@@ -65,6 +70,9 @@ typedef enum {
     LINE_INVALIDATED,  /* a remote write (GetM/upgrade) removed our copy */
     LINE_DOWNGRADED,   /* a remote read took M/E down to S/O: we lost write permission */
     LINE_EVICTED,      /* replaced in the L1 (capacity/conflict or back-invalidation) */
+    LINE_SIBLING_STORE,/* SMT: the core's other hardware thread wrote the line in their shared L1
+                        * (a store or atomic performed): nothing was lost, but a load that read
+                        * it before may hold old data, as after a remote invalidation */
 } LineLossCause;
 
 /* What `counted` is told about. */

@@ -115,7 +115,7 @@ static gboolean may_act_at(Core *c, Cycle t)
         return TRUE;
     if (c->wfe_sleeping && c->cfg->core.wfe_timeout > 0 && t >= c->wfe_since + (Cycle)c->cfg->core.wfe_timeout)
         return TRUE;
-    if (!c->fetch_stopped && t >= c->fetch_resume_at && c->fq_count < c->fq_size)
+    if (!c->fetch_stopped && t >= c->fetch_resume_at && c->fq_count < core_fq_limit(c))
         return TRUE;
     StallCause cause = STALL_NONE;
     if (c->fq_count > 0 && t >= c->dispatch_blocked_until) {
@@ -149,6 +149,11 @@ void core_tick(Core *c)
     did |= stage_dispatch(c);
     did |= stage_fetch(c);
     core_profile_note_head(c);
+    if (G_UNLIKELY(c->smt_denied)) {
+        c->smt_denied = FALSE; /* a stage it had work for was the sibling's: its turn comes next */
+        core_schedule_tick_at(c, now + 1);
+        return;
+    }
     if (did && may_act_at(c, now + 1)) {
         core_schedule_tick_at(c, now + 1);
         return;
@@ -258,7 +263,8 @@ void core_free(Core *c)
     g_free(c->sb);
     g_free(c->fq);
     g_free(c->dec);
-    g_free(c->bp);
+    if (!c->bp_borrowed)
+        g_free(c->bp);
     if (c->work_rand)
         g_rand_free(c->work_rand);
     core_profile_clear(&c->prof);
@@ -300,7 +306,7 @@ void core_set_fast_forward(Core *c, const PortFastForward *ff)
 {
     g_assert(!c->ff.sleeping);
     c->ff.mem = ff;
-    c->ff.on = ff != NULL;
+    c->ff.on = ff != NULL && !c->sib; /* SMT: the sibling's stores and turns are not the loop's */
 }
 
 void core_catch_up(Core *c, Cycle before)

@@ -30,6 +30,7 @@ typedef struct {
     guint64 loads_issued;           /* MEM_LOAD requests sent to the L1 */
     guint64 stores_drained;         /* MEM_STORE requests performed */
     guint64 machine_clears;         /* memory-ordering machine clears (x86 load rollback) */
+    guint64 machine_clears_sibling; /* of them, caused by the core's other hardware thread's store */
     guint64 mc_squashed_ops;
     guint64 mc_penalty_cycles;
     guint64 same_addr_replays;      /* arm64: younger same-address load re-executed */
@@ -52,6 +53,8 @@ typedef struct {
     guint64 stall_rob_full;         /* dispatch stall cycles by cause */
     guint64 stall_lb_full;
     guint64 stall_sb_full;
+    guint64 smt_stage_waits;        /* stage-cycles fetch, dispatch or retirement had work but was
+                                     * the sibling hardware thread's turn (SMT) */
     guint64 lines_lost;             /* line_lost callbacks received (invalidation or eviction) */
     guint64 marks;
 } CoreStats;
@@ -84,6 +87,8 @@ typedef struct {
     gboolean evicted;       /* machine clear: lost to an eviction (else an invalidation) */
     guint squashed;         /* squashes: ops squashed */
     Cycle penalty;          /* squashes: cycles before fetch resumes */
+    gboolean sibling;       /* machine clear: the line was written by the core's other hardware
+                             * thread (SMT), not lost */
 } CoreTraceEvent;
 typedef void (*CoreTraceFn)(void *ctx, guint core, const CoreTraceEvent *ev);
 /* `sev` retired on `core`: the receiver signals every core (core_signal_event), itself too. */
@@ -147,6 +152,18 @@ void core_signal_event(Core *c);
  * first: everything it would have done at cycles before `before` is then done (a tick skipped
  * as one that would do nothing counted too). */
 void core_set_fast_forward(Core *c, const PortFastForward *ff);
+/* SMT (cores/core_smt.c): `a` and `b` are the two hardware threads of one core (logical CPUs of
+ * one core, config.h).  They take fetch, dispatch and retirement in turn, cycle by cycle (a
+ * thread that has nothing for a stage leaves it to the other), split the structures the config's
+ * smt.* keys partition while both are active (neither halted nor without a thread: the OS
+ * model's idle), and share the branch predictor when smt.branch_predictor says so.  Their store
+ * buffers stay their own.  Neither fast-forwards (their loops are not their own). */
+void core_smt_pair(Core *a, Core *b);
+/* The core's other hardware thread, or NULL. */
+Core *core_sibling(const Core *c);
+/* The ROB, load-buffer and store-buffer entries this hardware thread may hold now: the config's
+ * sizes, or (SMT) its part of them while its sibling runs (cores/core_smt.h). */
+void core_buffer_limits(const Core *c, guint *rob, guint *lb, guint *sb);
 void core_catch_up(Core *c, Cycle before);
 gboolean core_asleep(const Core *c);
 guint64 core_cycles_fast_forwarded(const Core *c); /* core-cycles added arithmetically */

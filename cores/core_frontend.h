@@ -16,8 +16,17 @@ static gboolean stage_fetch(Core *c)
     Cycle now = c->now;
     if (c->fetch_stopped || now < c->fetch_resume_at)
         return FALSE;
+    guint fq_max = core_fq_limit(c);
+    if (G_UNLIKELY(c->sib)) {
+        if (c->fq_count >= fq_max) {
+            c->smt_denied |= smt_limits_move(c);
+            return FALSE;
+        }
+        if (!smt_take(c, SMT_FETCH))
+            return FALSE;
+    }
     guint n = 0;
-    while (n < c->fetch_width && c->fq_count < c->fq_size) {
+    while (n < c->fetch_width && c->fq_count < fq_max) {
         int32_t pc = c->fetch_pc;
         if (pc < 0 || (guint)pc >= c->ncode) {
             c->fetch_stopped = TRUE; /* off the program: the op before faults as it retires */
@@ -84,6 +93,8 @@ static gboolean stage_fetch(Core *c)
 /* What keeps the op at the fetch queue's head (there is one) from dispatching now. */
 static inline StallCause dispatch_stall(const Core *c)
 {
+    if (G_UNLIKELY(c->sib))
+        return smt_dispatch_stall(c);
     int32_t pc = c->fq[c->fq_head].pc;
     if (rob_count(c) == c->rob_size)
         return STALL_ROB;
@@ -110,11 +121,29 @@ static void dispatch_take_buffers(Core *c, RobEntry *en, const FetchSlot *f)
     }
 }
 
+/* SMT: whether dispatch is this thread's this cycle (it is when it has nothing to dispatch, or
+ * is stalled: the stage then only counts the stall). */
+static gboolean dispatch_turn(Core *c)
+{
+    if (c->fq_count == 0 || c->now < c->dispatch_blocked_until)
+        return TRUE;
+    if (dispatch_stall(c) != STALL_NONE) {
+        c->smt_denied |= smt_limits_move(c);
+        return TRUE;
+    }
+    if (smt_take(c, SMT_DISPATCH))
+        return TRUE;
+    dispatch_set_stall(c, STALL_NONE);
+    return FALSE;
+}
+
 static gboolean stage_dispatch(Core *c)
 {
     Cycle now = c->now;
     StallCause cause = STALL_NONE;
     guint n = 0;
+    if (G_UNLIKELY(c->sib) && !dispatch_turn(c))
+        return FALSE;
     while (n < c->fetch_width && c->fq_count > 0 &&
            now >= c->dispatch_blocked_until) {
         const FetchSlot *f = &c->fq[c->fq_head];

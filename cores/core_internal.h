@@ -7,10 +7,14 @@
  *                      the ordering each op imposes (decoded once per pc)
  *   core_scan.h        the execute stage's walk over the window, and its memo
  *   core_frontend.h    fetch, and dispatch with its stall counts
+ *   core_smt.h         SMT: whose turn a stage is, and how much of a shared structure a
+ *                      hardware thread may use (inline for the stages)
  * and the rest:
  *   core_memops.c      starting loads, stores, atomics and fences; the memory's responses
  *   core_rollback.c    lost lines: the monitor, x86 machine clears, arm64 same-address replays
  *   core_os.c          the OS model's side: system calls and thread contexts
+ *   core_smt.c         SMT: pairing the two hardware threads of a core, and telling one when
+ *                      the other stops or goes idle
  *   rob.c              the ROB and renaming (its hot accessors are inline below)
  *   store_buffer.c, branch_predictor.c, core_ff.c (fast-forward), core_profile.c, core_stats.c
  * Nothing outside cores/ includes it. */
@@ -301,6 +305,14 @@ struct Core {
     Cycle last_retire;
     uint64_t next_req;
 
+    /* SMT (core_smt.h): the core's other hardware thread, NULL without one.  Invariant: sib's
+     * sib is this core, and hw_thread differs between them (the lower ticks first in a cycle). */
+    Core *sib;
+    guint hw_thread;                /* this hardware thread's index in its core (config.h) */
+    Cycle stage_used[3];            /* SmtStage: the last cycle this thread used the stage */
+    gboolean smt_denied;            /* this tick a stage it wanted was the sibling's: tick again */
+    gboolean bp_borrowed;           /* bp is the sibling's (smt.branch_predictor: shared) */
+
     CoreStats st;
     CoreFf ff;
     CoreProfile prof;               /* per-pc counters; off (rows NULL) unless enabled */
@@ -308,6 +320,8 @@ struct Core {
 
 /* The ROB's operations (rob.h inline, rob.c the rest). */
 #include "cores/rob.h"
+/* SMT's turns and limits (inline for the stages). */
+#include "cores/core_smt.h"
 
 /* ==================== the ordering rules ==================== */
 /* What each op means for the ops behind it and what keeps it from starting, decoded once per
@@ -437,7 +451,7 @@ static inline void core_trace(Core *c, CoreTraceKind kind, int32_t pc, int32_t r
 {
     if (!c->trace_fn)
         return;
-    CoreTraceEvent ev = { kind, c->now, pc, resume_pc, 0, FALSE, squashed, (Cycle)penalty };
+    CoreTraceEvent ev = { kind, c->now, pc, resume_pc, 0, FALSE, squashed, (Cycle)penalty, FALSE };
     c->trace_fn(c->trace_ctx, c->id, &ev);
 }
 
@@ -477,7 +491,7 @@ static inline void dispatch_set_stall(Core *c, StallCause cause)
 /* How many of a `work` chain's ops the window holds beside older ones: an in-order core none. */
 static inline gint64 work_window(const Core *c)
 {
-    return c->in_order ? 0 : (gint64)c->rob_size;
+    return c->in_order ? 0 : (gint64)core_rob_limit(c);
 }
 
 /* ==================== execute: the timers and the memo (core_scan.h) ==================== */
@@ -558,5 +572,9 @@ void rollback_same_address(Core *c, const RobEntry *en);
 
 /* ==================== system calls (core_os.c) ==================== */
 gboolean syscall_start(Core *c, RobEntry *en, gboolean head);
+
+/* ==================== SMT (core_smt.c) ==================== */
+/* `c` halted, stopped or gave up its thread: its sibling's partitioned structures grow back. */
+void smt_thread_left(Core *c);
 
 #endif

@@ -136,6 +136,8 @@ void core_context_save(Core *c, CoreContext *out)
     c->st.cycles = now - c->start_cycle;
     c->tick_at = CYCLE_NEVER;
     engine_tick_cancel(c->e, c->id);
+    if (c->sib)
+        smt_thread_left(c);
 }
 
 void core_context_load(Core *c, const CoreContext *ctx, Cycle delay)

@@ -7,6 +7,7 @@ static const CounterInfo profile_rows_info[] = {
     S(executions, "ops", "times the op retired"),
     S(head_cycles, "cycles", "cycles the op was its core's oldest op in flight (retirement waited on it)"),
     S(clears, "events", "memory-ordering machine clears that squashed from this load"),
+    S(sibling_clears, "events", "of them, caused by a store of the sibling hardware thread (SMT)"),
     S(misses, "accesses", "L1 misses of its accesses (a store's when it drained from the store buffer)"),
     S(rfos, "requests", "requests for ownership (GetM, Upgrade) its accesses sent"),
     S(failed_cas, "events", "compare-and-swaps that found another value and store-exclusives that failed"),

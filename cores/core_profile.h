@@ -12,6 +12,7 @@
  * Invariants over a core's rows (asserted by tests/test_profile.c against CoreStats):
  *   sum executions   == insns_retired
  *   sum clears       == machine_clears
+ *   sum sibling_clears == machine_clears_sibling
  *   sum failed_cas   == cas_failed + llsc_failures
  *   sum pause_cycles == paused_cycles + wfe_sleep_cycles
  *   sum head_cycles  <= cycles
@@ -30,6 +31,7 @@ typedef struct {
     guint64 executions;     /* times it retired */
     guint64 head_cycles;    /* cycles it was the core's oldest op in flight (retirement waited on it) */
     guint64 clears;         /* memory-ordering machine clears that squashed from it (a load) */
+    guint64 sibling_clears; /* of them, caused by the sibling hardware thread's store (SMT) */
     guint64 misses;         /* L1 misses of its accesses (a store's when it drained) */
     guint64 rfos;           /* requests for ownership (GetM, Upgrade) its accesses sent */
     guint64 failed_cas;     /* CAS that found another value, store-exclusives that failed */

@@ -20,6 +20,8 @@ static void retire_stop(Core *c)
     c->st.cycles = now - c->start_cycle;
     c->tick_at = CYCLE_NEVER;
     engine_tick_cancel(c->e, c->id);
+    if (c->sib)
+        smt_thread_left(c);
 }
 
 /* The thread faulted: the core stops for good and says so (the machine ends the run).  It is
@@ -80,10 +82,21 @@ static void retire_effects(Core *c, const RobEntry *en, Cycle now)
     }
 }
 
+/* SMT: whether retirement is this thread's this cycle (it is when its head cannot retire). */
+static gboolean retire_turn(Core *c)
+{
+    if (!rob_count(c))
+        return TRUE;
+    const RobEntry *h = rob_at(c, c->head_seq);
+    return h->state != E_DONE || h->done_at >= c->now || smt_take(c, SMT_RETIRE);
+}
+
 static gboolean stage_retire(Core *c)
 {
     Cycle now = c->now;
     guint n = 0;
+    if (G_UNLIKELY(c->sib) && !retire_turn(c))
+        return FALSE;
     while (n < c->retire_width && rob_count(c) > 0) {
         RobEntry *en = rob_at(c, c->head_seq);
         if (en->state != E_DONE || en->done_at >= now)

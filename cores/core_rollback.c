@@ -1,8 +1,11 @@
-/* Lost lines (the port's `line_lost`): a line this core read was invalidated or evicted.  It
- * clears the arm64 exclusive monitor (setting the event register a WFE waits on); on x86 it
- * may roll back a load that performed too early, the memory-ordering machine clear (DESIGN.md,
- * "Cores: where the rollback lives"); on arm64 it marks the loads that read the line stale,
- * and a stale load younger than a same-address load that performs later reads again. */
+/* Lost lines (the port's `line_lost`): a line this core read was invalidated or evicted, or
+ * (SMT) written by the other hardware thread of its core in their shared L1.  It clears the
+ * arm64 exclusive monitor (setting the event register a WFE waits on); on x86 it may roll back a
+ * load that performed too early, the memory-ordering machine clear (DESIGN.md, "Cores: where
+ * the rollback lives"), by the same rule whoever wrote the line (Intel's MACHINE_CLEARS.
+ * MEMORY_ORDERING counts "snoops from another hardware thread or core"), those of the sibling
+ * counted apart; on arm64 it marks the loads that read the line stale, and a stale load
+ * younger than a same-address load that performs later reads again. */
 #include "cores/core_internal.h"
 
 /* A lost line: clears the exclusive monitor, and may squash loads that already read it. */
@@ -13,7 +16,9 @@ void rollback_line_lost(void *obj, uint64_t line_addr, LineLossCause cause)
     c->ff.taint++;
     if (cause == LINE_DOWNGRADED)
         return; /* a downgrade leaves every value we read valid */
-    c->st.lines_lost++;
+    gboolean sibling = cause == LINE_SIBLING_STORE;
+    if (!sibling)
+        c->st.lines_lost++;
     if (c->halted)
         return;
     core_touch_head(c); /* the monitor and event register; a squash redispatches */
@@ -37,12 +42,16 @@ void rollback_line_lost(void *obj, uint64_t line_addr, LineLossCause cause)
                 int32_t pc = en->pc;
                 c->st.machine_clears++;
                 CORE_PROFILE_ADD(&c->prof, pc, clears, 1);
+                if (sibling) {
+                    c->st.machine_clears_sibling++;
+                    CORE_PROFILE_ADD(&c->prof, pc, sibling_clears, 1);
+                }
                 guint squashed = rob_squash_refetch(c, s, pc, pen);
                 c->st.mc_squashed_ops += squashed;
                 c->st.mc_penalty_cycles += (guint64)pen;
                 if (c->trace_fn) {
                     CoreTraceEvent ev = { CORE_TRACE_MACHINE_CLEAR, c->now, pc, pc, line,
-                                          cause == LINE_EVICTED, squashed, (Cycle)pen };
+                                          cause == LINE_EVICTED, squashed, (Cycle)pen, sibling };
                     c->trace_fn(c->trace_ctx, c->id, &ev);
                 }
                 break;

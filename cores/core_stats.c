@@ -10,7 +10,10 @@ static const CounterInfo core_stats_rows[] = {
     S(loads_forwarded, "ops", "loads served by store-to-load forwarding"),
     S(loads_issued, "requests", "loads sent to the L1"),
     S(stores_drained, "requests", "stores drained from the store buffer to the L1"),
-    S(machine_clears, "events", "memory-ordering machine clears (a watched load's line was lost)"),
+    S(machine_clears, "events", "memory-ordering machine clears (a watched load's line was lost, or written by the "
+                                "sibling hardware thread)"),
+    S(machine_clears_sibling, "events", "of them, machine clears caused by a store of the core's other hardware thread "
+                                        "(SMT) to a line a load had read"),
     S(mc_squashed_ops, "ops", "ops squashed by memory-ordering machine clears"),
     S(mc_penalty_cycles, "cycles", "refill cycles paid for memory-ordering machine clears"),
     S(same_addr_replays, "events", "arm64: younger same-address loads re-executed to keep order"),
@@ -33,6 +36,8 @@ static const CounterInfo core_stats_rows[] = {
     S(stall_rob_full, "cycles", "dispatch stall cycles: ROB full"),
     S(stall_lb_full, "cycles", "dispatch stall cycles: load buffer full"),
     S(stall_sb_full, "cycles", "dispatch stall cycles: store buffer full"),
+    S(smt_stage_waits, "cycles", "SMT: cycles fetch, dispatch or retirement had work but it was the sibling hardware "
+                                 "thread's turn (each stage counted: up to 3 a cycle)"),
     S(lines_lost, "events", "lines this core lost to invalidation or eviction"),
     S(marks, "ops", "mark ops retired"),
 };

@@ -122,6 +122,20 @@ static Cycle longest_work(const IsaProgram *prog)
     return w;
 }
 
+/* SMT: two hardware threads of one core, both used, share its pipeline (core_smt_pair). */
+static void pair_siblings(Machine *m)
+{
+    guint cores = config_total_cores(m->cfg);
+    for (guint i = 0; i < m->n; i++) {
+        guint id = core_id(m->cores[i]);
+        for (guint t = 1; id < cores && t < (guint)m->cfg->topology.threads_per_core; t++) {
+            Core *sib = m->by_id[id + t * cores];
+            if (sib)
+                core_smt_pair(m->cores[i], sib);
+        }
+    }
+}
+
 static void poke_cb(void *ctx, uint64_t addr, unsigned size, uint64_t value)
 {
     Machine *m = ctx;
@@ -132,19 +146,23 @@ Machine *machine_new(const QsimConfig *cfg, Engine *e, const MemSystemOps *ops, 
                      const IsaProgram *prog, const IsaLayout *layout, guint nthreads,
                      const guint *cores, GError **error)
 {
-    guint total = config_total_cores(cfg);
+    /* Threads run on logical CPUs (config.h): with one hardware thread per core, the cores. */
+    guint total = config_total_cpus(cfg);
     /* the config's name is the user's text: echoed as such (sim/base/echo.h) */
     g_autofree char *name = echo_clip(cfg->name ? cfg->name : "?");
+    g_autofree char *units = cfg->topology.threads_per_core > 1 ? g_strdup_printf("%u logical CPUs", total)
+                                                                : g_strdup_printf("%u cores", total);
     /* Threads beyond the cores share them through the OS model's run queues. */
     if (nthreads == 0 || (!cores && nthreads > total)) {
-        g_set_error(error, QSIM_CONFIG_ERROR, QSIM_CONFIG_ERROR_INVALID, "%u threads do not fit machine %s (%u cores)",
-                    nthreads, name, total);
+        g_set_error(error, QSIM_CONFIG_ERROR, QSIM_CONFIG_ERROR_INVALID, "%u threads do not fit machine %s (%s)",
+                    nthreads, name, units);
         return NULL;
     }
     for (guint i = 0; cores && i < nthreads; i++)
         if (cores[i] >= total) {
             g_set_error(error, QSIM_CONFIG_ERROR, QSIM_CONFIG_ERROR_INVALID,
-                        "thread %u placed on core %u: machine %s has %u cores", i, cores[i], name, total);
+                        "thread %u placed on %s %u: machine %s has %s", i,
+                        cfg->topology.threads_per_core > 1 ? "CPU" : "core", cores[i], name, units);
             return NULL;
         }
     int entry = isa_program_find_entry(prog, "main");
@@ -180,6 +198,7 @@ Machine *machine_new(const QsimConfig *cfg, Engine *e, const MemSystemOps *ops, 
         core_set_fast_forward(m->cores[m->n], ops->ff);
         m->n++;
     }
+    pair_siblings(m);
     if (os_model_needed(prog, nthreads, m->n)) {
         m->os = os_model_new(cfg, e, prog, layout, ops->issue, ms, nthreads);
         m->shims = g_new0(PortShim, m->n);
@@ -401,7 +420,7 @@ const OsModel *machine_os(const Machine *m) { return m->os; }
 
 guint machine_thread_on_core(const Machine *m, guint core_id)
 {
-    g_assert(core_id < config_total_cores(m->cfg) && m->by_id[core_id]);
+    g_assert(core_id < config_total_cpus(m->cfg) && m->by_id[core_id]);
     return core_tid(m->by_id[core_id]);
 }
 Core *machine_core(const Machine *m, guint i) { return i < m->n ? m->cores[i] : NULL; }

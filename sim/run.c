@@ -253,7 +253,7 @@ static gboolean wire_program(const RunOptions *o, RunWiring *w, GError **error)
     if (!w->cfg)
         return FALSE;
     w->cores = g_new0(guint, wl->threads);
-    if (!placement_assign(w->cfg, wl->placement, wl->threads, w->cores, error))
+    if (!placement_assign(w->cfg, &wl->placement, wl->threads, w->cores, error))
         return FALSE;
     if (!load_lock(o, &w->lock_name, &w->lock_text, &w->lock_path, error))
         return FALSE;
@@ -266,6 +266,15 @@ static gboolean wire_program(const RunOptions *o, RunWiring *w, GError **error)
 }
 
 static gboolean tracing(const RunTraceOptions *t) { return t->text || t->perfetto || t->html; }
+
+/* The core ids a trace names: the cores, and (SMT) the logical CPUs past them that threads use. */
+static guint trace_cpus(const QsimConfig *cfg, const guint *cpus, guint threads)
+{
+    guint n = config_total_cores(cfg);
+    for (guint t = 0; t < threads; t++)
+        n = MAX(n, cpus[t] + 1);
+    return n;
+}
 
 /* The trace stream with the writers asked for, fed by the memory system's, the cores' and the
  * marks' hooks (sim/trace/trace_events.h). */
@@ -299,7 +308,7 @@ static gboolean wire_trace(const RunOptions *o, RunWiring *w, GError **error)
         .names = w->names,
         .nthreads = o->workload.threads,
         .cores = w->cores,
-        .ncores = config_total_cores(w->cfg),
+        .ncores = trace_cpus(w->cfg, w->cores, o->workload.threads),
         .lock_line = lock_sym >= 0 ? trace_names_line_of(w->names, isa_sym_addr(w->layout, (guint)lock_sym, 0)) : 0,
     };
     TraceFilter filter = { to->show ? to->show : TRACE_SHOW_DEFAULT, lines };
@@ -568,6 +577,32 @@ const char *const run_counter_group_sums[RUN_GROUPS] = {
     [RUN_GROUP_OS] = "; only in runs where the OS model ran (a lock with futex calls)",
 };
 
+/* The cores on more than one of whose hardware threads the threads ran (placed on CPUs
+ * `cpus`): one member each, {"core": c, "threads": "0+1"} (every thread on the core), in core
+ * order. */
+static JsonArray *smt_siblings(const QsimConfig *cfg, const guint *cpus, guint threads)
+{
+    JsonArray *a = json_array_new();
+    guint cores = config_total_cores(cfg);
+    for (guint c = 0; c < cores; c++) {
+        GString *ts = g_string_new(NULL);
+        guint n = 0, hw = 0;
+        for (guint t = 0; t < threads; t++)
+            if (config_cpu_core(cfg, cpus[t]) == c) {
+                hw |= 1u << config_cpu_thread(cfg, cpus[t]);
+                g_string_append_printf(ts, "%s%u", n++ ? "+" : "", t);
+            }
+        if (hw & (hw - 1)) {
+            JsonObject *o = json_object_new();
+            json_object_set_int_member(o, "core", c);
+            json_object_set_string_member(o, "threads", ts->str);
+            json_array_add_object_element(a, o);
+        }
+        g_string_free(ts, TRUE);
+    }
+    return a;
+}
+
 static JsonNode *report_run(const RunOptions *o, RunWiring *w, const RunJudgement *v)
 {
     /* The counters of the measured window: at the end, less the snapshot after the warm-up. */
@@ -598,10 +633,16 @@ static JsonNode *report_run(const RunOptions *o, RunWiring *w, const RunJudgemen
     groups[RUN_GROUP_MEMORY].stats = &memory;
     groups[RUN_GROUP_LOCK_LINE].stats = has_lock_line ? &lock_line : NULL;
     groups[RUN_GROUP_OS].stats = os ? &os_st : NULL;
-    /* The lock's `.param` values as run, for a lock that has any. */
+    /* The lock's `.param` values as run, for a lock that has any; on an SMT machine, which
+     * threads shared a core. */
     JsonObject *identity = NULL;
-    if (w->prog->params && w->prog->params->len) {
+    if (w->cfg->topology.threads_per_core > 1) {
         identity = json_object_new();
+        json_object_set_array_member(identity, "smt_siblings", smt_siblings(w->cfg, w->cores, o->workload.threads));
+    }
+    if (w->prog->params && w->prog->params->len) {
+        if (!identity)
+            identity = json_object_new();
         JsonObject *params = json_object_new();
         for (guint i = 0; i < w->prog->params->len; i++) {
             const IsaParam *prm = &g_array_index(w->prog->params, IsaParam, i);

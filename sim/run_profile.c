@@ -77,9 +77,11 @@ JsonNode *run_profile_build(const IsaProgram *prog, const char *const *texts, co
 
 /* The column heads, in profile_row_registry's order (short, so the table stays narrow). */
 static const char *const column_head[] = {
-    "execs", "head_cyc", "clears", "misses", "rfos", "fail_cas", "pause_cyc",
+    "execs", "head_cyc", "clears", "sib_clr", "misses", "rfos", "fail_cas", "pause_cyc",
 };
 G_STATIC_ASSERT(G_N_ELEMENTS(column_head) * sizeof(guint64) == sizeof(ProfileRow));
+/* A column only SMT runs can fill: the table shows it when its total is not 0. */
+static gboolean column_optional(guint k) { return !strcmp(column_head[k], "sib_clr"); }
 
 char *run_profile_text(JsonArray *profile)
 {
@@ -111,10 +113,14 @@ char *run_profile_text(JsonArray *profile)
         g_autofree char *t = g_strdup_printf("%" G_GUINT64_FORMAT, total[k]);
         w[k] = MAX(w[k], (guint)strlen(t));
     }
+    gboolean shown_col[G_N_ELEMENTS(column_head)];
+    for (guint k = 0; k < reg->n; k++)
+        shown_col[k] = !column_optional(k) || total[k] != 0;
     GString *s = g_string_new("profile (per source line, summed over the cores; lines with no count left out):\n");
     g_string_append_printf(s, "  %-*s", (int)place_w, "line");
     for (guint k = 0; k < reg->n; k++)
-        g_string_append_printf(s, " %*s", (int)w[k], column_head[k]);
+        if (shown_col[k])
+            g_string_append_printf(s, " %*s", (int)w[k], column_head[k]);
     g_string_append(s, "  source\n");
     for (guint i = 0; i < shown->len; i++) {
         JsonObject *o = shown->pdata[i];
@@ -122,16 +128,22 @@ char *run_profile_text(JsonArray *profile)
                                                  json_object_get_int_member(o, "line"));
         g_string_append_printf(s, "  %-*s", (int)place_w, place);
         for (guint k = 0; k < reg->n; k++)
-            g_string_append_printf(s, " %*" G_GINT64_FORMAT, (int)w[k], json_object_get_int_member(o, reg->rows[k].name));
+            if (shown_col[k])
+                g_string_append_printf(s, " %*" G_GINT64_FORMAT, (int)w[k],
+                                       json_object_get_int_member(o, reg->rows[k].name));
         g_string_append_printf(s, "  %s\n", json_object_get_string_member(o, "source"));
     }
     g_string_append_printf(s, "  %-*s", (int)place_w, "total");
     for (guint k = 0; k < reg->n; k++)
-        g_string_append_printf(s, " %*" G_GUINT64_FORMAT, (int)w[k], total[k]);
+        if (shown_col[k])
+            g_string_append_printf(s, " %*" G_GUINT64_FORMAT, (int)w[k], total[k]);
     g_string_append(s, "\n  execs: instructions retired; head_cyc: cycles it was its core's oldest op in flight; "
                        "clears: memory-ordering\n  machine clears squashing from it; misses, rfos: L1 misses and "
                        "requests for ownership of its\n  accesses; fail_cas: failed CAS and store-exclusives; "
                        "pause_cyc: PAUSE/YIELD and WFE cycles it started\n");
+    for (guint k = 0; k < reg->n; k++)
+        if (column_optional(k) && shown_col[k])
+            g_string_append(s, "  sib_clr: of the clears, those the sibling hardware thread's stores caused (SMT)\n");
     return g_string_free(s, FALSE);
 }
 

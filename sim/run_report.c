@@ -28,6 +28,9 @@ static const HeadlineRow headline[] = {
     { "machine_clears.memory_ordering", "core", HEAD_SUM, { "machine_clears" },
       "memory-ordering machine clears: a load that ran early lost its line and was squashed with "
       "everything after it (all cores)" },
+    { "machine_clears.sibling", "core", HEAD_SUM, { "machine_clears_sibling" },
+      "of them, clears caused by the other hardware thread of a core (SMT): its store or atomic wrote a line "
+      "in their shared L1 that a load had read before it retired (all cores; 0 without SMT siblings)" },
     { "machine_clears.penalty_cycles", "core", HEAD_SUM, { "mc_penalty_cycles" },
       "pipeline refill paid for them, core.machine_clear_penalty each (all cores; the squashed ops' "
       "re-execution is not included)" },
@@ -371,7 +374,9 @@ static const ReportKeyDoc result_keys[] = {
                                 "(host: see latency.unit)" },
     { "latency.p50", "cycles", "its median" },
     { "latency.p99", "cycles", "its 99th percentile" },
-    { "per_thread.N.core", "core index", "thread N: the core it ran on (model runs; `cpu` on the host)" },
+    { "per_thread.N.core", "CPU index", "thread N: the logical CPU it ran on (model runs; `cpu` on the host), "
+                                        "numbered as Linux numbers them: with one hardware thread per core the core, "
+                                        "else hardware thread N / cores of core N mod cores" },
     { "per_thread.N.role", "reader, writer", "thread N: which side of the lock it took" },
     { "per_thread.N.acquisitions", "acquisitions", "thread N: its acquisitions" },
     { "per_thread.N.cycles_waiting", "cycles", "thread N: time between calling `lock` and holding it, summed" },
@@ -500,7 +505,7 @@ char *run_report_reference_markdown(const CounterGroup *groups, const char *cons
         const WorkloadKey *k = &workload_schema[i];
         if (!(k->commands & WL_RUN))
             continue;
-        g_autofree char *unit = k->type == WL_ENUM ? g_strjoinv(", ", (char **)k->choices)
+        g_autofree char *unit = k->choices ? g_strjoinv(", ", (char **)k->choices)
                                                     : g_strdup(k->unit ? k->unit : "count");
         g_string_append_printf(s, "| `%s` | %s | workload (`--%s`): %s%s |\n", k->name, unit, k->flag, k->help,
                                k->mode == WL_FIXED_WORK   ? "; fixed-work runs only"

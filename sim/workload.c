@@ -39,6 +39,7 @@ static guint64 get_number(const WorkloadKey *k, const WorkloadOptions *w)
     case WL_UINT: return *(const guint *)cfield(k, w);
     case WL_UINT64: return *(const guint64 *)cfield(k, w);
     case WL_ENUM: return (guint64)*(const int *)cfield(k, w);
+    case WL_PLACEMENT: break; /* not a number */
     }
     g_assert_not_reached();
 }
@@ -49,6 +50,7 @@ static void set_number(const WorkloadKey *k, WorkloadOptions *w, guint64 v)
     case WL_UINT: *(guint *)field(k, w) = (guint)v; return;
     case WL_UINT64: *(guint64 *)field(k, w) = v; return;
     case WL_ENUM: *(int *)field(k, w) = (int)v; return;
+    case WL_PLACEMENT: break;
     }
     g_assert_not_reached();
 }
@@ -74,6 +76,8 @@ static char *choices_text(const WorkloadKey *k)
 gboolean workload_parse(const WorkloadKey *k, const char *text, const char *who, WorkloadOptions *w,
                         GError **error)
 {
+    if (k->type == WL_PLACEMENT)
+        return placement_parse(who, text, field(k, w), error);
     if (k->type == WL_ENUM) {
         for (guint i = 0; k->choices[i]; i++)
             if (!strcmp(k->choices[i], text)) {
@@ -96,6 +100,8 @@ gboolean workload_parse(const WorkloadKey *k, const char *text, const char *who,
 
 char *workload_value_text(const WorkloadKey *k, const WorkloadOptions *w)
 {
+    if (k->type == WL_PLACEMENT)
+        return placement_text(cfield(k, w));
     guint64 v = get_number(k, w);
     if (k->type == WL_ENUM)
         return g_strdup(k->choices[v]);
@@ -106,8 +112,8 @@ gboolean workload_validate(const WorkloadOptions *w, WorkloadCommand command, GE
 {
     for (guint i = 0; i < workload_schema_len; i++) {
         const WorkloadKey *k = &workload_schema[i];
-        /* An enum holds one of its choices by construction (it is set in code, not typed). */
-        if (!(k->commands & command) || k->type == WL_ENUM)
+        /* An enum or placement holds one of its values by construction (parsed, or set in code). */
+        if (!(k->commands & command) || k->type == WL_ENUM || k->type == WL_PLACEMENT)
             continue;
         guint64 v = get_number(k, w);
         if (v == 0 && !workload_key_default(k, command))
@@ -156,7 +162,10 @@ void workload_add_json(const WorkloadOptions *w, WorkloadCommand command, JsonBu
         const WorkloadKey *k = &workload_schema[i];
         if (!(k->commands & command) || k->mode == skip)
             continue;
-        if (k->type == WL_ENUM)
+        if (k->type == WL_PLACEMENT) {
+            g_autofree char *text = placement_text(cfield(k, w));
+            report_add_string(b, k->name, text);
+        } else if (k->type == WL_ENUM)
             report_add_string(b, k->name, k->choices[get_number(k, w)]);
         else
             report_add_int(b, k->name, (gint64)get_number(k, w));
@@ -189,9 +198,16 @@ char *workload_key_defaults_text(const WorkloadKey *k)
     return g_string_free(s, FALSE);
 }
 
+char *workload_key_arg_text(const WorkloadKey *k)
+{
+    if (k->choices)
+        return g_strjoinv("|", (char **)k->choices);
+    return g_ascii_strup(k->unit ? k->unit : "n", -1);
+}
+
 char *workload_key_values_text(const WorkloadKey *k)
 {
-    if (k->type == WL_ENUM)
+    if (k->choices)
         return g_strjoinv(", ", (char **)k->choices);
     return g_strdup_printf("%" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT "%s%s (%s)", k->min, k->max,
                            k->unit ? " " : "", k->unit ? k->unit : "", k->max_why);

@@ -25,6 +25,7 @@ typedef enum {
     WL_UINT,               /* guint field */
     WL_UINT64,             /* guint64 field */
     WL_ENUM,               /* an enum field (int-sized), value = index into choices */
+    WL_PLACEMENT,          /* a Placement (sim/placement.h): a policy of `choices` or a CPU list */
 } WorkloadType;
 
 /* Which kind of run a row describes: the echo shows fixed-work rows only in fixed-work runs
@@ -66,7 +67,7 @@ extern const guint workload_schema_len;
 typedef struct {
     guint threads;              /* one per core (natively: per CPU) */
     guint readers;              /* threads 0..readers-1 take the read side */
-    PlacementPolicy placement;  /* thread to core (the model only) */
+    Placement placement;        /* thread to logical CPU (the model only) */
     HarnessPlacement data;      /* critical-section data in the lock's line or its own */
     guint cs_writes;            /* extra shared words written per critical section */
     guint cs_work;              /* work inside the critical section (cycles; natively work units) */
@@ -105,6 +106,8 @@ void workload_harness(const WorkloadOptions *w, HarnessOptions *h);
 /* Adds the workload of `command` to the open JSON object: one member per row (integers, enum
  * names), in table order, skipping rows of the other mode. */
 void workload_add_json(const WorkloadOptions *w, WorkloadCommand command, JsonBuilder *b);
+/* What an option takes, for help and the man page: "N", "CYCLES", or its choices "a|b". */
+char *workload_key_arg_text(const WorkloadKey *k);
 /* A row's commands ("run, native, verify, sweep"), its default with the per-command ones
  * ("1000; verify: 3 (why)"), and its values ("fill, spread", "0 to 64"). */
 char *workload_key_commands_text(const WorkloadKey *k);

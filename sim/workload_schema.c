@@ -8,7 +8,6 @@
 
 #define OFF(field) offsetof(WorkloadOptions, field)
 
-static const char *const placement_choices[] = { "fill", "spread", NULL };   /* PlacementPolicy order */
 static const char *const data_choices[] = { "same-line", "separate-line", NULL }; /* HarnessPlacement order */
 
 static const WorkloadDefault iterations_defaults[] = {
@@ -33,9 +32,12 @@ const WorkloadKey workload_schema[] = {
     { "readers", "readers", 0, "readers", WL_UINT, OFF(readers), "0", 0, 4096, NULL, WL_RUN | WL_VERIFY | WL_SWEEP,
       WL_ANY_MODE, NULL, "Reader/writer locks (qrwlock): the first N threads take the read side", NULL,
       "no more than --threads" },
-    { "placement", "placement", 0, "placement", WL_ENUM, OFF(placement), "fill", 0, 0, placement_choices,
+    { "placement", "placement", 0, "placement", WL_PLACEMENT, OFF(placement), "fill", 0, 0, placement_choices,
       WL_RUN | WL_SWEEP, WL_ANY_MODE, NULL,
-      "Thread placement: fill (socket by socket) or spread (round-robin over sockets)", NULL, NULL },
+      "Thread placement on logical CPUs (numbered as Linux does: CPU c is hardware thread c / cores of "
+      "core c mod cores): fill (socket by socket) or spread (round-robin over sockets), one thread "
+      "per core; smt (sibling hardware threads first: threads 0 and 1 share core 0); or cpus:LIST "
+      "(these CPUs in order, e.g. cpus:0,36, as `qsim native --cpus` takes them)", NULL, NULL },
     { "data", "data", 0, "data", WL_ENUM, OFF(data), "separate-line", 0, 0, data_choices, WL_ALL, WL_ANY_MODE, NULL,
       "Critical-section data in the lock's line (workload A) or in its own line (workload B)", NULL, NULL },
     { "cs_writes", "cs-writes", 0, "cs_writes", WL_UINT, OFF(cs_writes), "1", 0, 64, NULL, WL_ALL, WL_ANY_MODE,

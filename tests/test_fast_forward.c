@@ -16,6 +16,7 @@
 #include "cores/isa/isa_exec.h"
 #include "coherence/memsys.h"
 #include "sim/lock_find.h"
+#include "sim/placement.h"
 #include "tests/run_qsim.h"
 
 /* ==================== one machine, both ways ==================== */
@@ -450,6 +451,51 @@ START_TEST(test_profiles_identical)
 }
 END_TEST
 
+/* SMT (topology.threads_per_core 2): threads on the two hardware threads of a core (which do not
+ * fast-forward: the sibling's stores and the shared stages make their loops not their own), a
+ * thread alone on a core's second hardware thread (which does: the memory system answers it as
+ * its core), and both in one run, every lock on the machines with two threads per core, fixed
+ * work and fixed time: the reports byte for byte, and the lone threads fast-forwarded. */
+START_TEST(test_sibling_placements_identical)
+{
+    static const char *const configs[] = { "haswell", "skylake-sp" };
+    gboolean quick = test_scale_quick();
+    GPtrArray *locks = lock_names();
+    guint compared = 0, forwarded = 0;
+    for (guint c = 0; c < G_N_ELEMENTS(configs); c++) {
+        FfMachine fm = { configs[c], configs[c], { NULL } };
+        guint cores = machine_cores(&fm);
+        g_autofree char *alone = g_strdup_printf("cpus:%u,1", cores);          /* core 0's second thread, core 1 */
+        g_autofree char *mixed = g_strdup_printf("cpus:0,%u,1,%u", cores, cores + 2); /* siblings and a lone one */
+        const char *const placements[] = { "smt", alone, mixed };
+        static const guint threads[] = { 2, 3, 4 };
+        for (guint l = 0; l < locks->len; l++) {
+            if (quick && l % 3 != c % 3)
+                continue;
+            for (guint k = 0; k < G_N_ELEMENTS(placements); k++) {
+                RunOptions o;
+                options_for(&o, &fm, locks->pdata[l], threads[k]);
+                ck_assert(placement_parse(NULL, placements[k], &o.workload.placement, NULL));
+                o.workload.data = (l + k) % 2 ? HARNESS_SAME_LINE : HARNESS_SEPARATE_LINE;
+                if (k == 2) {
+                    o.workload.duration = 8000;
+                    o.workload.jitter = 30;
+                } else {
+                    o.workload.iterations = 20;
+                }
+                double share = compare_run(&o, fm.name);
+                if (share > 0)
+                    forwarded++;
+                compared++;
+            }
+        }
+    }
+    g_ptr_array_unref(locks);
+    ck_assert_uint_gt(compared, 0);
+    ck_assert_msg(forwarded > 0, "none of %u runs fast-forwarded", compared);
+}
+END_TEST
+
 /* The OS model's time slices end while cores sleep in steady loops: with three and four
  * threads on two cores, the spinners are preempted (the slice's end catches the sleeper up
  * first) and switched back, many times, until thread 0's long work sets the flag: 200 `work
@@ -568,6 +614,7 @@ Suite *make_fast_forward_suite(void)
     tcase_add_loop_test(eq, test_reports_identical, 0, G_N_ELEMENTS(machines));
     tcase_add_loop_test(eq, test_warmup_windows_identical, 0, G_N_ELEMENTS(machines));
     tcase_add_loop_test(eq, test_profiles_identical, 0, G_N_ELEMENTS(machines));
+    tcase_add_test(eq, test_sibling_placements_identical);
     tcase_add_test(eq, test_cli_no_fast_forward);
     tcase_add_test(eq, test_litmus_no_fast_forward);
     suite_add_tcase(s, eq);

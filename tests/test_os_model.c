@@ -51,7 +51,7 @@ static OsRig *os_rig_run(const char *config, const char *const *sets, const char
     ck_assert_msg(r->ms, "%s", err ? err->message : "");
     memsys_set_check(r->ms, TRUE);
     g_autofree guint *cores = g_new(guint, nthreads);
-    ck_assert(placement_assign(r->cfg, PLACE_FILL, nthreads, cores, &err));
+    ck_assert(placement_assign_policy(r->cfg, PLACE_FILL, nthreads, cores, &err));
     r->m = machine_new(r->cfg, r->e, &machine_memsys_ops, r->ms, r->p, r->lay, nthreads, cores, &err);
     ck_assert_msg(r->m, "%s", err ? err->message : "");
     r->outcome = machine_run(r->m, CYCLE_NEVER);
@@ -464,7 +464,8 @@ END_TEST
  * `qsim run --config haswell --lock ttas --threads 4 --iterations 300 --format json
  * --no-host-time` by the qsim before the OS model merged, then remade where the report changed
  * on purpose since: the `faulted` and `halted_in_lock` verdicts, and queued requests' stall rows
- * counted in dir_rows_fired, the bus counters, zero off a bus).  If the model's timing
+ * counted in dir_rows_fired, the bus counters, zero off a bus; SMT's keys, with haswell's two
+ * threads per core: smt_siblings empty, the sibling's clears and waits 0).  If the model's timing
  * changes on purpose, regenerate it and
  * read the diff: no cycle may move for a lock that makes no system call. */
 START_TEST(test_spinlock_report_as_before)

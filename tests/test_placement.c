@@ -13,10 +13,10 @@ START_TEST(test_fill_and_spread)
 {
     g_autoptr(QsimConfig) c = two_by_four();
     guint cores[8];
-    ck_assert(placement_assign(c, PLACE_FILL, 5, cores, NULL));
+    ck_assert(placement_assign_policy(c, PLACE_FILL, 5, cores, NULL));
     ck_assert_uint_eq(cores[3], 3);
     ck_assert_uint_eq(cores[4], 4);
-    ck_assert(placement_assign(c, PLACE_SPREAD, 8, cores, NULL));
+    ck_assert(placement_assign_policy(c, PLACE_SPREAD, 8, cores, NULL));
     guint want[] = { 0, 4, 1, 5, 2, 6, 3, 7 };
     for (guint i = 0; i < 8; i++)
         ck_assert_uint_eq(cores[i], want[i]);
@@ -29,15 +29,15 @@ START_TEST(test_too_many_threads)
     g_autoptr(QsimConfig) c = two_by_four();
     guint cores[11];
     GError *e = NULL;
-    ck_assert(placement_assign(c, PLACE_FILL, 11, cores, &e));
+    ck_assert(placement_assign_policy(c, PLACE_FILL, 11, cores, &e));
     ck_assert_uint_eq(cores[7], 7);
     ck_assert_uint_eq(cores[8], 0);
     ck_assert_uint_eq(cores[10], 2);
-    ck_assert(placement_assign(c, PLACE_SPREAD, 11, cores, &e));
+    ck_assert(placement_assign_policy(c, PLACE_SPREAD, 11, cores, &e));
     ck_assert_uint_eq(cores[7], 7);
     ck_assert_uint_eq(cores[8], 0);
     ck_assert_uint_eq(cores[9], 4);
-    ck_assert(!placement_assign(c, PLACE_FILL, 0, cores, &e));
+    ck_assert(!placement_assign_policy(c, PLACE_FILL, 0, cores, &e));
     ck_assert_str_eq(e->message, "--threads 0: a run needs a thread");
     g_error_free(e);
 }

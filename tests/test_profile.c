@@ -278,8 +278,8 @@ START_TEST(test_json_shape)
     /* after the counters, before nothing else (no host time) */
     g_autoptr(GList) members = json_object_get_members(rep);
     ck_assert_str_eq(g_list_last(members)->data, "profile");
-    static const char *const keys[] = { "file", "line", "source", "executions", "head_cycles", "clears", "misses",
-                                        "rfos", "failed_cas", "pause_cycles" };
+    static const char *const keys[] = { "file", "line", "source", "executions", "head_cycles", "clears",
+                                        "sibling_clears", "misses", "rfos", "failed_cas", "pause_cycles" };
     gint64 prev_line = 0;
     gboolean in_harness = FALSE;
     for (guint i = 0; i < json_array_get_length(p); i++) {

@@ -13,7 +13,13 @@ static const WorkloadCommand commands[] = { WL_RUN, WL_NATIVE, WL_VERIFY, WL_SWE
 
 static gsize field_size(const WorkloadKey *k)
 {
-    return k->type == WL_UINT64 ? sizeof(guint64) : k->type == WL_UINT ? sizeof(guint) : sizeof(int);
+    switch (k->type) {
+    case WL_UINT64: return sizeof(guint64);
+    case WL_UINT: return sizeof(guint);
+    case WL_ENUM: return sizeof(int);
+    case WL_PLACEMENT: return sizeof(Placement);
+    }
+    g_assert_not_reached();
 }
 
 /* ---- the table ---- */
@@ -282,7 +288,7 @@ START_TEST(test_sweep_axes_from_table)
         if (!k->axis)
             continue;
         /* The last choice, or the maximum that is not the default. */
-        g_autofree char *v = k->type == WL_ENUM ? g_strdup(k->choices[1])
+        g_autofree char *v = k->choices ? g_strdup(k->choices[1])
                                                 : g_strdup_printf("%" G_GUINT64_FORMAT, MIN(k->max, k->min + 3));
         g_string_append_printf(text, "%s: %s\n", k->axis, v);
     }
@@ -300,7 +306,7 @@ START_TEST(test_sweep_axes_from_table)
     ck_assert_uint_eq(o.workload.iterations, 4);
     ck_assert_uint_eq(o.workload.duration, 4); /* its minimum is 1 */
     ck_assert_uint_eq(o.workload.jitter, 3);
-    ck_assert_int_eq(o.workload.placement, PLACE_SPREAD);
+    ck_assert_int_eq(o.workload.placement.policy, PLACE_SPREAD);
     ck_assert_int_eq(o.workload.data, HARNESS_SEPARATE_LINE);
     ck_assert_ptr_null(o.sets[0]);
     /* a row without an axis is none */

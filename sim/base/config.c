@@ -743,6 +743,8 @@ static gboolean cross_check(const Loader *L, GError **error)
           ("llc.slices", "topology.cores_per_socket", "topology.ondie"),
           "%" G_GINT64_FORMAT " slices exceed topology.cores_per_socket (%" G_GINT64_FORMAT "): a ring or mesh "
           "has a stop per core (only ondie: crossbar takes more)", c->llc_slices, c->topology.cores_per_socket);
+    CHECK(c->smt.branch_predictor != SMT_PARTITIONED, ("smt.branch_predictor"),
+          "partitioned: the predictor is a counter per pc, which has no parts to split (shared or replicated)");
     /* The bus runs the Primer's snooping tables (coherence/msi_bus.c, mesi_bus.c): one bus, no
      * home directory to keep an O or F copy's bookkeeping or to perform far atomics. */
     gboolean bus = c->topology.interconnect == INTERCONNECT_BUS;

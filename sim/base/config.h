@@ -19,6 +19,11 @@ typedef enum { HOME_INTERLEAVE, HOME_FIRST_TOUCH } HomePolicy;
 /* How coherence requests travel: to the line's home directory over the on-die network and the
  * socket links, or broadcast on one atomic snooping bus (coherence/bus.c). */
 typedef enum { INTERCONNECT_DIRECTORY, INTERCONNECT_BUS } InterconnectKind;
+/* How a structure of a core is shared between its hardware threads (topology.threads_per_core
+ * above 1): statically partitioned (each active thread gets an equal part; a thread alone on
+ * the core, its sibling halted or idle, gets all of it), competitively shared (the threads
+ * together use at most its size), or replicated (each thread has one of the full size). */
+typedef enum { SMT_PARTITIONED, SMT_SHARED, SMT_REPLICATED } SmtSharing;
 
 typedef struct {
     gint64 size;      /* bytes */
@@ -38,6 +43,7 @@ typedef struct {
     struct {
         gint64 sockets;
         gint64 cores_per_socket;
+        gint64 threads_per_core;       /* hardware threads (SMT) per core: they share its caches */
         SocketTopology socket_links;
         gint64 socket_hop_cycles;      /* one inter-socket hop, one way */
         gint64 package_hop_cycles;     /* between dies of one package (mcm-pairs) */
@@ -73,6 +79,14 @@ typedef struct {
         AtomicsKind atomics;
         gint64 wfe_timeout;
     } core;
+
+    struct {                           /* hardware threads of one core (topology.threads_per_core) */
+        SmtSharing rob;
+        SmtSharing load_buffer;
+        SmtSharing store_buffer;
+        SmtSharing fetch_queue;
+        SmtSharing branch_predictor;   /* shared or replicated (a per-pc table has no parts) */
+    } smt;
 
     CacheConfig l1;
     gboolean l2_enabled;
@@ -188,5 +202,15 @@ static inline guint config_total_cores(const QsimConfig *c)
 {
     return (guint)(c->topology.sockets * c->topology.cores_per_socket);
 }
+
+/* Logical CPUs (hardware threads) are numbered as Linux numbers them on x86: CPU c is hardware
+ * thread c / cores of core c mod cores, so CPUs 0 .. cores-1 are every core's first thread and
+ * the next `cores` their siblings.  With one thread per core a CPU is its core. */
+static inline guint config_total_cpus(const QsimConfig *c)
+{
+    return config_total_cores(c) * (guint)c->topology.threads_per_core;
+}
+static inline guint config_cpu_core(const QsimConfig *c, guint cpu) { return cpu % config_total_cores(c); }
+static inline guint config_cpu_thread(const QsimConfig *c, guint cpu) { return cpu / config_total_cores(c); }
 
 #endif

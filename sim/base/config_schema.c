@@ -23,6 +23,7 @@ static const char *const ondie_choices[] = { "ring", "mesh", "crossbar", NULL };
 static const char *const xsock_choices[] = { "broadcast", "directory", "probe-filter", NULL };
 static const char *const home_choices[] = { "interleave", "first-touch", NULL };
 static const char *const interconnect_choices[] = { "directory", "bus", NULL };
+static const char *const smt_choices[] = { "partitioned", "shared", "replicated", NULL }; /* SmtSharing order */
 
 const CfgKey qsim_config_schema[] = {
     /* path, type, offset, default, min, max, choices, unit, doc, the archs it applies to */
@@ -46,6 +47,12 @@ const CfgKey qsim_config_schema[] = {
       "Number of sockets (or dies with their own LLC).", ANY_ARCH },
     { "topology.cores_per_socket", CFG_INT, OFF(topology.cores_per_socket), NULL, 1, 256, NULL, NULL,
       "Cores per socket.", ANY_ARCH },
+    { "topology.threads_per_core", CFG_INT, OFF(topology.threads_per_core), "1", 1, 2, NULL, NULL,
+      "Hardware threads per core (SMT; Intel's Hyper-Threading): the threads of a core share its L1 "
+      "and L2 and are one agent to the coherence protocol, and share its pipeline as the smt.* keys "
+      "say.  Logical CPUs are numbered as Linux numbers them: CPU c is thread c / cores of core c mod "
+      "cores.  --placement fill and spread use each core's first thread only; smt fills siblings "
+      "first.", ANY_ARCH },
     { "topology.socket_links", CFG_ENUM, OFF(topology.socket_links), "full", 0, 0, links_choices, NULL,
       "How sockets are joined: full (every pair one hop), ring, twisted-hypercube (8 sockets, at "
       "most 2 hops), mcm-pairs (two dies per package: package_hop_cycles between them).", ANY_ARCH },
@@ -134,6 +141,31 @@ const CfgKey qsim_config_schema[] = {
       "arm64 atomics: llsc (LDAXR/STLXR loops), lse-near (in the L1, line in M), lse-far (at the home).", ARM64_ONLY },
     { "core.wfe_timeout", CFG_INT, OFF(core.wfe_timeout), "0", 0, 1e12, NULL, "cycles",
       "arm64 WFE wakes after this many cycles without an event (0: never; the event stream is off).", ARM64_ONLY },
+
+    /* The structures of a core its hardware threads share (topology.threads_per_core 2).  The
+     * defaults are Intel's since Sandy Bridge (Intel 64 and IA-32 Architectures Optimization
+     * Reference Manual, 248966, on Intel Hyper-Threading Technology): the ROB, load and store
+     * buffers statically partitioned, the scheduler and the caches competitively shared, the
+     * branch predictor shared. */
+    { "smt.rob", CFG_ENUM, OFF(smt.rob), "partitioned", 0, 0, smt_choices, NULL,
+      "How the hardware threads of a core share its ROB: partitioned (half each while both run; all "
+      "of it to a thread whose sibling has halted or is idle in the OS model, not one that pauses), "
+      "shared (together at most core.rob), replicated (core.rob each).  Only with "
+      "topology.threads_per_core 2.", ANY_ARCH },
+    { "smt.load_buffer", CFG_ENUM, OFF(smt.load_buffer), "partitioned", 0, 0, smt_choices, NULL,
+      "The same for the load buffer (core.load_buffer).", ANY_ARCH },
+    { "smt.store_buffer", CFG_ENUM, OFF(smt.store_buffer), "partitioned", 0, 0, smt_choices, NULL,
+      "The same for the store buffer (core.store_buffer).  Each thread's stores are its own: no "
+      "store-to-load forwarding between threads, whatever the setting (Linux "
+      "Documentation/arch/x86/mds.rst: store buffers are partitioned between the threads and "
+      "repartitioned when one goes idle).", ANY_ARCH },
+    { "smt.fetch_queue", CFG_ENUM, OFF(smt.fetch_queue), "partitioned", 0, 0, smt_choices, NULL,
+      "The same for the fetch queue between fetch and dispatch (2 x core.fetch_width ops), which "
+      "stands for the decoded-op queue.", ANY_ARCH },
+    { "smt.branch_predictor", CFG_ENUM, OFF(smt.branch_predictor), "shared", 0, 0, smt_choices, NULL,
+      "The branch predictor's counters: shared (the threads train one table) or replicated (a table "
+      "each); a per-pc table has nothing to partition.  The return-address stack is each "
+      "thread's own.", ANY_ARCH },
 
     { "l1.size", CFG_SIZE, OFF(l1.size), "32KiB", 1024, 1e9, NULL, "bytes", "Private L1 data cache size.", ANY_ARCH },
     { "l1.ways", CFG_INT, OFF(l1.ways), "8", 1, 64, NULL, NULL, "L1 associativity.", ANY_ARCH },

@@ -24,14 +24,6 @@ static gboolean on_workload_flag(const char *option_name, const char *value, gpo
     g_assert_not_reached(); /* GOption only calls us for the entries we generated */
 }
 
-/* "N", "CYCLES", or the choices "a|b". */
-static char *arg_text(const WorkloadKey *k)
-{
-    if (k->type == WL_ENUM)
-        return g_strjoinv("|", (char **)k->choices);
-    return k->unit ? g_ascii_strup(k->unit, -1) : g_strdup("N");
-}
-
 void workload_flags_init(WorkloadFlags *f, WorkloadOptions *w, WorkloadCommand command)
 {
     G_STATIC_ASSERT(sizeof f->given * 8 >= 64);
@@ -48,7 +40,7 @@ void workload_flags_init(WorkloadFlags *f, WorkloadOptions *w, WorkloadCommand c
             continue;
         const char *def = workload_key_default(k, command);
         char *help = def ? g_strdup_printf("%s (default %s)", k->help, def) : g_strdup(k->help);
-        char *arg = arg_text(k);
+        char *arg = workload_key_arg_text(k);
         g_ptr_array_add(f->strings, help);
         g_ptr_array_add(f->strings, arg);
         f->entries[n++] = (GOptionEntry){ k->flag, k->short_flag, 0, G_OPTION_ARG_CALLBACK,

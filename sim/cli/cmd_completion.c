@@ -19,14 +19,21 @@ typedef enum {
     COMPLETE_CHOICES,     /* the words of an argument like "text|json|csv" */
 } CompleteKind;
 
-/* Lower-case words joined by '|' ("text|json|csv", "configs|locks"): a choice. */
+/* Lower-case words joined by '|' ("text|json|csv", "configs|locks"): a choice.  A word may end
+ * in a prefix and its argument's name ("cpus:LIST"): the prefix is offered. */
 static gboolean is_choice_list(const char *arg)
 {
     if (!arg || !*arg)
         return FALSE;
-    for (const char *p = arg; *p; p++)
-        if (!g_ascii_islower(*p) && !g_ascii_isdigit(*p) && *p != '-' && *p != '|')
+    gboolean after_colon = FALSE;
+    for (const char *p = arg; *p; p++) {
+        if (*p == '|')
+            after_colon = FALSE;
+        else if (*p == ':')
+            after_colon = TRUE;
+        else if (!g_ascii_islower(*p) && !g_ascii_isdigit(*p) && *p != '-' && !(after_colon && g_ascii_isupper(*p)))
             return FALSE;
+    }
     return TRUE;
 }
 
@@ -83,8 +90,13 @@ static void emit_reply(GString *s, CompleteKind kind, const char *arg)
         g_string_append(s, "COMPREPLY=($(compgen -f -X '!*.yaml' -- \"$cur\") $(compgen -d -- \"$cur\"))");
         break;
     case COMPLETE_CHOICES: {
-        g_autofree char *words = g_strdup(arg);
-        g_strdelimit(words, "|", ' ');
+        g_auto(GStrv) parts = g_strsplit(arg, "|", -1);
+        for (guint i = 0; parts[i]; i++) {
+            char *colon = strchr(parts[i], ':');
+            if (colon)
+                colon[1] = '\0'; /* "cpus:LIST": offer "cpus:" */
+        }
+        g_autofree char *words = g_strjoinv(" ", parts);
         g_string_append_printf(s, "COMPREPLY=($(compgen -W \"%s\" -- \"$cur\"))", words);
         break;
     }

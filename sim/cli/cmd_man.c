@@ -90,8 +90,7 @@ static void section_workload(GString *s)
         g_autofree char *commands = workload_key_commands_text(k);
         g_autofree char *defaults = workload_key_defaults_text(k);
         g_autofree char *values = workload_key_values_text(k);
-        g_autofree char *arg = k->type == WL_ENUM ? g_strjoinv("|", (char **)k->choices)
-                                                  : g_ascii_strup(k->unit ? k->unit : "n", -1);
+        g_autofree char *arg = workload_key_arg_text(k);
         roff_option_tag(s, k->short_flag, k->flag, arg);
         g_autofree char *text = g_strdup_printf("%s. Commands: %s. Default: %s. Values: %s.", k->help, commands,
                                                 defaults, values);

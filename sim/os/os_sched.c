@@ -33,11 +33,13 @@ OsModel *os_model_new(const QsimConfig *cfg, Engine *e, const IsaProgram *prog, 
     for (guint t = 0; t < nthreads; t++)
         os->threads[t].tid = t;
     os->cores = g_ptr_array_new();
-    os->ncore_ids = config_total_cores(cfg);
+    os->ncore_ids = config_total_cpus(cfg); /* the OS schedules on logical CPUs (hardware threads) */
     os->by_id = g_new0(OsCore *, os->ncore_ids);
-    /* Linux: futex_hashsize = roundup_pow_of_two(256 * num_possible_cpus()). */
+    /* Linux: futex_hashsize = roundup_pow_of_two(256 * num_possible_cpus()).  Counted here over
+     * cores, not logical CPUs: a config's SMT then moves no bucket (so no result) of a run
+     * that uses one thread per core; on an SMT machine Linux has twice as many buckets. */
     os->nbuckets = 1;
-    while (os->nbuckets < 256 * os->ncore_ids)
+    while (os->nbuckets < 256 * config_total_cores(cfg))
         os->nbuckets *= 2;
     os->buckets = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, os_bucket_free);
     g_queue_init(&os->sleepers);
@@ -88,7 +90,7 @@ void os_model_add_core(OsModel *os, Core *c)
     oc->os = os;
     oc->core = c;
     oc->id = id;
-    oc->socket = id / (guint)os->cfg->topology.cores_per_socket;
+    oc->socket = config_cpu_core(os->cfg, id) / (guint)os->cfg->topology.cores_per_socket;
     oc->state = OC_RUNNING;
     g_queue_init(&oc->runq);
     g_ptr_array_add(os->cores, oc);

@@ -291,7 +291,11 @@ char *trace_pipe_text(const TraceContext *ctx, const CoreTraceEvent *ev)
         return g_strdup_printf("memory-ordering machine clear: the load at %s (%s) had read %s, which was %s "
                                "before the load "
                                "retired; %u ops squashed, refetch after %" G_GUINT64_FORMAT " cycles",
-                               pos, insn, line, ev->evicted ? "evicted" : "invalidated", ev->squashed, ev->penalty);
+                               pos, insn, line,
+                               ev->sibling   ? "written by the other hardware thread of its core (SMT)"
+                               : ev->evicted ? "evicted"
+                                             : "invalidated",
+                               ev->squashed, ev->penalty);
     }
     case CORE_TRACE_MISPREDICT: {
         g_autofree char *to = trace_insn_pos(ctx, ev->resume_pc);
