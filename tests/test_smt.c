@@ -223,6 +223,8 @@ static char *report_text(const char *config, const char *lock, guint threads, co
     JsonObject *o = run_json(config, lock, threads, placement, sets, 0, &r);
     if (json_object_has_member(o, "smt_siblings"))
         json_object_remove_member(o, "smt_siblings");
+    /* the --set and the config's hash are the run's provenance, not its figures */
+    json_object_remove_member(o, "provenance");
     char *s = report_to_json(r.report);
     run_result_clear(&r);
     return s;
