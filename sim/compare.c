@@ -41,6 +41,17 @@ static const struct {
     { "qspin", "qspin-cmpxchg", "docs/study-qspin-cmpxchg.md" },
 };
 
+guint compare_default_placements(const QsimConfig *cfg, PlacementPolicy out[3])
+{
+    guint n = 0;
+    out[n++] = PLACE_FILL;
+    if (cfg->topology.threads_per_core > 1)
+        out[n++] = PLACE_SMT;
+    if (cfg->topology.sockets > 1)
+        out[n++] = PLACE_SPREAD;
+    return n;
+}
+
 void compare_options_init(CompareOptions *o)
 {
     memset(o, 0, sizeof *o);
@@ -55,6 +66,7 @@ void compare_options_init(CompareOptions *o)
     o->ndata = 2;
     o->seeds = 10;
     o->iterations = 300;
+    o->other_max_threads = 4;
 }
 
 /* ---- running ---- */
@@ -84,6 +96,8 @@ static void run_cell(gpointer data, gpointer unused)
     ro.lock = c->side == SIDE_B ? c->o->lock_b : c->o->lock_a;
     ro.sets = c->side == SIDE_A_NO_ROLLBACK ? no_rollback : NULL;
     ro.workload.threads = c->row->threads;
+    ro.workload.placement.policy = c->row->placement;
+    ro.workload.placement.ncpus = 0;
     ro.workload.data = c->row->data;
     ro.workload.iterations = c->o->iterations;
     ro.workload.jitter = REPEAT_DEFAULT_JITTER;
@@ -237,18 +251,23 @@ CompareResult *compare_run(const CompareOptions *o, GError **error)
     res->config_name = g_strdup(cfg->name);
     res->ok = TRUE;
     res->rows = g_array_new(FALSE, TRUE, sizeof(CompareRow));
+    if (!res->o.nplacements)
+        res->o.nplacements = compare_default_placements(cfg, res->o.placements);
     for (guint d = 0; d < o->ndata; d++)
-        for (guint t = 0; t < o->nthreads; t++) {
-            CompareRow row = { .threads = o->threads[t], .data = o->data[d] };
-            g_array_append_val(res->rows, row);
-        }
+        for (guint p = 0; p < res->o.nplacements; p++)
+            for (guint t = 0; t < o->nthreads; t++) {
+                if (res->o.placements[p] != PLACE_FILL && o->other_max_threads && o->threads[t] > o->other_max_threads)
+                    continue;
+                CompareRow row = { .threads = o->threads[t], .data = o->data[d], .placement = res->o.placements[p] };
+                g_array_append_val(res->rows, row);
+            }
     guint ncells = res->rows->len * SIDE__COUNT;
     Cell *cells = g_new0(Cell, ncells);
     guint jobs = o->jobs ? o->jobs : MAX(1u, g_get_num_processors());
     GThreadPool *pool = g_thread_pool_new(run_cell, NULL, (gint)jobs, TRUE, NULL);
     /* The largest rows first, so that the last to finish is a short one. */
     for (guint k = ncells; k-- > 0;) {
-        cells[k] = (Cell){ o, &g_array_index(res->rows, CompareRow, k / SIDE__COUNT), k % SIDE__COUNT, NULL };
+        cells[k] = (Cell){ &res->o, &g_array_index(res->rows, CompareRow, k / SIDE__COUNT), k % SIDE__COUNT, NULL };
         g_thread_pool_push(pool, &cells[k], NULL);
     }
     g_thread_pool_free(pool, FALSE, TRUE);
@@ -291,6 +310,9 @@ void compare_result_free(CompareResult *r)
 
 static const char *workload_name(HarnessPlacement d) { return d == HARNESS_SAME_LINE ? "A" : "B"; }
 
+/* A policy's name (placement_choices is in PlacementPolicy order; a compare has no CPU lists). */
+static const char *placement_name(PlacementPolicy p) { return placement_choices[p]; }
+
 static const char *study_of(const CompareOptions *o)
 {
     for (guint i = 0; i < G_N_ELEMENTS(studies); i++)
@@ -310,7 +332,10 @@ char *compare_text(const CompareResult *r)
                               "Workload A: the critical section's data in the lock's line; B: in a line of its own.\n\n",
                            o->lock_b, o->lock_a, r->config_name, o->lock_b, o->lock_a, o->lock_b, o->seeds,
                            REPEAT_DEFAULT_JITTER, o->iterations);
-    g_string_append_printf(s, "%-8s %7s  %-24s %s\n", "workload", "threads", "b/a (model)", "published");
+    g_string_append_printf(s, "Placement: fill puts the threads on cores of one socket, smt on sibling hardware "
+                              "threads first (2 threads: one core), spread across sockets.\n\n");
+    g_string_append_printf(s, "%-8s %-9s %7s  %-24s %s\n", "workload", "placement", "threads", "b/a (model)",
+                           "published");
     for (guint i = 0; i < r->rows->len; i++) {
         const CompareRow *row = &g_array_index(r->rows, CompareRow, i);
         g_autofree char *ratio = g_strdup_printf("%.3f [%.3f, %.3f]%s", row->cost.ratio, row->cost.ci_low,
@@ -321,8 +346,9 @@ char *compare_text(const CompareResult *r)
                                                            row->seed_ratio.significant ? "" : " =",
                                                            row->seed->machine, row->seed->n, row->seed->source)
                                          : g_strdup("-");
-        g_string_append_printf(s, "%-8s %7u  %-24s %s\n", workload_name(row->data), row->threads, ratio, pub);
-        g_string_append_printf(s, "%17s%s\n", "", row->sentence);
+        g_string_append_printf(s, "%-8s %-9s %7u  %-24s %s\n", workload_name(row->data), placement_name(row->placement),
+                               row->threads, ratio, pub);
+        g_string_append_printf(s, "%27s%s\n", "", row->sentence);
     }
     const char *doc = study_of(o);
     if (doc)
@@ -364,6 +390,7 @@ JsonNode *compare_json(const CompareResult *r)
         report_add_string(b, "workload", workload_name(row->data));
         report_add_string(b, "data", row->data == HARNESS_SAME_LINE ? "same-line" : "separate-line");
         report_add_int(b, "threads", row->threads);
+        report_add_string(b, "placement", placement_name(row->placement));
         add_ratio(b, "b_over_a", &row->cost);
         add_ratio(b, "a_without_rollback", &row->rollback_share);
         if (row->seed) {

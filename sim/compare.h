@@ -12,6 +12,7 @@
 #include <glib.h>
 #include <json-glib/json-glib.h>
 #include "sim/repeat.h"
+#include "sim/placement.h"
 
 #define COMPARE_MAX_THREADS 16
 
@@ -22,6 +23,11 @@ typedef struct {
     guint nthreads;
     HarnessPlacement data[2];    /* workloads: A (same-line), B (separate-line) */
     guint ndata;
+    PlacementPolicy placements[3]; /* where the threads run: fill (cores of one socket), smt
+                                    * (sibling hardware threads first), spread (across sockets) */
+    guint nplacements;           /* 0: fill, and smt and spread where the machine has them */
+    guint other_max_threads;     /* rows of smt and spread only up to this many threads (0: all):
+                                  * the default's 8-thread rows cost most and say least */
     guint seeds;                 /* runs per lock and row (>= 2: an interval needs two) */
     guint iterations;            /* acquisitions per thread */
     guint jobs;                  /* rows run at once (0: the host's CPUs) */
@@ -40,6 +46,7 @@ typedef struct {
 typedef struct {
     guint threads;
     HarnessPlacement data;
+    PlacementPolicy placement;
     RepeatResult a, b;
     RepeatResult a_no_rollback;  /* A with core.rollback=none: is rollback A's cost? */
     RatioStats cost;             /* b / a, cycles per acquisition */
@@ -67,6 +74,9 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(CompareResult, compare_result_free)
 char *compare_text(const CompareResult *r);
 JsonNode *compare_json(const CompareResult *r);
 
+/* The placements a machine offers: fill, then smt when its cores have two hardware threads, then
+ * spread when it has two sockets or more. */
+guint compare_default_placements(const QsimConfig *cfg, PlacementPolicy out[3]);
 /* The published figure for this row, or NULL. */
 const CompareSeedFigure *compare_seed_figure(const char *lock_a, const char *lock_b, const char *config,
                                              HarnessPlacement data, guint threads);

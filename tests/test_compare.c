@@ -36,8 +36,8 @@ END_TEST
 START_TEST(test_small_table)
 {
     g_autofree char *out = NULL, *err = NULL;
-    int rc = run_qsim_line("compare --threads-list 2,4 --data A --seeds 3 --iterations 60 -j 1 --format json", &out,
-                           &err);
+    int rc = run_qsim_line("compare --threads-list 2,4 --data A --placements fill --seeds 3 --iterations 60 -j 1 "
+                           "--format json", &out, &err);
     ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
     g_autoptr(JsonParser) p = json_parser_new();
     ck_assert(json_parser_load_from_data(p, out, -1, NULL));
@@ -51,6 +51,7 @@ START_TEST(test_small_table)
         JsonObject *r = json_array_get_object_element(rows, i);
         ck_assert_str_eq(json_object_get_string_member(r, "workload"), "A");
         ck_assert_int_eq(json_object_get_int_member(r, "threads"), i ? 4 : 2);
+        ck_assert_str_eq(json_object_get_string_member(r, "placement"), "fill");
         JsonObject *ratio = json_object_get_object_member(r, "b_over_a");
         double lo = json_object_get_double_member(ratio, "ci95_low"), hi = json_object_get_double_member(ratio, "ci95_high");
         double v = json_object_get_double_member(ratio, "ratio");
@@ -69,9 +70,12 @@ START_TEST(test_small_table)
     }
     g_free(out);
     out = NULL;
+    /* haswell has SMT and two sockets: by default a row per placement */
     rc = run_qsim_line("compare --threads-list 2 --data B --seeds 2 --iterations 40 -j 1", &out, &err);
     ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
-    ck_assert_msg(strstr(out, "Does qspin-cmpxchg beat qspin on haswell?") && strstr(out, "\nB              2  ") &&
+    ck_assert_msg(strstr(out, "\nB        fill            2  ") && strstr(out, "\nB        smt             2  ") &&
+                      strstr(out, "\nB        spread          2  "), "%s", out);
+    ck_assert_msg(strstr(out, "Does qspin-cmpxchg beat qspin on haswell?") &&
                       strstr(out, "the seed thread, LKML 2015-10 (workload B)") &&
                       strstr(out, "docs/study-qspin-cmpxchg.md"),
                   "%s", out);
@@ -87,6 +91,8 @@ static const struct {
     { "compare --format csv", "--format takes text or json" },
     { "compare --lock no-such-lock --threads-list 2 --seeds 2 --iterations 5", "no-such-lock" },
     { "compare extra", "unexpected argument 'extra'" },
+    { "compare --placements fill,cpus:0,1", "--placements" },
+    { "compare --placements round", "--placements round: one of fill, spread, smt" },
 };
 
 START_TEST(test_bad_input)

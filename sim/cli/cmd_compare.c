@@ -1,4 +1,4 @@
-/* `qsim compare [--config CFG] [--lock A] [--vs B] [--threads-list 2,3,4,8] [--data A|B|both]
+/* `qsim compare [--config CFG] [--lock A] [--vs B] [--threads-list 2,3,4,8] [--data A|B|both] [--placements P,..]
  * [--seeds N] [--iterations N] [-j N] [--format text|json]`: the verdict table of sim/compare.h.
  * With no options it answers the seed's question (what `make run` prints). */
 #include <stdio.h>
@@ -50,11 +50,30 @@ static gboolean parse_data(const char *text, CompareOptions *o, GError **error)
     return FALSE;
 }
 
+static gboolean parse_placements(const char *text, CompareOptions *o, GError **error)
+{
+    g_auto(GStrv) parts = g_strsplit(text, ",", -1);
+    o->nplacements = 0;
+    for (guint i = 0; parts[i]; i++) {
+        Placement p;
+        if (!placement_parse("--placements", parts[i], &p, error))
+            return FALSE;
+        if (p.policy == PLACE_CPUS || o->nplacements == G_N_ELEMENTS(o->placements)) {
+            g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                        "--placements %s: fill, smt and spread, each once", text);
+            return FALSE;
+        }
+        o->placements[o->nplacements++] = p.policy;
+    }
+    return TRUE;
+}
+
 int cmd_compare(int argc, char **argv)
 {
     CompareOptions o;
     compare_options_init(&o);
-    g_autofree char *config = NULL, *lock = NULL, *vs = NULL, *threads = NULL, *data = NULL, *format = NULL;
+    g_autofree char *config = NULL, *lock = NULL, *vs = NULL, *threads = NULL, *data = NULL, *format = NULL,
+                     *placements = NULL;
     gint seeds = (gint)o.seeds, iterations = (gint)o.iterations, jobs = 0;
     GOptionEntry entries[] = {
         { "config", 'c', 0, G_OPTION_ARG_STRING, &config, "Machine config (default haswell)", "CFG" },
@@ -64,6 +83,9 @@ int cmd_compare(int argc, char **argv)
           "N,N,..." },
         { "data", 0, 0, G_OPTION_ARG_STRING, &data,
           "Workloads: both (default), A (data in the lock's line) or B (in its own line)", "both|A|B" },
+        { "placements", 0, 0, G_OPTION_ARG_STRING, &placements,
+          "Where the threads run, a row each: fill, smt, spread, comma-separated (default: fill, and smt and spread "
+          "where the machine has them, those two up to 4 threads unless --threads-list is given)", "P,P,..." },
         { "seeds", 0, 0, G_OPTION_ARG_INT, &seeds, "Seeded runs per lock and row, with timing noise (default 10)", "N" },
         { "iterations", 'i', 0, G_OPTION_ARG_INT, &iterations, "Acquisitions per thread (default 300)", "N" },
         { "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "Runs at once (default: the host's CPUs)", "N" },
@@ -90,8 +112,10 @@ int cmd_compare(int argc, char **argv)
     g_autoptr(GError) error = NULL;
     ReportFormat fmt = REPORT_TEXT;
     if ((format && !report_format_parse(format, &fmt, &error)) || (threads && !parse_threads(threads, &o, &error)) ||
-        (data && !parse_data(data, &o, &error)))
+        (data && !parse_data(data, &o, &error)) || (placements && !parse_placements(placements, &o, &error)))
         return cli_fail(error);
+    if (threads)
+        o.other_max_threads = 0;   /* the counts asked for, at every placement */
     if (fmt == REPORT_CSV) {
         cli_eprintf("qsim compare: --format takes text or json\n");
         return QSIM_EXIT_USAGE;
