@@ -22,8 +22,10 @@ static const MmRow arm64_rows[] = {
     /* dob = addr | data | ctrl; [W] | addr; [M]; po; [W] | addr; [M]; lmrs; [R] | data; [M]; lmrs; [R] */
     { MM_LET,        "dob",           "addr | data | ctrl; [W] | addr; [M]; po; [W] | addr; [M]; lmrs; [R]"
                                       " | data; [M]; lmrs; [R]" },
-    /* IFB-ob = [R]; ctrl; [IFB]; po | [R]; addr; [M]; po; [IFB]; po (IFB: ISB here) */
-    { MM_LET,        "ifb-ob",        "[R]; ctrl; [ISB]; po | [R]; addr; [M]; po; [ISB]; po" },
+    /* IFB-ob = [R]; ctrl; [IFB]; po | [R]; pick-ctrl-dep; [IFB]; po
+     *        | [R]; addr; [M]; po; [IFB]; po | [R]; pick-addr-dep; [M]; po; [IFB]; po  (IFB: ISB) */
+    { MM_LET,        "ifb-ob",        "[R]; ctrl; [ISB]; po | [R]; pick-ctrl-dep; [ISB]; po"
+                                      " | [R]; addr; [M]; po; [ISB]; po | [R]; pick-addr-dep; [M]; po; [ISB]; po" },
     /* pob = pick-addr-dep; [W] | pick-data-dep | pick-ctrl-dep; [W] | pick-addr-dep; [M]; po; [W] */
     { MM_LET,        "pob",           "pick-addr-dep; [W] | pick-data-dep | pick-ctrl-dep; [W]"
                                       " | pick-addr-dep; [M]; po; [W]" },
