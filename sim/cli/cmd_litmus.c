@@ -32,11 +32,12 @@ int cmd_litmus(int argc, char **argv)
     gint64 seed = 1;
     gboolean show_only = FALSE, sc = FALSE, no_ff = FALSE, exhaustive = FALSE;
     GOptionEntry entries[] = {
-        { "config", 'c', 0, G_OPTION_ARG_STRING, &config, "Machine config to run on (required unless --sc)", "CFG" },
+        { "config", 'c', 0, G_OPTION_ARG_STRING, &config, "Machine config to run on (required unless --sc or --exhaustive)", "CFG" },
         { "runs", 'n', 0, G_OPTION_ARG_INT, &runs, "Runs per test (default 1000)", "N" },
         { "seed", 0, 0, G_OPTION_ARG_INT64, &seed, "Seed of the perturbations (default 1)", "S" },
         { "expect", 0, 0, G_OPTION_ARG_FILENAME, &expect,
-          "herd kinds.txt: fail (exit 1) when a Forbidden outcome is seen or a Required one is not", "KINDS" },
+          "herd kinds.txt: fail (exit 1) when a Forbidden outcome is seen or a Required one is not (with "
+          "--exhaustive, also when an Allowed one is unreachable)", "KINDS" },
         { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "Output format: text (default) or json", "FMT" },
         { "show", 0, 0, G_OPTION_ARG_NONE, &show_only, "Print each test's ISA translation and exit", NULL },
         { "sc", 0, 0, G_OPTION_ARG_NONE, &sc, "Run on the sequentially consistent reference interpreter instead of a config", NULL },
@@ -44,7 +45,7 @@ int cmd_litmus(int argc, char **argv)
         { "exhaustive", 0, 0, G_OPTION_ARG_NONE, &exhaustive,
           "Every final state the memory model allows, exactly, as herd7 finds them (no config needed)", NULL },
         { "model", 0, 0, G_OPTION_ARG_STRING, &model,
-          "With --exhaustive: sc, tso or arm64 (default: tso for X86/X86_64, arm64 for AArch64)", "MODEL" },
+          "With --exhaustive: the memory model (default: tso for X86/X86_64, arm64 for AArch64)", "sc|tso|arm64" },
         { "unroll", 0, 0, G_OPTION_ARG_INT, &unroll,
           "With --exhaustive: backward branches a thread may take (default 2, as herd7)", "N" },
         { NULL },
