@@ -62,36 +62,22 @@ END_TEST
 
 /* ---- the rows' parser ---- */
 
-static gboolean test_lookup(void *ctx G_GNUC_UNUSED, const char *name, CatExpr *out)
-{
-    gboolean is_set;
-    guint index;
-    if (!mm_graph_builtin(name, &is_set, &index))
-        return FALSE;
-    out->op = CAT_BUILTIN;
-    out->index = index;
-    out->is_set = is_set;
-    out->dynamic = !is_set && mm_rel_is_dynamic(index);
-    out->monotone = TRUE;
-    return TRUE;
-}
-
 START_TEST(test_cat_parse)
 {
     GError *e = NULL;
     /* herd's precedence: '|' loosest, then ';' */
-    CatExpr *x = cat_expr_parse("po | addr; rf", test_lookup, NULL, &e);
+    CatExpr *x = cat_expr_parse("po | addr; rf", cat_builtin_lookup, NULL, &e);
     ck_assert_msg(x != NULL, "%s", e ? e->message : "");
     ck_assert_int_eq(x->op, CAT_UNION);
     ck_assert_int_eq(x->b->op, CAT_SEQ);
     ck_assert(x->dynamic && x->monotone && !x->is_set);
     cat_expr_free(x);
-    x = cat_expr_parse("[R \\ NoRet]; po; [W]", test_lookup, NULL, &e);
+    x = cat_expr_parse("[R \\ NoRet]; po; [W]", cat_builtin_lookup, NULL, &e);
     ck_assert_msg(x != NULL, "%s", e ? e->message : "");
     ck_assert(!x->dynamic);
     cat_expr_free(x);
     /* taking away rf: not monotone, so a partial candidate cannot be judged by it */
-    x = cat_expr_parse("po \\ rf^-1", test_lookup, NULL, &e);
+    x = cat_expr_parse("po \\ rf^-1", cat_builtin_lookup, NULL, &e);
     ck_assert(x != NULL && x->dynamic && !x->monotone);
     cat_expr_free(x);
     static const struct { const char *text, *error; } bad[] = {
@@ -105,7 +91,7 @@ START_TEST(test_cat_parse)
     };
     for (guint i = 0; i < G_N_ELEMENTS(bad); i++) {
         g_clear_error(&e);
-        ck_assert_msg(cat_expr_parse(bad[i].text, test_lookup, NULL, &e) == NULL, "%s parsed", bad[i].text);
+        ck_assert_msg(cat_expr_parse(bad[i].text, cat_builtin_lookup, NULL, &e) == NULL, "%s parsed", bad[i].text);
         ck_assert_msg(e && strstr(e->message, bad[i].error), "%s: %s", bad[i].text, e ? e->message : "no error");
     }
     g_clear_error(&e);
@@ -164,25 +150,50 @@ static gboolean allows(Hand *h, const char *model, const char **failed)
     return mm_eval_prepare(v, &h->g, failed) && mm_eval_check(v, &h->g, FALSE, failed);
 }
 
-/* SB: Wx=1; Ry=0 || Wy=1; Rx=0 (both reads from the initial writes), the writes and reads
- * annotated with wflags and rflags. */
-static void build_sb(Hand *h, gboolean fences, guint32 wflags, guint32 rflags)
+/* One access of a hand-built shape: a write of 1, or a read returning `value`, to x (0) or y (1). */
+typedef struct {
+    MmKind kind;
+    int loc;
+    uint64_t value;
+    guint32 flags;
+} Access;
+
+/* Two threads, thread t doing a[t][0], then a fence of kind f[t] (NONE: none), then a[t][1];
+ * a read of 0 reads its location's initial write, a read of 1 the write of 1 there; co puts
+ * the initial writes first.  at[t][k]: the event of thread t's first access, fence, second
+ * access (the initial writes of x and y are events 0 and 1). */
+static void build_shape(Hand *h, const Access a[2][2], const MmFenceKind f[2], guint at[2][3])
 {
     mm_graph_init(&h->g);
-    guint ix = ev(h, MM_WRITE, -1, 0, 0, 0, MM_INIT), iy = ev(h, MM_WRITE, -1, 0, 1, 0, MM_INIT);
-    guint wx = ev(h, MM_WRITE, 0, 0, 0, 1, wflags);
-    if (fences)
-        fence(h, 0, 1, MM_FENCE_FULL);
-    guint ry = ev(h, MM_READ, 0, 2, 1, 0, rflags);
-    guint wy = ev(h, MM_WRITE, 1, 0, 1, 1, wflags);
-    if (fences)
-        fence(h, 1, 1, MM_FENCE_FULL);
-    guint rx = ev(h, MM_READ, 1, 2, 0, 0, rflags);
+    guint init[2] = { ev(h, MM_WRITE, -1, 0, 0, 0, MM_INIT), ev(h, MM_WRITE, -1, 0, 1, 0, MM_INIT) };
+    for (guint t = 0; t < 2; t++) {
+        at[t][0] = ev(h, a[t][0].kind, (int)t, 0, a[t][0].loc, a[t][0].value, a[t][0].flags);
+        at[t][1] = f[t] != MM_FENCE_NONE ? fence(h, (int)t, 1, f[t]) : G_MAXUINT;
+        at[t][2] = ev(h, a[t][1].kind, (int)t, 2, a[t][1].loc, a[t][1].value, a[t][1].flags);
+    }
     mm_graph_finish(&h->g);
-    edge(h, MM_REL_RF, iy, ry);
-    edge(h, MM_REL_RF, ix, rx);
-    edge(h, MM_REL_CO, ix, wx);
-    edge(h, MM_REL_CO, iy, wy);
+    for (guint i = 0; i < h->g.n; i++) {
+        const MmEvent *e = &h->g.ev[i];
+        if (e->kind == MM_WRITE && e->thread >= 0)
+            edge(h, MM_REL_CO, init[e->loc], i);
+        if (e->kind != MM_READ)
+            continue;
+        guint from = init[e->loc];
+        for (guint j = 0; j < h->g.n; j++)
+            if (e->value && h->g.ev[j].kind == MM_WRITE && h->g.ev[j].thread >= 0 && h->g.ev[j].loc == e->loc)
+                from = j;
+        edge(h, MM_REL_RF, from, i);
+    }
+}
+
+/* SB: Wx=1; Ry=0 || Wy=1; Rx=0, the writes and reads annotated with wflags and rflags. */
+static void build_sb(Hand *h, gboolean fences, guint32 wflags, guint32 rflags)
+{
+    const Access a[2][2] = { { { MM_WRITE, 0, 1, wflags }, { MM_READ, 1, 0, rflags } },
+                             { { MM_WRITE, 1, 1, wflags }, { MM_READ, 0, 0, rflags } } };
+    MmFenceKind f = fences ? MM_FENCE_FULL : MM_FENCE_NONE;
+    guint at[2][3];
+    build_shape(h, a, (MmFenceKind[]){ f, f }, at);
 }
 
 START_TEST(test_model_sb)
@@ -202,51 +213,41 @@ START_TEST(test_model_sb)
 }
 END_TEST
 
-/* MP: Wx=1; [F0]; Wy=1 || Ry=1; [F1]; Rx=0, the fences of the kinds given (NONE: none). */
-static void build_mp(Hand *h, MmFenceKind f0, MmFenceKind f1, guint32 wy_flags, guint32 ry_flags)
+/* MP: Wx=1; [F0]; Wy=1 || Ry=1; [F1]; Rx=0, the fences of the kinds given (NONE: none); at[][]
+ * as build_shape's. */
+static void build_mp(Hand *h, MmFenceKind f0, MmFenceKind f1, guint32 wy_flags, guint32 ry_flags, guint at[2][3])
 {
-    mm_graph_init(&h->g);
-    guint ix = ev(h, MM_WRITE, -1, 0, 0, 0, MM_INIT), iy = ev(h, MM_WRITE, -1, 0, 1, 0, MM_INIT);
-    guint wx = ev(h, MM_WRITE, 0, 0, 0, 1, 0);
-    if (f0 != MM_FENCE_NONE)
-        fence(h, 0, 1, f0);
-    guint wy = ev(h, MM_WRITE, 0, 2, 1, 1, wy_flags);
-    guint ry = ev(h, MM_READ, 1, 0, 1, 1, ry_flags);
-    if (f1 != MM_FENCE_NONE)
-        fence(h, 1, 1, f1);
-    guint rx = ev(h, MM_READ, 1, 2, 0, 0, 0);
-    mm_graph_finish(&h->g);
-    edge(h, MM_REL_RF, wy, ry);
-    edge(h, MM_REL_RF, ix, rx);
-    edge(h, MM_REL_CO, ix, wx);
-    edge(h, MM_REL_CO, iy, wy);
+    const Access a[2][2] = { { { MM_WRITE, 0, 1, 0 }, { MM_WRITE, 1, 1, wy_flags } },
+                             { { MM_READ, 1, 1, ry_flags }, { MM_READ, 0, 0, 0 } } };
+    build_shape(h, a, (MmFenceKind[]){ f0, f1 }, at);
 }
 
 START_TEST(test_model_mp)
 {
     Hand h;
     const char *why;
-    build_mp(&h, MM_FENCE_NONE, MM_FENCE_NONE, 0, 0);
+    guint at[2][3];
+    build_mp(&h, MM_FENCE_NONE, MM_FENCE_NONE, 0, 0, at);
     ck_assert(!allows(&h, "tso", &why));          /* TSO keeps W->W and R->R */
     ck_assert(allows(&h, "arm64", &why));
-    build_mp(&h, MM_FENCE_FULL, MM_FENCE_NONE, 0, 0);
+    build_mp(&h, MM_FENCE_FULL, MM_FENCE_NONE, 0, 0, at);
     ck_assert_msg(allows(&h, "arm64", &why), "MP+dmb.sy+po forbidden by %s", why);
-    build_mp(&h, MM_FENCE_FULL, MM_FENCE_FULL, 0, 0);
+    build_mp(&h, MM_FENCE_FULL, MM_FENCE_FULL, 0, 0, at);
     ck_assert(!allows(&h, "arm64", &why));
     ck_assert_str_eq(why, "external");
-    build_mp(&h, MM_FENCE_STORE, MM_FENCE_LOAD, 0, 0);
+    build_mp(&h, MM_FENCE_STORE, MM_FENCE_LOAD, 0, 0, at);
     ck_assert(!allows(&h, "arm64", &why));        /* DMB ST orders the writes, DMB LD the reads */
-    build_mp(&h, MM_FENCE_LOAD, MM_FENCE_STORE, 0, 0);
+    build_mp(&h, MM_FENCE_LOAD, MM_FENCE_STORE, 0, 0, at);
     ck_assert(allows(&h, "arm64", &why));         /* ...and not the other way round */
-    build_mp(&h, MM_FENCE_NONE, MM_FENCE_NONE, MM_REL, MM_ACQ);
+    build_mp(&h, MM_FENCE_NONE, MM_FENCE_NONE, MM_REL, MM_ACQ, at);
     ck_assert(!allows(&h, "arm64", &why));        /* MP+rel+acq */
-    build_mp(&h, MM_FENCE_NONE, MM_FENCE_NONE, MM_REL, MM_ACQ_PC);
+    build_mp(&h, MM_FENCE_NONE, MM_FENCE_NONE, MM_REL, MM_ACQ_PC, at);
     ck_assert(!allows(&h, "arm64", &why));        /* MP+rel+acqpc: Q orders what follows it too */
-    build_mp(&h, MM_FENCE_FULL, MM_FENCE_ISB, 0, 0);
+    build_mp(&h, MM_FENCE_FULL, MM_FENCE_ISB, 0, 0, at);
     ck_assert(allows(&h, "arm64", &why));         /* an ISB without a dependency into it orders nothing */
     /* ...with a control dependency from Ry into it, it orders the read after it */
-    edge(&h, MM_REL_CTRL, 5, 6);
-    edge(&h, MM_REL_CTRL, 5, 7);
+    edge(&h, MM_REL_CTRL, at[1][0], at[1][1]);
+    edge(&h, MM_REL_CTRL, at[1][0], at[1][2]);
     ck_assert(!allows(&h, "arm64", &why));
 }
 END_TEST
@@ -269,15 +270,11 @@ START_TEST(test_model_lb)
 {
     Hand h;
     const char *why;
-    mm_graph_init(&h.g);
-    guint ix = ev(&h, MM_WRITE, -1, 0, 0, 0, MM_INIT), iy = ev(&h, MM_WRITE, -1, 0, 1, 0, MM_INIT);
-    guint rx = ev(&h, MM_READ, 0, 0, 0, 1, 0), wy = ev(&h, MM_WRITE, 0, 1, 1, 1, 0);
-    guint ry = ev(&h, MM_READ, 1, 0, 1, 1, 0), wx = ev(&h, MM_WRITE, 1, 1, 0, 1, 0);
-    mm_graph_finish(&h.g);
-    edge(&h, MM_REL_RF, wx, rx);
-    edge(&h, MM_REL_RF, wy, ry);
-    edge(&h, MM_REL_CO, ix, wx);
-    edge(&h, MM_REL_CO, iy, wy);
+    const Access a[2][2] = { { { MM_READ, 0, 1, 0 }, { MM_WRITE, 1, 1, 0 } },
+                             { { MM_READ, 1, 1, 0 }, { MM_WRITE, 0, 1, 0 } } };
+    guint at[2][3];
+    build_shape(&h, a, (MmFenceKind[]){ MM_FENCE_NONE, MM_FENCE_NONE }, at);
+    guint rx = at[0][0], wy = at[0][2], ry = at[1][0], wx = at[1][2];
     ck_assert(allows(&h, "arm64", &why));
     ck_assert(!allows(&h, "tso", &why));
     ck_assert(!allows(&h, "sc", &why));

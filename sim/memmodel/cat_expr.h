@@ -39,6 +39,10 @@ typedef struct CatExpr {
 /* Looks a name up: a built-in or a let, with what it is; FALSE when unknown. */
 typedef gboolean (*CatLookup)(void *ctx, const char *name, CatExpr *out);
 
+/* A CatLookup of the event graph's built-in sets and relations alone (event_graph.h); ctx is
+ * not used. */
+gboolean cat_builtin_lookup(void *ctx, const char *name, CatExpr *out);
+
 /* Parses `text`; errors name the text and the column. */
 CatExpr *cat_expr_parse(const char *text, CatLookup lookup, void *ctx, GError **error);
 void cat_expr_free(CatExpr *e);

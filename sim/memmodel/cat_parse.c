@@ -3,6 +3,7 @@
  * built. */
 #include <string.h>
 #include "sim/memmodel/cat_expr.h"
+#include "sim/memmodel/event_graph.h"
 #include "sim/memmodel/memmodel.h"
 
 typedef struct {
@@ -187,6 +188,20 @@ static CatExpr *parse_inter(CatParser *ps) { return parse_level(ps, parse_cross,
 static CatExpr *parse_diff(CatParser *ps) { return parse_level(ps, parse_inter, "\\", CAT_MINUS); }
 static CatExpr *parse_seq(CatParser *ps) { return parse_level(ps, parse_diff, ";", CAT_SEQ); }
 static CatExpr *parse_expr(CatParser *ps) { return parse_level(ps, parse_seq, "|", CAT_UNION); }
+
+gboolean cat_builtin_lookup(void *ctx G_GNUC_UNUSED, const char *name, CatExpr *out)
+{
+    gboolean is_set;
+    guint index;
+    if (!mm_graph_builtin(name, &is_set, &index))
+        return FALSE;
+    out->op = CAT_BUILTIN;
+    out->index = index;
+    out->is_set = is_set;
+    out->dynamic = !is_set && mm_rel_is_dynamic(index);
+    out->monotone = TRUE;
+    return TRUE;
+}
 
 CatExpr *cat_expr_parse(const char *text, CatLookup lookup, void *ctx, GError **error)
 {

@@ -63,16 +63,7 @@ static gboolean lookup(void *ctx, const char *name, CatExpr *out)
             return TRUE;
         }
     }
-    gboolean is_set;
-    guint index;
-    if (!mm_graph_builtin(name, &is_set, &index))
-        return FALSE;
-    out->op = CAT_BUILTIN;
-    out->index = index;
-    out->is_set = is_set;
-    out->dynamic = !is_set && mm_rel_is_dynamic(index);
-    out->monotone = TRUE;
-    return TRUE;
+    return cat_builtin_lookup(NULL, name, out);
 }
 
 static gboolean compile_row(MmModel *m, const MmRow *row, GError **error)
