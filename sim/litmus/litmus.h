@@ -7,7 +7,10 @@
  *
  * litmus_job_run is that line for a list of files, each read once (what `qsim litmus` does).
  * The executor is the seam: the SC reference interpreter and the timing model both plug in as
- * a LitmusExecutor (see sim/litmus/litmus_exec.c for the one the command uses). */
+ * a LitmusExecutor (see sim/litmus/litmus_exec.c for the one the command uses).  Beside it,
+ * litmus_explore_test gives the exact result under an axiomatic model (sim/memmodel/):
+ *
+ *   LitmusProgram ──litmus_explore_test (every consistent execution)──► LitmusResult */
 #ifndef QSIM_LITMUS_H
 #define QSIM_LITMUS_H
 
@@ -290,9 +293,10 @@ JsonNode *litmus_result_json(const LitmusResult *r);
 /* ---- the whole `qsim litmus` job (sim/litmus/litmus_job.c) ---- */
 
 /* After option parsing, so that tests can drive it with their own executor: reads and
- * translates each file once, runs every test that could be read and that `ex` accepts, checks
- * each against `kinds` when not NULL, and writes the report (text, or JSON: one object for one
- * test, else an array; nothing when no test ran) to `out`.  What the user should hear about,
+ * translates each file once, runs every test that could be read and that `ex` accepts (or,
+ * with `exhaustive`, explores it; a test the search cannot take is noted and counts as bad
+ * input), checks each against `kinds` when not NULL, and writes the report (text, or JSON: one
+ * object for one test, else an array; nothing when no test ran) to `out`.  What the user should hear about,
  * in the order it happened, goes to `notes` (char *, one message each, no trailing newline): a
  * file that could not be read or translated or is for the other architecture (named, skipped),
  * a failed --expect check, a test the kinds file does not name, a run that failed (which stops

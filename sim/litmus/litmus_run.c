@@ -1,5 +1,6 @@
 /* Running a translated litmus test many times through an executor, with seeded perturbations,
- * and judging the histogram of final states: the verdict, herd's kinds, text and JSON. */
+ * and judging the histogram of final states: the verdict, herd's kinds, text and JSON.  The
+ * histogram (LitmusTally) also takes the exhaustive search's states (litmus_exhaustive.c). */
 #include <string.h>
 #include "sim/litmus/litmus_priv.h"
 #include "sim/base/echo.h"
