@@ -69,9 +69,10 @@ static gboolean unsupported(const PathCtx *c, const IsaInsn *in, const char *why
     return FALSE;
 }
 
-static uint64_t sval(const PathState *s, IsaSrc a) { return isa_src(&a, s->regs); }
-static uint64_t st_(const PathState *s, IsaSrc a) { return a.reg == ISA_NO_REG ? 0 : s->t[a.reg]; }
-static uint64_t sp_(const PathState *s, IsaSrc a) { return a.reg == ISA_NO_REG ? 0 : s->pt[a.reg]; }
+/* A source operand's value, and the reads reaching it through data (t) and at all (p). */
+static uint64_t src_value(const PathState *s, IsaSrc a) { return isa_src(&a, s->regs); }
+static uint64_t src_t(const PathState *s, IsaSrc a) { return a.reg == ISA_NO_REG ? 0 : s->t[a.reg]; }
+static uint64_t src_p(const PathState *s, IsaSrc a) { return a.reg == ISA_NO_REG ? 0 : s->pt[a.reg]; }
 
 static void set_reg(PathState *s, int rd, uint64_t v, uint64_t t, uint64_t pt)
 {
@@ -234,7 +235,7 @@ static gboolean exec_load(const PathCtx *c, const PathState *s, const IsaInsn *i
 
 static gboolean exec_store(const PathCtx *c, PathState *s, const IsaInsn *in, int loc)
 {
-    if (write_event(c, s, in, loc, sval(s, in->a), write_flags(in), st_(s, in->a), sp_(s, in->a), 0, 0) < 0)
+    if (write_event(c, s, in, loc, src_value(s, in->a), write_flags(in), src_t(s, in->a), src_p(s, in->a), 0, 0) < 0)
         return FALSE;
     return next(c, s);
 }
@@ -243,7 +244,7 @@ static gboolean exec_store(const PathCtx *c, PathState *s, const IsaInsn *in, in
 static gboolean exec_amo(const PathCtx *c, const PathState *s, const IsaInsn *in, int loc)
 {
     g_autoptr(GArray) vs = read_values(c, loc, in->size);
-    uint64_t a = sval(s, in->a), at = st_(s, in->a), ap = sp_(s, in->a);
+    uint64_t a = src_value(s, in->a), at = src_t(s, in->a), ap = src_p(s, in->a);
     for (guint i = 0; i < vs->len; i++) {
         uint64_t old = g_array_index(vs, uint64_t, i), nv;
         PathState n = *s;
@@ -277,19 +278,19 @@ static gboolean exec_cas_mode(const PathCtx *c, const PathState *s, const IsaIns
         return FALSE;
     uint64_t rt = mm_set_bit((guint)r) | n.reach_t[r], rp = mm_set_bit((guint)r) | n.ev[r].reach_p;
     /* the compare reads Rs and the value read; it selects the write and (from Rs) the result */
-    uint64_t br_p = sp_(&n, in->a) | rp;
+    uint64_t br_p = src_p(&n, in->a) | rp;
     int w = -1;
     if (mode == CAS_OK_FROM_RS || mode == CAS_OK_FROM_MEM)
-        w = write_event(c, &n, in, loc, sval(&n, in->b), write_flags(in), st_(&n, in->b),
-                        sp_(&n, in->b) | sp_(&n, in->a), 0, br_p);
+        w = write_event(c, &n, in, loc, src_value(&n, in->b), write_flags(in), src_t(&n, in->b),
+                        src_p(&n, in->b) | src_p(&n, in->a), 0, br_p);
     else if (mode == CAS_FAIL_WRITEBACK)
-        w = write_event(c, &n, in, loc, old, write_flags(in), 0, sp_(&n, in->a), rt, rp | br_p);
+        w = write_event(c, &n, in, loc, old, write_flags(in), 0, src_p(&n, in->a), rt, rp | br_p);
     if (mode != CAS_FAIL && w < 0)
         return FALSE;
     if (w >= 0)
         pair(&n, r, w, TRUE);
     if (mode == CAS_OK_FROM_RS)
-        set_reg(&n, in->rd, old, st_(&n, in->a), sp_(&n, in->a) | br_p);
+        set_reg(&n, in->rd, old, src_t(&n, in->a), src_p(&n, in->a) | br_p);
     else
         set_reg(&n, in->rd, old, rt, rp);
     return next(c, &n);
@@ -299,7 +300,7 @@ static gboolean exec_cas(const PathCtx *c, const PathState *s, const IsaInsn *in
 {
     g_autoptr(GArray) vs = read_values(c, loc, in->size);
     gboolean arm = c->p->arch == ARCH_ARM64;
-    uint64_t expect = isa_truncate(sval(s, in->a), in->size);
+    uint64_t expect = isa_truncate(src_value(s, in->a), in->size);
     for (guint i = 0; i < vs->len; i++) {
         uint64_t old = g_array_index(vs, uint64_t, i);
         gboolean ok = old == expect;
@@ -324,7 +325,7 @@ static gboolean exec_stx(const PathCtx *c, const PathState *s, const IsaInsn *in
         return TRUE;
     n = *s;
     n.monitor = -1;
-    int w = write_event(c, &n, in, loc, sval(&n, in->a), write_flags(in), st_(&n, in->a), sp_(&n, in->a), 0, 0);
+    int w = write_event(c, &n, in, loc, src_value(&n, in->a), write_flags(in), src_t(&n, in->a), src_p(&n, in->a), 0, 0);
     if (w < 0)
         return FALSE;
     pair(&n, s->monitor, w, FALSE);
@@ -359,11 +360,11 @@ static MmFenceKind fence_kind(const IsaInsn *in)
 /* rd := a OP b; a CSEL's masking AND passes a's data only when it selects it. */
 static void exec_alu(PathState *s, const IsaInsn *in)
 {
-    uint64_t a = sval(s, in->a), b = sval(s, in->b);
-    uint64_t t = st_(s, in->a) | st_(s, in->b), pt = sp_(s, in->a) | sp_(s, in->b);
+    uint64_t a = src_value(s, in->a), b = src_value(s, in->b);
+    uint64_t t = src_t(s, in->a) | src_t(s, in->b), pt = src_p(s, in->a) | src_p(s, in->b);
     if (in->op == OP_AND && (in->mm & ISA_MM_SELECT)) {
-        t = b ? st_(s, in->a) : 0;
-        pt = b ? pt : sp_(s, in->b);
+        t = b ? src_t(s, in->a) : 0;
+        pt = b ? pt : src_p(s, in->b);
     }
     set_reg(s, in->rd, isa_alu(in->op, a, b), t, pt);
 }
@@ -427,9 +428,9 @@ static gboolean run(const PathCtx *c, PathState *s)
         case OP_NOP: case OP_PAUSE: case OP_WORK: case OP_MARK:
             break;
         case OP_BR: {
-            s->ctrl_t |= st_(s, in->a) | st_(s, in->b);
-            s->ctrl_p |= sp_(s, in->a) | sp_(s, in->b);
-            if (isa_cond(in->cond, sval(s, in->a), sval(s, in->b))) {
+            s->ctrl_t |= src_t(s, in->a) | src_t(s, in->b);
+            s->ctrl_p |= src_p(s, in->a) | src_p(s, in->b);
+            if (isa_cond(in->cond, src_value(s, in->a), src_value(s, in->b))) {
                 if (!jump(c, s, in->target))
                     return TRUE;
                 continue;
