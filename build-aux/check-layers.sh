@@ -8,6 +8,7 @@
 #                  (and sim/base/version.c the generated qsim_commit.h: the build's commit)
 #   coherence      the memory system, on the base
 #   cores/isa      the ISA: op table, execution semantics, faults, assembler, interpreter
+#   sim/memmodel   axiomatic memory models (SC, x86-TSO, ARMv8) over ISA programs, exhaustively
 #   cores          the timing model of a core, on the ISA, meeting coherence only at its port
 #   sim/os         the OS model (scheduler, futexes), beside the cores
 #   sim/trace      the trace writers (text, Perfetto, HTML page) and the protocol pages
@@ -26,12 +27,13 @@ rule() {
     sim/base)      echo "sim/base/ qsim_commit.h";;
     coherence)     echo "coherence/ sim/base/";;
     cores/isa)     echo "cores/isa/ sim/base/";;
+    sim/memmodel)  echo "sim/memmodel/ cores/isa/ sim/base/";;
     cores)         echo "cores/ cores/isa/ sim/base/ coherence/port.h";;
     sim/os)        echo "sim/os/ cores/ cores/isa/ coherence/ sim/base/";;
     sim/trace)     echo "sim/trace/ cores/ cores/isa/ coherence/ sim/base/";;
     sim)           echo "sim/ sim/os/ sim/trace/ cores/ cores/isa/ coherence/ sim/base/";;
     locks/native)  echo "locks/native/ sim/ cores/isa/ sim/base/";;
-    sim/litmus)    echo "sim/litmus/ sim/ cores/isa/ coherence/ sim/base/";;
+    sim/litmus)    echo "sim/litmus/ sim/memmodel/ sim/ cores/isa/ coherence/ sim/base/";;
     sim/sweep)     echo "sim/sweep/ sim/ cores/isa/ coherence/ sim/base/";;
     sim/calibrate) echo "sim/calibrate/ locks/native/ sim/ cores/isa/ coherence/ sim/base/";;
     sim/cli)       echo "ANY";;

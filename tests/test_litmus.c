@@ -520,7 +520,7 @@ START_TEST(test_job)
     g_autoptr(GHashTable) bad = litmus_kinds_load(kbad, &e);
     g_autoptr(GHashTable) ok = litmus_kinds_load(kok, &e);
     ck_assert(bad && ok);
-    LitmusJob job = { { 100, 5 }, FALSE, bad };
+    LitmusJob job = { .run = { 100, 5 }, .kinds = bad };
     g_autoptr(GString) out = g_string_new(NULL);
     g_autoptr(GPtrArray) notes = g_ptr_array_new_with_free_func(g_free);
     ck_assert_int_eq(litmus_job_run(files, &job, sc, out, notes), LITMUS_JOB_FAILED);
@@ -594,7 +594,7 @@ START_TEST(test_job_wrong_arch)
     g_autofree char *arm = g_build_filename(test_srcdir(), "tests", "litmus", "aarch64", "MP.litmus", NULL);
     g_autofree char *x86_mp = g_build_filename(test_srcdir(), "tests", "litmus", "x86", "MP.litmus", NULL);
     const char *files[] = { x86, arm, x86_mp, NULL };
-    LitmusJob job = { { 20, 1 }, FALSE, NULL };
+    LitmusJob job = { .run = { 20, 1 } };
     g_autoptr(GString) out = g_string_new(NULL);
     g_autoptr(GPtrArray) notes = g_ptr_array_new_with_free_func(g_free);
     ck_assert_int_eq(litmus_job_run(files, &job, machine, out, notes), LITMUS_JOB_BAD_INPUT);
@@ -625,7 +625,7 @@ START_TEST(test_job_too_many_threads)
     g_autofree char *iriw = g_build_filename(test_srcdir(), "tests", "litmus", "x86", "IRIW.litmus", NULL);
     g_autofree char *mp = g_build_filename(test_srcdir(), "tests", "litmus", "x86", "MP.litmus", NULL);
     const char *files[] = { sb, isa2, iriw, mp, NULL };
-    LitmusJob job = { { 20, 1 }, FALSE, NULL };
+    LitmusJob job = { .run = { 20, 1 } };
     g_autoptr(GString) out = g_string_new(NULL);
     g_autoptr(GPtrArray) notes = g_ptr_array_new_with_free_func(g_free);
     ck_assert_int_eq(litmus_job_run(files, &job, machine, out, notes), LITMUS_JOB_BAD_INPUT);

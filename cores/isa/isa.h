@@ -94,7 +94,17 @@ typedef struct {
     int64_t n;             /* work/mark count */
     uint32_t line, col;    /* source position */
     uint16_t file;         /* index into IsaProgram.files (added by the assembler issue) */
+    uint8_t mm;            /* ISA_MM_* annotations, 0 unless a litmus translation sets them */
 } IsaInsn;
+
+/* IsaInsn.mm: what an axiomatic memory model (sim/memmodel/) must know beyond the op, which the
+ * interpreter and the timing model ignore (they run the op as it is). */
+enum {
+    ISA_MM_ACQ_PC = 1 << 0,    /* ld.acq: an RCpc acquire (AArch64 LDAPR), weaker than LDAR */
+    ISA_MM_NORET = 1 << 1,     /* an atomic whose result is discarded (AArch64 destination ZR) */
+    ISA_MM_ISB = 1 << 2,       /* fence: an instruction barrier (ISB), run as the full fence */
+    ISA_MM_SELECT = 1 << 3,    /* and rd, a, mask: half of a CSEL, a selected when mask != 0 */
+};
 
 /* Static properties of each op, in IsaOp order (cores/isa/isa_ops.c). */
 typedef struct {

@@ -7,7 +7,10 @@
  *
  * litmus_job_run is that line for a list of files, each read once (what `qsim litmus` does).
  * The executor is the seam: the SC reference interpreter and the timing model both plug in as
- * a LitmusExecutor (see sim/litmus/litmus_exec.c for the one the command uses). */
+ * a LitmusExecutor (see sim/litmus/litmus_exec.c for the one the command uses).  Beside it,
+ * litmus_explore_test gives the exact result under an axiomatic model (sim/memmodel/):
+ *
+ *   LitmusProgram ──litmus_explore_test (every consistent execution)──► LitmusResult */
 #ifndef QSIM_LITMUS_H
 #define QSIM_LITMUS_H
 
@@ -246,13 +249,39 @@ typedef struct {
     GPtrArray *states;     /* LitmusState*, sorted by key */
     LitmusKind expect;     /* LK_NONE when not asked */
     gboolean expect_ok;
+    /* The exhaustive search (litmus_explore_test): runs and the states' counts are consistent
+     * executions, and the verdict is exact.  model is NULL for runs on an executor. */
+    char *model;           /* "sc", "tso", "arm64" */
+    guint64 candidates;    /* candidate executions judged */
+    guint unroll;          /* the bound on backward branches per thread */
+    guint64 paths_cut;     /* thread paths that would have passed it */
+    guint64 paths_dropped; /* thread paths that accessed memory outside the test's locations */
 } LitmusResult;
 
 LitmusResult *litmus_run_test(const LitmusTest *t, const LitmusProgram *p,
                               const LitmusExecutor *ex, const LitmusRunOptions *o,
                               GError **error);
-/* Sets r->expect and r->expect_ok. */
+/* Sets r->expect and r->expect_ok.  An exhaustive result checks Allowed too (its condition
+ * must be reachable): its verdict is exact. */
 void litmus_result_check(LitmusResult *r, LitmusKind expect);
+
+/* ---- the exact verdict (sim/litmus/litmus_exhaustive.c) ---- */
+
+typedef struct {
+    const char *model;     /* "sc", "tso" or "arm64"; NULL: the test's arch's (tso, arm64) */
+    guint unroll;          /* backward branches each thread may take */
+} LitmusExhaustive;
+
+#define LITMUS_DEFAULT_UNROLL 2   /* herd7's -unroll default */
+
+/* Every final state `t` can reach under the model and how many consistent executions reach
+ * each (sim/memmodel/): a result like litmus_run_test's, with runs the number of those
+ * executions.  NULL with LITMUS_ERROR_EXEC when the model cannot take the program (an
+ * unknown model, an op it gives no meaning, too many events). */
+LitmusResult *litmus_explore_test(const LitmusTest *t, const LitmusProgram *p, const LitmusExhaustive *o,
+                                  GError **error);
+/* The model a test gets by default: "arm64" for AArch64, "tso" for X86 and X86_64. */
+const char *litmus_default_model(LitmusArch arch);
 void litmus_result_free(LitmusResult *r);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(LitmusResult, litmus_result_free)
 
@@ -264,9 +293,10 @@ JsonNode *litmus_result_json(const LitmusResult *r);
 /* ---- the whole `qsim litmus` job (sim/litmus/litmus_job.c) ---- */
 
 /* After option parsing, so that tests can drive it with their own executor: reads and
- * translates each file once, runs every test that could be read and that `ex` accepts, checks
- * each against `kinds` when not NULL, and writes the report (text, or JSON: one object for one
- * test, else an array; nothing when no test ran) to `out`.  What the user should hear about,
+ * translates each file once, runs every test that could be read and that `ex` accepts (or,
+ * with `exhaustive`, explores it; a test the search cannot take is noted and counts as bad
+ * input), checks each against `kinds` when not NULL, and writes the report (text, or JSON: one
+ * object for one test, else an array; nothing when no test ran) to `out`.  What the user should hear about,
  * in the order it happened, goes to `notes` (char *, one message each, no trailing newline): a
  * file that could not be read or translated or is for the other architecture (named, skipped),
  * a failed --expect check, a test the kinds file does not name, a run that failed (which stops
@@ -281,6 +311,9 @@ typedef struct {
     LitmusRunOptions run;
     gboolean json;
     GHashTable *kinds;     /* or NULL */
+    gboolean exhaustive;   /* exact verdicts (litmus_explore_test) instead of runs; ex may be
+                            * NULL then (when it is not, it only says which tests fit) */
+    LitmusExhaustive explore;
 } LitmusJob;
 LitmusJobOutcome litmus_job_run(const char *const *files, const LitmusJob *job, const LitmusExecutor *ex,
                                 GString *out, GPtrArray *notes);

@@ -7,17 +7,20 @@
  *
  *   LDR/STR[B|H]        ld/st (W: 4 bytes, X: 8)   [Xn], [Xn,#i], [Xn,Rm{,SXTW|UXTW|LSL #k}],
  *                                                  post-index [Xn],#i and pre-index [Xn,#i]!
- *   LDAR, LDAPR / STLR  ld.acq / st.rel            (LDAPR's weaker RCpc order: as LDAR)
+ *   LDAR, LDAPR / STLR  ld.acq / st.rel            (LDAPR marked ISA_MM_ACQ_PC: RCpc)
  *   LDXR/LDAXR          ldx / ldx.acq
  *   STXR/STLXR          stx / stx.rel
  *   CAS{A,L,AL}         cas (Rs := old; store Rt if old == Rs)
  *   SWP, LDADD, LDSET, LDCLR {A,L,AL}   xchg, fadd, for, fand (LDCLR: and with ~Rs)
  *   STADD, STSET, STCLR {L}             the same, result discarded
  *   DMB/DSB SY|ISH|OSH|NSH -> fence; ..LD -> fence.load; ..ST -> fence.store; ISB -> fence
+ *                       marked ISA_MM_ISB
  *   MOV ADD SUB EOR ORR AND CMP CSEL B B.EQ B.NE CBZ CBNZ NOP
  *
  * A no-return atomic (destination WZR/XZR) loses its acquire: the architecture does not order
- * later accesses after a load whose result is discarded (herd's MP+rel+SWPacq-noret). */
+ * later accesses after a load whose result is discarded (herd's MP+rel+SWPacq-noret); it is
+ * marked ISA_MM_NORET for the axiomatic models (a NoRet read: DMB LD does not order it).
+ * The ISA_MM_* marks change nothing for the interpreter or the timing model. */
 #include <stdlib.h>
 #include <string.h>
 #include "sim/litmus/litmus_priv.h"
@@ -333,6 +336,7 @@ static gboolean arm_atomic(XlThread *th, const ArmAtomic *fam, const char *mn, I
         IsaInsn *in = xl_emit(th, OP_CAS);
         in->size = (uint8_t)size;
         in->order = rs.zr ? drop_acquire(order) : order;
+        in->mm = rs.zr ? ISA_MM_NORET : 0;
         in->rd = (int8_t)rd;
         in->mem = m;
         in->a = vs;
@@ -352,6 +356,7 @@ static gboolean arm_atomic(XlThread *th, const ArmAtomic *fam, const char *mn, I
     IsaInsn *in = xl_emit(th, fam->op);
     in->size = (uint8_t)size;
     in->order = rt.zr ? drop_acquire(order) : order;
+    in->mm = rt.zr ? ISA_MM_NORET : 0;
     in->rd = (int8_t)rd;
     in->mem = m;
     in->a = vs;
@@ -364,14 +369,15 @@ typedef struct {
     IsaOp op;
     IsaOrder order;
     gboolean store;
+    uint8_t mm;            /* ISA_MM_* */
 } ArmLdSt;
 
 static const ArmLdSt arm_ldsts[] = {
-    { "LDR", OP_LD, ORD_PLAIN, FALSE },    { "LDAR", OP_LD, ORD_ACQ, FALSE },
-    { "LDAPR", OP_LD, ORD_ACQ, FALSE },    { "LDXR", OP_LDX, ORD_PLAIN, FALSE },
-    { "LDAXR", OP_LDX, ORD_ACQ, FALSE },   { "STR", OP_ST, ORD_PLAIN, TRUE },
-    { "STLR", OP_ST, ORD_REL, TRUE },      { "STXR", OP_STX, ORD_PLAIN, TRUE },
-    { "STLXR", OP_STX, ORD_REL, TRUE },
+    { "LDR", OP_LD, ORD_PLAIN, FALSE, 0 },   { "LDAR", OP_LD, ORD_ACQ, FALSE, 0 },
+    { "LDAPR", OP_LD, ORD_ACQ, FALSE, ISA_MM_ACQ_PC },
+    { "LDXR", OP_LDX, ORD_PLAIN, FALSE, 0 }, { "LDAXR", OP_LDX, ORD_ACQ, FALSE, 0 },
+    { "STR", OP_ST, ORD_PLAIN, TRUE, 0 },    { "STLR", OP_ST, ORD_REL, TRUE, 0 },
+    { "STXR", OP_STX, ORD_PLAIN, TRUE, 0 },  { "STLXR", OP_STX, ORD_REL, TRUE, 0 },
 };
 
 /* The load or store a mnemonic names, with its size suffix (0: the register's), or NULL. */
@@ -436,6 +442,7 @@ static gboolean arm_ldst(XlThread *th, const ArmLdSt *ls, const char *mn, int bs
         IsaInsn *in = xl_emit(th, ls->op);
         in->size = (uint8_t)size;
         in->order = ls->order;
+        in->mm = ls->mm;
         in->mem = m;
         in->rd = (int8_t)rd;
     }
@@ -552,8 +559,12 @@ static gboolean arm_csel(XlThread *th, const ArmRow *row, Ops *o)
     xl_alu(th, OP_SUB, t2, xl_r(t1), xl_imm(1));
     xl_alu(th, OP_SUB, t1, xl_imm(0), xl_r(t1));
     IsaSrc when_eq = cc == COND_EQ ? vn : vm, when_ne = cc == COND_EQ ? vm : vn;
+    /* the two masking ANDs are the selection: marked, so that the axiomatic models pass on
+     * the dependencies of the operand selected only (herd's CSEL) */
     xl_alu(th, OP_AND, t2, when_eq, xl_r(t2));
+    g_array_index(th->body, IsaInsn, th->body->len - 1).mm = ISA_MM_SELECT;
     xl_alu(th, OP_AND, t1, when_ne, xl_r(t1));
+    g_array_index(th->body, IsaInsn, th->body->len - 1).mm = ISA_MM_SELECT;
     xl_alu(th, OP_OR, rd, xl_r(t2), xl_r(t1));
     if (d.w)
         trunc_w(th, rd);
@@ -581,10 +592,12 @@ static gboolean arm_barrier(XlThread *th, const ArmRow *row, Ops *o)
 }
 
 /* No fetch model to flush: a full fence is the conservative stand-in (its option, if any, is
- * not read). */
+ * not read); the mark tells the axiomatic models it is an ISB. */
 static gboolean arm_isb(XlThread *th, const ArmRow *row G_GNUC_UNUSED, Ops *o G_GNUC_UNUSED)
 {
-    xl_emit(th, OP_FENCE)->fence = FENCE_FULL;
+    IsaInsn *in = xl_emit(th, OP_FENCE);
+    in->fence = FENCE_FULL;
+    in->mm = ISA_MM_ISB;
     return TRUE;
 }
 

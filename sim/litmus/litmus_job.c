@@ -48,7 +48,7 @@ static gboolean load_all(const char *const *files, const LitmusExecutor *ex, GAr
     for (guint i = 0; files[i]; i++) {
         g_autoptr(GError) e = NULL;
         LitmusLoaded l = { NULL, NULL };
-        if (!litmus_load_file(files[i], &l.test, &l.prog, &e) || !litmus_executor_accepts(ex, l.test, &e)) {
+        if (!litmus_load_file(files[i], &l.test, &l.prog, &e) || (ex && !litmus_executor_accepts(ex, l.test, &e))) {
             note(notes, "%s", e->message);
             loaded_clear(&l);
             all = FALSE;
@@ -74,23 +74,37 @@ static gboolean check_kind(LitmusResult *r, GHashTable *kinds, GPtrArray *notes)
         return TRUE;
     guint64 judged = r->runs - r->filtered;
     gboolean forbidden = r->expect == LK_FORBIDDEN;
-    note(notes, "%s: %s, but %s in %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " runs", r->name,
-         litmus_kind_name(r->expect), forbidden ? "its condition was observed" : "its condition failed",
-         forbidden ? r->positive : judged - r->positive, judged);
+    if (r->expect == LK_ALLOWED)
+        note(notes, "%s: Allowed, but no execution under %s reaches its condition", r->name, r->model);
+    else if (r->model)
+        note(notes, "%s: %s, but %s in %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " executions under %s",
+             r->name, litmus_kind_name(r->expect), forbidden ? "its condition holds" : "its condition fails",
+             forbidden ? r->positive : judged - r->positive, judged, r->model);
+    else
+        note(notes, "%s: %s, but %s in %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " runs", r->name,
+             litmus_kind_name(r->expect), forbidden ? "its condition was observed" : "its condition failed",
+             forbidden ? r->positive : judged - r->positive, judged);
     return FALSE;
 }
 
 /* Runs the loaded tests in order and writes the report; FALSE when a check failed, or when a
- * run failed, which stops the job there (and leaves out a JSON report). */
+ * run failed, which stops the job there (and leaves out a JSON report).  A test the exhaustive
+ * search cannot take is named in a note and skipped (*unexplored set): the others go on. */
 static gboolean run_all(const GArray *loaded, const LitmusJob *job, const LitmusExecutor *ex, GString *out,
-                        GPtrArray *notes)
+                        GPtrArray *notes, gboolean *unexplored)
 {
     gboolean checks_ok = TRUE;
     g_autoptr(JsonArray) results = json_array_new();
     for (guint i = 0; i < loaded->len; i++) {
         const LitmusLoaded *l = &g_array_index(loaded, LitmusLoaded, i);
         g_autoptr(GError) e = NULL;
-        g_autoptr(LitmusResult) r = litmus_run_test(l->test, l->prog, ex, &job->run, &e);
+        g_autoptr(LitmusResult) r = job->exhaustive ? litmus_explore_test(l->test, l->prog, &job->explore, &e)
+                                                    : litmus_run_test(l->test, l->prog, ex, &job->run, &e);
+        if (!r && job->exhaustive) {
+            note(notes, "%s", e->message);
+            *unexplored = TRUE;
+            continue;
+        }
         if (!r) {
             note(notes, "%s", e->message);
             return FALSE;
@@ -104,10 +118,10 @@ static gboolean run_all(const GArray *loaded, const LitmusJob *job, const Litmus
             g_string_append(out, txt);
         }
     }
-    if (job->json && loaded->len > 0) {
+    if (job->json && json_array_get_length(results) > 0) {
         /* One test: one object, not an array. */
         g_autoptr(JsonNode) root = NULL;
-        if (loaded->len == 1) {
+        if (json_array_get_length(results) == 1) {
             root = json_array_dup_element(results, 0);
         } else {
             root = json_node_new(JSON_NODE_ARRAY);
@@ -124,7 +138,7 @@ LitmusJobOutcome litmus_job_run(const char *const *files, const LitmusJob *job, 
 {
     g_autoptr(GArray) loaded = g_array_new(FALSE, FALSE, sizeof(LitmusLoaded));
     g_array_set_clear_func(loaded, (GDestroyNotify)loaded_clear);
-    gboolean all_read = load_all(files, ex, loaded, notes);
-    gboolean all_ok = run_all(loaded, job, ex, out, notes);
-    return !all_read ? LITMUS_JOB_BAD_INPUT : !all_ok ? LITMUS_JOB_FAILED : LITMUS_JOB_OK;
+    gboolean all_read = load_all(files, ex, loaded, notes), unexplored = FALSE;
+    gboolean all_ok = run_all(loaded, job, ex, out, notes, &unexplored);
+    return !all_read || unexplored ? LITMUS_JOB_BAD_INPUT : !all_ok ? LITMUS_JOB_FAILED : LITMUS_JOB_OK;
 }

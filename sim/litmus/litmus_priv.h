@@ -119,4 +119,18 @@ gboolean xl_arm_insn(XlThread *th, const char *insn, guint col_off);
 gboolean xl_x86_reads_flags(const char *insn);
 gboolean xl_arm_reads_flags(const char *insn);
 
+/* ---- tallying final states (sim/litmus/litmus_run.c) ---- */
+
+/* The histogram of final states a result is built from, for runs on an executor (one state a
+ * run) and for the exhaustive search (each reachable state with its count of executions). */
+typedef struct LitmusTally LitmusTally;
+LitmusTally *litmus_tally_new(const LitmusTest *t, const LitmusProgram *p, const char *executor);
+/* Counts `count` runs (or executions) ending in `fin`. */
+void litmus_tally_add(LitmusTally *y, const LitmusFinal *fin, guint64 count);
+/* The result being built, for fields the tally does not fill. */
+LitmusResult *litmus_tally_result(LitmusTally *y);
+/* The verdict from the counts; frees the tally. */
+LitmusResult *litmus_tally_finish(LitmusTally *y);
+void litmus_tally_free(LitmusTally *y);
+
 #endif

@@ -1,5 +1,6 @@
 /* Running a translated litmus test many times through an executor, with seeded perturbations,
- * and judging the histogram of final states: the verdict, herd's kinds, text and JSON. */
+ * and judging the histogram of final states: the verdict, herd's kinds, text and JSON.  The
+ * histogram (LitmusTally) also takes the exhaustive search's states (litmus_exhaustive.c). */
 #include <string.h>
 #include "sim/litmus/litmus_priv.h"
 #include "sim/base/echo.h"
@@ -114,6 +115,7 @@ void litmus_result_free(LitmusResult *r)
     g_free(r->filename);
     g_free(r->condition);
     g_free(r->executor);
+    g_free(r->model);
     if (r->states)
         g_ptr_array_free(r->states, TRUE);
     g_free(r);
@@ -150,6 +152,128 @@ static const char *quant_name(LitmusQuant q)
     return q == LQ_EXISTS ? "exists" : q == LQ_NOT_EXISTS ? "~exists" : "forall";
 }
 
+/* ---- tallying final states ---- */
+
+struct LitmusTally {
+    const LitmusTest *t;
+    const LitmusProgram *p;
+    LitmusResult *r;
+    GHashTable *seen;          /* key -> LitmusState* (owned by r->states) */
+    GArray *shown;             /* the observables of a state's key, in order */
+    uint64_t *val;
+    GString *key;
+};
+
+LitmusTally *litmus_tally_new(const LitmusTest *t, const LitmusProgram *p, const char *executor)
+{
+    LitmusTally *y = g_new0(LitmusTally, 1);
+    y->t = t;
+    y->p = p;
+    y->seen = g_hash_table_new(g_str_hash, g_str_equal);
+    y->val = g_new0(uint64_t, t->obs->len + 1);
+    y->key = g_string_new(NULL);
+    /* The histogram shows `locations [...]` first, then the condition's observables. */
+    y->shown = g_array_new(FALSE, FALSE, sizeof(guint));
+    for (guint i = 0; i < t->locations->len; i++)
+        g_array_append_val(y->shown, g_array_index(t->locations, guint, i));
+    for (guint i = 0; i < t->obs->len; i++) {
+        gboolean listed = FALSE;
+        for (guint k = 0; k < t->locations->len; k++)
+            listed |= g_array_index(t->locations, guint, k) == i;
+        if (!listed)
+            g_array_append_val(y->shown, i);
+    }
+    LitmusResult *r = y->r = g_new0(LitmusResult, 1);
+    r->name = g_strdup(t->name);
+    r->filename = g_strdup(t->filename);
+    r->arch = t->arch;
+    r->quant = t->quant;
+    g_autofree char *c = litmus_cond_to_string(t->cond, t->obs);
+    r->condition = g_strdup_printf("%s (%s)", quant_name(t->quant), c);
+    r->executor = g_strdup(executor);
+    r->states = g_ptr_array_new_with_free_func((GDestroyNotify)state_free);
+    return y;
+}
+
+LitmusResult *litmus_tally_result(LitmusTally *y)
+{
+    return y->r;
+}
+
+void litmus_tally_add(LitmusTally *y, const LitmusFinal *fin, guint64 count)
+{
+    const LitmusTest *t = y->t;
+    const LitmusProgram *p = y->p;
+    LitmusResult *r = y->r;
+    AddrCtx actx = { p, fin };
+    r->runs += count;
+    for (guint i = 0; i < t->obs->len; i++) {
+        const LitmusObs *ob = t->obs->pdata[i];
+        y->val[i] = p->obs_reg[i] >= 0 ? fin->regs[(gsize)ob->thread * ISA_NREG_SLOTS + (guint)p->obs_reg[i]]
+                                       : fin->mem[p->obs_loc[i]];
+    }
+    if (t->filter && !litmus_cond_eval(t->filter, y->val, p->obs_bytes, final_loc_addr, &actx)) {
+        r->filtered += count;
+        return;
+    }
+    gboolean sat = litmus_cond_eval(t->cond, y->val, p->obs_bytes, final_loc_addr, &actx);
+    if (sat)
+        r->positive += count;
+    GString *key = y->key;
+    g_string_truncate(key, 0);
+    for (guint k = 0; k < y->shown->len; k++) {
+        guint i = g_array_index(y->shown, guint, k);
+        const LitmusObs *ob = t->obs->pdata[i];
+        const char *as_loc = NULL;
+        if (ob->thread >= 0)
+            for (guint l = 0; l < fin->nlocs && !as_loc; l++)
+                if (fin->addr[l] && fin->addr[l] == y->val[i])
+                    as_loc = ((LitmusLoc *)p->locs->pdata[l])->name;
+        if (as_loc)
+            g_string_append_printf(key, "%s=%s; ", ob->display, as_loc);
+        else
+            g_string_append_printf(key, "%s=%" G_GINT64_FORMAT "; ", ob->display, (int64_t)y->val[i]);
+    }
+    if (key->len)
+        g_string_truncate(key, key->len - 1);
+    LitmusState *st = g_hash_table_lookup(y->seen, key->str);
+    if (!st) {
+        st = g_new0(LitmusState, 1);
+        st->key = g_strdup(key->str);
+        st->satisfies = sat;
+        g_ptr_array_add(r->states, st);
+        g_hash_table_insert(y->seen, st->key, st);
+    }
+    st->count += count;
+}
+
+LitmusResult *litmus_tally_finish(LitmusTally *y)
+{
+    LitmusResult *r = g_steal_pointer(&y->r);
+    litmus_tally_free(y);
+    g_ptr_array_sort(r->states, state_cmp);
+    guint64 judged = r->runs - r->filtered;
+    r->witnesses = r->quant == LQ_FORALL ? judged - r->positive : r->positive;
+    r->observed = r->witnesses > 0;
+    r->validated = r->quant == LQ_EXISTS ? r->positive > 0
+                 : r->quant == LQ_NOT_EXISTS ? r->positive == 0 : r->positive == judged;
+    return r;
+}
+
+void litmus_tally_free(LitmusTally *y)
+{
+    if (!y)
+        return;
+    litmus_result_free(y->r);
+    g_hash_table_destroy(y->seen);
+    g_array_free(y->shown, TRUE);
+    g_free(y->val);
+    g_string_free(y->key, TRUE);
+    g_free(y);
+}
+
+/* ---- running on an executor ---- */
+
 LitmusResult *litmus_run_test(const LitmusTest *t, const LitmusProgram *p, const LitmusExecutor *ex,
                               const LitmusRunOptions *o, GError **error)
 {
@@ -163,34 +287,8 @@ LitmusResult *litmus_run_test(const LitmusTest *t, const LitmusProgram *p, const
                            g_new0(guint64, nl + 1) };
     LitmusFinal fin = { nt, nl, g_new0(uint64_t, (gsize)nt * ISA_NREG_SLOTS), g_new0(uint64_t, nl + 1),
                         g_new0(uint64_t, nl + 1) };
-    g_autofree uint64_t *val = g_new0(uint64_t, t->obs->len + 1);
-    g_autoptr(GHashTable) seen = g_hash_table_new(g_str_hash, g_str_equal);
-
-    /* The histogram shows `locations [...]` first, then the condition's observables. */
-    g_autoptr(GArray) shown = g_array_new(FALSE, FALSE, sizeof(guint));
-    for (guint i = 0; i < t->locations->len; i++)
-        g_array_append_val(shown, g_array_index(t->locations, guint, i));
-    for (guint i = 0; i < t->obs->len; i++) {
-        gboolean listed = FALSE;
-        for (guint k = 0; k < t->locations->len; k++)
-            listed |= g_array_index(t->locations, guint, k) == i;
-        if (!listed)
-            g_array_append_val(shown, i);
-    }
-
-    LitmusResult *r = g_new0(LitmusResult, 1);
-    r->name = g_strdup(t->name);
-    r->filename = g_strdup(t->filename);
-    r->arch = t->arch;
-    r->quant = t->quant;
-    g_autofree char *c = litmus_cond_to_string(t->cond, t->obs);
-    r->condition = g_strdup_printf("%s (%s)", quant_name(t->quant), c);
-    r->executor = g_strdup(ex->name);
-    r->states = g_ptr_array_new_with_free_func((GDestroyNotify)state_free);
-    r->runs = runs;
+    LitmusTally *y = litmus_tally_new(t, p, ex->name);
     gboolean ok = TRUE;
-    GString *key = g_string_new(NULL);
-    AddrCtx actx = { p, &fin };
     for (guint run = 0; run < runs && ok; run++) {
         for (guint k = 0; k < nt; k++) {
             pert.start_skew[k] = (guint64)g_rand_int_range(rng, 0, 200);
@@ -211,44 +309,8 @@ LitmusResult *litmus_run_test(const LitmusTest *t, const LitmusProgram *p, const
             ok = FALSE;
             break;
         }
-        for (guint i = 0; i < t->obs->len; i++) {
-            const LitmusObs *ob = t->obs->pdata[i];
-            val[i] = p->obs_reg[i] >= 0 ? fin.regs[(gsize)ob->thread * ISA_NREG_SLOTS + (guint)p->obs_reg[i]]
-                                        : fin.mem[p->obs_loc[i]];
-        }
-        if (t->filter && !litmus_cond_eval(t->filter, val, p->obs_bytes, final_loc_addr, &actx)) {
-            r->filtered++;
-            continue;
-        }
-        gboolean sat = litmus_cond_eval(t->cond, val, p->obs_bytes, final_loc_addr, &actx);
-        r->positive += sat;
-        g_string_truncate(key, 0);
-        for (guint k = 0; k < shown->len; k++) {
-            guint i = g_array_index(shown, guint, k);
-            const LitmusObs *ob = t->obs->pdata[i];
-            const char *as_loc = NULL;
-            if (ob->thread >= 0)
-                for (guint l = 0; l < nl && !as_loc; l++)
-                    if (fin.addr[l] && fin.addr[l] == val[i])
-                        as_loc = ((LitmusLoc *)p->locs->pdata[l])->name;
-            if (as_loc)
-                g_string_append_printf(key, "%s=%s; ", ob->display, as_loc);
-            else
-                g_string_append_printf(key, "%s=%" G_GINT64_FORMAT "; ", ob->display, (int64_t)val[i]);
-        }
-        if (key->len)
-            g_string_truncate(key, key->len - 1);
-        LitmusState *st = g_hash_table_lookup(seen, key->str);
-        if (!st) {
-            st = g_new0(LitmusState, 1);
-            st->key = g_strdup(key->str);
-            st->satisfies = sat;
-            g_ptr_array_add(r->states, st);
-            g_hash_table_insert(seen, st->key, st);
-        }
-        st->count++;
+        litmus_tally_add(y, &fin, 1);
     }
-    g_string_free(key, TRUE);
     g_free(pert.start_skew);
     g_free(pert.think);
     g_free(pert.owner);
@@ -257,16 +319,10 @@ LitmusResult *litmus_run_test(const LitmusTest *t, const LitmusProgram *p, const
     g_free(fin.mem);
     g_free(fin.addr);
     if (!ok) {
-        litmus_result_free(r);
+        litmus_tally_free(y);
         return NULL;
     }
-    g_ptr_array_sort(r->states, state_cmp);
-    guint64 judged = r->runs - r->filtered;
-    r->witnesses = t->quant == LQ_FORALL ? judged - r->positive : r->positive;
-    r->observed = r->witnesses > 0;
-    r->validated = t->quant == LQ_EXISTS ? r->positive > 0
-                 : t->quant == LQ_NOT_EXISTS ? r->positive == 0 : r->positive == judged;
-    return r;
+    return litmus_tally_finish(y);
 }
 
 void litmus_result_check(LitmusResult *r, LitmusKind expect)
@@ -276,6 +332,7 @@ void litmus_result_check(LitmusResult *r, LitmusKind expect)
     switch (expect) {
     case LK_FORBIDDEN: r->expect_ok = r->positive == 0; break;
     case LK_REQUIRED: r->expect_ok = r->positive == judged; break;
+    case LK_ALLOWED: r->expect_ok = !r->model || r->positive > 0; break;
     default: r->expect_ok = TRUE; break;
     }
 }
@@ -287,7 +344,10 @@ char *litmus_result_text(const LitmusResult *r)
     GString *s = g_string_new(NULL);
     g_string_append_printf(s, "Test %s%s%s\n", r->name, r->expect != LK_NONE ? " " : "",
                            r->expect != LK_NONE ? litmus_kind_name(r->expect) : "");
-    g_string_append_printf(s, "Histogram (%u states)\n", r->states->len);
+    if (r->model)
+        g_string_append_printf(s, "States %u (every final state under %s)\n", r->states->len, r->model);
+    else
+        g_string_append_printf(s, "Histogram (%u states)\n", r->states->len);
     for (guint i = 0; i < r->states->len; i++) {
         const LitmusState *st = r->states->pdata[i];
         /* litmus7 marks the states that satisfy the proposition with '*'. */
@@ -303,11 +363,23 @@ char *litmus_result_text(const LitmusResult *r)
                            r->positive, judged - r->positive);
     if (r->filtered)
         g_string_append_printf(s, "Filtered out: %" G_GUINT64_FORMAT "\n", r->filtered);
-    g_string_append_printf(s, "Runs %" G_GUINT64_FORMAT " on %s, witnesses %" G_GUINT64_FORMAT "\n", r->runs,
-                           r->executor, r->witnesses);
+    if (r->model) {
+        g_string_append_printf(s, "Executions %" G_GUINT64_FORMAT " allowed of %" G_GUINT64_FORMAT
+                               " candidates under %s (exhaustive), witnesses %" G_GUINT64_FORMAT "\n",
+                               r->runs, r->candidates, r->model, r->witnesses);
+        if (r->paths_cut)
+            g_string_append_printf(s, "Bound: a thread takes a backward branch at most %u times; %" G_GUINT64_FORMAT
+                                   " paths went further and are left out\n", r->unroll, r->paths_cut);
+        if (r->paths_dropped)
+            g_string_append_printf(s, "Left out: %" G_GUINT64_FORMAT " paths that access memory outside the test's "
+                                   "locations\n", r->paths_dropped);
+    } else {
+        g_string_append_printf(s, "Runs %" G_GUINT64_FORMAT " on %s, witnesses %" G_GUINT64_FORMAT "\n", r->runs,
+                               r->executor, r->witnesses);
+    }
     if (r->expect != LK_NONE)
         g_string_append_printf(s, "Expected %s: %s\n", litmus_kind_name(r->expect),
-                               r->expect == LK_ALLOWED ? "not checked" : r->expect_ok ? "ok" : "FAILED");
+                               r->expect == LK_ALLOWED && !r->model ? "not checked" : r->expect_ok ? "ok" : "FAILED");
     g_string_append_c(s, '\n');
     return g_string_free(s, FALSE);
 }
@@ -332,6 +404,17 @@ JsonNode *litmus_result_json(const LitmusResult *r)
         json_object_set_int_member(states, st->key, (gint64)st->count);
     }
     json_object_set_object_member(o, "states", states);
+    if (r->model) {
+        json_object_set_boolean_member(o, "exhaustive", TRUE);
+        json_object_set_string_member(o, "model", r->model);
+        json_object_set_int_member(o, "executions", (gint64)r->runs);
+        json_object_set_int_member(o, "candidates", (gint64)r->candidates);
+        json_object_set_int_member(o, "unroll", r->unroll);
+        json_object_set_int_member(o, "paths_cut", (gint64)r->paths_cut);
+        json_object_set_int_member(o, "paths_dropped", (gint64)r->paths_dropped);
+        json_object_set_string_member(o, "observation", r->positive == 0 ? "Never"
+                                      : r->positive == r->runs - r->filtered ? "Always" : "Sometimes");
+    }
     if (r->expect == LK_NONE) {
         json_object_set_null_member(o, "expect");
     } else {

@@ -1,0 +1,127 @@
+/* The event graph of a candidate execution (see event_graph.h). */
+#include <string.h>
+#include "sim/memmodel/event_graph.h"
+
+void mm_graph_init(MmGraph *g)
+{
+    g->n = 0;
+}
+
+int mm_graph_add(MmGraph *g, const MmEvent *e)
+{
+    if (g->n >= MM_MAX_EVENTS)
+        return -1;
+    g->ev[g->n] = *e;
+    return (int)g->n++;
+}
+
+static MmSet set_of(const MmGraph *g, gboolean (*is)(const MmEvent *e))
+{
+    MmSet s = 0;
+    for (guint i = 0; i < g->n; i++)
+        if (is(&g->ev[i]))
+            s |= mm_set_bit(i);
+    return s;
+}
+
+static gboolean is_r(const MmEvent *e) { return e->kind == MM_READ; }
+static gboolean is_w(const MmEvent *e) { return e->kind == MM_WRITE; }
+static gboolean is_m(const MmEvent *e) { return e->kind != MM_FENCE; }
+static gboolean is_f(const MmEvent *e) { return e->kind == MM_FENCE; }
+static gboolean is_iw(const MmEvent *e) { return (e->flags & MM_INIT) != 0; }
+static gboolean is_a(const MmEvent *e) { return (e->flags & MM_ACQ) != 0; }
+static gboolean is_q(const MmEvent *e) { return (e->flags & MM_ACQ_PC) != 0; }
+static gboolean is_l(const MmEvent *e) { return (e->flags & MM_REL) != 0; }
+static gboolean is_noret(const MmEvent *e) { return (e->flags & MM_NORET) != 0; }
+static gboolean is_x(const MmEvent *e) { return (e->flags & MM_ATOMIC) != 0; }
+static gboolean is_full(const MmEvent *e) { return e->kind == MM_FENCE && e->fence == MM_FENCE_FULL; }
+static gboolean is_ld(const MmEvent *e) { return e->kind == MM_FENCE && e->fence == MM_FENCE_LOAD; }
+static gboolean is_st(const MmEvent *e) { return e->kind == MM_FENCE && e->fence == MM_FENCE_STORE; }
+static gboolean is_isb(const MmEvent *e) { return e->kind == MM_FENCE && e->fence == MM_FENCE_ISB; }
+
+/* The sets, in MmSetName order, with the names models use for them. */
+static const struct {
+    const char *name, *alias;
+    gboolean (*is)(const MmEvent *e);
+} set_table[MM_SET__COUNT] = {
+    [MM_SET_R] = { "R", NULL, is_r },
+    [MM_SET_W] = { "W", NULL, is_w },
+    [MM_SET_M] = { "M", NULL, is_m },
+    [MM_SET_F] = { "F", NULL, is_f },
+    [MM_SET_IW] = { "IW", NULL, is_iw },
+    [MM_SET_A] = { "A", NULL, is_a },
+    [MM_SET_Q] = { "Q", NULL, is_q },
+    [MM_SET_L] = { "L", NULL, is_l },
+    [MM_SET_NORET] = { "NoRet", NULL, is_noret },
+    [MM_SET_X] = { "X", NULL, is_x },
+    [MM_SET_FENCE_FULL] = { "DMB.FULL", "MFENCE", is_full },
+    [MM_SET_FENCE_LOAD] = { "DMB.LD", "LFENCE", is_ld },
+    [MM_SET_FENCE_STORE] = { "DMB.ST", "SFENCE", is_st },
+    [MM_SET_ISB] = { "ISB", NULL, is_isb },
+};
+
+static const char *const rel_names[MM_REL__COUNT] = {
+    [MM_REL_ID] = "id",
+    [MM_REL_PO] = "po",
+    [MM_REL_LOC] = "loc",
+    [MM_REL_EXT] = "ext",
+    [MM_REL_INT] = "int",
+    [MM_REL_SAME_INSTANCE] = "same-instance",
+    [MM_REL_RMW] = "rmw",
+    [MM_REL_AMO] = "amo",
+    [MM_REL_LXSX] = "lxsx",
+    [MM_REL_ADDR] = "addr",
+    [MM_REL_DATA] = "data",
+    [MM_REL_CTRL] = "ctrl",
+    [MM_REL_PICK_ADDR] = "pick-addr-dep",
+    [MM_REL_PICK_DATA] = "pick-data-dep",
+    [MM_REL_PICK_CTRL] = "pick-ctrl-dep",
+    [MM_REL_PICK_BASIC] = "pick-basic-dep",
+    [MM_REL_RF] = "rf",
+    [MM_REL_CO] = "co",
+};
+
+gboolean mm_graph_builtin(const char *name, gboolean *is_set, guint *index)
+{
+    for (guint i = 0; i < MM_SET__COUNT; i++)
+        if (!strcmp(name, set_table[i].name) || (set_table[i].alias && !strcmp(name, set_table[i].alias))) {
+            *is_set = TRUE;
+            *index = i;
+            return TRUE;
+        }
+    for (guint i = 0; i < MM_REL__COUNT; i++)
+        if (!strcmp(name, rel_names[i])) {
+            *is_set = FALSE;
+            *index = i;
+            return TRUE;
+        }
+    return FALSE;
+}
+
+void mm_graph_finish(MmGraph *g)
+{
+    guint n = g->n;
+    for (guint s = 0; s < MM_SET__COUNT; s++)
+        g->sets[s] = set_of(g, set_table[s].is);
+    for (guint r = 0; r < MM_REL__COUNT; r++)
+        mm_rel_clear(&g->rels[r], n);
+    mm_rel_identity(&g->rels[MM_REL_ID], n, mm_set_all(n));
+    for (guint i = 0; i < n; i++) {
+        const MmEvent *a = &g->ev[i];
+        for (guint j = 0; j < n; j++) {
+            const MmEvent *b = &g->ev[j];
+            /* An initial write is on no thread: external to every event, even another one. */
+            gboolean same_thread = a->thread >= 0 && a->thread == b->thread;
+            if (same_thread && a->instance < b->instance)
+                mm_rel_add(&g->rels[MM_REL_PO], i, j);
+            if (same_thread && a->instance == b->instance)
+                mm_rel_add(&g->rels[MM_REL_SAME_INSTANCE], i, j);
+            if (same_thread)
+                mm_rel_add(&g->rels[MM_REL_INT], i, j);
+            else
+                mm_rel_add(&g->rels[MM_REL_EXT], i, j);
+            if (a->loc >= 0 && a->loc == b->loc)
+                mm_rel_add(&g->rels[MM_REL_LOC], i, j);
+        }
+    }
+}
