@@ -5,9 +5,7 @@
 const ExploreModelRow explore_models[] = {
     { "sc", &explore_model_sc, NULL },
     { "tso", &explore_model_tso, NULL },
-    { "arm64", NULL, "the ARMv8 model is not yet available (issue 25: an operational model such as "
-                     "Promising-ARM is to come); use --model sc, which is stronger than ARMv8: a lock "
-                     "verified under it may still break on arm64" },
+    { "arm64", NULL, "the ARMv8 model is not yet available" },
     { NULL, NULL, NULL },
 };
 

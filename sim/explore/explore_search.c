@@ -5,6 +5,7 @@
 #include "sim/explore/explore.h"
 #include "sim/explore/explore_exec.h"
 #include "sim/explore/explore_table.h"
+#include "sim/explore/explore_finish.h"
 #include "cores/isa/asm.h"
 
 static uint32_t move_pack(ExploreMove m) { return (uint32_t)m.thread << 4 | (uint32_t)m.kind; }
@@ -240,55 +241,20 @@ static void search(Search *x, ExploreResult *r)
     explore_state_free(next);
 }
 
-/* After a complete search: the first state (in breadth-first order) from which no path reaches
- * a state where every thread halted, or EXPLORE_NO_PARENT.  Backwards from the finished states
- * over the reversed edges. */
-static uint32_t first_state_that_cannot_finish(Search *x)
-{
-    guint n = explore_table_len(&x->table);
-    const uint32_t *at = (const uint32_t *)x->edge_at->data, *to = (const uint32_t *)x->edges->data;
-    g_autofree uint32_t *in_at = g_new0(uint32_t, n + 1);
-    for (guint e = 0; e < x->edges->len; e++)
-        in_at[to[e] + 1]++;
-    for (guint k = 0; k < n; k++)
-        in_at[k + 1] += in_at[k];
-    g_autofree uint32_t *fill = g_memdup2(in_at, (n + 1) * sizeof *in_at);
-    g_autofree uint32_t *from = g_new(uint32_t, x->edges->len + 1);
-    for (guint s = 0; s < n; s++)
-        for (uint32_t e = at[s]; e < at[s + 1]; e++)
-            from[fill[to[e]]++] = s;
-    g_autofree guint8 *can = g_new0(guint8, n);
-    g_autofree uint32_t *queue = g_new(uint32_t, n);
-    guint head = 0, tail = 0;
-    for (guint s = 0; s < n; s++)
-        if (at[s] == at[s + 1]) { /* no moves: finished (a complete search failed otherwise) */
-            can[s] = 1;
-            queue[tail++] = s;
-        }
-    while (head < tail) {
-        uint32_t s = queue[head++];
-        for (uint32_t e = in_at[s]; e < in_at[s + 1]; e++)
-            if (!can[from[e]]) {
-                can[from[e]] = 1;
-                queue[tail++] = from[e];
-            }
-    }
-    for (guint s = 0; s < n; s++)
-        if (!can[s])
-            return s;
-    return EXPLORE_NO_PARENT;
-}
-
 static void check_finish(Search *x, ExploreResult *r)
 {
-    uint32_t stuck = first_state_that_cannot_finish(x);
+    guint loop = 0;
+    uint32_t stuck = explore_first_stuck(explore_table_len(&x->table), (const uint32_t *)x->edge_at->data,
+                                         (const uint32_t *)x->edges->data, &loop);
     if (stuck == EXPLORE_NO_PARENT)
         return;
     const ExploreRec *rec = explore_table_rec(&x->table, stuck);
     ExploreState *s = explore_state_new(x->w);
     explore_state_decode(x->w, s, rec->bytes, rec->len);
-    GString *g = g_string_new("from this state no execution lets every thread finish (a livelock, or a thread "
-                              "that sleeps for ever while others spin):");
+    GString *g = g_string_new(NULL);
+    g_autofree char *among = loop == 1 ? g_strdup("stays in this state") : g_strdup_printf("loops among %u states", loop);
+    g_string_append_printf(g, "no execution from here lets every thread finish: every one %s for ever (a livelock, "
+                           "or a thread that sleeps for ever while others spin):", among);
     for (guint t = 0; t < x->w->nthreads; t++) {
         static const char *const how[] = { "runs", "waits in wfe", "sleeps in futex_wait", "halted", "faulted" };
         g_autofree char *where = thread_at(x->w, s, t);

@@ -155,10 +155,13 @@ static char *what_followed(const Replay *x, const ExploreState *before, guint t)
 {
     GString *g = g_string_new(NULL);
     const ExploreThread *a = &before->th[t], *b = &x->s->th[t];
-    static const char *const marks[] = { NULL, "calls lock", "acquired", "released" };
-    for (guint k = 1; k < 4; k++)
-        if (b->marks[k] > a->marks[k])
-            g_string_append_printf(g, "%s%s", g->len ? ", " : "", marks[k]);
+    /* In the order a harness loop runs them: a release, the next call, its acquisition. */
+    static const struct { guint mark; const char *words; } marks[] = {
+        { 3, "released" }, { 1, "calls lock" }, { 2, "acquired" },
+    };
+    for (guint k = 0; k < G_N_ELEMENTS(marks); k++)
+        if (b->marks[marks[k].mark] > a->marks[marks[k].mark])
+            g_string_append_printf(g, "%s%s", g->len ? ", " : "", marks[k].words);
     if (b->state != a->state) {
         static const char *const now[] = { NULL, "waits in wfe", "sleeps in futex_wait", "halted", "faulted" };
         if (now[b->state])
