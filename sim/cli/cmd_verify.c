@@ -110,7 +110,8 @@ static int print_explored(const char *name, const VerifyOptions *o, const Verify
         fputs(text, stdout);
         return rc;
     }
-    g_autofree char *shape = g_strdup_printf("%u threads x %u acquisitions%s", w->threads, w->iterations,
+    g_autofree char *shape = g_strdup_printf("%u threads x %u acquisition%s%s", w->threads, w->iterations,
+                                             w->iterations == 1 ? "" : "s",
                                              w->readers ? " (with readers)" : "");
     g_autofree char *size = g_strdup_printf("%" G_GUINT64_FORMAT " states, %" G_GUINT64_FORMAT " transitions",
                                             r->states, r->transitions);
@@ -148,10 +149,12 @@ static const ExploreModel *pick_model(const char *given, Arch arch)
     if (row->model)
         return row->model;
     if (given) {
-        cli_eprintf("qsim verify: --model %s: %s\n", given, row->why);
+        cli_eprintf("qsim verify: --model %s: %s (--model sc explores under sequential consistency, which is "
+                    "stronger: a lock verified under it may still break on %s)\n", given, row->why, given);
         return NULL;
     }
-    cli_eprintf("qsim verify: note: %s: exploring under sc\n", row->why);
+    cli_eprintf("qsim verify: note: %s: exploring under sc, which is stronger (a lock verified under it may still "
+                "break on %s)\n", row->why, arch_name(arch));
     return &explore_model_sc;
 }
 
