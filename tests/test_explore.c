@@ -10,6 +10,7 @@
 #include <string.h>
 #include <json-glib/json-glib.h>
 #include "tests/run_qsim.h"
+#include "tests/planted_locks.h"
 #include "sim/verify.h"
 #include "sim/explore/explore.h"
 #include "sim/explore/explore_exec.h"
@@ -283,55 +284,12 @@ END_TEST
 
 /* ======================================================================= each property */
 
-/* Test, then set: not atomic. */
-static const char test_then_set[] =
-    ".shared lock_word 4 own_line\n.entry lock\n.entry unlock\n"
-    "lock:\n    ld32 r0, [lock_word]\n    bne r0, 0, lock\n    st32 [lock_word], 1\n    ret\n"
-    "unlock:\n    st32.rel [lock_word], 0\n    ret\n";
-
 /* A reader side that takes nothing: readers overlap the writer. */
 static const char no_read_side[] =
     ".shared lock_word 4 own_line\n.entry lock\n.entry unlock\n.entry read_lock\n.entry read_unlock\n"
     "lock:\n    xchg32.acq r0, [lock_word], 1\n    bne r0, 0, lock\n    ret\n"
     "unlock:\n    st32.rel [lock_word], 0\n    ret\n"
     "read_lock:\n    ret\nread_unlock:\n    ret\n";
-
-/* A lock that never releases: nobody gets in a second time. */
-static const char never_released[] =
-    ".shared lock_word 4 own_line\n.entry lock\n.entry unlock\n"
-    "lock:\n    xchg32 r0, [lock_word], 1\n    bne r0, 0, lock\n    ret\n"
-    "unlock:\n    ret\n";
-
-/* Sleeps on 1 and never marks the word contended: unlock never wakes the sleeper. */
-static const char never_marked[] =
-    ".shared lock_word 4 own_line\n.entry lock\n.entry unlock\n"
-    "lock:\n    cas32.acq r0, [lock_word], 0, 1\n    beq r0, 0, done\n"
-    "again:\n    futex_wait r1, [lock_word], 1\n    cas32.acq r0, [lock_word], 0, 1\n    bne r0, 0, again\n"
-    "done:\n    ret\n"
-    "unlock:\n    xchg32.rel r0, [lock_word], 0\n    bne r0, 2, out\n    futex_wake r1, [lock_word], 1\nout:\n    ret\n";
-
-/* futex-mutex whose unlock checks for sleepers before it releases: a waiter that marks the word
- * and sleeps between the load and the store is never woken (sampling needs thousands of seeds). */
-static const char check_then_release[] =
-    ".shared lock_word 4 own_line\n.entry lock\n.entry unlock\n"
-    "lock:\n    cas32.acq r0, [lock_word], 0, 1\n    beq r0, 0, done\n"
-    "again:\n    xchg32.acq r0, [lock_word], 2\n    beq r0, 0, done\n"
-    "    futex_wait r1, [lock_word], 2\n    jmp again\n"
-    "done:\n    ret\n"
-    "unlock:\n    ld32 r0, [lock_word]\n    st32.rel [lock_word], 0\n    bne r0, 2, out\n"
-    "    futex_wake r1, [lock_word], 1\nout:\n    ret\n";
-
-/* arm64: the wait arms the monitor after it checks the head, so an unlock in between is missed
- * and the waiter sleeps in wfe for ever once the holder is done (x86's code is correct). */
-static const char lost_wfe[] =
-    ".shared lock_word 4 own_line\n.equ TICKET_INC 0x10000\n.entry lock\n.entry unlock\n"
-    "lock:\n    fadd32.acq r0, [lock_word], TICKET_INC\n    shr r1, r0, 16\n    and r0, r0, 0xffff\n"
-    "    beq r0, r1, got\n"
-    ".if arch=arm64\nspin:\n    ld16.acq r0, [lock_word]\n    beq r0, r1, got\n    ldx16 r2, [lock_word]\n"
-    "    wfe\n    jmp spin\n"
-    ".else\nspin:\n    pause\n    ld16.acq r0, [lock_word]\n    bne r0, r1, spin\n.endif\n"
-    "got:\n    ret\n"
-    "unlock:\n    ld16 r0, [lock_word]\n    add r0, r0, 1\n    st16.rel [lock_word], r0\n    ret\n";
 
 /* Reads through a NULL pointer. */
 static const char null_load[] =
@@ -351,12 +309,12 @@ static const struct {
     ExploreProperty property;
     const char *says;        /* in the message */
 } failing[] = {
-    { "test-then-set", test_then_set, FALSE, 0, EXPLORE_PROP_EXCLUSION, "two writers are inside" },
+    { "test-then-set", planted_test_then_set, FALSE, 0, EXPLORE_PROP_EXCLUSION, "two writers are inside" },
     { "no-read-side", no_read_side, FALSE, 1, EXPLORE_PROP_EXCLUSION, "a writer and a reader are inside together" },
-    { "never-released", never_released, FALSE, 0, EXPLORE_PROP_NO_FINISH, "no execution from here lets every thread finish" },
-    { "never-marked", never_marked, FALSE, 0, EXPLORE_PROP_DEADLOCK, "sleeps in futex_wait on lock_word" },
-    { "check-then-release", check_then_release, FALSE, 0, EXPLORE_PROP_DEADLOCK, "a lost wake-up" },
-    { "lost-wfe", lost_wfe, TRUE, 0, EXPLORE_PROP_DEADLOCK, "waits in wfe with no event to come" },
+    { "never-released", planted_never_released, FALSE, 0, EXPLORE_PROP_NO_FINISH, "no execution from here lets every thread finish" },
+    { "never-marked", planted_never_marked, FALSE, 0, EXPLORE_PROP_DEADLOCK, "sleeps in futex_wait on lock_word" },
+    { "check-then-release", planted_check_then_release, FALSE, 0, EXPLORE_PROP_DEADLOCK, "a lost wake-up" },
+    { "lost-wfe", planted_lost_wfe, TRUE, 0, EXPLORE_PROP_DEADLOCK, "waits in wfe with no event to come" },
     { "null-load", null_load, FALSE, 0, EXPLORE_PROP_FAULT, "(NULL+8) is outside the program's memory" },
     { "local-loop", local_loop, FALSE, 0, EXPLORE_PROP_FAULT, "ops without a memory access" },
 };
@@ -384,7 +342,7 @@ START_TEST(test_lost_wfe_x86_is_fine)
 {
     Run run = run_of(&explore_model_tso, 2, 3);
     VerifyResult r;
-    explore_text("lost-wfe", lost_wfe, &run, &r);
+    explore_text("lost-wfe", planted_lost_wfe, &run, &r);
     assert_verified("lost-wfe on x86", &run, &r);
     verify_result_clear(&r);
 }

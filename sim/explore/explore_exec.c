@@ -179,26 +179,6 @@ static void exec_event(const ExploreWorld *w, ExploreState *s, guint t, IsaOp op
     }
 }
 
-static gboolean exec_call_ret(ExploreState *s, guint t, const IsaInsn *i, int32_t *next)
-{
-    ExploreThread *th = &s->th[t];
-    if (i->op == OP_CALL) {
-        if (th->depth >= ISA_CALL_DEPTH) {
-            fault(s, t, ISA_FAULT_CALL_DEPTH, 0, 0);
-            return FALSE;
-        }
-        th->stack[th->depth++] = th->pc + 1;
-        *next = i->target;
-        return TRUE;
-    }
-    if (th->depth == 0) {
-        fault(s, t, ISA_FAULT_EMPTY_RET, 0, 0);
-        return FALSE;
-    }
-    *next = th->stack[--th->depth];
-    return TRUE;
-}
-
 static void exec_futex_wait(const ExploreWorld *w, ExploreState *s, guint t, const IsaInsn *i, uint64_t addr,
                             uint64_t a, ExploreNote *note)
 {
@@ -258,16 +238,14 @@ void explore_exec_op(const ExploreWorld *w, const ExploreModel *m, ExploreState 
     case OP_WFE: case OP_SEV: case OP_SEVL:
         exec_event(w, s, t, i->op);
         break;
-    case OP_BR:
-        if (isa_cond(i->cond, a, b))
-            next = i->target;
+    case OP_BR: case OP_JMP: case OP_CALL: case OP_RET: {
+        IsaFaultKind k = isa_next_pc(i, th->pc, a, b, th->stack, &th->depth, &next);
+        if (k != ISA_FAULT_NONE) {
+            fault(s, t, k, 0, 0);
+            ok = FALSE;
+        }
         break;
-    case OP_JMP:
-        next = i->target;
-        break;
-    case OP_CALL: case OP_RET:
-        ok = exec_call_ret(s, t, i, &next);
-        break;
+    }
     case OP_MARK:
         th->marks[i->n >= 1 && i->n <= 3 ? i->n : 0]++;
         break;
