@@ -38,7 +38,7 @@ ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) $(PKG_CFLAGS) -I. -MMD -MP \
              -DQSIM_SRCDIR=\"$(CURDIR)\" -I$(B)/gen
 LDLIBS   := $(PKG_LIBS) -lm -lpthread -ldl
 
-MODULES  := sim/base coherence cores/isa sim/memmodel cores sim/os sim/trace sim locks/native sim/litmus sim/sweep sim/calibrate sim/cli
+MODULES  := sim/base coherence cores/isa sim/memmodel sim/explore cores sim/os sim/trace sim locks/native sim/litmus sim/sweep sim/calibrate sim/cli
 # Programs with their own main(), kept out of the library.
 MAIN_SRC := sim/cli/main.c
 LIB_SRC  := $(filter-out $(MAIN_SRC),$(foreach m,$(MODULES),$(wildcard $(m)/*.c)))

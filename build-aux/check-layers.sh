@@ -9,6 +9,7 @@
 #   coherence      the memory system, on the base
 #   cores/isa      the ISA: op table, execution semantics, faults, assembler, interpreter
 #   sim/memmodel   axiomatic memory models (SC, x86-TSO, ARMv8) over ISA programs, exhaustively
+#   sim/explore    the explorer: every execution under a memory model (sc, tso), on the ISA
 #   cores          the timing model of a core, on the ISA, meeting coherence only at its port
 #   sim/os         the OS model (scheduler, futexes), beside the cores
 #   sim/trace      the trace writers (text, Perfetto, HTML page) and the protocol pages
@@ -28,10 +29,11 @@ rule() {
     coherence)     echo "coherence/ sim/base/";;
     cores/isa)     echo "cores/isa/ sim/base/";;
     sim/memmodel)  echo "sim/memmodel/ cores/isa/ sim/base/";;
+    sim/explore)   echo "sim/explore/ cores/isa/ sim/base/";;
     cores)         echo "cores/ cores/isa/ sim/base/ coherence/port.h";;
     sim/os)        echo "sim/os/ cores/ cores/isa/ coherence/ sim/base/";;
     sim/trace)     echo "sim/trace/ cores/ cores/isa/ coherence/ sim/base/";;
-    sim)           echo "sim/ sim/os/ sim/trace/ cores/ cores/isa/ coherence/ sim/base/";;
+    sim)           echo "sim/ sim/os/ sim/trace/ sim/explore/ cores/ cores/isa/ coherence/ sim/base/";;
     locks/native)  echo "locks/native/ sim/ cores/isa/ sim/base/";;
     sim/litmus)    echo "sim/litmus/ sim/memmodel/ sim/ cores/isa/ coherence/ sim/base/";;
     sim/sweep)     echo "sim/sweep/ sim/ cores/isa/ coherence/ sim/base/";;

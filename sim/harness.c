@@ -11,6 +11,7 @@
  * Readers (tid < readers) take the read side and count themselves in h_readers instead, so a
  * checker sees both exclusion against writers and overlap between readers (h_max_readers). */
 #include <stdio.h>
+#include <string.h>
 #include "sim/harness.h"
 #include "cores/isa/asm.h"
 #include "cores/isa/isa_exec.h"
@@ -192,4 +193,39 @@ gboolean harness_pc_in_lock(const IsaProgram *p, int32_t pc)
     if (pc < 0 || (guint)pc >= p->insns->len)
         return FALSE;
     return g_strcmp0(isa_insn_file(p, &g_array_index(p->insns, IsaInsn, pc)), HARNESS_SOURCE) != 0;
+}
+
+/* The pc of label `name`, or -1. */
+static int32_t label_pc(const IsaProgram *p, const char *name)
+{
+    for (guint k = 0; p->labels && k < p->labels->len; k++)
+        if (!strcmp(g_array_index(p->labels, IsaEntry, k).name, name))
+            return g_array_index(p->labels, IsaEntry, k).pc;
+    return -1;
+}
+
+/* From the loop's label: the op after its `mark 2`, to the first op `last_op` on variable `sym`
+ * with immediate `imm`. */
+static HarnessSection find_section(const IsaProgram *p, const char *loop, IsaOp last_op, const char *sym, int64_t imm)
+{
+    HarnessSection none = { -1, -1 }, s = none;
+    int32_t pc = label_pc(p, loop), n = (int32_t)p->insns->len;
+    int var = isa_program_find_sym(p, sym);
+    for (; pc >= 0 && pc < n; pc++) {
+        const IsaInsn *i = &g_array_index(p->insns, IsaInsn, pc);
+        if (s.first < 0 && i->op == OP_MARK && i->n == 2)
+            s.first = pc + 1;
+        else if (s.first >= 0 && i->op == last_op && i->mem.sym == var && i->a.reg == ISA_NO_REG && i->a.imm == imm) {
+            s.last = pc;
+            return s;
+        }
+    }
+    return none;
+}
+
+gboolean harness_sections(const IsaProgram *p, HarnessSection *writer, HarnessSection *reader)
+{
+    *writer = find_section(p, "h_write_loop", OP_ST, HARNESS_FLAG, 0);
+    *reader = find_section(p, "h_read_loop", OP_FADD, HARNESS_READERS, -1);
+    return writer->first >= 0;
 }

@@ -53,6 +53,14 @@ char *harness_source(const HarnessOptions *o);
  * G_OPTION_ERROR for the options. */
 IsaProgram *harness_assemble(const char *lock_file, const char *lock_text, const HarnessOptions *o,
                              ArchTarget target, const char *const *params, GError **error);
+/* A critical section of the harness's code, as the pcs inside it (inclusive): a writer's from the
+ * op after its `mark 2` to its `st [h_flag], 0`; a reader's from the op after its `mark 2` to its
+ * `fadd [h_readers], -1`.  A thread whose next op is one of these is inside. */
+typedef struct {
+    int32_t first, last;       /* -1, -1: none (no readers) */
+} HarnessSection;
+/* The sections of p's harness code; FALSE when p holds no harness. */
+gboolean harness_sections(const IsaProgram *p, HarnessSection *writer, HarnessSection *reader);
 /* Whether the op at `pc` is the lock's (from its source) rather than the harness's. */
 gboolean harness_pc_in_lock(const IsaProgram *p, int32_t pc);
 

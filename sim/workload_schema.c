@@ -11,8 +11,9 @@
 static const char *const data_choices[] = { "same-line", "separate-line", NULL }; /* HarnessPlacement order */
 
 static const WorkloadDefault iterations_defaults[] = {
-    { WL_VERIFY, "3", "every seed explores a new interleaving; a few acquisitions per thread already "
-                      "reach the handoffs, and the interpreter's step budget grows with the count" },
+    { WL_VERIFY, "2", "every execution is explored, and the states grow about threefold with each "
+                      "acquisition more; two per thread already reach every hand-off both ways (a release "
+                      "and a re-acquire against the other thread's wait)" },
     { WL_NATIVE, "10000", "the host runs an acquisition in well under a microsecond; fewer make a run "
                           "too short to time against thread start-up" },
     { 0, NULL, NULL },

@@ -8,6 +8,7 @@
 #include "cores/isa/interp.h"
 #include "cores/isa/isa_exec.h"
 #include "sim/verify.h"
+#include "tests/planted_locks.h"
 
 static IsaProgram *assemble_params(const char *src, const char *const *params)
 {
@@ -214,14 +215,6 @@ START_TEST(test_wake_order_and_lost_wakeup)
 }
 END_TEST
 
-/* A lock that never marks itself contended: its waiters sleep on 1 and unlock never wakes them. */
-static const char never_marked[] =
-    ".shared lock_word 4 own_line\n.entry lock\n.entry unlock\n"
-    "lock:\n    cas32.acq r0, [lock_word], 0, 1\n    beq r0, 0, done\n"
-    "again:\n    futex_wait r1, [lock_word], 1\n    cas32.acq r0, [lock_word], 0, 1\n    bne r0, 0, again\n"
-    "done:\n    ret\n"
-    "unlock:\n    xchg32.rel r0, [lock_word], 0\n    bne r0, 2, out\n    futex_wake r1, [lock_word], 1\nout:\n    ret\n";
-
 START_TEST(test_verify_calls_it_a_lost_wakeup)
 {
     VerifyOptions o;
@@ -230,7 +223,7 @@ START_TEST(test_verify_calls_it_a_lost_wakeup)
     o.seeds = 50;
     VerifyResult r;
     g_autoptr(GError) err = NULL;
-    ck_assert(verify_lock("never-marked.qs", never_marked, &o, &r, &err));
+    ck_assert(verify_lock("never-marked.qs", planted_never_marked, &o, &r, &err));
     ck_assert(!r.ok);
     ck_assert_msg(g_str_has_prefix(r.failure, "lost wake-up: 1 thread asleep in futex_wait with no futex_wake to come "
                                               "(the run ended in deadlock)"), "%s", r.failure);

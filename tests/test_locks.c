@@ -10,6 +10,7 @@
 #include <glib/gstdio.h>
 #include "tests/run_qsim.h"
 #include "sim/verify.h"
+#include "tests/planted_locks.h"
 #include "sim/run.h"
 #include "cores/isa/asm.h"
 
@@ -169,10 +170,7 @@ END_TEST
 /* TAS whose acquire is a plain load then a store: the checker must catch it within a few seeds. */
 START_TEST(test_broken_lock_fails)
 {
-    const char *broken = "# broken: test, then set, not atomic\n.shared lock_word 4 own_line\n"
-                         ".entry lock\n.entry unlock\n"
-                         "lock:\n    ld32 r0, [lock_word]\n    bne r0, 0, lock\n    st32 [lock_word], 1\n    ret\n"
-                         "unlock:\n    st32.rel [lock_word], 0\n    ret\n";
+    const char *broken = planted_test_then_set;
     VerifyOptions o;
     verify_options_init(&o);
     o.workload.threads = 2;
@@ -197,9 +195,7 @@ END_TEST
 /* A lock that never releases: the second thread can never get in (livelock bound). */
 START_TEST(test_stuck_lock_fails)
 {
-    const char *stuck = ".shared lock_word 4 own_line\n.entry lock\n.entry unlock\n"
-                        "lock:\n    xchg32 r0, [lock_word], 1\n    bne r0, 0, lock\n    ret\n"
-                        "unlock:\n    ret\n";
+    const char *stuck = planted_never_released;
     VerifyOptions o;
     verify_options_init(&o);
     o.workload.threads = 2;
@@ -214,38 +210,8 @@ START_TEST(test_stuck_lock_fails)
 }
 END_TEST
 
-/* A ticket lock whose arm64 wait checks the head before arming the monitor: an unlock between
- * the check and the ldx is missed, and the waiter sleeps until some other store to the line,
- * for ever when the holder was on its last iteration.  Verify catches it on arm64 (a deadlock,
- * with the thread asleep in wfe); the same file's x86 code is correct and passes. */
-static const char lost_wakeup_lock[] =
-    ".shared lock_word 4 own_line\n.equ TICKET_INC 0x10000\n.entry lock\n.entry unlock\n"
-    "lock:\n"
-    "    fadd32.acq r0, [lock_word], TICKET_INC\n"
-    "    shr r1, r0, 16\n"
-    "    and r0, r0, 0xffff\n"
-    "    beq r0, r1, got\n"
-    ".if arch=arm64\n"
-    "spin:\n"
-    "    ld16.acq r0, [lock_word]\n"
-    "    beq r0, r1, got\n"
-    "    ldx16 r2, [lock_word]\n"         /* bug: armed after the check, r2 not compared */
-    "    wfe\n"
-    "    jmp spin\n"
-    ".else\n"
-    "spin:\n"
-    "    pause\n"
-    "    ld16.acq r0, [lock_word]\n"
-    "    bne r0, r1, spin\n"
-    ".endif\n"
-    "got:\n"
-    "    ret\n"
-    "unlock:\n"
-    "    ld16 r0, [lock_word]\n"
-    "    add r0, r0, 1\n"
-    "    st16.rel [lock_word], r0\n"
-    "    ret\n";
-
+/* planted_lost_wfe: verify catches it on arm64 (a deadlock, with the thread asleep in wfe); the
+ * same file's x86 code is correct and passes. */
 START_TEST(test_lost_wakeup_caught_on_arm64)
 {
     VerifyOptions o;
@@ -255,11 +221,11 @@ START_TEST(test_lost_wakeup_caught_on_arm64)
     o.seeds = 200;
     VerifyResult r;
     g_autoptr(GError) err = NULL;
-    ck_assert(verify_lock("lost.qs", lost_wakeup_lock, &o, &r, &err));
+    ck_assert(verify_lock("lost.qs", planted_lost_wfe, &o, &r, &err));
     ck_assert_msg(r.ok, "x86: %s", r.failure);
     verify_result_clear(&r);
     o.target = arch_target(ARCH_ARM64);
-    ck_assert(verify_lock("lost.qs", lost_wakeup_lock, &o, &r, &err));
+    ck_assert(verify_lock("lost.qs", planted_lost_wfe, &o, &r, &err));
     ck_assert(!r.ok);
     ck_assert_msg(strstr(r.failure, "the run ended in deadlock") && strstr(r.failure, "waiting in wfe"), "%s",
                   r.failure);
@@ -547,7 +513,7 @@ START_TEST(test_cli_targets)
     /* A failure on arm64 replays with its atomics. */
     g_autofree char *dir = g_dir_make_tmp("qsim-test-XXXXXX", NULL);
     g_autofree char *lost = g_build_filename(dir, "lost.qs", NULL);
-    ck_assert(g_file_set_contents(lost, lost_wakeup_lock, -1, NULL));
+    ck_assert(g_file_set_contents(lost, planted_lost_wfe, -1, NULL));
     g_autofree char *line = g_strdup_printf("verify --lock-file %s --arch arm64 --atomics lse --threads 2 --seeds 200", lost);
     g_autofree char *out = NULL;
     ck_assert_int_eq(run_qsim_line(line, &out, NULL), 1);

@@ -120,7 +120,7 @@ START_TEST(test_commands_share_defaults)
     ck_assert_uint_eq(verify.cs_writes, 1);
     /* and the documented exceptions */
     ck_assert_uint_eq(run.iterations, 1000);
-    ck_assert_uint_eq(verify.iterations, 3);
+    ck_assert_uint_eq(verify.iterations, 2);
     ck_assert_uint_eq(native.iterations, 10000);
     for (guint c = 0; c < G_N_ELEMENTS(commands); c++) {
         WorkloadOptions w;
@@ -360,7 +360,7 @@ START_TEST(test_reference_text)
         g_autofree char *flag = g_strdup_printf("`--%s`", workload_schema[i].flag);
         ck_assert_msg(strstr(md, flag), "%s missing:\n%s", flag, md);
     }
-    ck_assert_msg(strstr(md, "verify: 3 (") && strstr(md, "native: 10000 ("), "%s", md);
+    ck_assert_msg(strstr(md, "verify: 2 (") && strstr(md, "native: 10000 ("), "%s", md);
     ck_assert_msg(strstr(md, "| 0 to 64 (8 lines"), "%s", md);
 }
 END_TEST
@@ -380,7 +380,7 @@ START_TEST(test_verify_replay_has_workload)
     ck_assert_int_eq(run_qsim_line(line, &out, NULL), 1);
     ck_assert_msg(strstr(out, "replay: qsim verify --lock-file") && strstr(out, " --cs-writes 2 ") &&
                   strstr(out, " --data same-line ") && strstr(out, " --threads 2 ") &&
-                  strstr(out, " --iterations 3 "), "%s", out);
+                  strstr(out, " --iterations 2 "), "%s", out);
     g_unlink(path);
     g_rmdir(dir);
 }

@@ -297,27 +297,6 @@ static void exec_event(Interp *in, guint t, IsaOp op)
     }
 }
 
-/* call and ret: *next is where the thread goes; FALSE after a fault. */
-static gboolean exec_call_ret(Interp *in, guint t, const IsaInsn *i, int32_t *next)
-{
-    InterpThread *th = &in->th[t];
-    if (i->op == OP_CALL) {
-        if (th->depth >= INTERP_CALL_DEPTH) {
-            control_fault(in, t, ISA_FAULT_CALL_DEPTH, 0);
-            return FALSE;
-        }
-        th->stack[th->depth++] = th->pc + 1;
-        *next = i->target;
-        return TRUE;
-    }
-    if (th->depth == 0) {
-        control_fault(in, t, ISA_FAULT_EMPTY_RET, 0);
-        return FALSE;
-    }
-    *next = th->stack[--th->depth];
-    return TRUE;
-}
-
 /* futex_wait compares and queues in one step, as the kernel does under the hash-bucket lock. */
 static void exec_futex_wait(Interp *in, guint t, const IsaInsn *i, uint64_t addr, uint64_t a)
 {
@@ -376,16 +355,14 @@ static void exec(Interp *in, guint t)
     case OP_WFE: case OP_SEV: case OP_SEVL:
         exec_event(in, t, i->op);
         break;
-    case OP_BR:
-        if (isa_cond(i->cond, a, b))
-            next = i->target;
+    case OP_BR: case OP_JMP: case OP_CALL: case OP_RET: {
+        IsaFaultKind k = isa_next_pc(i, th->pc, a, b, th->stack, &th->depth, &next);
+        if (k != ISA_FAULT_NONE) {
+            control_fault(in, t, k, 0);
+            ok = FALSE;
+        }
         break;
-    case OP_JMP:
-        next = i->target;
-        break;
-    case OP_CALL: case OP_RET:
-        ok = exec_call_ret(in, t, i, &next);
-        break;
+    }
     case OP_MARK:
         th->marks[i->n >= 1 && i->n <= 3 ? i->n : 0]++;
         break;

@@ -47,6 +47,34 @@ gboolean isa_rmw(IsaOp op, uint64_t old, uint64_t a, uint64_t b, uint64_t *new_v
     }
 }
 
+IsaFaultKind isa_next_pc(const IsaInsn *i, int32_t pc, uint64_t a, uint64_t b, int32_t *stack, guint *depth,
+                         int32_t *next)
+{
+    *next = pc + 1;
+    switch (i->op) {
+    case OP_BR:
+        if (isa_cond(i->cond, a, b))
+            *next = i->target;
+        return ISA_FAULT_NONE;
+    case OP_JMP:
+        *next = i->target;
+        return ISA_FAULT_NONE;
+    case OP_CALL:
+        if (*depth >= ISA_CALL_DEPTH)
+            return ISA_FAULT_CALL_DEPTH;
+        stack[(*depth)++] = pc + 1;
+        *next = i->target;
+        return ISA_FAULT_NONE;
+    case OP_RET:
+        if (*depth == 0)
+            return ISA_FAULT_EMPTY_RET;
+        *next = stack[--*depth];
+        return ISA_FAULT_NONE;
+    default:
+        return ISA_FAULT_NONE;
+    }
+}
+
 uint64_t isa_address(const IsaMem *m, const IsaLayout *lay, guint tid, const uint64_t *regs)
 {
     uint64_t a = (uint64_t)m->offset;

@@ -5,6 +5,7 @@
 #define QSIM_ISA_EXEC_H
 
 #include "cores/isa/isa.h"
+#include "cores/isa/isa_fault.h"
 
 /* The value of a source operand given the register file (18 slots: r0..r15, tid, nthreads). */
 static inline uint64_t isa_src(const IsaSrc *s, const uint64_t *regs)
@@ -19,6 +20,11 @@ gboolean isa_cond(IsaCond cond, uint64_t a, uint64_t b);
 /* The value an atomic writes, given the old value; *result is what rd receives (the old value).
  * Returns whether memory is written (a failing CAS writes nothing functionally). */
 gboolean isa_rmw(IsaOp op, uint64_t old, uint64_t a, uint64_t b, uint64_t *new_value);
+/* Where control goes after op `i` at `pc`, with source values a and b: a branch's target when
+ * `a CC b` holds, jmp's and call's target, ret's return address, else pc + 1.  call pushes pc + 1
+ * on the return stack (`stack`, `*depth` entries, ISA_CALL_DEPTH at most), ret pops it.  Returns
+ * ISA_FAULT_NONE, or (nothing changed) ISA_FAULT_CALL_DEPTH or ISA_FAULT_EMPTY_RET. */
+IsaFaultKind isa_next_pc(const IsaInsn *i, int32_t pc, uint64_t a, uint64_t b, int32_t *stack, guint *depth, int32_t *next);
 /* Truncates a value to `size` bytes. */
 static inline uint64_t isa_truncate(uint64_t v, unsigned size)
 {

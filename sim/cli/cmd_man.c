@@ -145,9 +145,10 @@ static void section_environment_files(GString *s)
     roff_text(s, QSIM_DATADIR "/sweeps", FALSE);
     g_string_append(s, "\nExample sweep files.\n.TP\n");
     roff_text(s, QSIM_DOCDIR, FALSE);
-    g_string_append(s, "\nThe documentation: isa.md (the instruction set and lock file format), report.md "
-                       "(every report key), counters.md, config.md, workload.md, native.md, calibrate.md, "
-                       "validate-host.md, sweeps.md, litmus.md, architecture.md.\n");
+    g_string_append(s, "\nThe documentation: isa.md (the instruction set and lock file format), verify.md (what "
+                       "verified means, the models), report.md (every report key), counters.md, config.md, "
+                       "workload.md, native.md, calibrate.md, validate-host.md, sweeps.md, litmus.md, "
+                       "architecture.md.\n");
 }
 
 static char *man_page(void)

@@ -8,7 +8,7 @@ const QsimCommand qsim_commands[] = {
     { "list",    "list the configs and locks qsim finds, or a reference (options, counters, report keys)",                       cmd_list },
     { "config",  "print a config's effective values as YAML (or the key reference)", cmd_config },
     { "asm",     "assemble an ISA source file and print the listing (or its errors)", cmd_asm },
-    { "verify",  "check a lock's mutual exclusion and progress on the reference interpreter", cmd_verify },
+    { "verify",  "check a lock's mutual exclusion and progress in every execution under a memory model", cmd_verify },
     { "protocol", "print a coherence protocol's tables, state diagram (DOT) or trace legend", cmd_protocol },
     { "latency", "measure load/store/CAS latency to a line held in each state (ccbench-like)", cmd_latency },
     { "validate", "hold the model against published measurements (tests/validation/*.tsv)", cmd_validate },

@@ -1,0 +1,68 @@
+/* Register liveness (see explore_live.h). */
+#include "sim/explore/explore_live.h"
+
+static uint32_t reg_bit(int r) { return r >= 0 && r < ISA_NREGS ? 1u << r : 0; }
+
+/* The registers op `i` reads. */
+static uint32_t uses(const IsaInsn *i)
+{
+    uint32_t u = 0;
+    const char *sig = isa_op_info[i->op].operands;
+    gboolean first_src = TRUE;
+    for (const char *k = sig; *k; k++) {
+        if (*k == 'S') {
+            u |= reg_bit((first_src ? &i->a : &i->b)->reg);
+            first_src = FALSE;
+        } else if (*k == 'M') {
+            u |= reg_bit(i->mem.base);
+        } else if (*k == 'R') {
+            u |= reg_bit(i->rt);
+        }
+    }
+    return u;
+}
+
+/* The registers op `i` writes (always, whatever it does). */
+static uint32_t defs(const IsaInsn *i)
+{
+    return strchr(isa_op_info[i->op].operands, 'D') ? reg_bit(i->rd) : 0;
+}
+
+static uint32_t live_out(const IsaProgram *p, const uint32_t *live, guint pc, uint32_t returns)
+{
+    const IsaInsn *i = &g_array_index(p->insns, IsaInsn, pc);
+    guint n = p->insns->len;
+    uint32_t out = 0;
+    gboolean falls = i->op != OP_JMP && i->op != OP_CALL && i->op != OP_RET && i->op != OP_HALT;
+    if (falls && pc + 1 < n)
+        out |= live[pc + 1];
+    if ((i->op == OP_BR || i->op == OP_JMP || i->op == OP_CALL) && i->target >= 0 && (guint)i->target < n)
+        out |= live[i->target];
+    if (i->op == OP_RET)
+        out |= returns;
+    return out;
+}
+
+uint32_t *explore_live_regs(const IsaProgram *p)
+{
+    guint n = p->insns->len;
+    uint32_t *live = g_new0(uint32_t, n + 1);
+    gboolean changed = TRUE;
+    while (changed) {
+        changed = FALSE;
+        /* What a `ret` may return to: the op after every call. */
+        uint32_t returns = 0;
+        for (guint pc = 0; pc + 1 < n; pc++)
+            if (g_array_index(p->insns, IsaInsn, pc).op == OP_CALL)
+                returns |= live[pc + 1];
+        for (guint k = n; k-- > 0;) {
+            const IsaInsn *i = &g_array_index(p->insns, IsaInsn, k);
+            uint32_t in = uses(i) | (live_out(p, live, k, returns) & ~defs(i));
+            if (in != live[k]) {
+                live[k] = in;
+                changed = TRUE;
+            }
+        }
+    }
+    return live;
+}

@@ -1,0 +1,167 @@
+# qspin-noacq: locks/qspin.qs with one acquire removed: the pending owner's wait for the owner to
+# release (region 1, `ld32 r0, [lock_word]`, line 78 here; `ld32.acq` in locks/qspin.qs, Linux's
+# atomic_cond_read_acquire(&lock->val, !(VAL & _Q_LOCKED_MASK))).  Nothing else differs.
+# CORRECT on x86: every load is an acquire under x86-TSO (loads stay in order with later loads
+# and stores), so the plain MOV orders as the acquire did.
+# BROKEN on ARMv8 (for the ARMv8 model, still to come): a relaxed LDR that sees locked == 0 does
+# not keep the critical section's loads after it; the pending owner then takes the lock with a
+# plain 16-bit store and may read the counter before the previous owner's increment is visible,
+# though it reads the released lock word: a lost update.
+#
+# qspin: Linux generic queued spinlock, v4.3 (kernel/locking/qspinlock.c, late 2015), without
+# paravirt.  The comments beside the code follow its lock and unlock step by step.
+# Word: bits 0-7 locked byte, bit 8 pending (bits 8-15 the pending byte), bits 16-31 the tail:
+# (thread + 1) << 18 | idx << 16, idx 0 (one MCS node per thread).  Bits 0-15 are the
+# locked_pending half-word, bits 16-31 the tail half-word.
+# MCS node: next pointer at +0 (8 bytes), locked at +8 (4 bytes).
+# arm64: every wait is written as Linux's qspinlock waits on arm64 (from v4.18, the release that
+# moved arm64 to qspinlock): atomic_cond_read_{relaxed,acquire} / smp_cond_load_{relaxed,acquire}
+# on the word or the MCS node, which arm64 implements (arch/arm64/include/asm/barrier.h, __cmpwait
+# in cmpxchg.h) as: load (LDR or LDAR); if the condition fails, sevl; wfe; ldxr; if the value
+# changed go round, else wfe (sleep until the line is written).  The algorithm stays v4.3's (an
+# unbounded wait for a pending hand-over; pending taken by cmpxchg), so x86 and arm64 run one
+# algorithm; x86 keeps its PAUSE loops unchanged.  Scratch: r7 holds the exclusive load.
+# The two places the seed patch changes sit between "seed patch region" comment lines;
+# everything else is kept identical in qspin-cmpxchg.qs (a test checks it).
+.shared lock_word 4 own_line
+.thread qnode 16 own_line
+.equ LOCKED 0x1
+.equ PENDING 0x100
+.equ LOCKED_PENDING 0x101
+.equ LOCKED_MASK 0xff
+.equ NOT_LOCKED_MASK 0xffffff00
+.equ LOCKED_PENDING_MASK 0xffff
+
+.entry lock
+.entry unlock
+
+lock:
+    cas32.acqrel r0, [lock_word], 0, LOCKED     # fast path: val := cmpxchg(0 -> LOCKED)
+    bne r0, 0, qs_slowpath
+    ret
+
+# r0 val, r1 new, r2 old, r3 node, r4 tail, r5 prev/next, r6 scratch
+qs_slowpath:
+    bne r0, PENDING, qs_trypending              # val == PENDING: a hand-over is in flight,
+.if arch=arm64
+qs_wait_handover:                               # wait for it to complete:
+    ld32 r0, [lock_word]                        # atomic_cond_read_relaxed(VAL != PENDING)
+    bne r0, PENDING, qs_trypending
+    sevl                                        # __cmpwait(word, r0)
+    wfe
+    ldx32 r7, [lock_word]
+    bne r7, r0, qs_wait_handover
+    wfe
+    jmp qs_wait_handover
+.else
+qs_wait_handover:                               # wait for it to complete
+    pause
+    ld32 r0, [lock_word]
+    beq r0, PENDING, qs_wait_handover
+.endif
+qs_trypending:                                  # trylock || pending
+    and r6, r0, NOT_LOCKED_MASK
+    bne r6, 0, qs_queue                         # pending or tail set: queue
+    mov r1, LOCKED
+    bne r0, LOCKED, qs_trypending_cas
+    mov r1, LOCKED_PENDING                      # locked: claim pending
+qs_trypending_cas:
+    cas32.acqrel r2, [lock_word], r0, r1
+    beq r2, r0, qs_trypending_done
+    mov r0, r2
+    jmp qs_trypending
+qs_trypending_done:
+    bne r1, LOCKED, qs_pending_owner
+    ret                                         # we set LOCKED from 0: ours
+qs_pending_owner:
+# ---- seed patch region 1 begin: the pending owner waits for the owner, takes the lock ----
+    ld32 r0, [lock_word]                        # wait for locked == 0: NO ACQUIRE (the break)
+    and r6, r0, LOCKED_MASK
+    beq r6, 0, qs_clear_pending_set_locked
+.if arch=arm64
+    sevl                                        # atomic_cond_read_acquire(!(VAL & LOCKED_MASK))
+    wfe
+    ldx32 r7, [lock_word]
+    bne r7, r0, qs_pending_owner
+    wfe
+.else
+    pause
+.endif
+    jmp qs_pending_owner
+qs_clear_pending_set_locked:
+    st16 [lock_word], LOCKED                    # *,1,0 -> *,0,1 in one 16-bit store
+    ret
+# ---- seed patch region 1 end ----
+
+qs_queue:
+    la r3, qnode
+    st32 [r3+8], 0                              # node.locked := 0
+    st [r3], 0                                  # node.next := NULL
+    add r4, tid, 1
+    shl r4, r4, 18                              # tail := encode_tail(tid, idx 0)
+    shr r6, r4, 16
+    xchg16.acqrel r2, [lock_word+2], r6         # old := xchg_tail(tail)
+    beq r2, 0, qs_head
+    shr r5, r2, 2                               # decode_tail: thread + 1
+    sub r5, r5, 1
+    la r5, qnode, r5                            # prev := that thread's node
+    st [r5], r3                                 # prev.next := node
+qs_mcs_spin:
+    ld32.acq r6, [r3+8]                         # wait for the MCS hand-off
+    bne r6, 0, qs_head
+.if arch=arm64
+    sevl                                        # smp_cond_load_acquire(&node->locked, VAL)
+    wfe
+    ldx32 r7, [r3+8]
+    bne r7, r6, qs_mcs_spin
+    wfe
+.else
+    pause
+.endif
+    jmp qs_mcs_spin
+qs_head:
+# ---- seed patch region 2 begin: the queue head waits for owner and pending, claims ----
+    ld32.acq r0, [lock_word]                    # wait with load-acquire for *,0,0
+    and r6, r0, LOCKED_PENDING_MASK
+    beq r6, 0, qs_claim
+.if arch=arm64
+    sevl                                        # atomic_cond_read_acquire(!(VAL & LOCKED_PENDING_MASK))
+    wfe
+    ldx32 r7, [lock_word]
+    bne r7, r0, qs_head
+    wfe
+.else
+    pause
+.endif
+    jmp qs_head
+qs_claim:
+    bne r0, r4, qs_set_locked                   # others queued behind us
+    cas32.acqrel r2, [lock_word], r0, LOCKED    # only us: tail := 0, locked := 1
+    beq r2, r0, qs_release
+    mov r0, r2
+    jmp qs_claim
+qs_set_locked:
+    st8 [lock_word], LOCKED                     # set_locked
+# ---- seed patch region 2 end ----
+
+qs_wait_next:
+    ld r5, [r3]                                 # wait for our successor to link in
+    bne r5, 0, qs_next_node
+.if arch=arm64
+    sevl                                        # smp_cond_load_relaxed(&node->next, VAL)
+    wfe
+    ldx r7, [r3]
+    bne r7, r5, qs_wait_next
+    wfe
+.else
+    pause
+.endif
+    jmp qs_wait_next
+qs_next_node:
+    st32.rel [r5+8], 1                          # next.locked := 1 (store-release)
+qs_release:
+    ret
+
+unlock:
+    st8.rel [lock_word], 0                      # store-release 0 to the locked byte
+    ret
