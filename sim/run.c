@@ -310,6 +310,8 @@ static gboolean wire_trace(const RunOptions *o, RunWiring *w, GError **error)
         .cores = w->cores,
         .ncores = trace_cpus(w->cfg, w->cores, o->workload.threads),
         .lock_line = lock_sym >= 0 ? trace_names_line_of(w->names, isa_sym_addr(w->layout, (guint)lock_sym, 0)) : 0,
+        .machine_cores = config_total_cores(w->cfg),
+        .threads_per_core = (guint)w->cfg->topology.threads_per_core,
     };
     TraceFilter filter = { to->show ? to->show : TRACE_SHOW_DEFAULT, lines };
     w->trace = trace_stream_new(&ctx, &filter);

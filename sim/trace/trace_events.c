@@ -208,6 +208,14 @@ const char *trace_who(gint core, char buf[16])
     return buf;
 }
 
+const char *trace_who_cpu(const TraceContext *ctx, gint cpu, char buf[16])
+{
+    if (ctx->threads_per_core < 2 || !ctx->machine_cores || cpu < 0)
+        return trace_who(cpu, buf);
+    g_snprintf(buf, 16, "core %u.%u", (guint)cpu % ctx->machine_cores, (guint)cpu / ctx->machine_cores);
+    return buf;
+}
+
 char *trace_msg_text(const MemTraceMsg *m)
 {
     char who[16];

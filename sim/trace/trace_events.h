@@ -65,6 +65,8 @@ typedef struct {
     const guint *cores;          /* per thread: its core */
     guint ncores;                /* cores of the machine (ids below this) */
     uint64_t lock_line;          /* the lock word's line, 0 when the program has none */
+    guint machine_cores;         /* physical cores (0: as ncores, one hardware thread each) ... */
+    guint threads_per_core;      /* ... and their hardware threads (0 or 1: no SMT) */
 } TraceContext;
 
 /* A consumer of the stream.  `event` sees every event in order; `finish` runs once at the end
@@ -102,6 +104,9 @@ void trace_stream_free(TraceStream *t);
 gboolean trace_row_is_hit(const MemTraceRow *r);
 /* "core 1", "home", "bus". */
 const char *trace_who(gint core, char buf[16]);
+/* A pipeline's (a logical CPU's) name: "core 3", or with SMT "core 3.1" (core 3's second
+ * hardware thread: memory rows, which the core's threads share, say "core 3"). */
+const char *trace_who_cpu(const TraceContext *ctx, gint cpu, char buf[16]);
 /* "Upgrade to home", "Data(c2c) to core 1 (expect 1 ack)". Caller frees. */
 char *trace_msg_text(const MemTraceMsg *m);
 /* What a row did: the access ("atomic lock_word: "), the messages with their destinations,

@@ -20,6 +20,7 @@ typedef struct {
     gboolean summaries;
     gboolean started;
     int line_w;                  /* width of the line column */
+    int who_w;                   /* width of the who column ("core 12.1" with SMT) */
     GArray *collapsed;           /* Collapsed, in the order first seen */
     TraceLimit limit;
     Cycle now;                   /* the event being written */
@@ -47,6 +48,7 @@ static void header(TextSink *t, const TraceContext *ctx)
     t->started = TRUE;
     const GArray *lines = trace_names_lines(ctx->names);
     t->line_w = 10;
+    t->who_w = ctx->threads_per_core > 1 ? 9 : 7;
     for (guint i = 0; i < lines->len; i++)
         t->line_w = MAX(t->line_w, (int)strlen(trace_names_line(ctx->names, g_array_index(lines, uint64_t, i))));
     put(t, "# qsim trace: %s on %s (%s), %u thread%s\n", ctx->lock, ctx->config, ctx->proto->name,
@@ -66,8 +68,8 @@ static void put_collapsed(TextSink *t, const TraceContext *ctx, const Collapsed 
     char who[16];
     g_autofree char *row = coh_row_text(c->row, FALSE);
     gboolean stall = c->row->actions == CA_STALL;
-    put(t, "%10s  %-7s %-*s  %" G_GUINT64_FORMAT " x %s  (%s, cycles %" G_GUINT64_FORMAT "-%" G_GUINT64_FORMAT
-                    ")\n", "", trace_who(c->core, who), t->line_w, trace_names_line(ctx->names, c->line), c->count,
+    put(t, "%10s  %-*s %-*s  %" G_GUINT64_FORMAT " x %s  (%s, cycles %" G_GUINT64_FORMAT "-%" G_GUINT64_FORMAT
+                    ")\n", "", t->who_w, trace_who(c->core, who), t->line_w, trace_names_line(ctx->names, c->line), c->count,
             row, stall ? (c->count == 1 ? "a stall" : "stalls") : (c->count == 1 ? "a hit" : "hits"), c->first,
             c->last);
 }
@@ -140,7 +142,7 @@ static void text_event(TraceSink *s, const TraceContext *ctx, const TraceEvent *
         flush_collapsed(t, ctx, r->core, r->line);
         g_autofree char *row = coh_row_text(r->row, r->dir);
         g_autofree char *what = trace_row_actions(ctx, r, ev->msgs, ev->nmsgs);
-        put(t, "%10" G_GUINT64_FORMAT "  %-7s %-*s  %-*s  %s\n", r->cycle, trace_who(r->core, who), t->line_w,
+        put(t, "%10" G_GUINT64_FORMAT "  %-*s %-*s  %-*s  %s\n", r->cycle, t->who_w, trace_who(r->core, who), t->line_w,
                 trace_names_line(ctx->names, r->line), ROW_W, row, what);
         break;
     }
@@ -149,13 +151,13 @@ static void text_event(TraceSink *s, const TraceContext *ctx, const TraceEvent *
         break;
     case TRACE_PIPE: {
         g_autofree char *text = trace_pipe_text(ctx, ev->pipe);
-        put(t, "%10" G_GUINT64_FORMAT "  %-7s %-*s  pipeline: %s\n", ev->cycle, trace_who(ev->core, who),
+        put(t, "%10" G_GUINT64_FORMAT "  %-*s %-*s  pipeline: %s\n", ev->cycle, t->who_w, trace_who_cpu(ctx, ev->core, who),
                 t->line_w, ev->line ? trace_names_line(ctx->names, ev->line) : "", text);
         break;
     }
     case TRACE_LOCK: {
         g_autofree char *text = trace_lock_text(ev);
-        put(t, "%10" G_GUINT64_FORMAT "  %-7s %-*s  lock: %s\n", ev->cycle, trace_who(ev->core, who),
+        put(t, "%10" G_GUINT64_FORMAT "  %-*s %-*s  lock: %s\n", ev->cycle, t->who_w, trace_who_cpu(ctx, ev->core, who),
                 t->line_w, "", text);
         break;
     }
