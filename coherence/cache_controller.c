@@ -448,6 +448,7 @@ void memsys_issue(MemSys *ms, guint cpu, const MemRequest *req)
     }
     c->ff_epoch++;
     ms->stats.l1_misses++;
+    dir_get(ms, line)->st.l1_misses++;
     access_counted(ms, ai, MEM_COUNT_L1_MISS);
     if (ms->cfg->l2_enabled) {
         Way *w2 = tags_find(ms, &c->l2, line);

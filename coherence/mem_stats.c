@@ -50,6 +50,7 @@ static const CounterInfo line_stats_rows[] = {
     L(home_queue_cycles, "cycles", "cycles requests for this line waited at its home"),
     L(c2c_transfers, "transfers", "cache-to-cache transfers of this line"),
     L(mem_writes, "accesses", "DRAM writes of this line"),
+    L(l1_misses, "accesses", "accesses to this line that missed in their L1 (or needed an upgrade)"),
 };
 #undef L
 

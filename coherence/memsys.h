@@ -105,6 +105,7 @@ typedef struct {
     guint64 home_queue_cycles;
     guint64 c2c_transfers;
     guint64 mem_writes;
+    guint64 l1_misses;                 /* accesses to it that missed in their L1 (or upgraded) */
 } LineStats;
 extern const CounterRegistry line_stats_registry;
 

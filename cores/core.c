@@ -268,6 +268,8 @@ void core_free(Core *c)
     if (c->work_rand)
         g_rand_free(c->work_rand);
     core_profile_clear(&c->prof);
+    if (c->clears_by_line)
+        g_hash_table_destroy(c->clears_by_line);
     g_free(c);
 }
 
@@ -339,6 +341,13 @@ void core_stop(Core *c)
 guint core_id(const Core *c) { return c->id; }
 guint core_tid(const Core *c) { return c->tid; }
 Cycle core_last_retire(const Core *c) { return c->last_retire; }
+
+guint64 core_line_clears(const Core *c, uint64_t line)
+{
+    uint64_t key = line;
+    guint64 *n = c->clears_by_line ? g_hash_table_lookup(c->clears_by_line, &key) : NULL;
+    return n ? *n : 0;
+}
 
 const CoreStats *core_stats(const Core *c)
 {

@@ -199,6 +199,9 @@ guint core_id(const Core *c);
 /* The thread on the core (or the last one it ran). */
 guint core_tid(const Core *c);
 const CoreStats *core_stats(const Core *c);
+/* The memory-ordering machine clears that losing `line` (a line address) caused on this core:
+ * the per-variable counters of a report add these up. */
+guint64 core_line_clears(const Core *c, uint64_t line);
 /* The per-instruction profile (cores/core_profile.h): off until enabled, which changes no
  * timing; enable it before the core starts.  core_profile_rows charges the op at the ROB head
  * its cycles up to now and returns the rows (one per pc, *n of them), or NULL when off. */

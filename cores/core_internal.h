@@ -316,6 +316,7 @@ struct Core {
     CoreStats st;
     CoreFf ff;
     CoreProfile prof;               /* per-pc counters; off (rows NULL) unless enabled */
+    GHashTable *clears_by_line;     /* line -> memory-ordering clears it caused (NULL: none yet) */
 };
 
 /* The ROB's operations (rob.h inline, rob.c the rest). */

@@ -9,6 +9,22 @@
 #include "cores/core_internal.h"
 
 /* A lost line: clears the exclusive monitor, and may squash loads that already read it. */
+
+/* Clears by line, for the report's per-variable counters: rare, so a table costs nothing. */
+static void count_line_clear(Core *c, uint64_t line)
+{
+    if (!c->clears_by_line)
+        c->clears_by_line = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, g_free);
+    guint64 *n = g_hash_table_lookup(c->clears_by_line, &line);
+    if (!n) {
+        uint64_t *key = g_new(uint64_t, 1);
+        *key = line;
+        n = g_new0(guint64, 1);
+        g_hash_table_insert(c->clears_by_line, key, n);
+    }
+    (*n)++;
+}
+
 void rollback_line_lost(void *obj, uint64_t line_addr, LineLossCause cause)
 {
     Core *c = obj;
@@ -42,6 +58,7 @@ void rollback_line_lost(void *obj, uint64_t line_addr, LineLossCause cause)
                 int32_t pc = en->pc;
                 c->st.machine_clears++;
                 CORE_PROFILE_ADD(&c->prof, pc, clears, 1);
+                count_line_clear(c, line);
                 if (sibling) {
                     c->st.machine_clears_sibling++;
                     CORE_PROFILE_ADD(&c->prof, pc, sibling_clears, 1);

@@ -229,3 +229,13 @@ gboolean harness_sections(const IsaProgram *p, HarnessSection *writer, HarnessSe
     *reader = find_section(p, "h_read_loop", OP_FADD, HARNESS_READERS, -1);
     return writer->first >= 0;
 }
+
+gboolean harness_is_harness_var(const char *name)
+{
+    static const char *const vars[] = { HARNESS_COUNTER, HARNESS_FLAG, HARNESS_VIOLATIONS, HARNESS_DATA,
+                                        HARNESS_READERS, HARNESS_MAX_READERS, HARNESS_READS };
+    for (guint i = 0; i < G_N_ELEMENTS(vars); i++)
+        if (!strcmp(name, vars[i]))
+            return TRUE;
+    return FALSE;
+}

@@ -16,6 +16,7 @@
 #include "sim/placement.h"
 #include "sim/lock_find.h"
 #include "sim/provenance.h"
+#include "sim/run_vars.h"
 #include "cores/isa/asm.h"
 #include "cores/isa/isa_exec.h"
 #include "coherence/memsys.h"
@@ -78,6 +79,7 @@ typedef struct {
     CoreStats warm_cores;
     MemStats warm_memory;
     LineStats warm_lock_line;
+    RunVars *vars;                /* per-variable counters (sim/run_vars.h) */
     OsStats warm_os;
     ProfileRow *warm_profile;     /* --profile: the cores' rows summed at window_start */
     TraceNames *names;            /* when tracing */
@@ -158,6 +160,7 @@ static void snapshot_event(void *obj, uint64_t arg G_GNUC_UNUSED)
     mem_stats_init(&w->warm_memory, ms->n_inval_received, ms->n_cache_rows_fired, ms->n_dir_rows_fired);
     counters_add(&mem_stats_registry, &w->warm_memory, ms);
     lock_line_stats(w, &w->warm_lock_line);
+    run_vars_snapshot(w->vars, w->ms, w->m);
     if (machine_os(w->m))
         os_model_stats(machine_os(w->m), &w->warm_os);
     w->warm_profile = profile_rows_now(w);
@@ -170,6 +173,7 @@ static void wiring_free(RunWiring *w)
         mem_stats_clear(&w->warm_memory);
     trace_stream_free(w->trace);
     trace_names_free(w->names);
+    run_vars_free(w->vars);
     machine_free(w->m);
     memsys_free(w->ms);
     if (w->engine)
@@ -336,6 +340,7 @@ static gboolean wire_machine(const RunOptions *o, RunWiring *w, GError **error)
 {
     const WorkloadOptions *wl = &o->workload;
     w->layout = isa_layout_new(w->prog, wl->threads, (uint32_t)w->cfg->line_size, RUN_MEMORY_BASE);
+    w->vars = run_vars_new(w->prog, w->layout, harness_is_harness_var);
     w->engine = engine_new(o->seed);
     w->ms = memsys_new(w->cfg, w->engine, error);
     if (!w->ms)
@@ -571,6 +576,7 @@ const CounterGroup run_counter_groups[RUN_GROUPS] = {
     [RUN_GROUP_CORE] = { "core", &core_stats_registry, NULL, "cores_summed", NULL },
     [RUN_GROUP_MEMORY] = { "memory", &mem_stats_registry, NULL, "memory_system", NULL },
     [RUN_GROUP_LOCK_LINE] = { "lock_line", &line_stats_registry, NULL, NULL, NULL },
+    [RUN_GROUP_LOCK_LINES] = { "lock_lines", &var_stats_registry, NULL, NULL, NULL },
     [RUN_GROUP_OS] = { "os", &os_stats_registry, NULL, "os_counters", NULL },
 };
 const char *const run_counter_group_sums[RUN_GROUPS] = {
@@ -634,6 +640,10 @@ static JsonNode *report_run(const RunOptions *o, RunWiring *w, const RunJudgemen
     groups[RUN_GROUP_CORE].stats = &cores;
     groups[RUN_GROUP_MEMORY].stats = &memory;
     groups[RUN_GROUP_LOCK_LINE].stats = has_lock_line ? &lock_line : NULL;
+    VarStats lock_lines;
+    g_autofree char *lock_names = NULL;
+    JsonObject *vars = run_vars_report(w->vars, w->ms, w->m, &lock_lines, &lock_names);
+    groups[RUN_GROUP_LOCK_LINES].stats = &lock_lines;
     groups[RUN_GROUP_OS].stats = os ? &os_st : NULL;
     /* The lock's `.param` values as run, for a lock that has any; on an SMT machine, which
      * threads shared a core. */
@@ -653,6 +663,8 @@ static JsonNode *report_run(const RunOptions *o, RunWiring *w, const RunJudgemen
         json_object_set_object_member(identity, "lock_params", params);
     }
     JsonObject *end = json_object_new();
+    json_object_set_string_member(end, "lock_lines", lock_names);
+    json_object_set_object_member(end, "variables", vars);
     json_object_set_object_member(end, "provenance", run_provenance(o, w));
     JsonNode *profile = report_profile(w);
     if (profile)
@@ -794,12 +806,15 @@ char *run_headline(JsonNode *report)
                            json_object_get_string_member(o, "arch"), json_object_get_int_member(o, "threads"),
                            json_object_get_string_member(o, "data"), cost,
                            json_object_get_boolean_member(o, "mutual_exclusion") ? "" : "  ** MUTUAL EXCLUSION VIOLATED **");
-    g_string_append_printf(s, "  per acquisition: %.2f memory-ordering machine clears, %.2f lock-line RFOs, "
-                              "%.2f lock-line invalidations, %.2f atomics (%.2f failed CAS), %.1f atomic cycles, "
-                              "%.1f paused cycles\n\n",
+    /* The lock's lines: every line a variable of the lock lives in (its nodes and slots too). */
+    const char *lines = json_object_get_string_member_with_default(o, "lock_lines", "");
+    g_autofree char *named = *lines ? g_strdup_printf(" (%s)", lines) : g_strdup("");
+    g_string_append_printf(s, "  per acquisition: %.2f memory-ordering machine clears, %.2f RFOs and %.2f "
+                              "invalidations of the lock's lines%s, %.2f atomics (%.2f failed CAS), %.1f atomic "
+                              "cycles, %.1f paused cycles\n\n",
                            (double)member_int(o, "machine_clears.memory_ordering") / acq,
-                           (double)member_int(o, "coherence.lock_line.rfo") / acq,
-                           (double)member_int(o, "coherence.lock_line.invalidations") / acq,
+                           (double)member_int(o, "coherence.lock_lines.rfo") / acq,
+                           (double)member_int(o, "coherence.lock_lines.invalidations") / acq, named,
                            (double)member_int(o, "atomics.count") / acq,
                            (double)member_int(o, "atomics.failed_cas") / acq,
                            (double)member_int(o, "atomics.cycles") / acq,

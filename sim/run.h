@@ -76,7 +76,7 @@ char *run_headline(JsonNode *report);
 GPtrArray *run_warnings(const RunOptions *o, JsonNode *report);
 
 /* The model's counter groups (stats NULL: a run fills them in), for the report and its docs. */
-enum { RUN_GROUP_CORE, RUN_GROUP_MEMORY, RUN_GROUP_LOCK_LINE, RUN_GROUP_OS, RUN_GROUPS };
+enum { RUN_GROUP_CORE, RUN_GROUP_MEMORY, RUN_GROUP_LOCK_LINE, RUN_GROUP_LOCK_LINES, RUN_GROUP_OS, RUN_GROUPS };
 extern const CounterGroup run_counter_groups[RUN_GROUPS];
 /* How each group's dump sums its counters, for docs/report.md (NULL: as they are). */
 extern const char *const run_counter_group_sums[RUN_GROUPS];

@@ -1067,7 +1067,7 @@ START_TEST(test_report_is_the_models)
         "readers", "placement", "jitter", "seed", "stalled", "faulted", "halted_in_lock", "machine_clears",
         "paused_cycles", "atomics",
         "coherence", "l1_hit_rate", "sim_instructions", "cores_summed", "memory_system", "branch_mispredicts",
-        "host_cpu_seconds", "host_fast_forward_share", "smt_siblings", NULL,
+        "host_cpu_seconds", "host_fast_forward_share", "smt_siblings", "lock_lines", "variables", NULL,
     };
     static const char *const native_only[] = {
         "cpus", "ns", "ns_per_acquisition", "counter", "in_cs_violations", "line_size", "work_unit_ns", "scheduling",

@@ -462,6 +462,62 @@ START_TEST(test_out_refusals)
 }
 END_TEST
 
+/* Per-variable counters: each line's share, the lock's lines named in the headline, and the
+ * shares add up to the memory system's totals (a line is counted once, under the variables that
+ * share it), over the whole run and over a measured window alike. */
+static const struct {
+    const char *line, *lock_lines;
+} var_cases[] = {
+    { "run --config haswell --lock mcs --threads 4 --iterations 60 --format json", "lock_word, mcs_node" },
+    { "run --config haswell --lock clh --threads 3 --iterations 60 --format json", "clh_node" },
+    { "run --config haswell --lock qrwlock --threads 4 --readers 2 --iterations 60 --format json", "lock_word+wait_lock" },
+    { "run --config haswell --lock ticket --threads 3 --data same-line --iterations 60 --format json",
+      "lock_word+h_counter+h_flag+h_data" },
+    { "run --config haswell --lock qspin --threads 4 --duration 60000 --warmup 20000 --format json", "lock_word, qnode" },
+};
+
+static gint64 member_at(JsonObject *o, const char *path)
+{
+    g_auto(GStrv) parts = g_strsplit(path, ".", -1);
+    for (guint i = 0; parts[i + 1]; i++)
+        o = json_object_get_object_member(o, parts[i]);
+    return json_object_get_int_member(o, parts[g_strv_length(parts) - 1]);
+}
+
+START_TEST(test_per_variable_counters)
+{
+    g_autofree char *out = NULL;
+    ck_assert_int_eq(run_qsim_line(var_cases[_i].line, &out, NULL), 0);
+    g_autoptr(JsonParser) p = json_parser_new();
+    ck_assert(json_parser_load_from_data(p, out, -1, NULL));
+    JsonObject *r = json_node_get_object(json_parser_get_root(p));
+    const char *named = json_object_get_string_member(r, "lock_lines");
+    ck_assert_msg(strstr(named, var_cases[_i].lock_lines), "%s: lock_lines '%s'", var_cases[_i].line, named);
+    JsonObject *vars = json_object_get_object_member(r, "variables");
+    static const struct { const char *var, *total; } sums[] = {
+        { "rfo", "coherence.rfo" },
+        { "invalidations", "coherence.invalidations" },
+        { "c2c_transfers", "memory_system.c2c_transfers" },
+        { "l1_misses", "memory_system.l1_misses" },
+        { "machine_clears", "machine_clears.memory_ordering" },
+    };
+    for (guint k = 0; k < G_N_ELEMENTS(sums); k++) {
+        gint64 sum = 0;
+        g_autoptr(GList) names = json_object_get_members(vars);
+        for (GList *l = names; l; l = l->next)
+            sum += json_object_get_int_member(json_object_get_object_member(vars, l->data), sums[k].var);
+        ck_assert_msg(sum == member_at(r, sums[k].total), "%s: variables' %s add to %" G_GINT64_FORMAT ", %s is %"
+                      G_GINT64_FORMAT, var_cases[_i].line, sums[k].var, sum, sums[k].total, member_at(r, sums[k].total));
+    }
+    /* the lock's lines are the lock's groups summed */
+    gint64 lock_rfo = 0;
+    g_auto(GStrv) groups = g_strsplit(named, ", ", -1);
+    for (guint g = 0; groups[g]; g++)
+        lock_rfo += json_object_get_int_member(json_object_get_object_member(vars, groups[g]), "rfo");
+    ck_assert_int_eq(lock_rfo, member_at(r, "coherence.lock_lines.rfo"));
+}
+END_TEST
+
 Suite *make_run_suite(void)
 {
     Suite *s = suite_create("run");
@@ -485,6 +541,7 @@ Suite *make_run_suite(void)
     tcase_add_test(tc, test_call_depth_stops_the_thread);
     tcase_add_loop_test(tc, test_phase_lock_warning, 0, G_N_ELEMENTS(phase_cases));
     tcase_add_test(tc, test_provenance);
+    tcase_add_loop_test(tc, test_per_variable_counters, 0, G_N_ELEMENTS(var_cases));
     tcase_add_test(tc, test_out_and_replay);
     tcase_add_loop_test(tc, test_out_refusals, 0, G_N_ELEMENTS(out_refusals));
     tcase_set_timeout(tc, 60);
