@@ -420,6 +420,17 @@ static const ReportKeyDoc host_keys[] = {
                                           "by --no-host-time; docs/performance.md)" },
 };
 
+static const ReportKeyDoc variable_keys[] = {
+    { "lock_lines", "names", "the lock's lines, as `variables` names them (comma-separated): every line a variable the "
+                             "lock declares lives in; `coherence.lock_lines.*` sums their counters" },
+    { "variables.*", "per counter", "every line the program's variables live in, under their names (variables sharing "
+                                    "a line together, `+`-joined; a per-thread variable's copies together): `lines`, "
+                                    "then messages, invalidations, rfo, c2c_transfers, l1_misses and machine_clears "
+                                    "over the measured window (model runs); over all names they add up to "
+                                    "`coherence.rfo`, `coherence.invalidations`, `memory_system.c2c_transfers`, "
+                                    "`memory_system.l1_misses` and `machine_clears.memory_ordering`" },
+};
+
 static const ReportKeyDoc provenance_keys[] = {
     { "provenance.qsim", "version", "the qsim that made the report" },
     { "provenance.commit", "git commit", "its commit (`-dirty`: with changes not committed; `unknown`: built from a "
@@ -474,9 +485,9 @@ static const char *unit_in(const ReportKeyDoc *rows, guint n, const char *key)
 
 const char *run_report_key_unit(const CounterGroup *groups, guint ngroups, const char *key)
 {
-    const ReportKeyDoc *tables[] = { identity_keys, result_keys, host_keys, provenance_keys };
+    const ReportKeyDoc *tables[] = { identity_keys, result_keys, host_keys, provenance_keys, variable_keys };
     const guint lens[] = { G_N_ELEMENTS(identity_keys), G_N_ELEMENTS(result_keys), G_N_ELEMENTS(host_keys),
-                           G_N_ELEMENTS(provenance_keys) };
+                           G_N_ELEMENTS(provenance_keys), G_N_ELEMENTS(variable_keys) };
     for (guint t = 0; t < G_N_ELEMENTS(tables); t++) {
         const char *u = unit_in(tables[t], lens[t], key);
         if (u)
@@ -546,6 +557,9 @@ char *run_report_reference_markdown(const CounterGroup *groups, const char *cons
             g_string_append_printf(s, "| `%s.*` | per counter | every %s counter by name (docs/counters.md)%s |\n",
                                    groups[i].dump_key, groups[i].registry->name,
                                    dump_docs && dump_docs[i] ? dump_docs[i] : "");
+    g_string_append(s, "\nThen the counters of each variable's lines (sim/run_vars.h):\n\n"
+                       "| key | unit | meaning |\n|---|---|---|\n");
+    key_rows(s, variable_keys, G_N_ELEMENTS(variable_keys));
     g_string_append(s, "\nThen where the report came from (model runs; sim/provenance.h), so that it can be traced "
                        "to its inputs, and `qsim run --out DIR` keeps the inputs themselves:\n\n"
                        "| key | unit | meaning |\n|---|---|---|\n");
