@@ -232,13 +232,10 @@ static void derive_threads(Derive *d)
     guint tpc = MAX(h->threads_per_core, 1u), kept = MIN(tpc, 2u);
     guint cpu = d->r->cpus->len ? g_array_index(d->r->cpus, guint, 0) : 0;
     GString *sib = g_string_new("");
-    gint core = -1;
-    for (guint i = 0; h->topo && i < h->topo->len; i++)
-        if (g_array_index(h->topo, CalibCpuTopo, i).cpu == cpu)
-            core = g_array_index(h->topo, CalibCpuTopo, i).core;
-    for (guint i = 0; h->topo && i < h->topo->len; i++) {
+    const CalibCpuTopo *me = calib_host_cpu(h, cpu);
+    for (guint i = 0; me && i < h->topo->len; i++) {
         const CalibCpuTopo *t = &g_array_index(h->topo, CalibCpuTopo, i);
-        if (t->core == core)
+        if (t->core == me->core)
             g_string_append_printf(sib, "%s%u", sib->len ? "," : "", t->cpu);
     }
     g_autofree char *v = g_strdup_printf("%u", kept);
