@@ -92,6 +92,13 @@ START_TEST(test_writers)
                             1e-9);
     ck_assert_int_eq(json_object_get_int_member(r0, "host_runs_disturbed"), 0);
     ck_assert_ptr_null(strstr(text, "disturbed"));
+    ck_assert_ptr_null(strstr(text, "placement"));
+    /* The placement, when chosen, heads the rows and is in the JSON. */
+    t->placement = g_strdup("placement: host CPUs 0,1 and model CPUs cpus:0,1");
+    g_autofree char *text2 = validate_host_text(t);
+    ck_assert_ptr_nonnull(strstr(text2, "over runs)\nplacement: host CPUs 0,1 and model CPUs cpus:0,1\nlock"));
+    g_autoptr(JsonNode) j2 = validate_host_json(t);
+    ck_assert_str_eq(json_object_get_string_member(json_node_get_object(j2), "placement"), t->placement);
 }
 END_TEST
 
