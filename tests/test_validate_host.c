@@ -208,6 +208,15 @@ static QsimConfig *shape(guint cores, guint threads)
     return cfg;
 }
 
+/* CPUs 0 .. n-1. */
+static GArray *first_cpus(guint n)
+{
+    GArray *cpus = g_array_new(FALSE, FALSE, sizeof(guint));
+    for (guint i = 0; i < n; i++)
+        g_array_append_val(cpus, i);
+    return cpus;
+}
+
 static void assert_model(const HostPlacement *p, const guint *want, guint n)
 {
     ck_assert_msg(p->model, "%s", p->text);
@@ -226,9 +235,7 @@ START_TEST(test_placement_maps_siblings)
     CalibHost h;
     fake_host(&h, 4, adjacent);
     ck_assert_uint_eq(h.threads_per_core, 2);
-    g_autoptr(GArray) cpus = g_array_new(FALSE, FALSE, sizeof(guint));
-    for (guint i = 0; i < 4; i++)
-        g_array_append_val(cpus, i);
+    g_autoptr(GArray) cpus = first_cpus(4);
     g_autoptr(QsimConfig) smt = shape(2, 2), one = shape(2, 1);
     HostPlacement p;
     host_placement_choose(&p, &h, smt, cpus, 0);
@@ -255,9 +262,7 @@ START_TEST(test_placement_linux_numbering_and_one_core)
     const char *const linux_order[] = { "0,2", "1,3", "0,2", "1,3" };
     CalibHost h;
     fake_host(&h, 4, linux_order);
-    g_autoptr(GArray) cpus = g_array_new(FALSE, FALSE, sizeof(guint));
-    for (guint i = 0; i < 4; i++)
-        g_array_append_val(cpus, i);
+    g_autoptr(GArray) cpus = first_cpus(4);
     g_autoptr(QsimConfig) smt = shape(2, 2), one_core = shape(1, 2);
     HostPlacement p;
     host_placement_choose(&p, &h, smt, cpus, 2);
