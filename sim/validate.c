@@ -319,12 +319,20 @@ static gboolean micro_barrier_loop(const QsimConfig *cfg, const ValidationRow *r
     return TRUE;
 }
 
-/* The core a second thread runs on to be at `distance` from core 0: core 1 on the same die,
- * else the first core of the first socket that far (same-package: the MCM partner; N-hop(s):
- * N socket hops; other-socket: the nearest other socket). */
+/* The logical CPU a second thread runs on to be at `distance` from CPU 0: core 0's second
+ * hardware thread for smt-sibling (CPU cores, as Linux numbers siblings: sim/placement.h), core 1
+ * on the same die, else the first core of the first socket that far (same-package: the MCM
+ * partner; N-hop(s): N socket hops; other-socket: the nearest other socket). */
 static gboolean core_at(const QsimConfig *cfg, const ValidationRow *r, const char *distance, guint *core, GError **error)
 {
     guint cps = (guint)cfg->topology.cores_per_socket, ns = (guint)cfg->topology.sockets;
+    if (!strcmp(distance, "smt-sibling")) {
+        *core = config_total_cores(cfg);
+        if (cfg->topology.threads_per_core < 2)
+            g_set_error(error, VALIDATION_ERROR, 0, "%s:%u: %s has one thread per core: no distance 'smt-sibling'",
+                        r->file, r->line, r->machine);
+        return cfg->topology.threads_per_core > 1;
+    }
     if (!strcmp(distance, "same-die") && cps > 1) {
         *core = 1;
         return TRUE;

@@ -10,8 +10,9 @@
  *   l1-hit l2-hit llc-hit memory  core 0 alone (memory: distance= for a remote home)
  *   hot                         op=cas|fai|swap back to back on a hot line, on the core
  *   mfence lfence sfence pause  the instruction back to back, on the core
- *   c2c-oneway                  two cores passing a line by CAS, half a round trip
- *                               (distance=same-die|1-hop|...)
+ *   c2c-oneway                  two threads passing a line by CAS, half a round trip
+ *                               (distance=smt-sibling: one core's two hardware threads;
+ *                               same-die|1-hop|...: two cores)
  *   contended                   op=fai|cas threads=N all on one line: time per op per thread
  *   barrier-ratio               a=B1 b=B2: seed 003's loop (a store, the barrier, a load) with
  *                               barrier B1 over the same with B2; barriers mfence, lfence,

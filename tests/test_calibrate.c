@@ -334,6 +334,8 @@ START_TEST(test_writer_round_trip_and_comments)
     ck_assert_int_eq(cfg->core.pause_cycles, 140);
     ck_assert_int_eq(cfg->core.mfence_cycles, 10 + CALIB_INSN_MFENCE);
     ck_assert_int_eq(cfg->core.rob, 256);                     /* the known-cores table */
+    ck_assert_int_eq(cfg->topology.threads_per_core, 1);      /* sysfs: a core a CPU */
+    ck_assert(!strstr(yaml, "\nsmt:\n"));
 
     /* Every measured or derived key the schema has: method, CPU, spread above it, and the VM. */
     g_autoptr(GError) e = NULL;
@@ -480,6 +482,42 @@ START_TEST(test_writer_two_sockets)
 }
 END_TEST
 
+/* SMT: sysfs's siblings (CPU c and c + 2, two cores of two threads, as Linux numbers them) make
+ * model cores of two hardware threads, and the sibling pair's row stands beside the model's
+ * answer to it. */
+START_TEST(test_writer_smt_siblings)
+{
+    g_autoptr(CalibResult) r = synthetic(ARCH_X86, "GenuineIntel", 6, 0x3f, 2, FALSE, TRUE);
+    CalibHost *h = &r->host;
+    h->online_cpus = 4;
+    h->threads_per_core = 2;
+    for (guint c = 2; c < 4; c++) {
+        CalibCpuTopo t = { c, 0, (gint)(c - 2), 0 };
+        g_array_append_val(h->topo, t);
+    }
+    CalibC2cRow m = { CALIB_PAIR_SMT, 0, 2, -1, CALIB_OP_LOAD, 'M', stat_of(29) };
+    g_array_append_val(r->c2c, m);
+    g_autoptr(QsimConfig) cfg = NULL;
+    g_autofree char *yaml = write_ok(r, &cfg);
+    ck_assert_int_eq(cfg->topology.threads_per_core, 2);
+    ck_assert_int_eq(cfg->topology.cores_per_socket, 2);
+    ck_assert_uint_eq(config_total_cpus(cfg), 4);
+    g_autofree char *c = comment_above(yaml, "topology.threads_per_core");
+    ck_assert_msg(strstr(c, "sysfs thread_siblings_list: 4 online CPUs on 2 cores, CPU 0's threads 0,2"), "%s", c);
+    g_free(c);
+    c = comment_above(yaml, "smt.rob");
+    ck_assert_msg(c && strstr(c, "chosen: the schema's default; how a core's threads share it"), "%s", c);
+    ck_assert(strstr(yaml, "#   smt             0   2   - load   M          29.00     1.0%    9\n"));
+    g_autoptr(GString) flat = g_string_new(yaml);
+    g_string_replace(flat, "\n#   ", " ", 0);
+    ck_assert_msg(strstr(flat->str, "smt: CPUs 0 and 2 are two hardware threads of one core, and the config models "
+                                    "them so (topology.threads_per_core 2)") &&
+                      strstr(flat->str, "l1.latency 4 cycles, beside the 29.0 measured here for a load from M"),
+                  "%s", yaml);
+    ck_assert(!strstr(yaml, "no SMT"));
+}
+END_TEST
+
 /* No private L2 (the L1 and a shared last level): l2 disabled. */
 START_TEST(test_writer_two_levels)
 {
@@ -557,6 +595,7 @@ Suite *make_calibrate_suite(void)
     tcase_add_test(tc, test_writer_arm64);
     tcase_add_test(tc, test_writer_two_sockets);
     tcase_add_test(tc, test_writer_two_levels);
+    tcase_add_test(tc, test_writer_smt_siblings);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("command");

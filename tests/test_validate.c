@@ -92,12 +92,18 @@ START_TEST(test_units_and_kinds)
         "haswell\thot\top=cas\t19\tcycles\t0.2\tX\tlocked op on the core\n"
         "haswell\tl1-hit\t\t1.739\tns\t0.05\tX\t4 cycles at 2.3 GHz\n"
         "haswell\tbarrier-ratio\ta=mfence b=mfence\t1\tratio\t0.001\tX\tthe same loop twice\n"
-        "teaching\tc2c-oneway\tdistance=same-die\t50\tcycles\tshown\tX\tany\n", NULL, &t, &e);
+        "teaching\tc2c-oneway\tdistance=same-die\t50\tcycles\tshown\tX\tany\n"
+        "haswell\tc2c-oneway\tdistance=same-die\t90\tcycles\tshown\tX\ttwo cores\n"
+        "haswell\tc2c-oneway\tdistance=smt-sibling\t16\tcycles\tshown\tX\tone core's two threads\n", NULL, &t,
+        &e);
     ck_assert_msg(r, "%s", e ? e->message : "");
     for (guint i = 0; i < 3; i++)
         ck_assert_msg(g_array_index(r, ValidationResult, i).pass, "row %u: model %g", i,
                       g_array_index(r, ValidationResult, i).model);
     ck_assert(g_array_index(r, ValidationResult, 3).model > 20);
+    /* Siblings share the L1: the hand-over is a locked op's hold, no snoop or transfer. */
+    double cores = g_array_index(r, ValidationResult, 4).model, sib = g_array_index(r, ValidationResult, 5).model;
+    ck_assert_msg(sib > 0 && sib < 25 && cores > 3 * sib, "siblings %g cycles, two cores %g", sib, cores);
 }
 END_TEST
 
@@ -112,6 +118,8 @@ static const BadCase bad_cases[] = {
     { "haswell\tload\tstate=M distance\t4\tcycles\t0.1\tX\tn\n", ":2: condition 'distance' is not key=value" },
     { "nosuch\tl1-hit\t\t4\tcycles\t0.1\tX\tn\n", "nosuch" },
     { "haswell\tload\tstate=O distance=same-die\t4\tcycles\t0.1\tX\tn\n", "no load O row at same-die" },
+    { "neoverse-n1\tc2c-oneway\tdistance=smt-sibling\t8\tns\t0.1\tX\tn\n",
+      ":2: neoverse-n1 has one thread per core: no distance 'smt-sibling'" },
 };
 
 START_TEST(test_bad_tables)

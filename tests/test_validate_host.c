@@ -4,9 +4,11 @@
 #include <math.h>
 #include <string.h>
 #include "locks/native/native_cpus.h"
+#include "sim/calibrate/host_placement.h"
 #include "sim/calibrate/validate_host.h"
 #include "tests/run_qsim.h"
 #include "tests/skip.h"
+#include "tests/temp_files.h"
 
 START_TEST(test_spearman_known_values)
 {
@@ -90,6 +92,13 @@ START_TEST(test_writers)
                             1e-9);
     ck_assert_int_eq(json_object_get_int_member(r0, "host_runs_disturbed"), 0);
     ck_assert_ptr_null(strstr(text, "disturbed"));
+    ck_assert_ptr_null(strstr(text, "placement"));
+    /* The placement, when chosen, heads the rows and is in the JSON. */
+    t->placement = g_strdup("placement: host CPUs 0,1 and model CPUs cpus:0,1");
+    g_autofree char *text2 = validate_host_text(t);
+    ck_assert_ptr_nonnull(strstr(text2, "over runs)\nplacement: host CPUs 0,1 and model CPUs cpus:0,1\nlock"));
+    g_autoptr(JsonNode) j2 = validate_host_json(t);
+    ck_assert_str_eq(json_object_get_string_member(json_node_get_object(j2), "placement"), t->placement);
 }
 END_TEST
 
@@ -158,6 +167,123 @@ START_TEST(test_cli_small_run)
 }
 END_TEST
 
+/* ---- the placement: host CPUs to model CPUs, on a fake sysfs ---- */
+
+static void sysfs_file(const char *root, const char *path, const char *text)
+{
+    g_autofree char *full = g_build_filename(root, path, NULL), *dir = g_path_get_dirname(full);
+    ck_assert_int_eq(g_mkdir_with_parents(dir, 0755), 0);
+    g_free(write_file(dir, strrchr(full, '/') + 1, text));
+}
+
+/* A host of `n` CPUs on one package and one LLC; CPU i is a thread of the core siblings[i] names. */
+static void fake_host(CalibHost *h, guint n, const char *const *siblings)
+{
+    g_autofree char *root = tmpdir();
+    g_autofree char *online = g_strdup_printf("0-%u", n - 1);
+    sysfs_file(root, "sys/devices/system/cpu/online", online);
+    for (guint i = 0; i < n; i++) {
+        g_autofree char *cpu = g_strdup_printf("sys/devices/system/cpu/cpu%u", i);
+        g_autofree char *pkg = g_strconcat(cpu, "/topology/physical_package_id", NULL);
+        g_autofree char *sib = g_strconcat(cpu, "/topology/thread_siblings_list", NULL);
+        g_autofree char *lvl = g_strconcat(cpu, "/cache/index3/level", NULL);
+        g_autofree char *shr = g_strconcat(cpu, "/cache/index3/shared_cpu_list", NULL);
+        sysfs_file(root, pkg, "0");
+        sysfs_file(root, sib, siblings[i]);
+        sysfs_file(root, lvl, "3");
+        sysfs_file(root, shr, online);
+    }
+    memset(h, 0, sizeof *h);
+    calib_host_probe(h, root, 0);
+}
+
+static QsimConfig *shape(guint cores, guint threads)
+{
+    QsimConfig *cfg = config_new_defaults();
+    g_autofree char *c = g_strdup_printf("topology.cores_per_socket=%u", cores);
+    g_autofree char *t = g_strdup_printf("topology.threads_per_core=%u", threads);
+    const char *sets[] = { "name=fake", "topology.sockets=1", c, t };
+    for (guint i = 0; i < G_N_ELEMENTS(sets); i++)
+        ck_assert(config_set(cfg, sets[i], NULL));
+    return cfg;
+}
+
+/* CPUs 0 .. n-1. */
+static GArray *first_cpus(guint n)
+{
+    GArray *cpus = g_array_new(FALSE, FALSE, sizeof(guint));
+    for (guint i = 0; i < n; i++)
+        g_array_append_val(cpus, i);
+    return cpus;
+}
+
+static void assert_model(const HostPlacement *p, const guint *want, guint n)
+{
+    ck_assert_msg(p->model, "%s", p->text);
+    ck_assert_uint_eq(p->threads, n);
+    for (guint i = 0; i < n; i++)
+        ck_assert_msg(g_array_index(p->model, guint, i) == want[i], "thread %u: model CPU %u, want %u (%s)", i,
+                      g_array_index(p->model, guint, i), want[i], p->text);
+}
+
+/* A host that numbers siblings side by side (0 and 1 one core, as a VM may): its siblings are
+ * the model's siblings, CPU c and c + cores; on a config of one thread per core the model keeps
+ * fill and says why. */
+START_TEST(test_placement_maps_siblings)
+{
+    const char *const adjacent[] = { "0-1", "0-1", "2-3", "2-3" };
+    CalibHost h;
+    fake_host(&h, 4, adjacent);
+    ck_assert_uint_eq(h.threads_per_core, 2);
+    g_autoptr(GArray) cpus = first_cpus(4);
+    g_autoptr(QsimConfig) smt = shape(2, 2), one = shape(2, 1);
+    HostPlacement p;
+    host_placement_choose(&p, &h, smt, cpus, 0);
+    const guint want[] = { 0, 2, 1, 3 };
+    assert_model(&p, want, 4);
+    ck_assert(p.siblings);
+    ck_assert_msg(strstr(p.text, "host CPUs 0 and 1 are SMT siblings of one core, modelled as one core's two threads") &&
+                      strstr(p.text, "model CPUs cpus:0,2,1,3"), "%s", p.text);
+    host_placement_clear(&p);
+    host_placement_choose(&p, &h, one, cpus, 0);
+    ck_assert_ptr_null(p.model);
+    ck_assert_uint_eq(p.threads, 2); /* the config's cores */
+    ck_assert_msg(strstr(p.text, "the model's fill, one thread per core, since host CPU 1 is thread 1 of core 0") &&
+                      strstr(p.text, "modelled as two cores"), "%s", p.text);
+    host_placement_clear(&p);
+    calib_host_clear(&h);
+}
+END_TEST
+
+/* Linux's own numbering maps as it is; two CPUs of two cores are two cores; a two-CPU guest whose
+ * CPUs are one core's threads runs on a config of one core with two (what calibrate writes). */
+START_TEST(test_placement_linux_numbering_and_one_core)
+{
+    const char *const linux_order[] = { "0,2", "1,3", "0,2", "1,3" };
+    CalibHost h;
+    fake_host(&h, 4, linux_order);
+    g_autoptr(GArray) cpus = first_cpus(4);
+    g_autoptr(QsimConfig) smt = shape(2, 2), one_core = shape(1, 2);
+    HostPlacement p;
+    host_placement_choose(&p, &h, smt, cpus, 2);
+    const guint two[] = { 0, 1 };
+    assert_model(&p, two, 2);
+    ck_assert(!p.siblings);
+    ck_assert_ptr_null(strstr(p.text, "siblings"));
+    host_placement_clear(&p);
+    calib_host_clear(&h);
+
+    const char *const pair[] = { "0-1", "0-1" };
+    fake_host(&h, 2, pair);
+    g_array_set_size(cpus, 2);
+    host_placement_choose(&p, &h, one_core, cpus, 0);
+    assert_model(&p, two, 2);
+    ck_assert(p.siblings);
+    host_placement_clear(&p);
+    calib_host_clear(&h);
+}
+END_TEST
+
 Suite *make_validate_host_suite(void)
 {
     Suite *s = suite_create("validate_host");
@@ -166,6 +292,8 @@ Suite *make_validate_host_suite(void)
     tcase_add_test(tc, test_summary_leaves_out_broken_rows);
     tcase_add_test(tc, test_writers);
     tcase_add_test(tc, test_disturbed_runs_warned);
+    tcase_add_test(tc, test_placement_maps_siblings);
+    tcase_add_test(tc, test_placement_linux_numbering_and_one_core);
     suite_add_tcase(s, tc);
     tc = tcase_create("cli");
     tcase_set_timeout(tc, 300); /* a busy host with two CPUs: native spinning with a preempted holder */

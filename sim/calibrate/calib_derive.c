@@ -213,12 +213,39 @@ static void derive_topology(Derive *d)
     add(d, "topology.sockets", CALIB_FROM_HOST, s,
         "sysfs: %u last-level cache domain%s on %u package%s (a model socket is a die with its own LLC)",
         h->llc_domains, h->llc_domains == 1 ? "" : "s", h->packages, h->packages == 1 ? "" : "s");
-    add(d, "topology.cores_per_socket", CALIB_FROM_HOST, c,
-        "sysfs: the most cores one LLC serves (%u online CPUs, %u per core: the model has no SMT)",
-        h->online_cpus, h->threads_per_core);
+    add(d, "topology.cores_per_socket", CALIB_FROM_HOST, c, "sysfs: the most cores one LLC serves (%u online CPUs on "
+        "%u cores)", h->online_cpus, h->cores);
     if (sockets > 1)
         add(d, "topology.socket_links", CALIB_FROM_CHOSEN, "full",
             "chosen: every pair of LLC domains one hop apart (the hop below is the pair measured)");
+}
+
+/* The keys of how a core's hardware threads share it (config_schema.c): not visible to software. */
+static const char *const calib_smt_keys[] = { "smt.rob", "smt.load_buffer", "smt.store_buffer", "smt.fetch_queue",
+                                              "smt.branch_predictor" };
+
+/* SMT: the CPUs sysfs names as one core's threads (thread_siblings_list) are one model core's
+ * hardware threads; the model has at most two. */
+static void derive_threads(Derive *d)
+{
+    const CalibHost *h = &d->r->host;
+    guint tpc = MAX(h->threads_per_core, 1u), kept = MIN(tpc, 2u);
+    guint cpu = d->r->cpus->len ? g_array_index(d->r->cpus, guint, 0) : 0;
+    GString *sib = g_string_new("");
+    const CalibCpuTopo *me = calib_host_cpu(h, cpu);
+    for (guint i = 0; me && i < h->topo->len; i++) {
+        const CalibCpuTopo *t = &g_array_index(h->topo, CalibCpuTopo, i);
+        if (t->core == me->core)
+            g_string_append_printf(sib, "%s%u", sib->len ? "," : "", t->cpu);
+    }
+    g_autofree char *v = g_strdup_printf("%u", kept);
+    add(d, "topology.threads_per_core", CALIB_FROM_HOST, v,
+        "sysfs thread_siblings_list: %u online CPUs on %u cores, CPU %u's threads %s%s", h->online_cpus, h->cores,
+        cpu, sib->len ? sib->str : "?", tpc > kept ? " (more threads per core than the model's 2: 2 kept)" : "");
+    g_string_free(sib, TRUE);
+    for (guint i = 0; kept > 1 && i < G_N_ELEMENTS(calib_smt_keys); i++)
+        add_default(d, calib_smt_keys[i], "how a core's threads share it is not visible to software (the "
+                    "default is Intel's since Sandy Bridge)");
 }
 
 /* ======================================================================================
@@ -505,6 +532,7 @@ GPtrArray *calib_derive(const CalibResult *r, GError **error)
     d.known = calib_known_lookup(r->host.arch, r->host.vendor, r->host.family, r->host.model);
     derive_identity(&d);
     derive_topology(&d);
+    derive_threads(&d);
     derive_known(&d);
     derive_cache_shapes(&d);
     /* The structure is in: the distances are read off a memory system built from it. */

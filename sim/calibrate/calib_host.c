@@ -332,7 +332,7 @@ void calib_host_clear(CalibHost *h)
     memset(h, 0, sizeof *h);
 }
 
-static const CalibCpuTopo *topo_of(const CalibHost *h, guint cpu)
+const CalibCpuTopo *calib_host_cpu(const CalibHost *h, guint cpu)
 {
     for (guint i = 0; h->topo && i < h->topo->len; i++)
         if (g_array_index(h->topo, CalibCpuTopo, i).cpu == cpu)
@@ -342,7 +342,7 @@ static const CalibCpuTopo *topo_of(const CalibHost *h, guint cpu)
 
 CalibPairClass calib_host_pair_class(const CalibHost *h, guint a, guint b)
 {
-    const CalibCpuTopo *x = topo_of(h, a), *y = topo_of(h, b);
+    const CalibCpuTopo *x = calib_host_cpu(h, a), *y = calib_host_cpu(h, b);
     if (!x || !y)
         return CALIB_PAIR_SAME_LLC;
     if (x->core == y->core)

@@ -58,6 +58,8 @@ void calib_host_parse_cpuinfo(CalibHost *h, Arch arch, const char *text);
 void calib_host_clear(CalibHost *h);
 /* "AMD EPYC (AuthenticAMD family 0x19 model 0x01 stepping 1)", or the arm64 ids. */
 char *calib_host_cpu_text(const CalibHost *h);
+/* Where online CPU `cpu` sits, or NULL when sysfs did not show it. */
+const CalibCpuTopo *calib_host_cpu(const CalibHost *h, guint cpu);
 /* The relation of two online CPUs (unknown sysfs ids count as "same"). */
 CalibPairClass calib_host_pair_class(const CalibHost *h, guint a, guint b);
 

@@ -167,7 +167,23 @@ static void stat_cells(GString *out, const CalibStat *s)
                            s->stable ? "" : " ?");
 }
 
-static void write_measurements(GString *out, const CalibResult *r)
+/* The sibling pair beside the model's answer to it: the threads of one model core share its L1. */
+static void write_sibling_model(GString *out, const CalibResult *r, const GPtrArray *entries)
+{
+    const CalibC2cRow *m = calib_result_c2c(r, CALIB_PAIR_SMT, CALIB_OP_LOAD, 'M');
+    const CalibEntry *tpc = entry_for(entries, "topology.threads_per_core"), *l1 = entry_for(entries, "l1.latency");
+    if (!m || !m->cycles.valid || !tpc || !l1)
+        return;
+    g_autofree char *text = g_strdup_printf(
+        "smt: CPUs %u and %u are two hardware threads of one core, and the config models them so "
+        "(topology.threads_per_core %s): they share one L1 and L2, so the model answers the load of a line "
+        "the sibling holds as an L1 hit, l1.latency %s cycles, beside the %.1f measured here for a load "
+        "from M (a gap is a finding about the model or the host, not a figure to fit).",
+        m->cpu_a, m->cpu_b, tpc->value, l1->value, m->cycles.median);
+    comment(out, "", text);
+}
+
+static void write_measurements(GString *out, const CalibResult *r, const GPtrArray *entries)
 {
     g_string_append(out, "\n# ---- Measurements ----------------------------------------------------------------\n");
     comment(out, "", "Core cycles (counter ticks times the clock ratio): the median of the calmest consecutive runs "
@@ -213,6 +229,7 @@ static void write_measurements(GString *out, const CalibResult *r)
             stat_cells(out, &c->cycles);
             g_string_append(out, "\n");
         }
+        write_sibling_model(out, r, entries);
     }
     gboolean any = FALSE;
     for (CalibInsn i = 0; i < CALIB_INSN__N; i++)
@@ -250,6 +267,6 @@ char *calib_write_yaml(const CalibResult *r, GError **error)
     write_header(out, r);
     g_string_append(out, "\n");
     write_keys(out, entries);
-    write_measurements(out, r);
+    write_measurements(out, r, entries);
     return g_string_free(out, FALSE);
 }

@@ -2,6 +2,7 @@
 #include <math.h>
 #include <string.h>
 #include "sim/calibrate/validate_host.h"
+#include "sim/calibrate/host_placement.h"
 #include "sim/base/config.h"
 #include "sim/base/report.h"
 #include "sim/repeat.h"
@@ -25,6 +26,7 @@ void host_table_free(HostTable *t)
     g_array_free(t->rows, TRUE);
     g_free(t->config_name);
     g_free(t->first_disturbance);
+    g_free(t->placement);
     g_free(t);
 }
 
@@ -138,11 +140,18 @@ static gboolean host_side(HostRow *r, const HostValidateOptions *o, const GArray
     return TRUE;
 }
 
-static gboolean model_side(const char *lock, guint threads, HarnessPlacement data, const HostValidateOptions *o,
-                           double ghz, SampleStats *ns, gboolean *ok, GError **error)
+/* cpus: model thread i's logical CPU, i < threads (host_placement.h); NULL: the default placement. */
+static gboolean model_side(const char *lock, guint threads, HarnessPlacement data, const GArray *cpus,
+                           const HostValidateOptions *o, double ghz, SampleStats *ns, gboolean *ok, GError **error)
 {
     RunOptions ro;
     run_options_init(&ro);
+    if (cpus) {
+        ro.workload.placement.policy = PLACE_CPUS;
+        ro.workload.placement.ncpus = threads;
+        for (guint i = 0; i < threads; i++)
+            ro.workload.placement.cpus[i] = (guint16)g_array_index(cpus, guint, i);
+    }
     ro.config = o->config;
     ro.lock = lock;
     ro.workload.threads = threads;
@@ -172,17 +181,24 @@ HostTable *validate_host_run(const HostValidateOptions *o, GError **error)
     if (!cfg)
         return NULL;
     g_autoptr(GArray) cpus = native_allowed_cpus();
-    guint max = o->max_threads ? MIN(o->max_threads, cpus->len) : cpus->len;
-    max = MIN(max, config_total_cores(cfg));
+    CalibHost host = { 0 };
+    calib_host_probe(&host, "", cpus->len ? g_array_index(cpus, guint, 0) : 0);
+    HostPlacement pl;
+    host_placement_choose(&pl, &host, cfg, cpus, o->max_threads);
+    calib_host_clear(&host);
+    guint max = pl.threads;
     if (max < 2) {
         g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED,
-                    "validate --host: needs two CPUs this process may run on (and two cores in %s)", o->config);
+                    "validate --host: needs two CPUs this process may run on (and two CPUs in %s): %s", o->config,
+                    pl.text);
+        host_placement_clear(&pl);
         return NULL;
     }
     HostTable *t = g_new0(HostTable, 1);
     t->rows = g_array_new(FALSE, TRUE, sizeof(HostRow));
     t->config_name = g_strdup(cfg->name);
     t->frequency_ghz = cfg->frequency_ghz;
+    t->placement = g_steal_pointer(&pl.text);
     g_autoptr(GPtrArray) locks = lock_names();
     static const HarnessPlacement datas[] = { HARNESS_SAME_LINE, HARNESS_SEPARATE_LINE };
     for (guint threads = 2; threads <= max; threads = threads < 4 ? threads + 1 : threads * 2)
@@ -190,13 +206,16 @@ HostTable *validate_host_run(const HostValidateOptions *o, GError **error)
             for (guint l = 0; l < locks->len; l++) {
                 HostRow r = { g_strdup(locks->pdata[l]), threads, datas[d], { 0 }, { 0 }, TRUE, 0 };
                 if (!host_side(&r, o, cpus, t, error) ||
-                    !model_side(r.lock, threads, r.data, o, cfg->frequency_ghz, &r.model_ns, &r.ok, error)) {
+                    !model_side(r.lock, threads, r.data, pl.model, o, cfg->frequency_ghz, &r.model_ns, &r.ok,
+                                error)) {
                     g_free(r.lock);
                     host_table_free(t);
+                    host_placement_clear(&pl);
                     return NULL;
                 }
                 g_array_append_val(t->rows, r);
             }
+    host_placement_clear(&pl);
     host_table_summarise(t);
     return t;
 }
@@ -220,6 +239,8 @@ char *validate_host_text(const HostTable *t)
     GString *s = g_string_new(NULL);
     g_string_append_printf(s, "model %s against this host, ns per acquisition (mean [95%% interval] over runs)\n",
                            t->config_name);
+    if (t->placement)
+        g_string_append_printf(s, "%s\n", t->placement);
     g_string_append_printf(s, "%-16s %7s %-13s %26s %26s %8s\n", "lock", "threads", "data", "host", "model",
                            "model/host");
     for (guint i = 0; i < t->rows->len; i++) {
@@ -263,6 +284,8 @@ JsonNode *validate_host_json(const HostTable *t)
     json_builder_begin_object(b);
     report_add_string(b, "config", t->config_name);
     report_add_string(b, "unit", "ns per acquisition");
+    if (t->placement)
+        report_add_string(b, "placement", t->placement);
     json_builder_set_member_name(b, "rows");
     json_builder_begin_array(b);
     for (guint i = 0; i < t->rows->len; i++) {

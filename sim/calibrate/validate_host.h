@@ -37,6 +37,7 @@ typedef struct {
     double median_abs_error;         /* median over rows of |model - host| / host */
     double spearman;                 /* rank correlation of the rows' host and model means */
     char *first_disturbance;         /* the first host run's warning, or NULL when none was disturbed */
+    char *placement;                 /* where both sides ran their threads (host_placement.h), or NULL */
 } HostTable;
 
 /* Runs the table; FALSE with an error for bad input (config, no compiler, ...). */
