@@ -641,6 +641,10 @@ static JsonObject *stats(JsonObject *o, const char *key, double med, double lo, 
     ck_assert_double_eq_tol(json_object_get_double_member(s, "median"), med, 1e-9);
     ck_assert_double_eq_tol(json_object_get_double_member(s, "min"), lo, 1e-9);
     ck_assert_double_eq_tol(json_object_get_double_member(s, "max"), hi, 1e-9);
+    /* and the mean's interval, never below 0 for what cannot be (issue 27 item 6) */
+    double mean = json_object_get_double_member(s, "mean"), cl = json_object_get_double_member(s, "ci95_low"),
+           ch = json_object_get_double_member(s, "ci95_high");
+    ck_assert_msg(cl >= 0 && cl <= mean && mean <= ch, "%s: mean %g [%g, %g]", key, mean, cl, ch);
     return s;
 }
 
@@ -680,11 +684,13 @@ START_TEST(test_repeat_summary)
     /* Text: the median and the spread; a figure every run agreed on alone. */
     JsonNode *text = native_repeat_summary(runs, 3, NATIVE_SUMMARY_TEXT, FALSE);
     JsonObject *t = json_node_get_object(text);
-    ck_assert_str_eq(json_object_get_string_member(t, "cycles_per_acquisition"), "3259 (913 .. 3743, spread 87%)");
+    ck_assert_str_eq(json_object_get_string_member(t, "cycles_per_acquisition"),
+                     "3259 (913 .. 3743, spread 87%; mean 2638.3333 [634.3489, 10973.1456])");
     ck_assert_int_eq(json_object_get_int_member(t, "acquisitions"), 200);
     ck_assert(!json_object_has_member(t, "runs"));
     g_autofree char *shown = report_to_text(text);
-    ck_assert_msg(strstr(shown, "cycles_per_acquisition:            3259 (913 .. 3743, spread 87%)\n"), "%s", shown);
+    ck_assert_msg(strstr(shown, "cycles_per_acquisition:            3259 (913 .. 3743, spread 87%; mean 2638.3333 "
+                                "[634.3489, 10973.1456])\n"), "%s", shown);
     json_node_unref(text);
 
     /* A verdict holds only if it held every time. */

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "locks/native/native_repeat.h"
 #include "sim/workload.h"
+#include "sim/base/sample_stats.h"
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -58,12 +59,18 @@ static JsonNode *number_node(double v)
 /* One measured number over the runs: `v` (n values, sorted in place). */
 static JsonNode *summarise_number(double *v, guint n, NativeSummaryView view)
 {
+    /* the mean's 95% interval as the model's --repeat gives it (sim/base/sample_stats.h) */
+    SampleStats st;
+    sample_stats(v, n, &st);
     double med = native_median(v, n), lo = v[0], hi = v[n - 1];
     if (view == NATIVE_SUMMARY_DATA) {
         JsonObject *o = json_object_new();
         add_number(o, "median", med);
         add_number(o, "min", lo);
         add_number(o, "max", hi);
+        add_number(o, "mean", st.mean);
+        add_number(o, "ci95_low", st.ci_low);
+        add_number(o, "ci95_high", st.ci_high);
         JsonNode *node = json_node_alloc();
         json_node_init_object(node, o);
         json_object_unref(o);
@@ -73,7 +80,8 @@ static JsonNode *summarise_number(double *v, guint n, NativeSummaryView view)
         return number_node(med);
     g_autofree char *m = number_text(med), *a = number_text(lo), *b = number_text(hi);
     g_autofree char *spread = med != 0 ? g_strdup_printf(", spread %.0f%%", (hi - lo) / fabs(med) * 100) : g_strdup("");
-    g_autofree char *text = g_strdup_printf("%s (%s .. %s%s)", m, a, b, spread);
+    g_autofree char *mean = number_text(st.mean), *cl = number_text(st.ci_low), *ch = number_text(st.ci_high);
+    g_autofree char *text = g_strdup_printf("%s (%s .. %s%s; mean %s [%s, %s])", m, a, b, spread, mean, cl, ch);
     JsonNode *node = json_node_alloc();
     json_node_init_string(node, text);
     return node;

@@ -52,7 +52,7 @@ static gboolean native_parse(int *argc, char ***argv, NativeFlags *f, NativeRunO
           "CPUs to pin to, e.g. 0,2-5 (default: the first N allowed; without --threads, one thread per CPU listed)",
           "LIST" },
         { "repeat", 0, 0, G_OPTION_ARG_INT, &f->repeat,
-          "run N times and report each figure's median, min and max (default 1)", "N" },
+          "run N times and report each figure's median, min and max, and its mean's 95% interval (default 1)", "N" },
         { "format", 'f', 0, G_OPTION_ARG_STRING, &f->format, "report format (default text)", "text|json|csv" },
         { "progress-ms", 0, 0, G_OPTION_ARG_INT64, &f->progress,
           "end the run (exit 1) when no thread acquires or releases the lock for MS milliseconds "
@@ -109,11 +109,15 @@ static void print_runs(JsonNode *only, NativeRepeat *acc, guint disturbed, Repor
         fputs(text, stdout);
         return;
     }
-    /* Text shows each figure's median and spread; JSON has median, min and max, and the runs. */
+    /* Text shows each figure's median and spread and the mean's interval; JSON has median, min,
+     * max, mean and the interval, and the runs. */
     guint n = native_repeat_count(acc);
     NativeSummaryView view = fmt == REPORT_TEXT ? NATIVE_SUMMARY_TEXT : NATIVE_SUMMARY_DATA;
     JsonNode *summary = native_repeat_finish(acc, view);
     g_autofree char *text = report_format(summary, fmt);
+    if (fmt == REPORT_TEXT)
+        printf("each measured figure: median (min .. max, spread); mean [95%% interval of the mean, n = %u, t on the "
+               "log of the mean, as the model's --repeat]\n\n", n);
     fputs(text, stdout);
     json_node_unref(summary);
     if (disturbed)
