@@ -242,11 +242,6 @@ void apply_cache_event(MemSys *ms, CoreCaches *c, uint64_t line, PrivLine *pl, C
  * snoops (port.h, hold_cycles): the sibling's access to it waits until the hold ends, then
  * tries again (counted in sibling_hold_wait_cycles).  TRUE: it waits (a->deferred; it is on no
  * line's queue, so the accesses queued behind it on the line go on without it). */
-static inline Cycle l1_hit_cycles(const MemSys *ms, const MemRequest *req);
-
-/* A sibling's access that finds the line held by a locked RMW looks it up again once the hold
- * ends: it pays its L1 access then, after the hold, not during it (else a hand-over between
- * siblings would take less than the locked op itself: validate's smt-sibling rows). */
 static gboolean sibling_held(MemSys *ms, const PrivLine *pl, Access *a, gint32 ai)
 {
     Cycle now = engine_now(ms->e);
@@ -254,8 +249,8 @@ static gboolean sibling_held(MemSys *ms, const PrivLine *pl, Access *a, gint32 a
     if (!a->deferred)
         return FALSE;
     ms->stats.sibling_hold_wait_cycles += pl->held_until - now;
-    engine_schedule_class(ms->e, pl->held_until + l1_hit_cycles(ms, &a->req), EV_HIT, access_cpu(ms, a), hit_event,
-                          ms, (uint64_t)ai);
+    engine_schedule_class(ms->e, pl->held_until, EV_HIT, access_cpu(ms, a), hit_event, ms,
+                          (uint64_t)ai);
     return TRUE;
 }
 
