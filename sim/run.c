@@ -680,6 +680,17 @@ static JsonNode *report_run(const RunOptions *o, RunWiring *w, const RunJudgemen
     Cycle cycles = machine_cycles(w->m);
     if (o->workload.duration)
         cycles = MIN(cycles, w->window_start + o->workload.duration) - MIN(cycles, w->window_start);
+    /* A thread on a core's second hardware thread has a logical CPU that is not its core:
+     * per_thread then names both (a run with a thread per core reports as it always has). */
+    g_autofree guint *phys = NULL;
+    gboolean siblings = FALSE;
+    for (guint t = 0; t < o->workload.threads; t++)
+        siblings |= w->cores[t] >= config_total_cores(w->cfg);
+    if (siblings) {
+        phys = g_new(guint, o->workload.threads);
+        for (guint t = 0; t < o->workload.threads; t++)
+            phys[t] = w->cores[t] % config_total_cores(w->cfg);
+    }
     RunReportInput in = {
         .config = w->cfg->name,
         .arch = arch_name(w->cfg->arch),
@@ -690,7 +701,8 @@ static JsonNode *report_run(const RunOptions *o, RunWiring *w, const RunJudgemen
         .cycles = &cycles,
         .marks = &w->log,
         .place_key = "core",
-        .place = w->cores,
+        .place = phys ? phys : w->cores,
+        .place_cpu = phys ? w->cores : NULL,
         .verdicts = verdicts,
         .nverdicts = G_N_ELEMENTS(verdicts),
         .groups = groups,

@@ -254,6 +254,8 @@ static void add_marks(JsonBuilder *b, const RunReportInput *in)
         const MarkLogThread *r = log->threads[t];
         json_builder_begin_object(b);
         report_add_int(b, in->place_key, in->place[t]);
+        if (in->place_cpu)
+            report_add_int(b, "cpu", in->place_cpu[t]);
         report_add_string(b, "role", t < in->workload->readers ? "reader" : "writer");
         report_add_int(b, "acquisitions", (gint64)r->acquisitions);
         report_add_int(b, "cycles_waiting", (gint64)r->waiting);
@@ -388,9 +390,10 @@ static const ReportKeyDoc result_keys[] = {
                                 "(host: see latency.unit)" },
     { "latency.p50", "cycles", "its median" },
     { "latency.p99", "cycles", "its 99th percentile" },
-    { "per_thread.N.core", "CPU index", "thread N: the logical CPU it ran on (model runs; `cpu` on the host), "
-                                        "numbered as Linux numbers them: with one hardware thread per core the core, "
-                                        "else hardware thread N / cores of core N mod cores" },
+    { "per_thread.N.core", "core index", "thread N: the core it ran on (model runs; `cpu` on the host)" },
+    { "per_thread.N.cpu", "logical CPU", "thread N: the logical CPU it ran on, as Linux numbers them (the host's; on "
+                                         "the model, only when a thread runs on a core's second hardware thread: CPU c "
+                                         "is thread c / cores of core c mod cores)" },
     { "per_thread.N.role", "reader, writer", "thread N: which side of the lock it took" },
     { "per_thread.N.acquisitions", "acquisitions", "thread N: its acquisitions" },
     { "per_thread.N.cycles_waiting", "cycles", "thread N: time between calling `lock` and holding it, summed" },

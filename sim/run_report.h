@@ -69,6 +69,7 @@ typedef struct {
     const guint64 *cycles;         /* the run's length, NULL when not measured in cycles */
     MarkLog *marks;                /* merged (mark_log_merge); its samples are sorted here */
     const char *place_key;         /* per_thread's placement member: "core" or "cpu" */
+    const guint *place_cpu;        /* with SMT: per thread its logical CPU (`place` its core), or NULL */
     const guint *place;            /* per thread: where it ran */
     const RunVerdict *verdicts;
     guint nverdicts;

@@ -388,12 +388,32 @@ START_TEST(test_stages_take_turns)
 }
 END_TEST
 
+/* per_thread names the core and, for a thread on a second hardware thread, its logical CPU;
+ * with one thread per core it stays as it was (no cpu member). */
+START_TEST(test_per_thread_core_and_cpu)
+{
+    RunResult r;
+    JsonObject *o = run_json("haswell", "ttas", 2, "smt", NULL, 0, &r);
+    JsonArray *per = json_object_get_array_member(o, "per_thread");
+    JsonObject *t1 = json_array_get_object_element(per, 1);
+    ck_assert_int_eq(json_object_get_int_member(t1, "core"), 0);
+    ck_assert_int_eq(json_object_get_int_member(t1, "cpu"), 36);
+    run_result_clear(&r);
+    o = run_json("haswell", "ttas", 2, "fill", NULL, 0, &r);
+    t1 = json_array_get_object_element(json_object_get_array_member(o, "per_thread"), 1);
+    ck_assert_int_eq(json_object_get_int_member(t1, "core"), 1);
+    ck_assert(!json_object_has_member(t1, "cpu"));
+    run_result_clear(&r);
+}
+END_TEST
+
 Suite *make_smt_suite(void)
 {
     Suite *s = suite_create("smt");
     TCase *pl = tcase_create("placement");
     tcase_set_timeout(pl, 30);
     tcase_add_test(pl, test_linux_numbering);
+    tcase_add_test(pl, test_per_thread_core_and_cpu);
     tcase_add_test(pl, test_policies_on_smt);
     tcase_add_test(pl, test_cpu_lists);
     suite_add_tcase(s, pl);
