@@ -150,20 +150,25 @@ static gboolean next_pair(const RepeatResult *a, const RepeatResult *b, guint *i
 JsonNode *repeat_compare_json(const RepeatResult *a, const RepeatResult *b, const char *label_a,
                               const char *label_b)
 {
+    /* Keyed by role, as plain --vs is ({labels, a, b, b_over_a}): a lock against itself keeps
+     * both sides. */
     g_autoptr(JsonBuilder) jb = json_builder_new();
+    json_builder_begin_object(jb);
+    json_builder_set_member_name(jb, "labels");
     json_builder_begin_object(jb);
     report_add_string(jb, "a", label_a);
     report_add_string(jb, "b", label_b);
+    json_builder_end_object(jb);
     report_add_string(jb, "ratio", "b / a, the ratio of the means, with its 95% interval");
-    json_builder_set_member_name(jb, label_a);
+    json_builder_set_member_name(jb, "a");
     json_builder_begin_object(jb);
     add_summary(jb, a);
     json_builder_end_object(jb);
-    json_builder_set_member_name(jb, label_b);
+    json_builder_set_member_name(jb, "b");
     json_builder_begin_object(jb);
     add_summary(jb, b);
     json_builder_end_object(jb);
-    json_builder_set_member_name(jb, "ratios");
+    json_builder_set_member_name(jb, "b_over_a");
     json_builder_begin_object(jb);
     const RepeatKey *ka, *kb;
     RatioStats rs;

@@ -38,7 +38,8 @@ const RepeatKey *repeat_find(const RepeatResult *r, const char *key);
 /* The summary as a report tree: identity members from the first run, "runs", "seeds",
  * "jitter", and "stats": { key: {mean, sd, min, max, ci95_low, ci95_high} }. */
 JsonNode *repeat_json(const RepeatResult *r);
-/* Both summaries and, per numeric key of both, the ratio b/a with its interval. */
+/* {labels: {a, b}, ratio, a: summary, b: summary, b_over_a: {key: {ratio, ci95_low, ci95_high,
+ * significant}}}: both summaries and, per numeric key of both, the ratio b/a with its interval. */
 JsonNode *repeat_compare_json(const RepeatResult *a, const RepeatResult *b, const char *label_a,
                               const char *label_b);
 /* For people: the headline, then `keys` (NULL-terminated) as mean, sd, range and interval. */

@@ -573,5 +573,24 @@ char *run_report_reference_markdown(const CounterGroup *groups, const char *cons
                               "| key | unit | meaning |\n|---|---|---|\n%s", profile);
     g_string_append(s, "\nLast, unless --no-host-time:\n\n| key | unit | meaning |\n|---|---|---|\n");
     key_rows(s, host_keys, G_N_ELEMENTS(host_keys));
+    g_string_append(
+        s, "\n## The documents around reports\n\n"
+           "Two runs side by side, and runs over seeds, are keyed by role, `a` (`--lock`) and `b` (`--vs`, or the "
+           "host for `--native`), never by lock name:\n\n"
+           "| command | JSON document |\n|---|---|\n"
+           "| `qsim run` | the report above |\n"
+           "| `qsim run --vs B`, `--native` | `{labels: {a, b}, a: report, b: report, b_over_a: {key: b / a}}` |\n"
+           "| `qsim run --repeat N` | the first run's identity members, `runs`, `seeds`, `jitter`, and `stats: {key: "
+           "{mean, sd, min, max, ci95_low, ci95_high}}` |\n"
+           "| `qsim run --repeat N --vs B` | `{labels: {a, b}, ratio, a: summary, b: summary, b_over_a: {key: {ratio, "
+           "ci95_low, ci95_high, significant}}}` |\n"
+           "| `qsim native --repeat N` | the report's layout, each measured number `{median, min, max, mean, "
+           "ci95_low, ci95_high}`, `repeat`, `disturbed_runs`, `runs` (every report) |\n"
+           "| `qsim compare` | `{config, a, b, ratio, seeds, iterations, jitter, rows: [{workload, data, threads, "
+           "placement, b_over_a, a_without_rollback, published?, per_acquisition, verdict}], study, ok}` |\n"
+           "\nIntervals: 95%, of the mean over the runs; for numbers that are never below 0, Student's t on the log "
+           "of the mean (delta method), so never below 0; a ratio of two means likewise on the log scale; a sample "
+           "with a value below 0 keeps the symmetric t interval (sim/base/sample_stats.h says why). The text output "
+           "names the method and n.\n");
     return g_string_free(s, FALSE);
 }

@@ -111,6 +111,16 @@ START_TEST(test_repeat_command)
     ck_assert_msg(strstr(json, "\"ratio\" : \"b / a, the ratio of the means, with its 95% interval\""), "%s", json);
     ck_assert_msg(strstr(json, "\"jitter\" : 20"), "%s", json);
     ck_assert_msg(strstr(json, "\"cycles_per_acquisition\" : {"), "%s", json);
+    /* keyed by role, as plain --vs is: a lock against itself keeps both sides (it lost one) */
+    g_autofree char *self = NULL;
+    ck_assert_int_eq(run_qsim_line("run --config teaching --lock ticket --vs ticket --repeat 2 --iterations 20 "
+                                   "--format json", &self, NULL), 0);
+    g_autoptr(JsonParser) sp = json_parser_new();
+    ck_assert(json_parser_load_from_data(sp, self, -1, NULL));
+    JsonObject *so = json_node_get_object(json_parser_get_root(sp));
+    ck_assert(json_object_has_member(so, "a") && json_object_has_member(so, "b") &&
+              json_object_has_member(so, "b_over_a") && !json_object_has_member(so, "ticket"));
+    ck_assert_str_eq(json_object_get_string_member(json_object_get_object_member(so, "labels"), "b"), "ticket");
     /* CSV: a row per key */
     g_autofree char *csv = NULL;
     ck_assert_int_eq(run_qsim_line("run --config teaching --lock ticket --repeat 3 --iterations 40 --format csv", &csv,
