@@ -820,7 +820,9 @@ char *run_headline(JsonNode *report)
                            json_object_get_boolean_member(o, "mutual_exclusion") ? "" : "  ** MUTUAL EXCLUSION VIOLATED **");
     /* The lock's lines: every line a variable of the lock lives in (its nodes and slots too). */
     const char *lines = json_object_get_string_member_with_default(o, "lock_lines", "");
-    g_autofree char *named = *lines ? g_strdup_printf(" (%s)", lines) : g_strdup("");
+    g_auto(GStrv) names = g_strsplit(lines, " ", -1);
+    g_autofree char *joined = g_strjoinv(", ", names);
+    g_autofree char *named = *lines ? g_strdup_printf(" (%s)", joined) : g_strdup("");
     g_string_append_printf(s, "  per acquisition: %.2f memory-ordering machine clears, %.2f RFOs and %.2f "
                               "invalidations of the lock's lines%s, %.2f atomics (%.2f failed CAS), %.1f atomic "
                               "cycles, %.1f paused cycles\n\n",

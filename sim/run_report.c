@@ -424,7 +424,7 @@ static const ReportKeyDoc host_keys[] = {
 };
 
 static const ReportKeyDoc variable_keys[] = {
-    { "lock_lines", "names", "the lock's lines, as `variables` names them (comma-separated): every line a variable the "
+    { "lock_lines", "names", "the lock's lines, as `variables` names them (space-separated): every line a variable the "
                              "lock declares lives in; `coherence.lock_lines.*` sums their counters" },
     { "variables.*", "per counter", "every line the program's variables live in, under their names (variables sharing "
                                     "a line together, `+`-joined; a per-thread variable's copies together): `lines`, "

@@ -155,7 +155,7 @@ JsonObject *run_vars_report(const RunVars *v, const MemSys *ms, const Machine *m
         json_object_set_object_member(o, g->name, go);
         if (g->lock) {
             counters_add(&var_stats_registry, lock_lines, &now);
-            g_string_append_printf(locks, "%s%s", locks->len ? ", " : "", g->name);
+            g_string_append_printf(locks, "%s%s", locks->len ? " " : "", g->name);
         }
     }
     *lock_names = g_string_free(locks, FALSE);

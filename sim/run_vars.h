@@ -38,7 +38,8 @@ void run_vars_free(RunVars *v);
 /* Counts from here on (the end of the warm-up). */
 void run_vars_snapshot(RunVars *v, const MemSys *ms, const Machine *m);
 /* The `variables` object, and the lock's lines summed into *lock_lines (the `lock_lines` group's
- * stats); names of the lock's groups, joined by ", ", into *lock_names (caller frees). */
+ * stats); names of the lock's groups, space-separated (a CSV field that needs no quotes), into
+ * *lock_names (caller frees). */
 JsonObject *run_vars_report(const RunVars *v, const MemSys *ms, const Machine *m, VarStats *lock_lines,
                             char **lock_names);
 

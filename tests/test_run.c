@@ -468,12 +468,12 @@ END_TEST
 static const struct {
     const char *line, *lock_lines;
 } var_cases[] = {
-    { "run --config haswell --lock mcs --threads 4 --iterations 60 --format json", "lock_word, mcs_node" },
+    { "run --config haswell --lock mcs --threads 4 --iterations 60 --format json", "lock_word mcs_node" },
     { "run --config haswell --lock clh --threads 3 --iterations 60 --format json", "clh_node" },
     { "run --config haswell --lock qrwlock --threads 4 --readers 2 --iterations 60 --format json", "lock_word+wait_lock" },
     { "run --config haswell --lock ticket --threads 3 --data same-line --iterations 60 --format json",
       "lock_word+h_counter+h_flag+h_data" },
-    { "run --config haswell --lock qspin --threads 4 --duration 60000 --warmup 20000 --format json", "lock_word, qnode" },
+    { "run --config haswell --lock qspin --threads 4 --duration 60000 --warmup 20000 --format json", "lock_word qnode" },
 };
 
 static gint64 member_at(JsonObject *o, const char *path)
@@ -511,7 +511,7 @@ START_TEST(test_per_variable_counters)
     }
     /* the lock's lines are the lock's groups summed */
     gint64 lock_rfo = 0;
-    g_auto(GStrv) groups = g_strsplit(named, ", ", -1);
+    g_auto(GStrv) groups = g_strsplit(named, " ", -1);
     for (guint g = 0; groups[g]; g++)
         lock_rfo += json_object_get_int_member(json_object_get_object_member(vars, groups[g]), "rfo");
     ck_assert_int_eq(lock_rfo, member_at(r, "coherence.lock_lines.rfo"));
