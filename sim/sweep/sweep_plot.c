@@ -587,7 +587,23 @@ static GString *script_head(const char *gnuplot, GPtrArray *panels, GPtrArray *s
     return gp;
 }
 
-/* A panel's data: a block per line, a row per x (in `order`) with the mean over seeds and its
+/* One data row without its end: x (numeric, or its index), y, the interval, x as text. */
+static void data_row(GString *dat, const PlotPanel *pa, guint x, gboolean numeric, double y, double lo, double hi)
+{
+    char xb[G_ASCII_DTOSTR_BUF_SIZE], yb[G_ASCII_DTOSTR_BUF_SIZE], lb[G_ASCII_DTOSTR_BUF_SIZE],
+        hb[G_ASCII_DTOSTR_BUF_SIZE];
+    if (numeric)
+        g_ascii_dtostr(xb, sizeof xb, g_ascii_strtod(pa->xs->pdata[x], NULL));
+    else
+        g_snprintf(xb, sizeof xb, "%u", x);
+    g_ascii_formatd(yb, sizeof yb, "%.6g", y);
+    g_ascii_formatd(lb, sizeof lb, "%.6g", lo);
+    g_ascii_formatd(hb, sizeof hb, "%.6g", hi);
+    g_autofree char *qxv = gp_quote(pa->xs->pdata[x]);
+    g_string_append_printf(dat, "%s %s %s %s %s", xb, yb, lb, hb, qxv);
+}
+
+/* A panel's data: a block per line/* A panel's data: a block per line, a row per x (in `order`) with the mean over seeds and its
  * interval; *several when some x has more than one seed (the plot then draws the intervals). */
 static char *panel_data(const PlotPanel *pa, const guint *order, gboolean numeric, const char *ylabel,
                         const char *xaxis, gboolean *several)
@@ -606,17 +622,8 @@ static char *panel_data(const PlotPanel *pa, const guint *order, gboolean numeri
                 continue;
             SampleStats st;
             sample_stats((const double *)v->data, v->len, &st);
-            char xb[G_ASCII_DTOSTR_BUF_SIZE], yb[G_ASCII_DTOSTR_BUF_SIZE], lb[G_ASCII_DTOSTR_BUF_SIZE],
-                hb[G_ASCII_DTOSTR_BUF_SIZE];
-            if (numeric)
-                g_ascii_dtostr(xb, sizeof xb, g_ascii_strtod(pa->xs->pdata[x], NULL));
-            else
-                g_snprintf(xb, sizeof xb, "%u", x);
-            g_ascii_formatd(yb, sizeof yb, "%.6g", st.mean);
-            g_ascii_formatd(lb, sizeof lb, "%.6g", st.ci_low);
-            g_ascii_formatd(hb, sizeof hb, "%.6g", st.ci_high);
-            g_autofree char *qxv = gp_quote(pa->xs->pdata[x]);
-            g_string_append_printf(dat, "%s %s %s %s %s %u\n", xb, yb, lb, hb, qxv, v->len);
+            data_row(dat, pa, x, numeric, st.mean, st.ci_low, st.ci_high);
+            g_string_append_printf(dat, " %u\n", v->len);
             *several |= v->len > 1;
         }
     }
@@ -744,17 +751,8 @@ static gboolean ratio_plot(const char *gnuplot, const char *dir, GPtrArray *pane
                 sample_stats((const double *)vb->data, vb->len, &sb);
                 RatioStats rs;
                 ratio_stats(&sa, &sb, &rs);
-                char xb[G_ASCII_DTOSTR_BUF_SIZE], rb[G_ASCII_DTOSTR_BUF_SIZE], lob[G_ASCII_DTOSTR_BUF_SIZE],
-                    hib[G_ASCII_DTOSTR_BUF_SIZE];
-                if (numeric)
-                    g_ascii_dtostr(xb, sizeof xb, g_ascii_strtod(pa->xs->pdata[x], NULL));
-                else
-                    g_snprintf(xb, sizeof xb, "%u", x);
-                g_ascii_formatd(rb, sizeof rb, "%.6g", rs.ratio);
-                g_ascii_formatd(lob, sizeof lob, "%.6g", rs.ci_low);
-                g_ascii_formatd(hib, sizeof hib, "%.6g", rs.ci_high);
-                g_autofree char *qxv = gp_quote(pa->xs->pdata[x]);
-                g_string_append_printf(dat, "%s %s %s %s %s\n", xb, rb, lob, hib, qxv);
+                data_row(dat, pa, x, numeric, rs.ratio, rs.ci_low, rs.ci_high);
+                g_string_append_c(dat, '\n');
             }
             g_autofree char *ql = gp_quote(label);
             g_string_append_printf(plot, "%s \"plot-ratio.dat\" index %u using 1:2%s%s with %s lt %u title %s",
