@@ -603,7 +603,7 @@ static void data_row(GString *dat, const PlotPanel *pa, guint x, gboolean numeri
     g_string_append_printf(dat, "%s %s %s %s %s", xb, yb, lb, hb, qxv);
 }
 
-/* A panel's data: a block per line/* A panel's data: a block per line, a row per x (in `order`) with the mean over seeds and its
+/* A panel's data: a block per line, a row per x (in `order`) with the mean over seeds and its
  * interval; *several when some x has more than one seed (the plot then draws the intervals). */
 static char *panel_data(const PlotPanel *pa, const guint *order, gboolean numeric, const char *ylabel,
                         const char *xaxis, gboolean *several)
