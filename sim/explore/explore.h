@@ -51,6 +51,7 @@ typedef struct {
      * (newly allocated).  NULL: none. */
     char *(*end_check)(const ExploreWorld *w, const ExploreState *s, void *ctx);
     void *ctx;
+    uint32_t keep_regs;        /* registers kept live everywhere (litmus: the ones a test's final state reads) */
 } ExploreOptions;
 
 typedef enum {

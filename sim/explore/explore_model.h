@@ -16,11 +16,13 @@
 typedef enum {
     EXPLORE_MOVE_STEP,     /* the thread runs its next op (the one at its pc) */
     EXPLORE_MOVE_DRAIN,    /* the oldest store in the thread's store buffer reaches memory */
+    EXPLORE_MOVE_PROMISE,  /* (arm64) the thread promises a write it will make later */
 } ExploreMoveKind;
 
 typedef struct {
     guint thread;
     ExploreMoveKind kind;
+    guint arg;                 /* which of the move's outcomes (arm64: the message read, the promise); 0 */
 } ExploreMove;
 
 /* What a move did, for counterexamples: filled by explore_exec.c and the model. */
@@ -37,6 +39,7 @@ typedef struct {
     uint64_t waddr, wvalue;
     unsigned wsize;
     gboolean buffered;         /* a store entered the thread's buffer (now its newest entry) */
+    char why[320];             /* the model's own account of the step (arm64: views, promises), or "" */
 } ExploreNote;
 
 typedef struct ExploreModel {
@@ -59,10 +62,17 @@ typedef struct ExploreModel {
                      ExploreNote *note);
     void (*store)(const ExploreWorld *w, ExploreState *s, guint t, uint64_t addr, unsigned size, uint64_t value,
                   int32_t pc, ExploreNote *note);
+    /* A model with its own section of the state (arm64): how it runs a local op (NULL:
+     * explore_exec_op), and its section's life (NULL: none; explore_state.c calls them). */
+    void (*exec)(const ExploreWorld *w, ExploreState *s, guint t, ExploreNote *note);
+    const ExploreStateExt *ext;
+    /* What to say when `moves` set *bounded (NULL: the store buffer's sentence). */
+    const char *bound_message;
 } ExploreModel;
 
 extern const ExploreModel explore_model_sc;
 extern const ExploreModel explore_model_tso;
+extern const ExploreModel explore_model_arm64;
 
 /* A row of the models --model names, the ones not built yet included. */
 typedef struct {

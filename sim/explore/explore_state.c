@@ -43,6 +43,8 @@ void explore_world_free(ExploreWorld *w)
 {
     if (!w)
         return;
+    if (w->scratch)
+        w->ext->world_free(w->scratch);
     isa_layout_free(w->layout);
     g_free(w->init);
     g_free(w->live);
@@ -74,6 +76,10 @@ ExploreState *explore_state_new(const ExploreWorld *w)
     memcpy(s->mem, w->init, w->layout->size);
     for (guint t = 0; t < w->nthreads; t++)
         thread_reset(w, &s->th[t], t);
+    if (w->ext) {
+        s->ext = w->ext->make(w);
+        s->ext_ops = w->ext;
+    }
     return s;
 }
 
@@ -81,6 +87,8 @@ void explore_state_free(ExploreState *s)
 {
     if (!s)
         return;
+    if (s->ext)
+        s->ext_ops->free(s->ext);
     g_free(s->th);
     g_free(s->mem);
     g_free(s);
@@ -99,6 +107,8 @@ void explore_state_copy(const ExploreWorld *w, ExploreState *to, const ExploreSt
         d->fault_addr = f->fault_addr;
         d->fault_size = f->fault_size;
     }
+    if (w->ext)
+        w->ext->copy(w, to->ext, from->ext);
 }
 
 void explore_state_canonicalize(const ExploreWorld *w, ExploreState *s)
@@ -113,6 +123,8 @@ void explore_state_canonicalize(const ExploreWorld *w, ExploreState *s)
             if (!(live & (1u << r)))
                 th->regs[r] = 0;
     }
+    if (w->ext)
+        w->ext->canonicalize(w, s);
 }
 
 /* ======================================================================= bytes */
@@ -204,6 +216,8 @@ void explore_state_encode(const ExploreWorld *w, const ExploreState *s, GByteArr
         prev = (int64_t)k;
     }
     put_varint(out, 0);
+    if (w->ext)
+        w->ext->encode(w, s, out);
 }
 
 static void decode_thread(const ExploreWorld *w, ExploreThread *th, guint t, const guint8 **at)
@@ -257,6 +271,8 @@ void explore_state_decode(const ExploreWorld *w, ExploreState *s, const guint8 *
         uint64_t v = GUINT64_TO_LE(get_varint(&at));
         memcpy(s->mem + 8 * k, &v, 8);
     }
+    if (w->ext)
+        w->ext->decode(w, s, &at);
     g_assert((gsize)(at - bytes) == len);
 }
 
