@@ -199,7 +199,7 @@ static void write_outcomes(const ExploreWorld *w, const ArmState *a, guint t, co
 static void note_why(ExploreNote *note, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 static void note_why(ExploreNote *note, const char *fmt, ...)
 {
-    if (!note)
+    if (!note || note->terse)
         return;
     gsize len = strlen(note->why);
     va_list ap;
@@ -381,7 +381,7 @@ static void full_fence(ArmThread *th)
 static void tell_read(const ExploreWorld *w, const ArmState *a, guint t, uint64_t addr, unsigned size, const Pick *p,
                       ArmView pre, ExploreNote *note)
 {
-    if (!note)
+    if (!note || note->terse)
         return;
     guint ts = p->ts[0];
     if (ts)

@@ -25,7 +25,9 @@ typedef struct {
 
 /* Over a search: the promise candidates of states already asked about. */
 typedef struct {
-    GHashTable *cands;         /* GBytes (state bytes + thread) -> GArray of Cand */
+    GHashTable *cands;         /* GBytes (projected state bytes + thread) -> GArray of Cand */
+    GHashTable *certified;     /* GBytes (projected state bytes + thread) -> 1 yes, 2 no */
+    GHashTable *cut;           /* the keys of cands whose search a bound cut */
 } Scratch;
 
 void *explore_arm64_scratch_new(const ExploreWorld *w)
@@ -34,6 +36,8 @@ void *explore_arm64_scratch_new(const ExploreWorld *w)
     Scratch *x = g_new0(Scratch, 1);
     x->cands = g_hash_table_new_full(g_bytes_hash, g_bytes_equal, (GDestroyNotify)g_bytes_unref,
                                      (GDestroyNotify)g_array_unref);
+    x->certified = g_hash_table_new_full(g_bytes_hash, g_bytes_equal, (GDestroyNotify)g_bytes_unref, NULL);
+    x->cut = g_hash_table_new_full(g_bytes_hash, g_bytes_equal, (GDestroyNotify)g_bytes_unref, NULL);
     return x;
 }
 
@@ -41,6 +45,8 @@ void explore_arm64_scratch_free(void *p)
 {
     Scratch *x = p;
     g_hash_table_destroy(x->cands);
+    g_hash_table_destroy(x->certified);
+    g_hash_table_destroy(x->cut);
     g_free(x);
 }
 
@@ -60,6 +66,32 @@ static GBytes *state_key(const ExploreWorld *w, const ExploreState *s, guint t)
     guint8 tb = (guint8)t;
     g_byte_array_append(b, &tb, 1);
     return g_byte_array_free_to_bytes(b);
+}
+
+/* s as thread t alone sees it: the other threads stopped (halted, or asleep as they are, so a
+ * futex_wake counts them), their views gone.  What t can do alone is the same, and states that
+ * differ only in the others' positions are one. */
+static ExploreState *project(const ExploreWorld *w, const ExploreState *s, guint t)
+{
+    ExploreState *p = explore_state_new(w);
+    explore_state_copy(w, p, s);
+    for (guint u = 0; u < w->nthreads; u++) {
+        ExploreThread *o = &p->th[u];
+        if (u == t)
+            continue;
+        gboolean asleep = o->state == THREAD_FUTEX;
+        uint64_t faddr = o->futex_addr;
+        guint frank = o->futex_rank;
+        memset(o, 0, offsetof(ExploreThread, buf));
+        o->state = asleep ? THREAD_FUTEX : THREAD_HALTED;
+        o->pc = w->entry;
+        o->futex_addr = faddr;
+        o->futex_rank = frank;
+        o->fault_kind = 0;
+        o->nbuf = 0;
+    }
+    explore_state_canonicalize(w, p);
+    return p;
 }
 
 /* A run of thread t alone from s.  With `found` NULL: TRUE as soon as a state without t's
@@ -87,7 +119,7 @@ static gboolean alone(const ExploreWorld *w, const ExploreState *s, guint t, GAr
         guint n = arm_step_count(w, cur, t, bounded, NULL);
         for (guint k = 0; k < n; k++) {
             explore_state_copy(w, next, cur);
-            ExploreNote note = { 0 };
+            ExploreNote note = { .terse = TRUE };
             guint before = arm_of(next)->n;
             arm_step(w, next, t, k, &note);
             if (found && q > 0 && note.wrote && arm_of(next)->n > before) {
@@ -124,7 +156,29 @@ static gboolean alone(const ExploreWorld *w, const ExploreState *s, guint t, GAr
 
 gboolean arm_certify(const ExploreWorld *w, const ExploreState *s, guint t, gboolean *bounded)
 {
-    return !arm_has_promise(s, t) || alone(w, s, t, NULL, bounded);
+    if (!arm_has_promise(s, t))
+        return TRUE;
+    Scratch *x = w->scratch;
+    ExploreState *p = project(w, s, t);
+    GBytes *key = state_key(w, p, t);
+    gpointer got = g_hash_table_lookup(x->certified, key);
+    if (got) {
+        g_bytes_unref(key);
+        explore_state_free(p);
+        return GPOINTER_TO_INT(got) == 1;
+    }
+    gboolean cut = FALSE;
+    gboolean ok = alone(w, p, t, NULL, &cut);
+    explore_state_free(p);
+    if (cut) {
+        *bounded = TRUE;
+        g_bytes_unref(key);
+        return ok;
+    }
+    if (g_hash_table_size(x->certified) >= ARM_CACHE_MAX)
+        g_hash_table_remove_all(x->certified);
+    g_hash_table_insert(x->certified, key, GINT_TO_POINTER(ok ? 1 : 2));
+    return ok;
 }
 
 static void add_promise(const ExploreWorld *w, ExploreState *s, guint t, const Cand *c, ExploreNote *note)
@@ -135,33 +189,46 @@ static void add_promise(const ExploreWorld *w, ExploreState *s, guint t, const C
     explore_mem_store(w, s, t, c->addr, c->size, c->value, note);
 }
 
-/* The certified candidates of thread t in s (cached over the search). */
+/* The certified candidates of thread t in s (cached over the search, on s as t alone sees it). */
 static GArray *candidates(const ExploreWorld *w, const ExploreState *s, guint t, gboolean *bounded)
 {
     Scratch *x = w->scratch;
-    GBytes *key = state_key(w, s, t);
+    ExploreState *p = project(w, s, t);
+    GBytes *key = state_key(w, p, t);
     GArray *got = g_hash_table_lookup(x->cands, key);
     if (got) {
+        if (g_hash_table_contains(x->cut, key))
+            *bounded = TRUE;
         g_bytes_unref(key);
+        explore_state_free(p);
         return got;
     }
+    gboolean cut = FALSE;
     GArray *found = g_array_new(FALSE, FALSE, sizeof(Cand));
     GArray *ok = g_array_new(FALSE, FALSE, sizeof(Cand));
-    if (arm_of(s)->n < ARM_MAX_MSGS)
-        alone(w, s, t, found, bounded);
+    if (arm_of(p)->n < ARM_MAX_MSGS)
+        alone(w, p, t, found, &cut);
     else
-        *bounded = TRUE;
+        cut = TRUE;
     ExploreState *n = explore_state_new(w);
     for (guint k = 0; k < found->len; k++) {
-        explore_state_copy(w, n, s);
+        explore_state_copy(w, n, p);
         add_promise(w, n, t, &g_array_index(found, Cand, k), NULL);
-        if (alone(w, n, t, NULL, bounded))
+        explore_state_canonicalize(w, n);
+        if (arm_certify(w, n, t, &cut))
             g_array_append_val(ok, g_array_index(found, Cand, k));
     }
     explore_state_free(n);
+    explore_state_free(p);
     g_array_free(found, TRUE);
-    if (g_hash_table_size(x->cands) >= ARM_CACHE_MAX)
+    if (g_hash_table_size(x->cands) >= ARM_CACHE_MAX) {
         g_hash_table_remove_all(x->cands);
+        g_hash_table_remove_all(x->cut);
+    }
+    if (cut) {
+        *bounded = TRUE;
+        g_hash_table_add(x->cut, g_bytes_ref(key));
+    }
     g_hash_table_insert(x->cands, key, ok);
     return ok;
 }

@@ -40,6 +40,7 @@ typedef struct {
     unsigned wsize;
     gboolean buffered;         /* a store entered the thread's buffer (now its newest entry) */
     char why[320];             /* the model's own account of the step (arm64: views, promises), or "" */
+    gboolean terse;            /* the caller needs no account (why stays "") */
 } ExploreNote;
 
 typedef struct ExploreModel {

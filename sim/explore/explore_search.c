@@ -287,6 +287,8 @@ gboolean explore_run(const IsaProgram *p, const ExploreOptions *o, ExploreResult
                             error);
     if (!x.w)
         return FALSE;
+    if (o->prepare)
+        o->prepare(x.w, o->ctx);
     x.w->model = o->model;
     x.w->ext = o->model->ext;
     if (x.w->ext && x.w->ext->world_new)
