@@ -26,6 +26,9 @@ typedef struct {
 static inline ArmView vmax(ArmView a, ArmView b) { return a > b ? a : b; }
 static ArmView reg_view(const ArmThread *th, int reg) { return reg == ISA_NO_REG ? 0 : th->reg[reg]; }
 static ArmView src_view(const ArmThread *th, const IsaSrc *s) { return reg_view(th, s->reg); }
+static ArmView reg_pick(const ArmThread *th, int reg) { return reg == ISA_NO_REG ? 0 : th->pick[reg]; }
+/* What a register orders before a later write: its dependencies, picked ones included. */
+static ArmView reg_all(const ArmThread *th, int reg) { return vmax(reg_view(th, reg), reg_pick(th, reg)); }
 
 /* ======================================================================= reads */
 
@@ -137,7 +140,7 @@ static void read_effects(const ExploreWorld *w, ArmState *a, guint t, const IsaI
         th->vrnew = vmax(th->vrnew, post);
         th->vwnew = vmax(th->vwnew, post);
     }
-    th->vcap = vmax(th->vcap, reg_view(th, i->mem.base));
+    th->vcap = vmax(th->vcap, reg_all(th, i->mem.base));
 }
 
 /* ======================================================================= writes */
@@ -146,6 +149,8 @@ typedef struct {
     uint64_t addr, value;
     unsigned size;
     ArmView vaddr, vdata, vread;   /* vread: an exclusive's or atomic's read post view */
+    ArmView vpick;                 /* orders the write but is not forwarded (pick dependencies, a cas's compare) */
+    ArmView fwd;                   /* what a read forwarded from it gets (its real address and data dependencies) */
     gboolean rel, excl;
     const ArmView *rts;            /* per byte: the timestamp its read took (exclusive/atomic), or NULL */
 } WriteReq;
@@ -153,6 +158,7 @@ typedef struct {
 static ArmView write_pre(const ArmThread *th, const WriteReq *q)
 {
     ArmView pre = vmax(vmax(q->vaddr, q->vdata), vmax(th->vcap, th->vwnew));
+    pre = vmax(pre, q->vpick);
     if (q->rel)
         pre = vmax(pre, vmax(th->vrold, th->vwold));
     return vmax(pre, q->vread);
@@ -235,12 +241,12 @@ static guint write_make(const ExploreWorld *w, ExploreState *s, guint t, const W
     }
     ArmMsg *m = &a->msg[ts - 1];
     m->ex = q->excl;
-    m->fwd = vmax(q->vaddr, q->vdata);
+    m->fwd = q->fwd;
     ArmView *coh = arm_coh(w, a, t);
     for (unsigned b = 0; b < q->size; b++)
         coh[q->addr + b - w->layout->base] = (ArmView)ts;
     th->vwold = vmax(th->vwold, (ArmView)ts);
-    th->vcap = vmax(th->vcap, q->vaddr);
+    th->vcap = vmax(th->vcap, vmax(q->vaddr, q->vpick));
     if (q->rel)
         th->vrel = vmax(th->vrel, (ArmView)ts);
     return ts;
@@ -276,10 +282,26 @@ static gboolean rmw_write(const ExploreState *s, guint t, const IsaInsn *i, uint
 static WriteReq write_req(const ExploreState *s, guint t, const IsaInsn *i, uint64_t addr, uint64_t value)
 {
     const ArmThread *th = &arm_of(s)->th[t];
-    /* A cas writes b; the others their a (xchg), or a combined with the old value. */
-    ArmView vdata = i->op == OP_CAS ? vmax(src_view(th, &i->b), src_view(th, &i->a)) : src_view(th, &i->a);
-    return (WriteReq){ .addr = addr, .value = value, .size = i->size, .vaddr = reg_view(th, i->mem.base),
-                       .vdata = vdata, .rel = release(i), .excl = i->op == OP_STX || isa_op_is_rmw(i->op) };
+    /* A cas writes b, compared with a (the compare orders the write but is no data dependency:
+     * herd's CAS+data2); the others write a, or a combined with the old value. */
+    const IsaSrc *data = i->op == OP_CAS ? &i->b : &i->a;
+    int base = i->mem.base;
+    WriteReq q = { .addr = addr, .value = value, .size = i->size, .vaddr = reg_view(th, base),
+                   .vdata = src_view(th, data), .rel = release(i), .excl = i->op == OP_STX || isa_op_is_rmw(i->op) };
+    q.vpick = vmax(reg_pick(th, base), reg_pick(th, data->reg));
+    if (i->op == OP_CAS)
+        q.vpick = vmax(q.vpick, reg_all(th, i->a.reg));
+    q.fwd = vmax(q.vaddr, q.vdata);
+    return q;
+}
+
+/* An atomic's write after its read (post view): ordered after it (aob), and, but for a swap,
+ * data-dependent on it (the new value comes from the old; herd's cas too). */
+static void rmw_read_into(WriteReq *q, const IsaInsn *i, ArmView post)
+{
+    q->vread = post;
+    if (i->op != OP_XCHG)
+        q->fwd = vmax(q->fwd, post);
 }
 
 static void rmw_outcomes(const ExploreWorld *w, const ExploreState *s, guint t, const IsaInsn *i, uint64_t addr,
@@ -296,7 +318,7 @@ static void rmw_outcomes(const ExploreWorld *w, const ExploreState *s, guint t, 
             continue;
         }
         WriteReq q = write_req(s, t, i, addr, nv);
-        q.vread = post;
+        rmw_read_into(&q, i, post);
         q.rts = p->ts;
         /* The read's view is the thread's after it: join it in, as the read's effects will. */
         write_outcomes(w, a, t, &q, k, out, bounded);
@@ -437,7 +459,7 @@ static void do_syscall(const ExploreWorld *w, ExploreState *s, guint t, const Is
     }
     explore_exec_op(w, w->model, s, t, note);
     if (i->rd != ISA_NO_REG)
-        th->reg[i->rd] = 0;
+        th->reg[i->rd] = th->pick[i->rd] = 0;
     full_fence(th);
 }
 
@@ -454,6 +476,7 @@ static void do_memory_op(const ExploreWorld *w, ExploreState *s, guint t, const 
     if (i->op == OP_LD || i->op == OP_LDX) {
         r[i->rd] = value;
         th->reg[i->rd] = post;
+        th->pick[i->rd] = 0;
     }
     if (i->op == OP_LDX) {
         th->xcl = TRUE;
@@ -468,7 +491,7 @@ static void do_memory_op(const ExploreWorld *w, ExploreState *s, guint t, const 
         uint64_t nv = 0;
         if (o.write != WRITE_NONE && rmw_write(s, t, i, value, &nv)) {
             WriteReq q = write_req(s, t, i, addr, nv);
-            q.vread = post;
+            rmw_read_into(&q, i, post);
             guint ts = write_make(w, s, t, &q, o.write, et->pc, note);
             /* An acquire-release atomic orders everything after its write. */
             if (acquire(i) && release(i)) {
@@ -478,6 +501,7 @@ static void do_memory_op(const ExploreWorld *w, ExploreState *s, guint t, const 
         }
         r[i->rd] = value;
         th->reg[i->rd] = post;
+        th->pick[i->rd] = 0;
     }
     if (i->op == OP_ST) {
         WriteReq q = write_req(s, t, i, addr, isa_truncate(isa_src(&i->a, r), i->size));
@@ -492,7 +516,7 @@ static void do_memory_op(const ExploreWorld *w, ExploreState *s, guint t, const 
             note_why(note, "%sthe store-exclusive fails", sep(note));
         }
         r[i->rd] = o.write == WRITE_NONE;
-        th->reg[i->rd] = 0;
+        th->reg[i->rd] = th->pick[i->rd] = 0;
         th->xcl = FALSE;
         th->xcl_ts = th->xcl_view = 0;
         et->monitor = FALSE;
@@ -551,16 +575,26 @@ void arm_exec_local(const ExploreWorld *w, ExploreState *s, guint t, ExploreNote
     ArmThread *th = &arm_of(s)->th[t];
     if (i) {
         ArmView ab = vmax(src_view(th, &i->a), src_view(th, &i->b));
+        ArmView pab = vmax(reg_pick(th, i->a.reg), reg_pick(th, i->b.reg));
         switch (i->op) {
         case OP_MOV: case OP_ADD: case OP_SUB: case OP_AND: case OP_OR: case OP_XOR: case OP_SHL:
         case OP_SHR: case OP_MUL:
-            th->reg[i->rd] = ab;
+            if (i->op == OP_AND && (i->mm & ISA_MM_SELECT)) {
+                /* Half of a CSEL: a selected by the mask b, which depends on the condition. */
+                ArmView full = src_view(th, &i->a);
+                th->pick[i->rd] = vmax(vmax(reg_pick(th, i->a.reg), src_view(th, &i->b)), reg_pick(th, i->b.reg));
+                th->reg[i->rd] = full;
+            } else {
+                th->reg[i->rd] = ab;
+                th->pick[i->rd] = pab;
+            }
             break;
         case OP_LA:
             th->reg[i->rd] = reg_view(th, i->rt);
+            th->pick[i->rd] = reg_pick(th, i->rt);
             break;
         case OP_BR:
-            th->vcap = vmax(th->vcap, ab);
+            th->vcap = vmax(th->vcap, vmax(ab, pab));
             break;
         case OP_FENCE:
             if (i->mm & ISA_MM_ISB) {

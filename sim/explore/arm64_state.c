@@ -52,8 +52,10 @@ static void drop(const ExploreWorld *w, ArmState *a, guint ts)
         a->coh[k] = shift(a->coh[k], ts);
     for (guint t = 0; t < w->nthreads; t++) {
         ArmThread *th = &a->th[t];
-        for (guint r = 0; r < ISA_NREG_SLOTS; r++)
+        for (guint r = 0; r < ISA_NREG_SLOTS; r++) {
             th->reg[r] = shift(th->reg[r], ts);
+            th->pick[r] = shift(th->pick[r], ts);
+        }
         ArmView *v[] = { &th->vrold, &th->vrold_ret, &th->vwold, &th->vrnew, &th->vwnew, &th->vcap, &th->vrel,
                          &th->xcl_ts, &th->xcl_view };
         for (guint k = 0; k < G_N_ELEMENTS(v); k++)
@@ -137,7 +139,7 @@ static void arm_canonicalize(const ExploreWorld *w, ExploreState *s)
             continue;
         for (guint r = 0; r < ISA_NREGS; r++)
             if (!(w->live[th->pc] & (1u << r)))
-                a->th[t].reg[r] = 0;
+                a->th[t].reg[r] = a->th[t].pick[r] = 0;
         if (th->state == THREAD_HALTED) {
             /* It reads and writes no more: only its registers' values can matter. */
             ArmThread *at = &a->th[t];
@@ -189,14 +191,18 @@ static void encode_thread(const ExploreWorld *w, const ArmState *a, guint t, GBy
         put_byte(out, th->xcl_ts);
         put_byte(out, th->xcl_view);
     }
-    uint32_t mask = 0;
-    for (guint r = 0; r < ISA_NREG_SLOTS; r++)
-        if (th->reg[r])
-            mask |= 1u << r;
-    put_varint(out, mask);
-    for (guint r = 0; r < ISA_NREG_SLOTS; r++)
-        if (th->reg[r])
-            put_byte(out, th->reg[r]);
+    for (const ArmView *views = th->reg;; views = th->pick) {
+        uint32_t mask = 0;
+        for (guint r = 0; r < ISA_NREG_SLOTS; r++)
+            if (views[r])
+                mask |= 1u << r;
+        put_varint(out, mask);
+        for (guint r = 0; r < ISA_NREG_SLOTS; r++)
+            if (views[r])
+                put_byte(out, views[r]);
+        if (views == th->pick)
+            break;
+    }
     const ArmView *coh = a->coh + (gsize)t * w->layout->size;
     int64_t prev = -1;
     for (gsize k = 0; k < w->layout->size; k++)
@@ -246,10 +252,14 @@ static void decode_thread(const ExploreWorld *w, ArmState *a, guint t, const gui
         th->xcl_ts = *(*at)++;
         th->xcl_view = *(*at)++;
     }
-    uint32_t mask = (uint32_t)get_varint(at);
-    for (guint r = 0; r < ISA_NREG_SLOTS; r++)
-        if (mask & (1u << r))
-            th->reg[r] = *(*at)++;
+    for (ArmView *views = th->reg;; views = th->pick) {
+        uint32_t mask = (uint32_t)get_varint(at);
+        for (guint r = 0; r < ISA_NREG_SLOTS; r++)
+            if (mask & (1u << r))
+                views[r] = *(*at)++;
+        if (views == th->pick)
+            break;
+    }
     ArmView *coh = arm_coh(w, a, t);
     memset(coh, 0, w->layout->size);
     int64_t k = -1;

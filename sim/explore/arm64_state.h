@@ -27,7 +27,7 @@
  *   floor: per 8-byte word that differs from the initial image, as memory's; then a 0
  *   per thread: 7 bytes vrOld, vrOld-without-no-return-reads, vwOld, vrNew, vwNew, vCAP, vRel;
  *          byte xcl, and with it bytes xcl_ts, xcl_view; varint mask of registers with a
- *          nonzero view, then each view; coh: per nonzero byte view, varint (offset - previous
+ *          nonzero view, then each view; the same for the registers' pick views; coh: per nonzero byte view, varint (offset - previous
  *          offset, the first from -1), byte view; then a 0 */
 #ifndef QSIM_EXPLORE_ARM64_STATE_H
 #define QSIM_EXPLORE_ARM64_STATE_H
@@ -52,6 +52,10 @@ typedef struct {
 
 typedef struct {
     ArmView reg[ISA_NREG_SLOTS];
+    /* Per register, the reads it depends on only through a CSEL's condition (herd's pick
+     * dependencies): they order later writes (as an address, data or control dependency does)
+     * but not later reads. */
+    ArmView pick[ISA_NREG_SLOTS];
     ArmView vrold, vrold_ret, vwold, vrnew, vwnew, vcap, vrel;
     gboolean xcl;
     ArmView xcl_ts, xcl_view;
