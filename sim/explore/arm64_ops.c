@@ -149,7 +149,8 @@ typedef struct {
     uint64_t addr, value;
     unsigned size;
     ArmView vaddr, vdata, vread;   /* vread: an exclusive's or atomic's read post view */
-    ArmView vpick;                 /* orders the write but is not forwarded (pick dependencies, a cas's compare) */
+    ArmView vpick;                 /* orders the write and later writes, not forwarded (pick dependencies) */
+    ArmView vcmp;                  /* a cas's compare value: orders its write only */
     ArmView fwd;                   /* what a read forwarded from it gets (its real address and data dependencies) */
     gboolean rel, excl;
     const ArmView *rts;            /* per byte: the timestamp its read took (exclusive/atomic), or NULL */
@@ -158,7 +159,7 @@ typedef struct {
 static ArmView write_pre(const ArmThread *th, const WriteReq *q)
 {
     ArmView pre = vmax(vmax(q->vaddr, q->vdata), vmax(th->vcap, th->vwnew));
-    pre = vmax(pre, q->vpick);
+    pre = vmax(pre, vmax(q->vpick, q->vcmp));
     if (q->rel)
         pre = vmax(pre, vmax(th->vrold, th->vwold));
     return vmax(pre, q->vread);
@@ -290,7 +291,7 @@ static WriteReq write_req(const ExploreState *s, guint t, const IsaInsn *i, uint
                    .vdata = src_view(th, data), .rel = release(i), .excl = i->op == OP_STX || isa_op_is_rmw(i->op) };
     q.vpick = vmax(reg_pick(th, base), reg_pick(th, data->reg));
     if (i->op == OP_CAS)
-        q.vpick = vmax(q.vpick, reg_all(th, i->a.reg));
+        q.vcmp = reg_all(th, i->a.reg);
     q.fwd = vmax(q.vaddr, q.vdata);
     return q;
 }
@@ -499,9 +500,16 @@ static void do_memory_op(const ExploreWorld *w, ExploreState *s, guint t, const 
                 th->vwnew = vmax(th->vwnew, (ArmView)ts);
             }
         }
+        /* A cas that succeeds leaves Rs with the value it had: herd gives it only a picked
+         * dependency on the read, none on Rs's own (MP+rel+CAS-ok-MRs-addr, LB+rel+CAS-ok-RsRs-addr). */
+        if (i->op == OP_CAS && value == isa_truncate(isa_src(&i->a, r), i->size)) {
+            th->reg[i->rd] = 0;
+            th->pick[i->rd] = post;
+        } else {
+            th->reg[i->rd] = post;
+            th->pick[i->rd] = 0;
+        }
         r[i->rd] = value;
-        th->reg[i->rd] = post;
-        th->pick[i->rd] = 0;
     }
     if (i->op == OP_ST) {
         WriteReq q = write_req(s, t, i, addr, isa_truncate(isa_src(&i->a, r), i->size));
@@ -580,10 +588,12 @@ void arm_exec_local(const ExploreWorld *w, ExploreState *s, guint t, ExploreNote
         case OP_MOV: case OP_ADD: case OP_SUB: case OP_AND: case OP_OR: case OP_XOR: case OP_SHL:
         case OP_SHR: case OP_MUL:
             if (i->op == OP_AND && (i->mm & ISA_MM_SELECT)) {
-                /* Half of a CSEL: a selected by the mask b, which depends on the condition. */
-                ArmView full = src_view(th, &i->a);
-                th->pick[i->rd] = vmax(vmax(reg_pick(th, i->a.reg), src_view(th, &i->b)), reg_pick(th, i->b.reg));
-                th->reg[i->rd] = full;
+                /* Half of a CSEL: a, selected when the mask b (from the condition) is not 0:
+                 * the selected operand is a real dependency, the condition a picked one. */
+                gboolean chosen = isa_src(&i->b, s->th[t].regs) != 0;
+                th->reg[i->rd] = chosen ? src_view(th, &i->a) : 0;
+                th->pick[i->rd] = vmax(chosen ? reg_pick(th, i->a.reg) : 0, vmax(src_view(th, &i->b),
+                                                                                  reg_pick(th, i->b.reg)));
             } else {
                 th->reg[i->rd] = ab;
                 th->pick[i->rd] = pab;
