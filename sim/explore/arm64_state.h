@@ -36,7 +36,7 @@
 
 /* The most messages memory may hold: a move that would add one more is left out, and the
  * search says a bound cut it. */
-#define ARM_MAX_MSGS 240
+#define ARM_MAX_MSGS 64
 
 typedef uint8_t ArmView;
 

@@ -67,6 +67,12 @@ typedef struct ExploreModel {
      * explore_exec_op), and its section's life (NULL: none; explore_state.c calls them). */
     void (*exec)(const ExploreWorld *w, ExploreState *s, guint t, ExploreNote *note);
     const ExploreStateExt *ext;
+    /* Whether thread t's position says what it has done (NULL: always).  A model where a thread
+     * may make writes visible ahead of its position (arm64's promises) answers no while it holds
+     * one: two threads inside at once is a violation only when neither holds a promise; a
+     * section overlapping another through promised writes shows in what the sections did (the
+     * harness's flag and counter, checked at the end). */
+    gboolean (*position_settled)(const ExploreState *s, guint t);
     /* What to say when `moves` set *bounded (NULL: the store buffer's sentence). */
     const char *bound_message;
 } ExploreModel;
@@ -79,7 +85,7 @@ extern const ExploreModel explore_model_arm64;
 typedef struct {
     const char *name;
     const ExploreModel *model; /* NULL: not available yet */
-    const char *why;           /* when model is NULL: what to say */
+    const char *why;           /* model NULL: what to say; else, why it is not yet its arch's default (NULL: it is) */
 } ExploreModelRow;
 extern const ExploreModelRow explore_models[];
 /* The row named `name`, or NULL. */

@@ -79,6 +79,8 @@ static char *check_regions(const Search *x, const ExploreState *s, guint64 *shar
         int32_t pc = s->th[t].pc;
         if (s->th[t].state == THREAD_HALTED || pc < 0 || (guint)pc >= n || !x->region_of[pc])
             continue;
+        if (x->o->model->position_settled && !x->o->model->position_settled(s, t))
+            continue;
         if (x->region_of[pc] == 2) {
             (*shared)++;
             if (other == G_MAXUINT)

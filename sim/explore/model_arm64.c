@@ -82,6 +82,9 @@ static void arm_store(const ExploreWorld *w, ExploreState *s, guint t, uint64_t 
     explore_mem_store(w, s, t, addr, size, value, note);
 }
 
+/* A thread holding a promise has made writes visible that its position has not reached. */
+static gboolean arm_position_settled(const ExploreState *s, guint t) { return !arm_has_promise(s, t); }
+
 const ExploreModel explore_model_arm64 = {
     .name = "arm64",
     .title = "ARMv8 (Promising-ARM)",
@@ -95,6 +98,7 @@ const ExploreModel explore_model_arm64 = {
     .store = arm_store,
     .exec = arm_exec_local,
     .ext = &explore_arm64_ext,
+    .position_settled = arm_position_settled,
     .bound_message = "a bound of the ARMv8 model left moves out: memory reached its most messages, or a promise's "
                      "certification run (the thread alone) was cut short; executions beyond it were not explored",
 };
