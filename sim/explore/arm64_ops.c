@@ -228,7 +228,7 @@ static guint write_make(const ExploreWorld *w, ExploreState *s, guint t, const W
         a->msg[a->n++] = (ArmMsg){ .addr = q->addr, .value = q->value, .size = (uint8_t)q->size, .tid = (uint8_t)t,
                                    .pc = pc };
         explore_mem_store(w, s, t, q->addr, q->size, q->value, note);
-        note_why(note, "%swrite, message %u of %u", sep(note), ts, a->n);
+        note_why(note, "%sa new write, after every write in memory now", sep(note));
     } else {
         a->msg[ts - 1].promised = FALSE;
         a->msg[ts - 1].pc = pc;
@@ -238,7 +238,8 @@ static guint write_make(const ExploreWorld *w, ExploreState *s, guint t, const W
             note->wsize = q->size;
             note->wvalue = q->value;
         }
-        note_why(note, "%sfulfils T%u's promise, message %u of %u", sep(note), t, ts, a->n);
+        note_why(note, "%sfulfils T%u's promise of it (%u write%s in memory now after it)", sep(note), t, a->n - ts,
+                 a->n - ts == 1 ? "" : "s");
     }
     ArmMsg *m = &a->msg[ts - 1];
     m->ex = q->excl;
@@ -402,13 +403,13 @@ static void full_fence(ArmThread *th)
 
 /* A read's account: which message, and a newer write it did not see (what the model let it miss). */
 static void tell_read(const ExploreWorld *w, const ArmState *a, guint t, uint64_t addr, unsigned size, const Pick *p,
-                      ArmView pre, ExploreNote *note)
+                      ExploreNote *note)
 {
     if (!note || note->terse)
         return;
     guint ts = p->ts[0];
     if (ts)
-        note_why(note, "%sread T%u's write (message %u of %u)", sep(note), a->msg[ts - 1].tid, ts, a->n);
+        note_why(note, "%sread T%u's %swrite", sep(note), a->msg[ts - 1].tid, a->msg[ts - 1].promised ? "promised " : "");
     else
         note_why(note, "%sread the value before any write in memory now", sep(note));
     for (guint j = a->n; j > ts; j--) {
@@ -416,9 +417,9 @@ static void tell_read(const ExploreWorld *w, const ArmState *a, guint t, uint64_
         if (m->addr >= addr + size || addr >= m->addr + m->size || (m->promised && m->tid == t))
             continue;
         g_autofree char *sym = isa_layout_symbolize(w->p, w->layout, m->addr);
-        note_why(note, "; T%u's newer write %s = %" G_GUINT64_FORMAT " (message %u%s) was in memory but not visible to "
-                 "T%u: nothing (an acquire, a DMB, a dependency) ordered this read after it (read view %u)", m->tid,
-                 sym ? sym : "?", m->value, j, m->promised ? ", a promise" : "", t, pre);
+        note_why(note, "; T%u's newer write %s = %" G_GUINT64_FORMAT " (%s) was in memory but not visible to T%u: "
+                 "nothing (an acquire, a DMB, a dependency) ordered this read after it", m->tid, sym ? sym : "?",
+                 m->value, m->promised ? "promised" : "made", t);
         break;
     }
 }
@@ -436,7 +437,7 @@ static void do_read(const ExploreWorld *w, ExploreState *s, guint t, const IsaIn
         note->rvalue = *value;
         memset(note->from_buffer, -1, sizeof note->from_buffer);
     }
-    tell_read(w, a, t, addr, i->size, p, pre, note);
+    tell_read(w, a, t, addr, i->size, p, note);
     read_effects(w, a, t, i, addr, *post);
 }
 

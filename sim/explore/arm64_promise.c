@@ -249,9 +249,8 @@ void arm_promise(const ExploreWorld *w, ExploreState *s, guint t, guint k, Explo
     if (note) {
         note->pc = cand.pc;
         g_snprintf(note->why, sizeof note->why,
-                   "T%u promises this write for later (message %u): running alone from here it can make it and "
-                   "every promise it holds (certified), so other threads may read it before T%u gets there",
-                   t, arm_of(s)->n + 1, t);
+                   "T%u promises this write ahead of its position: running alone from here it can make it and "
+                   "every promise it holds (certified); other threads may read it before T%u gets there", t, t);
     }
     add_promise(w, s, t, &cand, note);
 }
