@@ -77,6 +77,7 @@ typedef enum {
     EXPLORE_CUT_STATES,        /* --max-states */
     EXPLORE_CUT_MEMORY,        /* --max-memory */
     EXPLORE_CUT_BUFFER,        /* a store waited on a full buffer (--store-buffer) */
+    EXPLORE_CUT_MODEL,         /* a bound of the model's own (arm64: messages, certification) */
 } ExploreCut;
 
 /* One move of a counterexample, as a person reads it. */

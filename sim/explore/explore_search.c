@@ -46,6 +46,7 @@ const char *explore_cut_option(ExploreCut c)
     case EXPLORE_CUT_STATES: return "--max-states";
     case EXPLORE_CUT_MEMORY: return "--max-memory";
     case EXPLORE_CUT_BUFFER: return "--store-buffer";
+    case EXPLORE_CUT_MODEL: return "arm64";
     }
     return "?";
 }
@@ -307,12 +308,12 @@ gboolean explore_run(const IsaProgram *p, const ExploreOptions *o, ExploreResult
     search(&x, r);
     if (r->verdict == EXPLORE_VERIFIED && r->buffer_full) {
         r->verdict = EXPLORE_INCOMPLETE;
-        r->cut = EXPLORE_CUT_BUFFER;
+        r->cut = o->model->bound_message ? EXPLORE_CUT_MODEL : EXPLORE_CUT_BUFFER;
     }
     if (r->verdict == EXPLORE_VERIFIED)
         check_finish(&x, r);
     if (r->verdict == EXPLORE_INCOMPLETE)
-        r->message = r->cut == EXPLORE_CUT_BUFFER && o->model->bound_message
+        r->message = r->cut == EXPLORE_CUT_MODEL
                          ? g_strdup(o->model->bound_message)
                      : r->cut == EXPLORE_CUT_BUFFER
                          ? g_strdup_printf("a store waited on a full store buffer (%u entries): executions with "
