@@ -154,30 +154,8 @@ static void arm_canonicalize(const ExploreWorld *w, ExploreState *s)
 
 /* ======================================================================= bytes */
 
-static void put_varint(GByteArray *out, uint64_t v)
-{
-    guint8 b[10];
-    guint n = 0;
-    do {
-        b[n] = (guint8)(v & 0x7f);
-        v >>= 7;
-        if (v)
-            b[n] |= 0x80;
-        n++;
-    } while (v);
-    g_byte_array_append(out, b, n);
-}
-
-static uint64_t get_varint(const guint8 **at)
-{
-    uint64_t v = 0;
-    for (guint shift_by = 0;; shift_by += 7) {
-        guint8 b = *(*at)++;
-        v |= (uint64_t)(b & 0x7f) << shift_by;
-        if (!(b & 0x80))
-            return v;
-    }
-}
+#define put_varint explore_put_varint
+#define get_varint explore_get_varint
 
 static void put_byte(GByteArray *out, guint8 b) { g_byte_array_append(out, &b, 1); }
 

@@ -127,6 +127,10 @@ void explore_state_decode(const ExploreWorld *w, ExploreState *s, const guint8 *
 /* Zeroes the registers dead at each thread's pc, so states that differ only there are one. */
 void explore_state_canonicalize(const ExploreWorld *w, ExploreState *s);
 
+/* Unsigned LEB128, as the canonical bytes write numbers (a model's own section too). */
+void explore_put_varint(GByteArray *out, uint64_t v);
+uint64_t explore_get_varint(const guint8 **at);
+
 /* The fixed hash of canonical bytes: 64-bit FNV-1a (offset basis 0xcbf29ce484222325, prime
  * 0x100000001b3), so a search visits states in the same order on every host. */
 uint64_t explore_hash(const guint8 *bytes, gsize len);
