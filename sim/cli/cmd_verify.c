@@ -136,8 +136,8 @@ static int print_explored(const char *name, const VerifyOptions *o, const Verify
     return rc;
 }
 
-/* The model to explore under: --model, else the arch's (arm64's, until it exists: sc, said on
- * stderr).  NULL after printing why (exit 2). */
+/* The model to explore under: --model, else the arch's (arm64's, until it finishes lock
+ * harnesses: sc, said on stderr).  NULL after printing why (exit 2). */
 static const ExploreModel *pick_model(const char *given, Arch arch)
 {
     const ExploreModelRow *row = given ? explore_model_row(given) : explore_model_for_arch(arch);
@@ -146,7 +146,7 @@ static const ExploreModel *pick_model(const char *given, Arch arch)
         cli_eprintf("qsim verify: --model %s: no such model (%s)\n", given, names);
         return NULL;
     }
-    if (row->model)
+    if (row->model && (given || !row->why))
         return row->model;
     if (given) {
         cli_eprintf("qsim verify: --model %s: %s (--model sc explores under sequential consistency, which is "

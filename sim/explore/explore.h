@@ -51,6 +51,10 @@ typedef struct {
      * (newly allocated).  NULL: none. */
     char *(*end_check)(const ExploreWorld *w, const ExploreState *s, void *ctx);
     void *ctx;
+    uint32_t keep_regs;        /* registers kept live everywhere (litmus: the ones a test's final state reads) */
+    /* Called on the world before the search, to set initial memory beyond the program's own
+     * (a litmus test's pointer locations): NULL for none.  Gets ctx. */
+    void (*prepare)(ExploreWorld *w, void *ctx);
 } ExploreOptions;
 
 typedef enum {
@@ -73,6 +77,7 @@ typedef enum {
     EXPLORE_CUT_STATES,        /* --max-states */
     EXPLORE_CUT_MEMORY,        /* --max-memory */
     EXPLORE_CUT_BUFFER,        /* a store waited on a full buffer (--store-buffer) */
+    EXPLORE_CUT_MODEL,         /* a bound of the model's own (arm64: messages, certification) */
 } ExploreCut;
 
 /* One move of a counterexample, as a person reads it. */

@@ -281,7 +281,10 @@ static void run_local(const ExploreWorld *w, const ExploreModel *m, ExploreState
             fault(s, t, EXPLORE_FAULT_RUNAWAY, (uint64_t)(gint64)th->pc, 0);
             return;
         }
-        explore_exec_op(w, m, s, t, NULL); /* off the program: faults */
+        if (m->exec && i)
+            m->exec(w, s, t, NULL);
+        else
+            explore_exec_op(w, m, s, t, NULL); /* off the program: faults */
     }
 }
 

@@ -16,11 +16,13 @@
 typedef enum {
     EXPLORE_MOVE_STEP,     /* the thread runs its next op (the one at its pc) */
     EXPLORE_MOVE_DRAIN,    /* the oldest store in the thread's store buffer reaches memory */
+    EXPLORE_MOVE_PROMISE,  /* (arm64) the thread promises a write it will make later */
 } ExploreMoveKind;
 
 typedef struct {
     guint thread;
     ExploreMoveKind kind;
+    guint arg;                 /* which of the move's outcomes (arm64: the message read, the promise); 0 */
 } ExploreMove;
 
 /* What a move did, for counterexamples: filled by explore_exec.c and the model. */
@@ -37,6 +39,8 @@ typedef struct {
     uint64_t waddr, wvalue;
     unsigned wsize;
     gboolean buffered;         /* a store entered the thread's buffer (now its newest entry) */
+    char why[320];             /* the model's own account of the step (arm64: views, promises), or "" */
+    gboolean terse;            /* the caller needs no account (why stays "") */
 } ExploreNote;
 
 typedef struct ExploreModel {
@@ -59,16 +63,29 @@ typedef struct ExploreModel {
                      ExploreNote *note);
     void (*store)(const ExploreWorld *w, ExploreState *s, guint t, uint64_t addr, unsigned size, uint64_t value,
                   int32_t pc, ExploreNote *note);
+    /* A model with its own section of the state (arm64): how it runs a local op (NULL:
+     * explore_exec_op), and its section's life (NULL: none; explore_state.c calls them). */
+    void (*exec)(const ExploreWorld *w, ExploreState *s, guint t, ExploreNote *note);
+    const ExploreStateExt *ext;
+    /* Whether thread t's position says what it has done (NULL: always).  A model where a thread
+     * may make writes visible ahead of its position (arm64's promises) answers no while it holds
+     * one: two threads inside at once is a violation only when neither holds a promise; a
+     * section overlapping another through promised writes shows in what the sections did (the
+     * harness's flag and counter, checked at the end). */
+    gboolean (*position_settled)(const ExploreState *s, guint t);
+    /* What to say when `moves` set *bounded (NULL: the store buffer's sentence). */
+    const char *bound_message;
 } ExploreModel;
 
 extern const ExploreModel explore_model_sc;
 extern const ExploreModel explore_model_tso;
+extern const ExploreModel explore_model_arm64;
 
 /* A row of the models --model names, the ones not built yet included. */
 typedef struct {
     const char *name;
     const ExploreModel *model; /* NULL: not available yet */
-    const char *why;           /* when model is NULL: what to say */
+    const char *why;           /* model NULL: what to say; else, why it is not yet its arch's default (NULL: it is) */
 } ExploreModelRow;
 extern const ExploreModelRow explore_models[];
 /* The row named `name`, or NULL. */

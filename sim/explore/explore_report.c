@@ -19,11 +19,14 @@ char *explore_trace_text(const ExploreTrace *t)
         wat = MAX(wat, strlen(((const ExploreStep *)t->steps->pdata[k])->at));
     for (guint k = 0; k < t->steps->len; k++) {
         const ExploreStep *st = t->steps->pdata[k];
-        g_autofree char *who = st->note.kind == EXPLORE_MOVE_DRAIN ? g_strdup_printf("T%u sb", st->note.thread)
-                                                                   : g_strdup_printf("T%u #%u", st->note.thread,
-                                                                                     st->thread_step);
+        g_autofree char *who = st->note.kind == EXPLORE_MOVE_DRAIN     ? g_strdup_printf("T%u sb", st->note.thread)
+                               : st->note.kind == EXPLORE_MOVE_PROMISE ? g_strdup_printf("T%u pr", st->note.thread)
+                                                                       : g_strdup_printf("T%u #%u", st->note.thread,
+                                                                                         st->thread_step);
         g_string_append_printf(g, "%5u  %-7s  %-*s  %s%s\n", st->step, who, (int)wat, st->at,
-                               st->note.kind == EXPLORE_MOVE_DRAIN ? "(drain) " : "", st->op);
+                               st->note.kind == EXPLORE_MOVE_DRAIN     ? "(drain) "
+                               : st->note.kind == EXPLORE_MOVE_PROMISE ? "(promise, before) "
+                                                                       : "", st->op);
         const char *pad = "                ";
         if (st->what && *st->what)
             g_string_append_printf(g, "%s%s\n", pad, st->what);
@@ -44,8 +47,10 @@ static void add_step_json(const ExploreStep *st, JsonBuilder *b)
     json_builder_begin_object(b);
     report_add_int(b, "step", st->step);
     report_add_int(b, "thread", n->thread);
-    report_add_string(b, "kind", n->kind == EXPLORE_MOVE_DRAIN ? "drain" : "op");
-    if (n->kind != EXPLORE_MOVE_DRAIN) {
+    report_add_string(b, "kind", n->kind == EXPLORE_MOVE_DRAIN     ? "drain"
+                                 : n->kind == EXPLORE_MOVE_PROMISE ? "promise"
+                                                                   : "op");
+    if (n->kind == EXPLORE_MOVE_STEP) {
         report_add_int(b, "thread_step", st->thread_step);
     }
     report_add_string(b, "op", st->op);
@@ -53,6 +58,8 @@ static void add_step_json(const ExploreStep *st, JsonBuilder *b)
     if (st->addr) {
         report_add_string(b, "addr", st->addr);
     }
+    if (n->why[0])
+        report_add_string(b, "why", n->why);
     if (n->read && n->kind != EXPLORE_MOVE_DRAIN) {
         json_builder_set_member_name(b, "read");
         json_builder_begin_object(b);

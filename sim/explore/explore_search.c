@@ -8,8 +8,12 @@
 #include "sim/explore/explore_finish.h"
 #include "cores/isa/asm.h"
 
-static uint32_t move_pack(ExploreMove m) { return (uint32_t)m.thread << 4 | (uint32_t)m.kind; }
-static ExploreMove move_unpack(uint32_t v) { return (ExploreMove){ v >> 4, (ExploreMoveKind)(v & 15) }; }
+/* A move in 32 bits: outcome (16) | thread (12) | kind (4). */
+static uint32_t move_pack(ExploreMove m) { return (uint32_t)m.arg << 16 | (uint32_t)m.thread << 4 | (uint32_t)m.kind; }
+static ExploreMove move_unpack(uint32_t v)
+{
+    return (ExploreMove){ (v >> 4) & 0xfff, (ExploreMoveKind)(v & 15), v >> 16 };
+}
 
 /* A search's working set. */
 typedef struct {
@@ -42,6 +46,7 @@ const char *explore_cut_option(ExploreCut c)
     case EXPLORE_CUT_STATES: return "--max-states";
     case EXPLORE_CUT_MEMORY: return "--max-memory";
     case EXPLORE_CUT_BUFFER: return "--store-buffer";
+    case EXPLORE_CUT_MODEL: return "arm64";
     }
     return "?";
 }
@@ -74,6 +79,8 @@ static char *check_regions(const Search *x, const ExploreState *s, guint64 *shar
     for (guint t = 0; t < w->nthreads; t++) {
         int32_t pc = s->th[t].pc;
         if (s->th[t].state == THREAD_HALTED || pc < 0 || (guint)pc >= n || !x->region_of[pc])
+            continue;
+        if (x->o->model->position_settled && !x->o->model->position_settled(s, t))
             continue;
         if (x->region_of[pc] == 2) {
             (*shared)++;
@@ -283,6 +290,14 @@ gboolean explore_run(const IsaProgram *p, const ExploreOptions *o, ExploreResult
                             error);
     if (!x.w)
         return FALSE;
+    if (o->prepare)
+        o->prepare(x.w, o->ctx);
+    x.w->model = o->model;
+    x.w->ext = o->model->ext;
+    if (x.w->ext && x.w->ext->world_new)
+        x.w->scratch = x.w->ext->world_new(x.w);
+    for (guint pc = 0; o->keep_regs && pc < p->insns->len; pc++)
+        x.w->live[pc] |= o->keep_regs;
     explore_table_init(&x.table);
     x.region_of = regions_by_pc(o, p->insns->len);
     x.edges = g_array_new(FALSE, FALSE, sizeof(uint32_t));
@@ -293,12 +308,14 @@ gboolean explore_run(const IsaProgram *p, const ExploreOptions *o, ExploreResult
     search(&x, r);
     if (r->verdict == EXPLORE_VERIFIED && r->buffer_full) {
         r->verdict = EXPLORE_INCOMPLETE;
-        r->cut = EXPLORE_CUT_BUFFER;
+        r->cut = o->model->bound_message ? EXPLORE_CUT_MODEL : EXPLORE_CUT_BUFFER;
     }
     if (r->verdict == EXPLORE_VERIFIED)
         check_finish(&x, r);
     if (r->verdict == EXPLORE_INCOMPLETE)
-        r->message = r->cut == EXPLORE_CUT_BUFFER
+        r->message = r->cut == EXPLORE_CUT_MODEL
+                         ? g_strdup(o->model->bound_message)
+                     : r->cut == EXPLORE_CUT_BUFFER
                          ? g_strdup_printf("a store waited on a full store buffer (%u entries): executions with "
                                            "deeper buffers were not explored", x.w->sb_size)
                          : g_strdup_printf("search cut short at %u states (%s)", explore_table_len(&x.table),

@@ -43,6 +43,8 @@ void explore_world_free(ExploreWorld *w)
 {
     if (!w)
         return;
+    if (w->scratch)
+        w->ext->world_free(w->scratch);
     isa_layout_free(w->layout);
     g_free(w->init);
     g_free(w->live);
@@ -74,6 +76,10 @@ ExploreState *explore_state_new(const ExploreWorld *w)
     memcpy(s->mem, w->init, w->layout->size);
     for (guint t = 0; t < w->nthreads; t++)
         thread_reset(w, &s->th[t], t);
+    if (w->ext) {
+        s->ext = w->ext->make(w);
+        s->ext_ops = w->ext;
+    }
     return s;
 }
 
@@ -81,6 +87,8 @@ void explore_state_free(ExploreState *s)
 {
     if (!s)
         return;
+    if (s->ext)
+        s->ext_ops->free(s->ext);
     g_free(s->th);
     g_free(s->mem);
     g_free(s);
@@ -99,6 +107,8 @@ void explore_state_copy(const ExploreWorld *w, ExploreState *to, const ExploreSt
         d->fault_addr = f->fault_addr;
         d->fault_size = f->fault_size;
     }
+    if (w->ext)
+        w->ext->copy(w, to->ext, from->ext);
 }
 
 void explore_state_canonicalize(const ExploreWorld *w, ExploreState *s)
@@ -113,11 +123,13 @@ void explore_state_canonicalize(const ExploreWorld *w, ExploreState *s)
             if (!(live & (1u << r)))
                 th->regs[r] = 0;
     }
+    if (w->ext)
+        w->ext->canonicalize(w, s);
 }
 
 /* ======================================================================= bytes */
 
-static void put_varint(GByteArray *out, uint64_t v)
+void explore_put_varint(GByteArray *out, uint64_t v)
 {
     guint8 b[10];
     guint n = 0;
@@ -131,7 +143,7 @@ static void put_varint(GByteArray *out, uint64_t v)
     g_byte_array_append(out, b, n);
 }
 
-static uint64_t get_varint(const guint8 **at)
+uint64_t explore_get_varint(const guint8 **at)
 {
     uint64_t v = 0;
     for (guint shift = 0;; shift += 7) {
@@ -156,36 +168,36 @@ static void encode_thread(const ExploreWorld *w, const ExploreThread *th, GByteA
 {
     uint64_t base = w->layout->base;
     put_byte(out, (guint8)(th->state | th->monitor << 3 | th->event << 4 | th->has_ldx_line << 5));
-    put_varint(out, (uint64_t)(th->pc + 1));
+    explore_put_varint(out, (uint64_t)(th->pc + 1));
     uint32_t mask = 0;
     for (guint r = 0; r < ISA_NREGS; r++)
         if (th->regs[r])
             mask |= 1u << r;
-    put_varint(out, mask);
+    explore_put_varint(out, mask);
     for (guint r = 0; r < ISA_NREGS; r++)
         if (th->regs[r])
-            put_varint(out, th->regs[r]);
-    put_varint(out, th->depth);
+            explore_put_varint(out, th->regs[r]);
+    explore_put_varint(out, th->depth);
     for (guint d = 0; d < th->depth; d++)
-        put_varint(out, (uint64_t)th->stack[d]);
+        explore_put_varint(out, (uint64_t)th->stack[d]);
     if (th->has_ldx_line)
-        put_varint(out, th->ldx_line);
+        explore_put_varint(out, th->ldx_line);
     for (guint k = 0; k < 4; k++)
-        put_varint(out, th->marks[k]);
+        explore_put_varint(out, th->marks[k]);
     if (th->state == THREAD_FUTEX) {
-        put_varint(out, th->futex_addr - base);
-        put_varint(out, th->futex_rank);
+        explore_put_varint(out, th->futex_addr - base);
+        explore_put_varint(out, th->futex_rank);
     }
     if (th->state == THREAD_FAULT) {
-        put_varint(out, (uint64_t)th->fault_kind);
-        put_varint(out, th->fault_addr);
-        put_varint(out, th->fault_size);
+        explore_put_varint(out, (uint64_t)th->fault_kind);
+        explore_put_varint(out, th->fault_addr);
+        explore_put_varint(out, th->fault_size);
     }
-    put_varint(out, th->nbuf);
+    explore_put_varint(out, th->nbuf);
     for (guint k = 0; k < th->nbuf; k++) {
-        put_varint(out, th->buf[k].addr - base);
+        explore_put_varint(out, th->buf[k].addr - base);
         put_byte(out, th->buf[k].size);
-        put_varint(out, th->buf[k].value);
+        explore_put_varint(out, th->buf[k].value);
     }
 }
 
@@ -199,11 +211,13 @@ void explore_state_encode(const ExploreWorld *w, const ExploreState *s, GByteArr
         uint64_t v = word_at(s->mem, k);
         if (v == word_at(w->init, k))
             continue;
-        put_varint(out, (uint64_t)((int64_t)k - prev));
-        put_varint(out, v);
+        explore_put_varint(out, (uint64_t)((int64_t)k - prev));
+        explore_put_varint(out, v);
         prev = (int64_t)k;
     }
-    put_varint(out, 0);
+    explore_put_varint(out, 0);
+    if (w->ext)
+        w->ext->encode(w, s, out);
 }
 
 static void decode_thread(const ExploreWorld *w, ExploreThread *th, guint t, const guint8 **at)
@@ -215,32 +229,32 @@ static void decode_thread(const ExploreWorld *w, ExploreThread *th, guint t, con
     th->monitor = (b >> 3) & 1;
     th->event = (b >> 4) & 1;
     th->has_ldx_line = (b >> 5) & 1;
-    th->pc = (int32_t)get_varint(at) - 1;
-    uint32_t mask = (uint32_t)get_varint(at);
+    th->pc = (int32_t)explore_get_varint(at) - 1;
+    uint32_t mask = (uint32_t)explore_get_varint(at);
     for (guint r = 0; r < ISA_NREGS; r++)
         if (mask & (1u << r))
-            th->regs[r] = get_varint(at);
-    th->depth = (guint)get_varint(at);
+            th->regs[r] = explore_get_varint(at);
+    th->depth = (guint)explore_get_varint(at);
     for (guint d = 0; d < th->depth; d++)
-        th->stack[d] = (int32_t)get_varint(at);
+        th->stack[d] = (int32_t)explore_get_varint(at);
     if (th->has_ldx_line)
-        th->ldx_line = get_varint(at);
+        th->ldx_line = explore_get_varint(at);
     for (guint k = 0; k < 4; k++)
-        th->marks[k] = get_varint(at);
+        th->marks[k] = explore_get_varint(at);
     if (th->state == THREAD_FUTEX) {
-        th->futex_addr = base + get_varint(at);
-        th->futex_rank = (guint)get_varint(at);
+        th->futex_addr = base + explore_get_varint(at);
+        th->futex_rank = (guint)explore_get_varint(at);
     }
     if (th->state == THREAD_FAULT) {
-        th->fault_kind = (int)get_varint(at);
-        th->fault_addr = get_varint(at);
-        th->fault_size = (unsigned)get_varint(at);
+        th->fault_kind = (int)explore_get_varint(at);
+        th->fault_addr = explore_get_varint(at);
+        th->fault_size = (unsigned)explore_get_varint(at);
     }
-    th->nbuf = (guint)get_varint(at);
+    th->nbuf = (guint)explore_get_varint(at);
     for (guint k = 0; k < th->nbuf; k++) {
-        th->buf[k].addr = base + get_varint(at);
+        th->buf[k].addr = base + explore_get_varint(at);
         th->buf[k].size = *(*at)++;
-        th->buf[k].value = get_varint(at);
+        th->buf[k].value = explore_get_varint(at);
         th->buf[k].pc = -1;
     }
 }
@@ -252,11 +266,13 @@ void explore_state_decode(const ExploreWorld *w, ExploreState *s, const guint8 *
         decode_thread(w, &s->th[t], t, &at);
     memcpy(s->mem, w->init, w->layout->size);
     int64_t k = -1;
-    for (uint64_t d; (d = get_varint(&at)) != 0;) {
+    for (uint64_t d; (d = explore_get_varint(&at)) != 0;) {
         k += (int64_t)d;
-        uint64_t v = GUINT64_TO_LE(get_varint(&at));
+        uint64_t v = GUINT64_TO_LE(explore_get_varint(&at));
         memcpy(s->mem + 8 * k, &v, 8);
     }
+    if (w->ext)
+        w->ext->decode(w, s, &at);
     g_assert((gsize)(at - bytes) == len);
 }
 

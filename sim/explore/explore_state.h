@@ -85,12 +85,30 @@ typedef struct {
     uint32_t *live;            /* live[pc]: registers r0..r15 live on entry to pc */
     int32_t entry;             /* main's pc */
     guint sb_size;             /* store-buffer depth (models with buffers) */
+    const struct ExploreStateExt *ext; /* the model's section of the state, or NULL */
+    const void *model;         /* the ExploreModel searched (its own parts use it), or NULL */
+    void *scratch;             /* the model's working memory over a search (ext->world_new), or NULL */
 } ExploreWorld;
 
 typedef struct {
     ExploreThread *th;         /* nthreads */
-    guint8 *mem;               /* layout->size bytes */
+    guint8 *mem;               /* layout->size bytes (arm64: each byte's coherence-last write) */
+    void *ext;                 /* the model's own section (ExploreStateExt), or NULL */
+    const struct ExploreStateExt *ext_ops;
 } ExploreState;
+
+/* A model's own section of the state: made, copied, freed, canonicalized and encoded (after
+ * memory) by the model (arm64's messages and views, model_arm64.c). */
+typedef struct ExploreStateExt {
+    void *(*make)(const ExploreWorld *w);
+    void (*free)(void *ext);
+    void (*copy)(const ExploreWorld *w, void *to, const void *from);
+    void (*canonicalize)(const ExploreWorld *w, ExploreState *s);
+    void (*encode)(const ExploreWorld *w, const ExploreState *s, GByteArray *out);
+    void (*decode)(const ExploreWorld *w, ExploreState *s, const guint8 **at);
+    void *(*world_new)(const ExploreWorld *w);   /* the search's scratch (NULL: none) */
+    void (*world_free)(void *scratch);
+} ExploreStateExt;
 
 /* NULL with an error when the entry point is missing or threads is 0. */
 ExploreWorld *explore_world_new(const IsaProgram *p, guint nthreads, uint32_t line_size, const char *entry,
@@ -108,6 +126,10 @@ void explore_state_encode(const ExploreWorld *w, const ExploreState *s, GByteArr
 void explore_state_decode(const ExploreWorld *w, ExploreState *s, const guint8 *bytes, gsize len);
 /* Zeroes the registers dead at each thread's pc, so states that differ only there are one. */
 void explore_state_canonicalize(const ExploreWorld *w, ExploreState *s);
+
+/* Unsigned LEB128, as the canonical bytes write numbers (a model's own section too). */
+void explore_put_varint(GByteArray *out, uint64_t v);
+uint64_t explore_get_varint(const guint8 **at);
 
 /* The fixed hash of canonical bytes: 64-bit FNV-1a (offset basis 0xcbf29ce484222325, prime
  * 0x100000001b3), so a search visits states in the same order on every host. */

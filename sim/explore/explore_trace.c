@@ -199,6 +199,23 @@ static ExploreStep *replay_move(Replay *x, ExploreMove mv, guint step, ExploreSt
         note_memory_write(x, n, step, issued);
         g_string_append_printf(what, "T%u's store %s = %" G_GUINT64_FORMAT " (step %u) reaches memory", t, st->addr,
                                n->wvalue, issued);
+    } else if (x->m->ext) {
+        /* A model with its own memory (arm64) tells the step itself (ExploreNote.why). */
+        if (mv.kind == EXPLORE_MOVE_STEP)
+            st->thread_step = ++x->thread_steps[t];
+        if (n->read) {
+            st->addr = sym_of(w, n->raddr);
+            g_string_append_printf(what, "read %s = %" G_GUINT64_FORMAT, st->addr, n->rvalue);
+        }
+        if (n->wrote) {
+            g_autofree char *sym = sym_of(w, n->waddr);
+            g_string_append_printf(what, "%s%s %s = %" G_GUINT64_FORMAT, what->len ? "; " : "",
+                                   mv.kind == EXPLORE_MOVE_PROMISE ? "promised" : "wrote", sym, n->wvalue);
+            if (!st->addr)
+                st->addr = g_steal_pointer(&sym);
+        }
+        if (n->why[0])
+            g_string_append_printf(what, "%s%s", what->len ? ": " : "", n->why);
     } else {
         st->thread_step = ++x->thread_steps[t];
         if (n->read) {

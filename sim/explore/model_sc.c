@@ -15,7 +15,7 @@ static void sc_moves(const ExploreWorld *w, const ExploreState *s, GArray *moves
     (void)bounded;
     for (guint t = 0; t < w->nthreads; t++)
         if (s->th[t].state == THREAD_RUNNABLE)
-            g_array_append_val(moves, ((ExploreMove){ t, EXPLORE_MOVE_STEP }));
+            g_array_append_val(moves, ((ExploreMove){ t, EXPLORE_MOVE_STEP, 0 }));
 }
 
 static void sc_apply(const ExploreWorld *w, ExploreState *s, ExploreMove m, ExploreNote *note)

@@ -56,9 +56,9 @@ static void tso_moves(const ExploreWorld *w, const ExploreState *s, GArray *move
     for (guint t = 0; t < w->nthreads; t++) {
         const ExploreThread *th = &s->th[t];
         if (th->state == THREAD_RUNNABLE && step_enabled(w, s, t, bounded))
-            g_array_append_val(moves, ((ExploreMove){ t, EXPLORE_MOVE_STEP }));
+            g_array_append_val(moves, ((ExploreMove){ t, EXPLORE_MOVE_STEP, 0 }));
         if (th->nbuf)
-            g_array_append_val(moves, ((ExploreMove){ t, EXPLORE_MOVE_DRAIN }));
+            g_array_append_val(moves, ((ExploreMove){ t, EXPLORE_MOVE_DRAIN, 0 }));
     }
 }
 

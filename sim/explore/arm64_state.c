@@ -1,0 +1,290 @@
+/* The ARMv8 model's section of the state: life, canonical form, bytes (see arm64_state.h). */
+#include <string.h>
+#include "sim/explore/arm64_state.h"
+
+static void *arm_make(const ExploreWorld *w)
+{
+    ArmState *a = g_new0(ArmState, 1);
+    gsize size = w->layout->size ? w->layout->size : 8;
+    a->floor = g_memdup2(w->init, size);
+    a->coh = g_new0(ArmView, size * w->nthreads);
+    a->th = g_new0(ArmThread, w->nthreads);
+    return a;
+}
+
+static void arm_free(void *p)
+{
+    ArmState *a = p;
+    g_free(a->floor);
+    g_free(a->coh);
+    g_free(a->th);
+    g_free(a);
+}
+
+static void arm_copy(const ExploreWorld *w, void *to, const void *from)
+{
+    ArmState *d = to;
+    const ArmState *f = from;
+    d->n = f->n;
+    memcpy(d->msg, f->msg, f->n * sizeof f->msg[0]);
+    memcpy(d->floor, f->floor, w->layout->size);
+    memcpy(d->coh, f->coh, w->layout->size * w->nthreads);
+    memcpy(d->th, f->th, w->nthreads * sizeof f->th[0]);
+}
+
+guint8 arm_byte(const ExploreWorld *w, const ArmState *a, guint ts, uint64_t addr)
+{
+    if (ts == 0)
+        return a->floor[addr - w->layout->base];
+    const ArmMsg *m = &a->msg[ts - 1];
+    return (guint8)(m->value >> (8 * (addr - m->addr)));
+}
+
+/* ======================================================================= canonical form */
+
+/* Every view v becomes the number of messages kept at or below it, message `ts` going. */
+static ArmView shift(ArmView v, guint ts) { return v >= ts ? (ArmView)(v - 1) : v; }
+
+static void drop(const ExploreWorld *w, ArmState *a, guint ts)
+{
+    gsize size = w->layout->size;
+    for (gsize k = 0; k < size * w->nthreads; k++)
+        a->coh[k] = shift(a->coh[k], ts);
+    for (guint t = 0; t < w->nthreads; t++) {
+        ArmThread *th = &a->th[t];
+        for (guint r = 0; r < ISA_NREG_SLOTS; r++) {
+            th->reg[r] = shift(th->reg[r], ts);
+            th->pick[r] = shift(th->pick[r], ts);
+        }
+        ArmView *v[] = { &th->vrold, &th->vrold_ret, &th->vwold, &th->vrnew, &th->vwnew, &th->vcap, &th->vrel,
+                         &th->xcl_ts, &th->xcl_view };
+        for (guint k = 0; k < G_N_ELEMENTS(v); k++)
+            *v[k] = shift(*v[k], ts);
+    }
+    for (guint k = 0; k < a->n; k++)
+        a->msg[k].fwd = shift(a->msg[k].fwd, ts);
+    memmove(&a->msg[ts - 1], &a->msg[ts], (a->n - ts) * sizeof a->msg[0]);
+    a->n--;
+}
+
+/* The least coherence view of byte addr over the threads. */
+static ArmView min_coh(const ExploreWorld *w, ArmState *a, uint64_t addr)
+{
+    ArmView m = G_MAXUINT8;
+    for (guint t = 0; t < w->nthreads; t++)
+        m = MIN(m, arm_coh(w, a, t)[addr - w->layout->base]);
+    return m;
+}
+
+/* Whether some thread's exclusive bank reaches back before ts (its stx checks the writes
+ * after its ldx's read, so they must stay). */
+static gboolean exclusive_before(const ExploreWorld *w, const ArmState *a, guint ts)
+{
+    for (guint t = 0; t < w->nthreads; t++)
+        if (a->th[t].xcl && a->th[t].xcl_ts < ts)
+            return TRUE;
+    return FALSE;
+}
+
+/* Message ts can never be read again: on each of its bytes a later write that every thread's
+ * coherence view has reached. */
+static gboolean dead(const ExploreWorld *w, ArmState *a, guint ts)
+{
+    const ArmMsg *m = &a->msg[ts - 1];
+    if (m->promised || exclusive_before(w, a, ts))
+        return FALSE;
+    for (uint64_t b = m->addr; b < m->addr + m->size; b++) {
+        guint next = 0;
+        for (guint j = ts + 1; j <= a->n && !next; j++)
+            if (arm_covers(&a->msg[j - 1], b))
+                next = j;
+        if (!next || min_coh(w, a, b) < next)
+            return FALSE;
+    }
+    return TRUE;
+}
+
+/* The first message, seen by every thread on each of its bytes, can be the floor. */
+static gboolean foldable(const ExploreWorld *w, ArmState *a)
+{
+    const ArmMsg *m = &a->msg[0];
+    if (m->promised || exclusive_before(w, a, 1))
+        return FALSE;
+    for (uint64_t b = m->addr; b < m->addr + m->size; b++)
+        if (min_coh(w, a, b) < 1)
+            return FALSE;
+    return TRUE;
+}
+
+void arm_compact(const ExploreWorld *w, ArmState *a)
+{
+    for (guint ts = a->n; ts >= 1; ts--)
+        if (ts < a->n && dead(w, a, ts))
+            drop(w, a, ts);
+    while (a->n && foldable(w, a)) {
+        const ArmMsg *m = &a->msg[0];
+        for (unsigned b = 0; b < m->size; b++)
+            a->floor[m->addr - w->layout->base + b] = (guint8)(m->value >> (8 * b));
+        drop(w, a, 1);
+    }
+}
+
+static void arm_canonicalize(const ExploreWorld *w, ExploreState *s)
+{
+    ArmState *a = arm_of(s);
+    guint n = w->p->insns->len;
+    for (guint t = 0; t < w->nthreads; t++) {
+        const ExploreThread *th = &s->th[t];
+        if (th->state == THREAD_FAULT || th->pc < 0 || (guint)th->pc >= n)
+            continue;
+        for (guint r = 0; r < ISA_NREGS; r++)
+            if (!(w->live[th->pc] & (1u << r)))
+                a->th[t].reg[r] = a->th[t].pick[r] = 0;
+        if (th->state == THREAD_HALTED) {
+            /* It reads and writes no more: only its registers' values can matter. */
+            ArmThread *at = &a->th[t];
+            at->vrold = at->vrold_ret = at->vwold = at->vrnew = at->vwnew = at->vcap = at->vrel = 0;
+            at->xcl = FALSE;
+            at->xcl_ts = at->xcl_view = 0;
+            memset(arm_coh(w, a, t), (int)a->n, w->layout->size);
+        }
+    }
+    arm_compact(w, a);
+}
+
+/* ======================================================================= bytes */
+
+#define put_varint explore_put_varint
+#define get_varint explore_get_varint
+
+static void put_byte(GByteArray *out, guint8 b) { g_byte_array_append(out, &b, 1); }
+
+static void encode_thread(const ExploreWorld *w, const ArmState *a, guint t, GByteArray *out)
+{
+    const ArmThread *th = &a->th[t];
+    guint8 v[] = { th->vrold, th->vrold_ret, th->vwold, th->vrnew, th->vwnew, th->vcap, th->vrel };
+    g_byte_array_append(out, v, sizeof v);
+    put_byte(out, (guint8)th->xcl);
+    if (th->xcl) {
+        put_byte(out, th->xcl_ts);
+        put_byte(out, th->xcl_view);
+    }
+    for (const ArmView *views = th->reg;; views = th->pick) {
+        uint32_t mask = 0;
+        for (guint r = 0; r < ISA_NREG_SLOTS; r++)
+            if (views[r])
+                mask |= 1u << r;
+        put_varint(out, mask);
+        for (guint r = 0; r < ISA_NREG_SLOTS; r++)
+            if (views[r])
+                put_byte(out, views[r]);
+        if (views == th->pick)
+            break;
+    }
+    const ArmView *coh = a->coh + (gsize)t * w->layout->size;
+    int64_t prev = -1;
+    for (gsize k = 0; k < w->layout->size; k++)
+        if (coh[k]) {
+            put_varint(out, (uint64_t)((int64_t)k - prev));
+            put_byte(out, coh[k]);
+            prev = (int64_t)k;
+        }
+    put_varint(out, 0);
+}
+
+static void arm_encode(const ExploreWorld *w, const ExploreState *s, GByteArray *out)
+{
+    const ArmState *a = arm_of(s);
+    uint64_t base = w->layout->base;
+    put_varint(out, a->n);
+    for (guint k = 0; k < a->n; k++) {
+        const ArmMsg *m = &a->msg[k];
+        put_varint(out, m->addr - base);
+        put_byte(out, m->size);
+        put_varint(out, m->value);
+        put_byte(out, m->tid);
+        put_byte(out, (guint8)(m->promised | m->ex << 1));
+        put_byte(out, m->fwd);
+    }
+    int64_t prev = -1;
+    for (gsize k = 0; k < w->layout->size; k++)
+        if (a->floor[k] != w->init[k]) {
+            put_varint(out, (uint64_t)((int64_t)k - prev));
+            put_byte(out, a->floor[k]);
+            prev = (int64_t)k;
+        }
+    put_varint(out, 0);
+    for (guint t = 0; t < w->nthreads; t++)
+        encode_thread(w, a, t, out);
+}
+
+static void decode_thread(const ExploreWorld *w, ArmState *a, guint t, const guint8 **at)
+{
+    ArmThread *th = &a->th[t];
+    memset(th, 0, sizeof *th);
+    ArmView *v[] = { &th->vrold, &th->vrold_ret, &th->vwold, &th->vrnew, &th->vwnew, &th->vcap, &th->vrel };
+    for (guint k = 0; k < G_N_ELEMENTS(v); k++)
+        *v[k] = *(*at)++;
+    th->xcl = *(*at)++;
+    if (th->xcl) {
+        th->xcl_ts = *(*at)++;
+        th->xcl_view = *(*at)++;
+    }
+    for (ArmView *views = th->reg;; views = th->pick) {
+        uint32_t mask = (uint32_t)get_varint(at);
+        for (guint r = 0; r < ISA_NREG_SLOTS; r++)
+            if (mask & (1u << r))
+                views[r] = *(*at)++;
+        if (views == th->pick)
+            break;
+    }
+    ArmView *coh = arm_coh(w, a, t);
+    memset(coh, 0, w->layout->size);
+    int64_t k = -1;
+    for (uint64_t d; (d = get_varint(at)) != 0;) {
+        k += (int64_t)d;
+        coh[k] = *(*at)++;
+    }
+}
+
+static void arm_decode(const ExploreWorld *w, ExploreState *s, const guint8 **at)
+{
+    ArmState *a = arm_of(s);
+    uint64_t base = w->layout->base;
+    a->n = (guint)get_varint(at);
+    for (guint k = 0; k < a->n; k++) {
+        ArmMsg *m = &a->msg[k];
+        m->addr = base + get_varint(at);
+        m->size = *(*at)++;
+        m->value = get_varint(at);
+        m->tid = *(*at)++;
+        guint8 f = *(*at)++;
+        m->promised = f & 1;
+        m->ex = (f >> 1) & 1;
+        m->fwd = *(*at)++;
+        m->pc = -1;
+        m->step = 0;
+    }
+    memcpy(a->floor, w->init, w->layout->size);
+    int64_t k = -1;
+    for (uint64_t d; (d = get_varint(at)) != 0;) {
+        k += (int64_t)d;
+        a->floor[k] = *(*at)++;
+    }
+    for (guint t = 0; t < w->nthreads; t++)
+        decode_thread(w, a, t, at);
+}
+
+extern void *explore_arm64_scratch_new(const ExploreWorld *w);
+extern void explore_arm64_scratch_free(void *p);
+
+const ExploreStateExt explore_arm64_ext = {
+    .make = arm_make,
+    .free = arm_free,
+    .copy = arm_copy,
+    .canonicalize = arm_canonicalize,
+    .encode = arm_encode,
+    .decode = arm_decode,
+    .world_new = explore_arm64_scratch_new,
+    .world_free = explore_arm64_scratch_free,
+};
