@@ -235,8 +235,6 @@ static GArray *candidates(const ExploreWorld *w, const ExploreState *s, guint t,
 
 guint arm_promise_count(const ExploreWorld *w, const ExploreState *s, guint t, gboolean *bounded)
 {
-    if (g_getenv("QSIM_ARM_NOPROMISE"))
-        return 0;
     return candidates(w, s, t, bounded)->len;
 }
 
