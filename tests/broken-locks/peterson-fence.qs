@@ -1,7 +1,9 @@
 # peterson-fence: Peterson's two-thread lock (G. L. Peterson, "Myths About the Mutual Exclusion
 # Problem", IPL 12(3), 1981) with the fence it needs on x86: a full fence (MFENCE, DMB ISH)
 # after both of its stores, before it reads the other thread's flag.  CORRECT under x86-TSO and
-# sequential consistency.  The waiting loads are load-acquires and the unlocking store a
+# sequential consistency.  BROKEN on ARMv8: nothing orders its two stores with each other, so
+# the victim store can become visible before the flag store (`qsim verify --model arm64` finds
+# it at 2 x 1 in 8 steps; a DMB ST between the stores would be its fix there).  The waiting loads are load-acquires and the unlocking store a
 # store-release, so that on ARMv8 the critical section stays between them too (on x86 they are
 # plain MOVs).
 # Why after both stores: with the fence between the flag store and the victim store only, a
