@@ -23,6 +23,8 @@ command -v chromium >/dev/null 2>&1 || pkgs="$pkgs chromium"
 command -v dot >/dev/null 2>&1 || pkgs="$pkgs graphviz"
 command -v groff >/dev/null 2>&1 || pkgs="$pkgs groff-base"
 command -v bash >/dev/null 2>&1 || pkgs="$pkgs bash"
+# and validates every mode's JSON against docs/report.schema.json with the reference validator
+python3 -c 'import jsonschema' >/dev/null 2>&1 || pkgs="$pkgs python3-jsonschema"
 [ ! -e .git ] || command -v git >/dev/null 2>&1 || pkgs="$pkgs git"
 for goal in "$@"; do
     case "$goal" in

@@ -102,27 +102,45 @@ done
 run_cells
 
 # ---- the tables ----
-# A --vs --repeat CSV: key,a_mean,..,a_ci95_low,a_ci95_high,b_mean,...,ratio_b_over_a,ratio_ci95_low,ratio_ci95_high,significant
-# vsrow FILE: "qspin [ci] | cmpxchg [ci] | ratio [ci] sig | per-acquisition counters q / c"
+# kv FILE: qsim's CSV (one header, one row; RFC 4180 quoting) as "key<TAB>value" lines.  Every mode's
+# CSV is its JSON document flattened (docs/report.md, One schema): a --vs --repeat cell has
+# a.KEY.mean, a.KEY.ci95_low, ..., b.KEY.mean, ..., b_over_a.KEY.ratio, b_over_a.KEY.significant.
+kv() {
+    awk '
+    function split_csv(line, f,   n, i, c, q, cur) {
+        n = 0; cur = ""; q = 0
+        for (i = 1; i <= length(line); i++) {
+            c = substr(line, i, 1)
+            if (q) {
+                if (c == "\"") { if (substr(line, i + 1, 1) == "\"") { cur = cur c; i++ } else q = 0 }
+                else cur = cur c
+            } else if (c == "\"") q = 1
+            else if (c == ",") { f[++n] = cur; cur = "" }
+            else cur = cur c
+        }
+        f[++n] = cur
+        return n
+    }
+    NR == 1 { n = split_csv($0, h); next }
+    NR == 2 { split_csv($0, v); for (i = 1; i <= n; i++) printf "%s\t%s\n", h[i], v[i] }' "$1"
+}
+# vsrow FILE KEY: "qspin [ci] | cmpxchg [ci] | ratio [ci] sig | per-acquisition counters q / c"
 vsrow() {
-    awk -F, '
-    NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-    { am[$1] = $col["a_mean"]; bm[$1] = $col["b_mean"]; al[$1] = $col["a_ci95_low"]; ah[$1] = $col["a_ci95_high"]
-      bl[$1] = $col["b_ci95_low"]; bh[$1] = $col["b_ci95_high"]
-      r[$1] = $col["ratio_b_over_a"]; rl[$1] = $col["ratio_ci95_low"]; rh[$1] = $col["ratio_ci95_high"]
-      sig[$1] = $col["significant"] }
-    function per(k, m, acq) { return acq > 0 ? m[k] / acq : 0 }
+    kv "$1" | awk -F '\t' '
+    { v[$1] = $2 }
+    function m(side, k) { return v[side "." k ".mean"] }
+    function per(side, k,   acq) { acq = m(side, "acquisitions"); return acq > 0 ? m(side, k) / acq : 0 }
     END {
-      k = key
-      qa = am["acquisitions"]; ca = bm["acquisitions"]
-      ok = (am["mutual_exclusion"] == 1 && bm["mutual_exclusion"] == 1) || am["mutual_exclusion"] == "" ? "" : " (mutual exclusion FAILED)"
+      k = key; r = "b_over_a." k
+      ok = v["a.mutual_exclusion"] == "true" && v["b.mutual_exclusion"] == "true" ? "" : " (mutual exclusion FAILED)"
       printf "%.1f [%.1f, %.1f] | %.1f [%.1f, %.1f] | %.3f [%.3f, %.3f]%s | %.2f / %.2f | %.2f / %.2f | %.2f / %.2f | %.0f / %.0f%s",
-        am[k], al[k], ah[k], bm[k], bl[k], bh[k], r[k], rl[k], rh[k], sig[k] == "true" ? "" : " =",
-        per("machine_clears.memory_ordering", am, qa), per("machine_clears.memory_ordering", bm, ca),
-        per("coherence.lock_line.rfo", am, qa), per("coherence.lock_line.rfo", bm, ca),
-        per("atomics.failed_cas", am, qa), per("atomics.failed_cas", bm, ca),
-        per("atomics.cycles", am, qa), per("atomics.cycles", bm, ca), ok
-    }' key="$2" "$1"
+        m("a", k), v["a." k ".ci95_low"], v["a." k ".ci95_high"], m("b", k), v["b." k ".ci95_low"], v["b." k ".ci95_high"],
+        v[r ".ratio"], v[r ".ci95_low"], v[r ".ci95_high"], v[r ".significant"] == "true" ? "" : " =",
+        per("a", "machine_clears.memory_ordering"), per("b", "machine_clears.memory_ordering"),
+        per("a", "coherence.lock_line.rfo"), per("b", "coherence.lock_line.rfo"),
+        per("a", "atomics.failed_cas"), per("b", "atomics.failed_cas"),
+        per("a", "atomics.cycles"), per("b", "atomics.cycles"), ok
+    }' key="$2"
 }
 HDR_COUNTERS="MC q / c | RFO q / c | failed CAS q / c | atomic cyc q / c"
 HDR_COUNTERS_RULE="---: | ---: | ---: | ---:"
@@ -166,10 +184,9 @@ want throughput && {
         for t in $THREADS; do
             f="$work/tput-$data-$t.csv"
             row=$(vsrow "$f" acquisitions_per_kcycle | cut -d'|' -f1-3 | sed 's/ *$//')
-            fair=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-                $1 == "fairness.min" { qn = $col["a_mean"]; cn = $col["b_mean"] }
-                $1 == "fairness.max" { qx = $col["a_mean"]; cx = $col["b_mean"] }
-                END { printf "%.0f / %.0f | %.0f / %.0f", qn, qx, cn, cx }' "$f")
+            fair=$(kv "$f" | awk -F '\t' '{ v[$1] = $2 }
+                END { printf "%.0f / %.0f | %.0f / %.0f", v["a.fairness.min.mean"], v["a.fairness.max.mean"],
+                      v["b.fairness.min.mean"], v["b.fairness.max.mean"] }')
             echo "| $w | $t | $row | $fair |"
         done
     done
@@ -202,14 +219,14 @@ want qrwlock && {
         for mix in $RW_MIXES; do
             r=${mix%:*}; w=${mix#*:}
             for f in "$work"/rw-"$load"-"$lock"-"$r"-"$w"-*.csv; do
-                awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) name[i] = $i; next }
-                { for (i = 1; i <= NF; i++) v[name[i]] = $i
+                kv "$f" | awk -F '\t' '{ v[$1] = $2 }
+                END {
                   for (t = 0; ("per_thread." t ".role") in v; t++) {
                       role = v["per_thread." t ".role"]; a = v["per_thread." t ".acquisitions"] + 0
                       n[role]++; s[role] += a
                       if (!(role in mn) || a < mn[role]) mn[role] = a
                       if (!(role in mx) || a > mx[role]) mx[role] = a }
-                  for (role in n) printf "%s %d %.3f %d\n", role, mn[role], s[role] / n[role], mx[role] }' "$f"
+                  for (role in n) printf "%s %d %.3f %d\n", role, mn[role], s[role] / n[role], mx[role] }'
             done | awk -v load="${load%:*} / ${load#*:}" -v lock="$lock" -v r="$r" -v w="$w" '
                 { k = $1; c[k]++; mn[k] += $2; av[k] += $3; av2[k] += $3 * $3; mx[k] += $4 }
                 function ci(k,   m, sd) {
@@ -228,10 +245,10 @@ want qrwlock && {
 
 # per acquisition: clears that a sibling's store caused, q / c
 sibrow() {
-    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-        { am[$1] = $col["a_mean"]; bm[$1] = $col["b_mean"] }
-        END { qa = am["acquisitions"]; ca = bm["acquisitions"]
-              printf "%.2f / %.2f", qa ? am["machine_clears.sibling"] / qa : 0, ca ? bm["machine_clears.sibling"] / ca : 0 }' "$1"
+    kv "$1" | awk -F '\t' '{ v[$1] = $2 }
+        END { qa = v["a.acquisitions.mean"]; ca = v["b.acquisitions.mean"]
+              printf "%.2f / %.2f", qa ? v["a.machine_clears.sibling.mean"] / qa : 0,
+                     ca ? v["b.machine_clears.sibling.mean"] / ca : 0 }'
 }
 want placement && {
     echo "Generated by \`make study\`: the threads on the two hardware threads of one core (smt), on two (three) cores of"

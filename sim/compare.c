@@ -362,12 +362,7 @@ char *compare_text(const CompareResult *r)
 static void add_ratio(JsonBuilder *b, const char *name, const RatioStats *rs)
 {
     json_builder_set_member_name(b, name);
-    json_builder_begin_object(b);
-    report_add_double(b, "ratio", rs->ratio);
-    report_add_double(b, "ci95_low", rs->ci_low);
-    report_add_double(b, "ci95_high", rs->ci_high);
-    report_add_bool(b, "significant", rs->significant);
-    json_builder_end_object(b);
+    ratio_stats_add_json(b, rs);
 }
 
 JsonNode *compare_json(const CompareResult *r)

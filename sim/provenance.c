@@ -57,6 +57,13 @@ JsonObject *provenance_build(const ProvenanceInput *in)
         json_object_set_array_member(cfg, "sets", sets);
         json_object_set_object_member(o, "config", cfg);
     }
-    json_object_set_object_member(o, "lock", named_input(in->lock_name, in->lock_path, in->lock_text));
+    if (in->lock_name)
+        json_object_set_object_member(o, "lock", named_input(in->lock_name, in->lock_path, in->lock_text));
     return o;
+}
+
+JsonObject *provenance_of_command(const char *command)
+{
+    ProvenanceInput in = { .command = command };
+    return provenance_build(&in);
 }

@@ -21,8 +21,11 @@ typedef struct {
     const char *lock_text;           /* its source, hashed */
 } ProvenanceInput;
 
-/* {qsim, commit, command?, config?: {name, path?, sha256, sets}, lock: {name, path?, sha256}}. */
+/* {qsim, commit, command?, config?: {name, path?, sha256, sets}, lock?: {name, path?, sha256}}. */
 JsonObject *provenance_build(const ProvenanceInput *in);
+/* {qsim, commit, command}: a document made of many runs (`qsim compare`, `validate --host`),
+ * whose runs' inputs it names itself. */
+JsonObject *provenance_of_command(const char *command);
 /* Lower-case hex SHA-256 of `text` (newly allocated). */
 char *provenance_sha256(const char *text);
 /* The command line as one line a shell reads back: "qsim run --lock 'my lock.qs'". */

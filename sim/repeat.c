@@ -2,6 +2,7 @@
 #include <string.h>
 #include "sim/repeat.h"
 #include "sim/base/report.h"
+#include "sim/base/report_summary.h"
 
 void repeat_result_clear(RepeatResult *r)
 {
@@ -12,6 +13,7 @@ void repeat_result_clear(RepeatResult *r)
     }
     if (r->first)
         json_node_unref(r->first);
+    report_summary_free(r->summary);
     g_free(r->failure);
     memset(r, 0, sizeof *r);
 }
@@ -32,7 +34,7 @@ static gboolean identity_key(const char *key)
     for (guint i = 0; i < G_N_ELEMENTS(ids); i++)
         if (!strcmp(key, ids[i]))
             return TRUE;
-    return g_str_has_prefix(key, "per_thread.") && g_str_has_suffix(key, ".core");
+    return g_str_has_prefix(key, "per_thread.") && (g_str_has_suffix(key, ".core") || g_str_has_suffix(key, ".cpu"));
 }
 
 gboolean run_repeated(const RunOptions *o, guint n, RepeatResult *r, GError **error)
@@ -43,6 +45,7 @@ gboolean run_repeated(const RunOptions *o, guint n, RepeatResult *r, GError **er
     r->first_seed = o->seed;
     r->ok = TRUE;
     r->keys = g_array_new(FALSE, TRUE, sizeof(RepeatKey));
+    r->summary = report_summary_new(identity_key);
     GPtrArray *values = g_ptr_array_new_with_free_func((GDestroyNotify)g_free); /* per key: double[n] */
     for (guint i = 0; i < n; i++) {
         RunOptions oi = *o;
@@ -79,6 +82,7 @@ gboolean run_repeated(const RunOptions *o, guint n, RepeatResult *r, GError **er
             ((double *)values->pdata[idx])[i] = rf->number;
         }
         report_fields_free(f);
+        report_summary_add(r->summary, res.report);
         if (i == 0)
             r->first = json_node_ref(res.report);
         run_result_clear(&res);
@@ -91,60 +95,73 @@ gboolean run_repeated(const RunOptions *o, guint n, RepeatResult *r, GError **er
 
 /* ---- writing ---- */
 
-/* The first report's identity: its string and boolean members at the top level. */
-static void add_identity(JsonBuilder *b, const RepeatResult *r)
-{
-    JsonObject *o = json_node_get_object(r->first);
-    g_autoptr(GList) members = json_object_get_members(o);
-    for (GList *l = members; l; l = l->next) {
-        JsonNode *n = json_object_get_member(o, l->data);
-        if (JSON_NODE_HOLDS_VALUE(n) && json_node_get_value_type(n) == G_TYPE_STRING)
-            report_add_string(b, l->data, json_node_get_string(n));
-    }
-}
-
-static void add_summary(JsonBuilder *b, const RepeatResult *r)
-{
-    add_identity(b, r);
-    JsonObject *o = json_node_get_object(r->first);
-    if (json_object_has_member(o, "threads"))
-        report_add_int(b, "threads", json_object_get_int_member(o, "threads"));
-    report_add_int(b, "runs", r->n);
-    report_add_int(b, "first_seed", (gint64)r->first_seed);
-    report_add_int(b, "jitter", json_object_has_member(o, "jitter") ? json_object_get_int_member(o, "jitter") : 0);
-    report_add_bool(b, "ok", r->ok);
-    json_builder_set_member_name(b, "stats");
-    json_builder_begin_object(b);
-    for (guint i = 0; i < r->keys->len; i++) {
-        const RepeatKey *k = &g_array_index(r->keys, RepeatKey, i);
-        json_builder_set_member_name(b, k->key);
-        sample_stats_add_json(b, &k->stats);
-    }
-    json_builder_end_object(b);
-}
-
+/* The summary document (kind "summary", docs/report.md): the first report's layout with each
+ * measured number its statistics, and what a summary adds: `repeat` (the runs) after `mode`,
+ * `ok`; `seed` stays the first run's (run i has seed + i). */
 JsonNode *repeat_json(const RepeatResult *r)
 {
-    g_autoptr(JsonBuilder) b = json_builder_new();
-    json_builder_begin_object(b);
-    add_summary(b, r);
-    json_builder_end_object(b);
-    return json_builder_get_root(b);
+    JsonNode *whole = report_summary_tree(r->summary, SUMMARY_DATA);
+    JsonObject *from = json_node_get_object(whole), *out = json_object_new();
+    g_autoptr(GList) members = json_object_get_members(from);
+    for (GList *l = members; l; l = l->next) {
+        json_object_set_member(out, l->data, json_node_copy(json_object_get_member(from, l->data)));
+        if (!strcmp(l->data, "mode"))
+            json_object_set_int_member(out, "repeat", r->n);
+    }
+    if (!json_object_has_member(out, "repeat"))
+        json_object_set_int_member(out, "repeat", r->n);
+    json_object_set_boolean_member(out, "ok", r->ok);
+    json_node_take_object(whole, out);
+    return whole;
 }
 
-/* The next key of a that b also has, from *i on, with the ratio of their means. */
-static gboolean next_pair(const RepeatResult *a, const RepeatResult *b, guint *i, const RepeatKey **ka,
-                          const RepeatKey **kb, RatioStats *rs)
+/* b / a in a's layout: at each place where both summarised a number, the ratio of the means
+ * with its interval; NULL where nothing below `t` has one. */
+static JsonNode *ratio_tree(const RepeatResult *a, const RepeatResult *b, JsonNode *t, const char *path)
 {
-    while (*i < a->keys->len) {
-        *ka = &g_array_index(a->keys, RepeatKey, (*i)++);
-        *kb = repeat_find(b, (*ka)->key);
-        if (*kb) {
-            ratio_stats(&(*ka)->stats, &(*kb)->stats, rs);
-            return TRUE;
+    if (JSON_NODE_HOLDS_OBJECT(t) || JSON_NODE_HOLDS_ARRAY(t)) {
+        gboolean obj = JSON_NODE_HOLDS_OBJECT(t);
+        JsonObject *oo = obj ? json_object_new() : NULL;
+        JsonArray *oa = obj ? NULL : json_array_new();
+        g_autoptr(GList) members = obj ? json_object_get_members(json_node_get_object(t)) : NULL;
+        guint len = obj ? g_list_length(members) : json_array_get_length(json_node_get_array(t)), kept = 0;
+        GList *l = members;
+        for (guint e = 0; e < len; e++, l = l ? l->next : NULL) {
+            g_autofree char *name = obj ? g_strdup(l->data) : g_strdup_printf("%u", e);
+            g_autofree char *sub = *path ? g_strconcat(path, ".", name, NULL) : g_strdup(name);
+            JsonNode *kid = obj ? json_object_get_member(json_node_get_object(t), name)
+                                : json_array_get_element(json_node_get_array(t), e);
+            JsonNode *r = ratio_tree(a, b, kid, sub);
+            if (!r && !obj)
+                r = json_node_new(JSON_NODE_NULL); /* keep the indices */
+            if (r && obj)
+                json_object_set_member(oo, name, r);
+            else if (r)
+                json_array_add_element(oa, r);
+            kept += r && !JSON_NODE_HOLDS_NULL(r);
         }
+        JsonNode *n = json_node_alloc();
+        if (obj) {
+            json_node_init_object(n, oo);
+            json_object_unref(oo);
+        } else {
+            json_node_init_array(n, oa);
+            json_array_unref(oa);
+        }
+        if (!kept) {
+            json_node_unref(n);
+            return NULL;
+        }
+        return n;
     }
-    return FALSE;
+    const RepeatKey *ka = repeat_find(a, path), *kb = ka ? repeat_find(b, path) : NULL;
+    if (!kb)
+        return NULL;
+    RatioStats rs;
+    ratio_stats(&ka->stats, &kb->stats, &rs);
+    g_autoptr(JsonBuilder) jb = json_builder_new();
+    ratio_stats_add_json(jb, &rs);
+    return json_builder_get_root(jb);
 }
 
 JsonNode *repeat_compare_json(const RepeatResult *a, const RepeatResult *b, const char *label_a,
@@ -152,38 +169,21 @@ JsonNode *repeat_compare_json(const RepeatResult *a, const RepeatResult *b, cons
 {
     /* Keyed by role, as plain --vs is ({labels, a, b, b_over_a}): a lock against itself keeps
      * both sides. */
-    g_autoptr(JsonBuilder) jb = json_builder_new();
-    json_builder_begin_object(jb);
-    json_builder_set_member_name(jb, "labels");
-    json_builder_begin_object(jb);
-    report_add_string(jb, "a", label_a);
-    report_add_string(jb, "b", label_b);
-    json_builder_end_object(jb);
-    report_add_string(jb, "ratio", "b / a, the ratio of the means, with its 95% interval");
-    json_builder_set_member_name(jb, "a");
-    json_builder_begin_object(jb);
-    add_summary(jb, a);
-    json_builder_end_object(jb);
-    json_builder_set_member_name(jb, "b");
-    json_builder_begin_object(jb);
-    add_summary(jb, b);
-    json_builder_end_object(jb);
-    json_builder_set_member_name(jb, "b_over_a");
-    json_builder_begin_object(jb);
-    const RepeatKey *ka, *kb;
-    RatioStats rs;
-    for (guint i = 0; next_pair(a, b, &i, &ka, &kb, &rs);) {
-        json_builder_set_member_name(jb, ka->key);
-        json_builder_begin_object(jb);
-        report_add_double(jb, "ratio", rs.ratio);
-        report_add_double(jb, "ci95_low", rs.ci_low);
-        report_add_double(jb, "ci95_high", rs.ci_high);
-        report_add_bool(jb, "significant", rs.significant);
-        json_builder_end_object(jb);
+    JsonObject *root = json_object_new(), *labels = json_object_new();
+    json_object_set_string_member(labels, "a", label_a);
+    json_object_set_string_member(labels, "b", label_b);
+    json_object_set_object_member(root, "labels", labels);
+    json_object_set_member(root, "a", repeat_json(a));
+    json_object_set_member(root, "b", repeat_json(b));
+    JsonNode *r = ratio_tree(a, b, a->first, "");
+    if (!r) {
+        r = json_node_new(JSON_NODE_OBJECT);
+        json_node_take_object(r, json_object_new());
     }
-    json_builder_end_object(jb);
-    json_builder_end_object(jb);
-    return json_builder_get_root(jb);
+    json_object_set_member(root, "b_over_a", r);
+    JsonNode *n = json_node_new(JSON_NODE_OBJECT);
+    json_node_take_object(n, root);
+    return n;
 }
 
 static const char *member_str(JsonNode *report, const char *key)
@@ -270,36 +270,3 @@ char *repeat_compare_text(const RepeatResult *a, const RepeatResult *b, const ch
     return g_string_free(s, FALSE);
 }
 
-static void csv_stats(GString *s, const SampleStats *st)
-{
-    g_string_append_printf(s, ",%.17g,%.17g,%.17g,%.17g,%.17g,%.17g", st->mean, st->sd, st->min, st->max, st->ci_low,
-                           st->ci_high);
-}
-
-char *repeat_csv(const RepeatResult *r)
-{
-    GString *s = g_string_new("key,mean,sd,min,max,ci95_low,ci95_high\n");
-    for (guint i = 0; i < r->keys->len; i++) {
-        const RepeatKey *k = &g_array_index(r->keys, RepeatKey, i);
-        report_csv_field(s, k->key);
-        csv_stats(s, &k->stats);
-        g_string_append_c(s, '\n');
-    }
-    return g_string_free(s, FALSE);
-}
-
-char *repeat_compare_csv(const RepeatResult *a, const RepeatResult *b)
-{
-    GString *s = g_string_new("key,a_mean,a_sd,a_min,a_max,a_ci95_low,a_ci95_high,b_mean,b_sd,b_min,b_max,b_ci95_low,"
-                              "b_ci95_high,ratio_b_over_a,ratio_ci95_low,ratio_ci95_high,significant\n");
-    const RepeatKey *ka, *kb;
-    RatioStats rs;
-    for (guint i = 0; next_pair(a, b, &i, &ka, &kb, &rs);) {
-        report_csv_field(s, ka->key);
-        csv_stats(s, &ka->stats);
-        csv_stats(s, &kb->stats);
-        g_string_append_printf(s, ",%.17g,%.17g,%.17g,%s\n", rs.ratio, rs.ci_low, rs.ci_high,
-                               rs.significant ? "true" : "false");
-    }
-    return g_string_free(s, FALSE);
-}

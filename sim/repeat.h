@@ -10,6 +10,7 @@
 #include <json-glib/json-glib.h>
 #include "sim/run.h"
 #include "sim/base/sample_stats.h"
+#include "sim/base/report_summary.h"
 
 /* The jitter --repeat uses when none is given: one short event's worth of noise per round (an
  * L2 or LLC hit, a mispredict: 12-40 cycles on the configured machines), so that runs explore
@@ -26,6 +27,7 @@ typedef struct {
     guint64 first_seed;
     GArray *keys;            /* RepeatKey, in the first report's order */
     JsonNode *first;         /* the first run's report (identity: config, lock, ...) */
+    ReportSummary *summary;        /* every run's numbers and verdicts in the report's layout */
     gboolean ok;             /* every run held mutual exclusion and did not stall */
     char *failure;           /* when !ok: the first failing seed and why */
 } RepeatResult;
@@ -35,20 +37,16 @@ void repeat_result_clear(RepeatResult *r);
 gboolean run_repeated(const RunOptions *o, guint n, RepeatResult *r, GError **error);
 const RepeatKey *repeat_find(const RepeatResult *r, const char *key);
 
-/* The summary as a report tree: identity members from the first run, "runs", "seeds",
- * "jitter", and "stats": { key: {mean, sd, min, max, ci95_low, ci95_high} }. */
+/* The summary document's body (kind "summary"; docs/report.md): the first report's layout with
+ * each measured number {n, mean, sd, median, min, max, ci95_low, ci95_high, interval} over the
+ * runs, `repeat` (the runs) and `ok`. */
 JsonNode *repeat_json(const RepeatResult *r);
-/* {labels: {a, b}, ratio, a: summary, b: summary, b_over_a: {key: {ratio, ci95_low, ci95_high,
- * significant}}}: both summaries and, per numeric key of both, the ratio b/a with its interval. */
+/* The pair (kind "pair"): {labels: {a, b}, a: summary, b: summary, b_over_a: a's layout with
+ * {ratio, ci95_low, ci95_high, significant, interval} wherever both summarised a number}. */
 JsonNode *repeat_compare_json(const RepeatResult *a, const RepeatResult *b, const char *label_a,
                               const char *label_b);
 /* For people: the headline, then `keys` (NULL-terminated) as mean, sd, range and interval. */
 char *repeat_text(const RepeatResult *r, const char *const *keys);
 char *repeat_compare_text(const RepeatResult *a, const RepeatResult *b, const char *label_a, const char *label_b,
                           const char *const *keys);
-/* One CSV row per key: key, mean, sd, min, max, ci95_low, ci95_high (and for a comparison both
- * sides and the ratio with its interval). */
-char *repeat_csv(const RepeatResult *r);
-char *repeat_compare_csv(const RepeatResult *a, const RepeatResult *b);
-
 #endif

@@ -147,6 +147,33 @@ char *run_profile_text(JsonArray *profile)
     return g_string_free(s, FALSE);
 }
 
+char *run_profile_variables_text(JsonObject *variables)
+{
+    g_autoptr(GList) names = json_object_get_members(variables);
+    if (!names)
+        return NULL;
+    /* the columns: the first variable's members, in report order (every variable has the same) */
+    JsonObject *first = json_object_get_object_member(variables, names->data);
+    g_autoptr(GList) cols = json_object_get_members(first);
+    guint name_w = 8;
+    for (GList *l = names; l; l = l->next)
+        name_w = MAX(name_w, (guint)strlen(l->data));
+    GString *s = g_string_new("\nby variable (the lock's and the harness's lines, over the run; docs/report.md, variables):\n");
+    g_string_append_printf(s, "  %-*s", (int)name_w, "variable");
+    for (GList *c = cols; c; c = c->next)
+        g_string_append_printf(s, " %*s", (int)MAX(strlen(c->data), 8), (const char *)c->data);
+    g_string_append_c(s, '\n');
+    for (GList *l = names; l; l = l->next) {
+        JsonObject *v = json_object_get_object_member(variables, l->data);
+        g_string_append_printf(s, "  %-*s", (int)name_w, (const char *)l->data);
+        for (GList *c = cols; c; c = c->next)
+            g_string_append_printf(s, " %*" G_GINT64_FORMAT, (int)MAX(strlen(c->data), 8),
+                                   json_object_get_int_member_with_default(v, c->data, 0));
+        g_string_append_c(s, '\n');
+    }
+    return g_string_free(s, FALSE);
+}
+
 char *run_profile_keys_markdown(void)
 {
     GString *s = g_string_new(NULL);

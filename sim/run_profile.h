@@ -22,6 +22,10 @@
 JsonNode *run_profile_build(const IsaProgram *prog, const char *const *texts, const ProfileRow *rows);
 /* The profile array as a table for people: the rows with any count, their totals last. */
 char *run_profile_text(JsonArray *profile);
+/* The report's per-variable counters (`variables`) as a table beside the profile: one row per
+ * variable (a lock's or the harness's, lines of one name summed), one column per counter; NULL
+ * when there are none. */
+char *run_profile_variables_text(JsonObject *variables);
 /* The profile keys with unit and meaning, as Markdown table rows (for docs/report.md). */
 char *run_profile_keys_markdown(void);
 

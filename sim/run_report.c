@@ -372,6 +372,8 @@ typedef struct {
 
 /* In report order, split where the workload echo and the counters go between them. */
 static const ReportKeyDoc identity_keys[] = {
+    { "schema_version", "1", "the version of docs/report.schema.json the document follows (JSON and CSV)" },
+    { "kind", "report, summary, pair, ...", "what the document is (below: One schema); a run's is `report`" },
     { "config", "name", "the machine config's `name` (`native` for a run on the host)" },
     { "arch", "x86, arm64", "the architecture the lock ran as" },
     { "lock", "name or path", "the lock as given to --lock (or --lock-file)" },
@@ -574,23 +576,39 @@ char *run_report_reference_markdown(const CounterGroup *groups, const char *cons
     g_string_append(s, "\nLast, unless --no-host-time:\n\n| key | unit | meaning |\n|---|---|---|\n");
     key_rows(s, host_keys, G_N_ELEMENTS(host_keys));
     g_string_append(
-        s, "\n## The documents around reports\n\n"
-           "Two runs side by side, and runs over seeds, are keyed by role, `a` (`--lock`) and `b` (`--vs`, or the "
-           "host for `--native`), never by lock name:\n\n"
-           "| command | JSON document |\n|---|---|\n"
-           "| `qsim run` | the report above |\n"
-           "| `qsim run --vs B`, `--native` | `{labels: {a, b}, a: report, b: report, b_over_a: {key: b / a}}` |\n"
-           "| `qsim run --repeat N` | the first run's identity members, `runs`, `seeds`, `jitter`, and `stats: {key: "
-           "{mean, sd, min, max, ci95_low, ci95_high}}` |\n"
-           "| `qsim run --repeat N --vs B` | `{labels: {a, b}, ratio, a: summary, b: summary, b_over_a: {key: {ratio, "
-           "ci95_low, ci95_high, significant}}}` |\n"
-           "| `qsim native --repeat N` | the report's layout, each measured number `{median, min, max, mean, "
-           "ci95_low, ci95_high}`, `repeat`, `disturbed_runs`, `runs` (every report) |\n"
-           "| `qsim compare` | `{config, a, b, ratio, seeds, iterations, jitter, rows: [{workload, data, threads, "
-           "placement, b_over_a, a_without_rollback, published?, per_acquisition, verdict}], study, ok}` |\n"
+        s, "\n## One schema: the documents around reports\n\n"
+           "Every JSON document qsim writes for results starts with `schema_version` (1) and `kind`, and "
+           "docs/report.schema.json (JSON Schema, draft 2020-12) describes each kind; `make check` validates every "
+           "mode's output against it (tests/test_report_schema.c). Two runs side by side are keyed by role, `a` "
+           "(`--lock`, or the model) and `b` (`--vs`, or the host for `--native`), never by lock name. A summary of "
+           "runs over seeds keeps the report's layout, each measured number replaced by its statistics `{n, mean, "
+           "sd, median, min, max, ci95_low, ci95_high, interval}`; what was asked for (threads, iterations, the "
+           "first `seed`; run i has seed + i) stays a plain number; a property such as `mutual_exclusion` holds if "
+           "it held in every run, a fault flag (`stalled`, `faulted`, `halted_in_lock`, `disturbed`) if it held in "
+           "any.\n\n"
+           "| command | `kind` | the document |\n|---|---|---|\n"
+           "| `qsim run`, `qsim native` | `report` | the report above (native: docs/native.md) |\n"
+           "| `qsim run --repeat N`, `qsim native --repeat N` | `summary` | the report's layout summarised, `repeat` "
+           "(N) after `mode`; the model's adds `ok`, the host's `disturbed_runs` and `runs` (each report) |\n"
+           "| `qsim run --vs B`, `--native` | `pair` | `{labels: {a, b}, a: report, b: report, b_over_a}`: b / a at "
+           "every number both hold at the same place (null where a's is 0) |\n"
+           "| `qsim run --repeat N --vs B` | `pair` | `{labels, a: summary, b: summary, b_over_a}`: at each number "
+           "both summarised, `{ratio, ci95_low, ci95_high, significant, interval}` |\n"
+           "| `qsim validate --host` | `validate-host` | `{config, unit, placement, rows: [{lock, threads, data, "
+           "host: stats, model: stats, model_over_host, mutual_exclusion, host_runs_disturbed}], median_abs_error, "
+           "spearman, provenance}` |\n"
+           "| `qsim validate` | `validation` | `{rows, failed, provenance}` (docs/validation.md) |\n"
+           "| `qsim compare` | `compare` | `{config, a, b, ratio, seeds, iterations, jitter, rows: [{workload, data, "
+           "threads, placement, b_over_a, a_without_rollback, published?, per_acquisition, verdict}], study, ok, "
+           "provenance}` |\n"
+           "\nCSV, in every mode that has it (run, native, their `--repeat`, `--vs`, `--native`): the same document "
+           "flattened, one header and one row, nested keys joined with dots (`cycles.mean`, `a.config`, "
+           "`b_over_a.cycles.ratio`), so the identity columns (`schema_version`, `kind`, `config`, `lock`, "
+           "`threads`, ...) are in every row. The version goes up when a key changes meaning or goes away; a new "
+           "key keeps it.\n"
            "\nIntervals: 95%, of the mean over the runs; for numbers that are never below 0, Student's t on the log "
-           "of the mean (delta method), so never below 0; a ratio of two means likewise on the log scale; a sample "
-           "with a value below 0 keeps the symmetric t interval (sim/base/sample_stats.h says why). The text output "
-           "names the method and n.\n");
+           "of the mean (delta method; `interval: t-log`), so never below 0; a ratio of two means likewise on the log "
+           "scale; a sample with a value below 0 keeps the symmetric t interval (`interval: t`; sim/base/sample_stats.h "
+           "says why); one run has none (`point`). The text output names the method and n.\n");
     return g_string_free(s, FALSE);
 }

@@ -97,7 +97,7 @@ START_TEST(test_lock_path_env)
     out = NULL;
     int rc = run_qsim_line("run --config teaching --lock mine --iterations 5 --format csv", &out, &err);
     ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
-    ck_assert_msg(strstr(out, "\nteaching,x86,mine,"), "%s", out);
+    ck_assert_msg(strstr(out, "\n1,report,teaching,x86,mine,"), "%s", out);
     g_unsetenv("QSIM_LOCK_PATH");
     remove_folder(dir);
 }

@@ -337,6 +337,44 @@ START_TEST(test_text_and_csv)
 }
 END_TEST
 
+/* The profile's table of variables: a row for each variable of the report's `variables`, with
+ * its numbers (MCS's per-thread nodes among them: the lock's other lines, not only lock_word). */
+START_TEST(test_variables_table)
+{
+    g_autofree char *out = NULL, *err = NULL, *json = NULL;
+    const char *line = "run --config haswell --lock mcs --threads 3 --iterations 40 --profile --no-host-time";
+    ck_assert_int_eq(run_qsim_line(line, &out, &err), 0);
+    g_autofree char *jline = g_strdup_printf("%s --format json", line);
+    g_free(err);
+    err = NULL;
+    ck_assert_int_eq(run_qsim_line(jline, &json, &err), 0);
+    const char *table = strstr(out, "\nby variable (");
+    ck_assert_msg(table, "%s", out);
+    g_autoptr(JsonParser) p = json_parser_new();
+    ck_assert(json_parser_load_from_data(p, json, -1, NULL));
+    JsonObject *vars = json_object_get_object_member(json_node_get_object(json_parser_get_root(p)), "variables");
+    ck_assert(json_object_has_member(vars, "mcs_node"));
+    g_autoptr(GList) names = json_object_get_members(vars);
+    for (GList *l = names; l; l = l->next) {
+        JsonObject *v = json_object_get_object_member(vars, l->data);
+        g_autofree char *row = g_strdup_printf("\n  %s ", (const char *)l->data);
+        const char *at = strstr(table, row);
+        ck_assert_msg(at, "no row for %s: %s", (const char *)l->data, table);
+        /* the row's numbers, in the columns' order, are the report's */
+        g_auto(GStrv) cells = g_strsplit_set(at + strlen(row), " \n", -1);
+        guint c = 0;
+        g_autoptr(GList) cols = json_object_get_members(v);
+        for (GList *k = cols; k; k = k->next) {
+            while (cells[c] && !*cells[c])
+                c++;
+            ck_assert_ptr_nonnull(cells[c]);
+            ck_assert_int_eq(g_ascii_strtoll(cells[c], NULL, 10), json_object_get_int_member(v, k->data));
+            c++;
+        }
+    }
+}
+END_TEST
+
 START_TEST(test_refused_with_several_runs)
 {
     static const char *const lines[] = {
@@ -369,6 +407,7 @@ Suite *make_profile_suite(void)
     tc = tcase_create("command");
     tcase_add_test(tc, test_json_shape);
     tcase_add_test(tc, test_text_and_csv);
+    tcase_add_test(tc, test_variables_table);
     tcase_add_test(tc, test_refused_with_several_runs);
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);

@@ -104,11 +104,13 @@ START_TEST(test_repeat_command)
     ck_assert_msg(strstr(out1, "4 seeds from 1 (jitter 50 cycles)"), "%s", out1);
     ck_assert_msg(strstr(out1, "ticket / ticket"), "%s", out1);
     ck_assert_msg(strstr(out1, "no significant difference"), "%s", out1);
-    /* JSON: every key's stats; the ratio's direction is named */
+    /* JSON: a pair of summaries, each figure's stats in the report's layout, b / a at each */
     g_autofree char *json = NULL;
     ck_assert_int_eq(run_qsim_line("run --config teaching --lock ticket --vs tas --repeat 3 --iterations 40 "
                                    "--jitter 20 --format json", &json, NULL), 0);
-    ck_assert_msg(strstr(json, "\"ratio\" : \"b / a, the ratio of the means, with its 95% interval\""), "%s", json);
+    ck_assert_msg(g_str_has_prefix(json, "{\n  \"schema_version\" : 1,\n  \"kind\" : \"pair\","), "%.80s", json);
+    ck_assert_msg(strstr(json, "\"b_over_a\" : {\n    \"cycles\" : {\n      \"ratio\" : "), "%s", json);
+    ck_assert_msg(strstr(json, "\"latency\" : {\n      \"mean\" : {\n        \"n\" : 3,"), "%s", json);
     ck_assert_msg(strstr(json, "\"jitter\" : 20"), "%s", json);
     ck_assert_msg(strstr(json, "\"cycles_per_acquisition\" : {"), "%s", json);
     /* keyed by role, as plain --vs is: a lock against itself keeps both sides (it lost one) */
@@ -121,12 +123,15 @@ START_TEST(test_repeat_command)
     ck_assert(json_object_has_member(so, "a") && json_object_has_member(so, "b") &&
               json_object_has_member(so, "b_over_a") && !json_object_has_member(so, "ticket"));
     ck_assert_str_eq(json_object_get_string_member(json_object_get_object_member(so, "labels"), "b"), "ticket");
-    /* CSV: a row per key */
+    /* CSV: the summary flattened, one header and one row */
     g_autofree char *csv = NULL;
     ck_assert_int_eq(run_qsim_line("run --config teaching --lock ticket --repeat 3 --iterations 40 --format csv", &csv,
                                    NULL), 0);
-    ck_assert(g_str_has_prefix(csv, "key,mean,sd,min,max,ci95_low,ci95_high\n"));
-    ck_assert_ptr_nonnull(strstr(csv, "\ncycles_per_acquisition,"));
+    ck_assert_msg(g_str_has_prefix(csv, "schema_version,kind,config,arch,lock,threads,"), "%.80s", csv);
+    ck_assert_ptr_nonnull(strstr(csv, ",cycles_per_acquisition.mean,cycles_per_acquisition.sd,"));
+    ck_assert_ptr_nonnull(strstr(csv, "\n1,summary,teaching,x86,ticket,"));
+    g_auto(GStrv) rows = g_strsplit(csv, "\n", -1);
+    ck_assert_uint_eq(g_strv_length(rows), 3);
     /* bad counts */
     ck_assert_int_eq(run_qsim_line("run --config teaching --lock ticket --repeat 1", NULL, NULL), 2);
 }

@@ -11,8 +11,9 @@
 #include <json-glib/json-glib.h>
 
 typedef enum {
-    NATIVE_SUMMARY_DATA,   /* each measured number an object {median, min, max, mean, ci95_low, ci95_high}
-                            * (JSON, CSV; the interval as sim/base/sample_stats.h makes it) */
+    NATIVE_SUMMARY_DATA,   /* each measured number an object {n, mean, sd, median, min, max, ci95_low,
+                            * ci95_high, interval} (JSON, CSV; sim/base/report_summary.h, the model's
+                            * --repeat shape) */
     NATIVE_SUMMARY_TEXT,   /* each a string "median (min .. max, spread S%; mean M [lo, hi])", or the number
                             * alone where every run agreed */
 } NativeSummaryView;

@@ -294,58 +294,38 @@ JsonNode *report_compare_tree(JsonNode *a, JsonNode *b, const char *label_a, con
     return n;
 }
 
-char *report_compare_csv(JsonNode *a, JsonNode *b, const char *label_a, const char *label_b)
-{
-    GArray *fa = report_flatten(a), *fb = report_flatten(b);
-    /* The columns: a's keys, then those only b has. */
-    g_autoptr(GPtrArray) keys = g_ptr_array_new();
-    for (guint i = 0; i < fa->len; i++)
-        g_ptr_array_add(keys, g_array_index(fa, ReportField, i).key);
-    for (guint i = 0; i < fb->len; i++)
-        if (!field_of(fa, g_array_index(fb, ReportField, i).key))
-            g_ptr_array_add(keys, g_array_index(fb, ReportField, i).key);
-    g_autofree char *ratio_label = g_strdup_printf("%s/%s", label_b, label_a);
-    const char *row_labels[] = { label_a, label_b, ratio_label };
-    GString *s = g_string_new("report");
-    for (guint k = 0; k < keys->len; k++) {
-        g_string_append_c(s, ',');
-        report_csv_field(s, keys->pdata[k]);
-    }
-    g_string_append_c(s, '\n');
-    for (guint row = 0; row < 3; row++) {
-        report_csv_field(s, row_labels[row]);
-        for (guint k = 0; k < keys->len; k++) {
-            const ReportField *x = field_of(fa, keys->pdata[k]), *y = field_of(fb, keys->pdata[k]);
-            g_string_append_c(s, ',');
-            if (row < 2) {
-                const ReportField *f = row ? y : x;
-                if (f)
-                    report_csv_field(s, f->value);
-            } else if (x && y && x->numeric && y->numeric && x->number != 0) {
-                char buf[G_ASCII_DTOSTR_BUF_SIZE];
-                g_string_append(s, g_ascii_formatd(buf, sizeof buf, "%.6g", y->number / x->number));
-            }
-        }
-        g_string_append_c(s, '\n');
-    }
-    report_fields_free(fa);
-    report_fields_free(fb);
-    return g_string_free(s, FALSE);
-}
-
 char *report_compare_format(JsonNode *a, JsonNode *b, const char *label_a, const char *label_b, ReportFormat fmt)
 {
     switch (fmt) {
-    case REPORT_JSON: {
-        JsonNode *t = report_compare_tree(a, b, label_a, label_b);
-        char *out = report_to_json(t);
-        json_node_unref(t);
-        return out;
+    case REPORT_JSON:
+    case REPORT_CSV: {
+        g_autoptr(JsonNode) t = report_compare_tree(a, b, label_a, label_b);
+        return report_document_format(t, "pair", fmt);
     }
-    case REPORT_CSV: return report_compare_csv(a, b, label_a, label_b);
     case REPORT_TEXT: return report_compare_text(a, b, label_a, label_b);
     }
     g_assert_not_reached();
+}
+
+JsonNode *report_document(JsonNode *body, const char *kind)
+{
+    JsonObject *out = json_object_new(), *from = json_node_get_object(body);
+    json_object_set_int_member(out, "schema_version", REPORT_SCHEMA_VERSION);
+    json_object_set_string_member(out, "kind", kind);
+    g_autoptr(GList) members = json_object_get_members(from);
+    for (GList *l = members; l; l = l->next)
+        json_object_set_member(out, l->data, json_node_copy(json_object_get_member(from, l->data)));
+    JsonNode *n = json_node_new(JSON_NODE_OBJECT);
+    json_node_take_object(n, out);
+    return n;
+}
+
+char *report_document_format(JsonNode *body, const char *kind, ReportFormat fmt)
+{
+    if (fmt == REPORT_TEXT)
+        return report_to_text(body);
+    g_autoptr(JsonNode) doc = report_document(body, kind);
+    return report_format(doc, fmt);
 }
 
 void report_add_int(JsonBuilder *b, const char *key, gint64 v)

@@ -21,14 +21,28 @@ char *report_to_text(JsonNode *root);
 void report_csv_field(GString *s, const char *v);
 /* Two reports a and b (`qsim run --vs`, `--native`), labelled, in each format:
  *   text  a table of the keys both hold: "a: LABEL", "b: LABEL" and b/a where the numbers differ;
- *   json  one document {labels: {a, b}, a: report, b: report, b_over_a: the tree of b/a over
- *         every number both hold at the same place (null where a is 0)};
- *   csv   a header ("report", then a's keys, then those only b has) and three rows: label_a,
- *         label_b and "label_b/label_a" (the ratios; empty where a is 0 or a key is missing). */
+ *   json  a "pair" document {schema_version, kind, labels: {a, b}, a: report, b: report,
+ *         b_over_a: the tree of b/a over every number both hold at the same place (null where
+ *         a is 0)};
+ *   csv   the same document flattened: one header, one row (a.cycles, b.cycles, b_over_a.cycles). */
 char *report_compare_format(JsonNode *a, JsonNode *b, const char *label_a, const char *label_b, ReportFormat fmt);
 char *report_compare_text(JsonNode *a, JsonNode *b, const char *label_a, const char *label_b);
-char *report_compare_csv(JsonNode *a, JsonNode *b, const char *label_a, const char *label_b);
 JsonNode *report_compare_tree(JsonNode *a, JsonNode *b, const char *label_a, const char *label_b);
+
+/* Every JSON or CSV document qsim writes for results starts with its schema's version and its
+ * kind, so that a reader can check it against docs/report.schema.json:
+ *   report         one run (`qsim run`, `qsim native`)
+ *   summary        runs over seeds (`--repeat N`): the report's layout, each number summarised
+ *   pair           two side by side, by role a and b (`--vs`, `--native`, `--repeat --vs`)
+ *   validate-host  the model against the host (`qsim validate --host`)
+ *   compare        the verdict table (`qsim compare`)
+ * Bump the version when a key changes meaning or goes; adding a key keeps it. */
+#define REPORT_SCHEMA_VERSION 1
+/* A new tree: {schema_version, kind, then body's members} (body is borrowed). */
+JsonNode *report_document(JsonNode *body, const char *kind);
+/* The document in `fmt`: JSON, or CSV as one header and one row (every key flattened, so the
+ * identity columns are in every mode's row); text is body's own, without the stamp. */
+char *report_document_format(JsonNode *body, const char *kind, ReportFormat fmt);
 
 /* Building a report: one member each (json-glib's builder wants the name and value apart). */
 void report_add_int(JsonBuilder *b, const char *key, gint64 v);

@@ -1,5 +1,7 @@
 /* Sample statistics (see sample_stats.h). */
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 #include "sim/base/sample_stats.h"
 #include "sim/base/report.h"
 
@@ -32,6 +34,31 @@ const char *interval_method_name(IntervalMethod m)
     return method_names[m];
 }
 
+static const char *const method_keys[] = {
+    [INTERVAL_POINT] = "point",
+    [INTERVAL_T] = "t",
+    [INTERVAL_T_LOG] = "t-log",
+};
+
+const char *interval_method_key(IntervalMethod m)
+{
+    g_assert((guint)m < G_N_ELEMENTS(method_keys));
+    return method_keys[m];
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median_of(const double *x, guint n)
+{
+    g_autofree double *v = g_memdup2(x, n * sizeof *x);
+    qsort(v, n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 /* mean +- half on the values, or mean / f .. mean * f with f = exp(half_log) */
 static void set_interval(double centre, double rel_se, double se, guint df, IntervalMethod m, double *lo, double *hi)
 {
@@ -59,6 +86,7 @@ void sample_stats(const double *x, guint n, SampleStats *out)
         out->max = MAX(out->max, x[i]);
     }
     out->mean = sum / n;
+    out->median = median_of(x, n);
     out->ci_low = out->ci_high = out->mean;
     if (n < 2)
         return;
@@ -71,6 +99,18 @@ void sample_stats(const double *x, guint n, SampleStats *out)
         return; /* every run 0: sd 0, the interval [0, 0] */
     double se = out->sd / sqrt((double)n);
     set_interval(out->mean, out->mean ? se / out->mean : 0, se, n - 1, out->method, &out->ci_low, &out->ci_high);
+}
+
+void sample_stats_scale(SampleStats *s, double f)
+{
+    g_assert(f > 0);
+    s->mean *= f;
+    s->sd *= f;
+    s->median *= f;
+    s->min *= f;
+    s->max *= f;
+    s->ci_low *= f;
+    s->ci_high *= f;
 }
 
 /* A mean's relative variance, (sd / mean)^2 / n; 0 for a single run */
@@ -96,11 +136,25 @@ void ratio_stats(const SampleStats *a, const SampleStats *b, RatioStats *out)
 void sample_stats_add_json(JsonBuilder *b, const SampleStats *s)
 {
     json_builder_begin_object(b);
+    report_add_int(b, "n", s->n);
     report_add_double(b, "mean", s->mean);
     report_add_double(b, "sd", s->sd);
+    report_add_double(b, "median", s->median);
     report_add_double(b, "min", s->min);
     report_add_double(b, "max", s->max);
     report_add_double(b, "ci95_low", s->ci_low);
     report_add_double(b, "ci95_high", s->ci_high);
+    report_add_string(b, "interval", interval_method_key(s->method));
+    json_builder_end_object(b);
+}
+
+void ratio_stats_add_json(JsonBuilder *b, const RatioStats *r)
+{
+    json_builder_begin_object(b);
+    report_add_double(b, "ratio", r->ratio);
+    report_add_double(b, "ci95_low", r->ci_low);
+    report_add_double(b, "ci95_high", r->ci_high);
+    report_add_bool(b, "significant", r->significant);
+    report_add_string(b, "interval", interval_method_key(r->method));
     json_builder_end_object(b);
 }

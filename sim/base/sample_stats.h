@@ -35,6 +35,7 @@ typedef enum {
 typedef struct {
     guint n;
     double mean, sd;          /* sd: the sample's (n - 1 in the denominator); 0 when n < 2 */
+    double median;            /* the middle value, or the mean of the two middle ones */
     double min, max;
     double ci_low, ci_high;   /* 95% interval of the mean; the mean itself when n < 2 */
     IntervalMethod method;
@@ -43,6 +44,8 @@ typedef struct {
 /* Two-sided 95% quantile of Student's t with `df` degrees of freedom (df >= 1). */
 double student_t95(guint df);
 void sample_stats(const double *x, guint n, SampleStats *out);
+/* The stats of the sample times `f` (> 0): a change of unit. */
+void sample_stats_scale(SampleStats *s, double f);
 /* For people, e.g. "t on the log of the mean". */
 const char *interval_method_name(IntervalMethod m);
 
@@ -53,9 +56,16 @@ typedef struct {
     IntervalMethod method;    /* INTERVAL_T_LOG when both means are > 0 */
 } RatioStats;
 
-/* The stats as a JSON object {mean, sd, min, max, ci95_low, ci95_high} (the builder is inside
- * an object with its member name set, or in an array). */
+/* The method's key in JSON documents: "point", "t" or "t-log". */
+const char *interval_method_key(IntervalMethod m);
+
+/* The stats as a JSON object {n, mean, sd, median, min, max, ci95_low, ci95_high, interval}
+ * (every summary of repeated runs has this shape; the builder is inside an object with its
+ * member name set, in an array, or empty). */
 void sample_stats_add_json(JsonBuilder *b, const SampleStats *s);
+
+/* The ratio as a JSON object {ratio, ci95_low, ci95_high, significant, interval}. */
+void ratio_stats_add_json(JsonBuilder *b, const RatioStats *r);
 
 /* b / a.  With a zero mean on either side the ratio is 0 and not significant; with a mean
  * below 0 the interval is the delta method's on the ratio itself. */

@@ -163,13 +163,7 @@ static gboolean model_side(const char *lock, guint threads, HarnessPlacement dat
         return FALSE;
     const RepeatKey *k = repeat_find(&rr, "cycles_per_acquisition");
     *ns = k->stats;
-    /* cycles of the model's clock -> ns */
-    ns->mean /= ghz;
-    ns->sd /= ghz;
-    ns->min /= ghz;
-    ns->max /= ghz;
-    ns->ci_low /= ghz;
-    ns->ci_high /= ghz;
+    sample_stats_scale(ns, 1 / ghz); /* cycles of the model's clock -> ns */
     *ok = *ok && rr.ok;
     repeat_result_clear(&rr);
     return TRUE;

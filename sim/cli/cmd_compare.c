@@ -7,6 +7,7 @@
 #include "sim/base/report.h"
 #include "sim/base/whole_number.h"
 #include "sim/compare.h"
+#include "sim/provenance.h"
 
 static gboolean parse_threads(const char *text, CompareOptions *o, GError **error)
 {
@@ -70,6 +71,7 @@ static gboolean parse_placements(const char *text, CompareOptions *o, GError **e
 
 int cmd_compare(int argc, char **argv)
 {
+    g_autofree char *command = provenance_command_line(argc, argv);
     CompareOptions o;
     compare_options_init(&o);
     g_autofree char *config = NULL, *lock = NULL, *vs = NULL, *threads = NULL, *data = NULL, *format = NULL,
@@ -130,9 +132,10 @@ int cmd_compare(int argc, char **argv)
     if (!r)
         return cli_fail(error);
     g_autofree char *out = NULL;
-    if (fmt == REPORT_JSON) {
+    if (fmt != REPORT_TEXT) {
         g_autoptr(JsonNode) root = compare_json(r);
-        out = report_to_json(root);
+        json_object_set_object_member(json_node_get_object(root), "provenance", provenance_of_command(command));
+        out = report_document_format(root, "compare", fmt);
     } else {
         out = compare_text(r);
     }

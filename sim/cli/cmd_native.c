@@ -105,7 +105,7 @@ static gboolean native_options(const NativeFlags *f, NativeRunOptions *o, GArray
 static void print_runs(JsonNode *only, NativeRepeat *acc, guint disturbed, ReportFormat fmt)
 {
     if (only) {
-        g_autofree char *text = report_format(only, fmt);
+        g_autofree char *text = report_document_format(only, "report", fmt);
         fputs(text, stdout);
         return;
     }
@@ -114,7 +114,7 @@ static void print_runs(JsonNode *only, NativeRepeat *acc, guint disturbed, Repor
     guint n = native_repeat_count(acc);
     NativeSummaryView view = fmt == REPORT_TEXT ? NATIVE_SUMMARY_TEXT : NATIVE_SUMMARY_DATA;
     JsonNode *summary = native_repeat_finish(acc, view);
-    g_autofree char *text = report_format(summary, fmt);
+    g_autofree char *text = report_document_format(summary, "summary", fmt);
     if (fmt == REPORT_TEXT)
         printf("each measured figure: median (min .. max, spread); mean [95%% interval of the mean, n = %u, t on the "
                "log of the mean, as the model's --repeat]\n\n", n);

@@ -133,22 +133,18 @@ static int run_repeat_command(const RunOptions *o, guint n, const char *vs, Repo
             return cli_fail(error);
         }
         ok = ok && b.ok;
-        if (fmt == REPORT_JSON) {
+        if (fmt != REPORT_TEXT) {
             g_autoptr(JsonNode) root = repeat_compare_json(&a, &b, label_a, vs);
-            out = report_to_json(root);
-        } else if (fmt == REPORT_CSV) {
-            out = repeat_compare_csv(&a, &b);
+            out = report_document_format(root, "pair", fmt);
         } else {
             out = repeat_compare_text(&a, &b, label_a, vs, compare_keys);
         }
         if (!b.ok)
             cli_eprintf("qsim run: %s: %s", vs, b.failure);
         repeat_result_clear(&b);
-    } else if (fmt == REPORT_JSON) {
+    } else if (fmt != REPORT_TEXT) {
         g_autoptr(JsonNode) root = repeat_json(&a);
-        out = report_to_json(root);
-    } else if (fmt == REPORT_CSV) {
-        out = repeat_csv(&a);
+        out = report_document_format(root, "summary", fmt);
     } else {
         out = repeat_text(&a, compare_keys);
     }
@@ -350,14 +346,18 @@ static gboolean run_options_from_flags(RunFlags *f, RunOptions *o, GError **erro
 static char *report_string(JsonNode *report, ReportFormat fmt)
 {
     if (fmt != REPORT_TEXT)
-        return report_format(report, fmt);
+        return report_document_format(report, "report", fmt);
     JsonObject *root = json_node_get_object(report);
     JsonNode *prof = json_object_has_member(root, "profile") ? json_object_dup_member(root, "profile") : NULL;
     if (prof)
         json_object_remove_member(root, "profile");
     g_autofree char *head = run_headline(report);
     g_autofree char *out = report_format(report, fmt);
-    g_autofree char *table = prof ? run_profile_text(json_node_get_array(prof)) : NULL;
+    g_autofree char *lines = prof ? run_profile_text(json_node_get_array(prof)) : NULL;
+    g_autofree char *vars = prof && json_object_has_member(root, "variables")
+                                ? run_profile_variables_text(json_object_get_object_member(root, "variables"))
+                                : NULL;
+    g_autofree char *table = lines ? g_strconcat(lines, vars ? vars : "", NULL) : NULL;
     if (prof)
         json_node_unref(prof);
     return g_strdup_printf("%s%s%s%s", head, out, table ? "\n" : "", table ? table : "");

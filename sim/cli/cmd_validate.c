@@ -6,6 +6,7 @@
 #include <string.h>
 #include "sim/cli/commands.h"
 #include "sim/base/report.h"
+#include "sim/provenance.h"
 #include "sim/calibrate/calibrate.h"
 #include "sim/calibrate/validate_host.h"
 #include "sim/validate.h"
@@ -33,7 +34,8 @@ static char *quick_host_config(GError **error)
     return path;
 }
 
-static int validate_host(const char *config, gint repeat, gint threads_max, gint iterations, ReportFormat fmt)
+static int validate_host(const char *config, gint repeat, gint threads_max, gint iterations, ReportFormat fmt,
+                         const char *command)
 {
     g_autoptr(GError) error = NULL;
     if (repeat < 2) {
@@ -55,7 +57,8 @@ static int validate_host(const char *config, gint repeat, gint threads_max, gint
     g_autofree char *out = NULL;
     if (fmt == REPORT_JSON) {
         g_autoptr(JsonNode) root = validate_host_json(t);
-        out = report_to_json(root);
+        json_object_set_object_member(json_node_get_object(root), "provenance", provenance_of_command(command));
+        out = report_document_format(root, "validate-host", fmt);
     } else {
         out = validate_host_text(t);
     }
@@ -69,6 +72,7 @@ static int validate_host(const char *config, gint repeat, gint threads_max, gint
 
 int cmd_validate(int argc, char **argv)
 {
+    g_autofree char *command = provenance_command_line(argc, argv);
     g_auto(GStrv) tables = NULL, sets = NULL;
     g_autofree char *config = NULL, *format = NULL;
     gboolean host = FALSE;
@@ -125,7 +129,7 @@ int cmd_validate(int argc, char **argv)
                         "--format text|json\n");
             return QSIM_EXIT_USAGE;
         }
-        return validate_host(config, repeat, threads_max, iterations, fmt);
+        return validate_host(config, repeat, threads_max, iterations, fmt, command);
     }
     if (!tables && !(tables = validation_default_tables(&error)))
         return cli_fail(error);
@@ -141,7 +145,8 @@ int cmd_validate(int argc, char **argv)
         out = validation_markdown(results);
     } else if (fmt == REPORT_JSON) {
         g_autoptr(JsonNode) root = validation_json(results);
-        out = report_to_json(root);
+        json_object_set_object_member(json_node_get_object(root), "provenance", provenance_of_command(command));
+        out = report_document_format(root, "validation", fmt);
     } else {
         out = validation_text(results);
     }
