@@ -149,7 +149,7 @@ START_TEST(test_tables_hold_every_state_and_row)
         ck_assert_msg(strstr(text, line), "%s", head);
     }
     ck_assert(strstr(text, "Events from the own core:"));
-    ck_assert(strstr(text, "Events forwarded by the home (other cores' requests):"));
+    ck_assert(strstr(text, "Events forwarded by the home, for other cores' requests:"));
 }
 END_TEST
 
