@@ -233,6 +233,14 @@ START_TEST(test_rows_say_what_fired_them)
                             "and waited 2 cycles for a locked op's hold on the line (core.lock_hold_cycles): sends "
                             "Data(c2c) to core 0"),
                   "not found");
+    /* on a bus, the wait for a grant counts from the ask: a free bus grants the next cycle */
+    g_autofree char *bus = NULL;
+    ck_assert_int_eq(run_qsim_line("run --config teaching-bus --lock ttas --iterations 3 --no-host-time "
+                                   "--trace-only transitions --trace-line lock_word", NULL, &bus), 0);
+    ck_assert_msg(strstr(bus, "   169  core 1  lock_word     S + Store -> SM_D           atomic lock_word (asked for the "
+                              "bus at 140, granted 29 cycles later: waited 28 cycles for other transactions): sends "
+                              "GetM to bus"),
+                  "not found");
 }
 END_TEST
 

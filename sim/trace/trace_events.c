@@ -317,8 +317,10 @@ char *trace_row_actions(const TraceContext *ctx, const MemTraceRow *r, const Mem
     if (r->access >= 0 && r->access < (gint)G_N_ELEMENTS(access_words)) {
         g_autofree char *var = trace_names_addr(ctx->names, r->addr);
         g_string_append_printf(s, "%s %s", access_words[r->access], var);
-        if (r->bus_wait)
-            g_string_append_printf(s, " (waited %" G_GUINT64_FORMAT " cycles for the bus)", r->bus_wait);
+        if (r->bus_wait) /* a free bus grants the cycle after the ask: that one is not waiting */
+            g_string_append_printf(s, " (asked for the bus at %" G_GUINT64_FORMAT ", granted %" G_GUINT64_FORMAT
+                                   " cycles later: waited %" G_GUINT64_FORMAT " cycles for other transactions)",
+                                   r->cycle - r->bus_wait - 1, r->bus_wait + 1, r->bus_wait);
         g_string_append(s, ": ");
     }
     append_cause(s, r);
