@@ -380,9 +380,10 @@ char *trace_pipe_text(const TraceContext *ctx, const CoreTraceEvent *ev)
                                              : "invalidated",
                                ev->squashed, ev->when + ev->penalty, ev->penalty);
         if (ev->inflight)
-            g_string_append_printf(s, "; %u of the squashed loads had already sent %s access to the L1, which "
-                                   "still performs it (a miss there asks for the line again) and drops the value",
-                                   ev->inflight, ev->inflight == 1 ? "its" : "their");
+            g_string_append_printf(s, "; %u of the squashed loads had already sent %s to the L1, which "
+                                   "still performs %s (a miss there asks for the line again) and drops the value%s",
+                                   ev->inflight, ev->inflight == 1 ? "its access" : "their accesses",
+                                   ev->inflight == 1 ? "it" : "them", ev->inflight == 1 ? "" : "s");
         return g_string_free(s, FALSE);
     }
     case CORE_TRACE_MISPREDICT: {
