@@ -233,6 +233,15 @@ START_TEST(test_rows_say_what_fired_them)
                             "and waited 2 cycles for a locked op's hold on the line (core.lock_hold_cycles): sends "
                             "Data(c2c) to core 0"),
                   "not found");
+    /* MOESI: the owner's queued Upgrade is an Upgrade; a sharer's, with another cache the owner,
+     * is served as a GetM, and the row says so */
+    g_autofree char *moesi = trace_of("--set protocol=moesi --trace-only transitions --trace-line lock_word");
+    ck_assert_msg(strstr(moesi, "   311  home    lock_word     O_U + Upgrade -> O_U        queued at the home behind core "
+                                "0's transaction") && !strstr(moesi, "O_U + GetM"),
+                  "not found");
+    ck_assert_msg(strstr(moesi, "   503  home    lock_word     O + GetM -> EM_U            Upgrade from core 0, served as "
+                                "GetM (the data comes too): sends Fwd-GetM to core 1 (for core 0)"),
+                  "not found");
     /* on a bus, the wait for a grant counts from the ask: a free bus grants the next cycle */
     g_autofree char *bus = NULL;
     ck_assert_int_eq(run_qsim_line("run --config teaching-bus --lock ttas --iterations 3 --no-host-time "

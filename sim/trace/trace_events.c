@@ -290,8 +290,9 @@ static void append_cause(GString *s, const MemTraceRow *r)
     if (r->held_since)
         g_string_append_printf(s, ", arrived at %" G_GUINT64_FORMAT " and waited %" G_GUINT64_FORMAT " cycles for a locked "
                                "op's hold on the line (core.lock_hold_cycles)", r->held_since, r->cycle - r->held_since);
-    if (renamed)
-        g_string_append_printf(s, ", served as %s", event);
+    if (renamed) /* the event's words (the page, the legend) say when each applies */
+        g_string_append_printf(s, ", served as %s (%s)", event,
+                               r->row->event == DE_GETM ? "the data comes too" : "its copy is current: no data");
     g_string_append(s, ": ");
 }
 
