@@ -106,12 +106,13 @@ G_STATIC_ASSERT(G_N_ELEMENTS(cache_events) == CE__N);
 static const struct {
     const char *doc;
     guint group;
+    const char *served_as; /* a request of the other name served as this event: what changes */
 } dir_events[] = {
     [DE_GETS]         = { "a core asks for a readable copy", 0 },
     [DE_GETM]         = { "a core asks for the data and write permission: it has no copy, or (MOESI) it shares a line "
-                          "another cache owns", 0 },
+                          "another cache owns", 0, "the data comes too" },
     [DE_UPGRADE]      = { "a core whose copy is current (a sharer of an S line, or the owner) asks for write permission "
-                          "only", 0 },
+                          "only", 0, "its copy is current: no data" },
     [DE_FAR_ATOMIC]   = { "a core asks the home to perform an atomic on the line", 0 },
     [DE_PUTS]         = { "a sharer drops its copy; other sharers remain", 0 },
     [DE_PUTS_LAST]    = { "the last sharer drops its copy", 0 },
@@ -131,6 +132,7 @@ G_STATIC_ASSERT(G_N_ELEMENTS(dir_events) == DE__N);
 
 const char *coh_cache_event_doc(guint e) { return e < CE__N ? cache_events[e].doc : "?"; }
 const char *coh_dir_event_doc(guint e) { return e < DE__N ? dir_events[e].doc : "?"; }
+const char *coh_dir_event_served_as(guint e) { return e < DE__N ? dir_events[e].served_as : NULL; }
 guint coh_cache_event_group(guint e) { return e < CE__N ? cache_events[e].group : 0; }
 guint coh_dir_event_group(guint e) { return e < DE__N ? dir_events[e].group : 0; }
 

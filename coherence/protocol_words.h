@@ -23,6 +23,9 @@ const char *coh_dir_event_doc(guint e);
  * from the home for other cores' transactions, 2 responses to the own transaction (the home's
  * Put-Ack too; on a bus: the own request seen on it), 3 other cores' requests snooped on a bus.  The
  * directory's: 0 requests, 1 responses. */
+/* A request whose message has another name served as event e (an Upgrade whose sender lost its
+ * copy is a GetM): what that changes, in a few words; NULL for the events it never happens to. */
+const char *coh_dir_event_served_as(guint e);
 guint coh_cache_event_group(guint e);
 guint coh_dir_event_group(guint e);
 const char *coh_cache_group_doc(guint g);

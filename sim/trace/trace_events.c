@@ -291,8 +291,7 @@ static void append_cause(GString *s, const MemTraceRow *r)
         g_string_append_printf(s, ", arrived at %" G_GUINT64_FORMAT " and waited %" G_GUINT64_FORMAT " cycles for a locked "
                                "op's hold on the line (core.lock_hold_cycles)", r->held_since, r->cycle - r->held_since);
     if (renamed) /* the event's words (the page, the legend) say when each applies */
-        g_string_append_printf(s, ", served as %s (%s)", event,
-                               r->row->event == DE_GETM ? "the data comes too" : "its copy is current: no data");
+        g_string_append_printf(s, ", served as %s (%s)", event, coh_dir_event_served_as(r->row->event));
     g_string_append(s, ": ");
 }
 
