@@ -248,6 +248,7 @@ static gboolean bus_snoop(MemSys *ms, gint32 mi)
     }
     if (until > now) { /* a locked RMW keeps its line: the snoop waits, and the bus with it */
         ms->stats.hold_wait_cycles += until - now;
+        msg_at(ms, mi)->held_since = msg_at(ms, mi)->held_since ? msg_at(ms, mi)->held_since : now;
         for (guint i = 0; i < ms->ncores; i++) {
             PrivLine *pl = (gint)i != req ? pl_find(&ms->cores[i], line) : NULL;
             if (pl && pl->held_until > now)

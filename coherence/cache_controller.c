@@ -343,6 +343,7 @@ gboolean cache_receive(MemSys *ms, CoreCaches *c, gint32 mi)
     if (ev == CE_FWD_GETS || ev == CE_FWD_GETM || ev == CE_INV) {
         if (pl && pl->held_until > now) { /* a locked RMW keeps the line for hold_cycles */
             ms->stats.hold_wait_cycles += pl->held_until - now;
+            m->held_since = m->held_since ? m->held_since : now;
             pl->snoop_waiting = TRUE;
             engine_schedule_at(ms->e, pl->held_until, msg_deliver, ms, (uint64_t)mi);
             return TRUE;

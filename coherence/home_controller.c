@@ -12,6 +12,10 @@ static CohDirEvent dir_classify(const DirEntry *d, const Msg *m)
     switch (m->type) {
     case MSG_GETS: return DE_GETS;
     case MSG_GETM: case MSG_UPGRADE:
+        /* A busy line's request only queues: its row is named by what it says; once served, by
+         * what the requester holds then (a sharer that lost its copy needs the data). */
+        if (!coh_dir_state_stable(d->state))
+            return m->type == MSG_UPGRADE ? DE_UPGRADE : DE_GETM;
         if ((d->state == DS_S && is_sharer(d, req)) || (d->state == DS_O && d->owner == req))
             return DE_UPGRADE;
         return DE_GETM;

@@ -177,6 +177,14 @@ typedef struct {
     guint64 dir_sharers;   /* directory rows: the sharers after it, cores 0..63 as bits */
     Cycle bus_wait;        /* a bus's own-core row fired at its grant: cycles the access waited for
                             * the bus while other transactions held it */
+    gint cause_type;       /* the message's MsgType (a queued Upgrade served as GetM says so); -1: an access */
+    gint cause_src;        /* the message's sender (core, or MEMSYS_HOME) */
+    gboolean cause_data;   /* the message carried the line's data (else, say, an AckCount) */
+    Cycle held_since;      /* the message arrived then and waited for a locked op's hold on the line
+                            * (core.lock_hold_cycles); 0: it did not wait */
+    Cycle queued_since;    /* a home row: the request waited in the home's FIFO since then; 0: it did not */
+    gint dir_req;          /* directory rows: the requester whose transaction the line is busy with
+                            * after the row (a stall row: the one it waits behind); -1: none */
 } MemTraceRow;
 
 /* Called once per row that fires, with the messages the row sent (row != NULL), and once per
@@ -184,6 +192,9 @@ typedef struct {
 typedef void (*MemTraceFn)(void *user, const MemTraceRow *row, const MemTraceMsg *msgs, guint nmsgs);
 /* fn NULL: no tracing (the default; tracing costs nothing then). */
 void memsys_set_trace(MemSys *ms, MemTraceFn fn, void *user);
+/* Whether a row is being applied now (its report comes when its actions are done): what a core
+ * reports meanwhile (a machine clear, told of a lost line inside the row) comes after it. */
+gboolean memsys_trace_row_open(const MemSys *ms);
 
 /* Core `core` replaces addr's line from its private caches now (a Put to the home follows);
  * FALSE when it holds no stable copy.  For the latency probe. */

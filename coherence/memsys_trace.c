@@ -18,6 +18,8 @@ void memsys_set_trace(MemSys *ms, MemTraceFn fn, void *user)
     }
 }
 
+gboolean memsys_trace_row_open(const MemSys *ms) { return ms->tape.open; }
+
 void trace_tape_clear(MemTraceTape *t)
 {
     if (t->sent)
@@ -45,6 +47,7 @@ void trace_row_begin(MemSys *ms, gint core, uint64_t line, const CohRow *row, gb
     if (t->open)
         trace_row_end(ms, NULL);
     const Access *a = ai != NIL ? acc_at(ms, ai) : NULL;
+    const Msg *m = mi != NIL ? msg_at(ms, mi) : NULL;
     t->open = TRUE;
     t->row = (MemTraceRow){
         .cycle = engine_now(ms->e),
@@ -55,8 +58,14 @@ void trace_row_begin(MemSys *ms, gint core, uint64_t line, const CohRow *row, gb
         .line = line,
         .addr = a ? a->req.addr : line,
         .access = a ? (gint)a->req.kind : -1,
-        .cause = mi != NIL ? msg_at(ms, mi)->trace_id : 0,
+        .cause = m ? m->trace_id : 0,
+        .cause_type = m ? (gint)m->type : -1,
+        .cause_src = m ? m->src : -1,
+        .cause_data = m && m->has_data,
+        .held_since = m ? m->held_since : 0,
+        .queued_since = m && dir ? m->enq : 0,
         .dir_owner = -1,
+        .dir_req = -1,
     };
     g_array_set_size(t->sent, 0);
 }
@@ -84,6 +93,7 @@ void trace_row_end(MemSys *ms, const DirEntry *d)
     if (d) {
         t->row.dir_owner = d->owner;
         t->row.dir_sharers = d->sharers[0];
+        t->row.dir_req = coh_dir_state_stable(t->row.row->next) ? -1 : d->req;
     }
     g_array_set_size(t->msgs, 0);
     for (guint i = 0; i < t->sent->len; i++) {

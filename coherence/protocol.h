@@ -45,7 +45,7 @@ typedef enum {
 typedef enum {
     /* from the own core */
     CE_LOAD, CE_STORE, CE_REPLACEMENT,
-    /* forwarded from the home (other cores' transactions) */
+    /* from the home: other cores' transactions forwarded, and the answer to the own Put */
     CE_FWD_GETS, CE_FWD_GETM, CE_INV, CE_PUT_ACK,
     /* bus: the own request seen ordered on the bus (the Primer's "own transaction" columns) */
     CE_OWN_GETS, CE_OWN_GETM, CE_OWN_PUTM,
@@ -73,7 +73,7 @@ typedef enum {
     CA_DATA_TO_REQ  = 1u << 9,  /* cache-to-cache data (with the forwarded ack count) */
     CA_COPYBACK     = 1u << 10, /* data to the home, which writes memory */
     CA_ACK_TO_REQ   = 1u << 11,
-    CA_SAVE_DATA    = 1u << 12, /* take data and ack count from the message */
+    CA_SAVE_DATA    = 1u << 12, /* take data (an upgrade's grant: none) and ack count from the message */
     CA_DEC_ACK      = 1u << 13,
     CA_UNBLOCK      = 1u << 14, /* tell the home the transaction is complete */
     CA_WAKE         = 1u << 15, /* retry the accesses queued on the line */

@@ -12,13 +12,14 @@ static const char *const cache_state_docs[] = {
     [CS_I]     = "invalid: no copy",
     [CS_S]     = "shared: a readable copy; other caches may hold one too",
     [CS_E]     = "exclusive: the only copy, clean; a store makes it M without asking anyone",
-    [CS_O]     = "owned: a readable copy, newer than memory; this cache answers for the line while others share it",
+    [CS_O]     = "owned: a readable copy this cache answers for while others may share it; memory is written only when "
+                 "it leaves (written data if it came from M, clean if from E)",
     [CS_M]     = "modified: the only copy, written; readable and writable",
     [CS_IS_D]  = "from I to S: GetS sent, waiting for the data (D); accesses wait",
     [CS_IM_AD] = "from I to M: GetM sent, waiting for the data (D) and the invalidation acks (A); accesses wait",
     [CS_IM_A]  = "from I to M: data in, waiting for the last invalidation acks (A); accesses wait",
-    [CS_SM_AD] = "from S to M: Upgrade sent, waiting for the grant (D) and the acks (A); loads still hit the old copy",
-    [CS_SM_A]  = "from S to M: grant in, waiting for the last acks (A); loads still hit",
+    [CS_SM_AD] = "from S to M: Upgrade sent, waiting for the grant or the data (D) and the acks (A); loads still hit the old copy",
+    [CS_SM_A]  = "from S to M: grant or data in, waiting for the last acks (A); loads still hit",
     [CS_OM_AC] = "from O to M: Upgrade sent, waiting for the ack count (C) and the acks (A); loads still hit",
     [CS_OM_A]  = "from O to M: ack count in, waiting for the last acks (A); loads still hit",
     [CS_MI_A]  = "from M to I: PutM sent with the data, waiting for the home's Put-Ack (A)",
@@ -31,29 +32,47 @@ static const char *const cache_state_docs[] = {
 };
 G_STATIC_ASSERT(G_N_ELEMENTS(cache_state_docs) == CS__N);
 
+/* What a busy home waits for, one source for the state's line and a queued request's reason. */
+#define WAIT_S_DU  "the old owner's copy-back (D) and the requester's Unblock (U)"
+#define WAIT_S_D   "the old owner's copy-back (D)"
+#define WAIT_S_U   "the requester's Unblock (U)"
+#define WAIT_EM_U  "the new owner's Unblock (U)"
+#define WAIT_O_U   "the new sharer's Unblock (U)"
+#define WAIT_AT_AD "the owner's data (D) and the acks (A)"
+#define WAIT_AT_A  "the acks (A)"
+#define WAIT_M_U   "the new owner's Unblock (U)"
+#define WAIT_IORS_D "the owner's data on the bus (D)"
+#define WAIT_I_D   "the owner's write-back data (D)"
+static const char *const dir_state_waits[] = {
+    [DS_S_DU] = WAIT_S_DU, [DS_S_D] = WAIT_S_D, [DS_S_U] = WAIT_S_U, [DS_EM_U] = WAIT_EM_U, [DS_O_U] = WAIT_O_U,
+    [DS_AT_AD] = WAIT_AT_AD, [DS_AT_A] = WAIT_AT_A, [DS_M_U] = WAIT_M_U, [DS_IORS_D] = WAIT_IORS_D,
+    [DS_I_D] = WAIT_I_D,
+};
+
 static const char *const dir_state_docs[] = {
     [DS_I]     = "no cache holds the line; memory is up to date",
     [DS_S]     = "one or more caches share a clean copy; memory is up to date",
     [DS_EM]    = "one cache holds the line in E or M (the directory cannot tell which: E -> M is silent)",
-    [DS_O]     = "one cache owns the line (newer than memory) and others may share it",
-    [DS_S_DU]  = "to S: waiting for the old owner's copy-back (D) and the requester's Unblock (U); requests queue",
-    [DS_S_D]   = "to S: waiting for the old owner's copy-back (D); requests queue",
-    [DS_S_U]   = "to S: waiting for the requester's Unblock (U); requests queue",
-    [DS_EM_U]  = "to EM: waiting for the new owner's Unblock (U); requests queue",
-    [DS_O_U]   = "to O: waiting for the new sharer's Unblock (U); requests queue",
-    [DS_AT_AD] = "far atomic: waiting for the owner's data (D) and the acks (A); requests queue",
-    [DS_AT_A]  = "far atomic: waiting for the acks (A); requests queue",
+    [DS_O]     = "one cache owns the line and answers for it (memory may be stale) and others may share it",
+    [DS_S_DU]  = "to S: waiting for " WAIT_S_DU "; requests queue",
+    [DS_S_D]   = "to S: waiting for " WAIT_S_D "; requests queue",
+    [DS_S_U]   = "to S: waiting for " WAIT_S_U "; requests queue",
+    [DS_EM_U]  = "to EM: waiting for " WAIT_EM_U "; requests queue",
+    [DS_O_U]   = "to O: waiting for " WAIT_O_U "; requests queue",
+    [DS_AT_AD] = "far atomic: waiting for " WAIT_AT_AD "; requests queue",
+    [DS_AT_A]  = "far atomic: waiting for " WAIT_AT_A "; requests queue",
     [DS_M]     = "one cache holds the line in M; memory's copy may be stale",
-    [DS_M_U]   = "to M: waiting for the new owner's Unblock (U); requests queue",
+    [DS_M_U]   = "to M: waiting for " WAIT_M_U "; requests queue",
     [DS_IORS]  = "memory owns the line (no cache holds it in M); caches may share it in S",
-    [DS_IORS_D]= "to IorS: waiting for the owner's data on the bus (D); the bus is held",
-    [DS_I_D]   = "to I: waiting for the owner's write-back data (D); the bus is held",
+    [DS_IORS_D]= "to IorS: waiting for " WAIT_IORS_D "; the bus is held",
+    [DS_I_D]   = "to I: waiting for " WAIT_I_D "; the bus is held",
 };
 G_STATIC_ASSERT(G_N_ELEMENTS(dir_state_docs) == DS__N);
 
 #define DOC(tab, i) ((i) < G_N_ELEMENTS(tab) && tab[i] ? tab[i] : "?")
 const char *coh_cache_state_doc(guint s) { return DOC(cache_state_docs, s); }
 const char *coh_dir_state_doc(guint s) { return DOC(dir_state_docs, s); }
+const char *coh_dir_state_wait(guint s) { return DOC(dir_state_waits, s); }
 
 /* ======================================================================================
  * Events
@@ -69,9 +88,9 @@ static const struct {
     [CE_FWD_GETS]     = { "the home forwards another core's GetS: this cache is the owner", 1 },
     [CE_FWD_GETM]     = { "the home forwards another core's GetM: this cache is the owner", 1 },
     [CE_INV]          = { "another core wants to write: the home asks this sharer to drop its copy", 1 },
-    [CE_PUT_ACK]      = { "the home acknowledges this cache's Put", 1 },
-    [CE_DATA]         = { "the data (or the grant) arrives and no acks are still to come", 2 },
-    [CE_DATA_ACKS]    = { "the data (or the grant) arrives; invalidation acks are still to come", 2 },
+    [CE_PUT_ACK]      = { "the home acknowledges this cache's Put", 2 },
+    [CE_DATA]         = { "the data, or for an upgrade the grant (AckCount), arrives and no acks are still to come", 2 },
+    [CE_DATA_ACKS]    = { "the data, or for an upgrade the grant (AckCount), arrives; invalidation acks are still to come", 2 },
     [CE_DATA_E]       = { "exclusive data arrives: no other cache has the line", 2 },
     [CE_INV_ACK]      = { "an invalidation ack arrives; more are to come", 2 },
     [CE_LAST_INV_ACK] = { "the last invalidation ack arrives", 2 },
@@ -87,10 +106,13 @@ G_STATIC_ASSERT(G_N_ELEMENTS(cache_events) == CE__N);
 static const struct {
     const char *doc;
     guint group;
+    const char *served_as; /* a request of the other name served as this event: what changes */
 } dir_events[] = {
     [DE_GETS]         = { "a core asks for a readable copy", 0 },
-    [DE_GETM]         = { "a core without the data asks for a writable copy", 0 },
-    [DE_UPGRADE]      = { "a core that holds the data (a sharer or the owner) asks for write permission", 0 },
+    [DE_GETM]         = { "a core asks for the data and write permission: it has no copy, or (MOESI) it shares a line "
+                          "another cache owns", 0, "the data comes too" },
+    [DE_UPGRADE]      = { "a core whose copy is current (a sharer of an S line, or the owner) asks for write permission "
+                          "only", 0, "its copy is current: no data" },
     [DE_FAR_ATOMIC]   = { "a core asks the home to perform an atomic on the line", 0 },
     [DE_PUTS]         = { "a sharer drops its copy; other sharers remain", 0 },
     [DE_PUTS_LAST]    = { "the last sharer drops its copy", 0 },
@@ -110,19 +132,21 @@ G_STATIC_ASSERT(G_N_ELEMENTS(dir_events) == DE__N);
 
 const char *coh_cache_event_doc(guint e) { return e < CE__N ? cache_events[e].doc : "?"; }
 const char *coh_dir_event_doc(guint e) { return e < DE__N ? dir_events[e].doc : "?"; }
+const char *coh_dir_event_served_as(guint e) { return e < DE__N ? dir_events[e].served_as : NULL; }
 guint coh_cache_event_group(guint e) { return e < CE__N ? cache_events[e].group : 0; }
 guint coh_dir_event_group(guint e) { return e < DE__N ? dir_events[e].group : 0; }
 
+/* Each fits both "Events %s:" (a table's heading) and "... (%s)" (the legend's lines). */
 static const char *const cache_group_docs[COH_CACHE_GROUPS] = {
-    "from the own core", "forwarded by the home (other cores' requests)", "in response to the own transaction",
-    "snooped on the bus (other cores' requests)",
+    "from the own core", "forwarded by the home, for other cores' requests", "in response to the own transaction",
+    "snooped on the bus, other cores' requests",
 };
 static const char *const dir_group_docs[COH_DIR_GROUPS] = {
-    "that are requests (they wait while the line is busy)", "that answer the transaction in flight",
+    "from requesters, which wait while the line is busy", "answering the transaction in flight",
 };
 /* A bus's memory controller sees the same events, but nothing waits at it: the bus orders. */
 static const char *const mem_group_docs[COH_DIR_GROUPS] = {
-    "seen on the bus (requests, in the order the bus grants them)", "in the data phase (the owner's data)",
+    "seen on the bus, requests in the order the bus grants them", "in the data phase, the owner's data",
 };
 const char *coh_cache_group_doc(guint g) { return DOC(cache_group_docs, g); }
 const char *coh_mem_group_doc(guint g) { return DOC(mem_group_docs, g); }
@@ -137,56 +161,58 @@ typedef struct {
     gboolean sends;      /* a message: a trace names it with its destination instead */
     const char *brief;   /* for a trace row; NULL: said otherwise (the message, the entry) */
     const char *cell;    /* for a table cell, the Primer's way ("send GetS to Dir"); NULL: not shown */
+    const char *brief_no_data; /* for a trace row whose message carried no data; NULL: as brief */
 } ActionWords;
 
 static const ActionWords cache_actions[] = {
-    { "the access waits until the transaction in flight completes (stall)", FALSE, "stalls", "stall" },
-    { "the access is performed in this cache (a hit)", FALSE, "hit", "hit" },
-    { "asks the home for a readable copy (GetS)", TRUE, NULL, "GetS to Dir" },
-    { "asks the home for a writable copy (GetM)", TRUE, NULL, "GetM to Dir" },
-    { "asks the home for write permission, keeping its copy (Upgrade)", TRUE, NULL, "Upgrade to Dir" },
-    { "tells the home it drops its shared copy (PutS)", TRUE, NULL, "PutS to Dir" },
-    { "tells the home it drops its clean exclusive copy (PutE)", TRUE, NULL, "PutE to Dir" },
-    { "writes the line back to the home and drops it (PutM)", TRUE, NULL, "PutM+data to Dir" },
-    { "writes the owned line back to the home and drops it (PutO)", TRUE, NULL, "PutO+data to Dir" },
-    { "sends its data to the requester, cache to cache", TRUE, NULL, "Data to Req" },
-    { "sends a copy of the data to the home, which writes memory (CopyBack)", TRUE, NULL, "Data to Dir" },
-    { "acknowledges the invalidation to the requester (Inv-Ack)", TRUE, NULL, "Inv-Ack to Req" },
-    { "takes the data and the number of acks to wait for", FALSE, "takes the data", NULL },
-    { "counts one ack in", FALSE, "counts an ack", "ack--" },
-    { "tells the home the transaction is complete (Unblock)", TRUE, NULL, "Unblock to Dir" },
-    { "retries the accesses that waited for the line", FALSE, "wakes the waiting accesses", NULL },
-    { "tells the core its copy is gone (a load that read it early may be squashed)", FALSE, "core told: invalidated", NULL },
-    { "tells the core it lost write permission", FALSE, "core told: lost write permission", NULL },
-    { "the line leaves the cache arrays (its record waits for the transaction to end)", FALSE, NULL, NULL },
-    { "the line is dropped", FALSE, "drops the line", NULL },
-    { "puts a GetS on the bus for every cache and the memory to see (the bus is its own)", TRUE, NULL, "issue GetS" },
-    { "puts a GetM on the bus for every cache and the memory to see (the bus is its own)", TRUE, NULL, "issue GetM" },
-    { "puts a PutM on the bus: the line is written back", TRUE, NULL, "issue PutM" },
-    { "sends its data to the memory in the data phase", TRUE, NULL, "Data to Mem" },
+    { "the access waits until the transaction in flight completes (stall)", FALSE, "stalls", "stall", NULL },
+    { "the access is performed in this cache (a hit)", FALSE, "hit", "hit", NULL },
+    { "asks the home for a readable copy (GetS)", TRUE, NULL, "GetS to Dir", NULL },
+    { "asks the home for a writable copy (GetM)", TRUE, NULL, "GetM to Dir", NULL },
+    { "asks the home for write permission, keeping its copy (Upgrade)", TRUE, NULL, "Upgrade to Dir", NULL },
+    { "tells the home it drops its shared copy (PutS)", TRUE, NULL, "PutS to Dir", NULL },
+    { "tells the home it drops its clean exclusive copy (PutE)", TRUE, NULL, "PutE to Dir", NULL },
+    { "writes the line back to the home and drops it (PutM)", TRUE, NULL, "PutM+data to Dir", NULL },
+    { "writes the owned line back to the home and drops it (PutO)", TRUE, NULL, "PutO+data to Dir", NULL },
+    { "sends its data to the requester, cache to cache", TRUE, NULL, "Data to Req", NULL },
+    { "sends a copy of the data to the home, which writes memory (CopyBack)", TRUE, NULL, "Data to Dir", NULL },
+    { "acknowledges the invalidation to the requester (Inv-Ack)", TRUE, NULL, "Inv-Ack to Req", NULL },
+    { "takes the data, or for an upgrade the grant (its copy is current), and the number of acks to wait for", FALSE,
+      "takes the data", NULL, "takes the grant (no data: its copy is current)" },
+    { "counts one ack in", FALSE, "counts an ack", "ack--", NULL },
+    { "tells the home the transaction is complete (Unblock)", TRUE, NULL, "Unblock to Dir", NULL },
+    { "retries the accesses that waited for the line", FALSE, "wakes the waiting accesses", NULL, NULL },
+    { "tells the core its copy is gone (a load that read it early may be squashed)", FALSE, "core told: invalidated", NULL, NULL },
+    { "tells the core it lost write permission", FALSE, "core told: lost write permission", NULL, NULL },
+    { "the line leaves the cache arrays (its record waits for the transaction to end)", FALSE, NULL, NULL, NULL },
+    { "the line is dropped", FALSE, "drops the line", NULL, NULL },
+    { "puts a GetS on the bus for every cache and the memory to see (the bus is its own)", TRUE, NULL, "issue GetS", NULL },
+    { "puts a GetM on the bus for every cache and the memory to see (the bus is its own)", TRUE, NULL, "issue GetM", NULL },
+    { "puts a PutM on the bus: the line is written back", TRUE, NULL, "issue PutM", NULL },
+    { "sends its data to the memory in the data phase", TRUE, NULL, "Data to Mem", NULL },
 };
 G_STATIC_ASSERT(G_N_ELEMENTS(cache_actions) == 24 && CA__ALL == (1u << 24) - 1);
 
 static const ActionWords dir_actions[] = {
-    { "the request waits in the home's queue until the line is stable (stall)", FALSE, "queued at the home", "stall" },
-    { "sends the data from the LLC or memory to the requester, with the number of acks to expect", TRUE, NULL, "Data to Req" },
-    { "sends the data as exclusive (E): no other cache has the line", TRUE, NULL, "Data(E) to Req" },
-    { "grants the upgrade: sends only the number of acks to expect (AckCount)", TRUE, NULL, "AckCount to Req" },
-    { "forwards the request to the owner (Fwd-GetS), which sends the data", TRUE, NULL, "Fwd-GetS to Owner" },
-    { "forwards the request to the owner (Fwd-GetM), which sends the data and drops the line", TRUE, NULL, "Fwd-GetM to Owner" },
-    { "sends Inv to every sharer but the requester; their acks go to the requester", TRUE, NULL, "Inv to Sharers" },
-    { "adds the requester to the sharers", FALSE, NULL, "add Req to Sharers" },
-    { "the old owner becomes a sharer", FALSE, NULL, "Owner to Sharers" },
-    { "the requester becomes the owner", FALSE, NULL, "Owner := Req" },
-    { "no owner any more", FALSE, NULL, "clear Owner" },
-    { "no sharers any more", FALSE, NULL, "clear Sharers" },
-    { "removes the requester from the sharers", FALSE, NULL, "remove Req from Sharers" },
-    { "writes the data to memory", FALSE, "writes memory", "write memory" },
-    { "acknowledges the Put (Put-Ack)", TRUE, NULL, "Put-Ack to Req" },
-    { "notes how many acks the far atomic waits for", FALSE, "notes the acks to wait for", "save acks" },
-    { "counts one ack in", FALSE, "counts an ack", "ack--" },
-    { "performs the atomic on memory and replies with the old value", TRUE, NULL, "AtomicReply to Req" },
-    { "(the forwards and invalidations answer the home, not a core)", FALSE, NULL, "(answers go to Dir)" },
+    { "the request waits in the home's queue until the line is stable (stall)", FALSE, "queued at the home", "stall", NULL },
+    { "sends the data from the LLC or memory to the requester, with the number of acks to expect", TRUE, NULL, "Data to Req", NULL },
+    { "sends the data as exclusive (E): no other cache has the line", TRUE, NULL, "Data(E) to Req", NULL },
+    { "grants the upgrade: sends only the number of acks to expect (AckCount)", TRUE, NULL, "AckCount to Req", NULL },
+    { "forwards the request to the owner (Fwd-GetS), which sends the data", TRUE, NULL, "Fwd-GetS to Owner", NULL },
+    { "forwards the request to the owner (Fwd-GetM), which sends the data and drops the line", TRUE, NULL, "Fwd-GetM to Owner", NULL },
+    { "sends Inv to every sharer but the requester; their acks go to the requester", TRUE, NULL, "Inv to Sharers", NULL },
+    { "adds the requester to the sharers", FALSE, NULL, "add Req to Sharers", NULL },
+    { "the old owner becomes a sharer", FALSE, NULL, "Owner to Sharers", NULL },
+    { "the requester becomes the owner", FALSE, NULL, "Owner := Req", NULL },
+    { "no owner any more", FALSE, NULL, "clear Owner", NULL },
+    { "no sharers any more", FALSE, NULL, "clear Sharers", NULL },
+    { "removes the requester from the sharers", FALSE, NULL, "remove Req from Sharers", NULL },
+    { "writes the data to memory", FALSE, "writes memory", "write memory", NULL },
+    { "acknowledges the Put (Put-Ack)", TRUE, NULL, "Put-Ack to Req", NULL },
+    { "notes how many acks the far atomic waits for", FALSE, "notes the acks to wait for", "save acks", NULL },
+    { "counts one ack in", FALSE, "counts an ack", "ack--", NULL },
+    { "performs the atomic on memory and replies with the old value", TRUE, NULL, "AtomicReply to Req", NULL },
+    { "(the forwards and invalidations answer the home, not a core)", FALSE, NULL, "(answers go to Dir)", NULL },
 };
 G_STATIC_ASSERT(G_N_ELEMENTS(dir_actions) == 19 && DA__ALL == (1u << 19) - 1);
 
@@ -209,6 +235,15 @@ const char *coh_action_brief(guint bit, gboolean dir)
     if (dir)
         return bit < G_N_ELEMENTS(dir_actions) ? dir_actions[bit].brief : NULL;
     return bit < G_N_ELEMENTS(cache_actions) ? cache_actions[bit].brief : NULL;
+}
+
+const char *coh_action_brief_for(guint bit, gboolean dir, gboolean data)
+{
+    const ActionWords *w = dir ? (bit < G_N_ELEMENTS(dir_actions) ? &dir_actions[bit] : NULL)
+                               : (bit < G_N_ELEMENTS(cache_actions) ? &cache_actions[bit] : NULL);
+    if (!w)
+        return NULL;
+    return !data && w->brief_no_data ? w->brief_no_data : w->brief;
 }
 
 const char *coh_action_cell(guint bit, gboolean dir)

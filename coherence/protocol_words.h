@@ -13,13 +13,19 @@
 /* What a state means, one line ("shared: a readable copy; others may hold one too"). */
 const char *coh_cache_state_doc(guint s);
 const char *coh_dir_state_doc(guint s);
+/* What a transient directory state waits for ("the new owner's Unblock (U)"), as its line says;
+ * "?" for a stable state. */
+const char *coh_dir_state_wait(guint s);
 /* What an event is ("the own core reads the line"). */
 const char *coh_cache_event_doc(guint e);
 const char *coh_dir_event_doc(guint e);
 /* Where a cache event comes from, the Primer's column groups: 0 the own core, 1 forwarded
- * from the home (other cores' transactions), 2 responses to the own transaction (on a bus: the
- * own request seen on it too), 3 other cores' requests snooped on a bus.  The
+ * from the home for other cores' transactions, 2 responses to the own transaction (the home's
+ * Put-Ack too; on a bus: the own request seen on it), 3 other cores' requests snooped on a bus.  The
  * directory's: 0 requests, 1 responses. */
+/* A request whose message has another name served as event e (an Upgrade whose sender lost its
+ * copy is a GetM): what that changes, in a few words; NULL for the events it never happens to. */
+const char *coh_dir_event_served_as(guint e);
 guint coh_cache_event_group(guint e);
 guint coh_dir_event_group(guint e);
 const char *coh_cache_group_doc(guint g);
@@ -38,6 +44,9 @@ const char *coh_action_doc(guint bit, gboolean dir);
 /* The action in a few words for a trace row ("counts an ack"); NULL when a trace says it
  * otherwise (a message with its destination, a directory entry's owner and sharers). */
 const char *coh_action_brief(guint bit, gboolean dir);
+/* The same for a row fired by a message that did (data) or did not carry the line's data: an
+ * upgrade's grant is taken as the data is, but no data comes ("takes the grant"). */
+const char *coh_action_brief_for(guint bit, gboolean dir, gboolean data);
 /* The action in a table cell, the Primer's way ("GetS to Dir", "ack--"); NULL: not shown. */
 const char *coh_action_cell(guint bit, gboolean dir);
 /* A table cell: "GetS to Dir/IS_D", "hit", "stall", "-/S".  Caller frees. */

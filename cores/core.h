@@ -89,6 +89,8 @@ typedef struct {
     Cycle penalty;          /* squashes: cycles before fetch resumes */
     gboolean sibling;       /* machine clear: the line was written by the core's other hardware
                              * thread (SMT), not lost */
+    guint inflight;         /* machine clear: squashed loads whose access had already left for the
+                             * L1; the memory system still performs it (a miss asks for the line) */
 } CoreTraceEvent;
 typedef void (*CoreTraceFn)(void *ctx, guint core, const CoreTraceEvent *ev);
 /* `sev` retired on `core`: the receiver signals every core (core_signal_event), itself too. */

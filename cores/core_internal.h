@@ -452,7 +452,7 @@ static inline void core_trace(Core *c, CoreTraceKind kind, int32_t pc, int32_t r
 {
     if (!c->trace_fn)
         return;
-    CoreTraceEvent ev = { kind, c->now, pc, resume_pc, 0, FALSE, squashed, (Cycle)penalty, FALSE };
+    CoreTraceEvent ev = { kind, c->now, pc, resume_pc, 0, FALSE, squashed, (Cycle)penalty, FALSE, 0 };
     c->trace_fn(c->trace_ctx, c->id, &ev);
 }
 

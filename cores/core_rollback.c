@@ -25,6 +25,18 @@ static void count_line_clear(Core *c, uint64_t line)
     (*n)++;
 }
 
+/* For the trace: the loads from `seq` on whose access is on its way to the L1 (a squash leaves
+ * it there: it is performed, and its answer dropped). */
+static guint loads_in_flight_from(Core *c, uint64_t seq)
+{
+    guint n = 0;
+    for (uint64_t s = seq; s < c->next_seq; s++) {
+        const RobEntry *en = rob_at(c, s);
+        n += core_op_is_load(en->in->op) && en->req_id != 0;
+    }
+    return n;
+}
+
 void rollback_line_lost(void *obj, uint64_t line_addr, LineLossCause cause)
 {
     Core *c = obj;
@@ -63,12 +75,13 @@ void rollback_line_lost(void *obj, uint64_t line_addr, LineLossCause cause)
                     c->st.machine_clears_sibling++;
                     CORE_PROFILE_ADD(&c->prof, pc, sibling_clears, 1);
                 }
+                guint inflight = c->trace_fn ? loads_in_flight_from(c, s) : 0;
                 guint squashed = rob_squash_refetch(c, s, pc, pen);
                 c->st.mc_squashed_ops += squashed;
                 c->st.mc_penalty_cycles += (guint64)pen;
                 if (c->trace_fn) {
                     CoreTraceEvent ev = { CORE_TRACE_MACHINE_CLEAR, c->now, pc, pc, line,
-                                          cause == LINE_EVICTED, squashed, (Cycle)pen, sibling };
+                                          cause == LINE_EVICTED, squashed, (Cycle)pen, sibling, inflight };
                     c->trace_fn(c->trace_ctx, c->id, &ev);
                 }
                 break;

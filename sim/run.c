@@ -331,6 +331,7 @@ static gboolean wire_trace(const RunOptions *o, RunWiring *w, GError **error)
     if (to->html)
         trace_stream_add_sink(w->trace, trace_html_new(to->html, limit));
     memsys_set_trace(w->ms, trace_stream_mem, w->trace);
+    trace_stream_follow_rows(w->trace, w->ms);
     machine_set_trace_hook(w->m, trace_stream_core, w->trace);
     return TRUE;
 }

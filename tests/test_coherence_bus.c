@@ -292,7 +292,7 @@ START_TEST(test_teaching_bus_trace)
         "S + Other-GetM -> I         core told: invalidated; drops the line",
         "home    lock_word     IorS + GetS -> IorS         sends Data(mem) to core ",
         "IorS_D + Data -> IorS       writes memory",
-        " cycles for the bus): sends Get",
+        " cycles for other transactions): sends Get",
     };
     for (guint i = 0; i < G_N_ELEMENTS(words); i++)
         ck_assert_msg(strstr(err, words[i]), "the trace has no '%s'", words[i]);

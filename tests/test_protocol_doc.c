@@ -9,6 +9,7 @@
 #include "tests/skip.h"
 #include "coherence/protocol_words.h"
 #include "sim/trace/protocol_doc.h"
+#include "sim/trace/trace_events.h"
 
 static const CohProtocol *const protocols[] = { &coh_mesi, &coh_moesi };
 
@@ -148,7 +149,7 @@ START_TEST(test_tables_hold_every_state_and_row)
         ck_assert_msg(strstr(text, line), "%s", head);
     }
     ck_assert(strstr(text, "Events from the own core:"));
-    ck_assert(strstr(text, "Events forwarded by the home (other cores' requests):"));
+    ck_assert(strstr(text, "Events forwarded by the home, for other cores' requests:"));
 }
 END_TEST
 
@@ -225,6 +226,165 @@ START_TEST(test_cli)
 }
 END_TEST
 
+/* ======================================================================================
+ * The words say what the row does (coherence/protocol_words.c, the one source)
+ * ====================================================================================== */
+
+/* For each action, a phrase its sentence in a row's words must hold (and no other action's
+ * may), and the phrase of a trace row's brief (NULL: the trace names the message instead). */
+typedef struct {
+    guint32 bit;
+    const char *doc, *brief;
+} ActionPhrase;
+
+static const ActionPhrase cache_phrases[] = {
+    { CA_STALL, "(stall)", "stalls" },
+    { CA_HIT, "(a hit)", "hit" },
+    { CA_SEND_GETS, "(GetS)", NULL },
+    { CA_SEND_GETM, "(GetM)", NULL },
+    { CA_SEND_UPGRADE, "(Upgrade)", NULL },
+    { CA_SEND_PUTS, "(PutS)", NULL },
+    { CA_SEND_PUTE, "(PutE)", NULL },
+    { CA_SEND_PUTM, "(PutM)", NULL },
+    { CA_SEND_PUTO, "(PutO)", NULL },
+    { CA_DATA_TO_REQ, "sends its data to the requester", NULL },
+    { CA_COPYBACK, "(CopyBack)", NULL },
+    { CA_ACK_TO_REQ, "(Inv-Ack)", NULL },
+    { CA_SAVE_DATA, "takes the data", "takes the data" }, /* with data; see below without */
+    { CA_DEC_ACK, "counts one ack", "counts an ack" },
+    { CA_UNBLOCK, "(Unblock)", NULL },
+    { CA_WAKE, "retries the accesses", "wakes the waiting accesses" },
+    { CA_LOST_INV, "its copy is gone", "core told: invalidated" },
+    { CA_LOST_DOWN, "lost write permission", "core told: lost write permission" },
+    { CA_LEAVE, "leaves the cache arrays", NULL },
+    { CA_FREE, "the line is dropped", "drops the line" },
+    { CA_ISSUE_GETS, "a GetS on the bus", NULL },
+    { CA_ISSUE_GETM, "a GetM on the bus", NULL },
+    { CA_ISSUE_PUTM, "a PutM on the bus", NULL },
+    { CA_DATA_TO_MEM, "its data to the memory", NULL },
+};
+G_STATIC_ASSERT(G_N_ELEMENTS(cache_phrases) == 24);
+
+static const ActionPhrase dir_phrases[] = {
+    { DA_STALL, "(stall)", "queued at the home" },
+    { DA_DATA_TO_REQ, "sends the data from the LLC or memory", NULL },
+    { DA_DATA_E_TO_REQ, "as exclusive (E)", NULL },
+    { DA_ACKCOUNT_TO_REQ, "(AckCount)", NULL },
+    { DA_FWD_GETS, "(Fwd-GetS)", NULL },
+    { DA_FWD_GETM, "(Fwd-GetM)", NULL },
+    { DA_INV_SHARERS, "sends Inv", NULL },
+    { DA_ADD_REQ, "adds the requester to the sharers", NULL },
+    { DA_OWNER_TO_SHARER, "the old owner becomes a sharer", NULL },
+    { DA_SET_OWNER_REQ, "the requester becomes the owner", NULL },
+    { DA_CLEAR_OWNER, "no owner", NULL },
+    { DA_CLEAR_SHARERS, "no sharers", NULL },
+    { DA_REMOVE_REQ, "removes the requester", NULL },
+    { DA_WRITE_MEM, "writes the data to memory", "writes memory" },
+    { DA_PUT_ACK, "(Put-Ack)", NULL },
+    { DA_SAVE_ACKS, "notes how many acks", "notes the acks to wait for" },
+    { DA_DEC_ACK, "counts one ack", "counts an ack" },
+    { DA_ATOMIC_REPLY, "performs the atomic", NULL },
+    { DA_FWD_TO_HOME, "answer the home", NULL },
+};
+G_STATIC_ASSERT(G_N_ELEMENTS(dir_phrases) == 19);
+
+/* A trace row's words for r, fired by a message with (data) or without the line's data. */
+static char *brief_of(const CohProtocol *p, const CohRow *r, gboolean dir, gboolean data)
+{
+    TraceContext ctx = { .proto = p };
+    MemTraceRow t = { .core = dir ? MEMSYS_HOME : 0, .dir = dir, .row = r, .access = -1, .cause_type = -1,
+                      .cause_data = data, .dir_owner = -1, .dir_req = -1 };
+    return trace_row_actions(&ctx, &t, NULL, 0);
+}
+
+/* For every row of every protocol: the row's words (`qsim protocol`, the page) and a trace's
+ * brief hold each action's phrase exactly when the row has the action; "takes the data" only
+ * when data came, "takes the grant" only when it did not. */
+START_TEST(test_words_match_actions)
+{
+    guint checked = 0;
+    for (guint k = 0; k < coh_n_protocols; k++) {
+        const CohProtocol *p = coh_protocols[k];
+        for (guint d = 0; d < 2; d++) {
+            const CohRow *rows = d ? p->dir : p->cache;
+            guint n = d ? p->n_dir : p->n_cache;
+            const ActionPhrase *ph = d ? dir_phrases : cache_phrases;
+            guint nph = d ? G_N_ELEMENTS(dir_phrases) : G_N_ELEMENTS(cache_phrases);
+            for (guint i = 0; i < n; i++) {
+                const CohRow *r = &rows[i];
+                g_autofree char *row = coh_row_text(r, d);
+                g_autofree char *acts = coh_row_actions_doc(r, d, FALSE);
+                g_autofree char *words = coh_row_explain(r, d);
+                g_autofree char *with = brief_of(p, r, d, TRUE);
+                g_autofree char *without = brief_of(p, r, d, FALSE);
+                ck_assert_msg(strstr(words, acts), "%s %s: %s", p->name, row, words);
+                for (guint b = 0; b < nph; b++) {
+                    gboolean has = (r->actions & ph[b].bit) != 0;
+                    ck_assert_msg(!!strstr(acts, ph[b].doc) == has, "%s %s: the words %s \"%s\": %s", p->name, row,
+                                  has ? "lack" : "say", ph[b].doc, acts);
+                    if (!ph[b].brief)
+                        continue;
+                    gboolean data_word = ph[b].bit == CA_SAVE_DATA && !d;
+                    ck_assert_msg(!!strstr(with, ph[b].brief) == has, "%s %s: the trace %s \"%s\": %s", p->name, row,
+                                  has ? "lacks" : "says", ph[b].brief, with);
+                    ck_assert_msg(!!strstr(without, ph[b].brief) == (has && !data_word),
+                                  "%s %s, no data: the trace says \"%s\": %s", p->name, row, ph[b].brief, without);
+                    if (data_word)
+                        ck_assert_msg(!!strstr(without, "takes the grant") == has, "%s %s: %s", p->name, row, without);
+                }
+                ck_assert_msg(!strstr(with, "takes the grant"), "%s %s: %s", p->name, row, with);
+                checked++;
+            }
+        }
+    }
+    ck_assert_uint_gt(checked, 300);
+}
+END_TEST
+
+/* The states as the tables define them: MOESI enters O from E (clean) as from M, so O's words
+ * may not call it newer than memory; the directory's O no more. */
+START_TEST(test_state_words_fit_the_tables)
+{
+    gboolean clean_o = FALSE;
+    for (guint i = 0; i < coh_moesi.n_cache; i++)
+        clean_o |= coh_moesi.cache[i].state == CS_E && coh_moesi.cache[i].next == CS_O;
+    ck_assert(clean_o);
+    ck_assert_msg(!strstr(coh_cache_state_doc(CS_O), "newer than memory"), "%s", coh_cache_state_doc(CS_O));
+    ck_assert_msg(!strstr(coh_dir_state_doc(DS_O), "newer than memory"), "%s", coh_dir_state_doc(DS_O));
+    ck_assert(strstr(coh_cache_state_doc(CS_O), "clean if from E"));
+    /* a queued request's reason is its state's own words */
+    for (guint s = 0; s < DS__N; s++)
+        if (!coh_dir_state_stable(s))
+            ck_assert_msg(strstr(coh_dir_state_doc(s), coh_dir_state_wait(s)), "%s", coh_dir_state_name(s));
+}
+END_TEST
+
+/* The legend's lines put the event's group in parentheses: a group's words hold none of their
+ * own, and Put-Ack, the answer to the cache's own Put, is filed with the responses. */
+START_TEST(test_legend_groups)
+{
+    ck_assert_uint_eq(coh_cache_event_group(CE_PUT_ACK), coh_cache_event_group(CE_DATA));
+    for (guint k = 0; k < G_N_ELEMENTS(protocols); k++) {
+        g_autofree char *args = g_strdup_printf("protocol %s --legend", protocols[k]->name);
+        g_autofree char *legend = qsim_out(args);
+        g_auto(GStrv) lines = g_strsplit(legend, "\n", -1);
+        for (guint i = 0; lines[i]; i++) {
+            if (!g_str_has_prefix(lines[i], "  "))
+                continue; /* the introduction's sentences run over lines */
+            int depth = 0, most = 0;
+            for (const char *c = lines[i]; *c; c++) {
+                depth += *c == '(' ? 1 : *c == ')' ? -1 : 0;
+                most = MAX(most, depth);
+            }
+            ck_assert_msg(depth == 0 && most <= 1, "%s: %s", args, lines[i]);
+        }
+        ck_assert_msg(strstr(legend, "  Put-Ack        the home acknowledges this cache's Put (in response to the own "
+                                     "transaction)"), "%s", legend);
+    }
+    ck_assert(!strstr(coh_dir_group_doc(0), "("));
+}
+END_TEST
+
 Suite *make_protocol_doc_suite(void)
 {
     Suite *s = suite_create("protocol_doc");
@@ -237,6 +397,12 @@ Suite *make_protocol_doc_suite(void)
     tcase_add_test(tc, test_dot);
     tcase_add_test(tc, test_dot_renders);
     tcase_add_test(tc, test_cli);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("words");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_words_match_actions);
+    tcase_add_test(tc, test_state_words_fit_the_tables);
+    tcase_add_test(tc, test_legend_groups);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -5,7 +5,8 @@
  *    ends with one (`> /dev/null` at the end: the lines are what it prints on stderr, the
  *    trace);
  *  - every number an answer gives in bold (**34**) is printed by a command of its section;
- *  - the unit has at least six exercises.
+ *  - the unit has at least six exercises, and its opening says how many, names every machine
+ *    they run on and where the teacher's notes are (the last section).
  *
  * When the timing model changes, the page goes stale on purpose: the test then names, for
  * every command, the first shown line that qsim no longer prints (with its line in the page),
@@ -258,6 +259,45 @@ START_TEST(test_outputs_are_what_qsim_prints)
 }
 END_TEST
 
+/* The page's opening says what it holds: how many exercises (in words), every machine an
+ * exercise runs on, and where the teacher's notes are (the last section). */
+START_TEST(test_intro_says_what_the_page_holds)
+{
+    static const char *const numbers[] = { "no", "one", "two", "three", "four", "five", "six", "seven",
+                                           "eight", "nine", "ten", "eleven", "twelve" };
+    g_autoptr(GPtrArray) sections = parse_doc();
+    const Section *top = sections->pdata[0];
+    g_autoptr(GHashTable) configs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    guint exercises = 0;
+    for (guint s = 0; s < sections->len; s++) {
+        const Section *sec = sections->pdata[s];
+        if (!g_str_has_prefix(sec->title, "Exercise "))
+            continue;
+        exercises++;
+        for (guint c = 0; c < sec->commands->len; c++) {
+            const char *at = strstr(sec->commands->pdata[c], "--config ");
+            if (at)
+                g_hash_table_add(configs, g_strndup(at + 9, strcspn(at + 9, " ")));
+        }
+    }
+    ck_assert_uint_lt(exercises, G_N_ELEMENTS(numbers));
+    g_autofree char *count = g_strdup_printf(" %s exercises ", numbers[exercises]);
+    g_autofree char *prose = g_strdelimit(g_strdup(top->prose->str), "\n", ' ');
+    ck_assert_msg(strstr(prose, count), "the opening does not say '%s'", count);
+    GHashTableIter it;
+    gpointer key;
+    g_hash_table_iter_init(&it, configs);
+    while (g_hash_table_iter_next(&it, &key, NULL)) {
+        g_autofree char *named = g_strdup_printf("`%s`", (const char *)key);
+        ck_assert_msg(strstr(prose, named), "the opening does not name the machine %s", named);
+    }
+    ck_assert_uint_ge(g_hash_table_size(configs), 2);
+    const Section *last = sections->pdata[sections->len - 1];
+    ck_assert_str_eq(last->title, "For the teacher");
+    ck_assert_msg(strstr(prose, "at the end of the page, under \"For the teacher\""), "%s", prose);
+}
+END_TEST
+
 /* The matcher itself: adjacency, `...`, anchoring at both ends. */
 START_TEST(test_matcher)
 {
@@ -292,6 +332,7 @@ Suite *make_teaching_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_matcher);
     tcase_add_test(tc, test_outputs_are_what_qsim_prints);
+    tcase_add_test(tc, test_intro_says_what_the_page_holds);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -169,6 +169,90 @@ START_TEST(test_text_filters)
 }
 END_TEST
 
+/* docs/teaching.md's exercise 6: ttas without PAUSE, whose spinning loads a release squashes. */
+#define NOPAUSE "run --config teaching --lock-file docs/teaching/ttas-nopause.qs --iterations 10 --no-host-time " \
+                "--trace-line lock_word"
+
+static char *nopause_trace(const char *args)
+{
+    g_autofree char *line = g_strdup_printf(NOPAUSE " %s", args);
+    char *err = NULL;
+    int rc = run_qsim_line(line, NULL, &err);
+    ck_assert_msg(rc == 0, "qsim %s: exit %d: %s", line, rc, err);
+    return err;
+}
+
+/* The row that causes an event comes before it: a machine clear follows the row that took its
+ * line away (core 0's S + Inv -> I), in the same cycle, and says when fetch resumes and why a
+ * squashed load's access still misses the cycle after. */
+START_TEST(test_clear_after_its_cause)
+{
+    g_autofree char *t = nopause_trace("--trace");
+    g_auto(GStrv) lines = g_strsplit(t, "\n", -1);
+    guint clears = 0;
+    for (guint i = 0; lines[i]; i++) {
+        if (!strstr(lines[i], "machine clear"))
+            continue;
+        clears++;
+        guint64 cycle = g_ascii_strtoull(lines[i], NULL, 10);
+        ck_assert_msg(i > 0 && strstr(lines[i - 1], "core 0  lock_word     S + Inv -> I") &&
+                          g_ascii_strtoull(lines[i - 1], NULL, 10) == cycle,
+                      "the clear at %" G_GUINT64_FORMAT " comes after: %s", cycle, i ? lines[i - 1] : "");
+        g_autofree char *resumes = g_strdup_printf("fetch resumes at cycle %" G_GUINT64_FORMAT
+                                                   " (core.machine_clear_penalty, 20 cycles)", cycle + 20);
+        ck_assert_msg(strstr(lines[i], resumes), "%s", lines[i]);
+    }
+    ck_assert_uint_eq(clears, 10);
+    /* the first: the squashed load whose access was on its way misses at 272 */
+    const char *first = strstr(t, "   271  core 0  lock_word     pipeline: memory-ordering machine clear");
+    ck_assert_msg(first && strstr(first, "6 ops squashed, that load and all after it") &&
+                      strstr(first, "1 of the squashed loads had already sent its access to the L1, which still "
+                                    "performs it (a miss there asks for the line again)"),
+                  "not found");
+    ck_assert(strstr(t, "   272  core 0  lock_word     I + Load -> IS_D            load lock_word: sends GetS"));
+}
+END_TEST
+
+/* Each row is named by the message that fired it and says why it waited, where it did. */
+START_TEST(test_rows_say_what_fired_them)
+{
+    g_autofree char *t = nopause_trace("--trace-only transitions");
+    /* the release's Upgrade queues behind core 0's GetS, and is served as an Upgrade */
+    ck_assert_msg(strstr(t, "   311  home    lock_word     S_DU + Upgrade -> S_DU      queued at the home behind core 0's "
+                            "transaction: S_DU waits for the old owner's copy-back (D) and the requester's Unblock (U)"),
+                  "not found");
+    ck_assert(!strstr(t, "+ GetM ->"));
+    ck_assert(strstr(t, "   331  home    lock_word     S + Upgrade -> EM_U         Upgrade from core 1, queued at the "
+                        "home since 311: sends Inv to core 0"));
+    /* an upgrade's grant is no data */
+    ck_assert(strstr(t, "   271  core 1  lock_word     SM_AD + Data_Acks -> SM_A   takes the grant (no data: its copy is "
+                        "current)\n"));
+    ck_assert(!strstr(t, "SM_AD + Data_Acks -> SM_A   takes the data"));
+    /* the Fwd-GetS of 128 waits for the xchg's hold */
+    ck_assert_msg(strstr(t, "   130  core 1  lock_word     M + Fwd-GetS -> S           Fwd-GetS from home, arrived at 128 "
+                            "and waited 2 cycles for a locked op's hold on the line (core.lock_hold_cycles): sends "
+                            "Data(c2c) to core 0"),
+                  "not found");
+    /* MOESI: the owner's queued Upgrade is an Upgrade; a sharer's, with another cache the owner,
+     * is served as a GetM, and the row says so */
+    g_autofree char *moesi = trace_of("--set protocol=moesi --trace-only transitions --trace-line lock_word");
+    ck_assert_msg(strstr(moesi, "   311  home    lock_word     O_U + Upgrade -> O_U        queued at the home behind core "
+                                "0's transaction") && !strstr(moesi, "O_U + GetM"),
+                  "not found");
+    ck_assert_msg(strstr(moesi, "   503  home    lock_word     O + GetM -> EM_U            Upgrade from core 0, served as "
+                                "GetM (the data comes too): sends Fwd-GetM to core 1 (for core 0)"),
+                  "not found");
+    /* on a bus, the wait for a grant counts from the ask: a free bus grants the next cycle */
+    g_autofree char *bus = NULL;
+    ck_assert_int_eq(run_qsim_line("run --config teaching-bus --lock ttas --iterations 3 --no-host-time "
+                                   "--trace-only transitions --trace-line lock_word", NULL, &bus), 0);
+    ck_assert_msg(strstr(bus, "   169  core 1  lock_word     S + Store -> SM_D           atomic lock_word (asked for the "
+                              "bus at 140, granted 29 cycles later: waited 28 cycles for other transactions): sends "
+                              "GetM to bus"),
+                  "not found");
+}
+END_TEST
+
 /* The trace goes to stderr: the report on stdout is the same with or without it. */
 START_TEST(test_trace_leaves_report_alone)
 {
@@ -519,6 +603,8 @@ Suite *make_trace_suite(void)
     tcase_add_test(tc, test_text_content);
     tcase_add_test(tc, test_text_filters);
     tcase_add_test(tc, test_trace_leaves_report_alone);
+    tcase_add_test(tc, test_clear_after_its_cause);
+    tcase_add_test(tc, test_rows_say_what_fired_them);
     suite_add_tcase(s, tc);
     tc = tcase_create("perfetto");
     tcase_set_timeout(tc, 60);

@@ -54,7 +54,14 @@ struct TraceStream {
     GArray *lines;               /* uint64_t, sorted; empty: every line */
     GPtrArray *sinks;
     Cycle *last_mark;            /* per core: when its last mark retired */
+    const MemSys *ms;            /* whose rows in progress hold core events back */
+    GArray *held;                /* HeldCoreEvent: reported inside a row, delivered after it */
 };
+
+typedef struct {
+    guint core;
+    CoreTraceEvent ev;
+} HeldCoreEvent;
 
 static int u64_cmp(const void *a, const void *b)
 {
@@ -73,8 +80,11 @@ TraceStream *trace_stream_new(const TraceContext *ctx, const TraceFilter *filter
     g_array_sort(t->lines, u64_cmp);
     t->sinks = g_ptr_array_new();
     t->last_mark = g_new0(Cycle, ctx->ncores);
+    t->held = g_array_new(FALSE, FALSE, sizeof(HeldCoreEvent));
     return t;
 }
+
+void trace_stream_follow_rows(TraceStream *t, const MemSys *ms) { t->ms = ms; }
 
 void trace_stream_add_sink(TraceStream *t, TraceSink *sink) { g_ptr_array_add(t->sinks, sink); }
 
@@ -88,6 +98,7 @@ void trace_stream_free(TraceStream *t)
     }
     g_ptr_array_free(t->sinks, TRUE);
     g_array_free(t->lines, TRUE);
+    g_array_free(t->held, TRUE);
     g_free(t->last_mark);
     g_free(t);
 }
@@ -134,9 +145,8 @@ static void deliver(TraceStream *t, TraceEvent *ev, gboolean has_line)
     }
 }
 
-void trace_stream_mem(void *stream, const MemTraceRow *row, const MemTraceMsg *msgs, guint nmsgs)
+static void deliver_mem(TraceStream *t, const MemTraceRow *row, const MemTraceMsg *msgs, guint nmsgs)
 {
-    TraceStream *t = stream;
     TraceEvent ev = { .msgs = msgs, .nmsgs = nmsgs };
     if (row) {
         ev.kind = TRACE_ROW;
@@ -154,9 +164,8 @@ void trace_stream_mem(void *stream, const MemTraceRow *row, const MemTraceMsg *m
     deliver(t, &ev, TRUE);
 }
 
-void trace_stream_core(void *stream, guint core, const CoreTraceEvent *pe)
+static void deliver_core(TraceStream *t, guint core, const CoreTraceEvent *pe)
 {
-    TraceStream *t = stream;
     TraceEvent ev = {
         .kind = pe->kind == CORE_TRACE_RETIRE ? TRACE_RETIRE : TRACE_PIPE,
         .cycle = pe->when,
@@ -165,6 +174,33 @@ void trace_stream_core(void *stream, guint core, const CoreTraceEvent *pe)
         .pipe = pe,
     };
     deliver(t, &ev, pe->kind == CORE_TRACE_MACHINE_CLEAR);
+}
+
+static void deliver_held(TraceStream *t)
+{
+    for (guint i = 0; i < t->held->len; i++) {
+        const HeldCoreEvent *h = &g_array_index(t->held, HeldCoreEvent, i);
+        deliver_core(t, h->core, &h->ev);
+    }
+    g_array_set_size(t->held, 0);
+}
+
+void trace_stream_mem(void *stream, const MemTraceRow *row, const MemTraceMsg *msgs, guint nmsgs)
+{
+    TraceStream *t = stream;
+    deliver_mem(t, row, msgs, nmsgs);
+    deliver_held(t); /* what the row made a core report */
+}
+
+void trace_stream_core(void *stream, guint core, const CoreTraceEvent *pe)
+{
+    TraceStream *t = stream;
+    if (t->ms && memsys_trace_row_open(t->ms)) {
+        HeldCoreEvent h = { core, *pe };
+        g_array_append_val(t->held, h);
+        return;
+    }
+    deliver_core(t, core, pe);
 }
 
 void trace_stream_mark(TraceStream *t, guint core, int64_t mark, Cycle when)
@@ -186,6 +222,7 @@ void trace_stream_mark(TraceStream *t, guint core, int64_t mark, Cycle when)
 gboolean trace_stream_finish(TraceStream *t, Cycle end, GError **error)
 {
     gboolean ok = TRUE;
+    deliver_held(t);
     for (guint i = 0; i < t->sinks->len; i++) {
         TraceSink *s = t->sinks->pdata[i];
         if (s->finish && !s->finish(s, &t->ctx, end, ok ? error : NULL))
@@ -233,16 +270,60 @@ char *trace_msg_text(const MemTraceMsg *m)
 
 static const char *const access_words[] = { "load", "store", "atomic" };
 
+/* What fired the row, when the row alone does not say it: a request the home serves as another
+ * event than its message's name (a queued Upgrade whose sender lost its copy is a GetM), one
+ * that waited in the home's queue, a snoop that waited for a locked op's hold on the line. */
+static void append_cause(GString *s, const MemTraceRow *r)
+{
+    if (r->cause_type < 0)
+        return;
+    const char *msg = memsys_msg_name((MsgType)r->cause_type);
+    const char *event = r->dir ? coh_dir_event_name(r->row->event) : coh_cache_event_name(r->row->event);
+    gboolean renamed = r->dir && (r->cause_type == MSG_UPGRADE || r->cause_type == MSG_GETM) && strcmp(msg, event);
+    gboolean queued = r->queued_since && r->queued_since < r->cycle;
+    if (!renamed && !queued && !r->held_since)
+        return;
+    char who[16];
+    g_string_append_printf(s, "%s from %s", msg, trace_who(r->cause_src, who));
+    if (queued)
+        g_string_append_printf(s, ", queued at the home since %" G_GUINT64_FORMAT, r->queued_since);
+    if (r->held_since)
+        g_string_append_printf(s, ", arrived at %" G_GUINT64_FORMAT " and waited %" G_GUINT64_FORMAT " cycles for a locked "
+                               "op's hold on the line (core.lock_hold_cycles)", r->held_since, r->cycle - r->held_since);
+    if (renamed) /* the event's words (the page, the legend) say when each applies */
+        g_string_append_printf(s, ", served as %s (%s)", event, coh_dir_event_served_as(r->row->event));
+    g_string_append(s, ": ");
+}
+
+/* A directory row's entry after it says what the bookkeeping actions did. */
+static void append_dir_entry(GString *s, const MemTraceRow *r, gboolean sep)
+{
+    GString *e = g_string_new(NULL);
+    if (r->dir_owner >= 0)
+        g_string_append_printf(e, "owner core %d", r->dir_owner);
+    if (r->dir_sharers) {
+        g_string_append_printf(e, "%ssharers", e->len ? ", " : "");
+        for (guint c = 0; c < 64; c++)
+            if (r->dir_sharers & (1ull << c))
+                g_string_append_printf(e, " %u", c);
+    }
+    g_string_append_printf(s, "%sdir: %s", sep ? "; " : "", e->len ? e->str : "no holders");
+    g_string_free(e, TRUE);
+}
+
 char *trace_row_actions(const TraceContext *ctx, const MemTraceRow *r, const MemTraceMsg *msgs, guint n)
 {
     GString *s = g_string_new(NULL);
     if (r->access >= 0 && r->access < (gint)G_N_ELEMENTS(access_words)) {
         g_autofree char *var = trace_names_addr(ctx->names, r->addr);
         g_string_append_printf(s, "%s %s", access_words[r->access], var);
-        if (r->bus_wait)
-            g_string_append_printf(s, " (waited %" G_GUINT64_FORMAT " cycles for the bus)", r->bus_wait);
+        if (r->bus_wait) /* a free bus grants the cycle after the ask: that one is not waiting */
+            g_string_append_printf(s, " (asked for the bus at %" G_GUINT64_FORMAT ", granted %" G_GUINT64_FORMAT
+                                   " cycles later: waited %" G_GUINT64_FORMAT " cycles for other transactions)",
+                                   r->cycle - r->bus_wait - 1, r->bus_wait + 1, r->bus_wait);
         g_string_append(s, ": ");
     }
+    append_cause(s, r);
     gsize start = s->len;
     for (guint i = 0; i < n; i++) {
         g_autofree char *m = trace_msg_text(&msgs[i]);
@@ -250,24 +331,16 @@ char *trace_row_actions(const TraceContext *ctx, const MemTraceRow *r, const Mem
     }
     guint nbits = coh_action_bits(r->dir);
     for (guint b = 0; b < nbits; b++) {
-        const char *brief = (r->row->actions & (1u << b)) ? coh_action_brief(b, r->dir) : NULL;
+        const char *brief = (r->row->actions & (1u << b)) ? coh_action_brief_for(b, r->dir, r->cause_data) : NULL;
         if (brief)
             g_string_append_printf(s, "%s%s", s->len > start ? "; " : "", brief);
     }
-    if (r->dir && !(r->row->actions & DA_STALL) && !ctx->proto->bus) {
-        /* the directory's entry after the row says what the bookkeeping actions did */
-        GString *e = g_string_new(NULL);
-        if (r->dir_owner >= 0)
-            g_string_append_printf(e, "owner core %d", r->dir_owner);
-        if (r->dir_sharers) {
-            g_string_append_printf(e, "%ssharers", e->len ? ", " : "");
-            for (guint c = 0; c < 64; c++)
-                if (r->dir_sharers & (1ull << c))
-                    g_string_append_printf(e, " %u", c);
-        }
-        g_string_append_printf(s, "%sdir: %s", s->len > start ? "; " : "", e->len ? e->str : "no holders");
-        g_string_free(e, TRUE);
-    }
+    char who[16];
+    if (r->dir && (r->row->actions & DA_STALL) && r->dir_req >= 0)
+        g_string_append_printf(s, " behind %s's transaction: %s waits for %s", trace_who(r->dir_req, who),
+                               coh_dir_state_name(r->row->state), coh_dir_state_wait(r->row->state));
+    if (r->dir && !(r->row->actions & DA_STALL) && !ctx->proto->bus)
+        append_dir_entry(s, r, s->len > start);
     if (s->len == start && start >= 2)
         g_string_truncate(s, start - 2); /* "load x" alone */
     else if (!s->len)
@@ -296,14 +369,22 @@ char *trace_pipe_text(const TraceContext *ctx, const CoreTraceEvent *ev)
     switch (ev->kind) {
     case CORE_TRACE_MACHINE_CLEAR: {
         const char *line = trace_names_line(ctx->names, ev->line);
-        return g_strdup_printf("memory-ordering machine clear: the load at %s (%s) had read %s, which was %s "
-                               "before the load "
-                               "retired; %u ops squashed, refetch after %" G_GUINT64_FORMAT " cycles",
+        GString *s = g_string_new(NULL);
+        g_string_append_printf(s, "memory-ordering machine clear: the load at %s (%s) had read %s, which was %s "
+                               "before the load retired; %u ops squashed, that load and all after it; fetch "
+                               "resumes at cycle %" G_GUINT64_FORMAT " (core.machine_clear_penalty, %" G_GUINT64_FORMAT
+                               " cycles)",
                                pos, insn, line,
                                ev->sibling   ? "written by the other hardware thread of its core (SMT)"
                                : ev->evicted ? "evicted"
                                              : "invalidated",
-                               ev->squashed, ev->penalty);
+                               ev->squashed, ev->when + ev->penalty, ev->penalty);
+        if (ev->inflight)
+            g_string_append_printf(s, "; %u of the squashed loads had already sent %s to the L1, which "
+                                   "still performs %s (a miss there asks for the line again) and drops the value%s",
+                                   ev->inflight, ev->inflight == 1 ? "its access" : "their accesses",
+                                   ev->inflight == 1 ? "it" : "them", ev->inflight == 1 ? "" : "s");
+        return g_string_free(s, FALSE);
     }
     case CORE_TRACE_MISPREDICT: {
         g_autofree char *to = trace_insn_pos(ctx, ev->resume_pc);

@@ -91,6 +91,9 @@ typedef struct TraceStream TraceStream;
 /* Takes ownership of the sinks added; the filter's lines are copied. */
 TraceStream *trace_stream_new(const TraceContext *ctx, const TraceFilter *filter);
 void trace_stream_add_sink(TraceStream *t, TraceSink *sink);
+/* What a core reports while one of ms's rows is being applied (a machine clear: the row told it
+ * of the lost line) is held until that row has been delivered: the cause comes first. */
+void trace_stream_follow_rows(TraceStream *t, const MemSys *ms);
 /* The hooks: pass them with the stream as user data. */
 void trace_stream_mem(void *stream, const MemTraceRow *row, const MemTraceMsg *msgs, guint nmsgs);
 void trace_stream_core(void *stream, guint core, const CoreTraceEvent *ev);
