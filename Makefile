@@ -147,8 +147,25 @@ check: qsim
 	@sed 's/^/  skipped: /' $(CHECK_SKIPS)
 	@echo "make check: all tests passed, $$(wc -l < $(CHECK_SKIPS)) skipped"
 
+# The suites run in CHECK_JOBS processes at once (default 2: this project's CI machine has 2
+# cores), suites dealt out in turn; each process's output goes to its log, printed when all
+# are done.  `make check CHECK_JOBS=1` runs them in one process, output as it comes.
+CHECK_JOBS ?= 2
 check-unit: $(B)/check_qsim $(B)/qsim
-	$(TEST_ENV) QSIM_BIN=$(CURDIR)/$(B)/qsim $(B)/check_qsim
+	@if [ "$(CHECK_JOBS)" -le 1 ]; then \
+	  $(TEST_ENV) QSIM_BIN=$(CURDIR)/$(B)/qsim $(B)/check_qsim; \
+	else \
+	  suites=$$($(B)/check_qsim --list) && pids= && \
+	  echo "check-unit: $$(echo $$suites | wc -w) suites in $(CHECK_JOBS) processes (logs: $(B)/check-unit-*.log)" && \
+	  for k in $$(seq 1 $(CHECK_JOBS)); do \
+	    mine=$$(echo "$$suites" | awk -v k=$$k -v n=$(CHECK_JOBS) '(NR - 1) % n == k - 1'); \
+	    $(TEST_ENV) QSIM_BIN=$(CURDIR)/$(B)/qsim $(B)/check_qsim $$mine > $(B)/check-unit-$$k.log 2>&1 & \
+	    pids="$$pids $$!"; \
+	  done; \
+	  rc=0; for p in $$pids; do wait $$p || rc=1; done; \
+	  for k in $$(seq 1 $(CHECK_JOBS)); do grep -v '^ [a-z_0-9]*$$' $(B)/check-unit-$$k.log; done; \
+	  exit $$rc; \
+	fi
 
 # Same sources, built with sanitizers, running the suites that exercise memory (ASAN_SUITES)
 # at a reduced scale.
