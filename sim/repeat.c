@@ -167,23 +167,7 @@ static JsonNode *ratio_tree(const RepeatResult *a, const RepeatResult *b, JsonNo
 JsonNode *repeat_compare_json(const RepeatResult *a, const RepeatResult *b, const char *label_a,
                               const char *label_b)
 {
-    /* Keyed by role, as plain --vs is ({labels, a, b, b_over_a}): a lock against itself keeps
-     * both sides. */
-    JsonObject *root = json_object_new(), *labels = json_object_new();
-    json_object_set_string_member(labels, "a", label_a);
-    json_object_set_string_member(labels, "b", label_b);
-    json_object_set_object_member(root, "labels", labels);
-    json_object_set_member(root, "a", repeat_json(a));
-    json_object_set_member(root, "b", repeat_json(b));
-    JsonNode *r = ratio_tree(a, b, a->first, "");
-    if (!r) {
-        r = json_node_new(JSON_NODE_OBJECT);
-        json_node_take_object(r, json_object_new());
-    }
-    json_object_set_member(root, "b_over_a", r);
-    JsonNode *n = json_node_new(JSON_NODE_OBJECT);
-    json_node_take_object(n, root);
-    return n;
+    return report_pair_tree(label_a, label_b, repeat_json(a), repeat_json(b), ratio_tree(a, b, a->first, ""));
 }
 
 static const char *member_str(JsonNode *report, const char *key)

@@ -277,18 +277,22 @@ static JsonNode *ratio_tree(JsonNode *a, JsonNode *b)
 
 JsonNode *report_compare_tree(JsonNode *a, JsonNode *b, const char *label_a, const char *label_b)
 {
+    return report_pair_tree(label_a, label_b, json_node_copy(a), json_node_copy(b), ratio_tree(a, b));
+}
+
+JsonNode *report_pair_tree(const char *label_a, const char *label_b, JsonNode *a, JsonNode *b, JsonNode *b_over_a)
+{
     JsonObject *root = json_object_new(), *labels = json_object_new();
     json_object_set_string_member(labels, "a", label_a);
     json_object_set_string_member(labels, "b", label_b);
     json_object_set_object_member(root, "labels", labels);
-    json_object_set_member(root, "a", json_node_copy(a));
-    json_object_set_member(root, "b", json_node_copy(b));
-    JsonNode *r = ratio_tree(a, b);
-    if (!r) {
-        r = json_node_new(JSON_NODE_OBJECT);
-        json_node_take_object(r, json_object_new());
+    json_object_set_member(root, "a", a);
+    json_object_set_member(root, "b", b);
+    if (!b_over_a) {
+        b_over_a = json_node_new(JSON_NODE_OBJECT);
+        json_node_take_object(b_over_a, json_object_new());
     }
-    json_object_set_member(root, "b_over_a", r);
+    json_object_set_member(root, "b_over_a", b_over_a);
     JsonNode *n = json_node_new(JSON_NODE_OBJECT);
     json_node_take_object(n, root);
     return n;

@@ -28,6 +28,9 @@ void report_csv_field(GString *s, const char *v);
 char *report_compare_format(JsonNode *a, JsonNode *b, const char *label_a, const char *label_b, ReportFormat fmt);
 char *report_compare_text(JsonNode *a, JsonNode *b, const char *label_a, const char *label_b);
 JsonNode *report_compare_tree(JsonNode *a, JsonNode *b, const char *label_a, const char *label_b);
+/* A pair document's body {labels: {a, b}, a, b, b_over_a} (a, b and b_over_a taken; a NULL
+ * b_over_a is an empty object): keyed by role, so a lock against itself keeps both sides. */
+JsonNode *report_pair_tree(const char *label_a, const char *label_b, JsonNode *a, JsonNode *b, JsonNode *b_over_a);
 
 /* Every JSON or CSV document qsim writes for results starts with its schema's version and its
  * kind, so that a reader can check it against docs/report.schema.json:
