@@ -11,6 +11,7 @@
 #                                           QSIM_BENCH_ONLY=TEXT: only the rows whose machine
 #                                           name holds TEXT (the table is then not kept)
 set -eu
+AUX=$(dirname "$0")
 Q=${1:-./qsim}
 DOC=${2:-docs/performance.md}
 QUICK=${QSIM_BENCH_QUICK:-}
@@ -48,7 +49,9 @@ machine_name() { # config threads
 }
 
 table=$(mktemp)
-trap 'rm -f "$table"' EXIT
+errs=$(mktemp)
+csv=$(mktemp)
+trap 'rm -f "$table" "$errs" "$csv"' EXIT
 {
     echo "| config | lock | threads | acquisitions | CPU s | µs/acq | M sim cycles/s | M sim instr/s | fast-forward | peak RSS MB |"
     echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
@@ -62,11 +65,14 @@ row() {
     case "$m" in *"$ONLY"*) ;; *) return 0 ;; esac
     n=$(acquisitions "$lock" "$t")
     it=$(( (n + t - 1) / t ))
-    line=$($Q run "$@" --lock "$lock" --threads "$t" --iterations "$it" --format csv |
-        awk -F, -v m="$m" -v l="$lock" -v t="$t" '
-        NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-        { cyc = $col["cycles"]; acq = $col["acquisitions"]; ins = $col["sim_instructions"];
-          cpu = $col["host_cpu_seconds"]; ff = $col["host_fast_forward_share"]; kib = $col["host_peak_rss_kib"];
+    # stderr kept apart: a noiseless run may warn that it looks phase-locked, which says nothing
+    # about what it cost; shown only if the run failed
+    $Q run "$@" --lock "$lock" --threads "$t" --iterations "$it" --format csv > "$csv" 2> "$errs" ||
+        { cat "$errs" >&2; exit 1; }
+    line=$(awk -f "$AUX/csv-kv.awk" "$csv" | awk -F '\t' -v m="$m" -v l="$lock" -v t="$t" '
+        { v[$1] = $2 }
+        END { cyc = v["cycles"]; acq = v["acquisitions"]; ins = v["sim_instructions"];
+          cpu = v["host_cpu_seconds"]; ff = v["host_fast_forward_share"]; kib = v["host_peak_rss_kib"];
           if (cpu <= 0) cpu = 1e-6;
           printf "| %s | %s | %d | %d | %.2f | %.1f | %.2f | %.2f | %.0f%% | %.0f |\n",
                  m, l, t, acq, cpu, cpu * 1e6 / acq, cyc / cpu / 1e6, ins / cpu / 1e6, ff * 100, kib / 1024 }')

@@ -7,6 +7,7 @@
 # from 1 ("=" in the tables: no significant difference).
 # Usage: study.sh QSIM DOC
 set -eu
+AUX=$(dirname "$0")
 Q=${1:-./qsim}
 DOC=${2:-docs/study-qspin-cmpxchg.md}
 SEEDS=${STUDY_SEEDS:-10}
@@ -102,28 +103,10 @@ done
 run_cells
 
 # ---- the tables ----
-# kv FILE: qsim's CSV (one header, one row; RFC 4180 quoting) as "key<TAB>value" lines.  Every mode's
-# CSV is its JSON document flattened (docs/report.md, One schema): a --vs --repeat cell has
-# a.KEY.mean, a.KEY.ci95_low, ..., b.KEY.mean, ..., b_over_a.KEY.ratio, b_over_a.KEY.significant.
-kv() {
-    awk '
-    function split_csv(line, f,   n, i, c, q, cur) {
-        n = 0; cur = ""; q = 0
-        for (i = 1; i <= length(line); i++) {
-            c = substr(line, i, 1)
-            if (q) {
-                if (c == "\"") { if (substr(line, i + 1, 1) == "\"") { cur = cur c; i++ } else q = 0 }
-                else cur = cur c
-            } else if (c == "\"") q = 1
-            else if (c == ",") { f[++n] = cur; cur = "" }
-            else cur = cur c
-        }
-        f[++n] = cur
-        return n
-    }
-    NR == 1 { n = split_csv($0, h); next }
-    NR == 2 { split_csv($0, v); for (i = 1; i <= n; i++) printf "%s\t%s\n", h[i], v[i] }' "$1"
-}
+# kv FILE: qsim's CSV as "key<TAB>value" lines (build-aux/csv-kv.awk).  Every mode's CSV is its
+# JSON document flattened (docs/report.md, One schema): a --vs --repeat cell has a.KEY.mean,
+# a.KEY.ci95_low, ..., b.KEY.mean, ..., b_over_a.KEY.ratio, b_over_a.KEY.significant.
+kv() { awk -f "$AUX/csv-kv.awk" "$1"; }
 # vsrow FILE KEY: "qspin [ci] | cmpxchg [ci] | ratio [ci] sig | per-acquisition counters q / c"
 vsrow() {
     kv "$1" | awk -F '\t' '
