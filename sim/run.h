@@ -24,6 +24,7 @@ typedef struct {
     const char *const *sets;     /* "key.path=value" overrides, NULL-terminated, may be NULL */
     const char *lock;            /* lock name or path (lock_find), or NULL when lock_file is given */
     const char *lock_file;
+    const char *scenario;        /* or a scenario's name or path (scenario_find): no lock at all */
     const char *const *lock_params; /* the lock's `.param` values, "NAME=VALUE", NULL-terminated, may be NULL */
     WorkloadOptions workload;    /* threads, iterations, critical section... (sim/workload.h) */
     guint64 seed;
@@ -58,7 +59,7 @@ guint64 run_progress_default(const WorkloadOptions *w, guint64 stall_cycles);
 
 typedef struct {
     JsonNode *report;            /* the report tree (owned) */
-    gboolean ok;                 /* mutual exclusion held and the run did not stall */
+    gboolean ok;                 /* mutual exclusion held (a scenario: not judged) and the run did not stall */
     char *failure;               /* when !ok: why, with what each core waited on */
     char *config_yaml;           /* what it ran: the effective config (config_to_yaml) ... */
     char *lock_source;           /* ... and the lock's source (what `--out` keeps) */

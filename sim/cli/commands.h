@@ -82,6 +82,12 @@ void lock_flags_entries(LockFlags *f, GOptionEntry entries[LOCK_FLAGS_N]);
 void lock_flags_clear(LockFlags *f);
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(LockFlags, lock_flags_clear)
 
+/* `qsim run --scenario NAME` (sim/cli/cli_scenario.c): when argv names a scenario, its header's
+ * `#:` options are put after argv[0] and before the rest (`*expanded` holds the new vector,
+ * `*words` the strings it adds; the caller frees both).  -1 to go on (also when there is no
+ * scenario), else the exit status, the problem printed. */
+int cli_scenario_expand(int *argc, char ***argv, char ***expanded, GStrv *words);
+
 /* ---- which modes combine ---- */
 
 /* A mode of a command (--repeat, --vs, the trace options): a bit in its rules, by position. */
