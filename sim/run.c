@@ -284,29 +284,47 @@ static guint trace_cpus(const QsimConfig *cfg, const guint *cpus, guint threads)
     return n;
 }
 
-/* The trace stream with the writers asked for, fed by the memory system's, the cores' and the
- * marks' hooks (sim/trace/trace_events.h). */
-static gboolean wire_trace(const RunOptions *o, RunWiring *w, GError **error)
+TraceStream *run_trace_open(const RunTraceOptions *to, const TraceContext *ctx, guint64 limit, GError **error)
 {
-    const RunTraceOptions *to = &o->trace;
-    w->names = trace_names_new(w->prog, w->layout);
     g_autoptr(GArray) lines = g_array_new(FALSE, FALSE, sizeof(uint64_t));
     for (guint i = 0; to->lines && to->lines[i]; i++) {
         uint64_t line;
-        if (!trace_names_find(w->names, to->lines[i], &line)) {
+        if (!trace_names_find(ctx->names, to->lines[i], &line)) {
             GString *known = g_string_new(NULL);
-            const GArray *all = trace_names_lines(w->names);
+            const GArray *all = trace_names_lines(ctx->names);
             for (guint k = 0; k < all->len; k++)
                 g_string_append_printf(known, "%s%s", k ? ", " : "",
-                                       trace_names_line_vars(w->names, g_array_index(all, uint64_t, k)));
+                                       trace_names_line_vars(ctx->names, g_array_index(all, uint64_t, k)));
             g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                         "--trace-line %s: no such variable in the program (variables: %s; or give an address, 0x...)",
                         to->lines[i], known->str);
             g_string_free(known, TRUE);
-            return FALSE;
+            return NULL;
         }
         g_array_append_val(lines, line);
     }
+    TraceFilter filter = { to->show ? to->show : TRACE_SHOW_DEFAULT, lines };
+    TraceStream *t = trace_stream_new(ctx, &filter);
+    if (to->text)
+        trace_stream_add_sink(t, trace_text_new(to->text, filter.show, !to->show, limit));
+    if (to->perfetto) {
+        TraceSink *sink = trace_perfetto_new(to->perfetto, limit, error);
+        if (!sink) {
+            trace_stream_free(t);
+            return NULL;
+        }
+        trace_stream_add_sink(t, sink);
+    }
+    if (to->html)
+        trace_stream_add_sink(t, trace_html_new(to->html, limit));
+    return t;
+}
+
+/* The trace stream with the writers asked for, fed by the memory system's, the cores' and the
+ * marks' hooks (sim/trace/trace_events.h). */
+static gboolean wire_trace(const RunOptions *o, RunWiring *w, GError **error)
+{
+    w->names = trace_names_new(w->prog, w->layout);
     int lock_sym = isa_program_find_sym(w->prog, HARNESS_LOCK_WORD);
     TraceContext ctx = {
         .config = w->cfg->name,
@@ -321,19 +339,9 @@ static gboolean wire_trace(const RunOptions *o, RunWiring *w, GError **error)
         .machine_cores = config_total_cores(w->cfg),
         .threads_per_core = (guint)w->cfg->topology.threads_per_core,
     };
-    TraceFilter filter = { to->show ? to->show : TRACE_SHOW_DEFAULT, lines };
-    w->trace = trace_stream_new(&ctx, &filter);
-    guint64 limit = (guint64)w->cfg->run.trace_limit;
-    if (to->text)
-        trace_stream_add_sink(w->trace, trace_text_new(to->text, filter.show, !to->show, limit));
-    if (to->perfetto) {
-        TraceSink *s = trace_perfetto_new(to->perfetto, limit, error);
-        if (!s)
-            return FALSE;
-        trace_stream_add_sink(w->trace, s);
-    }
-    if (to->html)
-        trace_stream_add_sink(w->trace, trace_html_new(to->html, limit));
+    w->trace = run_trace_open(&o->trace, &ctx, (guint64)w->cfg->run.trace_limit, error);
+    if (!w->trace)
+        return FALSE;
     memsys_set_trace(w->ms, trace_stream_mem, w->trace);
     machine_set_trace_hook(w->m, trace_stream_core, w->trace);
     return TRUE;

@@ -9,6 +9,7 @@
 #include "sim/base/config.h"
 #include "sim/workload.h"
 #include "sim/run_report.h"
+#include "sim/trace/trace_events.h"
 
 /* What a run traces (sim/trace/trace_events.h): any of the three writers, and the filters they share. */
 typedef struct {
@@ -18,6 +19,11 @@ typedef struct {
     const char *const *lines;    /* --trace-line: variable names or addresses, NULL-terminated; NULL: all */
     guint show;                  /* --trace-only: TraceShow bits; 0: TRACE_SHOW_DEFAULT */
 } RunTraceOptions;
+
+/* The trace stream of `to`'s writers for a run named by `ctx` (copied), its --trace-line
+ * names resolved through ctx->names; NULL with an error for a name the program lacks or a
+ * file that cannot be written.  The caller hooks it to the memory system (and the cores). */
+TraceStream *run_trace_open(const RunTraceOptions *to, const TraceContext *ctx, guint64 limit, GError **error);
 
 typedef struct {
     const char *config;          /* name or path */

@@ -7,6 +7,7 @@
 #include "sim/base/input_file.h"
 #include "sim/base/report.h"
 #include "sim/run.h"
+#include "sim/access_script_run.h"
 #include "sim/run_profile.h"
 #include "sim/repeat.h"
 #include "sim/trace/trace_events.h"
@@ -207,7 +208,7 @@ const guint run_mode_rules_len = G_N_ELEMENTS(run_mode_rules);
 /* What `qsim run` parses; the RunOptions made from it point into it. */
 typedef struct {
     LockFlags lock;
-    char *config, *format, *vs, *scenario, *trace_only, *trace_out, *trace_html, *out, *replay;
+    char *config, *format, *vs, *scenario, *script, *trace_only, *trace_out, *trace_html, *out, *replay;
     char **sets, **trace_lines;
     gint64 seed, writers, repeat, progress;
     gboolean check, no_host_time, native, trace, no_ff, profile;
@@ -222,6 +223,7 @@ static void run_flags_clear(RunFlags *f)
     g_free(f->format);
     g_free(f->vs);
     g_free(f->scenario);
+    g_free(f->script);
     g_free(f->trace_only);
     g_free(f->trace_out);
     g_free(f->trace_html);
@@ -237,7 +239,7 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(RunFlags, run_flags_clear)
 static gboolean run_parse(int *argc, char ***argv, RunFlags *f, RunOptions *o)
 {
     workload_flags_init(&f->wf, &o->workload, WL_RUN);
-    GOptionEntry what[1 + LOCK_FLAGS_N + 2] = {
+    GOptionEntry what[1 + LOCK_FLAGS_N + 3] = {
         { "config", 'c', 0, G_OPTION_ARG_STRING, &f->config, "Machine config: a name from `qsim list configs` or a path (default haswell)", "CFG" },
     };
     lock_flags_entries(&f->lock, what + 1);
@@ -246,6 +248,11 @@ static gboolean run_parse(int *argc, char ***argv, RunFlags *f, RunOptions *o)
         "to a .qs file with an entry point `body`, which each thread calls --iterations times; no lock, no "
         "mutual-exclusion verdict (exit 0 unless it stalls or faults); its `#:` header lines give its options, "
         "which the command line's override (" QSIM_DOC("teaching.md") ")", "NAME|PATH" };
+    what[2 + LOCK_FLAGS_N] = (GOptionEntry){ "script", 0, 0, G_OPTION_ARG_STRING, &f->script,
+        "Run scripted accesses instead of a program, one after another on the memory system alone, e.g. "
+        "'0:ld x, 1:st x, 0:ld x' (THREAD:OP VAR[=VALUE], OP ld, st, xchg, fadd or evict; or a file of them): a "
+        "table of each access's latency, who answered and the line's states after it; with the trace options, "
+        "each access's transitions (" QSIM_DOC("teaching.md") ")", "SCRIPT|FILE" };
     const GOptionEntry how[] = {
         { "writers", 0, 0, G_OPTION_ARG_INT64, &f->writers, "qrwlock: threads taking the write side (sets --threads to readers + writers)", "N" },
         { "seed", 0, 0, G_OPTION_ARG_INT64, &f->seed, "Seed of every random stream (default 1)", "S" },
@@ -531,6 +538,44 @@ static int prepare_run(RunFlags *f, RunOptions *o, ReportFormat *fmt, gboolean r
     return -1;
 }
 
+/* --script: the accesses on the memory system alone; of the rest only the config, --set, --seed,
+ * --check, the format and the trace options apply, and any other option is refused. */
+static int run_script(RunFlags *f)
+{
+    g_autoptr(GError) error = NULL;
+    const struct {
+        gboolean given;
+        const char *what;
+    } others[] = {
+        { f->lock.lock || f->lock.lock_file || f->lock.params, "--lock, --lock-file and --lock-param" },
+        { f->scenario != NULL, "--scenario" },
+        { f->wf.given != 0, "the workload options (a script's accesses name their threads)" },
+        { f->vs || f->native || f->repeat || f->out || f->profile || f->writers != -1 || f->progress != -1 ||
+          f->no_ff, "--vs, --native, --repeat, --out, --profile, --writers, --progress-cycles and --no-fast-forward" },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS(others); i++)
+        if (others[i].given) {
+            cli_eprintf("qsim run: --script runs accesses on the memory system alone: not with %s\n", others[i].what);
+            return QSIM_EXIT_USAGE;
+        }
+    ReportFormat fmt = REPORT_TEXT;
+    if (f->format && !report_format_parse(f->format, &fmt, &error))
+        return cli_fail(error);
+    if (fmt == REPORT_CSV) {
+        cli_eprintf("qsim run: --script reports as text or json\n");
+        return QSIM_EXIT_USAGE;
+    }
+    if ((f->trace_out && !cli_output_path_ok("--trace-out", f->trace_out)) ||
+        (f->trace_html && !cli_output_path_ok("--trace-html", f->trace_html)))
+        return QSIM_EXIT_USAGE;
+    RunOptions o;
+    run_options_init(&o);
+    if (!run_options_from_flags(f, &o, &error))
+        return cli_fail(error);
+    ScriptRunOptions so = { .config = o.config, .sets = o.sets, .seed = o.seed, .check = o.check, .trace = o.trace };
+    return cli_run_script(f->script, &so, fmt);
+}
+
 /* --replay DIR: the kept command line again, on the folder's config and lock; exit 1 unless the
  * report is the kept one byte for byte. */
 static int replay_run(const char *dir)
@@ -610,6 +655,8 @@ int cmd_run(int argc, char **argv)
         return replay_run(f.replay);
     }
     o.command = command;
+    if (f.script)
+        return run_script(&f);
     ReportFormat fmt = REPORT_TEXT;
     int rc = prepare_run(&f, &o, &fmt, FALSE);
     if (rc >= 0)

@@ -8,6 +8,7 @@
 #include <glib.h>
 #include "sim/base/config.h"
 #include "sim/workload.h"
+#include "sim/base/report.h"
 
 /* Where an installed qsim's docs are (make install: $(DOCDIR)), for help texts:
  * QSIM_DOC("isa.md").  --help shows them at cli_doc_dir(). */
@@ -87,6 +88,11 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(LockFlags, lock_flags_clear)
  * `*words` the strings it adds; the caller frees both).  -1 to go on (also when there is no
  * scenario), else the exit status, the problem printed. */
 int cli_scenario_expand(int *argc, char ***argv, char ***expanded, GStrv *words);
+
+/* `qsim run --script SCRIPT` (sim/cli/cli_script.c): SCRIPT a file, or the accesses themselves;
+ * runs them with `o` and prints the table (fmt text) or the JSON report; the exit status. */
+typedef struct ScriptRunOptions ScriptRunOptions;
+int cli_run_script(const char *arg, const ScriptRunOptions *o, ReportFormat fmt);
 
 /* ---- which modes combine ---- */
 
