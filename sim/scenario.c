@@ -2,34 +2,14 @@
 #include <string.h>
 #include "sim/scenario.h"
 #include "sim/base/config.h"
-#include "sim/base/echo.h"
-#include "sim/base/input_file.h"
+#include "sim/lock_find.h"
 
-#define SCENARIO_EXT ".qs"
+#define SCENARIO_EXT ".qs"   /* as a lock's (sim/lock_find.c) */
 #define SCENARIO_DIR "scenarios"
 
 char *scenario_find(const char *name, GError **error)
 {
-    gboolean has_ext = g_str_has_suffix(name, SCENARIO_EXT);
-    if (strchr(name, '/') || (has_ext && g_file_test(name, G_FILE_TEST_EXISTS))) {
-        if (!g_file_test(name, G_FILE_TEST_EXISTS)) {
-            g_autofree char *shown = echo_clip(name);
-            g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_NOENT, "%s: no such scenario file", shown);
-            return NULL;
-        }
-        if (!input_file_check(name, INPUT_LOCK, error))
-            return NULL;
-        return g_strdup(name);
-    }
-    char *found = config_search_file(SCENARIO_DIR, name, SCENARIO_EXT);
-    if (found)
-        return found;
-    g_autofree char *hint = config_not_found_hint(name, SCENARIO_DIR, SCENARIO_EXT);
-    g_autofree char *shown = echo_clip(name);
-    g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_NOENT,
-                "no built-in scenario `%s`%s (`qsim list scenarios` shows them; $QSIM_SCENARIO_PATH adds folders; "
-                "a path to a .qs file works too)", shown, hint);
-    return NULL;
+    return source_find(name, "scenario", SCENARIO_DIR, "$QSIM_SCENARIO_PATH", error);
 }
 
 GPtrArray *scenario_names(void)
