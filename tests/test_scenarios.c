@@ -3,6 +3,7 @@
  * page; a run has no mutual-exclusion verdict, exits 0 unless it stalls or faults; names are
  * found as lock names are; the header's `#:` options apply, and the command line's win. */
 #include <check.h>
+#include <stdlib.h>
 #include <string.h>
 #include <glib/gstdio.h>
 #include "sim/scenario.h"
@@ -54,6 +55,29 @@ START_TEST(test_headline)
     ck_assert_msg(strstr(out, " cycles per iteration\n  per iteration: "), "%s", out);
     ck_assert_msg(strstr(out, "of the scenario's lines (turn)"), "%s", out);
     ck_assert_msg(!strstr(out, "MUTUAL EXCLUSION"), "%s", out);
+    /* over seeds too: it was "ping-pong on teaching ..., separate-line data, ... per acquisition" */
+    g_autofree char *rep = NULL, *err2 = NULL;
+    ck_assert_int_eq(run_qsim_line("run --scenario ping-pong --iterations 2 --repeat 2 --no-host-time", &rep, &err2), 0);
+    ck_assert_msg(g_str_has_prefix(rep, "scenario ping-pong on teaching (x86), 2 threads, no lock, 2 seeds from 1 "
+                                        "(jitter 50 cycles): ") && strstr(rep, " cycles per iteration, 95% interval "),
+                  "%s", rep);
+}
+END_TEST
+
+/* A kept scenario run replays from its folder, byte for byte, the `#:` options kept with it. */
+START_TEST(test_out_and_replay)
+{
+    g_autofree char *dir = g_dir_make_tmp("qsim-scen-XXXXXX", NULL);
+    g_autofree char *kept = g_build_filename(dir, "kept", NULL);
+    g_autofree char *line = g_strdup_printf("run --scenario ping-pong --iterations 2 --out %s", kept);
+    g_autofree char *out = NULL, *err = NULL, *out2 = NULL, *err2 = NULL;
+    ck_assert_msg(run_qsim_line(line, &out, &err) == 0, "%s", err);
+    g_autofree char *replay = g_strdup_printf("run --replay %s", kept);
+    ck_assert_msg(run_qsim_line(replay, &out2, &err2) == 0, "%s", err2);
+    ck_assert_str_eq(out2, out);
+    ck_assert_msg(strstr(err2, "the same report as report.txt, byte for byte"), "%s", err2);
+    g_autofree char *cmd = g_strdup_printf("rm -rf %s", dir);
+    ck_assert_int_eq(system(cmd), 0);
 }
 END_TEST
 
@@ -196,6 +220,7 @@ Suite *make_scenarios_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, test_shipped_run_and_trace, 0, G_N_ELEMENTS(shipped));
     tcase_add_test(tc, test_headline);
+    tcase_add_test(tc, test_out_and_replay);
     tcase_add_test(tc, test_no_lock_no_verdict);
     tcase_add_test(tc, test_find);
     tcase_add_test(tc, test_header_options);
