@@ -83,6 +83,13 @@ static gboolean wire_program(const AccessScript *s, ScriptWiring *w, GError **er
     return TRUE;
 }
 
+/* What the script is called in the trace and the table: its file, or "script" for one given
+ * on the command line. */
+static const char *script_name(const AccessScript *s)
+{
+    return strcmp(s->who, "--script") ? s->who : "script";
+}
+
 static gboolean wire(const AccessScript *s, const ScriptRunOptions *o, ScriptWiring *w, GError **error)
 {
     w->cfg = config_load(o->config, o->sets, error);
@@ -118,7 +125,7 @@ static gboolean wire(const AccessScript *s, const ScriptRunOptions *o, ScriptWir
     w->names = trace_names_new(w->prog, w->layout);
     TraceContext ctx = {
         .config = w->cfg->name,
-        .lock = s->who,
+        .lock = script_name(s),
         .proto = memsys_protocol(w->ms),
         .prog = w->prog,
         .names = w->names,
@@ -203,7 +210,7 @@ JsonNode *access_script_run(const AccessScript *s, const ScriptRunOptions *o, GE
     report_add_string(b, "config", w.cfg->name);
     report_add_string(b, "protocol", memsys_protocol(w.ms)->name);
     report_add_string(b, "harness", "script");
-    report_add_string(b, "script", s->who);
+    report_add_string(b, "script", script_name(s));
     report_add_int(b, "threads", s->nthreads);
     json_builder_set_member_name(b, "accesses");
     json_builder_begin_array(b);
@@ -227,8 +234,10 @@ char *access_script_report_text(JsonNode *report)
     JsonArray *acc = json_object_get_array_member(o, "accesses");
     guint n = json_array_get_length(acc), threads = (guint)json_object_get_int_member(o, "threads");
     GString *s = g_string_new(NULL);
-    g_string_append_printf(s, "script %s on %s (%s): %u access%s, each once the one before it completed\n",
-                           json_object_get_string_member(o, "script"), json_object_get_string_member(o, "config"),
+    const char *name = json_object_get_string_member(o, "script");
+    g_string_append_printf(s, "script%s%s on %s (%s): %u access%s, each once the one before it completed\n",
+                           strcmp(name, "script") ? " " : "", strcmp(name, "script") ? name : "",
+                           json_object_get_string_member(o, "config"),
                            json_object_get_string_member(o, "protocol"), n, n == 1 ? "" : "es");
     guint w = (guint)strlen("access");
     for (guint i = 0; i < n; i++)

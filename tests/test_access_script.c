@@ -126,7 +126,7 @@ START_TEST(test_trace)
         ck_assert_msg(next, "`%s` not after the rows before it in:\n%s", rows[i], err);
         at = next;
     }
-    ck_assert_msg(g_str_has_prefix(out, "script --script on teaching (mesi): 3 accesses, each once the one before it "
+    ck_assert_msg(g_str_has_prefix(out, "script on teaching (mesi): 3 accesses, each once the one before it "
                                         "completed\n"), "%s", out);
     g_autofree char *page = NULL;
     ck_assert(g_file_get_contents(html, &page, NULL, NULL) && strstr(page, "<html"));
