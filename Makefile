@@ -185,7 +185,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_TIMEOUT ?= 30
 FUZZ_CC ?= clang
 fuzz_seeds_config := configs/*.yaml
-fuzz_seeds_asm := locks/*.qs
+fuzz_seeds_asm := locks/*.qs scenarios/*.qs
 fuzz_seeds_run := locks/*.qs
 fuzz_seeds_litmus := tests/litmus/*/*.litmus
 fuzz_seeds_kinds := tests/litmus/*/kinds.txt
@@ -305,7 +305,8 @@ study: qsim
 	sh build-aux/study-adaptive-mutex.sh ./qsim docs/study-adaptive-mutex.md
 
 install: qsim build/qsim.1 build/qsim.bash
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/configs $(DESTDIR)$(DATADIR)/locks $(DESTDIR)$(DATADIR)/sweeps \
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/configs $(DESTDIR)$(DATADIR)/locks $(DESTDIR)$(DATADIR)/scenarios \
+	  $(DESTDIR)$(DATADIR)/sweeps \
 	  $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(DOCDIR)
 	install -m 755 qsim $(DESTDIR)$(BINDIR)/qsim
 	install -m 644 build/qsim.1 $(DESTDIR)$(MANDIR)/man1/qsim.1
@@ -313,6 +314,7 @@ install: qsim build/qsim.1 build/qsim.bash
 	install -m 644 docs/*.md $(DESTDIR)$(DOCDIR)/
 	install -m 644 configs/*.yaml $(DESTDIR)$(DATADIR)/configs/
 	if ls locks/*.qs >/dev/null 2>&1; then install -m 644 locks/*.qs $(DESTDIR)$(DATADIR)/locks/; fi
+	install -m 644 scenarios/*.qs $(DESTDIR)$(DATADIR)/scenarios/
 	install -m 644 sweeps/*.yaml $(DESTDIR)$(DATADIR)/sweeps/
 	install -d $(DESTDIR)$(DATADIR)/validation
 	install -m 644 tests/validation/*.tsv $(DESTDIR)$(DATADIR)/validation/

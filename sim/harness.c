@@ -15,14 +15,41 @@
 #include "sim/harness.h"
 #include "cores/isa/asm.h"
 #include "cores/isa/isa_exec.h"
+#include "sim/scenario.h"
 
 void harness_options_init(HarnessOptions *o)
 {
     *o = (HarnessOptions){ .threads = 1, .iterations = 3, .cs_writes = 1, .data = HARNESS_SEPARATE_LINE };
 }
 
+/* HARNESS_SCENARIO: the scenario's body, iterations times, between the marks. */
+static char *scenario_harness_source(const HarnessOptions *o)
+{
+    GString *g = g_string_new(NULL);
+    g_string_append_printf(g,
+        "# The scenario harness: %u iterations per thread of `" SCENARIO_ENTRY "`.\n"
+        ".entry main\n"
+        "main:\n"
+        "    mov r12, %u\n"
+        "    beq r12, 0, h_done\n"
+        "h_body_loop:\n"
+        "    mark 1\n"
+        "    call " SCENARIO_ENTRY "\n"
+        "    mark 2\n"
+        "    mark 3\n", o->iterations, o->iterations);
+    if (o->think || o->think_always)
+        g_string_append_printf(g, "    work %u\n", o->think);
+    g_string_append(g,
+        "    sub r12, r12, 1\n"
+        "    bne r12, 0, h_body_loop\n"
+        "h_done:\n    halt\n");
+    return g_string_free(g, FALSE);
+}
+
 char *harness_source(const HarnessOptions *o)
 {
+    if (o->mode == HARNESS_SCENARIO)
+        return scenario_harness_source(o);
     GString *g = g_string_new(NULL);
     const char *place = o->data == HARNESS_SAME_LINE ? "with " HARNESS_LOCK_WORD : "own_line";
     g_string_append_printf(g,
@@ -150,12 +177,19 @@ IsaProgram *harness_assemble(const char *lock_file, const char *lock_text, const
     g_autoptr(IsaProgram) alone = asm_assemble_with_params(alone_src, 1, target, params, error);
     if (!alone)
         return NULL;
-    static const char *const writer_calls[] = { "lock", "unlock" }, *const reader_calls[] = { "read_lock", "read_unlock" };
-    for (guint i = 0; i < G_N_ELEMENTS(writer_calls); i++)
-        if (isa_program_find_entry(alone, writer_calls[i]) < 0) {
+    static const char *const writer_calls[] = { "lock", "unlock", NULL }, *const body_calls[] = { SCENARIO_ENTRY, NULL };
+    static const char *const reader_calls[] = { "read_lock", "read_unlock" };
+    const char *const *calls = o->mode == HARNESS_SCENARIO ? body_calls : writer_calls;
+    for (guint i = 0; calls[i]; i++)
+        if (isa_program_find_entry(alone, calls[i]) < 0) {
+            /* the other kind of program: say how to run it */
+            gboolean other = isa_program_find_entry(alone, o->mode == HARNESS_SCENARIO ? "lock" : SCENARIO_ENTRY) >= 0;
             g_set_error(error, ASM_ERROR, ASM_ERROR_INVALID,
-                        "%s: no entry point `%s` (the harness calls it; mark its label with `.entry %s`)", lock_file,
-                        writer_calls[i], writer_calls[i]);
+                        "%s: no entry point `%s` (the harness calls it; mark its label with `.entry %s`)%s", lock_file,
+                        calls[i], calls[i],
+                        !other                          ? ""
+                        : o->mode == HARNESS_SCENARIO ? "; it has `lock`: a lock runs with --lock"
+                                                        : "; it has `" SCENARIO_ENTRY "`: a scenario runs with --scenario");
             return NULL;
         }
     for (guint i = 0; i < G_N_ELEMENTS(reader_calls) && o->readers; i++)

@@ -29,7 +29,15 @@ typedef enum {
     HARNESS_SEPARATE_LINE,   /* they get a line of their own */
 } HarnessPlacement;
 
+/* What the harness wraps: a lock (acquire, a checked critical section, release), or a
+ * scenario's `body` (sim/scenario.h), called once per iteration with nothing checked. */
+typedef enum {
+    HARNESS_LOCK,
+    HARNESS_SCENARIO,
+} HarnessMode;
+
 typedef struct {
+    HarnessMode mode;
     guint threads;           /* for checkers: how many run (the text itself does not depend on it) */
     guint iterations;        /* acquisitions per thread */
     guint cs_writes;         /* extra words written in each critical section */
@@ -42,9 +50,13 @@ typedef struct {
 
 /* Defaults: 1 thread, 3 iterations, 1 extra write, separate line, no work, no think, no readers. */
 void harness_options_init(HarnessOptions *o);
-/* The ISA text of the harness (its position names are "<harness>"). */
+/* The ISA text of the harness (its position names are "<harness>").  In HARNESS_SCENARIO,
+ * per thread: `mark 1; call body; mark 2; mark 3; work think`, iterations times (the marks
+ * make each call an "acquisition" to the report and the progress watchdog); cs_writes, data,
+ * cs_work and readers do not apply and declare nothing. */
 char *harness_source(const HarnessOptions *o);
-/* The program a run executes: the lock (`lock_text`, named `lock_file` in positions) assembled
+/* The program a run executes (for a scenario, read "scenario" for "lock" and `body` for the
+ * entry points): the lock (`lock_text`, named `lock_file` in positions) assembled
  * with the harness text for `o`, for `target`.  Every error says whose it is, never a position
  * in the generated harness: the lock file's own (`file:line:col: ...`); an entry point the
  * harness calls that the lock lacks (`FILE: no entry point `lock` ...`, and for --readers

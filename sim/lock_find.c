@@ -7,13 +7,13 @@
 
 #define LOCK_EXT ".qs"
 
-char *lock_find(const char *name, GError **error)
+char *source_find(const char *name, const char *kind, const char *subdir, const char *env, GError **error)
 {
     gboolean has_ext = g_str_has_suffix(name, LOCK_EXT);
     if (strchr(name, '/') || (has_ext && g_file_test(name, G_FILE_TEST_EXISTS))) {
         if (!g_file_test(name, G_FILE_TEST_EXISTS)) {
             g_autofree char *shown = echo_clip(name);
-            g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_NOENT, "%s: no such lock file", shown);
+            g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_NOENT, "%s: no such %s file", shown, kind);
             return NULL;
         }
         /* There, but perhaps a device or a huge file: refused here, before anyone reads it. */
@@ -21,15 +21,20 @@ char *lock_find(const char *name, GError **error)
             return NULL;
         return g_strdup(name);
     }
-    char *found = config_search_file("locks", name, LOCK_EXT);
+    char *found = config_search_file(subdir, name, LOCK_EXT);
     if (found)
         return found;
-    g_autofree char *hint = config_not_found_hint(name, "locks", LOCK_EXT);
+    g_autofree char *hint = config_not_found_hint(name, subdir, LOCK_EXT);
     g_autofree char *shown = echo_clip(name);
     g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_NOENT,
-                "no built-in lock `%s`%s (`qsim list locks` shows them; $QSIM_LOCK_PATH adds folders; "
-                "a path to a .qs file works too)", shown, hint);
+                "no built-in %s `%s`%s (`qsim list %s` shows them; %s adds folders; a path to a .qs file works too)",
+                kind, shown, hint, subdir, env);
     return NULL;
+}
+
+char *lock_find(const char *name, GError **error)
+{
+    return source_find(name, "lock", "locks", "$QSIM_LOCK_PATH", error);
 }
 
 GPtrArray *lock_names(void)

@@ -15,6 +15,11 @@
  * no lock source (a device, a file over the size limit). */
 char *lock_find(const char *name, GError **error);
 
+/* The lookup lock_find makes, for any ISA source kept in folders as locks are: `kind` names it
+ * in messages ("lock", "scenario"), `subdir` is its folders' name ("locks", "scenarios": also
+ * what `qsim list` calls them), `env` their variable ("$QSIM_LOCK_PATH"). */
+char *source_find(const char *name, const char *kind, const char *subdir, const char *env, GError **error);
+
 /* The names of the locks in the lock folders, sorted. */
 GPtrArray *lock_names(void);
 

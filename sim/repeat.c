@@ -180,14 +180,17 @@ static void headline(GString *s, const RepeatResult *r)
 {
     JsonObject *o = json_node_get_object(r->first);
     const RepeatKey *cpa = repeat_find(r, "cycles_per_acquisition");
-    g_string_append_printf(s, "%s on %s (%s), %" G_GINT64_FORMAT " threads, %s data, %u seeds from %" G_GUINT64_FORMAT
-                              " (jitter %" G_GINT64_FORMAT " cycles)", member_str(r->first, "lock"),
-                           member_str(r->first, "config"), member_str(r->first, "arch"),
-                           json_object_get_int_member(o, "threads"), member_str(r->first, "data"), r->n, r->first_seed,
+    /* a scenario (sim/scenario.h) has no lock: its "acquisitions" are iterations */
+    gboolean scenario = !strcmp(member_str(r->first, "harness"), "scenario");
+    g_autofree char *data = scenario ? g_strdup("no lock") : g_strdup_printf("%s data", member_str(r->first, "data"));
+    g_string_append_printf(s, "%s%s on %s (%s), %" G_GINT64_FORMAT " threads, %s, %u seeds from %" G_GUINT64_FORMAT
+                              " (jitter %" G_GINT64_FORMAT " cycles)", scenario ? "scenario " : "",
+                           member_str(r->first, "lock"), member_str(r->first, "config"), member_str(r->first, "arch"),
+                           json_object_get_int_member(o, "threads"), data, r->n, r->first_seed,
                            json_object_has_member(o, "jitter") ? json_object_get_int_member(o, "jitter") : 0);
     if (cpa)
-        g_string_append_printf(s, ": %.1f cycles per acquisition, 95%% interval %.1f to %.1f", cpa->stats.mean,
-                               cpa->stats.ci_low, cpa->stats.ci_high);
+        g_string_append_printf(s, ": %.1f cycles per %s, 95%% interval %.1f to %.1f", cpa->stats.mean,
+                               scenario ? "iteration" : "acquisition", cpa->stats.ci_low, cpa->stats.ci_high);
     g_string_append_printf(s, "%s\n", r->ok ? "" : "  ** A RUN FAILED **");
 }
 

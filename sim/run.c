@@ -15,6 +15,7 @@
 #include "sim/os/os_model.h"
 #include "sim/placement.h"
 #include "sim/lock_find.h"
+#include "sim/scenario.h"
 #include "sim/provenance.h"
 #include "sim/run_vars.h"
 #include "cores/isa/asm.h"
@@ -202,9 +203,10 @@ static void wiring_free(RunWiring *w)
 
 static gboolean validate_options(const RunOptions *o, GError **error)
 {
-    if (!o->lock == !o->lock_file) {
+    if ((o->lock != NULL) + (o->lock_file != NULL) + (o->scenario != NULL) != 1) {
         g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                    "give one of --lock NAME or --lock-file PATH (`qsim list locks`)");
+                    "give one of --lock NAME, --lock-file PATH (`qsim list locks`) or --scenario NAME (`qsim list "
+                    "scenarios`)");
         return FALSE;
     }
     if (o->progress_cycles && (o->progress_cycles < RUN_PROGRESS_MIN || o->progress_cycles > RUN_PROGRESS_MAX)) {
@@ -221,8 +223,9 @@ static gboolean validate_options(const RunOptions *o, GError **error)
 static gboolean load_lock(const RunOptions *o, char **name, char **text, char **from, GError **error)
 {
     g_autofree char *path = NULL;
+    const char *given = o->lock_file ? o->lock_file : o->lock ? o->lock : o->scenario;
     if (o->lock_text) {
-        *name = g_strdup(o->lock_file ? o->lock_file : o->lock);
+        *name = g_strdup(given);
         *text = g_strdup(o->lock_text);
         return TRUE;
     }
@@ -230,10 +233,10 @@ static gboolean load_lock(const RunOptions *o, char **name, char **text, char **
         path = g_strdup(o->lock_file);
         *name = g_strdup(o->lock_file);
     } else {
-        path = lock_find(o->lock, error);
+        path = o->scenario ? scenario_find(o->scenario, error) : lock_find(o->lock, error);
         if (!path)
             return FALSE;
-        *name = g_strdup(o->lock);
+        *name = g_strdup(given);
     }
     if (!input_file_read(path, INPUT_LOCK, text, NULL, error)) {
         g_clear_pointer(name, g_free);
@@ -263,6 +266,7 @@ static gboolean wire_program(const RunOptions *o, RunWiring *w, GError **error)
         return FALSE;
     HarnessOptions h;
     workload_harness(wl, &h);
+    h.mode = o->scenario ? HARNESS_SCENARIO : HARNESS_LOCK;
     w->harness_text = harness_source(&h);
     /* The config's arch and core.atomics select the lock's conditional code (`.if`). */
     w->prog = harness_assemble(w->lock_name, w->lock_text, &h, asm_target_for_config(w->cfg), o->lock_params, error);
@@ -280,29 +284,47 @@ static guint trace_cpus(const QsimConfig *cfg, const guint *cpus, guint threads)
     return n;
 }
 
-/* The trace stream with the writers asked for, fed by the memory system's, the cores' and the
- * marks' hooks (sim/trace/trace_events.h). */
-static gboolean wire_trace(const RunOptions *o, RunWiring *w, GError **error)
+TraceStream *run_trace_open(const RunTraceOptions *to, const TraceContext *ctx, guint64 limit, GError **error)
 {
-    const RunTraceOptions *to = &o->trace;
-    w->names = trace_names_new(w->prog, w->layout);
     g_autoptr(GArray) lines = g_array_new(FALSE, FALSE, sizeof(uint64_t));
     for (guint i = 0; to->lines && to->lines[i]; i++) {
         uint64_t line;
-        if (!trace_names_find(w->names, to->lines[i], &line)) {
+        if (!trace_names_find(ctx->names, to->lines[i], &line)) {
             GString *known = g_string_new(NULL);
-            const GArray *all = trace_names_lines(w->names);
+            const GArray *all = trace_names_lines(ctx->names);
             for (guint k = 0; k < all->len; k++)
                 g_string_append_printf(known, "%s%s", k ? ", " : "",
-                                       trace_names_line_vars(w->names, g_array_index(all, uint64_t, k)));
+                                       trace_names_line_vars(ctx->names, g_array_index(all, uint64_t, k)));
             g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                         "--trace-line %s: no such variable in the program (variables: %s; or give an address, 0x...)",
                         to->lines[i], known->str);
             g_string_free(known, TRUE);
-            return FALSE;
+            return NULL;
         }
         g_array_append_val(lines, line);
     }
+    TraceFilter filter = { to->show ? to->show : TRACE_SHOW_DEFAULT, lines };
+    TraceStream *t = trace_stream_new(ctx, &filter);
+    if (to->text)
+        trace_stream_add_sink(t, trace_text_new(to->text, filter.show, !to->show, limit));
+    if (to->perfetto) {
+        TraceSink *sink = trace_perfetto_new(to->perfetto, limit, error);
+        if (!sink) {
+            trace_stream_free(t);
+            return NULL;
+        }
+        trace_stream_add_sink(t, sink);
+    }
+    if (to->html)
+        trace_stream_add_sink(t, trace_html_new(to->html, limit));
+    return t;
+}
+
+/* The trace stream with the writers asked for, fed by the memory system's, the cores' and the
+ * marks' hooks (sim/trace/trace_events.h). */
+static gboolean wire_trace(const RunOptions *o, RunWiring *w, GError **error)
+{
+    w->names = trace_names_new(w->prog, w->layout);
     int lock_sym = isa_program_find_sym(w->prog, HARNESS_LOCK_WORD);
     TraceContext ctx = {
         .config = w->cfg->name,
@@ -317,19 +339,9 @@ static gboolean wire_trace(const RunOptions *o, RunWiring *w, GError **error)
         .machine_cores = config_total_cores(w->cfg),
         .threads_per_core = (guint)w->cfg->topology.threads_per_core,
     };
-    TraceFilter filter = { to->show ? to->show : TRACE_SHOW_DEFAULT, lines };
-    w->trace = trace_stream_new(&ctx, &filter);
-    guint64 limit = (guint64)w->cfg->run.trace_limit;
-    if (to->text)
-        trace_stream_add_sink(w->trace, trace_text_new(to->text, filter.show, !to->show, limit));
-    if (to->perfetto) {
-        TraceSink *s = trace_perfetto_new(to->perfetto, limit, error);
-        if (!s)
-            return FALSE;
-        trace_stream_add_sink(w->trace, s);
-    }
-    if (to->html)
-        trace_stream_add_sink(w->trace, trace_html_new(to->html, limit));
+    w->trace = run_trace_open(&o->trace, &ctx, (guint64)w->cfg->run.trace_limit, error);
+    if (!w->trace)
+        return FALSE;
     memsys_set_trace(w->ms, trace_stream_mem, w->trace);
     trace_stream_follow_rows(w->trace, w->ms);
     machine_set_trace_hook(w->m, trace_stream_core, w->trace);
@@ -488,6 +500,23 @@ static guint64 halts_in_lock(const RunWiring *w, GString *why)
 /* Mutual exclusion from the harness's counter and overlap flag; the stall, the lack of
  * progress and the fault from the machine; halts inside the lock from where the cores halted.
  * Sets r->ok, and r->failure when not ok. */
+static RunJudgement judge_run(const RunOptions *o, const RunWiring *w, RunResult *r);
+
+/* A scenario has no lock to judge: only whether it ran to its end.  Sets r as judge_run does. */
+static RunJudgement judge_scenario(const RunWiring *w, RunResult *r)
+{
+    RunJudgement v = { .mutual_exclusion = TRUE,
+                       .stalled = w->outcome == MACHINE_STALLED || w->outcome == MACHINE_NO_PROGRESS,
+                       .faulted = w->outcome == MACHINE_FAULT };
+    r->ok = !v.stalled && !v.faulted;
+    if (!r->ok)
+        r->failure = g_strdup_printf("the scenario %s: %s", v.faulted ? "faulted" : w->outcome == MACHINE_STALLED
+                                                                          ? "stalled (no core retired anything)"
+                                                                          : "made no progress (no iteration ended)",
+                                     machine_stall_report(w->m));
+    return v;
+}
+
 static RunJudgement judge_run(const RunOptions *o, const RunWiring *w, RunResult *r)
 {
     const WorkloadOptions *wl = &o->workload;
@@ -649,7 +678,13 @@ static JsonNode *report_run(const RunOptions *o, RunWiring *w, const RunJudgemen
     /* The lock's `.param` values as run, for a lock that has any; on an SMT machine, which
      * threads shared a core. */
     JsonObject *identity = NULL;
+    if (o->scenario) {
+        identity = json_object_new();
+        json_object_set_string_member(identity, "harness", "scenario");
+    }
     if (w->cfg->topology.threads_per_core > 1) {
+        if (!identity)
+            identity = json_object_new();
         identity = json_object_new();
         json_object_set_array_member(identity, "smt_siblings", smt_siblings(w->cfg, w->cores, o->workload.threads));
     }
@@ -676,6 +711,7 @@ static JsonNode *report_run(const RunOptions *o, RunWiring *w, const RunJudgemen
         { "faulted", v->faulted },
         { "halted_in_lock", v->halted_in_lock },
     };
+    guint skip = o->scenario ? 1 : 0; /* a scenario has no mutual-exclusion verdict (nor a lock to halt in) */
     mark_log_merge(&w->log);
     /* The measured window: the whole run, or --duration after --warmup. */
     Cycle cycles = machine_cycles(w->m);
@@ -704,8 +740,8 @@ static JsonNode *report_run(const RunOptions *o, RunWiring *w, const RunJudgemen
         .place_key = "core",
         .place = phys ? phys : w->cores,
         .place_cpu = phys ? w->cores : NULL,
-        .verdicts = verdicts,
-        .nverdicts = G_N_ELEMENTS(verdicts),
+        .verdicts = verdicts + skip,
+        .nverdicts = o->scenario ? 2 : G_N_ELEMENTS(verdicts),
         .groups = groups,
         .ngroups = G_N_ELEMENTS(groups),
         .host_time = o->host_time,
@@ -744,7 +780,7 @@ gboolean run_simulation(const RunOptions *o, RunResult *r, GError **error)
             return FALSE;
         }
     }
-    RunJudgement v = judge_run(o, &w, r);
+    RunJudgement v = o->scenario ? judge_scenario(&w, r) : judge_run(o, &w, r);
     r->report = report_run(o, &w, &v);
     r->config_yaml = config_to_yaml(w.cfg);
     r->lock_source = g_strdup(w.lock_text);
@@ -793,9 +829,45 @@ GPtrArray *run_warnings(const RunOptions *o, JsonNode *report)
     return w;
 }
 
+/* The lines of a scenario's variables, "a, b" (the report's lock_lines: every variable not the harness's). */
+static char *lines_named(JsonObject *o)
+{
+    const char *lines = json_object_get_string_member_with_default(o, "lock_lines", "");
+    g_auto(GStrv) names = g_strsplit(lines, " ", -1);
+    g_autofree char *joined = g_strjoinv(", ", names);
+    return *lines ? g_strdup_printf(" (%s)", joined) : g_strdup("");
+}
+
+/* A scenario's headline: no lock, so an "acquisition" is one call of its body, an iteration. */
+static char *scenario_headline(JsonObject *o)
+{
+    gint64 n = json_object_get_int_member(o, "acquisitions");
+    gboolean ended = json_object_get_boolean_member_with_default(o, "stalled", FALSE) ||
+                     json_object_get_boolean_member_with_default(o, "faulted", FALSE);
+    g_autofree char *named = lines_named(o);
+    double per = (double)MAX(n, 1);
+    JsonNode *cpa = json_object_get_member(o, "cycles_per_acquisition");
+    g_autofree char *cost = ended || !cpa || JSON_NODE_HOLDS_NULL(cpa)
+        ? g_strdup_printf("UNFINISHED after %" G_GINT64_FORMAT " cycles and %" G_GINT64_FORMAT " iterations",
+                          json_object_get_int_member_with_default(o, "cycles", 0), n)
+        : g_strdup_printf("%.1f cycles per iteration", json_node_get_double(cpa));
+    return g_strdup_printf("scenario %s on %s (%s), %" G_GINT64_FORMAT " threads, no lock: %s\n"
+                           "  per iteration: %.2f memory-ordering machine clears, %.2f RFOs and %.2f invalidations of "
+                           "the scenario's lines%s, %.2f L1 misses of them, %.1f paused cycles\n\n",
+                           json_object_get_string_member(o, "lock"), json_object_get_string_member(o, "config"),
+                           json_object_get_string_member(o, "arch"), json_object_get_int_member(o, "threads"), cost,
+                           (double)member_int(o, "machine_clears.memory_ordering") / per,
+                           (double)member_int(o, "coherence.lock_lines.rfo") / per,
+                           (double)member_int(o, "coherence.lock_lines.invalidations") / per, named,
+                           (double)member_int(o, "coherence.lock_lines.l1_misses") / per,
+                           (double)member_int(o, "paused_cycles") / per);
+}
+
 char *run_headline(JsonNode *report)
 {
     JsonObject *o = json_node_get_object(report);
+    if (!g_strcmp0(json_object_get_string_member_with_default(o, "harness", NULL), "scenario"))
+        return scenario_headline(o);
     gint64 acq = MAX(json_object_get_int_member(o, "acquisitions"), 1);
     GString *s = g_string_new(NULL);
     JsonNode *cpa = json_object_get_member(o, "cycles_per_acquisition");
@@ -820,10 +892,7 @@ char *run_headline(JsonNode *report)
                            json_object_get_string_member(o, "data"), cost,
                            json_object_get_boolean_member(o, "mutual_exclusion") ? "" : "  ** MUTUAL EXCLUSION VIOLATED **");
     /* The lock's lines: every line a variable of the lock lives in (its nodes and slots too). */
-    const char *lines = json_object_get_string_member_with_default(o, "lock_lines", "");
-    g_auto(GStrv) names = g_strsplit(lines, " ", -1);
-    g_autofree char *joined = g_strjoinv(", ", names);
-    g_autofree char *named = *lines ? g_strdup_printf(" (%s)", joined) : g_strdup("");
+    g_autofree char *named = lines_named(o);
     g_string_append_printf(s, "  per acquisition: %.2f memory-ordering machine clears, %.2f RFOs and %.2f "
                               "invalidations of the lock's lines%s, %.2f atomics (%.2f failed CAS), %.1f atomic "
                               "cycles, %.1f paused cycles\n\n",

@@ -9,6 +9,7 @@
 #include "sim/base/config.h"
 #include "sim/workload.h"
 #include "sim/run_report.h"
+#include "sim/trace/trace_events.h"
 
 /* What a run traces (sim/trace/trace_events.h): any of the three writers, and the filters they share. */
 typedef struct {
@@ -19,11 +20,17 @@ typedef struct {
     guint show;                  /* --trace-only: TraceShow bits; 0: TRACE_SHOW_DEFAULT */
 } RunTraceOptions;
 
+/* The trace stream of `to`'s writers for a run named by `ctx` (copied), its --trace-line
+ * names resolved through ctx->names; NULL with an error for a name the program lacks or a
+ * file that cannot be written.  The caller hooks it to the memory system (and the cores). */
+TraceStream *run_trace_open(const RunTraceOptions *to, const TraceContext *ctx, guint64 limit, GError **error);
+
 typedef struct {
     const char *config;          /* name or path */
     const char *const *sets;     /* "key.path=value" overrides, NULL-terminated, may be NULL */
     const char *lock;            /* lock name or path (lock_find), or NULL when lock_file is given */
     const char *lock_file;
+    const char *scenario;        /* or a scenario's name or path (scenario_find): no lock at all */
     const char *const *lock_params; /* the lock's `.param` values, "NAME=VALUE", NULL-terminated, may be NULL */
     WorkloadOptions workload;    /* threads, iterations, critical section... (sim/workload.h) */
     guint64 seed;
@@ -58,7 +65,7 @@ guint64 run_progress_default(const WorkloadOptions *w, guint64 stall_cycles);
 
 typedef struct {
     JsonNode *report;            /* the report tree (owned) */
-    gboolean ok;                 /* mutual exclusion held and the run did not stall */
+    gboolean ok;                 /* mutual exclusion held (a scenario: not judged) and the run did not stall */
     char *failure;               /* when !ok: why, with what each core waited on */
     char *config_yaml;           /* what it ran: the effective config (config_to_yaml) ... */
     char *lock_source;           /* ... and the lock's source (what `--out` keeps) */

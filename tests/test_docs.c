@@ -135,7 +135,7 @@ START_TEST(test_list_subjects)
 {
     g_autofree char *err = NULL, *help = NULL;
     ck_assert_int_eq(run_qsim_line("list dogs", NULL, &err), 2);
-    ck_assert_msg(strstr(err, "`qsim list configs|locks|options|counters|report`"), "%s", err);
+    ck_assert_msg(strstr(err, "`qsim list configs|locks|scenarios|options|counters|report`"), "%s", err);
     ck_assert_int_eq(run_qsim_line("list --help", &help, NULL), 0);
     ck_assert_msg(strstr(help, "options") && strstr(help, QSIM_SRCDIR "/docs/workload.md") &&
                       strstr(help, QSIM_SRCDIR "/docs/counters.md") && strstr(help, QSIM_SRCDIR "/docs/report.md"),

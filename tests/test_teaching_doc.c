@@ -1,5 +1,6 @@
 /* docs/teaching.md is tested, so that its outputs and answers cannot go stale:
- *  - every ```console block's `$ qsim ...` command runs and exits 0, and the lines shown under
+ *  - every ```console block's `$ qsim ...` command (split into words as the shell splits it)
+ *    runs and exits 0, and the lines shown under
  *    it are what it prints: in order, adjacent unless a `...` line stands between them, from
  *    the first line of the output unless the block starts with `...`, to the last unless it
  *    ends with one (`> /dev/null` at the end: the lines are what it prints on stderr, the
@@ -195,12 +196,9 @@ START_TEST(test_outputs_are_what_qsim_prints)
             if (trace)
                 cmd[strlen(cmd) - strlen(" > /dev/null")] = '\0';
             ck_assert_msg(!strchr(cmd, '"') && !strchr(cmd, '|'), "qsim %s: keep commands plain", cmd);
-            g_auto(GStrv) args = g_strsplit(cmd, " ", -1);
-            for (guint a = 0; args[a]; a++) /* 'mcs_node[2]': quoted for the shell */
-                if (args[a][0] == '\'' && g_str_has_suffix(args[a], "'") && strlen(args[a]) >= 2) {
-                    memmove(args[a], args[a] + 1, strlen(args[a]));
-                    args[a][strlen(args[a]) - 1] = '\0';
-                }
+            /* split as the shell splits what a reader pastes: 'mcs_node[2]', '0:ld x, 1:st x' */
+            g_auto(GStrv) args = NULL;
+            ck_assert_msg(g_shell_parse_argv(cmd, NULL, &args, NULL), "qsim %s: not a shell command line", cmd);
             g_autofree char *out = NULL, *err = NULL;
             int rc = run_qsim((const char *const *)args, &out, &err);
             ck_assert_msg(rc == 0, "docs/teaching.md, %s: qsim %s exits %d: %s", sec->title, cmd, rc, err);

@@ -361,6 +361,7 @@ static const struct {
 } search_path_envs[] = {
     { "configs", "QSIM_CONFIG_PATH" },
     { "locks", "QSIM_LOCK_PATH" },
+    { "scenarios", "QSIM_SCENARIO_PATH" },
 };
 
 GPtrArray *config_search_dirs(const char *subdir)

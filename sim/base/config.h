@@ -186,7 +186,8 @@ char *config_reference_markdown(void);
 /* Every key that applies to the configs' arch holds the same value in both. */
 gboolean config_equal(const QsimConfig *a, const QsimConfig *b);
 /* The folders qsim's data files of one kind are looked up in, in order: for "configs" the
- * entries of $QSIM_CONFIG_PATH, for "locks" those of $QSIM_LOCK_PATH (colon-separated); then
+ * entries of $QSIM_CONFIG_PATH, for "locks" those of $QSIM_LOCK_PATH, for "scenarios" those of
+ * $QSIM_SCENARIO_PATH (colon-separated); then
  * the source tree (for a binary run from it) and the installed data folder. */
 GPtrArray *config_search_dirs(const char *subdir);
 /* The names (file names less `ext`) in those folders, sorted, the first folder winning a name;

@@ -1,7 +1,7 @@
 /* `qsim completion bash`: a bash completion script made from the command table and each
  * command's options (cli_describe_commands), so it offers exactly what the commands parse.
- * Config and lock names are asked of `qsim list` when completing, so $QSIM_CONFIG_PATH and
- * $QSIM_LOCK_PATH count.  `make install` installs it as
+ * Config, lock and scenario names are asked of `qsim list` when completing, so $QSIM_CONFIG_PATH,
+ * $QSIM_LOCK_PATH and $QSIM_SCENARIO_PATH count.  `make install` installs it as
  * $(BASHCOMPDIR)/qsim. */
 #include <stdio.h>
 #include <string.h>
@@ -13,6 +13,7 @@ typedef enum {
     COMPLETE_NOTHING,     /* a number, a CPU list: nothing to offer */
     COMPLETE_CONFIGS,     /* config names and *.yaml files */
     COMPLETE_LOCKS,       /* lock names and *.qs files */
+    COMPLETE_SCENARIOS,   /* scenario names and *.qs files */
     COMPLETE_CONFIG_KEYS, /* key.path= for --set */
     COMPLETE_FILES,
     COMPLETE_SWEEPS,      /* *.yaml files and folders (a sweep file) */
@@ -46,6 +47,7 @@ static CompleteKind classify(const char *long_name, const char *arg)
         CompleteKind kind;
     } by_name[] = {
         { "config", COMPLETE_CONFIGS }, { "lock", COMPLETE_LOCKS }, { "vs", COMPLETE_LOCKS },
+        { "scenario", COMPLETE_SCENARIOS },
         { "set", COMPLETE_CONFIG_KEYS },
     };
     for (guint i = 0; long_name && i < G_N_ELEMENTS(by_name); i++)
@@ -77,6 +79,10 @@ static void emit_reply(GString *s, CompleteKind kind, const char *arg)
         break;
     case COMPLETE_LOCKS:
         g_string_append(s, "COMPREPLY=($(compgen -W \"$(_qsim_names locks)\" -- \"$cur\") "
+                           "$(compgen -f -X '!*.qs' -- \"$cur\"))");
+        break;
+    case COMPLETE_SCENARIOS:
+        g_string_append(s, "COMPREPLY=($(compgen -W \"$(_qsim_names scenarios)\" -- \"$cur\") "
                            "$(compgen -f -X '!*.qs' -- \"$cur\"))");
         break;
     case COMPLETE_CONFIG_KEYS:
@@ -112,7 +118,7 @@ static char *bash_script(void)
     for (guint i = 0; i < qsim_config_schema_len; i++)
         g_string_append_printf(s, "%s%s=", i ? " " : "", qsim_config_schema[i].path);
     g_string_append(s, "\"\n\n"
-                       "# Names from `qsim list configs|locks` (the first word of each line).\n"
+                       "# Names from `qsim list configs|locks|scenarios` (the first word of each line).\n"
                        "_qsim_names()\n{\n"
                        "    \"${COMP_WORDS[0]}\" list \"$1\" 2>/dev/null |\n"
                        "        while read -r name _; do echo \"$name\"; done\n"

@@ -1,4 +1,4 @@
-/* `qsim list configs|locks`: what the search folders hold, sorted by name.
+/* `qsim list configs|locks|scenarios`: what the search folders hold, sorted by name.
  * `qsim list options|counters|report`: the workload options, the counters and the report keys,
  * as the Markdown pages `make docs` writes (docs/workload.md, docs/counters.md, docs/report.md). */
 #include <stdio.h>
@@ -67,6 +67,7 @@ static void print_names(const char *subdir, const char *ext, gboolean yaml)
 
 static void print_configs(void) { print_names("configs", ".yaml", TRUE); }
 static void print_locks(void) { print_names("locks", ".qs", FALSE); }
+static void print_scenarios(void) { print_names("scenarios", ".qs", FALSE); }
 
 static void print_options(void)
 {
@@ -165,6 +166,7 @@ static const struct {
 } subjects[] = {
     { "configs", "the machine configs qsim finds, a line each", print_configs },
     { "locks", "the built-in locks qsim finds, a line each", print_locks },
+    { "scenarios", "the scenarios `qsim run --scenario` finds (no lock to write), a line each", print_scenarios },
     { "options", "the workload options of run, native, verify and sweeps (Markdown, " QSIM_DOC("workload.md") ")",
       print_options },
     { "counters", "every counter a report can hold, with its meaning (Markdown, " QSIM_DOC("counters.md") ")",
@@ -175,9 +177,9 @@ static const struct {
 int cmd_list(int argc, char **argv)
 {
     g_autoptr(GString) params = g_string_new(NULL);
-    g_autoptr(GString) summary = g_string_new("List what qsim knows.  Configs and locks are found in\n"
-                                              "$QSIM_CONFIG_PATH (configs), $QSIM_LOCK_PATH (locks), the source tree or the installed\n"
-                                              "data folder.\n"
+    g_autoptr(GString) summary = g_string_new("List what qsim knows.  Configs, locks and scenarios are found in\n"
+                                              "$QSIM_CONFIG_PATH (configs), $QSIM_LOCK_PATH (locks), $QSIM_SCENARIO_PATH (scenarios),\n"
+                                              "the source tree or the installed data folder.\n"
                                               "(The config keys: `qsim config --reference`.)\n");
     for (guint i = 0; i < G_N_ELEMENTS(subjects); i++) {
         g_string_append_printf(params, "%s%s", i ? "|" : "", subjects[i].name);

@@ -7,6 +7,7 @@
 #include "sim/base/input_file.h"
 #include "sim/base/report.h"
 #include "sim/run.h"
+#include "sim/access_script_run.h"
 #include "sim/run_profile.h"
 #include "sim/repeat.h"
 #include "sim/trace/trace_events.h"
@@ -203,7 +204,7 @@ const guint run_mode_rules_len = G_N_ELEMENTS(run_mode_rules);
 /* What `qsim run` parses; the RunOptions made from it point into it. */
 typedef struct {
     LockFlags lock;
-    char *config, *format, *vs, *trace_only, *trace_out, *trace_html, *out, *replay;
+    char *config, *format, *vs, *scenario, *script, *trace_only, *trace_out, *trace_html, *out, *replay;
     char **sets, **trace_lines;
     gint64 seed, writers, repeat, progress;
     gboolean check, no_host_time, native, trace, no_ff, profile;
@@ -217,6 +218,8 @@ static void run_flags_clear(RunFlags *f)
     g_free(f->config);
     g_free(f->format);
     g_free(f->vs);
+    g_free(f->scenario);
+    g_free(f->script);
     g_free(f->trace_only);
     g_free(f->trace_out);
     g_free(f->trace_html);
@@ -232,10 +235,20 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(RunFlags, run_flags_clear)
 static gboolean run_parse(int *argc, char ***argv, RunFlags *f, RunOptions *o)
 {
     workload_flags_init(&f->wf, &o->workload, WL_RUN);
-    GOptionEntry what[1 + LOCK_FLAGS_N + 1] = {
+    GOptionEntry what[1 + LOCK_FLAGS_N + 3] = {
         { "config", 'c', 0, G_OPTION_ARG_STRING, &f->config, "Machine config: a name from `qsim list configs` or a path (default haswell)", "CFG" },
     };
     lock_flags_entries(&f->lock, what + 1);
+    what[1 + LOCK_FLAGS_N] = (GOptionEntry){ "scenario", 0, 0, G_OPTION_ARG_STRING, &f->scenario,
+        "Run a scenario instead of a lock: a name from `qsim list scenarios` (or $QSIM_SCENARIO_PATH), or a path "
+        "to a .qs file with an entry point `body`, which each thread calls --iterations times; no lock, no "
+        "mutual-exclusion verdict (exit 0 unless it stalls or faults); its `#:` header lines give its options, "
+        "which the command line's override (" QSIM_DOC("teaching.md") ")", "NAME|PATH" };
+    what[2 + LOCK_FLAGS_N] = (GOptionEntry){ "script", 0, 0, G_OPTION_ARG_STRING, &f->script,
+        "Run scripted accesses instead of a program, one after another on the memory system alone, e.g. "
+        "'0:ld x, 1:st x, 0:ld x' (THREAD:OP VAR[=VALUE], OP ld, st, xchg, fadd or evict; or a file of them): a "
+        "table of each access's latency, who answered and the line's states after it; with the trace options, "
+        "each access's transitions (" QSIM_DOC("teaching.md") ")", "SCRIPT|FILE" };
     const GOptionEntry how[] = {
         { "writers", 0, 0, G_OPTION_ARG_INT64, &f->writers, "qrwlock: threads taking the write side (sets --threads to readers + writers)", "N" },
         { "seed", 0, 0, G_OPTION_ARG_INT64, &f->seed, "Seed of every random stream (default 1)", "S" },
@@ -323,6 +336,7 @@ static gboolean run_options_from_flags(RunFlags *f, RunOptions *o, GError **erro
     o->lock_params = (const char *const *)f->lock.params;
     o->lock = f->lock.lock;
     o->lock_file = f->lock.lock_file;
+    o->scenario = f->scenario;
     o->seed = (guint64)f->seed;
     o->check = f->check;
     o->host_time = !f->no_host_time;
@@ -456,15 +470,48 @@ static int run_once(const RunOptions *o, const char *vs, gboolean native, Report
     return rc;
 }
 
+/* What a scenario refuses, a row each: it has no lock to compare, run natively or split into
+ * readers, and no critical section to shape. */
+static const struct {
+    const char *option;        /* a workload row's flag, or NULL for one of run's own */
+    const char *message;
+} scenario_refuses[] = {
+    { NULL, "--vs compares two locks; a scenario has none (run each scenario on its own)" },
+    { NULL, "--native runs a lock on the host; a scenario runs on the model only" },
+    { NULL, "--writers and --readers take the sides of a reader/writer lock; a scenario has none" },
+    { "readers", "--writers and --readers take the sides of a reader/writer lock; a scenario has none" },
+    { "cs-writes", "--cs-writes shapes the lock's critical section; a scenario has none (its `body` is all it runs)" },
+    { "cs-work", "--cs-work shapes the lock's critical section; a scenario has none (its `body` is all it runs)" },
+    { "data", "--data places the lock's critical-section data; a scenario places its own variables" },
+};
+
+/* --scenario with an option it cannot take: FALSE after printing the refusal. */
+static gboolean scenario_flags_ok(const RunFlags *f)
+{
+    const gboolean own[] = { f->vs != NULL, f->native, f->writers != -1 };
+    for (guint i = 0; i < G_N_ELEMENTS(scenario_refuses); i++) {
+        gboolean given = scenario_refuses[i].option ? workload_flags_given(&f->wf, scenario_refuses[i].option)
+                                                    : own[i];
+        if (given) {
+            cli_eprintf("qsim run: --scenario: %s\n", scenario_refuses[i].message);
+            return FALSE;
+        }
+    }
+    return TRUE;
+}
+
 /* From the parsed flags to the options and format: -1 when all is well, else the exit status
  * (the problem printed).  A replay reads its lock from the folder, not from --lock-file. */
 static int prepare_run(RunFlags *f, RunOptions *o, ReportFormat *fmt, gboolean replaying)
 {
     g_autoptr(GError) error = NULL;
-    if (!f->lock.lock == !f->lock.lock_file) {
-        cli_eprintf("qsim run: give one of --lock NAME|PATH or --lock-file PATH (`qsim list locks`)\n");
+    if ((f->lock.lock != NULL) + (f->lock.lock_file != NULL) + (f->scenario != NULL) != 1) {
+        cli_eprintf("qsim run: give one of --lock NAME|PATH or --lock-file PATH (`qsim list locks`), or --scenario "
+                    "NAME|PATH (`qsim list scenarios`)\n");
         return QSIM_EXIT_USAGE;
     }
+    if (f->scenario && !scenario_flags_ok(f))
+        return QSIM_EXIT_USAGE;
     /* The runner reads the file; a device or an oversized one is refused before it does. */
     if (!replaying && f->lock.lock_file && !input_file_check(f->lock.lock_file, INPUT_LOCK, &error))
         return cli_fail(error);
@@ -489,6 +536,44 @@ static int prepare_run(RunFlags *f, RunOptions *o, ReportFormat *fmt, gboolean r
     if (f->out || replaying)
         o->host_time = FALSE;
     return -1;
+}
+
+/* --script: the accesses on the memory system alone; of the rest only the config, --set, --seed,
+ * --check, the format and the trace options apply, and any other option is refused. */
+static int run_script(RunFlags *f)
+{
+    g_autoptr(GError) error = NULL;
+    const struct {
+        gboolean given;
+        const char *what;
+    } others[] = {
+        { f->lock.lock || f->lock.lock_file || f->lock.params, "--lock, --lock-file and --lock-param" },
+        { f->scenario != NULL, "--scenario" },
+        { f->wf.given != 0, "the workload options (a script's accesses name their threads)" },
+        { f->vs || f->native || f->repeat || f->out || f->profile || f->writers != -1 || f->progress != -1 ||
+          f->no_ff, "--vs, --native, --repeat, --out, --profile, --writers, --progress-cycles and --no-fast-forward" },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS(others); i++)
+        if (others[i].given) {
+            cli_eprintf("qsim run: --script runs accesses on the memory system alone: not with %s\n", others[i].what);
+            return QSIM_EXIT_USAGE;
+        }
+    ReportFormat fmt = REPORT_TEXT;
+    if (f->format && !report_format_parse(f->format, &fmt, &error))
+        return cli_fail(error);
+    if (fmt == REPORT_CSV) {
+        cli_eprintf("qsim run: --script reports as text or json\n");
+        return QSIM_EXIT_USAGE;
+    }
+    if ((f->trace_out && !cli_output_path_ok("--trace-out", f->trace_out)) ||
+        (f->trace_html && !cli_output_path_ok("--trace-html", f->trace_html)))
+        return QSIM_EXIT_USAGE;
+    RunOptions o;
+    run_options_init(&o);
+    if (!run_options_from_flags(f, &o, &error))
+        return cli_fail(error);
+    ScriptRunOptions so = { .config = o.config, .sets = o.sets, .seed = o.seed, .check = o.check, .trace = o.trace };
+    return cli_run_script(f->script, &so, fmt);
 }
 
 /* --replay DIR: the kept command line again, on the folder's config and lock; exit 1 unless the
@@ -541,9 +626,17 @@ static int replay_run(const char *dir)
 
 int cmd_run(int argc, char **argv)
 {
-    g_auto(GStrv) words = words_without_out(argc, argv);
+    /* The command as typed, for the report; a replay takes no other word. */
     g_autofree char *command = provenance_command_line(argc, argv);
     int typed = argc;
+    /* A scenario's `#:` options go before the command line's, which then override them; a kept
+     * run (--out) keeps them, so that its replay needs no scenario file. */
+    g_autofree char **expanded = NULL;
+    g_auto(GStrv) scenario_words = NULL;
+    int rc0 = cli_scenario_expand(&argc, &argv, &expanded, &scenario_words);
+    if (rc0 >= 0)
+        return rc0;
+    g_auto(GStrv) words = words_without_out(argc, argv);
     RunOptions o;
     run_options_init(&o);
     g_auto(RunFlags) f = { .seed = (gint64)o.seed, .writers = -1, .progress = -1 };
@@ -562,6 +655,8 @@ int cmd_run(int argc, char **argv)
         return replay_run(f.replay);
     }
     o.command = command;
+    if (f.script)
+        return run_script(&f);
     ReportFormat fmt = REPORT_TEXT;
     int rc = prepare_run(&f, &o, &fmt, FALSE);
     if (rc >= 0)

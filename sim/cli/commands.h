@@ -8,6 +8,7 @@
 #include <glib.h>
 #include "sim/base/config.h"
 #include "sim/workload.h"
+#include "sim/base/report.h"
 
 /* Where an installed qsim's docs are (make install: $(DOCDIR)), for help texts:
  * QSIM_DOC("isa.md").  --help shows them at cli_doc_dir(). */
@@ -81,6 +82,17 @@ typedef struct {
 void lock_flags_entries(LockFlags *f, GOptionEntry entries[LOCK_FLAGS_N]);
 void lock_flags_clear(LockFlags *f);
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(LockFlags, lock_flags_clear)
+
+/* `qsim run --scenario NAME` (sim/cli/cli_scenario.c): when argv names a scenario, its header's
+ * `#:` options are put after argv[0] and before the rest (`*expanded` holds the new vector,
+ * `*words` the strings it adds; the caller frees both).  -1 to go on (also when there is no
+ * scenario), else the exit status, the problem printed. */
+int cli_scenario_expand(int *argc, char ***argv, char ***expanded, GStrv *words);
+
+/* `qsim run --script SCRIPT` (sim/cli/cli_script.c): SCRIPT a file, or the accesses themselves;
+ * runs them with `o` and prints the table (fmt text) or the JSON report; the exit status. */
+typedef struct ScriptRunOptions ScriptRunOptions;
+int cli_run_script(const char *arg, const ScriptRunOptions *o, ReportFormat fmt);
 
 /* ---- which modes combine ---- */
 

@@ -49,6 +49,15 @@ static const CohRow *ctl_row(const Ctl *c, guint s, guint e)
     return NULL;
 }
 
+/* Whether state s has a row of its own. */
+static gboolean ctl_row_any(const Ctl *c, guint s)
+{
+    for (guint i = 0; i < c->n; i++)
+        if (c->rows[i].state == s)
+            return TRUE;
+    return FALSE;
+}
+
 /* States with rows, stable ones first, each kind in the enum's order; events with rows in
  * the enum's order. */
 static GArray *ctl_states(const Ctl *c)
@@ -368,26 +377,57 @@ static void reach_stable(const Ctl *c, guint t, guint8 *seen, GArray *ends, GArr
 static const char *const group_style[] = { "solid", "dashed", "dotted" };
 static const char *const group_color[] = { "black", "firebrick", "navy" };
 
-static void dot_controller(GString *out, const Ctl *c, const char *prefix, gboolean transient)
+/* The transient states reached from stable state `focus` through transient states only (its
+ * slide): marked 1 in `in`, `focus` too; the stable states they end in marked 2. */
+static void focus_states(const Ctl *c, guint focus, guint8 *in)
+{
+    in[focus] = 1;
+    for (gboolean grew = TRUE; grew;) {
+        grew = FALSE;
+        for (guint i = 0; i < c->n; i++) {
+            const CohRow *r = &c->rows[i];
+            if (in[r->state] != 1 || is_stall(c, r) || r->next == r->state || in[r->next])
+                continue;
+            in[r->next] = c->stable(r->next) ? 2 : 1;
+            grew = TRUE;
+        }
+    }
+}
+
+/* A slide's edge labels wrap at this many characters. */
+#define SLIDE_LABEL_W 28
+
+/* One controller's states and edges; `focus` a stable state to draw only its slide
+ * (focus_states, implies transient), or G_MAXUINT for all. */
+static void dot_controller(GString *out, const Ctl *c, const char *prefix, gboolean transient, guint focus)
 {
     g_autoptr(GArray) states = ctl_states(c);
     /* states only entered (a next state with no rows of its own) still appear */
     g_autofree guint8 *used = g_new0(guint8, c->nstates);
+    g_autofree guint8 *in = g_new0(guint8, c->nstates);
+    if (focus != G_MAXUINT) {
+        focus_states(c, focus, in);
+        transient = TRUE;
+    }
     for (guint i = 0; i < c->n; i++)
-        used[c->rows[i].state] = used[c->rows[i].next] = 1;
-    g_string_append_printf(out, "  subgraph cluster_%s {\n    label=\"%s\";\n", prefix, c->title);
+        if (focus == G_MAXUINT || in[c->rows[i].state] == 1)
+            used[c->rows[i].state] = used[c->rows[i].next] = 1;
+    if (focus == G_MAXUINT)
+        g_string_append_printf(out, "  subgraph cluster_%s {\n    label=\"%s\";\n", prefix, c->title);
     for (guint s = 0; s < c->nstates; s++) {
-        if (!used[s] || (!transient && !c->stable(s)))
+        if (!used[s] || (!transient && !c->stable(s)) || (focus != G_MAXUINT && !in[s]))
             continue;
+        /* on a slide, the stable states its transients end in are the other slides' (dashed) */
+        const char *style = !c->stable(s)              ? ", shape=box, style=\"rounded,filled\", fillcolor=lightyellow"
+                            : focus != G_MAXUINT && s != focus ? ", shape=circle, style=dashed"
+                                                               : ", shape=circle, style=bold";
         g_string_append_printf(out, "    %s_%s [label=\"%s\", tooltip=\"%s\"%s];\n", prefix, c->state_name(s),
-                               c->state_name(s), c->state_doc(s),
-                               c->stable(s) ? ", shape=circle, style=bold"
-                                            : ", shape=box, style=\"rounded,filled\", fillcolor=lightyellow");
+                               c->state_name(s), c->state_doc(s), style);
     }
     GArray *edges = g_array_new(FALSE, FALSE, sizeof(Edge));
     for (guint i = 0; i < c->n; i++) {
         const CohRow *r = &c->rows[i];
-        if (is_stall(c, r))
+        if (is_stall(c, r) || (focus != G_MAXUINT && in[r->state] != 1))
             continue;
         /* the line style says where the event comes from; a directory's responses draw like a cache's */
         guint group = c->dir && c->event_group(r->event) == 1 ? 2 : c->event_group(r->event);
@@ -402,6 +442,12 @@ static void dot_controller(GString *out, const Ctl *c, const char *prefix, gbool
             if (slash)
                 *slash = '\0';
             g_autofree char *label = !strcmp(cell, "-") ? g_strdup(ev) : g_strdup_printf("%s / %s", ev, cell);
+            if (focus != G_MAXUINT) { /* a slide: labels wrapped, so that none sets its width */
+                g_autoptr(GPtrArray) lines = wrap(label, SLIDE_LABEL_W);
+                g_ptr_array_add(lines, NULL);
+                g_free(label);
+                label = g_strjoinv("\\n", (char **)lines->pdata);
+            }
             edge_add(edges, r->state, r->next, group, label);
             continue;
         }
@@ -437,7 +483,8 @@ static void dot_controller(GString *out, const Ctl *c, const char *prefix, gbool
         g_string_free(e->label, TRUE);
     }
     g_array_free(edges, TRUE);
-    g_string_append(out, "  }\n");
+    if (focus == G_MAXUINT)
+        g_string_append(out, "  }\n");
 }
 
 char *protocol_doc_dot(const CohProtocol *p, gboolean transient)
@@ -456,8 +503,58 @@ char *protocol_doc_dot(const CohProtocol *p, gboolean transient)
                            plain ? "" : "\"", p->name, plain ? "" : "\"", p->name,
                            transient ? " (every state)" : " (stable states)",
                            p->bus ? "snooped on the bus" : "forwarded by the home");
-    dot_controller(out, &cache, "cache", transient);
-    dot_controller(out, &dir, "dir", transient);
+    dot_controller(out, &cache, "cache", transient, G_MAXUINT);
+    dot_controller(out, &dir, "dir", transient, G_MAXUINT);
+    g_string_append(out, "}\n");
+    return g_string_free(out, FALSE);
+}
+
+/* Slides: a graph for a 16:9 slide (20 x 11.25 inches at 96 dpi: 1920 x 1080 pixels), laid
+ * out top to bottom (a state's transients are few ranks deep but many wide: left to right they
+ * made a strip four to twenty times as wide as high); one larger than that is scaled down to
+ * it.  The title is short and the key below it small, so that neither sets the width. */
+#define SLIDE_ATTRS "  rankdir=TB;\n  size=\"20,11.25\";\n  nodesep=0.4;\n  ranksep=0.6;\n"
+
+char *protocol_doc_dot_state(const CohProtocol *p, const char *state, GError **error)
+{
+    gboolean dir = g_str_has_prefix(state, "dir:");
+    const char *name = dir ? state + 4 : state;
+    Ctl c = ctl_of(p, dir);
+    GPtrArray *stable = g_ptr_array_new();
+    guint focus = G_MAXUINT;
+    for (guint s = 0; s < c.nstates; s++) {
+        if (!c.stable(s) || !ctl_row_any(&c, s))
+            continue;
+        if (!strcmp(c.state_name(s), name))
+            focus = s;
+        g_ptr_array_add(stable, (gpointer)c.state_name(s));
+    }
+    if (focus == G_MAXUINT) {
+        const char *close = suggest_closest(name, (const char *const *)stable->pdata, stable->len);
+        g_ptr_array_add(stable, NULL);
+        g_autofree char *list = g_strjoinv(", ", (char **)stable->pdata);
+        g_autofree char *hint = close ? g_strdup_printf("; did you mean `%s%s`?", dir ? "dir:" : "", close)
+                                      : g_strdup("");
+        g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                    "--state %s: no stable state `%s` in %s's %s%s (its stable states: %s; %s)", state, name, p->name,
+                    c.title, hint, list, dir ? "the cache's without `dir:`" : "the directory's as dir:NAME");
+        g_ptr_array_free(stable, TRUE);
+        return NULL;
+    }
+    g_ptr_array_free(stable, TRUE);
+    const char *prefix = dir ? "dir" : "cache";
+    GString *out = g_string_new(NULL);
+    g_string_append_printf(out, "// The %s protocol's %s from %s through its transient states, from qsim's tables: "
+                                "`qsim protocol %s --state %s --format dot`.\n",
+                           p->name, c.title, name, p->name, state);
+    g_string_append_printf(out, "digraph \"%s_%s_%s\" {\n" SLIDE_ATTRS "  node [fontname=\"Helvetica\", fontsize=16];\n"
+                                "  edge [fontname=\"Helvetica\", fontsize=14];\n  labelloc=t;\n  fontname=\"Helvetica\";\n"
+                                "  label=<<FONT POINT-SIZE=\"22\">%s %s: %s and its transient states</FONT><BR/>"
+                                "<FONT POINT-SIZE=\"12\">dashed circles: where they end; solid = own core's events, "
+                                "dashed = %s, dotted = responses</FONT>>;\n",
+                           p->name, prefix, name, p->name, c.title, name,
+                           p->bus ? "snooped on the bus" : "forwarded by the home");
+    dot_controller(out, &c, prefix, TRUE, focus);
     g_string_append(out, "}\n");
     return g_string_free(out, FALSE);
 }
@@ -586,4 +683,57 @@ const CohProtocol *protocol_doc_find(const char *name, GError **error)
     g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "unknown protocol '%s'%s (%s)", name, hint, list);
     g_ptr_array_free(names, TRUE);
     return NULL;
+}
+
+/* ======================================================================================
+ * MESIF
+ * ====================================================================================== */
+
+/* What a directory row's MESIF rules do with F (coherence/protocol.h, CohDirRule), a row each. */
+static const struct {
+    guint rule;
+    const char *words;
+} mesif_rule_words[] = {
+    { DR_F_FORWARD, "a requester whose own socket's LLC lacks the line gets the F socket's copy, not memory's" },
+    { DR_F_TO_READER, "the reader's socket takes F (the newest reader forwards next)" },
+    { DR_F_DROP, "F goes if, after the row, no LLC holds the current data" },
+};
+
+gboolean protocol_doc_is_mesif(const char *name) { return !strcmp(name, "mesif"); }
+
+char *protocol_doc_mesif(ProtoDocFormat f)
+{
+    gboolean md = f == PROTO_DOC_MARKDOWN;
+    GString *out = g_string_new(md ? "MESIF runs the MESI tables below; its F state is kept at the home, after them.\n\n"
+                                   : "mesif: the MESI tables below, and its F state, kept at the home, after them.\n\n");
+    g_autofree char *tables = protocol_doc_tables(&coh_mesi, f);
+    g_string_append(out, tables);
+    g_string_append_printf(out,
+        "%s"
+        "MESIF (Intel's QPI protocol) runs the MESI tables above.  Its F (forward) state is no cache\n"
+        "state: it is kept per socket at the home, beside the directory, and marks the one socket whose\n"
+        "LLC answers a reader from another socket with a clean shared copy, instead of memory.  The\n"
+        "directory rows that touch F, and what each does with it (`memory_system.f_forwards` in a\n"
+        "report counts the forwards; a config with `protocol: mesif` runs it):\n\n",
+        md ? "## MESIF: the F state\n\n" : "\n\nmesif: the F state\n");
+    const CohProtocol *p = &coh_mesi;
+    if (md)
+        g_string_append(out, "| state | event | F |\n| --- | --- | --- |\n");
+    for (guint i = 0; i < p->n_dir; i++) {
+        const CohRow *r = &p->dir[i];
+        if (!(r->rules & DR_MESIF))
+            continue;
+        GString *what = g_string_new(NULL);
+        for (guint k = 0; k < G_N_ELEMENTS(mesif_rule_words); k++)
+            if (r->rules & mesif_rule_words[k].rule)
+                g_string_append_printf(what, "%s%s", what->len ? "; " : "", mesif_rule_words[k].words);
+        if (md)
+            g_string_append_printf(out, "| %s | %s | %s |\n", coh_dir_state_name(r->state),
+                                   coh_dir_event_name(r->event), what->str);
+        else
+            g_string_append_printf(out, "  %-5s + %-12s %s\n", coh_dir_state_name(r->state),
+                                   coh_dir_event_name(r->event), what->str);
+        g_string_free(what, TRUE);
+    }
+    return g_string_free(out, FALSE);
 }

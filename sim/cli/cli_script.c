@@ -1,0 +1,26 @@
+/* `qsim run --script SCRIPT`: scripted accesses (sim/access_script.h) on the config's memory
+ * system, printed as a table (or JSON), traced as any run is. */
+#include <stdio.h>
+#include "sim/cli/commands.h"
+#include "sim/access_script_run.h"
+#include "sim/base/input_file.h"
+#include "sim/base/report.h"
+
+int cli_run_script(const char *arg, const ScriptRunOptions *o, ReportFormat fmt)
+{
+    g_autoptr(GError) error = NULL;
+    /* a file when one is there by that name (its errors at its own lines), else the text itself */
+    g_autofree char *text = NULL;
+    gboolean file = g_file_test(arg, G_FILE_TEST_IS_REGULAR);
+    if (file && !input_file_read(arg, INPUT_LOCK, &text, NULL, &error))
+        return cli_fail(error);
+    g_autoptr(AccessScript) s = access_script_parse(file ? arg : "--script", file ? text : arg, &error);
+    if (!s)
+        return cli_fail(error);
+    g_autoptr(JsonNode) report = access_script_run(s, o, &error);
+    if (!report)
+        return cli_fail(error);
+    g_autofree char *out = fmt == REPORT_TEXT ? access_script_report_text(report) : report_to_json(report);
+    fputs(out, stdout);
+    return QSIM_EXIT_OK;
+}

@@ -1,0 +1,185 @@
+/* Scripted accesses (sim/access_script.h, `qsim run --script`): the grammar and its errors at
+ * their line and column, and the run: each access after the one before it, the line's states
+ * afterwards, and the trace of each access's transitions. */
+#include <check.h>
+#include <string.h>
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include "sim/access_script.h"
+#include "tests/run_qsim.h"
+
+START_TEST(test_grammar)
+{
+    GError *error = NULL;
+    g_autoptr(AccessScript) s = access_script_parse("--script", "0:ld x, 1:st x; 0 : st  y=5 # a comment, still\n"
+                                                                "\n1:xchg x\n1:fadd y=3,0:fadd y,1:evict x,", &error);
+    ck_assert_msg(s, "%s", error ? error->message : "");
+    ck_assert_uint_eq(s->accesses->len, 7);
+    ck_assert_uint_eq(s->vars->len, 2);
+    ck_assert_uint_eq(s->nthreads, 2);
+    static const struct {
+        guint thread;
+        ScriptOp op;
+        guint var;
+        guint64 value;
+        guint line, col;
+        const char *text;
+    } want[] = {
+        { 0, SCRIPT_LD, 0, 1, 1, 1, "0:ld x" },         { 1, SCRIPT_ST, 0, 2, 1, 9, "1:st x" },
+        { 0, SCRIPT_ST, 1, 5, 1, 17, "0 : st  y=5" },  { 1, SCRIPT_XCHG, 0, 4, 3, 1, "1:xchg x" },
+        { 1, SCRIPT_FADD, 1, 3, 4, 1, "1:fadd y=3" },  { 0, SCRIPT_FADD, 1, 1, 4, 12, "0:fadd y" },
+        { 1, SCRIPT_EVICT, 0, 1, 4, 21, "1:evict x" },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS(want); i++) {
+        const ScriptAccess *a = &g_array_index(s->accesses, ScriptAccess, i);
+        ck_assert_uint_eq(a->thread, want[i].thread);
+        ck_assert_int_eq(a->op, want[i].op);
+        ck_assert_uint_eq(a->var, want[i].var);
+        /* a store's default is its number in the script; fadd's is 1 */
+        if (a->op != SCRIPT_LD && a->op != SCRIPT_EVICT)
+            ck_assert_uint_eq(a->value, want[i].value);
+        ck_assert_uint_eq(a->line, want[i].line);
+        ck_assert_uint_eq(a->col, want[i].col);
+        ck_assert_str_eq(a->text, want[i].text);
+    }
+}
+END_TEST
+
+START_TEST(test_errors)
+{
+    static const struct {
+        const char *text, *err;
+    } cases[] = {
+        { "0:lod x", "--script:1:3: `lod`: no such access; did you mean `ld`? (ld, st, xchg, fadd, evict)" },
+        { "0 ld x", "--script:1:3: expected `:` after the thread (THREAD:OP VAR, e.g. 0:ld x), found `ld`" },
+        { "0:ld", "--script:1:5: expected a variable after `ld`, found the end" },
+        { "0:ld x=3", "--script:1:7: `ld` takes no value (only st, xchg and fadd do)" },
+        { "0:st x=abc", "--script:1:8: expected a value (a whole number), found `abc`" },
+        { "0:ld x 1:st x", "--script:1:8: expected `,`, `;` or a new line between accesses, found `1:st`" },
+        { "0:ld 9x", "--script:1:6: expected a variable (a name: letters, digits, _), found `9x`" },
+        { "64:ld x", "--script:1:1: a thread: at most 63" },
+        { "x:ld x", "--script:1:1: expected a thread (a whole number), found `x:ld`" },
+        { "0:ld x,\n 1:", "--script:2:4: expected an access (ld, st, xchg, fadd, evict), found the end" },
+        { " # nothing\n", "--script: no accesses (a script is THREAD:OP VAR, ..., e.g. `0:ld x, 1:st x, 0:ld x`)" },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+        GError *error = NULL;
+        ck_assert_msg(!access_script_parse("--script", cases[i].text, &error), "%s: parsed", cases[i].text);
+        ck_assert_msg(!strcmp(error->message, cases[i].err), "%s:\n  %s\n  %s", cases[i].text, error->message,
+                      cases[i].err);
+        g_clear_error(&error);
+    }
+}
+END_TEST
+
+/* The classic three on MESI: a lone reader gets E; a writer takes the line from it (I, M); a
+ * reader again makes both S, the owner answering. */
+START_TEST(test_run)
+{
+    g_autofree char *out = NULL, *err = NULL;
+    ck_assert_int_eq(run_qsim_line("run --config teaching --script 0:ld_x,1:st_x=5,0:ld_x --format json", &out, &err),
+                     2); /* `ld_x` is one word: no variable after it */
+    g_free(out);
+    g_free(err);
+    const char *args[] = { "run", "--config", "teaching", "--script", "0:ld x, 1:st x=5, 0:ld x, 1:evict x",
+                           "--format", "json", NULL };
+    ck_assert_msg(run_qsim(args, &out, &err) == 0, "%s", err);
+    g_autoptr(JsonParser) p = json_parser_new();
+    ck_assert(json_parser_load_from_data(p, out, -1, NULL));
+    JsonObject *r = json_node_get_object(json_parser_get_root(p));
+    ck_assert_str_eq(json_object_get_string_member(r, "harness"), "script");
+    JsonArray *a = json_object_get_array_member(r, "accesses");
+    ck_assert_uint_eq(json_array_get_length(a), 4);
+    static const char *const states[][3] = { { "E", "I", "EM" }, { "I", "M", "EM" }, { "S", "S", "S" }, { "S", "I", "S" } };
+    static const char *const by[] = { "memory", "another core", "another core", "-" };
+    gint64 prev_end = 0;
+    for (guint i = 0; i < 4; i++) {
+        JsonObject *x = json_array_get_object_element(a, i);
+        JsonArray *st = json_object_get_array_member(x, "states");
+        for (guint c = 0; c < 2; c++)
+            ck_assert_str_eq(json_array_get_string_element(st, c), states[i][c]);
+        ck_assert_str_eq(json_object_get_string_member(x, "home"), states[i][2]);
+        ck_assert_str_eq(json_object_get_string_member(x, "answered_by"), by[i]);
+        /* each starts once the one before it ended: in the script's order */
+        gint64 start = json_object_get_int_member(x, "start");
+        ck_assert_int_ge(start, prev_end);
+        prev_end = start + json_object_get_int_member(x, "cycles");
+    }
+    ck_assert_int_eq(json_object_get_int_member(json_array_get_object_element(a, 2), "value"), 5);
+}
+END_TEST
+
+/* The trace shows each access's rows, in the script's order; the page is written. */
+START_TEST(test_trace)
+{
+    g_autofree char *dir = g_dir_make_tmp("qsim-script-XXXXXX", NULL);
+    g_autofree char *html = g_build_filename(dir, "s.html", NULL);
+    const char *args[] = { "run", "--config", "teaching", "--script", "0:ld x, 1:st x, 0:ld x", "--trace",
+                           "--trace-html", html, NULL };
+    g_autofree char *out = NULL, *err = NULL;
+    ck_assert_msg(run_qsim(args, &out, &err) == 0, "%s", err);
+    const char *rows[] = { "I + Load -> IS_D", "IS_D + Data_E -> E", "I + Store -> IM_AD", "E + Fwd-GetM -> I",
+                           "M + Fwd-GetS -> S" };
+    const char *at = err;
+    for (guint i = 0; i < G_N_ELEMENTS(rows); i++) {
+        const char *next = strstr(at, rows[i]);
+        ck_assert_msg(next, "`%s` not after the rows before it in:\n%s", rows[i], err);
+        at = next;
+    }
+    ck_assert_msg(g_str_has_prefix(out, "script on teaching (mesi): 3 accesses, each once the one before it "
+                                        "completed\n"), "%s", out);
+    g_autofree char *page = NULL;
+    ck_assert(g_file_get_contents(html, &page, NULL, NULL) && strstr(page, "<html"));
+    g_unlink(html);
+    g_rmdir(dir);
+}
+END_TEST
+
+/* A file's errors at its own lines; options a script does not take, refused. */
+START_TEST(test_file_and_refusals)
+{
+    g_autofree char *dir = g_dir_make_tmp("qsim-script-XXXXXX", NULL);
+    g_autofree char *file = g_build_filename(dir, "demo.txt", NULL);
+    ck_assert(g_file_set_contents(file, "# a demo\n0:ld x\n1:st y   # y\n\n1:sx y\n", -1, NULL));
+    g_autofree char *line = g_strdup_printf("run --script %s", file);
+    g_autofree char *out = NULL, *err = NULL;
+    ck_assert_int_eq(run_qsim_line(line, &out, &err), 2);
+    g_autofree char *want = g_strdup_printf("qsim: %s:5:3: `sx`: no such access; did you mean `st`?", file);
+    ck_assert_msg(g_str_has_prefix(err, want), "%s", err);
+    static const struct {
+        const char *line, *err;
+    } refused[] = {
+        { "run --script 0:ld_x --lock tas", "not with --lock, --lock-file and --lock-param" },
+        { "run --script 0:ld_x --threads 3", "not with the workload options" },
+        { "run --script 0:ld_x --vs tas", "not with --vs, --native, --repeat" },
+        { "run --script 0:ld_x --format csv", "--script reports as text or json" },
+        { "run --config teaching --script 2:ld_x", "--script:1:3: `ld_x`: no such access" },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS(refused); i++) {
+        g_autofree char *o = NULL, *e = NULL;
+        ck_assert_msg(run_qsim_line(refused[i].line, &o, &e) == 2, "%s: not refused", refused[i].line);
+        ck_assert_msg(strstr(e, refused[i].err), "%s: %s", refused[i].line, e);
+    }
+    const char *args[] = { "run", "--config", "teaching", "--script", "2:ld x", NULL };
+    g_autofree char *o = NULL, *e = NULL;
+    ck_assert_int_eq(run_qsim(args, &o, &e), 2);
+    ck_assert_str_eq(e, "qsim: --script:1:1: thread 2: teaching has 2 cores, threads 0 to 1 (more with --set "
+                        "topology.cores_per_socket=N)\n");
+    g_unlink(file);
+    g_rmdir(dir);
+}
+END_TEST
+
+Suite *make_access_script_suite(void)
+{
+    Suite *s = suite_create("access_script");
+    TCase *tc = tcase_create("script");
+    tcase_set_timeout(tc, 30);
+    tcase_add_test(tc, test_grammar);
+    tcase_add_test(tc, test_errors);
+    tcase_add_test(tc, test_run);
+    tcase_add_test(tc, test_trace);
+    tcase_add_test(tc, test_file_and_refusals);
+    suite_add_tcase(s, tc);
+    return s;
+}
