@@ -285,6 +285,7 @@ docs: qsim
 	./qsim list counters > docs/counters.md
 	sh build-aux/validation-doc.sh ./qsim docs/validation.md
 	./qsim list report > docs/report.md
+	python3 build-aux/report-schema.py > docs/report.schema.json
 
 # Rewrites tests/golden/ from qsim's own output, after a change meant to change a trace or a
 # protocol page (read `git diff tests/golden` before committing it).

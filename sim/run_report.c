@@ -380,7 +380,11 @@ static const ReportKeyDoc identity_keys[] = {
 };
 static const ReportKeyDoc result_keys[] = {
     { "mode", "fixed-work, fixed-time", "whether the run did a number of iterations or ran for a duration" },
+    { "harness", "scenario", "only in a `--scenario` run: each thread called the scenario's `body`, no lock and no "
+                             "mutual-exclusion verdict (docs/teaching.md); `acquisitions` then counts those calls" },
     { "seed", "integer", "the seed of every random stream of the run (model runs)" },
+    { "smt_siblings", "list", "the threads that share a core (SMT), one `{core, threads: \"A+B\"}` per core; empty "
+                              "when none do" },
     { "cycles", "cycles", "the run's length: from the start to the last thread's end, or the duration "
                           "(model: simulated core cycles; host: time-stamp-counter cycles, x86 only)" },
     { "acquisitions", "acquisitions", "lock acquisitions, all threads together" },

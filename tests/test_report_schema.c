@@ -25,6 +25,9 @@ static const struct {
     { "repeat-vs", "pair", "run --config haswell --lock ttas --vs ttas --threads 2 --iterations 100 --repeat 3" },
     { "native", "report", "native --lock ttas --threads 2 --iterations 1000" },
     { "native-repeat", "summary", "native --lock ttas --threads 2 --iterations 1000 --repeat 3" },
+    { "scenario", "report", "run --scenario false-sharing --iterations 20" },
+    { "scenario-repeat", "summary", "run --scenario ping-pong --iterations 5 --repeat 2" },
+    { "script", "script", "run --config teaching --script '0:ld x, 1:st x=5, 0:ld x'" },
     { "validate", "validation", "validate" },
     { "validate-host", "validate-host",
       "validate --host --config haswell --repeat 2 --threads-max 2 --iterations 500" },
@@ -63,13 +66,15 @@ static int check_schema(const char *test, GPtrArray *files, char **out)
     return rc;
 }
 
-/* `qsim ARGS --format FMT`: what it printed (the run must exit 0). */
+/* `qsim ARGS --format FMT` (ARGS split as a shell would): what it printed (it must exit 0). */
 static char *run_mode(guint i, const char *fmt)
 {
     g_autofree char *line = g_strdup_printf("%s --format %s", modes[i].args, fmt);
+    g_auto(GStrv) args = NULL;
+    ck_assert(g_shell_parse_argv(line, NULL, &args, NULL));
     g_autofree char *err = NULL;
     char *out = NULL;
-    int rc = run_qsim_line(line, &out, &err);
+    int rc = run_qsim((const char *const *)args, &out, &err);
     ck_assert_msg(rc == 0, "qsim %s: exit %d: %s", line, rc, err);
     return out;
 }
@@ -96,6 +101,26 @@ END_TEST
 
 /* A document each way wrong: a key the schema does not know (a drift), a summary whose interval
  * reaches below 0 for a count, a pair keyed by lock name, a missing kind. */
+/* docs/report.schema.json is what build-aux/report-schema.py writes (`make docs`). */
+START_TEST(test_schema_is_generated)
+{
+    g_autofree char *py = g_find_program_in_path("python3");
+    if (!py) {
+        qsim_test_skip_or_fail("report_schema: generated", "python3 is not installed");
+        return;
+    }
+    g_autofree char *gen = g_build_filename(test_srcdir(), "build-aux", "report-schema.py", NULL);
+    g_autofree char *doc = g_build_filename(test_srcdir(), "docs", "report.schema.json", NULL);
+    const char *argv[] = { py, gen, NULL };
+    g_autofree char *out = NULL, *shipped = NULL;
+    gint status = 0;
+    ck_assert(g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, NULL, &status, NULL));
+    ck_assert_int_eq(status, 0);
+    ck_assert(g_file_get_contents(doc, &shipped, NULL, NULL));
+    ck_assert_msg(!strcmp(out, shipped), "docs/report.schema.json is stale: run `make docs`");
+}
+END_TEST
+
 START_TEST(test_validator_rejects)
 {
     static const char *const bad[] = {
@@ -134,7 +159,7 @@ START_TEST(test_csv_is_wide)
 {
     for (guint i = 0; i < G_N_ELEMENTS(modes); i++) {
         if (!strcmp(modes[i].kind, "validation") || !strcmp(modes[i].kind, "validate-host") ||
-            !strcmp(modes[i].kind, "compare"))
+            !strcmp(modes[i].kind, "compare") || !strcmp(modes[i].kind, "script"))
             continue; /* tables of their own: text, JSON (and markdown) */
         g_autofree char *out = run_mode(i, "csv");
         g_auto(GStrv) lines = g_strsplit(out, "\n", -1);
@@ -157,6 +182,7 @@ Suite *make_report_schema_suite(void)
     TCase *tc = tcase_create("schema");
     tcase_set_timeout(tc, 240);
     tcase_add_test(tc, test_every_mode_validates);
+    tcase_add_test(tc, test_schema_is_generated);
     tcase_add_test(tc, test_validator_rejects);
     tcase_add_test(tc, test_csv_is_wide);
     suite_add_tcase(s, tc);

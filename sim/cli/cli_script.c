@@ -20,7 +20,8 @@ int cli_run_script(const char *arg, const ScriptRunOptions *o, ReportFormat fmt)
     g_autoptr(JsonNode) report = access_script_run(s, o, &error);
     if (!report)
         return cli_fail(error);
-    g_autofree char *out = fmt == REPORT_TEXT ? access_script_report_text(report) : report_to_json(report);
+    g_autofree char *out = fmt == REPORT_TEXT ? access_script_report_text(report)
+                                              : report_document_format(report, "script", fmt);
     fputs(out, stdout);
     return QSIM_EXIT_OK;
 }
