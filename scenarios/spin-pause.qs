@@ -2,7 +2,9 @@
 # the loop.  Thread 0 computes for a while and then bumps `gen`; every other thread waits until
 # `gen` reaches its next value.  PAUSE slows the spinning loads down, so few are in flight when
 # the write's invalidation arrives: compare `--scenario spin-nopause` (machine clears, paused
-# cycles).  Four threads on four cores.
+# cycles).  Four threads on four cores.  A single noiseless run is one interleaving: with a
+# longer `work` (200) it can lock into a phase with fewer clears without PAUSE than with;
+# docs/teaching.md gives both over ten seeds (`--repeat 10`), where PAUSE has fewer either way.
 #: --config teaching --set topology.cores_per_socket=4 --threads 4 --iterations 10
 .shared gen 8 own_line                # how many times thread 0 has bumped it
 
