@@ -44,7 +44,7 @@ void home_arrive(MemSys *ms, gint32 mi)
     g_array_append_val(ms->arrivals, mi);
 }
 
-/* Takes line `line`'s requests out of batch v[from..n) (marking them NIL) into `out`, in the
+/* Takes d's line's requests out of batch v[from..n) (marking them NIL) into `out`, in the
  * rotating order; returns how many. */
 static guint line_batch(MemSys *ms, DirEntry *d, gint32 *v, guint from, guint n, gint32 *out)
 {
