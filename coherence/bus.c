@@ -9,8 +9,8 @@
  *  - a cache that needs a request (a miss, or a store to an S line) asks the arbiter and
  *    waits; its line keeps its state meanwhile.  The arbiter grants the bus at the start of a
  *    cycle to a request asked in an earlier cycle: the oldest, and among requests asked in one
- *    cycle the first in round-robin order after the core granted last (so the order does not
- *    depend on which of them the engine ran first);
+ *    cycle the first in round-robin order after the core that won the last such contest (so
+ *    the order does not depend on which of them the engine ran first, nor favours a core);
  *  - at the grant the requester's row fires (I + Load -> IS_D: issue GetS): atomic requests,
  *    ordered when issued.  The grant cycle is the first of the arbitration and address phase;
  *    at its last, A - 1 cycles later, every cache and the memory see the request: the
@@ -55,15 +55,17 @@ struct Bus {
     Cycle next_free;            /* the first cycle the arbiter may grant */
     Cycle data_at;              /* the snoop in progress: when the last of its data arrives */
     gboolean arb_pending;       /* an arbitration event is scheduled */
-    guint last_granted;         /* the core granted last (round robin within a cycle) */
+    gint tie_first;             /* the core that won the last contest, -1: none yet */
+    Cycle tie_asked;            /* when that contest's requests were asked */
 };
 
-Bus *bus_new(MemSys *ms)
+Bus *bus_new(void)
 {
     Bus *b = g_new0(Bus, 1);
     b->waiting = g_array_new(FALSE, FALSE, sizeof(BusRequest));
     b->granting = NIL;
-    b->last_granted = ms->ncores - 1; /* core 0 first */
+    b->tie_first = -1; /* core 0 first */
+    b->tie_asked = CYCLE_NEVER;
     return b;
 }
 
@@ -123,7 +125,6 @@ static void bus_grant(MemSys *ms, BusRequest r)
 {
     Bus *b = ms->bus;
     Cycle now = engine_now(ms->e);
-    b->last_granted = r.core;
     b->granting_waited = now - (r.asked + 1);
     ms->stats.bus_wait_cycles += b->granting_waited;
     gint32 behind = acc_at(ms, r.ai)->next;
@@ -161,13 +162,19 @@ static void bus_arbitrate(void *obj, uint64_t arg G_GNUC_UNUSED)
         bus_kick(ms);
         return;
     }
-    /* The oldest requests; among those of one cycle, round robin from the last granted. */
+    /* The oldest requests; among those of one cycle, the first in the rotation that starts
+     * after the core that won the last contest (rotation_rank).  Only the first grant of a
+     * contest moves the rotation on: the rest of that cycle's requests follow in its order, and
+     * a pointer moved by every grant would stand on the last of them, giving the next tie to the
+     * same winner again. */
     guint best = 0, best_rank = G_MAXUINT;
+    gboolean contested = FALSE;
     for (guint i = 0; i < b->waiting->len; i++) {
         const BusRequest *r = &g_array_index(b->waiting, BusRequest, i);
         if (r->asked != first->asked)
             break;
-        guint rank = (r->core + ms->ncores - b->last_granted - 1) % ms->ncores;
+        contested |= r->core != first->core;
+        guint rank = rotation_rank((gint)r->core, b->tie_first, ms->ncores);
         if (rank < best_rank) {
             best_rank = rank;
             best = i;
@@ -175,6 +182,10 @@ static void bus_arbitrate(void *obj, uint64_t arg G_GNUC_UNUSED)
     }
     BusRequest r = g_array_index(b->waiting, BusRequest, best);
     g_array_remove_index(b->waiting, best);
+    if (contested && r.asked != b->tie_asked) {
+        b->tie_first = (gint)r.core;
+        b->tie_asked = r.asked;
+    }
     bus_grant(ms, r);
 }
 

@@ -2,7 +2,9 @@
  * between cores and LLC slices), the socket graph (hop counts and one-way costs, built once),
  * the home socket of a line, the routes messages take (core to home slice, core to core) and
  * the bound broadcast snooping puts on an access.  memsys.h's table of latencies is written in
- * these parts. */
+ * these parts.  A route is a latency, not a queue: messages never wait for a link or a slice,
+ * so no two of them tie here (requests that meet at a home or on a bus do: home_arbiter.c,
+ * bus.c). */
 #include "coherence/memsys_internal.h"
 
 /* ======================================================================================

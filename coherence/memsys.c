@@ -95,7 +95,9 @@ MemSys *memsys_new(const QsimConfig *cfg, Engine *e, GError **error)
     mem_stats_init(&ms->stats, ms->ncores, p->n_cache, p->n_dir);
     ms->violation = g_string_new("");
     if (cfg->topology.interconnect == INTERCONNECT_BUS)
-        ms->bus = bus_new(ms);
+        ms->bus = bus_new();
+    else
+        home_arbiter_init(ms);
     return ms;
 }
 
@@ -136,6 +138,7 @@ void memsys_free(MemSys *ms)
     mem_stats_clear(&ms->stats);
     trace_tape_clear(&ms->tape);
     bus_free(ms->bus);
+    home_arbiter_clear(ms);
     g_string_free(ms->violation, TRUE);
     g_free(ms);
 }

@@ -10,6 +10,7 @@
  *   messages.c          the access and message pools; sending and delivering messages
  *   cache_controller.c  the port (accesses in, hits) and the cache table applied to a line
  *   home_controller.c   the directory table applied at a line's home
+ *   home_arbiter.c      the order in which a home serves the requests of one cycle
  *   invariants.c        single writer / many readers, values, inclusion; the violation log
  *   memsys_trace.c      the trace hook: each row that fires, with the messages it sends
  *   bus.c               topology.interconnect bus: the arbiter, the phases of a transaction,
@@ -229,6 +230,11 @@ struct MemSys {
     MemTraceTape tape;          /* the row being traced and what it sends (memsys_trace.c) */
     Bus *bus;                   /* NULL: a directory (home_controller.c); else every message goes
                                  * through the bus and the tables are snooping ones */
+    GArray *arrivals;           /* directory: the requests that reached their home this cycle,
+                                 * as delivered (gint32 Msg indices; home_arbiter.c) */
+    GArray *arriving;           /* the batch being served (its array, empty between) */
+    gint *tie_first;            /* per home socket: the core first in its last contested batch,
+                                 * -1: none yet */
 };
 
 /* ======================================================================================
@@ -318,6 +324,16 @@ static inline gboolean pl_busy(const MemSys *ms, const PrivLine *pl)
 {
     return !coh_cache_state_stable(pl->state) || pl->held_until > engine_now(ms->e);
 }
+
+/* Same-cycle ties, at the home (home_arbiter.c) and on the bus (bus.c): contender `core`'s
+ * place in the rotation that starts after core `first` (the one first in the last contested
+ * round; -1: none yet, core 0 first), core ids taken cyclically. */
+static inline guint rotation_rank(gint core, gint first, guint ncores)
+{
+    return (guint)(core + (gint)ncores - 1 - first) % ncores;
+}
+/* The home's engine ticker: after every core's (ids are logical CPUs, below ncpus). */
+static inline guint home_ticker(const MemSys *ms) { return ms->ncpus; }
 
 static inline gboolean is_request(MsgType t)
 {
@@ -451,7 +467,7 @@ void cache_row_end(MemSys *ms, CoreCaches *c, PrivLine *pl, uint64_t line, guint
 gboolean access_attempt(MemSys *ms, gint32 ai);
 
 /* bus.c */
-Bus *bus_new(MemSys *ms);
+Bus *bus_new(void);
 void bus_free(Bus *b);
 /* Every message of a bus system is delivered here; TRUE: keep it (it was rescheduled). */
 gboolean bus_deliver(MemSys *ms, gint32 mi);
@@ -476,6 +492,12 @@ void bus_cache_event(MemSys *ms, CoreCaches *c, uint64_t line, PrivLine *pl, Coh
 
 /* bus_memory.c */
 void bus_memory_event(MemSys *ms, DirEntry *d, CohDirEvent ev, gint32 mi);
+
+/* home_arbiter.c */
+void home_arbiter_init(MemSys *ms);
+void home_arbiter_clear(MemSys *ms);
+/* Request mi reached its home: it is served at the cycle's end, with the cycle's others. */
+void home_arrive(MemSys *ms, gint32 mi);
 
 /* home_controller.c */
 void home_apply(MemSys *ms, DirEntry *d, gint32 mi);

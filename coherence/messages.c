@@ -90,11 +90,11 @@ void msg_deliver(void *obj, uint64_t arg)
     if (ms->bus) /* on a bus every message is the bus's to deliver */
         keep = bus_deliver(ms, mi);
     else if (m->dst == HOME) {
-        DirEntry *d = dir_get(ms, m->line);
-        if (is_request(m->type))
-            keep = home_request(ms, d, mi);
-        else {
-            home_apply(ms, d, mi);
+        if (is_request(m->type)) {
+            home_arrive(ms, mi);
+            keep = TRUE;
+        } else {
+            home_apply(ms, dir_get(ms, m->line), mi);
             keep = FALSE;
         }
     } else {
