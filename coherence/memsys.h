@@ -177,6 +177,12 @@ typedef struct {
     guint64 dir_sharers;   /* directory rows: the sharers after it, cores 0..63 as bits */
     Cycle bus_wait;        /* a bus's own-core row fired at its grant: cycles the access waited for
                             * the bus while other transactions held it */
+    /* The line after the row, for the step-through page (valid during the hook only): */
+    guint line_size;
+    const guint8 *data;    /* the row's cache's copy when it holds valid data; else NULL */
+    const guint8 *mem;     /* memory's copy at the home (NULL before the home has one) */
+    const guint64 *queued; /* the requests (MemTraceMsg.id) waiting in the home's FIFO, oldest first */
+    guint nqueued;
 } MemTraceRow;
 
 /* Called once per row that fires, with the messages the row sent (row != NULL), and once per

@@ -76,6 +76,12 @@ typedef enum {
     CORE_TRACE_MISPREDICT,     /* a branch resolved against its prediction: squash younger ops */
     CORE_TRACE_REPLAY,         /* arm64: a younger same-address load read older data: re-execute */
     CORE_TRACE_WFE_SLEEP,      /* wfe: asleep until an event */
+    /* The memory ops' progress, for the step-through page's pipeline panel (never in words): */
+    CORE_TRACE_LOAD_ISSUE,     /* a load went to the memory system (seq, pc, addr) */
+    CORE_TRACE_LOAD_PERFORM,   /* a load has its value (seq, pc, addr, value; forwarded or not) */
+    CORE_TRACE_SQUASH,         /* every op from seq on is squashed */
+    CORE_TRACE_SB_COMMIT,      /* a store retired into the store buffer (seq, pc, addr, value) */
+    CORE_TRACE_SB_DRAIN,       /* a store wrote its cache line and left the store buffer (seq) */
 } CoreTraceKind;
 
 typedef struct {
@@ -89,6 +95,8 @@ typedef struct {
     Cycle penalty;          /* squashes: cycles before fetch resumes */
     gboolean sibling;       /* machine clear: the line was written by the core's other hardware
                              * thread (SMT), not lost */
+    uint64_t seq;           /* retire and the memory ops' kinds: the op's sequence number */
+    uint64_t addr, value;   /* loads and the store buffer: the access's address and value */
 } CoreTraceEvent;
 typedef void (*CoreTraceFn)(void *ctx, guint core, const CoreTraceEvent *ev);
 /* `sev` retired on `core`: the receiver signals every core (core_signal_event), itself too. */
