@@ -403,13 +403,14 @@ static char *replayed_state(JsonObject *d, const char *line, const char *who, gu
 
 /* Headless Chromium opens `url` in a 1280x1000 window: the DOM after the page's script ran
  * (png NULL; caller frees), or a screenshot into png (returns NULL). */
-static char *browse(const char *chromium, const char *profile_arg, const char *url, const char *png)
+static char *browse_for(const char *chromium, const char *profile_arg, const char *url, const char *png, guint ms)
 {
     g_autofree char *shot = png ? g_strdup_printf("--screenshot=%s", png) : NULL;
+    g_autofree char *budget = g_strdup_printf("--virtual-time-budget=%u", ms);
     const char *argv[] = { chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                            "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                           profile_arg, "--hide-scrollbars", "--window-size=1280,1000", png ? shot : "--dump-dom", url,
-                           NULL };
+                           profile_arg, "--hide-scrollbars", "--window-size=1280,1000", png ? shot : "--dump-dom",
+                           ms ? budget : url, ms ? url : NULL, NULL };
     char *dom = NULL;
     g_autofree char *err = NULL;
     int status = 0;
@@ -423,6 +424,11 @@ static char *browse(const char *chromium, const char *profile_arg, const char *u
         return dom;
     g_free(dom);
     return NULL;
+}
+
+static char *browse(const char *chromium, const char *profile_arg, const char *url, const char *png)
+{
+    return browse_for(chromium, profile_arg, url, png, 0);
 }
 
 /* The build folder (where the screenshots are kept for people to look at), absolute. */
@@ -516,6 +522,13 @@ START_TEST(test_page_in_browser)
                           mine_td);
         ck_assert(strstr(dom, "id=\"event\""));
     }
+    /* &play steps on by itself: two seconds of the browser's virtual time (the page's timers,
+     * not this machine's speed) take it past step a */
+    g_autofree char *play_url = g_strdup_printf("file://%s#step=%u&play", path, a);
+    g_autofree char *played = browse_for(chromium, profile_arg, play_url, NULL, 2000);
+    const char *now = strstr(played, "id=\"step-no\">step ");
+    ck_assert_msg(now && (guint)atoi(now + strlen("id=\"step-no\">step ")) > a, "&play did not step on from %u", a);
+    ck_assert(strstr(played, "pause"));
     /* the screenshot: the transient step, for people to look at */
     g_autofree char *png = g_build_filename(outdir, "trace-page-transient.png", NULL);
     g_autofree char *url = g_strdup_printf("file://%s#step=%u", path, a);

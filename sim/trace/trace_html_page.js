@@ -201,7 +201,8 @@ function drawMsgs(g, k, cyc) {
     el(g, 'path', { d: 'M' + x0 + ' ' + y0 + ' Q' + cx + ' ' + cy + ' ' + x1 + ' ' + y1, fill: 'none', stroke: col, 'stroke-width': 3,
                     'marker-end': 'url(#head-' + msgClass(m.t) + ')', opacity: 0.85, 'class': 'msg' });
     /* the chip rides the arrow, kept off its ends (where the boxes are) and staggered */
-    const pair = pairs[m.f + '>' + m.to] = (pairs[m.f + '>' + m.to] || 0) + 1;
+    const key = [m.f, m.to].sort().join('|'); /* both ways along one path share it */
+    const pair = pairs[key] = (pairs[key] || 0) + 1;
     const g0 = Math.max(0.08, Math.min(0.92, 0.12 + 0.6 * f + 0.24 * ((pair - 1) % 3)));
     const px = (1 - g0) * (1 - g0) * x0 + 2 * (1 - g0) * g0 * cx + g0 * g0 * x1, py = (1 - g0) * (1 - g0) * y0 + 2 * (1 - g0) * g0 * cy + g0 * g0 * y1;
     const label = m.t, w = label.length * 7 + 10;
@@ -307,27 +308,30 @@ function stepMs() { return 900 / Number(speedSel.value); }
 function tick() {
   if (step >= N) { pause(); return; }
   const t0 = performance.now(), c0 = cycleAt(step), c1 = cycleAt(step + 1), k = step;
+  /* the frames move the messages; the timer steps (frames stop where a page is not drawn) */
   const frame = now => {
     if (!playing || step !== k) return;
     const f = Math.min(1, (now - t0) / stepMs());
     drawMachine(k, c0 + (c1 - c0) * f);
     if (f < 1) animT = requestAnimationFrame(frame);
-    else { go(k + 1); playing = setTimeout(tick, 0); }
   };
   animT = requestAnimationFrame(frame);
+  playing = setTimeout(() => { cancelAnimationFrame(animT); go(step + 1); tick(); }, stepMs());
 }
 function play() { if (playing) return; if (step >= N) go(0); playing = setTimeout(tick, 0); playBtn.textContent = '\u275a\u275a pause'; }
 function pause() { clearTimeout(playing); cancelAnimationFrame(animT); playing = null; playBtn.textContent = '\u25b6 play'; render(); }
 playBtn.onclick = () => (playing ? pause() : play());
 
 /* #step=N opens step N; &line=NAME chooses the line for n/p; &focus=line puts the focus on the
- * line menu; &press=KEYS then presses those keys (at the focused element) */
+ * line menu; &press=KEYS then presses those keys (at the focused element); &play plays on */
 function fromHash() {
   const m = /step=(\d+)/.exec(location.hash), l = /line=([^&]+)/.exec(location.hash), p = /press=([jknp]+)/.exec(location.hash);
   if (l) { const i = D.lines.findIndex(x => x.name === decodeURIComponent(l[1])); if (i >= 0) lineSel.value = i; }
+  const playOn = /&play/.test(location.hash); /* read before go() rewrites the address */
   if (/focus=line/.test(location.hash)) lineSel.focus();
   go(m ? Number(m[1]) : 0);
   if (p) for (const key of p[1]) (document.activeElement || document).dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }));
+  if (playOn) play();
 }
 document.getElementById('first').onclick = () => go(0);
 document.getElementById('prev').onclick = () => go(step - 1);
