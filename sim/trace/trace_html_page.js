@@ -138,7 +138,7 @@ function drawBus(g, k, cyc) {
   el(g, 'rect', { x: PAD, y: BUS_Y, width: W - 2 * PAD, height: BUS_H, rx: 4, fill: hold ? '#0072B2' : '#e8e8e8', stroke: '#444', id: 'bus' });
   const label = D.bus ? (hold ? 'bus: held by ' + hold.f + ' (' + hold.t + ', sent at cycle ' + hold.s + ')' : 'bus: free')
                       : 'interconnect (each message takes the cycles its arrow says)';
-  el(g, 'text', { x: W / 2, y: BUS_Y + 17, 'text-anchor': 'middle', fill: hold ? '#fff' : '#222', 'font-weight': 700, 'font-family': 'system-ui, sans-serif', id: 'bus-label' }, label);
+  el(g, 'text', { x: PAD + 10, y: BUS_Y + 17, fill: hold ? '#fff' : '#222', 'font-weight': 700, 'font-family': 'system-ui, sans-serif', id: 'bus-label' }, label);
 }
 function drawHome(g, k, s, changed) {
   el(g, 'rect', { x: HOME_X, y: HOME_Y, width: HOME_W, height: HOME_H, rx: 6, fill: '#f7f7f7', stroke: '#444' });
@@ -187,8 +187,9 @@ function anchor(who, slot) {
 const MSG_COLOUR = { req: '#0072B2', data: '#009E73', inv: '#D55E00', ack: '#CC79A7' };
 function msgClass(t) { return /Data|Resp/.test(t) ? 'data' : /Ack/.test(t) ? 'ack' : /Inv|Fwd/.test(t) ? 'inv' : 'req'; }
 function drawMsgs(g, k, cyc) {
+  const paths = el(g, 'g', {}), chips = el(g, 'g', {}); /* the chips over every arrow */
   let slot = 0;
-  const pairs = {};
+  const pairs = {}, placed = [];
   for (const m of D.msgs) {
     if (m.s0 > k || m.s1 < k) continue;
     const sl = (slot++ % 5) - 2;
@@ -198,7 +199,7 @@ function drawMsgs(g, k, cyc) {
     const cx = (x0 + x1) / 2, cy = y0 === y1 ? BUS_Y + BUS_H / 2 : (y0 + y1) / 2;
     const f = m.s1 === k && m.s0 !== k ? 1 : Math.max(0, Math.min(1, m.a > m.s ? (cyc - m.s) / (m.a - m.s) : 1));
     const col = MSG_COLOUR[msgClass(m.t)];
-    el(g, 'path', { d: 'M' + x0 + ' ' + y0 + ' Q' + cx + ' ' + cy + ' ' + x1 + ' ' + y1, fill: 'none', stroke: col, 'stroke-width': 3,
+    el(paths, 'path', { d: 'M' + x0 + ' ' + y0 + ' Q' + cx + ' ' + cy + ' ' + x1 + ' ' + y1, fill: 'none', stroke: col, 'stroke-width': 3,
                     'marker-end': 'url(#head-' + msgClass(m.t) + ')', opacity: 0.85, 'class': 'msg' });
     /* the chip rides the arrow, kept off its ends (where the boxes are) and staggered */
     const key = [m.f, m.to].sort().join('|'); /* both ways along one path share it */
@@ -206,7 +207,12 @@ function drawMsgs(g, k, cyc) {
     const g0 = Math.max(0.08, Math.min(0.92, 0.12 + 0.6 * f + 0.24 * ((pair - 1) % 3)));
     const px = (1 - g0) * (1 - g0) * x0 + 2 * (1 - g0) * g0 * cx + g0 * g0 * x1, py = (1 - g0) * (1 - g0) * y0 + 2 * (1 - g0) * g0 * cy + g0 * g0 * y1;
     const label = m.t, w = label.length * 7 + 10;
-    const chip = el(g, 'g', { 'class': 'msg-chip', transform: 'translate(' + (px - w / 2) + ',' + (py - 9) + ')' });
+    /* a chip never hides another: moved down (then up) off any it would cover */
+    let cxp = px - w / 2, cyp = py - 9;
+    const hits = (a, b) => a[0] < b[0] + b[2] && b[0] < a[0] + a[2] && a[1] < b[1] + 18 && b[1] < a[1] + 18;
+    for (let t = 0; t < 8 && placed.some(b => hits([cxp, cyp, w], b)); t++) cyp = py - 9 + (t % 2 ? -1 : 1) * 20 * (1 + (t >> 1));
+    placed.push([cxp, cyp, w]);
+    const chip = el(chips, 'g', { 'class': 'msg-chip', transform: 'translate(' + cxp + ',' + cyp + ')' });
     el(chip, 'rect', { width: w, height: 18, rx: 9, fill: col, stroke: '#000' });
     el(chip, 'text', { x: w / 2, y: 13, 'text-anchor': 'middle', fill: '#fff', 'font-weight': 700 }, label);
     chip.appendChild(document.createElementNS(SVGNS, 'title')).textContent = m.x + ' (' + m.f + ' \u2192 ' + m.to + ', cycles ' + m.s + '\u2013' + m.a + '): ' + m.d;
