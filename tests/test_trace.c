@@ -548,7 +548,7 @@ END_TEST
 
 /* What a page's step must show, found in its data (so that the test follows the run when the
  * timing model moves the steps). */
-enum { SHOW_STORE_WAITS = 1, SHOW_QUEUE = 2, SHOW_BUS_HELD = 4 };
+enum { SHOW_STORE_WAITS = 1, SHOW_QUEUE = 2, SHOW_BUS_HELD = 4, SHOW_MESSAGES = 8 };
 
 static const struct {
     const char *name, *args;
@@ -556,7 +556,7 @@ static const struct {
     guint show;
     guint8 rgb[3];               /* the colour the page draws `state` in */
 } machine_pages[] = {
-    { "ttas", RUN, "S", SHOW_STORE_WAITS, { 0x56, 0xB4, 0xE9 } },
+    { "ttas", RUN, "S", SHOW_STORE_WAITS | SHOW_MESSAGES, { 0x56, 0xB4, 0xE9 } },
     { "ticket", "run --config teaching --lock ticket --set topology.cores_per_socket=4 --threads 4 --iterations 3"
                 " --no-host-time", "M", SHOW_QUEUE, { 0xD5, 0x5E, 0x00 } },
     { "moesi", "run --config teaching --lock ttas --set protocol=moesi --iterations 3 --no-host-time", "O", 0,
@@ -592,6 +592,16 @@ static gboolean step_shows(JsonObject *d, guint k, guint show)
                   json_object_get_int_member(m, "s1") >= k && json_object_get_int_member(m, "s") <= now;
         }
         if (!any)
+            return FALSE;
+    }
+    if (show & SHOW_MESSAGES) {
+        JsonArray *msgs = json_object_get_array_member(d, "msgs");
+        guint n = 0;
+        for (guint i = 0; i < json_array_get_length(msgs); i++) {
+            JsonObject *m = json_array_get_object_element(msgs, i);
+            n += json_object_get_int_member(m, "s0") <= k && json_object_get_int_member(m, "s1") >= k;
+        }
+        if (n < 2)
             return FALSE;
     }
     if (show & SHOW_QUEUE) {
@@ -723,6 +733,27 @@ START_TEST(test_page_machine)
         g_autofree char *count = dom_attr(dom, "queue-lock_word", "data-n");
         ck_assert_msg(count && atoi(count) >= 2, "%s step %u: the home's queue shows %s requests", name, k, count);
         check_colour(&img, dom, "queue-lock_word-1", queue_rgb, name);
+    }
+    if (machine_pages[_i].show & SHOW_MESSAGES) {
+        /* every message in flight is drawn, its chip in the colour of its kind */
+        JsonArray *msgs = json_object_get_array_member(d, "msgs");
+        guint drawn_msgs = 0, in_flight = 0;
+        for (const char *c = dom; (c = strstr(c, "class=\"msg-chip\"")); c++)
+            drawn_msgs++;
+        for (guint i = 0; i < json_array_get_length(msgs); i++) {
+            JsonObject *m = json_array_get_object_element(msgs, i);
+            if (json_object_get_int_member(m, "s0") > k || json_object_get_int_member(m, "s1") < k)
+                continue;
+            in_flight++;
+            const char *t = json_object_get_string_member(m, "t");
+            static const guint8 data_rgb[3] = { 0x00, 0x9E, 0x73 }, ack_rgb[3] = { 0xCC, 0x79, 0xA7 },
+                                inv_rgb[3] = { 0xD5, 0x5E, 0x00 }, req_rgb[3] = { 0x00, 0x72, 0xB2 };
+            const guint8 *want = strstr(t, "Data") ? data_rgb : strstr(t, "Ack") ? ack_rgb
+                               : strstr(t, "Inv") || strstr(t, "Fwd") ? inv_rgb : req_rgb;
+            g_autofree char *id = g_strdup_printf("msg-%u", i);
+            check_colour(&img, dom, id, want, name);
+        }
+        ck_assert_uint_eq(drawn_msgs, in_flight);
     }
     if (machine_pages[_i].show & SHOW_BUS_HELD) {
         ck_assert_msg(strstr(dom, "bus: held by core "), "%s step %u: the bus is not held", name, k);

@@ -190,7 +190,8 @@ function drawMsgs(g, k, cyc) {
   const paths = el(g, 'g', {}), chips = el(g, 'g', {}); /* the chips over every arrow */
   let slot = 0;
   const pairs = {}, placed = [];
-  for (const m of D.msgs) {
+  for (let i = 0; i < D.msgs.length; i++) {
+    const m = D.msgs[i];
     if (m.s0 > k || m.s1 < k) continue;
     const sl = (slot++ % 5) - 2;
     let [x0, y0] = anchor(m.f, sl), [x1, y1] = anchor(m.to, sl);
@@ -212,7 +213,7 @@ function drawMsgs(g, k, cyc) {
     const hits = (a, b) => a[0] < b[0] + b[2] && b[0] < a[0] + a[2] && a[1] < b[1] + 18 && b[1] < a[1] + 18;
     for (let t = 0; t < 8 && placed.some(b => hits([cxp, cyp, w], b)); t++) cyp = py - 9 + (t % 2 ? -1 : 1) * 20 * (1 + (t >> 1));
     placed.push([cxp, cyp, w]);
-    const chip = el(chips, 'g', { 'class': 'msg-chip', transform: 'translate(' + cxp + ',' + cyp + ')' });
+    const chip = el(chips, 'g', { 'class': 'msg-chip', id: 'msg-' + i, transform: 'translate(' + cxp + ',' + cyp + ')' });
     el(chip, 'rect', { width: w, height: 18, rx: 9, fill: col, stroke: '#000' });
     el(chip, 'text', { x: w / 2, y: 13, 'text-anchor': 'middle', fill: '#fff', 'font-weight': 700 }, label);
     chip.appendChild(document.createElementNS(SVGNS, 'title')).textContent = m.x + ' (' + m.f + ' \u2192 ' + m.to + ', cycles ' + m.s + '\u2013' + m.a + '): ' + m.d;
