@@ -521,6 +521,7 @@ START_TEST(test_page_in_browser)
             ck_assert_msg(strstr(mine_td, !strcmp(want_mine, "M") ? "stable changed" : "transient changed"), "%s",
                           mine_td);
         ck_assert(strstr(dom, "id=\"event\""));
+        ck_assert(strstr(dom, ">retires at cycle</th>")); /* the "at" column says what it is */
     }
     /* &play steps on by itself: two seconds of the browser's virtual time (the page's timers,
      * not this machine's speed) take it past step a */

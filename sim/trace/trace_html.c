@@ -188,16 +188,18 @@ static const GArray *line_words(HtmlSink *h, const TraceContext *ctx, uint64_t l
     if (w)
         return w;
     w = g_array_new(FALSE, FALSE, sizeof(Word));
+    gboolean carry = FALSE; /* the last word stopped at 8 bytes inside its variable: the next goes on */
     for (guint off = 0; off < line_size;) {
         char *name = trace_names_addr(ctx->names, line + off);
-        gboolean named = !strchr(name, '+') && !g_str_has_prefix(name, "0x");
+        gboolean named = (carry || !strchr(name, '+')) && !g_str_has_prefix(name, "0x");
         if (!named && off) {
             g_free(name);
             off++;
             continue;
         }
         Word word = { name, off, 1 };
-        g_autofree char *inside = g_strdup_printf("%s+", name);
+        g_autofree char *var = carry ? g_strndup(name, strcspn(name, "+")) : g_strdup(name);
+        g_autofree char *inside = g_strdup_printf("%s+", var);
         while (word.size < 8 && off + word.size < line_size) {
             g_autofree char *next = trace_names_addr(ctx->names, line + off + word.size);
             if (named ? !g_str_has_prefix(next, inside) : !g_str_has_prefix(next, "0x"))
@@ -206,6 +208,8 @@ static const GArray *line_words(HtmlSink *h, const TraceContext *ctx, uint64_t l
         }
         g_array_append_val(w, word);
         off += word.size;
+        g_autofree char *after = off < line_size ? trace_names_addr(ctx->names, line + off) : NULL;
+        carry = named && word.size == 8 && after && g_str_has_prefix(after, inside);
     }
     uint64_t *key = g_new(uint64_t, 1);
     *key = line;
@@ -648,7 +652,7 @@ static char *page_data(HtmlSink *h, const TraceContext *ctx, Cycle end)
         add_step(b, h, ctx, lines, k, cursor);
     json_builder_end_array(b);
     add_msgs(b, h, lines);
-    html_ops_json(b, h->ops, ctx, h->steps->len);
+    html_ops_json(b, h->ops, ctx, lines, h->steps->len);
     json_builder_end_object(b);
     g_autoptr(JsonGenerator) gen = json_generator_new();
     g_autoptr(JsonNode) root = json_builder_get_root(b);

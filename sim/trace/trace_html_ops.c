@@ -3,6 +3,7 @@
  * buffer's entries, from the store's retirement until it wrote its cache line.  The cores
  * report these as bookkeeping events (CORE_TRACE_LOAD_ISSUE ... CORE_TRACE_SB_DRAIN); each
  * record keeps the steps of the page it spans, so that the script only filters. */
+#include <stdlib.h>
 #include "sim/trace/trace_html_ops.h"
 
 typedef struct {
@@ -94,14 +95,21 @@ void html_ops_event(HtmlOps *o, guint col, const CoreTraceEvent *pe, guint at)
     }
 }
 
-void html_ops_json(JsonBuilder *b, const HtmlOps *o, const TraceContext *ctx, guint last_step)
+static int u64_cmp(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+void html_ops_json(JsonBuilder *b, const HtmlOps *o, const TraceContext *ctx, const GArray *lines, guint last_step)
 {
     json_builder_set_member_name(b, "ops");
     json_builder_begin_array(b);
     for (guint i = 0; i < o->ops->len; i++) {
         const HtmlOp *op = &g_array_index(o->ops, HtmlOp, i);
-        if (op->s0 > last_step)
-            continue; /* after the page's last step */
+        uint64_t line = trace_names_line_of(ctx->names, op->addr);
+        if (op->s0 > last_step || !bsearch(&line, lines->data, lines->len, sizeof(uint64_t), u64_cmp))
+            continue; /* after the page's last step, or on a line not traced */
         g_autofree char *var = trace_names_addr(ctx->names, op->addr);
         json_builder_begin_array(b);
         json_builder_add_int_value(b, op->col);

@@ -14,8 +14,9 @@ void html_ops_free(HtmlOps *o);
  * the first page step that shows what it did. */
 void html_ops_event(HtmlOps *o, guint col, const CoreTraceEvent *pe, guint at);
 /* "ops": [[col, "l"|"s", pc, address, value|null, from, performed|-1, until|-1, end], ...],
- * the records that begin by step `last_step`; end is "r" retired, "x" squashed, "w" written,
+ * the records that begin by step `last_step` on the page's `lines` (uint64_t, sorted: those
+ * that pass --trace-line); end is "r" retired, "x" squashed, "w" written,
  * "" open at the run's end. */
-void html_ops_json(JsonBuilder *b, const HtmlOps *o, const TraceContext *ctx, guint last_step);
+void html_ops_json(JsonBuilder *b, const HtmlOps *o, const TraceContext *ctx, const GArray *lines, guint last_step);
 
 #endif

@@ -33,7 +33,7 @@ document.getElementById('title').textContent = D.title;
 document.title = 'qsim: ' + D.title;
 function cellId(l, c) { return 'cell-' + D.lines[l].name + '-' + (c < NC ? 'c' + D.cores[c] : 'dir'); }
 function cycleAt(k) { return k > 0 ? D.steps[k - 1].c : 0; }
-function fmtVals(v) { return v == null ? '' : v.join(', '); }
+function fmtVals(v) { return v == null ? '' : v.map(x => (x >= 65536 ? '0x' + x.toString(16) : String(x))).join(', '); }
 
 /* ---------------- the machine, drawn ---------------- */
 const svg = document.getElementById('machine');
