@@ -84,6 +84,13 @@ $(B)/gen/qsim_commit.h: FORCE
 
 $(B)/sim/base/version.o: $(B)/gen/qsim_commit.h
 
+# The step-through page's script as a C string literal, made from its source.
+$(B)/gen/trace_html_page_js.h: sim/trace/trace_html_page.js
+	@mkdir -p $(dir $@)
+	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $< > $@.tmp && mv $@.tmp $@
+
+$(B)/sim/trace/trace_html_page.o: $(B)/gen/trace_html_page_js.h
+
 FORCE:
 
 $(B)/libqsim.a: $(LIB_OBJ)

@@ -13,6 +13,7 @@
 #   cores          the timing model of a core, on the ISA, meeting coherence only at its port
 #   sim/os         the OS model (scheduler, futexes), beside the cores
 #   sim/trace      the trace writers (text, Perfetto, HTML page) and the protocol pages
+#                  (and sim/trace/trace_html_page.c the generated trace_html_page_js.h: the page's script)
 #   sim            the machine, harness, workload and runner, on all of the above
 #   locks/native   the native backend: lock sources compiled and run on the host
 #   sim/litmus, sim/sweep   front ends, on the runner (the model only: neither runs natively)
@@ -32,7 +33,7 @@ rule() {
     sim/explore)   echo "sim/explore/ cores/isa/ sim/base/";;
     cores)         echo "cores/ cores/isa/ sim/base/ coherence/port.h";;
     sim/os)        echo "sim/os/ cores/ cores/isa/ coherence/ sim/base/";;
-    sim/trace)     echo "sim/trace/ cores/ cores/isa/ coherence/ sim/base/";;
+    sim/trace)     echo "sim/trace/ cores/ cores/isa/ coherence/ sim/base/ trace_html_page_js.h";;
     sim)           echo "sim/ sim/os/ sim/trace/ sim/explore/ cores/ cores/isa/ coherence/ sim/base/";;
     locks/native)  echo "locks/native/ sim/ cores/isa/ sim/base/";;
     sim/litmus)    echo "sim/litmus/ sim/memmodel/ sim/ cores/isa/ coherence/ sim/base/";;

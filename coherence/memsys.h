@@ -185,6 +185,12 @@ typedef struct {
     Cycle queued_since;    /* a home row: the request waited in the home's FIFO since then; 0: it did not */
     gint dir_req;          /* directory rows: the requester whose transaction the line is busy with
                             * after the row (a stall row: the one it waits behind); -1: none */
+    /* The line after the row, for the step-through page (valid during the hook only): */
+    guint line_size;
+    const guint8 *data;    /* the row's cache's copy when it holds valid data; else NULL */
+    const guint8 *mem;     /* memory's copy at the home (NULL before the home has one) */
+    const guint64 *queued; /* the requests (MemTraceMsg.id) waiting in the home's FIFO, oldest first */
+    guint nqueued;
 } MemTraceRow;
 
 /* Called once per row that fires, with the messages the row sent (row != NULL), and once per

@@ -193,6 +193,7 @@ typedef struct {
     MemTraceRow row;
     GArray *sent;               /* MemTapeSend */
     GArray *msgs;               /* MemTraceMsg, built when the row is reported */
+    GArray *queued;             /* guint64: the home FIFO's message ids, built likewise */
     guint64 next_msg_id;
 } MemTraceTape;
 typedef struct {

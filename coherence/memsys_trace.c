@@ -15,6 +15,7 @@ void memsys_set_trace(MemSys *ms, MemTraceFn fn, void *user)
     if (fn && !ms->tape.sent) {
         ms->tape.sent = g_array_new(FALSE, FALSE, sizeof(MemTapeSend));
         ms->tape.msgs = g_array_new(FALSE, FALSE, sizeof(MemTraceMsg));
+        ms->tape.queued = g_array_new(FALSE, FALSE, sizeof(guint64));
     }
 }
 
@@ -26,6 +27,8 @@ void trace_tape_clear(MemTraceTape *t)
         g_array_free(t->sent, TRUE);
     if (t->msgs)
         g_array_free(t->msgs, TRUE);
+    if (t->queued)
+        g_array_free(t->queued, TRUE);
     memset(t, 0, sizeof *t);
 }
 
@@ -84,6 +87,27 @@ void trace_msg_sent(MemSys *ms, gint32 mi, Cycle delay)
     ms->trace(ms->trace_user, NULL, &m, 1);
 }
 
+/* What the line holds after the row: the row's cache's data (when valid), memory's, and the
+ * requests queued at the home. */
+static void row_contents(MemSys *ms, MemTraceRow *r, const DirEntry *d)
+{
+    MemTraceTape *t = &ms->tape;
+    if (!d)
+        d = g_hash_table_lookup(ms->dir, &r->line);
+    const PrivLine *pl = r->core >= 0 ? pl_find(&ms->cores[r->core], r->line) : NULL;
+    gboolean valid = pl && pl->state != CS_I && (coh_cache_state_stable(pl->state) || pl->data_in);
+    r->line_size = ms->line_size;
+    r->data = valid ? pl->data : NULL;
+    r->mem = d ? d->mem : NULL;
+    g_array_set_size(t->queued, 0);
+    for (gint32 mi = d ? d->q_head : NIL; mi != NIL; mi = msg_at(ms, mi)->next)
+        g_array_append_val(t->queued, msg_at(ms, mi)->trace_id);
+    if (r->dir && (r->row->actions & DA_STALL) && r->cause)
+        g_array_append_val(t->queued, r->cause); /* a stall row's request joins the FIFO after it */
+    r->queued = (const guint64 *)t->queued->data;
+    r->nqueued = t->queued->len;
+}
+
 void trace_row_end(MemSys *ms, const DirEntry *d)
 {
     MemTraceTape *t = &ms->tape;
@@ -95,6 +119,7 @@ void trace_row_end(MemSys *ms, const DirEntry *d)
         t->row.dir_sharers = d->sharers[0];
         t->row.dir_req = coh_dir_state_stable(t->row.row->next) ? -1 : d->req;
     }
+    row_contents(ms, &t->row, d);
     g_array_set_size(t->msgs, 0);
     for (guint i = 0; i < t->sent->len; i++) {
         const MemTapeSend *s = &g_array_index(t->sent, MemTapeSend, i);

@@ -76,6 +76,12 @@ typedef enum {
     CORE_TRACE_MISPREDICT,     /* a branch resolved against its prediction: squash younger ops */
     CORE_TRACE_REPLAY,         /* arm64: a younger same-address load read older data: re-execute */
     CORE_TRACE_WFE_SLEEP,      /* wfe: asleep until an event */
+    /* The memory ops' progress, for the step-through page's pipeline panel (never in words): */
+    CORE_TRACE_LOAD_ISSUE,     /* a load went to the memory system (seq, pc, addr) */
+    CORE_TRACE_LOAD_PERFORM,   /* a load has its value (seq, pc, addr, value; forwarded or not) */
+    CORE_TRACE_SQUASH,         /* every op from seq on is squashed */
+    CORE_TRACE_SB_COMMIT,      /* a store retired into the store buffer (seq, pc, addr, value) */
+    CORE_TRACE_SB_DRAIN,       /* a store wrote its cache line and left the store buffer (seq) */
 } CoreTraceKind;
 
 typedef struct {
@@ -91,6 +97,8 @@ typedef struct {
                              * thread (SMT), not lost */
     guint inflight;         /* machine clear: squashed loads whose access had already left for the
                              * L1; the memory system still performs it (a miss asks for the line) */
+    uint64_t seq;           /* retire and the memory ops' kinds: the op's sequence number */
+    uint64_t addr, value;   /* loads and the store buffer: the access's address and value */
 } CoreTraceEvent;
 typedef void (*CoreTraceFn)(void *ctx, guint core, const CoreTraceEvent *ev);
 /* `sev` retired on `core`: the receiver signals every core (core_signal_event), itself too. */

@@ -452,7 +452,18 @@ static inline void core_trace(Core *c, CoreTraceKind kind, int32_t pc, int32_t r
 {
     if (!c->trace_fn)
         return;
-    CoreTraceEvent ev = { kind, c->now, pc, resume_pc, 0, FALSE, squashed, (Cycle)penalty, FALSE, 0 };
+    CoreTraceEvent ev = { .kind = kind, .when = c->now, .pc = pc, .resume_pc = resume_pc, .squashed = squashed,
+                          .penalty = (Cycle)penalty };
+    c->trace_fn(c->trace_ctx, c->id, &ev);
+}
+
+/* A memory op's progress (CORE_TRACE_LOAD_ISSUE ... CORE_TRACE_SB_DRAIN). */
+static inline void core_trace_mem(Core *c, CoreTraceKind kind, uint64_t seq, int32_t pc, uint64_t addr, uint64_t value)
+{
+    if (!c->trace_fn)
+        return;
+    CoreTraceEvent ev = { .kind = kind, .when = c->now, .pc = pc, .resume_pc = pc, .seq = seq, .addr = addr,
+                          .value = value };
     c->trace_fn(c->trace_ctx, c->id, &ev);
 }
 

@@ -55,8 +55,10 @@ static void issue_mem(Core *c, RobEntry *en, MemKind kind, RmwKind rmw, uint64_t
     MemRequest r = { .kind = kind, .rmw = rmw, .addr = en->addr, .size = en->in->size,
                      .value = value, .expected = expected, .far = far, .hold_cycles = hold,
                      .tag = tag_make(en->req_id, FALSE, (guint)(en - c->rob)), .pc = en->pc };
-    if (kind == MEM_LOAD)
+    if (kind == MEM_LOAD) {
         c->st.loads_issued++;
+        core_trace_mem(c, CORE_TRACE_LOAD_ISSUE, en->seq, en->pc, en->addr, 0);
+    }
     core_issue(c, &r);
 }
 
@@ -103,6 +105,7 @@ gboolean memop_start_load(Core *c, RobEntry *en, const Older *o)
         en->value = v;
         en->performed = TRUE;
         c->st.loads_forwarded++;
+        core_trace_mem(c, CORE_TRACE_LOAD_PERFORM, en->seq, en->pc, en->addr, v);
         if (in->op == OP_LDX)
             arm_monitor(c, en, v);
         exec_timer(c, en, c->cfg->l1.latency);
@@ -297,6 +300,7 @@ void memop_done(void *obj, const MemResponse *r)
     case OP_LDX:
         en->value = v;
         en->performed = en->watched = TRUE;
+        core_trace_mem(c, CORE_TRACE_LOAD_PERFORM, en->seq, en->pc, en->addr, v);
         exec_done(en, c->now);
         if (in->op == OP_LDX)
             arm_monitor(c, en, v);

@@ -106,7 +106,7 @@ static gboolean stage_retire(Core *c)
             break;
         }
         if (c->trace_fn)
-            core_trace(c, CORE_TRACE_RETIRE, en->pc, en->pc, 0, 0);
+            core_trace_mem(c, CORE_TRACE_RETIRE, en->seq, en->pc, 0, 0);
         retire_effects(c, en, now);
         rob_retire_head(c, en);
         c->st.insns_retired++;

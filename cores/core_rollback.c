@@ -80,8 +80,10 @@ void rollback_line_lost(void *obj, uint64_t line_addr, LineLossCause cause)
                 c->st.mc_squashed_ops += squashed;
                 c->st.mc_penalty_cycles += (guint64)pen;
                 if (c->trace_fn) {
-                    CoreTraceEvent ev = { CORE_TRACE_MACHINE_CLEAR, c->now, pc, pc, line,
-                                          cause == LINE_EVICTED, squashed, (Cycle)pen, sibling, inflight };
+                    CoreTraceEvent ev = { .kind = CORE_TRACE_MACHINE_CLEAR, .when = c->now, .pc = pc, .resume_pc = pc,
+                                          .line = line, .evicted = cause == LINE_EVICTED, .squashed = squashed,
+                                          .penalty = (Cycle)pen, .sibling = sibling,
+                                          .inflight = inflight };
                     c->trace_fn(c->trace_ctx, c->id, &ev);
                 }
                 break;

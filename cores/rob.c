@@ -38,6 +38,7 @@ void rob_rename_rebuild(Core *c)
 guint rob_squash_from(Core *c, uint64_t seq)
 {
     g_assert(seq >= c->head_seq && seq <= c->next_seq);
+    core_trace_mem(c, CORE_TRACE_SQUASH, seq, -1, 0, 0);
     for (guint i = c->fq_count; i-- > 0;) {
         const FetchSlot *f = &c->fq[(c->fq_head + i) % c->fq_size];
         if (f->ras_sp >= 0) {

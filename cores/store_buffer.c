@@ -40,6 +40,7 @@ void sb_commit(Core *c, uint64_t seq, gboolean release)
     s->epoch = c->sb_epoch;
     s->committed = TRUE;
     c->sb_ncommit++;
+    core_trace_mem(c, CORE_TRACE_SB_COMMIT, seq, s->pc, s->addr, s->data);
 }
 
 void sb_bump_epoch(Core *c)
@@ -141,6 +142,7 @@ void sb_store_done(Core *c, guint slot, uint64_t req_id)
     g_assert(s->issued && !s->drained && s->req_id == req_id);
     s->drained = TRUE;
     c->st.stores_drained++;
+    core_trace_mem(c, CORE_TRACE_SB_DRAIN, s->seq, s->pc, s->addr, s->data);
     while (c->sb_ncommit && c->sb[c->sb_head].drained) {
         c->sb_head = (c->sb_head + 1) % c->sb_size;
         c->sb_count--;

@@ -3,12 +3,14 @@
  * step-through page (its data, and the page itself in a real browser), each against goldens
  * on the `teaching` config. */
 #include <check.h>
+#include <stdlib.h>
 #include <string.h>
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include "tests/run_qsim.h"
 #include "tests/golden.h"
 #include "tests/skip.h"
+#include "tests/png_read.h"
 #include "sim/trace/trace_names.h"
 #include "cores/isa/asm.h"
 
@@ -427,8 +429,10 @@ START_TEST(test_page_golden_and_data)
     g_autofree char *path = tmp_path("page.html");
     g_autofree char *html = make_page(path);
     golden_check("page-ttas.html", html);
-    /* self-contained: nothing fetched */
-    ck_assert(!strstr(html, "http://") && !strstr(html, "https://") && !strstr(html, " src="));
+    /* self-contained: nothing fetched (the SVG namespace is a name, not an address) */
+    g_auto(GStrv) parts = g_strsplit(html, "http://www.w3.org/2000/svg", -1);
+    g_autofree char *bare = g_strjoinv("", parts);
+    ck_assert(!strstr(bare, "http://") && !strstr(bare, "https://") && !strstr(bare, " src="));
     g_autoptr(JsonParser) p = json_parser_new();
     JsonObject *d = page_data(html, p);
     JsonArray *steps = json_object_get_array_member(d, "steps");
@@ -481,6 +485,47 @@ static char *replayed_state(JsonObject *d, const char *line, const char *who, gu
     return g_strdup(state);
 }
 
+/* Headless Chromium opens `url` in a 1280x1000 window: the DOM after the page's script ran
+ * (png NULL; caller frees), or a screenshot into png (returns NULL). */
+static char *browse_for(const char *chromium, const char *profile_arg, const char *url, const char *png, guint ms)
+{
+    g_autofree char *shot = png ? g_strdup_printf("--screenshot=%s", png) : NULL;
+    g_autofree char *budget = g_strdup_printf("--virtual-time-budget=%u", ms);
+    const char *argv[] = { chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                           "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                           profile_arg, "--hide-scrollbars", "--window-size=1280,1000", png ? shot : "--dump-dom",
+                           ms ? budget : url, ms ? url : NULL, NULL };
+    char *dom = NULL;
+    g_autofree char *err = NULL;
+    int status = 0;
+    g_autoptr(GError) error = NULL;
+    if (png)
+        g_unlink(png);
+    ck_assert_msg(g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &dom, &err, &status, &error),
+                  "chromium: %s", error ? error->message : "");
+    ck_assert_msg(g_spawn_check_wait_status(status, NULL), "chromium failed: %s", err);
+    if (!png)
+        return dom;
+    g_free(dom);
+    return NULL;
+}
+
+static char *browse(const char *chromium, const char *profile_arg, const char *url, const char *png)
+{
+    return browse_for(chromium, profile_arg, url, png, 0);
+}
+
+/* The build folder (where the screenshots are kept for people to look at), absolute. */
+static char *out_dir(void)
+{
+    const char *bin = g_getenv("QSIM_BIN");
+    g_autofree char *dir = bin ? g_path_get_dirname(bin) : g_build_filename(test_srcdir(), "build", NULL);
+    if (g_path_is_absolute(dir))
+        return g_steal_pointer(&dir);
+    g_autofree char *cwd = g_get_current_dir();
+    return g_build_filename(cwd, dir, NULL);
+}
+
 /* A real browser opens the page at two steps (the URL fragment) and shows the states of that
  * step; a screenshot of a step with a transient state is kept in the build folder. */
 START_TEST(test_page_in_browser)
@@ -490,15 +535,8 @@ START_TEST(test_page_in_browser)
         qsim_test_skip_or_fail("trace/test_page_in_browser", "chromium is not installed: the page is not run in a browser");
         return;
     }
-    const char *bin = g_getenv("QSIM_BIN");
-    g_autofree char *outdir = bin ? g_path_get_dirname(bin) : g_build_filename(test_srcdir(), "build", NULL);
+    g_autofree char *outdir = out_dir();
     g_autofree char *path = g_build_filename(outdir, "trace-page.html", NULL);
-    if (!g_path_is_absolute(path)) {
-        g_autofree char *cwd = g_get_current_dir();
-        g_autofree char *abs = g_build_filename(cwd, path, NULL);
-        g_free(path);
-        path = g_steal_pointer(&abs);
-    }
     g_autofree char *html = make_page(path);
     g_autoptr(JsonParser) p = json_parser_new();
     JsonObject *d = page_data(html, p);
@@ -535,21 +573,18 @@ START_TEST(test_page_in_browser)
         { a + 1, "&press=jjk", TRUE, FALSE },           /* forward twice, back once: the step after a */
         { a, "&line=lock_word&press=np", TRUE, TRUE },  /* next transition, then back to a */
         { after_a, "&press=n", FALSE, FALSE },          /* the next transition of the lock's line */
+        /* the keys work while the line menu has the focus, and the address keeps the line */
+        { a + 1, "&line=h_counter&focus=line&press=j", TRUE, FALSE },
     };
     for (guint i = 0; i < G_N_ELEMENTS(checks); i++) {
         guint open = i >= 2 ? a : checks[i].step;
         g_autofree char *url = g_strdup_printf("file://%s#step=%u%s", path, open, checks[i].fragment);
-        const char *argv[] = { chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                               "--no-first-run", "--disable-background-networking", "--disable-component-update",
-                               "--disable-sync", profile_arg, "--dump-dom", url, NULL };
-        g_autofree char *dom = NULL, *err = NULL;
-        int status = 0;
-        g_autoptr(GError) error = NULL;
-        ck_assert_msg(g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &dom, &err, &status, &error),
-                      "chromium: %s", error ? error->message : "");
-        ck_assert_msg(g_spawn_check_wait_status(status, NULL), "chromium failed: %s", err);
+        g_autofree char *dom = browse(chromium, profile_arg, url, NULL);
         g_autofree char *stepno = g_strdup_printf("id=\"step-no\">step %u of %u ", checks[i].step, n);
         ck_assert_msg(strstr(dom, stepno), "no %s in the page's DOM", stepno);
+        g_autofree char *link = g_strdup_printf("id=\"permalink\" href=\"#step=%u&amp;line=%s\"", checks[i].step,
+                                                strstr(checks[i].fragment, "h_counter") ? "h_counter" : "lock_word");
+        ck_assert_msg(strstr(dom, link), "no %s in the page's DOM", link);
         if (!checks[i].cells)
             continue;
         g_autofree char *want_mine = replayed_state(d, "lock_word", who, checks[i].step);
@@ -570,22 +605,246 @@ START_TEST(test_page_in_browser)
             ck_assert_msg(strstr(mine_td, !strcmp(want_mine, "M") ? "stable changed" : "transient changed"), "%s",
                           mine_td);
         ck_assert(strstr(dom, "id=\"event\""));
+        ck_assert(strstr(dom, ">retires at cycle</th>")); /* the "at" column says what it is */
     }
+    /* &play steps on by itself: two seconds of the browser's virtual time (the page's timers,
+     * not this machine's speed) take it past step a */
+    g_autofree char *play_url = g_strdup_printf("file://%s#step=%u&play", path, a);
+    g_autofree char *played = browse_for(chromium, profile_arg, play_url, NULL, 2000);
+    const char *now = strstr(played, "id=\"step-no\">step ");
+    ck_assert_msg(now && (guint)atoi(now + strlen("id=\"step-no\">step ")) > a, "&play did not step on from %u", a);
+    ck_assert(strstr(played, "pause"));
     /* the screenshot: the transient step, for people to look at */
     g_autofree char *png = g_build_filename(outdir, "trace-page-transient.png", NULL);
-    g_autofree char *shot = g_strdup_printf("--screenshot=%s", png);
     g_autofree char *url = g_strdup_printf("file://%s#step=%u", path, a);
-    const char *argv[] = { chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                           "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                           profile_arg, "--hide-scrollbars", "--window-size=1280,1000", shot, url, NULL };
-    int status = 0;
-    g_unlink(png);
-    ck_assert(g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL, NULL,
-                           NULL, NULL, NULL, &status, NULL));
+    browse(chromium, profile_arg, url, png);
     g_autofree char *img = NULL;
     gsize len = 0;
     ck_assert_msg(g_file_get_contents(png, &img, &len, NULL) && len > 1000 && !memcmp(img, "\x89PNG", 4),
                   "no screenshot at %s", png);
+    g_autofree char *rm = g_strdup_printf("rm -rf '%s'", profile);
+    ck_assert(g_spawn_command_line_sync(rm, NULL, NULL, NULL, NULL));
+}
+END_TEST
+
+/* ======================================================================================
+ * The machine drawn on the page, looked at in screenshots
+ * ====================================================================================== */
+
+/* What a page's step must show, found in its data (so that the test follows the run when the
+ * timing model moves the steps). */
+enum { SHOW_STORE_WAITS = 1, SHOW_QUEUE = 2, SHOW_BUS_HELD = 4, SHOW_MESSAGES = 8 };
+
+static const struct {
+    const char *name, *args;
+    const char *state;           /* a cache holds the lock's line in this state (replayed from the rows) */
+    guint show;
+    guint8 rgb[3];               /* the colour the page draws `state` in */
+} machine_pages[] = {
+    { "ttas", RUN, "S", SHOW_STORE_WAITS | SHOW_MESSAGES, { 0x56, 0xB4, 0xE9 } },
+    { "ticket", "run --config teaching --lock ticket --set topology.cores_per_socket=4 --threads 4 --iterations 3"
+                " --no-host-time", "M", SHOW_QUEUE, { 0xD5, 0x5E, 0x00 } },
+    { "moesi", "run --config teaching --lock ttas --set protocol=moesi --iterations 3 --no-host-time", "O", 0,
+      { 0xCC, 0x79, 0xA7 } },
+    { "bus", "run --config teaching-bus --lock ttas --iterations 3 --no-host-time", "M", SHOW_BUS_HELD,
+      { 0xD5, 0x5E, 0x00 } },
+};
+static const guint8 sb_rgb[3] = { 0xF0, 0xE4, 0x42 }, queue_rgb[3] = { 0xBF, 0xE3, 0xF7 }, bus_rgb[3] = { 0x00, 0x72, 0xB2 };
+
+/* Whether step k shows what `show` asks, by the page's data: a store-buffer entry open over k,
+ * two requests queued for the lock's line, a request on the bus. */
+static gboolean step_shows(JsonObject *d, guint k, guint show)
+{
+    if (show & SHOW_STORE_WAITS) {
+        JsonArray *ops = json_object_get_array_member(d, "ops");
+        gboolean any = FALSE;
+        for (guint i = 0; i < json_array_get_length(ops) && !any; i++) {
+            JsonArray *o = json_array_get_array_element(ops, i);
+            gint64 s1 = json_array_get_int_element(o, 7);
+            any = !strcmp(json_array_get_string_element(o, 1), "s") && json_array_get_int_element(o, 5) <= k &&
+                  (s1 < 0 || s1 > k);
+        }
+        if (!any)
+            return FALSE;
+    }
+    if (show & SHOW_BUS_HELD) {
+        JsonArray *msgs = json_object_get_array_member(d, "msgs");
+        gint64 now = json_object_get_int_member(json_array_get_object_element(json_object_get_array_member(d, "steps"), k - 1), "c");
+        gboolean any = FALSE;
+        for (guint i = 0; i < json_array_get_length(msgs) && !any; i++) {
+            JsonObject *m = json_array_get_object_element(msgs, i);
+            any = !strcmp(json_object_get_string_member(m, "to"), "bus") && json_object_get_int_member(m, "s0") <= k &&
+                  json_object_get_int_member(m, "s1") >= k && json_object_get_int_member(m, "s") <= now;
+        }
+        if (!any)
+            return FALSE;
+    }
+    if (show & SHOW_MESSAGES) {
+        JsonArray *msgs = json_object_get_array_member(d, "msgs");
+        guint n = 0;
+        for (guint i = 0; i < json_array_get_length(msgs); i++) {
+            JsonObject *m = json_array_get_object_element(msgs, i);
+            n += json_object_get_int_member(m, "s0") <= k && json_object_get_int_member(m, "s1") >= k;
+        }
+        if (n < 2)
+            return FALSE;
+    }
+    if (show & SHOW_QUEUE) {
+        /* the queue column (after the caches, the directory and memory) as the steps change it */
+        JsonArray *steps = json_object_get_array_member(d, "steps");
+        gint64 qcol = (gint64)json_array_get_length(json_object_get_array_member(d, "cores")) + 2, n = 0;
+        for (guint i = 1; i <= k; i++) {
+            JsonArray *ch = json_object_get_array_member(json_array_get_object_element(steps, i - 1), "ch");
+            for (guint c = 0; c < json_array_get_length(ch); c++) {
+                JsonArray *e = json_array_get_array_element(ch, c);
+                if (json_array_get_int_element(e, 0) == json_object_get_int_member(d, "lockLine") &&
+                    json_array_get_int_element(e, 1) == qcol)
+                    n = json_array_get_length(json_array_get_array_element(e, 4));
+            }
+        }
+        if (n < 2)
+            return FALSE;
+    }
+    return TRUE;
+}
+
+/* The attribute `attr` of the element with id `id` in the DOM; NULL when absent. */
+static char *dom_attr(const char *dom, const char *id, const char *attr)
+{
+    g_autofree char *key = g_strdup_printf("id=\"%s\"", id), *want = g_strdup_printf(" %s=\"", attr);
+    const char *at = strstr(dom, key);
+    if (!at)
+        return NULL;
+    const char *start = at, *end = strchr(at, '>');
+    while (start > dom && *start != '<')
+        start--;
+    g_autofree char *tag = g_strndup(start, (gsize)(end - start));
+    const char *v = strstr(tag, want);
+    if (!v)
+        return NULL;
+    v += strlen(want);
+    return g_strndup(v, strcspn(v, "\""));
+}
+
+/* The colour at the left edge of the element `id` (inside its border, clear of its text)
+ * is near `rgb`. */
+static void check_colour(const PngImage *img, const char *dom, const char *id, const guint8 rgb[3], const char *page)
+{
+    g_autofree char *box = dom_attr(dom, id, "data-box");
+    ck_assert_msg(box, "%s: no %s with its box in the DOM", page, id);
+    int x = 0, y = 0, w = 0, h = 0;
+    ck_assert_int_eq(sscanf(box, "%d,%d,%d,%d", &x, &y, &w, &h), 4);
+    guint8 got[3];
+    png_pixel(img, x + 3, y + h / 2, got);
+    for (guint c = 0; c < 3; c++)
+        ck_assert_msg(ABS((int)got[c] - (int)rgb[c]) <= 16, "%s: %s at (%d,%d) is #%02x%02x%02x, not #%02x%02x%02x", page,
+                      id, x + 3, y + h / 2, got[0], got[1], got[2], rgb[0], rgb[1], rgb[2]);
+}
+
+/* Each page at a step found in its data: the DOM says what the machine shows (a cache's state,
+ * the store buffer, the home's queue, the bus's holder) and the screenshot shows it in its
+ * colour there.  The screenshots stay in the build folder as page-NAME-stepK.png. */
+START_TEST(test_page_machine)
+{
+    g_autofree char *chromium = g_find_program_in_path("chromium");
+    if (!chromium) {
+        qsim_test_skip_or_fail("trace/test_page_machine", "chromium is not installed: the page is not drawn");
+        return;
+    }
+    const char *name = machine_pages[_i].name;
+    g_autofree char *outdir = out_dir();
+    g_autofree char *file = g_strdup_printf("page-%s.html", name);
+    g_autofree char *path = g_build_filename(outdir, file, NULL);
+    g_autofree char *args = g_strdup_printf("%s --trace-html %s", machine_pages[_i].args, path);
+    g_autofree char *err = NULL;
+    ck_assert_msg(run_qsim_line(args, NULL, &err) == 0, "%s", err);
+    g_autofree char *html = NULL;
+    ck_assert(g_file_get_contents(path, &html, NULL, NULL));
+    g_autoptr(JsonParser) p = json_parser_new();
+    JsonObject *d = page_data(html, p);
+    JsonArray *cores = json_object_get_array_member(d, "cores");
+    guint n = json_array_get_length(json_object_get_array_member(d, "steps"));
+    /* the first step that shows what is asked with a cache holding the lock's line in `state` */
+    guint k = 0;
+    gint64 core = -1;
+    for (guint s = 1; s <= n && core < 0; s++) {
+        if (!step_shows(d, s, machine_pages[_i].show))
+            continue;
+        for (guint c = 0; c < json_array_get_length(cores) && core < 0; c++) {
+            g_autofree char *who = g_strdup_printf("core %" G_GINT64_FORMAT, json_array_get_int_element(cores, c));
+            g_autofree char *st = replayed_state(d, "lock_word", who, s);
+            if (!strcmp(st, machine_pages[_i].state)) {
+                k = s;
+                core = json_array_get_int_element(cores, c);
+            }
+        }
+    }
+    ck_assert_msg(core >= 0, "%s: no step with lock_word in %s and what is asked", name, machine_pages[_i].state);
+    g_autofree char *profile = g_dir_make_tmp("qsim-chromium-XXXXXX", NULL);
+    g_autofree char *profile_arg = g_strdup_printf("--user-data-dir=%s", profile);
+    g_autofree char *url = g_strdup_printf("file://%s#step=%u", path, k);
+    g_autofree char *dom = browse(chromium, profile_arg, url, NULL);
+    g_autofree char *shot = g_strdup_printf("page-%s-step%u.png", name, k);
+    g_autofree char *png = g_build_filename(outdir, shot, NULL);
+    browse(chromium, profile_arg, url, png);
+    PngImage img;
+    g_autoptr(GError) error = NULL;
+    ck_assert_msg(png_read(png, &img, &error), "%s", error ? error->message : "");
+    ck_assert_uint_eq(img.width, 1280);
+    g_autofree char *stepno = g_strdup_printf("id=\"step-no\">step %u of %u ", k, n);
+    ck_assert_msg(strstr(dom, stepno), "%s: no %s in the DOM", name, stepno);
+    /* the cache's state where the page draws it, in its colour */
+    g_autofree char *cell = g_strdup_printf("svg-lock_word-c%" G_GINT64_FORMAT, core);
+    g_autofree char *drawn = dom_attr(dom, cell, "data-state");
+    ck_assert_msg(drawn && !strcmp(drawn, machine_pages[_i].state), "%s step %u: %s draws %s, not %s", name, k, cell,
+                  drawn ? drawn : "nothing", machine_pages[_i].state);
+    check_colour(&img, dom, cell, machine_pages[_i].rgb, name);
+    if (machine_pages[_i].show & SHOW_STORE_WAITS) {
+        gboolean seen = FALSE;
+        for (guint c = 0; c < json_array_get_length(cores); c++) {
+            g_autofree char *sb = g_strdup_printf("sb-c%" G_GINT64_FORMAT, json_array_get_int_element(cores, c));
+            g_autofree char *entry = g_strdup_printf("sb-entry-c%" G_GINT64_FORMAT, json_array_get_int_element(cores, c));
+            g_autofree char *count = dom_attr(dom, sb, "data-n");
+            ck_assert_msg(count, "%s: no %s in the DOM", name, sb);
+            if (atoi(count) > 0) {
+                check_colour(&img, dom, entry, sb_rgb, name);
+                seen = TRUE;
+            } else
+                ck_assert_msg(!strstr(dom, entry), "%s: an empty store buffer draws an entry", name);
+        }
+        ck_assert_msg(seen, "%s step %u: no store buffer with an entry", name, k);
+    }
+    if (machine_pages[_i].show & SHOW_QUEUE) {
+        g_autofree char *count = dom_attr(dom, "queue-lock_word", "data-n");
+        ck_assert_msg(count && atoi(count) >= 2, "%s step %u: the home's queue shows %s requests", name, k, count);
+        check_colour(&img, dom, "queue-lock_word-1", queue_rgb, name);
+    }
+    if (machine_pages[_i].show & SHOW_MESSAGES) {
+        /* every message in flight is drawn, its chip in the colour of its kind */
+        JsonArray *msgs = json_object_get_array_member(d, "msgs");
+        guint drawn_msgs = 0, in_flight = 0;
+        for (const char *c = dom; (c = strstr(c, "class=\"msg-chip\"")); c++)
+            drawn_msgs++;
+        for (guint i = 0; i < json_array_get_length(msgs); i++) {
+            JsonObject *m = json_array_get_object_element(msgs, i);
+            if (json_object_get_int_member(m, "s0") > k || json_object_get_int_member(m, "s1") < k)
+                continue;
+            in_flight++;
+            const char *t = json_object_get_string_member(m, "t");
+            static const guint8 data_rgb[3] = { 0x00, 0x9E, 0x73 }, ack_rgb[3] = { 0xCC, 0x79, 0xA7 },
+                                inv_rgb[3] = { 0xD5, 0x5E, 0x00 }, req_rgb[3] = { 0x00, 0x72, 0xB2 };
+            const guint8 *want = strstr(t, "Data") ? data_rgb : strstr(t, "Ack") ? ack_rgb
+                               : strstr(t, "Inv") || strstr(t, "Fwd") ? inv_rgb : req_rgb;
+            g_autofree char *id = g_strdup_printf("msg-%u", i);
+            check_colour(&img, dom, id, want, name);
+        }
+        ck_assert_uint_eq(drawn_msgs, in_flight);
+    }
+    if (machine_pages[_i].show & SHOW_BUS_HELD) {
+        ck_assert_msg(strstr(dom, "bus: held by core "), "%s step %u: the bus is not held", name, k);
+        check_colour(&img, dom, "bus", bus_rgb, name);
+    }
+    png_clear(&img);
     g_autofree char *rm = g_strdup_printf("rm -rf '%s'", profile);
     ck_assert(g_spawn_command_line_sync(rm, NULL, NULL, NULL, NULL));
 }
@@ -614,6 +873,7 @@ Suite *make_trace_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_page_golden_and_data);
     tcase_add_test(tc, test_page_in_browser);
+    tcase_add_loop_test(tc, test_page_machine, 0, G_N_ELEMENTS(machine_pages));
     suite_add_tcase(s, tc);
     return s;
 }

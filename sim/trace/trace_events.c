@@ -164,10 +164,15 @@ static void deliver_mem(TraceStream *t, const MemTraceRow *row, const MemTraceMs
     deliver(t, &ev, TRUE);
 }
 
+static gboolean core_trace_is_bookkeeping(CoreTraceKind k)
+{
+    return k == CORE_TRACE_RETIRE || k >= CORE_TRACE_LOAD_ISSUE;
+}
+
 static void deliver_core(TraceStream *t, guint core, const CoreTraceEvent *pe)
 {
     TraceEvent ev = {
-        .kind = pe->kind == CORE_TRACE_RETIRE ? TRACE_RETIRE : TRACE_PIPE,
+        .kind = core_trace_is_bookkeeping(pe->kind) ? TRACE_RETIRE : TRACE_PIPE,
         .cycle = pe->when,
         .core = (gint)core,
         .line = pe->kind == CORE_TRACE_MACHINE_CLEAR ? pe->line : 0,
@@ -399,6 +404,12 @@ char *trace_pipe_text(const TraceContext *ctx, const CoreTraceEvent *ev)
         return g_strdup_printf("wfe at %s: asleep until an event", pos);
     case CORE_TRACE_RETIRE:
         return g_strdup_printf("retires %s (%s)", pos, insn);
+    case CORE_TRACE_LOAD_ISSUE:
+    case CORE_TRACE_LOAD_PERFORM:
+    case CORE_TRACE_SQUASH:
+    case CORE_TRACE_SB_COMMIT:
+    case CORE_TRACE_SB_DRAIN:
+        break; /* bookkeeping: only the page draws them */
     }
     return g_strdup("?");
 }

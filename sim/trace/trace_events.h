@@ -23,7 +23,9 @@ typedef enum {
     TRACE_MSG,      /* a message sent outside any row (a far atomic's request) */
     TRACE_PIPE,     /* a pipeline event: machine clear, mispredict, replay, WFE sleep */
     TRACE_LOCK,     /* a lock phase: calls lock, acquires, releases (the harness's marks) */
-    TRACE_RETIRE,   /* an op retired (never shown; the page uses it for "current instruction") */
+    TRACE_RETIRE,   /* the pipeline's bookkeeping, never shown: an op retired, a load issued or
+                     * performed, a squash, a store entering or leaving the store buffer (pipe->kind
+                     * says which; the page uses them for "next to retire" and its pipeline panel) */
 } TraceKind;
 
 /* The harness's marks (sim/harness.c): mark 1 before `call lock`, 2 after it, 3 after unlock. */

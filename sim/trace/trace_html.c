@@ -7,6 +7,7 @@
 #include <json-glib/json-glib.h>
 #include "sim/trace/trace_html.h"
 #include "sim/trace/trace_limit.h"
+#include "sim/trace/trace_html_ops.h"
 #include "coherence/protocol_words.h"
 
 /* A page of more steps than this is no longer something to step through: it keeps the first. */
@@ -22,17 +23,31 @@ typedef struct {
     char *what;                  /* what it did */
     char *explain;               /* the row in words */
     gboolean transition;         /* a row that changed its line's state */
+    gint row_index;              /* a row step: the row in the protocol's table (-1: none) */
+    gboolean row_dir;            /* ... of the directory's (or the bus memory's) table */
     guint changes_from, changes_to; /* into HtmlSink.changes */
     guint8 *phase;               /* per thread: 0 outside, 1 acquiring, 2 holding */
 } Step;
 
+/* What the page draws of a line, column by column: the threads' caches (0 .. nthreads-1), then
+ * these. */
+enum { COL_DIR_AFTER_CORES, COL_MEM, COL_QUEUE, COL__N };
+
 /* A line's state in one column after a step. */
 typedef struct {
     uint64_t line;
-    gint core;                   /* MEMSYS_HOME: the directory */
-    const char *state;
+    guint col;                   /* a thread's cache, or nthreads + COL_DIR_AFTER_CORES ... */
+    const char *state;           /* caches and the directory; NULL for memory and the queue */
     char *holders;               /* directory: "owner core 1", "sharers 0 1"; else NULL */
+    GArray *vals;                /* gint64: the line's words (a cache's or memory's data; NULL:
+                                  * none valid), or the queue's requests as indices into msgs */
 } Change;
+
+/* A variable's bytes in a line, for its value. */
+typedef struct {
+    char *name;
+    guint off, size;
+} Word;
 
 typedef struct {
     guint64 id;
@@ -61,6 +76,9 @@ typedef struct {
     GHashTable *msg_by_id;       /* guint64 id -> index+1 into msgs */
     GArray *retires;             /* Retire */
     GArray *seen_lines;          /* uint64_t, lines with a row, unsorted */
+    GHashTable *words;           /* uint64 line -> GArray of Word: its variables */
+    GHashTable *last;            /* "line:col" -> the signature of the last Change kept there */
+    HtmlOps *ops;                /* the pipeline panel */
     guint8 *phase;               /* per core id: the lock phase now */
     guint *retire_after;         /* per core id: `after` of its last retire kept, G_MAXUINT: none */
     guint64 dropped;             /* steps past HTML_MAX_STEPS */
@@ -80,7 +98,21 @@ static void step_free(gpointer p)
     g_free(s);
 }
 
-static void change_clear(gpointer p) { g_free(((Change *)p)->holders); }
+static void change_clear(gpointer p)
+{
+    Change *c = p;
+    g_free(c->holders);
+    if (c->vals)
+        g_array_free(c->vals, TRUE);
+}
+
+static void words_free(gpointer p)
+{
+    GArray *w = p;
+    for (guint i = 0; i < w->len; i++)
+        g_free(g_array_index(w, Word, i).name);
+    g_array_free(w, TRUE);
+}
 static void message_clear(gpointer p) { g_free(((Message *)p)->text); }
 
 /* ======================================================================================
@@ -121,6 +153,7 @@ static Step *step_add(HtmlSink *h, const TraceContext *ctx, const TraceEvent *ev
     s->line = ev->line;
     s->kind = g_strdup(kind);
     s->changes_from = s->changes_to = h->changes->len;
+    s->row_index = -1;
     s->phase = g_new0(guint8, ctx->nthreads);
     g_ptr_array_add(h->steps, s);
     return s;
@@ -147,6 +180,114 @@ static guint column(const TraceContext *ctx, gint core)
 
 static gboolean steps_full(const HtmlSink *h) { return h->steps->len >= HTML_MAX_STEPS; }
 
+/* The variables in a line as the program's layout names them (offset 0 always starts one, a
+ * word of memory when no variable is there), each up to 8 bytes: its value is shown. */
+static const GArray *line_words(HtmlSink *h, const TraceContext *ctx, uint64_t line, guint line_size)
+{
+    GArray *w = g_hash_table_lookup(h->words, &line);
+    if (w)
+        return w;
+    w = g_array_new(FALSE, FALSE, sizeof(Word));
+    gboolean carry = FALSE; /* the last word stopped at 8 bytes inside its variable: the next goes on */
+    for (guint off = 0; off < line_size;) {
+        char *name = trace_names_addr(ctx->names, line + off);
+        gboolean named = (carry || !strchr(name, '+')) && !g_str_has_prefix(name, "0x");
+        if (!named && off) {
+            g_free(name);
+            off++;
+            continue;
+        }
+        Word word = { name, off, 1 };
+        g_autofree char *var = carry ? g_strndup(name, strcspn(name, "+")) : g_strdup(name);
+        g_autofree char *inside = g_strdup_printf("%s+", var);
+        while (word.size < 8 && off + word.size < line_size) {
+            g_autofree char *next = trace_names_addr(ctx->names, line + off + word.size);
+            if (named ? !g_str_has_prefix(next, inside) : !g_str_has_prefix(next, "0x"))
+                break;
+            word.size++;
+        }
+        g_array_append_val(w, word);
+        off += word.size;
+        g_autofree char *after = off < line_size ? trace_names_addr(ctx->names, line + off) : NULL;
+        carry = named && word.size == 8 && after && g_str_has_prefix(after, inside);
+    }
+    uint64_t *key = g_new(uint64_t, 1);
+    *key = line;
+    g_hash_table_insert(h->words, key, w);
+    return w;
+}
+
+/* The words' values in `data` (little-endian), NULL when there is no data. */
+static GArray *word_values(const GArray *words, const guint8 *data)
+{
+    if (!data)
+        return NULL;
+    GArray *v = g_array_sized_new(FALSE, FALSE, sizeof(gint64), words->len);
+    for (guint i = 0; i < words->len; i++) {
+        const Word *w = &g_array_index(words, Word, i);
+        uint64_t x = 0;
+        for (guint b = w->size; b-- > 0;)
+            x = x << 8 | data[w->off + b];
+        gint64 y = (gint64)x;
+        g_array_append_val(v, y);
+    }
+    return v;
+}
+
+/* Keeps a change of (line, col) unless it shows what the last one there showed; takes holders
+ * and vals. */
+static void keep_change(HtmlSink *h, uint64_t line, guint col, const char *state, char *holders, GArray *vals)
+{
+    GString *sig = g_string_new(NULL);
+    g_string_append_printf(sig, "%s|%s|", state ? state : "", holders ? holders : "");
+    for (guint i = 0; vals && i < vals->len; i++)
+        g_string_append_printf(sig, "%" G_GINT64_FORMAT ",", g_array_index(vals, gint64, i));
+    if (!vals)
+        g_string_append(sig, "-");
+    char *key = g_strdup_printf("%" G_GINT64_MODIFIER "x:%u", line, col);
+    const char *last = g_hash_table_lookup(h->last, key);
+    if (last ? !strcmp(last, sig->str) : (!state || !strcmp(state, "I")) && (!holders || !*holders) && (!vals || !vals->len)) {
+        g_free(key);
+        g_string_free(sig, TRUE);
+        g_free(holders);
+        if (vals)
+            g_array_free(vals, TRUE);
+        return;
+    }
+    g_hash_table_insert(h->last, key, g_string_free(sig, FALSE));
+    Change c = { line, col, state, holders, vals };
+    g_array_append_val(h->changes, c);
+}
+
+/* What a row changed on the page: its column's state (and data), memory's data, the home's queue. */
+static void row_changes(HtmlSink *h, const TraceContext *ctx, const MemTraceRow *r)
+{
+    const GArray *w = line_words(h, ctx, r->line, r->line_size);
+    guint home = ctx->nthreads;
+    if (r->dir)
+        keep_change(h, r->line, home + COL_DIR_AFTER_CORES, coh_dir_state_name(r->row->next), dir_holders(r), NULL);
+    else
+        keep_change(h, r->line, column(ctx, r->core), coh_cache_state_name(r->row->next), NULL,
+                    word_values(w, r->data));
+    keep_change(h, r->line, home + COL_MEM, NULL, NULL, word_values(w, r->mem));
+    GArray *q = g_array_new(FALSE, FALSE, sizeof(gint64));
+    for (guint i = 0; i < r->nqueued; i++) {
+        guint at = GPOINTER_TO_UINT(g_hash_table_lookup(h->msg_by_id, GSIZE_TO_POINTER(r->queued[i])));
+        gint64 idx = (gint64)at - 1;
+        if (at)
+            g_array_append_val(q, idx);
+    }
+    keep_change(h, r->line, home + COL_QUEUE, NULL, NULL, q);
+}
+
+/* The first page step that shows a core's bookkeeping event at `cycle`: the last step kept when
+ * it is of the same cycle or later, else the next. */
+static guint step_showing(const HtmlSink *h, Cycle cycle)
+{
+    guint n = h->steps->len;
+    return n && cycle <= ((const Step *)h->steps->pdata[n - 1])->cycle ? n : n + 1;
+}
+
 static void html_event(TraceSink *sink, const TraceContext *ctx, const TraceEvent *ev)
 {
     HtmlSink *h = (HtmlSink *)sink;
@@ -156,6 +297,10 @@ static void html_event(TraceSink *sink, const TraceContext *ctx, const TraceEven
         for (guint c = 0; c < ctx->ncores; c++)
             h->retire_after[c] = G_MAXUINT;
     }
+    if (ev->kind == TRACE_RETIRE && !steps_full(h))
+        html_ops_event(h->ops, column(ctx, ev->core), ev->pipe, step_showing(h, ev->cycle));
+    if (ev->kind == TRACE_RETIRE && ev->pipe->kind != CORE_TRACE_RETIRE)
+        return;
     if (ev->kind == TRACE_RETIRE) {
         /* Once the page is full only each core's next op after the last step is shown: the
          * rest of a long run is not kept (it grew without bound). */
@@ -178,14 +323,8 @@ static void html_event(TraceSink *sink, const TraceContext *ctx, const TraceEven
             consumed->delivered = TRUE;
             consumed->s1 = h->steps->len + 1; /* from the next step on, unless this row is one */
         }
-        gboolean stall = r->row->actions & (r->dir ? DA_STALL : CA_STALL);
-        /* a change after the last step is no step's */
-        if ((r->row->next != r->row->state || r->dir) && !stall && !steps_full(h)) {
-            Change c = { r->line, r->core,
-                         r->dir ? coh_dir_state_name(r->row->next) : coh_cache_state_name(r->row->next),
-                         r->dir ? dir_holders(r) : NULL };
-            g_array_append_val(h->changes, c);
-        }
+        if (!steps_full(h)) /* a change after the last step is no step's */
+            row_changes(h, ctx, r);
     }
     if (!ev->shown)
         return;
@@ -198,6 +337,8 @@ static void html_event(TraceSink *sink, const TraceContext *ctx, const TraceEven
         s->what = trace_row_actions(ctx, ev->row, ev->msgs, ev->nmsgs);
         s->explain = coh_row_explain(ev->row->row, ev->row->dir);
         s->transition = ev->row->row->next != ev->row->row->state;
+        s->row_index = (gint)ev->row->index;
+        s->row_dir = ev->row->dir;
         break;
     case TRACE_MSG:
         if (!(s = step_add(h, ctx, ev, "message")))
@@ -297,7 +438,7 @@ static void add_next_retires(JsonBuilder *b, const HtmlSink *h, const TraceConte
 }
 
 /* The run: title, protocol, the home's column, the cores and the lines. */
-static void add_header(JsonBuilder *b, const TraceContext *ctx, const GArray *lines, Cycle end, guint64 dropped)
+static void add_header(JsonBuilder *b, const HtmlSink *h, const TraceContext *ctx, const GArray *lines, Cycle end)
 {
     g_autofree char *title = g_strdup_printf("%s on %s (%s), %u thread%s", ctx->lock, ctx->config, ctx->proto->name,
                                              ctx->nthreads, ctx->nthreads == 1 ? "" : "s");
@@ -307,7 +448,8 @@ static void add_header(JsonBuilder *b, const TraceContext *ctx, const GArray *li
     add_str(b, "homeTitle", ctx->proto->bus ? "home (memory)" : "home (directory)");
     add_str(b, "homeStart", coh_dir_state_name(ctx->proto->dir_start));
     add_int(b, "end", (gint64)end);
-    add_int(b, "dropped", (gint64)dropped);
+    add_int(b, "dropped", (gint64)h->dropped);
+    add_int(b, "bus", ctx->proto->bus);
     json_builder_set_member_name(b, "cores");
     json_builder_begin_array(b);
     for (guint t = 0; t < ctx->nthreads; t++)
@@ -322,6 +464,12 @@ static void add_header(JsonBuilder *b, const TraceContext *ctx, const GArray *li
         add_str(b, "name", trace_names_line(ctx->names, l));
         add_str(b, "addr", addr);
         add_str(b, "vars", trace_names_line_vars(ctx->names, l));
+        const GArray *w = g_hash_table_lookup(h->words, &l);
+        json_builder_set_member_name(b, "words");
+        json_builder_begin_array(b);
+        for (guint k = 0; w && k < w->len; k++)
+            json_builder_add_string_value(b, g_array_index(w, Word, k).name);
+        json_builder_end_array(b);
         json_builder_end_object(b);
     }
     json_builder_end_array(b);
@@ -360,6 +508,23 @@ static void add_states(JsonBuilder *b, const CohProtocol *proto)
     json_builder_end_array(b);
 }
 
+/* The protocol's tables, a row a string ("S + Store -> SM_AD"), for the table beside the
+ * machine: a row step names its row by index. */
+static void add_table(JsonBuilder *b, const CohProtocol *proto)
+{
+    json_builder_set_member_name(b, "table");
+    json_builder_begin_array(b);
+    for (guint dir = 0; dir < 2; dir++) {
+        json_builder_begin_array(b);
+        for (guint i = 0; i < (dir ? proto->n_dir : proto->n_cache); i++) {
+            g_autofree char *t = coh_row_text(dir ? &proto->dir[i] : &proto->cache[i], dir);
+            json_builder_add_string_value(b, t);
+        }
+        json_builder_end_array(b);
+    }
+    json_builder_end_array(b);
+}
+
 /* The program, an op a row: its source position and text. */
 static void add_insns(JsonBuilder *b, const TraceContext *ctx)
 {
@@ -390,15 +555,26 @@ static void add_step(JsonBuilder *b, const HtmlSink *h, const TraceContext *ctx,
     add_str(b, "w", s->what);
     add_str(b, "x", s->explain);
     add_int(b, "tr", s->transition);
+    if (s->row_index >= 0) {
+        add_int(b, "ri", s->row_index);
+        add_int(b, "rd", s->row_dir);
+    }
     json_builder_set_member_name(b, "ch");
     json_builder_begin_array(b);
     for (guint c = s->changes_from; c < s->changes_to; c++) {
         const Change *ch = &g_array_index(h->changes, Change, c);
         json_builder_begin_array(b);
         json_builder_add_int_value(b, line_index(lines, ch->line));
-        json_builder_add_int_value(b, column(ctx, ch->core));
-        json_builder_add_string_value(b, ch->state);
+        json_builder_add_int_value(b, ch->col);
+        json_builder_add_string_value(b, ch->state ? ch->state : "");
         json_builder_add_string_value(b, ch->holders ? ch->holders : "");
+        if (ch->vals) {
+            json_builder_begin_array(b);
+            for (guint v = 0; v < ch->vals->len; v++)
+                json_builder_add_int_value(b, g_array_index(ch->vals, gint64, v));
+            json_builder_end_array(b);
+        } else
+            json_builder_add_null_value(b);
         json_builder_end_array(b);
     }
     json_builder_end_array(b);
@@ -463,8 +639,9 @@ static char *page_data(HtmlSink *h, const TraceContext *ctx, Cycle end)
     g_array_sort(lines, u64_cmp);
     g_autoptr(JsonBuilder) b = json_builder_new();
     json_builder_begin_object(b);
-    add_header(b, ctx, lines, end, h->dropped);
+    add_header(b, h, ctx, lines, end);
     add_states(b, ctx->proto);
+    add_table(b, ctx->proto);
     add_insns(b, ctx);
     g_autofree guint *cursor = g_new0(guint, ctx->nthreads);
     json_builder_set_member_name(b, "start");
@@ -475,6 +652,7 @@ static char *page_data(HtmlSink *h, const TraceContext *ctx, Cycle end)
         add_step(b, h, ctx, lines, k, cursor);
     json_builder_end_array(b);
     add_msgs(b, h, lines);
+    html_ops_json(b, h->ops, ctx, lines, h->steps->len);
     json_builder_end_object(b);
     g_autoptr(JsonGenerator) gen = json_generator_new();
     g_autoptr(JsonNode) root = json_builder_get_root(b);
@@ -513,6 +691,9 @@ static void html_free(TraceSink *sink)
     g_hash_table_destroy(h->msg_by_id);
     g_array_free(h->retires, TRUE);
     g_array_free(h->seen_lines, TRUE);
+    g_hash_table_destroy(h->words);
+    g_hash_table_destroy(h->last);
+    html_ops_free(h->ops);
     g_free(h->phase);
     g_free(h->retire_after);
     g_free(h->path);
@@ -533,5 +714,8 @@ TraceSink *trace_html_new(const char *path, guint64 limit)
     h->msg_by_id = g_hash_table_new(g_direct_hash, g_direct_equal);
     h->retires = g_array_new(FALSE, FALSE, sizeof(Retire));
     h->seen_lines = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+    h->words = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, words_free);
+    h->last = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+    h->ops = html_ops_new();
     return &h->sink;
 }

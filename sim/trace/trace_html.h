@@ -1,16 +1,28 @@
 /* --trace-html FILE.html: a step-through page for a small run, one self-contained file (its
  * script, style and data inline; nothing fetched).  Each step is one event of the trace as the
- * text trace shows it (the same stream and filters): the caches' and the directory's state of
- * each traced line, the messages in flight, the protocol row that fired with its explanation,
- * each core's lock phase and the instruction it is about to retire.  Buttons and keys step
- * forward and back (Right/Left, j/k), jump to the next or previous transition of a chosen line
- * (n/p), and to the start or end (Home/End); `#step=42` in the URL opens step 42 (step 0 is
- * the state before the run), `&line=h_counter` chooses the line for n/p, and `&press=nj`
- * then presses those keys (a link to "the next transition after step 42"; the tests drive
- * the page's keys this way).
+ * text trace shows it (the same stream and filters).  The page draws the machine at that step
+ * (an SVG its script makes): each core with its lock phase, the op it retires next, its loads
+ * in flight (issued, performed with their value, retired, squashed) and its store buffer; each
+ * private cache with the state of every traced line (Okabe-Ito colours, the state written in
+ * the cell, transient ones hatched) and the values of its variables; the interconnect, or the
+ * bus and the core holding it; the home with each line's directory entry and queue of waiting
+ * requests; memory's values (grey when a cache holds newer ones); and the messages in flight as
+ * arrows, each with a chip that moves along it over the cycles it takes.  Beside it, the
+ * protocol's table with the row that fired marked; under it, the same states as a table, the
+ * messages in words and the cores.  Buttons and keys step forward and back (Right/Left, j/k),
+ * play and pause (Space; the speed menu beside it), jump to the next or previous transition of
+ * a chosen line (n/p), and to the start or end (Home/End), wherever the focus is.
+ * `#step=42` in the URL opens step 42 (step 0 is the state before the run), `&line=h_counter`
+ * chooses the line for n/p, `&focus=line` focuses the line menu, `&press=nj` then presses
+ * those keys (a link to "the next transition after step 42"; the tests drive the page's keys
+ * this way), and `&play` plays on from there.  The address follows the page (step and line).
  *
- * Element ids the tests read: `step-no` (the step shown), `event`, `explain`, and the state
- * cells `cell-LINE-cN` (core N's cache) and `cell-LINE-dir`. */
+ * Element ids the tests read: `step-no` (the step shown), `event`, `explain`, `permalink`,
+ * the state cells `cell-LINE-cN` (core N's cache) and `cell-LINE-dir`, and in the drawing
+ * `svg-LINE-cN` / `svg-LINE-dir` (with data-state), `sb-cN` and `loads-cN` (data-n: entries),
+ * `sb-entry-cN`, `queue-LINE` (data-n) and `queue-LINE-I`, `bus` and `bus-label`, `mem-LINE`
+ * (data-stale); every element of the drawing with an id carries data-box="x,y,w,h", where it
+ * is on the page, for tests that look at a screenshot. */
 #ifndef QSIM_TRACE_HTML_H
 #define QSIM_TRACE_HTML_H
 
