@@ -315,11 +315,12 @@ study: qsim
 install: qsim build/qsim.1 build/qsim.bash
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/configs $(DESTDIR)$(DATADIR)/locks $(DESTDIR)$(DATADIR)/scenarios \
 	  $(DESTDIR)$(DATADIR)/sweeps \
-	  $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(DOCDIR)
+	  $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(DOCDIR) $(DESTDIR)$(DOCDIR)/images
 	install -m 755 qsim $(DESTDIR)$(BINDIR)/qsim
 	install -m 644 build/qsim.1 $(DESTDIR)$(MANDIR)/man1/qsim.1
 	install -m 644 build/qsim.bash $(DESTDIR)$(BASHCOMPDIR)/qsim
-	install -m 644 docs/*.md $(DESTDIR)$(DOCDIR)/
+	install -m 644 docs/*.md docs/report.schema.json $(DESTDIR)$(DOCDIR)/
+	install -m 644 docs/images/*.png $(DESTDIR)$(DOCDIR)/images/
 	install -m 644 configs/*.yaml $(DESTDIR)$(DATADIR)/configs/
 	if ls locks/*.qs >/dev/null 2>&1; then install -m 644 locks/*.qs $(DESTDIR)$(DATADIR)/locks/; fi
 	install -m 644 scenarios/*.qs $(DESTDIR)$(DATADIR)/scenarios/
