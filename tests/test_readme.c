@@ -1,6 +1,6 @@
 /* The README's examples work when pasted: every `./qsim ...` line of its "Using qsim" block runs
- * as written (from a folder holding the tree's tests/, locks/ and sweeps/, so files it writes
- * land there) and exits 0, except the few that take minutes, which are named below with the
+ * as written (from a folder holding the tree's tests/, locks/, sweeps/, configs/ and scenarios/,
+ * so files it writes land there) and exits 0, except the few that take minutes, which are named below with the
  * suite that runs them.  An example that drifts from the options fails here. */
 #include <check.h>
 #include <string.h>
@@ -55,7 +55,7 @@ START_TEST(test_examples_run)
     g_autoptr(GPtrArray) ex = examples();
     ck_assert_uint_ge(ex->len, 15);
     g_autofree char *dir = tmpdir();
-    static const char *const links[] = { "tests", "locks", "sweeps", "configs" };
+    static const char *const links[] = { "tests", "locks", "sweeps", "configs", "scenarios" };
     for (guint i = 0; i < G_N_ELEMENTS(links); i++) {
         g_autofree char *to = g_build_filename(test_srcdir(), links[i], NULL);
         g_autofree char *at = g_build_filename(dir, links[i], NULL);
