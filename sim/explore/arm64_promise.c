@@ -90,6 +90,7 @@ static ExploreState *project(const ExploreWorld *w, const ExploreState *s, guint
         o->fault_kind = 0;
         o->nbuf = 0;
     }
+    arm_of(p)->appended = FALSE;
     explore_state_canonicalize(w, p);
     return p;
 }

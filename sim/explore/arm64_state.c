@@ -9,6 +9,7 @@ static void *arm_make(const ExploreWorld *w)
     a->floor = g_memdup2(w->init, size);
     a->coh = g_new0(ArmView, size * w->nthreads);
     a->th = g_new0(ArmThread, w->nthreads);
+    a->appended = TRUE;
     return a;
 }
 
@@ -26,6 +27,7 @@ static void arm_copy(const ExploreWorld *w, void *to, const void *from)
     ArmState *d = to;
     const ArmState *f = from;
     d->n = f->n;
+    d->appended = f->appended;
     memcpy(d->msg, f->msg, f->n * sizeof f->msg[0]);
     memcpy(d->floor, f->floor, w->layout->size);
     memcpy(d->coh, f->coh, w->layout->size * w->nthreads);
@@ -196,6 +198,7 @@ static void arm_encode(const ExploreWorld *w, const ExploreState *s, GByteArray 
 {
     const ArmState *a = arm_of(s);
     uint64_t base = w->layout->base;
+    put_byte(out, (guint8)a->appended);
     put_varint(out, a->n);
     for (guint k = 0; k < a->n; k++) {
         const ArmMsg *m = &a->msg[k];
@@ -251,6 +254,7 @@ static void arm_decode(const ExploreWorld *w, ExploreState *s, const guint8 **at
 {
     ArmState *a = arm_of(s);
     uint64_t base = w->layout->base;
+    a->appended = *(*at)++;
     a->n = (guint)get_varint(at);
     for (guint k = 0; k < a->n; k++) {
         ArmMsg *m = &a->msg[k];
