@@ -118,8 +118,22 @@ static gboolean foldable(const ExploreWorld *w, ArmState *a)
     return TRUE;
 }
 
+/* Messages ts - 1 and ts are one write twice: adjacent, the same thread, bytes, value, kind and
+ * forward view, neither promised, and no exclusive bank reaching back before ts (a stx must
+ * still see that a write came between its ldx and itself).  Reading either gives the same
+ * value, and a view at one or the other differs only on the other, so the two are one. */
+static gboolean repeated(const ExploreWorld *w, const ArmState *a, guint ts)
+{
+    const ArmMsg *p = &a->msg[ts - 2], *m = &a->msg[ts - 1];
+    return p->addr == m->addr && p->size == m->size && p->value == m->value && p->tid == m->tid &&
+           p->ex == m->ex && p->fwd == m->fwd && !p->promised && !m->promised && !exclusive_before(w, a, ts);
+}
+
 void arm_compact(const ExploreWorld *w, ArmState *a)
 {
+    for (guint ts = a->n; ts >= 2; ts--)
+        if (repeated(w, a, ts))
+            drop(w, a, ts);
     for (guint ts = a->n; ts >= 1; ts--)
         if (ts < a->n && dead(w, a, ts))
             drop(w, a, ts);
