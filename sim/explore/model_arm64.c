@@ -54,7 +54,7 @@ static void arm_moves(const ExploreWorld *w, const ExploreState *s, GArray *move
             if (arm_step_ok(w, s, t, k, bounded))
                 g_array_append_val(moves, ((ExploreMove){ t, EXPLORE_MOVE_STEP, k }));
         /* Promise-first: a promise is offered only right after a move that added a message. */
-        guint np = arm_of(s)->appended ? arm_promise_count(w, s, t, bounded) : 0;
+        guint np = arm_of(s)->appended && !w->first_pass ? arm_promise_count(w, s, t, bounded) : 0;
         for (guint k = 0; k < np; k++)
             g_array_append_val(moves, ((ExploreMove){ t, EXPLORE_MOVE_PROMISE, k }));
     }
@@ -103,6 +103,7 @@ const ExploreModel explore_model_arm64 = {
     .exec = arm_exec_local,
     .ext = &explore_arm64_ext,
     .position_settled = arm_position_settled,
+    .has_promises = TRUE,
     .bound_message = "a bound of the ARMv8 model left moves out: memory reached its most messages, or a promise's "
                      "certification run (the thread alone) was cut short; executions beyond it were not explored",
 };
