@@ -1,7 +1,8 @@
 /* The ARMv8 model's promises: certification (can the thread, running alone from here, fulfil
  * every promise it made?) and the writes a thread may promise (the ones a run of it alone can
- * reach, each certified).  Both are a breadth-first search over the states where only that
- * thread moves, with a visited set, bounded by ARM_CERT_STATES states: a search that reaches
+ * reach, each certified).  Both are a search over the states where only that thread moves
+ * (breadth first for the candidates, depth first for certification), with a visited set,
+ * bounded by ARM_CERT_STATES states: a search that reaches
  * the bound answers "no" (nothing unproven is promised) and says a bound was hit, so the main
  * search ends "cut short", never "verified".
  *
@@ -113,7 +114,7 @@ static gboolean alone(const ExploreWorld *w, const ExploreState *s, guint t, GAr
         gsize len;
         GBytes *item = found ? g_bytes_ref(queue->pdata[q]) : g_ptr_array_steal_index(queue, queue->len - 1);
         if (!found)
-            q = (guint)-1;
+            q = (guint)-1; /* depth first: the queue is a stack, always taken from its end */
         const guint8 *bytes = g_bytes_get_data(item, &len);
         explore_state_decode(w, cur, bytes, len - 1);
         g_bytes_unref(item);
