@@ -465,6 +465,23 @@ static void do_syscall(const ExploreWorld *w, ExploreState *s, guint t, const Is
     full_fence(th);
 }
 
+/* An ldx that read a message older than another thread's write to its line, already in memory:
+ * that write is coherence-after the ldx's read, so it clears the monitor the ldx armed and
+ * sends the event, as it would had it appeared after (a wfe must not wait for it for ever). */
+static void monitor_seen_cleared(const ExploreWorld *w, ExploreState *s, guint t)
+{
+    const ArmState *a = arm_of(s);
+    ExploreThread *et = &s->th[t];
+    for (guint j = (guint)a->th[t].xcl_ts + 1; j <= a->n; j++) {
+        const ArmMsg *m = &a->msg[j - 1];
+        if (m->tid != t && m->addr / w->line_size == et->ldx_line) {
+            et->monitor = FALSE;
+            et->event = TRUE;
+            return;
+        }
+    }
+}
+
 static void do_memory_op(const ExploreWorld *w, ExploreState *s, guint t, const IsaInsn *i, uint64_t addr,
                          const Pick *p, ArmOutcome o, ExploreNote *note)
 {
@@ -488,6 +505,7 @@ static void do_memory_op(const ExploreWorld *w, ExploreState *s, guint t, const 
         th->xcl_view = post;
         et->monitor = et->has_ldx_line = TRUE;
         et->ldx_line = addr / w->line_size;
+        monitor_seen_cleared(w, s, t);
     }
     if (isa_op_is_rmw(i->op)) {
         uint64_t nv = 0;

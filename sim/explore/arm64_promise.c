@@ -1,7 +1,8 @@
 /* The ARMv8 model's promises: certification (can the thread, running alone from here, fulfil
  * every promise it made?) and the writes a thread may promise (the ones a run of it alone can
- * reach, each certified).  Both are a breadth-first search over the states where only that
- * thread moves, with a visited set, bounded by ARM_CERT_STATES states: a search that reaches
+ * reach, each certified).  Both are a search over the states where only that thread moves
+ * (breadth first for the candidates, depth first for certification), with a visited set,
+ * bounded by ARM_CERT_STATES states: a search that reaches
  * the bound answers "no" (nothing unproven is promised) and says a bound was hit, so the main
  * search ends "cut short", never "verified".
  *
@@ -90,6 +91,7 @@ static ExploreState *project(const ExploreWorld *w, const ExploreState *s, guint
         o->fault_kind = 0;
         o->nbuf = 0;
     }
+    arm_of(p)->appended = FALSE;
     explore_state_canonicalize(w, p);
     return p;
 }
@@ -106,10 +108,16 @@ static gboolean alone(const ExploreWorld *w, const ExploreState *s, guint t, GAr
     g_ptr_array_add(queue, k0);
     ExploreState *cur = explore_state_new(w), *next = explore_state_new(w);
     gboolean ok = FALSE;
-    for (guint q = 0; q < queue->len && !ok; q++) {
+    /* Certification (found NULL) wants any run that fulfils: depth first, the newest message
+     * read first, finds one soon; the candidates want every write, in a fixed order: breadth first. */
+    for (guint q = 0, first = 1; q < queue->len && !ok; q++, first = 0) {
         gsize len;
-        const guint8 *bytes = g_bytes_get_data(queue->pdata[q], &len);
+        GBytes *item = found ? g_bytes_ref(queue->pdata[q]) : g_ptr_array_steal_index(queue, queue->len - 1);
+        if (!found)
+            q = (guint)-1; /* depth first: the queue is a stack, always taken from its end */
+        const guint8 *bytes = g_bytes_get_data(item, &len);
         explore_state_decode(w, cur, bytes, len - 1);
+        g_bytes_unref(item);
         if (!found && !arm_has_promise(cur, t)) {
             ok = TRUE;
             break;
@@ -122,7 +130,7 @@ static gboolean alone(const ExploreWorld *w, const ExploreState *s, guint t, GAr
             ExploreNote note = { .terse = TRUE };
             guint before = arm_of(next)->n;
             arm_step(w, next, t, k, &note);
-            if (found && q > 0 && note.wrote && arm_of(next)->n > before) {
+            if (found && !first && note.wrote && arm_of(next)->n > before) {
                 Cand c = { note.waddr, note.wvalue, (uint8_t)note.wsize, note.pc };
                 gboolean dup = FALSE;
                 for (guint j = 0; j < found->len && !dup; j++) {
@@ -141,7 +149,8 @@ static gboolean alone(const ExploreWorld *w, const ExploreState *s, guint t, GAr
             if (g_hash_table_size(seen) >= ARM_CERT_STATES) {
                 *bounded = TRUE;
                 g_bytes_unref(key);
-                q = queue->len;
+                g_ptr_array_set_size(queue, 0);
+                q = (guint)-1;
                 break;
             }
             g_hash_table_add(seen, g_bytes_ref(key));

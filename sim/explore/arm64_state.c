@@ -9,6 +9,7 @@ static void *arm_make(const ExploreWorld *w)
     a->floor = g_memdup2(w->init, size);
     a->coh = g_new0(ArmView, size * w->nthreads);
     a->th = g_new0(ArmThread, w->nthreads);
+    a->appended = TRUE;
     return a;
 }
 
@@ -26,6 +27,7 @@ static void arm_copy(const ExploreWorld *w, void *to, const void *from)
     ArmState *d = to;
     const ArmState *f = from;
     d->n = f->n;
+    d->appended = f->appended;
     memcpy(d->msg, f->msg, f->n * sizeof f->msg[0]);
     memcpy(d->floor, f->floor, w->layout->size);
     memcpy(d->coh, f->coh, w->layout->size * w->nthreads);
@@ -116,8 +118,22 @@ static gboolean foldable(const ExploreWorld *w, ArmState *a)
     return TRUE;
 }
 
+/* Messages ts - 1 and ts are one write twice: adjacent, the same thread, bytes, value, kind and
+ * forward view, neither promised, and no exclusive bank reaching back before ts (a stx must
+ * still see that a write came between its ldx and itself).  Reading either gives the same
+ * value, and a view at one or the other differs only on the other, so the two are one. */
+static gboolean repeated(const ExploreWorld *w, const ArmState *a, guint ts)
+{
+    const ArmMsg *p = &a->msg[ts - 2], *m = &a->msg[ts - 1];
+    return p->addr == m->addr && p->size == m->size && p->value == m->value && p->tid == m->tid &&
+           p->ex == m->ex && p->fwd == m->fwd && !p->promised && !m->promised && !exclusive_before(w, a, ts);
+}
+
 void arm_compact(const ExploreWorld *w, ArmState *a)
 {
+    for (guint ts = a->n; ts >= 2; ts--)
+        if (repeated(w, a, ts))
+            drop(w, a, ts);
     for (guint ts = a->n; ts >= 1; ts--)
         if (ts < a->n && dead(w, a, ts))
             drop(w, a, ts);
@@ -196,6 +212,7 @@ static void arm_encode(const ExploreWorld *w, const ExploreState *s, GByteArray 
 {
     const ArmState *a = arm_of(s);
     uint64_t base = w->layout->base;
+    put_byte(out, (guint8)a->appended);
     put_varint(out, a->n);
     for (guint k = 0; k < a->n; k++) {
         const ArmMsg *m = &a->msg[k];
@@ -251,6 +268,7 @@ static void arm_decode(const ExploreWorld *w, ExploreState *s, const guint8 **at
 {
     ArmState *a = arm_of(s);
     uint64_t base = w->layout->base;
+    a->appended = *(*at)++;
     a->n = (guint)get_varint(at);
     for (guint k = 0; k < a->n; k++) {
         ArmMsg *m = &a->msg[k];

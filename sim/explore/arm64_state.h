@@ -22,7 +22,7 @@
  * into the floor; views are renumbered to count the messages kept, which keeps every
  * comparison the rules make between a view and a message's timestamp.  Encoded after memory:
  *
- *   varint n, then per message: varint addr - base, byte size, varint value, byte tid,
+ *   byte appended, varint n, then per message: varint addr - base, byte size, varint value, byte tid,
  *          byte promised | ex << 1, byte fwd
  *   floor: per 8-byte word that differs from the initial image, as memory's; then a 0
  *   per thread: 7 bytes vrOld, vrOld-without-no-return-reads, vwOld, vrNew, vwNew, vCAP, vRel;
@@ -67,6 +67,9 @@ typedef struct {
     guint8 *floor;             /* layout->size bytes */
     ArmView *coh;              /* nthreads x layout->size */
     ArmThread *th;
+    /* The last move added a message (a new write or a promise), or none was made yet: only
+     * then may a thread promise (promise-first: model_arm64.c). */
+    gboolean appended;
 } ArmState;
 
 extern const ExploreStateExt explore_arm64_ext;

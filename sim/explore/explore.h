@@ -102,6 +102,7 @@ typedef struct {
 typedef struct {
     GPtrArray *steps;          /* ExploreStep* */
     char *end;                 /* each thread at the end: state, position, store buffer */
+    gboolean without_promises; /* found in the pass without promises: a shortest one of those */
 } ExploreTrace;
 
 typedef struct {

@@ -73,6 +73,10 @@ typedef struct ExploreModel {
      * section overlapping another through promised writes shows in what the sections did (the
      * harness's flag and counter, checked at the end). */
     gboolean (*position_settled)(const ExploreState *s, guint t);
+    /* The model has moves that only widen what other moves reach (arm64's promises): the
+     * search first explores without them (ExploreWorld.first_pass), where a failure found is
+     * one of the model's executions, found sooner; then, finding none, with them. */
+    gboolean has_promises;
     /* What to say when `moves` set *bounded (NULL: the store buffer's sentence). */
     const char *bound_message;
 } ExploreModel;

@@ -11,9 +11,9 @@ static const char *verdict_name(ExploreVerdict v)
 char *explore_trace_text(const ExploreTrace *t)
 {
     GString *g = g_string_new(NULL);
-    g_string_append_printf(g, "counterexample, %u step%s (a shortest one; each step is one thread's op, with the "
+    g_string_append_printf(g, "counterexample, %u step%s (a shortest one%s; each step is one thread's op, with the "
                               "ops private to it that follow, or a store leaving a buffer):\n", t->steps->len,
-                           t->steps->len == 1 ? "" : "s");
+                           t->steps->len == 1 ? "" : "s", t->without_promises ? " without promises" : "");
     gsize wat = 0;
     for (guint k = 0; k < t->steps->len; k++)
         wat = MAX(wat, strlen(((const ExploreStep *)t->steps->pdata[k])->at));

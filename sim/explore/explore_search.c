@@ -154,6 +154,7 @@ static void fail(Search *x, ExploreResult *r, ExploreProperty p, char *message, 
         g_array_prepend_val(path, m);
     }
     r->trace = explore_trace_build(x->w, x->o->model, (const ExploreMove *)path->data, path->len);
+    r->trace->without_promises = x->w->first_pass;
     g_array_free(path, TRUE);
 }
 
@@ -281,6 +282,17 @@ static guint8 *regions_by_pc(const ExploreOptions *o, guint n)
     return of;
 }
 
+/* Forgets a search's states and results, to search again. */
+static void restart(Search *x, ExploreResult *r)
+{
+    explore_table_clear(&x->table);
+    explore_table_init(&x->table);
+    g_array_set_size(x->edges, 0);
+    g_array_set_size(x->edge_at, 0);
+    memset(r, 0, sizeof *r);
+    r->verdict = EXPLORE_VERIFIED;
+}
+
 gboolean explore_run(const IsaProgram *p, const ExploreOptions *o, ExploreResult *r, GError **error)
 {
     memset(r, 0, sizeof *r);
@@ -305,6 +317,16 @@ gboolean explore_run(const IsaProgram *p, const ExploreOptions *o, ExploreResult
     x.max_states = o->max_states ? o->max_states : EXPLORE_DEFAULT_MAX_STATES;
     x.max_memory = o->max_memory ? o->max_memory : EXPLORE_DEFAULT_MAX_MEMORY;
     r->verdict = EXPLORE_VERIFIED;
+    if (o->model->has_promises) {
+        /* Without promises first: a subset of the executions, so a failure there is real (the
+         * "can finish" check is left to the whole search: a state may finish only by promising). */
+        x.w->first_pass = TRUE;
+        search(&x, r);
+        x.w->first_pass = FALSE;
+        if (r->verdict == EXPLORE_FAILED)
+            goto done;
+        restart(&x, r);
+    }
     search(&x, r);
     if (r->verdict == EXPLORE_VERIFIED && r->buffer_full) {
         r->verdict = EXPLORE_INCOMPLETE;
@@ -320,6 +342,7 @@ gboolean explore_run(const IsaProgram *p, const ExploreOptions *o, ExploreResult
                                            "deeper buffers were not explored", x.w->sb_size)
                          : g_strdup_printf("search cut short at %u states (%s)", explore_table_len(&x.table),
                                            explore_cut_option(r->cut));
+done:
     r->states = explore_table_len(&x.table);
     r->bytes = search_memory(&x);
     explore_table_clear(&x.table);

@@ -88,6 +88,7 @@ typedef struct {
     const struct ExploreStateExt *ext; /* the model's section of the state, or NULL */
     const void *model;         /* the ExploreModel searched (its own parts use it), or NULL */
     void *scratch;             /* the model's working memory over a search (ext->world_new), or NULL */
+    gboolean first_pass;       /* the model's has_promises pass without them */
 } ExploreWorld;
 
 typedef struct {

@@ -53,7 +53,8 @@ static void arm_moves(const ExploreWorld *w, const ExploreState *s, GArray *move
         for (guint k = 0; k < n; k++)
             if (arm_step_ok(w, s, t, k, bounded))
                 g_array_append_val(moves, ((ExploreMove){ t, EXPLORE_MOVE_STEP, k }));
-        guint np = arm_promise_count(w, s, t, bounded);
+        /* Promise-first: a promise is offered only right after a move that added a message. */
+        guint np = arm_of(s)->appended && !w->first_pass ? arm_promise_count(w, s, t, bounded) : 0;
         for (guint k = 0; k < np; k++)
             g_array_append_val(moves, ((ExploreMove){ t, EXPLORE_MOVE_PROMISE, k }));
     }
@@ -61,10 +62,13 @@ static void arm_moves(const ExploreWorld *w, const ExploreState *s, GArray *move
 
 static void arm_apply(const ExploreWorld *w, ExploreState *s, ExploreMove m, ExploreNote *note)
 {
+    ArmState *a = arm_of(s);
+    guint before = a->n;
     if (m.kind == EXPLORE_MOVE_PROMISE)
         arm_promise(w, s, m.thread, m.arg, note);
     else
         arm_step(w, s, m.thread, m.arg, note);
+    a->appended = a->n > before;
 }
 
 static uint64_t arm_load(const ExploreWorld *w, ExploreState *s, guint t, uint64_t addr, unsigned size,
@@ -99,6 +103,7 @@ const ExploreModel explore_model_arm64 = {
     .exec = arm_exec_local,
     .ext = &explore_arm64_ext,
     .position_settled = arm_position_settled,
+    .has_promises = TRUE,
     .bound_message = "a bound of the ARMv8 model left moves out: memory reached its most messages, or a promise's "
                      "certification run (the thread alone) was cut short; executions beyond it were not explored",
 };
