@@ -6,6 +6,7 @@
 # beside the model's, so that every ratio is computed the same way.
 # Usage: study-adaptive-mutex.sh QSIM DOC
 set -eu
+AUX=$(dirname "$0")
 Q=${1:-./qsim}
 DOC=${2:-docs/study-adaptive-mutex.md}
 SWEEP=${STUDY_SWEEP:-sweeps/adaptive-mutex.yaml}
@@ -80,10 +81,12 @@ whatif() { # set lock spin threads: mean acq/kcycle, total sleeps and lock-line 
     [ -n "$1" ] && args="--set $1"
     for seed in $(seq 1 "$WHATIF_SEEDS"); do
         $Q run --config skylake-sp --lock "$2" --lock-param spin_count="$3" --threads "$4" --cs-writes 0 \
-            --duration 1000000 --warmup 100000 --seed $seed $args --format csv --no-host-time
-    done | awk -F, '$1 == "config" { for (i = 1; i <= NF; i++) col[$i] = i; next }
-                    { a += $col["acquisitions_per_kcycle"]; s += $col["os.sleeps"]; r += $col["coherence.lock_line.rfo"]; n++ }
-                    END { printf "%.4f %d %d\n", a / n, s, r }'
+            --duration 1000000 --warmup 100000 --seed $seed $args --format csv --no-host-time > "$work/one.csv"
+        awk -f "$AUX/csv-kv.awk" "$work/one.csv"   # a run's CSV as key<TAB>value lines
+    done | awk -F '\t' '$1 == "acquisitions_per_kcycle" { a += $2; n++ }
+                        $1 == "os.sleeps" { s += $2 }
+                        $1 == "coherence.lock_line.rfo" { r += $2 }
+                        END { printf "%.4f %d %d\n", a / n, s, r }'
 }
 : > "$work/whatif"
 for set in "" os.wakeup_cycles=25000 os.syscall_cycles=750 core.pause_cycles=10 os.futex_key_cycles=0; do
