@@ -11,6 +11,7 @@
 #include "tests/golden.h"
 #include "tests/skip.h"
 #include "tests/png_read.h"
+#include "tests/temp_files.h"
 #include "sim/trace/trace_names.h"
 #include "cores/isa/asm.h"
 
@@ -850,6 +851,35 @@ START_TEST(test_page_machine)
 }
 END_TEST
 
+/* Every shipped scenario (scenarios/) makes a page that a real browser opens and draws: the
+ * step counter and a private cache's cell of its lines are in the DOM after the script ran. */
+static const char *const scenario_pages[] = { "false-sharing", "padded", "ping-pong", "producer-consumer",
+                                              "spin-pause", "spin-nopause" };
+
+START_TEST(test_scenario_pages_open)
+{
+    g_autofree char *chromium = g_find_program_in_path("chromium");
+    if (!chromium) {
+        qsim_test_skip_or_fail("trace/test_scenario_pages_open", "chromium is not installed: the page is not drawn");
+        return;
+    }
+    const char *name = scenario_pages[_i];
+    g_autofree char *outdir = out_dir();
+    g_autofree char *file = g_strdup_printf("page-scenario-%s.html", name);
+    g_autofree char *path = g_build_filename(outdir, file, NULL);
+    g_autofree char *args = g_strdup_printf("run --scenario %s --iterations 2 --no-host-time --trace-html %s", name, path);
+    g_autofree char *err = NULL;
+    ck_assert_msg(run_qsim_line(args, NULL, &err) == 0, "%s: %s", name, err);
+    g_autofree char *profile = g_dir_make_tmp("qsim-chromium-XXXXXX", NULL);
+    g_autofree char *profile_arg = g_strdup_printf("--user-data-dir=%s", profile);
+    g_autofree char *url = g_strdup_printf("file://%s#step=1", path);
+    g_autofree char *dom = browse(chromium, profile_arg, url, NULL);
+    ck_assert_msg(strstr(dom, "id=\"step-no\">step 1 of "), "%s: the page did not run its script", name);
+    ck_assert_msg(strstr(dom, "id=\"svg-") && strstr(dom, "-c0\""), "%s: no machine drawn", name);
+    rm_rf(profile);
+}
+END_TEST
+
 Suite *make_trace_suite(void)
 {
     Suite *s = suite_create("trace");
@@ -874,6 +904,7 @@ Suite *make_trace_suite(void)
     tcase_add_test(tc, test_page_golden_and_data);
     tcase_add_test(tc, test_page_in_browser);
     tcase_add_loop_test(tc, test_page_machine, 0, G_N_ELEMENTS(machine_pages));
+    tcase_add_loop_test(tc, test_scenario_pages_open, 0, G_N_ELEMENTS(scenario_pages));
     suite_add_tcase(s, tc);
     return s;
 }
