@@ -1,6 +1,7 @@
 /* Running an access script (see access_script_run.h). */
 #include <string.h>
 #include "sim/access_script_run.h"
+#include "sim/mem_waiter.h"
 #include "sim/base/engine.h"
 #include "sim/base/report.h"
 #include "coherence/memsys.h"
@@ -24,17 +25,6 @@ static const char *const source_words[] = {
     [MEM_SRC_REMOTE_LLC] = "another socket's LLC",
 };
 
-typedef struct {
-    gboolean got;
-    MemResponse resp;
-} ScriptCore;
-
-static void on_done(void *obj, const MemResponse *r)
-{
-    ScriptCore *c = obj;
-    c->got = TRUE;
-    c->resp = *r;
-}
 
 static void on_lost(void *obj G_GNUC_UNUSED, uint64_t line G_GNUC_UNUSED, LineLossCause cause G_GNUC_UNUSED) {}
 
@@ -47,7 +37,7 @@ typedef struct {
     TraceStream *trace;
     Engine *e;
     MemSys *ms;
-    ScriptCore *cores;
+    MemWaiter *cores;
     guint *thread_core;
 } ScriptWiring;
 
@@ -113,8 +103,8 @@ static gboolean wire(const AccessScript *s, const ScriptRunOptions *o, ScriptWir
     if (!w->ms)
         return FALSE;
     memsys_set_check(w->ms, o->check);
-    w->cores = g_new0(ScriptCore, ncores);
-    static const PortClient client = { on_done, on_lost, NULL, NULL };
+    w->cores = g_new0(MemWaiter, ncores);
+    static const PortClient client = { mem_waiter_done, on_lost, NULL, NULL };
     for (guint c = 0; c < ncores; c++)
         memsys_attach(w->ms, c, &client, &w->cores[c]);
     w->thread_core = g_new0(guint, s->nthreads);
@@ -144,11 +134,6 @@ static gboolean wire(const AccessScript *s, const ScriptRunOptions *o, ScriptWir
 
 /* Runs the engine until nothing is pending: the access's last messages (an Unblock, a
  * copy-back) are in before the next access starts. */
-static void settle(Engine *e)
-{
-    while (engine_step(e))
-        ;
-}
 
 /* One access, issued now and run to its end; its entry in the report. */
 static void run_access(const AccessScript *s, guint i, ScriptWiring *w, JsonBuilder *b)
@@ -167,20 +152,15 @@ static void run_access(const AccessScript *s, guint i, ScriptWiring *w, JsonBuil
     report_add_int(b, "start", (gint64)start);
     if (a->op == SCRIPT_EVICT) {
         gboolean held = memsys_evict(w->ms, core, addr);
-        settle(w->e);
+        mem_waiter_settle(w->e);
         report_add_int(b, "cycles", (gint64)(engine_now(w->e) - start));
         report_add_string(b, "answered_by", held ? "-" : "nothing to evict");
     } else {
         MemRequest q = { .kind = a->op == SCRIPT_LD ? MEM_LOAD : a->op == SCRIPT_ST ? MEM_STORE : MEM_RMW,
                          .rmw = a->op == SCRIPT_FADD ? RMW_ADD : RMW_XCHG, .addr = addr, .size = 8,
                          .value = a->value, .tag = i };
-        w->cores[core].got = FALSE;
-        memsys_issue(w->ms, core, &q);
-        while (!w->cores[core].got && engine_step(w->e))
-            ;
-        g_assert(w->cores[core].got); /* the memory system answers every access it takes */
-        const MemResponse *r = &w->cores[core].resp;
-        settle(w->e);
+        const MemResponse *r = mem_waiter_access(&w->cores[core], w->ms, w->e, core, &q);
+        mem_waiter_settle(w->e);
         report_add_int(b, "cycles", (gint64)(r->done - start));
         report_add_string(b, "answered_by", source_words[r->source]);
         if (a->op != SCRIPT_ST)

@@ -3,24 +3,14 @@
 #include <string.h>
 #include "coherence/memsys.h"
 #include "sim/latency_probe.h"
+#include "sim/mem_waiter.h"
 
-typedef struct {
-    gboolean got;
-    MemResponse r;
-} ProbeClient;
-
-static void probe_done(void *obj, const MemResponse *r)
-{
-    ProbeClient *c = obj;
-    c->got = TRUE;
-    c->r = *r;
-}
 
 /* A fresh memory system with every core attached to a probe client. */
 typedef struct {
     Engine *e;
     MemSys *ms;
-    ProbeClient *cl;
+    MemWaiter *cl;
     guint ncores;
 } Probe;
 
@@ -33,8 +23,8 @@ static gboolean probe_open(Probe *p, const QsimConfig *cfg, GError **error)
         return FALSE;
     }
     p->ncores = config_total_cores(cfg);
-    p->cl = g_new0(ProbeClient, p->ncores);
-    static const PortClient client = { probe_done, NULL, NULL, NULL };
+    p->cl = g_new0(MemWaiter, p->ncores);
+    static const PortClient client = { mem_waiter_done, NULL, NULL, NULL };
     for (guint i = 0; i < p->ncores; i++)
         memsys_attach(p->ms, i, &client, &p->cl[i]);
     return TRUE;
@@ -51,8 +41,7 @@ static void probe_close(Probe *p)
  * on a quiet machine. */
 static void probe_settle(Probe *p)
 {
-    while (engine_step(p->e))
-        ;
+    mem_waiter_settle(p->e);
 }
 
 static const struct { const char *name; MemKind kind; RmwKind rmw; } probe_ops[] = {
@@ -68,12 +57,8 @@ static Cycle probe_access(Probe *p, guint core, guint op, uint64_t addr)
 {
     MemRequest q = { .kind = probe_ops[op].kind, .rmw = probe_ops[op].rmw, .addr = addr, .size = 8,
                      .value = 1, .expected = 0 };
-    p->cl[core].got = FALSE;
-    memsys_issue(p->ms, core, &q);
-    while (!p->cl[core].got && engine_step(p->e))
-        ;
-    g_assert(p->cl[core].got);
-    Cycle lat = p->cl[core].r.done - p->cl[core].r.issued;
+    const MemResponse *r = mem_waiter_access(&p->cl[core], p->ms, p->e, core, &q);
+    Cycle lat = r->done - r->issued;
     probe_settle(p);
     return lat;
 }
