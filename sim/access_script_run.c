@@ -123,6 +123,7 @@ static gboolean wire(const AccessScript *s, const ScriptRunOptions *o, ScriptWir
         .cores = w->thread_core,
         .ncores = ncores,
         .machine_cores = ncores,
+        .harness = TRACE_HARNESS_SCRIPT,
         .threads_per_core = (guint)w->cfg->topology.threads_per_core,
     };
     w->trace = run_trace_open(&o->trace, &ctx, (guint64)w->cfg->run.trace_limit, error);

@@ -338,6 +338,7 @@ static gboolean wire_trace(const RunOptions *o, RunWiring *w, GError **error)
         .lock_line = lock_sym >= 0 ? trace_names_line_of(w->names, isa_sym_addr(w->layout, (guint)lock_sym, 0)) : 0,
         .machine_cores = config_total_cores(w->cfg),
         .threads_per_core = (guint)w->cfg->topology.threads_per_core,
+        .harness = o->scenario ? TRACE_HARNESS_SCENARIO : TRACE_HARNESS_LOCK,
     };
     w->trace = run_trace_open(&o->trace, &ctx, (guint64)w->cfg->run.trace_limit, error);
     if (!w->trace)

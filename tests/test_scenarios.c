@@ -46,6 +46,25 @@ START_TEST(test_shipped_run_and_trace)
 }
 END_TEST
 
+/* A scenario's trace names the marks for the body they bracket, never a lock (the text trace's
+ * `body:` lines, and the page's phase words and the Perfetto spans). */
+START_TEST(test_trace_names_the_body)
+{
+    g_autofree char *err = NULL, *perf = NULL;
+    g_autofree char *dir = g_dir_make_tmp("qsim-scen-XXXXXX", NULL);
+    g_autofree char *pf = g_build_filename(dir, "t.json", NULL);
+    const char *args[] = { "run", "--scenario", "ping-pong", "--iterations", "1", "--no-host-time", "--trace-only",
+                           "locks", "--trace", "--trace-out", pf, NULL };
+    ck_assert_int_eq(run_qsim(args, NULL, &err), 0);
+    ck_assert_msg(strstr(err, "  body: calls body\n") && strstr(err, "  body: returns from body (after ") &&
+                      !strstr(err, "lock:"), "%s", err);
+    ck_assert(g_file_get_contents(pf, &perf, NULL, NULL));
+    ck_assert_msg(strstr(perf, "in the scenario's body") && !strstr(perf, "the lock"), "%s", perf);
+    g_unlink(pf);
+    g_rmdir(dir);
+}
+END_TEST
+
 /* The text headline says what ran: a scenario, no lock, per iteration. */
 START_TEST(test_headline)
 {
@@ -220,6 +239,7 @@ Suite *make_scenarios_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, test_shipped_run_and_trace, 0, G_N_ELEMENTS(shipped));
     tcase_add_test(tc, test_headline);
+    tcase_add_test(tc, test_trace_names_the_body);
     tcase_add_test(tc, test_out_and_replay);
     tcase_add_test(tc, test_no_lock_no_verdict);
     tcase_add_test(tc, test_find);

@@ -876,6 +876,10 @@ START_TEST(test_scenario_pages_open)
     g_autofree char *dom = browse(chromium, profile_arg, url, NULL);
     ck_assert_msg(strstr(dom, "id=\"step-no\">step 1 of "), "%s: the page did not run its script", name);
     ck_assert_msg(strstr(dom, "id=\"svg-") && strstr(dom, "-c0\""), "%s: no machine drawn", name);
+    /* a scenario has no lock: its cores' phases are named for the body the marks bracket */
+    ck_assert_msg(!strstr(dom, "outside the lock") && !strstr(dom, "holding the lock") &&
+                      (strstr(dom, "between calls") || strstr(dom, "in its body")),
+                  "%s: the page names a lock phase", name);
     rm_rf(profile);
 }
 END_TEST

@@ -414,8 +414,43 @@ char *trace_pipe_text(const TraceContext *ctx, const CoreTraceEvent *ev)
     return g_strdup("?");
 }
 
-char *trace_lock_text(const TraceEvent *ev)
+/* The words for a thread's phase, per harness: a row each. */
+static const struct {
+    const char *phase[3];        /* outside, between marks 1 and 2, between 2 and 3 */
+    const char *span[3];         /* a timeline's name for the spans of phases 1 and 2 */
+} harness_words[] = {
+    [TRACE_HARNESS_LOCK] = { { "outside the lock", "acquiring", "holding the lock" },
+                             { NULL, "acquiring the lock", "holding the lock" } },
+    [TRACE_HARNESS_SCENARIO] = { { "between calls", "in its body", "returned" },
+                                 { NULL, "in the scenario's body", "between the body and the next call" } },
+    [TRACE_HARNESS_SCRIPT] = { { "scripted", "scripted", "scripted" }, { NULL, "scripted", "scripted" } },
+};
+
+const char *trace_phase_word(const TraceContext *ctx, guint phase)
 {
+    g_assert(phase < 3 && (guint)ctx->harness < G_N_ELEMENTS(harness_words));
+    return harness_words[ctx->harness].phase[phase];
+}
+
+const char *trace_phase_span(const TraceContext *ctx, guint phase)
+{
+    g_assert(phase >= 1 && phase < 3 && (guint)ctx->harness < G_N_ELEMENTS(harness_words));
+    return harness_words[ctx->harness].span[phase];
+}
+
+char *trace_lock_text(const TraceContext *ctx, const TraceEvent *ev)
+{
+    if (ctx->harness == TRACE_HARNESS_SCENARIO) {
+        switch (ev->mark) {
+        case TRACE_LOCK_CALL:
+            return g_strdup("calls body");
+        case TRACE_LOCK_ACQUIRED:
+            return g_strdup_printf("returns from body (after %" G_GUINT64_FORMAT " cycles)", ev->cycle - ev->mark_since);
+        case TRACE_LOCK_RELEASED:
+            return g_strdup("ends the iteration");
+        }
+        return g_strdup("?");
+    }
     switch (ev->mark) {
     case TRACE_LOCK_CALL:
         return g_strdup("calls lock");

@@ -57,6 +57,14 @@ typedef struct {
     Cycle mark_since;            /* TRACE_LOCK: the core's previous mark (its phase began) */
 } TraceEvent;
 
+/* What the harness's marks (1, 2, 3) bracket: a lock's acquire and release, or a scenario's
+ * body (`qsim run --scenario`); scripted accesses (`--script`) have none. */
+typedef enum {
+    TRACE_HARNESS_LOCK = 0,
+    TRACE_HARNESS_SCENARIO,
+    TRACE_HARNESS_SCRIPT,
+} TraceHarness;
+
 /* What the writers need to know about the run, borrowed for the stream's life. */
 typedef struct {
     const char *config, *lock;
@@ -69,6 +77,7 @@ typedef struct {
     uint64_t lock_line;          /* the lock word's line, 0 when the program has none */
     guint machine_cores;         /* physical cores (0: as ncores, one hardware thread each) ... */
     guint threads_per_core;      /* ... and their hardware threads (0 or 1: no SMT) */
+    TraceHarness harness;        /* what the marks bracket: the words for a thread's phase */
 } TraceContext;
 
 /* A consumer of the stream.  `event` sees every event in order; `finish` runs once at the end
@@ -119,8 +128,14 @@ char *trace_msg_text(const MemTraceMsg *m);
 char *trace_row_actions(const TraceContext *ctx, const MemTraceRow *r, const MemTraceMsg *msgs, guint n);
 /* A pipeline event in words, with source positions and line names.  Caller frees. */
 char *trace_pipe_text(const TraceContext *ctx, const CoreTraceEvent *ev);
-/* "calls lock", "acquires (waited 24 cycles)", "releases (held 40 cycles)".  Caller frees. */
-char *trace_lock_text(const TraceEvent *ev);
+/* "calls lock", "acquires (waited 24 cycles)", "releases (held 40 cycles)"; for a scenario
+ * "calls body", "returns from body (after 24 cycles)", "ends the iteration".  Caller frees. */
+char *trace_lock_text(const TraceContext *ctx, const TraceEvent *ev);
+/* A thread's phase between the marks in words (0: before mark 1 or after mark 3; 1: between 1
+ * and 2; 2: between 2 and 3): "outside the lock", "acquiring", "holding the lock" for a lock. */
+const char *trace_phase_word(const TraceContext *ctx, guint phase);
+/* What a span between two marks is, for a timeline (phase 1 or 2): "acquiring the lock". */
+const char *trace_phase_span(const TraceContext *ctx, guint phase);
 /* "ttas:9" and "xchg32.acq r0, [lock_word], 1" for a pc.  Caller frees. */
 char *trace_insn_pos(const TraceContext *ctx, int32_t pc);
 char *trace_insn_text(const TraceContext *ctx, int32_t pc);

@@ -361,9 +361,13 @@ static void html_event(TraceSink *sink, const TraceContext *ctx, const TraceEven
     case TRACE_LOCK:
         if (!(s = step_add(h, ctx, ev, "lock")))
             return;
-        s->title = trace_lock_text(ev);
+        s->title = trace_lock_text(ctx, ev);
         s->what = g_strdup("");
-        s->explain = g_strdup(ev->mark == TRACE_LOCK_CALL ? "The harness calls the lock's acquire function."
+        s->explain = g_strdup(ctx->harness == TRACE_HARNESS_SCENARIO
+                              ? (ev->mark == TRACE_LOCK_CALL ? "The harness calls the scenario's body."
+                                 : ev->mark == TRACE_LOCK_ACQUIRED ? "The body returned."
+                                                                   : "The iteration ends.")
+                              : ev->mark == TRACE_LOCK_CALL ? "The harness calls the lock's acquire function."
                               : ev->mark == TRACE_LOCK_ACQUIRED ? "The acquire function returned: this core is in "
                                                                   "its critical section."
                                                                 : "The release function returned.");
@@ -450,6 +454,11 @@ static void add_header(JsonBuilder *b, const HtmlSink *h, const TraceContext *ct
     add_int(b, "end", (gint64)end);
     add_int(b, "dropped", (gint64)h->dropped);
     add_int(b, "bus", ctx->proto->bus);
+    json_builder_set_member_name(b, "phases");
+    json_builder_begin_array(b);
+    for (guint k = 0; k < 3; k++)
+        json_builder_add_string_value(b, trace_phase_word(ctx, k));
+    json_builder_end_array(b);
     json_builder_set_member_name(b, "cores");
     json_builder_begin_array(b);
     for (guint t = 0; t < ctx->nthreads; t++)

@@ -5,7 +5,7 @@
 const D = JSON.parse(document.getElementById('data').textContent);
 const N = D.steps.length, NC = D.cores.length, NL = D.lines.length;
 const COL_DIR = NC, COL_MEM = NC + 1, COL_QUEUE = NC + 2;
-const PHASES = ['outside the lock', 'acquiring', 'holding the lock'];
+const PHASES = D.phases; // a thread's phase between the harness's marks, in the run's words
 const STABLE = new Set(D.stable);
 const SVGNS = 'http://www.w3.org/2000/svg';
 /* Okabe-Ito colours, each state also written in its cell: colour is never the only cue. */

@@ -268,7 +268,7 @@ static void perfetto_event(TraceSink *sink, const TraceContext *ctx, const Trace
             break;
         guint tid = core_track(p, ev->core);
         GString *s = ev_begin("X", ev->mark_since, PID_CORES, tid,
-                              ev->mark == TRACE_LOCK_ACQUIRED ? "acquiring the lock" : "holding the lock");
+                              trace_phase_span(ctx, ev->mark == TRACE_LOCK_ACQUIRED ? 1 : 2));
         g_string_append(s, ",\"cat\":\"lock\",\"dur\":");
         json_us(s, ev->cycle - ev->mark_since);
         g_string_append(s, "}");

@@ -156,9 +156,9 @@ static void text_event(TraceSink *s, const TraceContext *ctx, const TraceEvent *
         break;
     }
     case TRACE_LOCK: {
-        g_autofree char *text = trace_lock_text(ev);
-        put(t, "%10" G_GUINT64_FORMAT "  %-*s %-*s  lock: %s\n", ev->cycle, t->who_w, trace_who_cpu(ctx, ev->core, who),
-                t->line_w, "", text);
+        g_autofree char *text = trace_lock_text(ctx, ev);
+        put(t, "%10" G_GUINT64_FORMAT "  %-*s %-*s  %s: %s\n", ev->cycle, t->who_w, trace_who_cpu(ctx, ev->core, who),
+                t->line_w, "", ctx->harness == TRACE_HARNESS_SCENARIO ? "body" : "lock", text);
         break;
     }
     case TRACE_RETIRE:
