@@ -143,10 +143,11 @@ TEST_ENV := CK_TIMEOUT_MULTIPLIER=$(CK_TIMEOUT_MULTIPLIER) QSIM_SRCDIR=$(CURDIR)
 ASAN_SUITES := asm config litmus workload input_file yaml_doc echo bad_input coh_table coh_directed coh_random \
                coh_msi coh_bus core_pipe core_mem core_order core_lock interp engine run run_report report counters \
                robustness fast_forward profile
-check: qsim
+check:
+	@$(MAKE) --no-print-directory $(CHECK_PAR) qsim
 	@mkdir -p build && rm -f $(CHECK_SKIPS) && touch $(CHECK_SKIPS)
 	$(MAKE) --no-print-directory check-layers
-	$(MAKE) --no-print-directory check-unit B=build QSIM_TEST_SKIPS=$(CHECK_SKIPS)
+	$(MAKE) --no-print-directory $(CHECK_PAR) check-unit B=build QSIM_TEST_SKIPS=$(CHECK_SKIPS)
 	$(MAKE) --no-print-directory check-install
 	$(MAKE) --no-print-directory check-tarball
 	$(MAKE) --no-print-directory check-asan QSIM_TEST_SKIPS=$(CHECK_SKIPS)
@@ -155,32 +156,22 @@ check: qsim
 	@echo "make check: all tests passed, $$(wc -l < $(CHECK_SKIPS)) skipped"
 
 # The suites run in CHECK_JOBS processes at once (default 2: this project's CI machine has 2
-# cores), suites dealt out in turn; each process's output goes to its log, printed when all
-# are done.  `make check CHECK_JOBS=1` runs them in one process, output as it comes.
+# cores), suites dealt out in turn (build-aux/run-suites.sh); each process's output goes to its
+# log, printed when all are done.  `make check CHECK_JOBS=1` runs them in one process, output as
+# it comes.  make check's builds use as many jobs unless make was given -j itself.
 CHECK_JOBS ?= 2
+CHECK_PAR := $(if $(findstring j,$(filter-out --%,$(MAKEFLAGS))),,-j$(CHECK_JOBS))
 check-unit: $(B)/check_qsim $(B)/qsim
-	@if [ "$(CHECK_JOBS)" -le 1 ]; then \
-	  $(TEST_ENV) QSIM_BIN=$(CURDIR)/$(B)/qsim $(B)/check_qsim; \
-	else \
-	  suites=$$($(B)/check_qsim --list) && pids= && \
-	  echo "check-unit: $$(echo $$suites | wc -w) suites in $(CHECK_JOBS) processes (logs: $(B)/check-unit-*.log)" && \
-	  for k in $$(seq 1 $(CHECK_JOBS)); do \
-	    mine=$$(echo "$$suites" | awk -v k=$$k -v n=$(CHECK_JOBS) '(NR - 1) % n == k - 1'); \
-	    $(TEST_ENV) QSIM_BIN=$(CURDIR)/$(B)/qsim $(B)/check_qsim $$mine > $(B)/check-unit-$$k.log 2>&1 & \
-	    pids="$$pids $$!"; \
-	  done; \
-	  rc=0; for p in $$pids; do wait $$p || rc=1; done; \
-	  for k in $$(seq 1 $(CHECK_JOBS)); do grep -v '^ [a-z_0-9]*$$' $(B)/check-unit-$$k.log; done; \
-	  exit $$rc; \
-	fi
+	@$(TEST_ENV) QSIM_BIN=$(CURDIR)/$(B)/qsim sh build-aux/run-suites.sh $(CHECK_JOBS) $(B)/check-unit $(B)/check_qsim
 
 # Same sources, built with sanitizers, running the suites that exercise memory (ASAN_SUITES)
 # at a reduced scale.
 ASAN_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 check-asan:
-	$(MAKE) --no-print-directory B=build/asan CFLAGS="$(ASAN_CFLAGS)" build/asan/check_qsim build/asan/qsim
-	ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 QSIM_TEST_SCALE=quick \
-	  $(TEST_ENV) QSIM_BIN=$(CURDIR)/build/asan/qsim build/asan/check_qsim $(ASAN_SUITES)
+	$(MAKE) --no-print-directory $(CHECK_PAR) B=build/asan CFLAGS="$(ASAN_CFLAGS)" build/asan/check_qsim build/asan/qsim
+	@ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 QSIM_TEST_SCALE=quick \
+	  $(TEST_ENV) QSIM_BIN=$(CURDIR)/build/asan/qsim \
+	  sh build-aux/run-suites.sh $(CHECK_JOBS) build/asan/check-asan build/asan/check_qsim $(ASAN_SUITES)
 
 # ---- fuzzing (tests/fuzz/README.md) ----
 # One target per input format a user hands qsim; the repository's own files seed each corpus,
