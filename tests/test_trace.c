@@ -851,6 +851,45 @@ START_TEST(test_page_machine)
 }
 END_TEST
 
+/* The access a Data row wakes performs in that row's cycle, so its value shows at that step, not
+ * one later: on four cores taking a ticket, the step where the lock word's data reaches a core
+ * waiting with its fetch-and-add already shows the added ticket (the fadd is a hit folded into
+ * the step; it showed the old 0 until the next step). */
+START_TEST(test_page_value_at_its_step)
+{
+    g_autofree char *dir = tmpdir();
+    g_autofree char *path = g_build_filename(dir, "ticket.html", NULL);
+    g_autofree char *args = g_strdup_printf("run --config teaching --lock ticket --set topology.cores_per_socket=4 "
+                                            "--threads 4 --iterations 3 --no-host-time --trace-html %s", path);
+    ck_assert_int_eq(run_qsim_line(args, NULL, NULL), 0);
+    g_autofree char *html = NULL;
+    ck_assert(g_file_get_contents(path, &html, NULL, NULL));
+    g_autoptr(JsonParser) p = json_parser_new();
+    JsonObject *d = page_data(html, p);
+    JsonArray *steps = json_object_get_array_member(d, "steps");
+    gboolean found = FALSE;
+    for (guint i = 0; i < json_array_get_length(steps) && !found; i++) {
+        JsonObject *s = json_array_get_object_element(steps, i);
+        if (strcmp(json_object_get_string_member(s, "t"), "IM_AD + Data -> M"))
+            continue;
+        found = TRUE;
+        gint64 l = json_object_get_int_member(s, "l");
+        JsonArray *ch = json_object_get_array_member(s, "ch");
+        gint64 last = -1;
+        for (guint c = 0; c < json_array_get_length(ch); c++) {
+            JsonArray *one = json_array_get_array_element(ch, c);
+            if (json_array_get_int_element(one, 0) == l && !JSON_NODE_HOLDS_NULL(json_array_get_element(one, 4)) &&
+                json_array_get_int_element(one, 1) < json_array_get_length(json_object_get_array_member(d, "cores")))
+                last = json_array_get_int_element(json_array_get_array_element(one, 4), 0);
+        }
+        ck_assert_msg(last == 0x10000, "step %u: the core's lock word shows %" G_GINT64_FORMAT ", not the ticket it "
+                      "took (0x10000)", i + 1, last);
+    }
+    ck_assert(found);
+    rm_rf(dir);
+}
+END_TEST
+
 /* Every shipped scenario (scenarios/) makes a page that a real browser opens and draws: the
  * step counter and a private cache's cell of its lines are in the DOM after the script ran. */
 static const char *const scenario_pages[] = { "false-sharing", "padded", "ping-pong", "producer-consumer",
@@ -909,6 +948,7 @@ Suite *make_trace_suite(void)
     tcase_add_test(tc, test_page_in_browser);
     tcase_add_loop_test(tc, test_page_machine, 0, G_N_ELEMENTS(machine_pages));
     tcase_add_loop_test(tc, test_scenario_pages_open, 0, G_N_ELEMENTS(scenario_pages));
+    tcase_add_test(tc, test_page_value_at_its_step);
     suite_add_tcase(s, tc);
     return s;
 }

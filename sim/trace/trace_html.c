@@ -325,6 +325,13 @@ static void html_event(TraceSink *sink, const TraceContext *ctx, const TraceEven
         }
         if (!steps_full(h)) /* a change after the last step is no step's */
             row_changes(h, ctx, r);
+        /* A row not shown (a hit) in the cycle of the last step shows its change there: the
+         * access a Data row woke performs in that cycle, so its value belongs to that step. */
+        if (!ev->shown && h->steps->len) {
+            Step *last = h->steps->pdata[h->steps->len - 1];
+            if (last->cycle == ev->cycle)
+                last->changes_to = h->changes->len;
+        }
     }
     if (!ev->shown)
         return;
