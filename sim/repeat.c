@@ -115,46 +115,11 @@ JsonNode *repeat_json(const RepeatResult *r)
     return whole;
 }
 
-/* b / a in a's layout: at each place where both summarised a number, the ratio of the means
- * with its interval; NULL where nothing below `t` has one. */
-static JsonNode *ratio_tree(const RepeatResult *a, const RepeatResult *b, JsonNode *t, const char *path)
+/* b / a where both runs summarised a number: the ratio of the means with its interval. */
+static JsonNode *mean_ratio(JsonNode *na G_GNUC_UNUSED, JsonNode *nb G_GNUC_UNUSED, const char *path, gpointer data)
 {
-    if (JSON_NODE_HOLDS_OBJECT(t) || JSON_NODE_HOLDS_ARRAY(t)) {
-        gboolean obj = JSON_NODE_HOLDS_OBJECT(t);
-        JsonObject *oo = obj ? json_object_new() : NULL;
-        JsonArray *oa = obj ? NULL : json_array_new();
-        g_autoptr(GList) members = obj ? json_object_get_members(json_node_get_object(t)) : NULL;
-        guint len = obj ? g_list_length(members) : json_array_get_length(json_node_get_array(t)), kept = 0;
-        GList *l = members;
-        for (guint e = 0; e < len; e++, l = l ? l->next : NULL) {
-            g_autofree char *name = obj ? g_strdup(l->data) : g_strdup_printf("%u", e);
-            g_autofree char *sub = *path ? g_strconcat(path, ".", name, NULL) : g_strdup(name);
-            JsonNode *kid = obj ? json_object_get_member(json_node_get_object(t), name)
-                                : json_array_get_element(json_node_get_array(t), e);
-            JsonNode *r = ratio_tree(a, b, kid, sub);
-            if (!r && !obj)
-                r = json_node_new(JSON_NODE_NULL); /* keep the indices */
-            if (r && obj)
-                json_object_set_member(oo, name, r);
-            else if (r)
-                json_array_add_element(oa, r);
-            kept += r && !JSON_NODE_HOLDS_NULL(r);
-        }
-        JsonNode *n = json_node_alloc();
-        if (obj) {
-            json_node_init_object(n, oo);
-            json_object_unref(oo);
-        } else {
-            json_node_init_array(n, oa);
-            json_array_unref(oa);
-        }
-        if (!kept) {
-            json_node_unref(n);
-            return NULL;
-        }
-        return n;
-    }
-    const RepeatKey *ka = repeat_find(a, path), *kb = ka ? repeat_find(b, path) : NULL;
+    const RepeatResult *const *ab = data;
+    const RepeatKey *ka = repeat_find(ab[0], path), *kb = ka ? repeat_find(ab[1], path) : NULL;
     if (!kb)
         return NULL;
     RatioStats rs;
@@ -167,7 +132,7 @@ static JsonNode *ratio_tree(const RepeatResult *a, const RepeatResult *b, JsonNo
 JsonNode *repeat_compare_json(const RepeatResult *a, const RepeatResult *b, const char *label_a,
                               const char *label_b)
 {
-    return report_pair_tree(label_a, label_b, repeat_json(a), repeat_json(b), ratio_tree(a, b, a->first, ""));
+    return report_pair_tree(label_a, label_b, repeat_json(a), repeat_json(b), report_tree_zip(a->first, b->first, mean_ratio, (gpointer)(const RepeatResult *const[]){ a, b }));
 }
 
 static const char *member_str(JsonNode *report, const char *key)

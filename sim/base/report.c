@@ -227,23 +227,31 @@ static gboolean node_number(JsonNode *n, double *v)
     return TRUE;
 }
 
-/* The tree of b/a over the numbers both trees hold at the same place (null where a is 0);
- * NULL when there are none below `a`. */
-static JsonNode *ratio_tree(JsonNode *a, JsonNode *b)
+static JsonNode *zip_at(JsonNode *a, JsonNode *b, GString *path, ReportLeafFn leaf, gpointer data);
+
+/* One member or element of both trees: `name` appended to the path for the walk below it. */
+static JsonNode *zip_child(JsonNode *a, JsonNode *b, GString *path, const char *name, ReportLeafFn leaf,
+                           gpointer data)
 {
-    double x, y;
-    if (node_number(a, &x)) {
-        if (!node_number(b, &y))
-            return NULL;
-        return x != 0 ? json_node_init_double(json_node_alloc(), y / x) : json_node_init_null(json_node_alloc());
-    }
-    if (JSON_NODE_HOLDS_OBJECT(a) && b && JSON_NODE_HOLDS_OBJECT(b)) {
+    gsize at = path->len;
+    if (path->len)
+        g_string_append_c(path, '.');
+    g_string_append(path, name);
+    JsonNode *r = zip_at(a, b, path, leaf, data);
+    g_string_truncate(path, at);
+    return r;
+}
+
+static JsonNode *zip_at(JsonNode *a, JsonNode *b, GString *path, ReportLeafFn leaf, gpointer data)
+{
+    if (!b)
+        return NULL;
+    if (JSON_NODE_HOLDS_OBJECT(a) && JSON_NODE_HOLDS_OBJECT(b)) {
         JsonObject *oa = json_node_get_object(a), *ob = json_node_get_object(b), *out = json_object_new();
         g_autoptr(GList) members = json_object_get_members(oa);
         for (GList *l = members; l; l = l->next) {
-            JsonNode *r = json_object_has_member(ob, l->data)
-                              ? ratio_tree(json_object_get_member(oa, l->data), json_object_get_member(ob, l->data))
-                              : NULL;
+            JsonNode *r = zip_child(json_object_get_member(oa, l->data), json_object_get_member(ob, l->data), path,
+                                    l->data, leaf, data);
             if (r)
                 json_object_set_member(out, l->data, r);
         }
@@ -255,12 +263,14 @@ static JsonNode *ratio_tree(JsonNode *a, JsonNode *b)
         json_node_take_object(n, out);
         return n;
     }
-    if (JSON_NODE_HOLDS_ARRAY(a) && b && JSON_NODE_HOLDS_ARRAY(b)) {
+    if (JSON_NODE_HOLDS_ARRAY(a) && JSON_NODE_HOLDS_ARRAY(b)) {
         JsonArray *xa = json_node_get_array(a), *xb = json_node_get_array(b), *out = json_array_new();
         guint n = MIN(json_array_get_length(xa), json_array_get_length(xb));
         gboolean any = FALSE;
         for (guint i = 0; i < n; i++) {
-            JsonNode *r = ratio_tree(json_array_get_element(xa, i), json_array_get_element(xb, i));
+            char name[16];
+            g_snprintf(name, sizeof name, "%u", i);
+            JsonNode *r = zip_child(json_array_get_element(xa, i), json_array_get_element(xb, i), path, name, leaf, data);
             any |= r != NULL;
             json_array_add_element(out, r ? r : json_node_init_null(json_node_alloc()));
         }
@@ -272,12 +282,29 @@ static JsonNode *ratio_tree(JsonNode *a, JsonNode *b)
         json_node_take_array(node, out);
         return node;
     }
-    return NULL;
+    if (JSON_NODE_HOLDS_OBJECT(a) || JSON_NODE_HOLDS_ARRAY(a))
+        return NULL;
+    return leaf(a, b, path->str, data);
+}
+
+JsonNode *report_tree_zip(JsonNode *a, JsonNode *b, ReportLeafFn leaf, gpointer data)
+{
+    g_autoptr(GString) path = g_string_new(NULL);
+    return zip_at(a, b, path, leaf, data);
+}
+
+/* b / a of two numbers at one place (null where a is 0); NULL unless both are numbers. */
+static JsonNode *number_ratio(JsonNode *a, JsonNode *b, const char *path G_GNUC_UNUSED, gpointer data G_GNUC_UNUSED)
+{
+    double x, y;
+    if (!node_number(a, &x) || !node_number(b, &y))
+        return NULL;
+    return x != 0 ? json_node_init_double(json_node_alloc(), y / x) : json_node_init_null(json_node_alloc());
 }
 
 JsonNode *report_compare_tree(JsonNode *a, JsonNode *b, const char *label_a, const char *label_b)
 {
-    return report_pair_tree(label_a, label_b, json_node_copy(a), json_node_copy(b), ratio_tree(a, b));
+    return report_pair_tree(label_a, label_b, json_node_copy(a), json_node_copy(b), report_tree_zip(a, b, number_ratio, NULL));
 }
 
 JsonNode *report_pair_tree(const char *label_a, const char *label_b, JsonNode *a, JsonNode *b, JsonNode *b_over_a)

@@ -28,6 +28,13 @@ void report_csv_field(GString *s, const char *v);
 char *report_compare_format(JsonNode *a, JsonNode *b, const char *label_a, const char *label_b, ReportFormat fmt);
 char *report_compare_text(JsonNode *a, JsonNode *b, const char *label_a, const char *label_b);
 JsonNode *report_compare_tree(JsonNode *a, JsonNode *b, const char *label_a, const char *label_b);
+/* Walks trees a and b together, over the places both hold (object members by name, array
+ * elements up to the shorter length), and calls `leaf` at each place where a holds a value,
+ * with its path ("latency.mean", "per_thread.0.acquisitions"); the tree of what it returned,
+ * in a's layout: an object without members and an array without elements are left out (NULL
+ * when nothing is left), an element in an array that has others is null. */
+typedef JsonNode *(*ReportLeafFn)(JsonNode *a, JsonNode *b, const char *path, gpointer data);
+JsonNode *report_tree_zip(JsonNode *a, JsonNode *b, ReportLeafFn leaf, gpointer data);
 /* A pair document's body {labels: {a, b}, a, b, b_over_a} (a, b and b_over_a taken; a NULL
  * b_over_a is an empty object): keyed by role, so a lock against itself keeps both sides. */
 JsonNode *report_pair_tree(const char *label_a, const char *label_b, JsonNode *a, JsonNode *b, JsonNode *b_over_a);
