@@ -84,19 +84,21 @@ char *harness_source(const HarnessOptions *o)
         "    beq r0, 0, h_write_ok\n"
         "    fadd r0, [" HARNESS_VIOLATIONS "], 1\n"
         "h_write_ok:\n"
-        "    add r0, tid, 1\n"
-        "    st [" HARNESS_FLAG "], r0\n"
+        "    add r0, tid, 1\n");
+    const char *st = o->release_stores ? "st.rel" : "st";
+    g_string_append_printf(g,
+        "    %s [" HARNESS_FLAG "], r0\n"
         "    ld r0, [" HARNESS_COUNTER "]\n"
         "    add r0, r0, 1\n"
-        "    st [" HARNESS_COUNTER "], r0\n");
+        "    %s [" HARNESS_COUNTER "], r0\n", st, st);
     for (guint i = 0; i < o->cs_writes; i++)
-        g_string_append_printf(g, "    st [" HARNESS_DATA "+%u], r0\n", i * 8);
+        g_string_append_printf(g, "    %s [" HARNESS_DATA "+%u], r0\n", st, i * 8);
     if (o->cs_work)
         g_string_append_printf(g, "    work %u\n", o->cs_work);
-    g_string_append(g,
-        "    st [" HARNESS_FLAG "], 0\n"
+    g_string_append_printf(g,
+        "    %s [" HARNESS_FLAG "], 0\n"
         "    call unlock\n"
-        "    mark 3\n");
+        "    mark 3\n", st);
     if (o->think || o->think_always)
         g_string_append_printf(g, "    work %u\n", o->think);
     g_string_append(g,

@@ -46,6 +46,7 @@ typedef struct {
     guint think;             /* `work` cycles after each release (0: none) */
     gboolean think_always;   /* emit the think `work` even when think is 0 (jitter lengthens it) */
     guint readers;           /* threads 0..readers-1 take the read side (read_lock/read_unlock) */
+    gboolean release_stores; /* the section's own stores are releases (st.rel): verify under arm64 */
 } HarnessOptions;
 
 /* Defaults: 1 thread, 3 iterations, 1 extra write, separate line, no work, no think, no readers. */

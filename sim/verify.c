@@ -205,6 +205,7 @@ gboolean verify_lock(const char *lock_name, const char *lock_text, const VerifyO
     memset(r, 0, sizeof *r);
     HarnessOptions h;
     workload_harness(&o->workload, &h);
+    h.release_stores = o->model && o->model->has_promises;
     g_autoptr(IsaProgram) p = harness_assemble(lock_name, lock_text, &h, o->target, o->lock_params, error);
     if (!p)
         return FALSE;

@@ -197,8 +197,8 @@ static void write_outcomes(const ExploreWorld *w, const ArmState *a, guint t, co
         g_array_append_val(out, ((ArmOutcome){ pick, WRITE_NEW }));
     for (guint j = 1; j <= a->n; j++) {
         const ArmMsg *m = &a->msg[j - 1];
-        if (m->promised && m->tid == t && m->addr == q->addr && m->size == q->size && m->value == q->value &&
-            write_ok(w, a, t, q, j))
+        if (m->promised && m->needed && m->tid == t && m->addr == q->addr && m->size == q->size &&
+            m->value == q->value && write_ok(w, a, t, q, j))
             g_array_append_val(out, ((ArmOutcome){ pick, j }));
     }
 }
@@ -230,7 +230,7 @@ static guint write_make(const ExploreWorld *w, ExploreState *s, guint t, const W
         explore_mem_store(w, s, t, q->addr, q->size, q->value, note);
         note_why(note, "%sa new write, after every write in memory now", sep(note));
     } else {
-        a->msg[ts - 1].promised = FALSE;
+        a->msg[ts - 1].promised = a->msg[ts - 1].needed = FALSE;
         a->msg[ts - 1].pc = pc;
         if (note) {
             note->wrote = TRUE;
@@ -441,6 +441,15 @@ static void do_read(const ExploreWorld *w, ExploreState *s, guint t, const IsaIn
     read_effects(w, a, t, i, addr, *post);
 }
 
+/* After a step of thread t that touched messages up to `hi` (G_MAXUINT: a futex op), the
+ * promises of t older than it become needed: the step cannot move ahead of them. */
+static void mark_needed(ArmState *a, guint t, guint hi)
+{
+    for (guint j = 1; j <= a->n && j < hi; j++)
+        if (a->msg[j - 1].promised && a->msg[j - 1].tid == t)
+            a->msg[j - 1].needed = TRUE;
+}
+
 /* A system call: fully ordered (DMB SY before and after), the futex word read at its last write. */
 static void do_syscall(const ExploreWorld *w, ExploreState *s, guint t, const IsaInsn *i, ExploreNote *note)
 {
@@ -463,6 +472,7 @@ static void do_syscall(const ExploreWorld *w, ExploreState *s, guint t, const Is
     if (i->rd != ISA_NO_REG)
         th->reg[i->rd] = th->pick[i->rd] = 0;
     full_fence(th);
+    mark_needed(a, t, G_MAXUINT);
 }
 
 /* An ldx that read a message older than another thread's write to its line, already in memory:
@@ -576,7 +586,16 @@ void arm_step(const ExploreWorld *w, ExploreState *s, guint t, guint k, ExploreN
     g_assert(k < outs->len);
     ArmOutcome o = g_array_index(outs, ArmOutcome, k);
     Pick p = picks->len ? g_array_index(picks, Pick, o.pick) : (Pick){ { 0 } };
+    guint before = arm_of(s)->n, hi = 0;
+    if (picks->len)
+        for (unsigned b = 0; b < i->size; b++)
+            hi = MAX(hi, p.ts[b]);
+    if (o.write != WRITE_NONE && o.write != WRITE_NEW)
+        hi = MAX(hi, o.write);
     do_memory_op(w, s, t, i, addr, &p, o, note);
+    if (arm_of(s)->n > before || arm_alone(w))
+        hi = G_MAXUINT;
+    mark_needed(arm_of(s), t, hi);
     g_array_free(picks, TRUE);
     g_array_free(outs, TRUE);
 }

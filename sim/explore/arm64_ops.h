@@ -16,6 +16,9 @@ void arm_step(const ExploreWorld *w, ExploreState *s, guint t, guint k, ExploreN
 /* A local op (ALU, branch, fence, ...): its views, then its values as the interpreter's. */
 void arm_exec_local(const ExploreWorld *w, ExploreState *s, guint t, ExploreNote *note);
 
+/* Whether a run of one thread alone (certification) is under way: it may fulfil a promise
+ * that is not needed (model_arm64.c, "needed promises"); the search may not. */
+gboolean arm_alone(const ExploreWorld *w);
 /* Whether thread t has a promise outstanding. */
 gboolean arm_has_promise(const ExploreState *s, guint t);
 /* Whether thread t, alone from s, can fulfil every promise it made (*bounded: a bound cut the

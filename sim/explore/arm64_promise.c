@@ -26,6 +26,8 @@ typedef struct {
 
 /* Over a search: the promise candidates of states already asked about. */
 typedef struct {
+    gboolean release_promises; /* the program has a futex op: release writes are candidates too */
+    guint alone;               /* how deep in runs of one thread alone (certification, candidates) */
     GHashTable *cands;         /* GBytes (projected state bytes + thread) -> GArray of Cand */
     GHashTable *certified;     /* GBytes (projected state bytes + thread) -> 1 yes, 2 no */
     GHashTable *cut;           /* the keys of cands whose search a bound cut */
@@ -33,8 +35,11 @@ typedef struct {
 
 void *explore_arm64_scratch_new(const ExploreWorld *w)
 {
-    (void)w;
     Scratch *x = g_new0(Scratch, 1);
+    for (guint k = 0; k < w->p->insns->len; k++) {
+        IsaOp op = g_array_index(w->p->insns, IsaInsn, k).op;
+        x->release_promises |= op == OP_FUTEX_WAIT || op == OP_FUTEX_WAKE;
+    }
     x->cands = g_hash_table_new_full(g_bytes_hash, g_bytes_equal, (GDestroyNotify)g_bytes_unref,
                                      (GDestroyNotify)g_array_unref);
     x->certified = g_hash_table_new_full(g_bytes_hash, g_bytes_equal, (GDestroyNotify)g_bytes_unref, NULL);
@@ -96,6 +101,21 @@ static ExploreState *project(const ExploreWorld *w, const ExploreState *s, guint
     return p;
 }
 
+/* A release write (STLR, an atomic or stx with release) is never promised: it must come after
+ * everything its thread read or wrote before it (ts > vrOld | vwOld), so every step the thread
+ * takes between such a promise and its fulfilment reads older messages and adds none, and moves
+ * ahead of the promise; the promise then sits at its own write, which is the plain write step.
+ * The argument fails across a futex_wake (it wakes only the threads asleep when it runs, so it
+ * cannot move ahead of another thread's futex_wait): a program with futex ops keeps them. */
+static gboolean release_needs_none(const ExploreWorld *w, int32_t pc)
+{
+    const Scratch *x = w->scratch;
+    if (x->release_promises || pc < 0 || (guint)pc >= w->p->insns->len)
+        return FALSE;
+    IsaOrder o = g_array_index(w->p->insns, IsaInsn, pc).order;
+    return o == ORD_REL || o == ORD_ACQREL;
+}
+
 /* A run of thread t alone from s.  With `found` NULL: TRUE as soon as a state without t's
  * promises is reached.  Otherwise every write it makes as a new message (not as its first
  * step) is added to `found`, and the answer is FALSE. */
@@ -108,6 +128,7 @@ static gboolean alone(const ExploreWorld *w, const ExploreState *s, guint t, GAr
     g_ptr_array_add(queue, k0);
     ExploreState *cur = explore_state_new(w), *next = explore_state_new(w);
     gboolean ok = FALSE;
+    ((Scratch *)w->scratch)->alone++;
     /* Certification (found NULL) wants any run that fulfils: depth first, the newest message
      * read first, finds one soon; the candidates want every write, in a fixed order: breadth first. */
     for (guint q = 0, first = 1; q < queue->len && !ok; q++, first = 0) {
@@ -130,7 +151,7 @@ static gboolean alone(const ExploreWorld *w, const ExploreState *s, guint t, GAr
             ExploreNote note = { .terse = TRUE };
             guint before = arm_of(next)->n;
             arm_step(w, next, t, k, &note);
-            if (found && !first && note.wrote && arm_of(next)->n > before) {
+            if (found && !first && note.wrote && arm_of(next)->n > before && !release_needs_none(w, note.pc)) {
                 Cand c = { note.waddr, note.wvalue, (uint8_t)note.wsize, note.pc };
                 gboolean dup = FALSE;
                 for (guint j = 0; j < found->len && !dup; j++) {
@@ -157,11 +178,14 @@ static gboolean alone(const ExploreWorld *w, const ExploreState *s, guint t, GAr
             g_ptr_array_add(queue, key);
         }
     }
+    ((Scratch *)w->scratch)->alone--;
     explore_state_free(cur);
     explore_state_free(next);
     g_ptr_array_free(queue, TRUE);
     return ok;
 }
+
+gboolean arm_alone(const ExploreWorld *w) { return ((const Scratch *)w->scratch)->alone > 0; }
 
 gboolean arm_certify(const ExploreWorld *w, const ExploreState *s, guint t, gboolean *bounded)
 {

@@ -220,7 +220,7 @@ static void arm_encode(const ExploreWorld *w, const ExploreState *s, GByteArray 
         put_byte(out, m->size);
         put_varint(out, m->value);
         put_byte(out, m->tid);
-        put_byte(out, (guint8)(m->promised | m->ex << 1));
+        put_byte(out, (guint8)(m->promised | m->ex << 1 | m->needed << 2));
         put_byte(out, m->fwd);
     }
     int64_t prev = -1;
@@ -279,6 +279,7 @@ static void arm_decode(const ExploreWorld *w, ExploreState *s, const guint8 **at
         guint8 f = *(*at)++;
         m->promised = f & 1;
         m->ex = (f >> 1) & 1;
+        m->needed = (f >> 2) & 1;
         m->fwd = *(*at)++;
         m->pc = -1;
         m->step = 0;

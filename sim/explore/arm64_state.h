@@ -23,7 +23,7 @@
  * comparison the rules make between a view and a message's timestamp.  Encoded after memory:
  *
  *   byte appended, varint n, then per message: varint addr - base, byte size, varint value, byte tid,
- *          byte promised | ex << 1, byte fwd
+ *          byte promised | ex << 1 | needed << 2, byte fwd
  *   floor: per 8-byte word that differs from the initial image, as memory's; then a 0
  *   per thread: 7 bytes vrOld, vrOld-without-no-return-reads, vwOld, vrNew, vwNew, vCAP, vRel;
  *          byte xcl, and with it bytes xcl_ts, xcl_view; varint mask of registers with a
@@ -44,6 +44,10 @@ typedef struct {
     uint64_t addr, value;
     uint8_t size, tid;
     gboolean promised;         /* promised by tid, not yet fulfilled */
+    /* (promised) since the promise, tid took a step that cannot move ahead of it: one that
+     * touched a newer message (read it, fulfilled it, or wrote a new one) or a futex op.  Only
+     * such a promise may be fulfilled (model_arm64.c, "needed promises"). */
+    gboolean needed;
     gboolean ex;               /* made by an exclusive or atomic write */
     ArmView fwd;               /* the write's address and data views (the forward bank) */
     int32_t pc;                /* the op that made it (reports only; not encoded) */

@@ -5,7 +5,7 @@
 
 /* can[s] := 1 for every state from which a state without moves is reachable: backwards from
  * those over the reversed edges. */
-static guint8 *can_finish(guint n, const uint32_t *at, const uint32_t *to)
+static guint8 *can_finish(guint n, const uint32_t *at, const uint32_t *to, const guint8 *exempt)
 {
     guint ne = at[n];
     g_autofree uint32_t *in_at = g_new0(uint32_t, n + 1);
@@ -22,7 +22,7 @@ static guint8 *can_finish(guint n, const uint32_t *at, const uint32_t *to)
     g_autofree uint32_t *queue = g_new(uint32_t, n);
     guint head = 0, tail = 0;
     for (guint s = 0; s < n; s++)
-        if (at[s] == at[s + 1]) {
+        if (at[s] == at[s + 1] && !(exempt && exempt[s])) {
             can[s] = 1;
             queue[tail++] = s;
         }
@@ -88,12 +88,13 @@ static void strongconnect(Tarjan *t, uint32_t v)
     }
 }
 
-uint32_t explore_first_stuck(guint n, const uint32_t *edge_at, const uint32_t *edges, guint *loop)
+uint32_t explore_first_stuck(guint n, const uint32_t *edge_at, const uint32_t *edges, const guint8 *exempt,
+                             guint *loop)
 {
-    g_autofree guint8 *can = can_finish(n, edge_at, edges);
+    g_autofree guint8 *can = can_finish(n, edge_at, edges, exempt);
     guint stuck = 0;
     for (guint s = 0; s < n; s++)
-        stuck += !can[s];
+        stuck += !can[s] && !(exempt && exempt[s]);
     *loop = 0;
     if (!stuck)
         return NONE;
@@ -117,7 +118,10 @@ uint32_t explore_first_stuck(guint n, const uint32_t *edge_at, const uint32_t *e
                 leaves[t.comp[s]] = 1;
     uint32_t first = NONE;
     for (guint s = 0; s < n && first == NONE; s++)
-        if (!can[s] && !leaves[t.comp[s]])
+        if (!can[s] && !leaves[t.comp[s]] && !(exempt && exempt[s]))
+            first = s;
+    for (guint s = 0; s < n && first == NONE; s++)
+        if (!can[s] && !(exempt && exempt[s]))
             first = s;
     for (guint s = 0; s < n; s++)
         *loop += !can[s] && t.comp[s] == t.comp[first];

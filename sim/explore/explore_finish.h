@@ -16,7 +16,12 @@
 
 /* The graph: n states, the moves of state s are edges[edge_at[s] .. edge_at[s + 1]).  Returns
  * the first state in a bottom component of the states that cannot finish, or G_MAXUINT32 when
- * every state can; *loop: how many states that component has. */
-uint32_t explore_first_stuck(guint n, const uint32_t *edge_at, const uint32_t *edges, guint *loop);
+ * every state can; *loop: how many states that component has.  `exempt` (NULL: none) marks
+ * states the search holds in a reduced form (arm64: a thread holds a promise, and the search
+ * fulfils only those it needs, model_arm64.c): with no move they are no end of an execution, and
+ * they are never reported; a state not exempt that can reach only them and loops is (when no
+ * bottom component holds a state not exempt, the first such state is returned). */
+uint32_t explore_first_stuck(guint n, const uint32_t *edge_at, const uint32_t *edges, const guint8 *exempt,
+                             guint *loop);
 
 #endif

@@ -23,6 +23,8 @@ typedef struct {
     guint8 *region_of;         /* per pc: 0 outside, 1 exclusive, 2 shared */
     GArray *edges;             /* uint32 successor ids, state by state */
     GArray *edge_at;           /* uint32 per expanded state: its first edge; one more at the end */
+    GByteArray *unsettled;     /* per expanded state: 1 when a thread's position is not settled (arm64: it
+                                * holds a promise; the search fulfils only needed ones, model_arm64.c) */
     guint64 max_states, max_memory;
 } Search;
 
@@ -178,7 +180,13 @@ static gboolean check_state(Search *x, const ExploreState *s, uint32_t id, guint
         fail(x, r, EXPLORE_PROP_EXCLUSION, why, id);
         return FALSE;
     }
-    if (nmoves)
+    guint8 unsettled = 0;
+    for (guint t = 0; t < x->w->nthreads && x->o->model->position_settled; t++)
+        unsettled |= !x->o->model->position_settled(s, t);
+    g_byte_array_append(x->unsettled, &unsettled, 1);
+    /* With a promise outstanding and no move, it is no end of an execution: the search left
+     * out a fulfilment it has in another form. */
+    if (nmoves || unsettled)
         return TRUE;
     if (explore_count_in(x->w, s, THREAD_HALTED) != x->w->nthreads) {
         fail(x, r, EXPLORE_PROP_DEADLOCK, describe_blocked(x->w, s), id);
@@ -253,7 +261,7 @@ static void check_finish(Search *x, ExploreResult *r)
 {
     guint loop = 0;
     uint32_t stuck = explore_first_stuck(explore_table_len(&x->table), (const uint32_t *)x->edge_at->data,
-                                         (const uint32_t *)x->edges->data, &loop);
+                                         (const uint32_t *)x->edges->data, x->unsettled->data, &loop);
     if (stuck == EXPLORE_NO_PARENT)
         return;
     const ExploreRec *rec = explore_table_rec(&x->table, stuck);
@@ -289,6 +297,7 @@ static void restart(Search *x, ExploreResult *r)
     explore_table_init(&x->table);
     g_array_set_size(x->edges, 0);
     g_array_set_size(x->edge_at, 0);
+    g_byte_array_set_size(x->unsettled, 0);
     memset(r, 0, sizeof *r);
     r->verdict = EXPLORE_VERIFIED;
 }
@@ -314,6 +323,7 @@ gboolean explore_run(const IsaProgram *p, const ExploreOptions *o, ExploreResult
     x.region_of = regions_by_pc(o, p->insns->len);
     x.edges = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     x.edge_at = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    x.unsettled = g_byte_array_new();
     x.max_states = o->max_states ? o->max_states : EXPLORE_DEFAULT_MAX_STATES;
     x.max_memory = o->max_memory ? o->max_memory : EXPLORE_DEFAULT_MAX_MEMORY;
     r->verdict = EXPLORE_VERIFIED;
@@ -348,6 +358,7 @@ done:
     explore_table_clear(&x.table);
     g_array_free(x.edges, TRUE);
     g_array_free(x.edge_at, TRUE);
+    g_byte_array_free(x.unsettled, TRUE);
     g_free(x.region_of);
     explore_world_free(x.w);
     r->seconds = (double)(g_get_monotonic_time() - t0) / 1e6;
