@@ -136,8 +136,8 @@ static int print_explored(const char *name, const VerifyOptions *o, const Verify
     return rc;
 }
 
-/* The model to explore under: --model, else the arch's (arm64's, until it finishes lock
- * harnesses: sc, said on stderr).  NULL after printing why (exit 2). */
+/* The model to explore under: --model, else the arch's (a model row with a `why` is not yet
+ * usable: sc instead, said on stderr).  NULL after printing why (exit 2). */
 static const ExploreModel *pick_model(const char *given, Arch arch)
 {
     const ExploreModelRow *row = given ? explore_model_row(given) : explore_model_for_arch(arch);
@@ -163,7 +163,7 @@ int cmd_verify(int argc, char **argv)
     g_autofree char *arch_s = NULL, *atomics_s = NULL, *config = NULL, *model_s = NULL, *format = NULL;
     g_auto(LockFlags) lf = { 0 };
     gint seeds = 0, store_buffer = EXPLORE_DEFAULT_SB;
-    gint64 seed = -1, max_states = (gint64)EXPLORE_DEFAULT_MAX_STATES,
+    gint64 seed = -1, max_states = -1,
            max_memory = (gint64)(EXPLORE_DEFAULT_MAX_MEMORY >> 20);
     VerifyOptions o;
     verify_options_init(&o);
@@ -172,8 +172,8 @@ int cmd_verify(int argc, char **argv)
     GOptionEntry what[LOCK_FLAGS_N + 1] = { { NULL } };
     lock_flags_entries(&lf, what);
     const GOptionEntry how[] = {
-        { "model", 'm', 0, G_OPTION_ARG_STRING, &model_s, "Memory model to explore every execution under: sc, tso (x86-TSO; x86's, the default there) or arm64 (arm64's: not available yet, so arm64 explores under sc)", "sc|tso|arm64" },
-        { "max-states", 0, 0, G_OPTION_ARG_INT64, &max_states, "Stop after this many states: the search is then cut short, not verified (default 20000000)", "N" },
+        { "model", 'm', 0, G_OPTION_ARG_STRING, &model_s, "Memory model to explore every execution under: sc (sequential consistency), tso (x86-TSO; the default for x86 code) or arm64 (ARMv8, operationally: Promising-ARM; the default for arm64 code)", "sc|tso|arm64" },
+        { "max-states", 0, 0, G_OPTION_ARG_INT64, &max_states, "Stop after this many states: the search is then cut short, not verified (default 20000000; under arm64, whose states cost more, 2000000)", "N" },
         { "max-memory", 0, 0, G_OPTION_ARG_INT64, &max_memory, "Stop when the search holds this many MiB: cut short, not verified (default 2048)", "MIB" },
         { "store-buffer", 0, 0, G_OPTION_ARG_INT, &store_buffer, "tso: entries in each thread's store buffer; a store that finds it full waits, and the search says the bound was reached (default 16)", "N" },
         { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "Output: text (default) or json (keys: " QSIM_DOC("verify.md") ")", "text|json" },
@@ -238,6 +238,9 @@ int cmd_verify(int argc, char **argv)
     } else if (!(o.model = pick_model(model_s, o.target.arch))) {
         return QSIM_EXIT_USAGE;
     }
+    if (max_states < 0)
+        max_states = (gint64)(o.model && o.model->has_promises ? EXPLORE_DEFAULT_MAX_STATES_ARM64
+                                                                : EXPLORE_DEFAULT_MAX_STATES);
     o.max_states = (guint64)max_states;
     o.max_memory = (guint64)max_memory << 20;
     o.store_buffer = (guint)store_buffer;

@@ -33,6 +33,16 @@ typedef struct {
     GHashTable *cut;           /* the keys of cands whose search a bound cut */
 } Scratch;
 
+/* The search's own 64-bit FNV-1a over a key's bytes, folded: GLib's g_bytes_hash (djb2) spreads
+ * these long, alike keys poorly. */
+static guint key_hash(gconstpointer key)
+{
+    gsize len;
+    const guint8 *d = g_bytes_get_data((GBytes *)key, &len);
+    uint64_t h = explore_hash(d, len);
+    return (guint)(h ^ h >> 32);
+}
+
 void *explore_arm64_scratch_new(const ExploreWorld *w)
 {
     Scratch *x = g_new0(Scratch, 1);
@@ -40,10 +50,10 @@ void *explore_arm64_scratch_new(const ExploreWorld *w)
         IsaOp op = g_array_index(w->p->insns, IsaInsn, k).op;
         x->release_promises |= op == OP_FUTEX_WAIT || op == OP_FUTEX_WAKE;
     }
-    x->cands = g_hash_table_new_full(g_bytes_hash, g_bytes_equal, (GDestroyNotify)g_bytes_unref,
+    x->cands = g_hash_table_new_full(key_hash, g_bytes_equal, (GDestroyNotify)g_bytes_unref,
                                      (GDestroyNotify)g_array_unref);
-    x->certified = g_hash_table_new_full(g_bytes_hash, g_bytes_equal, (GDestroyNotify)g_bytes_unref, NULL);
-    x->cut = g_hash_table_new_full(g_bytes_hash, g_bytes_equal, (GDestroyNotify)g_bytes_unref, NULL);
+    x->certified = g_hash_table_new_full(key_hash, g_bytes_equal, (GDestroyNotify)g_bytes_unref, NULL);
+    x->cut = g_hash_table_new_full(key_hash, g_bytes_equal, (GDestroyNotify)g_bytes_unref, NULL);
     return x;
 }
 
@@ -121,7 +131,7 @@ static gboolean release_needs_none(const ExploreWorld *w, int32_t pc)
  * step) is added to `found`, and the answer is FALSE. */
 static gboolean alone(const ExploreWorld *w, const ExploreState *s, guint t, GArray *found, gboolean *bounded)
 {
-    g_autoptr(GHashTable) seen = g_hash_table_new_full(g_bytes_hash, g_bytes_equal, (GDestroyNotify)g_bytes_unref, NULL);
+    g_autoptr(GHashTable) seen = g_hash_table_new_full(key_hash, g_bytes_equal, (GDestroyNotify)g_bytes_unref, NULL);
     GPtrArray *queue = g_ptr_array_new_with_free_func((GDestroyNotify)g_bytes_unref);
     GBytes *k0 = state_key(w, s, t);
     g_hash_table_add(seen, g_bytes_ref(k0));

@@ -145,6 +145,40 @@ void arm_compact(const ExploreWorld *w, ArmState *a)
     }
 }
 
+/* A thread's views count only the messages it could still miss.  Every comparison a rule makes
+ * with a view of thread t asks whether a write of some byte b lies at or below it: for a read of
+ * b (joined with t's coherence view of b there), or for the fulfilment of t's own promise.  So a
+ * message that covers none of t's promises and on each of whose bytes t's coherence view
+ * has reached it already decides no comparison: every view of t (and the forward views of its
+ * messages) can drop to the newest message below it that is not so.  The lowering keeps joins
+ * (it is the largest such message at or below the view), so the thread behaves the same, and
+ * states that differ only in which of those messages a view reached are one. */
+static void lower_views(const ExploreWorld *w, ArmState *a, guint t)
+{
+    ArmView low[ARM_MAX_MSGS + 1];
+    const ArmView *coh = arm_coh(w, a, t);
+    low[0] = 0;
+    for (guint j = 1; j <= a->n; j++) {
+        const ArmMsg *m = &a->msg[j - 1];
+        gboolean missable = m->promised && m->tid == t;
+        for (uint64_t b = m->addr; b < m->addr + m->size && !missable; b++)
+            missable = coh[b - w->layout->base] < j;
+        low[j] = missable ? (ArmView)j : low[j - 1];
+    }
+    ArmThread *th = &a->th[t];
+    for (guint r = 0; r < ISA_NREG_SLOTS; r++) {
+        th->reg[r] = low[MIN(th->reg[r], a->n)];
+        th->pick[r] = low[MIN(th->pick[r], a->n)];
+    }
+    ArmView *v[] = { &th->vrold, &th->vrold_ret, &th->vwold, &th->vrnew, &th->vwnew, &th->vcap, &th->vrel,
+                     &th->xcl_view };
+    for (guint k = 0; k < G_N_ELEMENTS(v); k++)
+        *v[k] = low[MIN(*v[k], a->n)];
+    for (guint j = 0; j < a->n; j++)
+        if (a->msg[j].tid == t)
+            a->msg[j].fwd = low[MIN(a->msg[j].fwd, a->n)];
+}
+
 static void arm_canonicalize(const ExploreWorld *w, ExploreState *s)
 {
     ArmState *a = arm_of(s);
@@ -166,6 +200,8 @@ static void arm_canonicalize(const ExploreWorld *w, ExploreState *s)
         }
     }
     arm_compact(w, a);
+    for (guint t = 0; t < w->nthreads; t++)
+        lower_views(w, a, t);
 }
 
 /* ======================================================================= bytes */
@@ -197,14 +233,25 @@ static void encode_thread(const ExploreWorld *w, const ArmState *a, guint t, GBy
         if (views == th->pick)
             break;
     }
+    /* coh in runs of one view (a variable's bytes share theirs): gap from the last run's end, length, view. */
     const ArmView *coh = a->coh + (gsize)t * w->layout->size;
-    int64_t prev = -1;
-    for (gsize k = 0; k < w->layout->size; k++)
-        if (coh[k]) {
-            put_varint(out, (uint64_t)((int64_t)k - prev));
-            put_byte(out, coh[k]);
-            prev = (int64_t)k;
+    gsize size = w->layout->size, end = 0;
+    for (gsize k = 0; k < size;) {
+        if (!coh[k]) {
+            k++;
+            continue;
         }
+        gsize run = 1;
+        while (k + run < size && coh[k + run] == coh[k])
+            run++;
+        guint8 rec[24];
+        guint n = explore_varint_into(rec, k - end + 1);
+        n += explore_varint_into(rec + n, run);
+        rec[n++] = coh[k];
+        g_byte_array_append(out, rec, n);
+        k += run;
+        end = k;
+    }
     put_varint(out, 0);
 }
 
@@ -257,10 +304,11 @@ static void decode_thread(const ExploreWorld *w, ArmState *a, guint t, const gui
     }
     ArmView *coh = arm_coh(w, a, t);
     memset(coh, 0, w->layout->size);
-    int64_t k = -1;
+    gsize end = 0;
     for (uint64_t d; (d = get_varint(at)) != 0;) {
-        k += (int64_t)d;
-        coh[k] = *(*at)++;
+        gsize k = end + (gsize)d - 1, run = (gsize)get_varint(at);
+        memset(coh + k, *(*at)++, run);
+        end = k + run;
     }
 }
 

@@ -27,8 +27,9 @@
  *   floor: per 8-byte word that differs from the initial image, as memory's; then a 0
  *   per thread: 7 bytes vrOld, vrOld-without-no-return-reads, vwOld, vrNew, vwNew, vCAP, vRel;
  *          byte xcl, and with it bytes xcl_ts, xcl_view; varint mask of registers with a
- *          nonzero view, then each view; the same for the registers' pick views; coh: per nonzero byte view, varint (offset - previous
- *          offset, the first from -1), byte view; then a 0 */
+ *          nonzero view, then each view; the same for the registers' pick views; coh: per run
+ *          of bytes with one nonzero view, varint (start - end of the previous run + 1, the
+ *          first from 0), varint length, byte view; then a 0 */
 #ifndef QSIM_EXPLORE_ARM64_STATE_H
 #define QSIM_EXPLORE_ARM64_STATE_H
 

@@ -129,9 +129,8 @@ void explore_state_canonicalize(const ExploreWorld *w, ExploreState *s)
 
 /* ======================================================================= bytes */
 
-void explore_put_varint(GByteArray *out, uint64_t v)
+guint explore_varint_into(guint8 *b, uint64_t v)
 {
-    guint8 b[10];
     guint n = 0;
     do {
         b[n] = (guint8)(v & 0x7f);
@@ -140,7 +139,13 @@ void explore_put_varint(GByteArray *out, uint64_t v)
             b[n] |= 0x80;
         n++;
     } while (v);
-    g_byte_array_append(out, b, n);
+    return n;
+}
+
+void explore_put_varint(GByteArray *out, uint64_t v)
+{
+    guint8 b[10];
+    g_byte_array_append(out, b, explore_varint_into(b, v));
 }
 
 uint64_t explore_get_varint(const guint8 **at)

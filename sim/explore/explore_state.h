@@ -129,6 +129,8 @@ void explore_state_decode(const ExploreWorld *w, ExploreState *s, const guint8 *
 void explore_state_canonicalize(const ExploreWorld *w, ExploreState *s);
 
 /* Unsigned LEB128, as the canonical bytes write numbers (a model's own section too). */
+/* Writes v as a varint into b (at most 10 bytes); how many bytes. */
+guint explore_varint_into(guint8 *b, uint64_t v);
 void explore_put_varint(GByteArray *out, uint64_t v);
 uint64_t explore_get_varint(const guint8 **at);
 

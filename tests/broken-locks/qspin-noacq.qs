@@ -3,7 +3,7 @@
 # atomic_cond_read_acquire(&lock->val, !(VAL & _Q_LOCKED_MASK))).  Nothing else differs.
 # CORRECT on x86: every load is an acquire under x86-TSO (loads stay in order with later loads
 # and stores), so the plain MOV orders as the acquire did.
-# BROKEN on ARMv8 (for the ARMv8 model, still to come): a relaxed LDR that sees locked == 0 does
+# BROKEN on ARMv8 (`qsim verify --model arm64` finds it at 2 x 1): a relaxed LDR that sees locked == 0 does
 # not keep the critical section's loads after it; the pending owner then takes the lock with a
 # plain 16-bit store and may read the counter before the previous owner's increment is visible,
 # though it reads the released lock word: a lost update.

@@ -3,7 +3,7 @@
 # CORRECT on x86: under x86-TSO a store never passes an older store, so the critical section's
 # writes reach memory before the new head does (Linux x86 unlocked its ticket lock with a plain
 # add for that reason).
-# BROKEN on ARMv8 (for the ARMv8 model, still to come): a plain STRH may reach memory before the
+# BROKEN on ARMv8 (`qsim verify --model arm64` finds it at 2 x 1): a plain STRH may reach memory before the
 # critical section's stores, so the next ticket holder enters and reads a stale counter.
 .shared lock_word 4 own_line
 .equ TICKET_INC 0x10000
