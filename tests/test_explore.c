@@ -145,7 +145,7 @@ END_TEST
 static const char *const broken_arm64_promise[] = { "ticket-plain-unlock.qs", "peterson-fence.qs" };
 
 /* _i walks broken_arm64_promise, on LSE (the search is the same size on LL/SC, and ticket's
- * takes about a minute: docs/verify.md). */
+ * takes about half a minute: docs/verify.md). */
 START_TEST(test_broken_under_arm64_promise)
 {
     g_autofree char *rel = g_build_filename("tests", "broken-locks", broken_arm64_promise[_i], NULL);
