@@ -173,7 +173,7 @@ int cmd_verify(int argc, char **argv)
     lock_flags_entries(&lf, what);
     const GOptionEntry how[] = {
         { "model", 'm', 0, G_OPTION_ARG_STRING, &model_s, "Memory model to explore every execution under: sc (sequential consistency), tso (x86-TSO; the default for x86 code) or arm64 (ARMv8, operationally: Promising-ARM; the default for arm64 code)", "sc|tso|arm64" },
-        { "max-states", 0, 0, G_OPTION_ARG_INT64, &max_states, "Stop after this many states: the search is then cut short, not verified (default 20000000; under arm64, whose states cost more, 500000)", "N" },
+        { "max-states", 0, 0, G_OPTION_ARG_INT64, &max_states, "Stop after this many states: the search is then cut short, not verified (default 20000000; under arm64, whose states cost more, 250000)", "N" },
         { "max-memory", 0, 0, G_OPTION_ARG_INT64, &max_memory, "Stop when the search holds this many MiB: cut short, not verified (default 2048)", "MIB" },
         { "store-buffer", 0, 0, G_OPTION_ARG_INT, &store_buffer, "tso: entries in each thread's store buffer; a store that finds it full waits, and the search says the bound was reached (default 16)", "N" },
         { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "Output: text (default) or json (keys: " QSIM_DOC("verify.md") ")", "text|json" },

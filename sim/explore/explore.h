@@ -30,7 +30,7 @@
 #define EXPLORE_DEFAULT_MAX_STATES G_GUINT64_CONSTANT(20000000)
 /* Under arm64 a state costs more (views, messages, certification runs): a default search stops
  * within minutes rather than hours. */
-#define EXPLORE_DEFAULT_MAX_STATES_ARM64 G_GUINT64_CONSTANT(500000)
+#define EXPLORE_DEFAULT_MAX_STATES_ARM64 G_GUINT64_CONSTANT(250000)
 #define EXPLORE_DEFAULT_MAX_MEMORY (G_GUINT64_CONSTANT(2048) << 20)
 #define EXPLORE_DEFAULT_SB 16
 
