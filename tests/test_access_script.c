@@ -7,6 +7,7 @@
 #include <json-glib/json-glib.h>
 #include "sim/access_script.h"
 #include "tests/run_qsim.h"
+#include "tests/temp_files.h"
 
 START_TEST(test_grammar)
 {
@@ -112,7 +113,7 @@ END_TEST
 /* The trace shows each access's rows, in the script's order; the page is written. */
 START_TEST(test_trace)
 {
-    g_autofree char *dir = g_dir_make_tmp("qsim-script-XXXXXX", NULL);
+    g_autofree char *dir = tmpdir();
     g_autofree char *html = g_build_filename(dir, "s.html", NULL);
     const char *args[] = { "run", "--config", "teaching", "--script", "0:ld x, 1:st x, 0:ld x", "--trace",
                            "--trace-html", html, NULL };
@@ -130,15 +131,14 @@ START_TEST(test_trace)
                                         "completed\n"), "%s", out);
     g_autofree char *page = NULL;
     ck_assert(g_file_get_contents(html, &page, NULL, NULL) && strstr(page, "<html"));
-    g_unlink(html);
-    g_rmdir(dir);
+    rm_rf(dir);
 }
 END_TEST
 
 /* A file's errors at its own lines; options a script does not take, refused. */
 START_TEST(test_file_and_refusals)
 {
-    g_autofree char *dir = g_dir_make_tmp("qsim-script-XXXXXX", NULL);
+    g_autofree char *dir = tmpdir();
     g_autofree char *file = g_build_filename(dir, "demo.txt", NULL);
     ck_assert(g_file_set_contents(file, "# a demo\n0:ld x\n1:st y   # y\n\n1:sx y\n", -1, NULL));
     g_autofree char *line = g_strdup_printf("run --script %s", file);
@@ -165,8 +165,7 @@ START_TEST(test_file_and_refusals)
     ck_assert_int_eq(run_qsim(args, &o, &e), 2);
     ck_assert_str_eq(e, "qsim: --script:1:1: thread 2: teaching has 2 cores, threads 0 to 1 (more with --set "
                         "topology.cores_per_socket=N)\n");
-    g_unlink(file);
-    g_rmdir(dir);
+    rm_rf(dir);
 }
 END_TEST
 

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <glib/gstdio.h>
 #include "tests/run_qsim.h"
+#include "tests/temp_files.h"
 #include "tests/golden.h"
 #include "tests/skip.h"
 #include "coherence/protocol_words.h"
@@ -436,7 +437,7 @@ START_TEST(test_slides)
         qsim_test_skip_or_fail("protocol_doc/test_slides", "Graphviz's dot is not installed: the slides are not rendered");
         return;
     }
-    g_autofree char *dir = g_dir_make_tmp("qsim-slides-XXXXXX", NULL);
+    g_autofree char *dir = tmpdir();
     static const char *const slides[][2] = {
         { "mesi", "S" }, { "mesi", "dir:EM" }, { "moesi", "O" }, { "moesi", "dir:O" }, { "msi", "M" }, { "mesi-bus", "E" },
     };
@@ -450,12 +451,11 @@ START_TEST(test_slides)
         guint32 w = GUINT32_FROM_BE(*(guint32 *)(img + 16)), h = GUINT32_FROM_BE(*(guint32 *)(img + 20));
         /* not scaled down to fit (which would shrink the fonts): drawn within a 1920 x 1080 slide */
         ck_assert_msg(w < 1920 && h < 1080 && w > 400, "%s --state %s: %u x %u", slides[i][0], slides[i][1], w, h);
-        g_unlink(png);
     }
     /* svg on stdout, rendered the same way */
     g_autofree char *svg = qsim_out("protocol moesi --state O --format svg");
     ck_assert(g_str_has_prefix(svg, "<?xml") && strstr(svg, "OM_AC"));
-    g_rmdir(dir);
+    rm_rf(dir);
 }
 END_TEST
 

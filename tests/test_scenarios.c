@@ -9,6 +9,7 @@
 #include "sim/scenario.h"
 #include "sim/harness.h"
 #include "tests/run_qsim.h"
+#include "tests/temp_files.h"
 #include <json-glib/json-glib.h>
 
 static const char *const shipped[] = {
@@ -24,7 +25,7 @@ static JsonObject *parse_report(const char *json, JsonParser **keep)
 
 START_TEST(test_shipped_run_and_trace)
 {
-    g_autofree char *dir = g_dir_make_tmp("qsim-scen-XXXXXX", NULL);
+    g_autofree char *dir = tmpdir();
     const char *name = shipped[_i];
     g_autofree char *html = g_strdup_printf("%s/%s.html", dir, name);
     const char *args[] = { "run", "--scenario", name, "--iterations", "2", "--no-host-time", "--format", "json",
@@ -41,8 +42,7 @@ START_TEST(test_shipped_run_and_trace)
     g_autofree char *page = NULL;
     ck_assert_msg(g_file_get_contents(html, &page, NULL, NULL), "%s: no trace page", name);
     ck_assert_msg(strstr(page, "<html") && strstr(page, name), "%s: the page does not name it", name);
-    g_unlink(html);
-    g_rmdir(dir);
+    rm_rf(dir);
 }
 END_TEST
 
@@ -51,7 +51,7 @@ END_TEST
 START_TEST(test_trace_names_the_body)
 {
     g_autofree char *err = NULL, *perf = NULL;
-    g_autofree char *dir = g_dir_make_tmp("qsim-scen-XXXXXX", NULL);
+    g_autofree char *dir = tmpdir();
     g_autofree char *pf = g_build_filename(dir, "t.json", NULL);
     const char *args[] = { "run", "--scenario", "ping-pong", "--iterations", "1", "--no-host-time", "--trace-only",
                            "locks", "--trace", "--trace-out", pf, NULL };
@@ -60,8 +60,7 @@ START_TEST(test_trace_names_the_body)
                       !strstr(err, "lock:"), "%s", err);
     ck_assert(g_file_get_contents(pf, &perf, NULL, NULL));
     ck_assert_msg(strstr(perf, "in the scenario's body") && !strstr(perf, "the lock"), "%s", perf);
-    g_unlink(pf);
-    g_rmdir(dir);
+    rm_rf(dir);
 }
 END_TEST
 
@@ -86,7 +85,7 @@ END_TEST
 /* A kept scenario run replays from its folder, byte for byte, the `#:` options kept with it. */
 START_TEST(test_out_and_replay)
 {
-    g_autofree char *dir = g_dir_make_tmp("qsim-scen-XXXXXX", NULL);
+    g_autofree char *dir = tmpdir();
     g_autofree char *kept = g_build_filename(dir, "kept", NULL);
     g_autofree char *line = g_strdup_printf("run --scenario ping-pong --iterations 2 --out %s", kept);
     g_autofree char *out = NULL, *err = NULL, *out2 = NULL, *err2 = NULL;
@@ -95,8 +94,7 @@ START_TEST(test_out_and_replay)
     ck_assert_msg(run_qsim_line(replay, &out2, &err2) == 0, "%s", err2);
     ck_assert_str_eq(out2, out);
     ck_assert_msg(strstr(err2, "the same report as report.txt, byte for byte"), "%s", err2);
-    g_autofree char *cmd = g_strdup_printf("rm -rf %s", dir);
-    ck_assert_int_eq(system(cmd), 0);
+    rm_rf(dir);
 }
 END_TEST
 
@@ -104,7 +102,7 @@ END_TEST
  * nothing as a scenario is a run that did its work (exit 0).  One that faults still fails. */
 START_TEST(test_no_lock_no_verdict)
 {
-    g_autofree char *dir = g_dir_make_tmp("qsim-scen-XXXXXX", NULL);
+    g_autofree char *dir = tmpdir();
     g_autofree char *noop = g_build_filename(dir, "noop.qs", NULL);
     ck_assert(g_file_set_contents(noop, ".shared lock_word 8 own_line\n.entry lock\n.entry unlock\n.entry body\n"
                                         "lock:\nunlock:\nbody:\n    ld r0, [lock_word]\n    add r0, r0, 1\n"
@@ -125,9 +123,7 @@ START_TEST(test_no_lock_no_verdict)
     ck_assert_int_eq(run_qsim_line(faulting, &out3, &err3), 1);
     ck_assert_msg(strstr(err3, "the scenario faulted"), "%s", err3);
     ck_assert_msg(strstr(out3, "UNFINISHED"), "%s", out3);
-    g_unlink(noop);
-    g_unlink(bad);
-    g_rmdir(dir);
+    rm_rf(dir);
 }
 END_TEST
 

@@ -548,7 +548,7 @@ START_TEST(test_page_in_browser)
     const char *who = json_object_get_string_member(sa, "who"); /* "core N" */
     g_autofree char *cell = g_strdup_printf("id=\"cell-lock_word-c%s\"", who + 5);
     g_autofree char *other = g_strdup_printf("id=\"cell-lock_word-c%d\"", who[5] == '0' ? 1 : 0);
-    g_autofree char *profile = g_dir_make_tmp("qsim-chromium-XXXXXX", NULL);
+    g_autofree char *profile = tmpdir();
     g_autofree char *profile_arg = g_strdup_printf("--user-data-dir=%s", profile);
     /* the next transition of lock_word after step a, as the page's `n` key finds it */
     guint after_a = a + 1;
@@ -623,8 +623,7 @@ START_TEST(test_page_in_browser)
     gsize len = 0;
     ck_assert_msg(g_file_get_contents(png, &img, &len, NULL) && len > 1000 && !memcmp(img, "\x89PNG", 4),
                   "no screenshot at %s", png);
-    g_autofree char *rm = g_strdup_printf("rm -rf '%s'", profile);
-    ck_assert(g_spawn_command_line_sync(rm, NULL, NULL, NULL, NULL));
+    rm_rf(profile);
 }
 END_TEST
 
@@ -781,7 +780,7 @@ START_TEST(test_page_machine)
         }
     }
     ck_assert_msg(core >= 0, "%s: no step with lock_word in %s and what is asked", name, machine_pages[_i].state);
-    g_autofree char *profile = g_dir_make_tmp("qsim-chromium-XXXXXX", NULL);
+    g_autofree char *profile = tmpdir();
     g_autofree char *profile_arg = g_strdup_printf("--user-data-dir=%s", profile);
     g_autofree char *url = g_strdup_printf("file://%s#step=%u", path, k);
     g_autofree char *dom = browse(chromium, profile_arg, url, NULL);
@@ -846,8 +845,7 @@ START_TEST(test_page_machine)
         check_colour(&img, dom, "bus", bus_rgb, name);
     }
     png_clear(&img);
-    g_autofree char *rm = g_strdup_printf("rm -rf '%s'", profile);
-    ck_assert(g_spawn_command_line_sync(rm, NULL, NULL, NULL, NULL));
+    rm_rf(profile);
 }
 END_TEST
 
@@ -909,7 +907,7 @@ START_TEST(test_scenario_pages_open)
     g_autofree char *args = g_strdup_printf("run --scenario %s --iterations 2 --no-host-time --trace-html %s", name, path);
     g_autofree char *err = NULL;
     ck_assert_msg(run_qsim_line(args, NULL, &err) == 0, "%s: %s", name, err);
-    g_autofree char *profile = g_dir_make_tmp("qsim-chromium-XXXXXX", NULL);
+    g_autofree char *profile = tmpdir();
     g_autofree char *profile_arg = g_strdup_printf("--user-data-dir=%s", profile);
     g_autofree char *url = g_strdup_printf("file://%s#step=1", path);
     g_autofree char *dom = browse(chromium, profile_arg, url, NULL);
