@@ -78,22 +78,28 @@ static ArmView min_coh(const ExploreWorld *w, ArmState *a, uint64_t addr)
     return m;
 }
 
-/* Whether some thread's exclusive bank reaches back before ts (its stx checks the writes
- * after its ldx's read, so they must stay). */
-static gboolean exclusive_before(const ExploreWorld *w, const ArmState *a, guint ts)
+/* Whether some thread's exclusive bank reaches back before message ts on the line of its ldx
+ * (its stx checks the writes to its bytes after its ldx's read, and succeeds only on that
+ * line, so those writes must stay; writes to other lines it never looks at). */
+static gboolean exclusive_before(const ExploreWorld *w, const ExploreState *s, guint ts)
 {
+    const ArmState *a = arm_of(s);
+    const ArmMsg *m = &a->msg[ts - 1];
     for (guint t = 0; t < w->nthreads; t++)
-        if (a->th[t].xcl && a->th[t].xcl_ts < ts)
+        if (a->th[t].xcl && a->th[t].xcl_ts < ts &&
+            (!s->th[t].has_ldx_line || s->th[t].ldx_line == m->addr / w->line_size ||
+             s->th[t].ldx_line == (m->addr + m->size - 1) / w->line_size))
             return TRUE;
     return FALSE;
 }
 
 /* Message ts can never be read again: on each of its bytes a later write that every thread's
  * coherence view has reached. */
-static gboolean dead(const ExploreWorld *w, ArmState *a, guint ts)
+static gboolean dead(const ExploreWorld *w, const ExploreState *s, guint ts)
 {
+    ArmState *a = arm_of(s);
     const ArmMsg *m = &a->msg[ts - 1];
-    if (m->promised || exclusive_before(w, a, ts))
+    if (m->promised || exclusive_before(w, s, ts))
         return FALSE;
     for (uint64_t b = m->addr; b < m->addr + m->size; b++) {
         guint next = 0;
@@ -107,10 +113,11 @@ static gboolean dead(const ExploreWorld *w, ArmState *a, guint ts)
 }
 
 /* The first message, seen by every thread on each of its bytes, can be the floor. */
-static gboolean foldable(const ExploreWorld *w, ArmState *a)
+static gboolean foldable(const ExploreWorld *w, const ExploreState *s)
 {
+    ArmState *a = arm_of(s);
     const ArmMsg *m = &a->msg[0];
-    if (m->promised || exclusive_before(w, a, 1))
+    if (m->promised || exclusive_before(w, s, 1))
         return FALSE;
     for (uint64_t b = m->addr; b < m->addr + m->size; b++)
         if (min_coh(w, a, b) < 1)
@@ -122,27 +129,44 @@ static gboolean foldable(const ExploreWorld *w, ArmState *a)
  * forward view, neither promised, and no exclusive bank reaching back before ts (a stx must
  * still see that a write came between its ldx and itself).  Reading either gives the same
  * value, and a view at one or the other differs only on the other, so the two are one. */
-static gboolean repeated(const ExploreWorld *w, const ArmState *a, guint ts)
+static gboolean repeated(const ExploreWorld *w, const ExploreState *s, guint ts)
 {
+    const ArmState *a = arm_of(s);
     const ArmMsg *p = &a->msg[ts - 2], *m = &a->msg[ts - 1];
     return p->addr == m->addr && p->size == m->size && p->value == m->value && p->tid == m->tid &&
-           p->ex == m->ex && p->fwd == m->fwd && !p->promised && !m->promised && !exclusive_before(w, a, ts);
+           p->ex == m->ex && p->fwd == m->fwd && !p->promised && !m->promised && !exclusive_before(w, s, ts);
 }
 
-void arm_compact(const ExploreWorld *w, ArmState *a)
+/* A floor byte no thread can read (each one's coherence view there has reached a message of
+ * it) goes back to the initial image: what it held can no longer change anything. */
+static void unreadable_floor(const ExploreWorld *w, ArmState *a)
 {
+    for (guint j = 1; j <= a->n; j++) {
+        const ArmMsg *m = &a->msg[j - 1];
+        for (uint64_t b = m->addr; b < m->addr + m->size; b++) {
+            gsize k = b - w->layout->base;
+            if (a->floor[k] != w->init[k] && min_coh(w, a, b) >= j)
+                a->floor[k] = w->init[k];
+        }
+    }
+}
+
+void arm_compact(const ExploreWorld *w, ExploreState *s)
+{
+    ArmState *a = arm_of(s);
     for (guint ts = a->n; ts >= 2; ts--)
-        if (repeated(w, a, ts))
+        if (repeated(w, s, ts))
             drop(w, a, ts);
     for (guint ts = a->n; ts >= 1; ts--)
-        if (ts < a->n && dead(w, a, ts))
+        if (ts < a->n && dead(w, s, ts))
             drop(w, a, ts);
-    while (a->n && foldable(w, a)) {
+    while (a->n && foldable(w, s)) {
         const ArmMsg *m = &a->msg[0];
         for (unsigned b = 0; b < m->size; b++)
             a->floor[m->addr - w->layout->base + b] = (guint8)(m->value >> (8 * b));
         drop(w, a, 1);
     }
+    unreadable_floor(w, a);
 }
 
 /* A thread's views count only the messages it could still miss.  Every comparison a rule makes
@@ -179,6 +203,36 @@ static void lower_views(const ExploreWorld *w, ArmState *a, guint t)
             a->msg[j].fwd = low[MIN(a->msg[j].fwd, a->n)];
 }
 
+/* Whether t holds a promise covering byte addr. */
+static gboolean promised_by(const ArmState *a, guint t, uint64_t addr)
+{
+    for (guint j = 0; j < a->n; j++)
+        if (a->msg[j].promised && a->msg[j].tid == t && arm_covers(&a->msg[j], addr))
+            return TRUE;
+    return FALSE;
+}
+
+/* A byte thread t will never read again (explore_reads.h) takes t's coherence view there to the
+ * newest message.  Only t's reads of the byte compare with that view, and its writes: a new
+ * write comes after every message anyway, and a promise of the byte (whose fulfilment is the
+ * one write that compares) keeps the view as it is.  So t behaves the same, and the byte's old
+ * messages can go once the other threads have passed them. */
+static void unread_seen(const ExploreWorld *w, ArmState *a, guint t, guint pc)
+{
+    ArmView *coh = arm_coh(w, a, t);
+    const uint64_t *may = explore_reads_at(w->reads, t, pc);
+    gboolean promises = FALSE;
+    for (guint j = 0; j < a->n && !promises; j++)
+        promises = a->msg[j].promised && a->msg[j].tid == t;
+    for (gsize k = 0; k < w->reads->words; k++) {
+        for (uint64_t unread = ~may[k]; unread; unread &= unread - 1) {
+            gsize b = k * 64 + (gsize)__builtin_ctzll(unread);
+            if (b < w->layout->size && coh[b] != a->n && !(promises && promised_by(a, t, w->layout->base + b)))
+                coh[b] = (ArmView)a->n;
+        }
+    }
+}
+
 static void arm_canonicalize(const ExploreWorld *w, ExploreState *s)
 {
     ArmState *a = arm_of(s);
@@ -197,9 +251,11 @@ static void arm_canonicalize(const ExploreWorld *w, ExploreState *s)
             at->xcl = FALSE;
             at->xcl_ts = at->xcl_view = 0;
             memset(arm_coh(w, a, t), (int)a->n, w->layout->size);
+        } else {
+            unread_seen(w, a, t, (guint)th->pc);
         }
     }
-    arm_compact(w, a);
+    arm_compact(w, s);
     for (guint t = 0; t < w->nthreads; t++)
         lower_views(w, a, t);
 }
@@ -355,3 +411,4 @@ const ExploreStateExt explore_arm64_ext = {
     .world_new = explore_arm64_scratch_new,
     .world_free = explore_arm64_scratch_free,
 };
+

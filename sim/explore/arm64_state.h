@@ -91,6 +91,6 @@ static inline gboolean arm_covers(const ArmMsg *m, uint64_t addr)
 /* Byte `addr` of message ts (0: the floor). */
 guint8 arm_byte(const ExploreWorld *w, const ArmState *a, guint ts, uint64_t addr);
 /* Drops what no thread can read again and renumbers views (the canonical form). */
-void arm_compact(const ExploreWorld *w, ArmState *a);
+void arm_compact(const ExploreWorld *w, ExploreState *s);
 
 #endif

@@ -35,6 +35,7 @@ ExploreWorld *explore_world_new(const IsaProgram *p, guint nthreads, uint32_t li
     isa_layout_init_memory(w->layout, p, poke, w);
     w->live = explore_live_regs(p);
     w->entry = pc;
+    w->reads = explore_reads_new(p, w->layout, pc);
     w->sb_size = MIN(MAX(sb_size, 1u), (guint)EXPLORE_SB_MAX);
     return w;
 }
@@ -48,6 +49,7 @@ void explore_world_free(ExploreWorld *w)
     isa_layout_free(w->layout);
     g_free(w->init);
     g_free(w->live);
+    explore_reads_free(w->reads);
     g_free(w);
 }
 

@@ -34,6 +34,7 @@
 #include "cores/isa/isa.h"
 #include "cores/isa/interp.h"
 #include "cores/isa/isa_fault.h"
+#include "sim/explore/explore_reads.h"
 
 #define EXPLORE_ERROR (explore_error_quark())
 GQuark explore_error_quark(void);
@@ -83,6 +84,7 @@ typedef struct {
     uint32_t line_size;
     guint8 *init;              /* the initial memory image */
     uint32_t *live;            /* live[pc]: registers r0..r15 live on entry to pc */
+    ExploreReads *reads;       /* the bytes each thread may still read, per pc */
     int32_t entry;             /* main's pc */
     guint sb_size;             /* store-buffer depth (models with buffers) */
     const struct ExploreStateExt *ext; /* the model's section of the state, or NULL */
