@@ -73,6 +73,23 @@ static gboolean atomic_pick(const ArmState *a, uint64_t addr, unsigned size, con
     return TRUE;
 }
 
+/* atomic_pick on bytes 0..b, given it holds on 0..b - 1: the choices are pruned as they are
+ * made (an 8-byte read with a few messages per byte has thousands of byte-wise choices and only
+ * a few atomic ones). */
+static gboolean atomic_so_far(const ArmState *a, uint64_t addr, unsigned b, const Pick *p)
+{
+    for (guint j = 1; j <= a->n; j++) {
+        const ArmMsg *m = &a->msg[j - 1];
+        if (!arm_covers(m, addr + b))
+            continue;
+        int after = p->ts[b] >= j;
+        for (unsigned c = 0; c < b; c++)
+            if (arm_covers(m, addr + c) && (p->ts[c] >= j) != after)
+                return FALSE;
+    }
+    return TRUE;
+}
+
 static void picks_from(const ExploreWorld *w, const ArmState *a, guint t, uint64_t addr, unsigned size,
                        ArmView pre, unsigned b, Pick *cur, GArray *out, gboolean *bounded)
 {
@@ -91,7 +108,8 @@ static void picks_from(const ExploreWorld *w, const ArmState *a, guint t, uint64
     for (guint ts = 0; ts <= a->n; ts++)
         if (readable(a, t, addr + b, ts, upto)) {
             cur->ts[b] = (ArmView)ts;
-            picks_from(w, a, t, addr, size, pre, b + 1, cur, out, bounded);
+            if (atomic_so_far(a, addr, b, cur))
+                picks_from(w, a, t, addr, size, pre, b + 1, cur, out, bounded);
         }
 }
 
