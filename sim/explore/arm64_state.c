@@ -203,15 +203,6 @@ static void lower_views(const ExploreWorld *w, ArmState *a, guint t)
             a->msg[j].fwd = low[MIN(a->msg[j].fwd, a->n)];
 }
 
-/* Whether t holds a promise covering byte addr. */
-static gboolean promised_by(const ArmState *a, guint t, uint64_t addr)
-{
-    for (guint j = 0; j < a->n; j++)
-        if (a->msg[j].promised && a->msg[j].tid == t && arm_covers(&a->msg[j], addr))
-            return TRUE;
-    return FALSE;
-}
-
 /* A byte thread t will never read again (explore_reads.h) takes t's coherence view there to the
  * newest message.  Only t's reads of the byte compare with that view, and its writes: a new
  * write comes after every message anyway, and a promise of the byte (whose fulfilment is the
@@ -221,16 +212,25 @@ static void unread_seen(const ExploreWorld *w, ArmState *a, guint t, guint pc)
 {
     ArmView *coh = arm_coh(w, a, t);
     const uint64_t *may = explore_reads_at(w->reads, t, pc);
-    gboolean promises = FALSE;
-    for (guint j = 0; j < a->n && !promises; j++)
-        promises = a->msg[j].promised && a->msg[j].tid == t;
-    for (gsize k = 0; k < w->reads->words; k++) {
+    /* The views of t's promised bytes, put back after. */
+    struct { gsize at; ArmView v; } kept[ARM_MAX_MSGS * 8];
+    guint nkept = 0;
+    for (guint j = 0; j < a->n; j++) {
+        const ArmMsg *m = &a->msg[j];
+        if (m->promised && m->tid == t)
+            for (uint64_t b = m->addr; b < m->addr + m->size && nkept < G_N_ELEMENTS(kept); b++) {
+                kept[nkept].at = b - w->layout->base;
+                kept[nkept++].v = coh[b - w->layout->base];
+            }
+    }
+    for (gsize k = 0; k < w->reads->words; k++)
         for (uint64_t unread = ~may[k]; unread; unread &= unread - 1) {
             gsize b = k * 64 + (gsize)__builtin_ctzll(unread);
-            if (b < w->layout->size && coh[b] != a->n && !(promises && promised_by(a, t, w->layout->base + b)))
+            if (b < w->layout->size)
                 coh[b] = (ArmView)a->n;
         }
-    }
+    for (guint k = 0; k < nkept; k++)
+        coh[kept[k].at] = kept[k].v;
 }
 
 static void arm_canonicalize(const ExploreWorld *w, ExploreState *s)
