@@ -46,6 +46,89 @@ static char *scenario_harness_source(const HarnessOptions *o)
     return g_string_free(g, FALSE);
 }
 
+/* How many copies of the loop body the harness has: one per iteration when unrolled (up to
+ * HARNESS_MAX_UNROLL), else one that loops. */
+static guint unrolled_copies(const HarnessOptions *o)
+{
+    return o->unrolled && o->iterations >= 1 && o->iterations <= HARNESS_MAX_UNROLL ? o->iterations : 1;
+}
+
+/* A loop body's end: the think time, then the count goes down either way (lock code may read
+ * r12); a looping body goes round, an unrolled copy falls into the next. */
+static void body_end(GString *g, const HarnessOptions *o, const char *loop)
+{
+    if (o->think || o->think_always)
+        g_string_append_printf(g, "    work %u\n", o->think);
+    g_string_append(g, "    sub r12, r12, 1\n");
+    if (unrolled_copies(o) == 1)
+        g_string_append_printf(g, "    bne r12, 0, %s\n", loop);
+}
+
+/* A loop body's start: its label (copy c's: loop_c), the acquisition between marks 1 and 2. */
+static void body_start(GString *g, const char *loop, const char *sfx, const char *acquire)
+{
+    g_string_append_printf(g, "%s%s:\n    mark 1\n    call %s\n    mark 2\n", loop, sfx, acquire);
+}
+
+static void write_body(GString *g, const HarnessOptions *o, guint c)
+{
+    g_autofree char *sfx = c ? g_strdup_printf("_%u", c) : g_strdup("");
+    body_start(g, "h_write_loop", sfx, "lock");
+    g_string_append_printf(g,
+        "    ld r0, [" HARNESS_FLAG "]\n"
+        "    ld r1, [" HARNESS_READERS "]\n"
+        "    or r0, r0, r1\n"
+        "    beq r0, 0, h_write_ok%s\n"
+        "    fadd r0, [" HARNESS_VIOLATIONS "], 1\n"
+        "h_write_ok%s:\n"
+        "    add r0, tid, 1\n", sfx, sfx);
+    const char *st = o->release_stores ? "st.rel" : "st";
+    g_string_append_printf(g,
+        "    %s [" HARNESS_FLAG "], r0\n"
+        "    ld r0, [" HARNESS_COUNTER "]\n"
+        "    add r0, r0, 1\n"
+        "    %s [" HARNESS_COUNTER "], r0\n", st, st);
+    for (guint i = 0; i < o->cs_writes; i++)
+        g_string_append_printf(g, "    %s [" HARNESS_DATA "+%u], r0\n", st, i * 8);
+    if (o->cs_work)
+        g_string_append_printf(g, "    work %u\n", o->cs_work);
+    g_string_append_printf(g,
+        "    %s [" HARNESS_FLAG "], 0\n"
+        "    call unlock\n"
+        "    mark 3\n", st);
+    body_end(g, o, "h_write_loop");
+}
+
+static void read_body(GString *g, const HarnessOptions *o, guint c)
+{
+    g_autofree char *sfx = c ? g_strdup_printf("_%u", c) : g_strdup("");
+    body_start(g, "h_read_loop", sfx, "read_lock");
+    g_string_append_printf(g,
+        "    fadd r0, [" HARNESS_READERS "], 1\n"
+        "    ld r1, [" HARNESS_FLAG "]\n"
+        "    beq r1, 0, h_read_ok%s\n"
+        "    fadd r1, [" HARNESS_VIOLATIONS "], 1\n"
+        "h_read_ok%s:\n"
+        "    add r0, r0, 1\n"
+        "h_read_max%s:\n"                         /* h_max_readers := max(it, r0) */
+        "    ld r1, [" HARNESS_MAX_READERS "]\n"
+        "    bgeu r1, r0, h_read_body%s\n"
+        "    cas r2, [" HARNESS_MAX_READERS "], r1, r0\n"
+        "    bne r2, r1, h_read_max%s\n"
+        "h_read_body%s:\n"
+        "    ld r1, [" HARNESS_COUNTER "]\n", sfx, sfx, sfx, sfx, sfx, sfx);
+    for (guint i = 0; i < o->cs_writes; i++)
+        g_string_append_printf(g, "    ld r1, [" HARNESS_DATA "+%u]\n", i * 8);
+    if (o->cs_work)
+        g_string_append_printf(g, "    work %u\n", o->cs_work);
+    g_string_append(g,
+        "    fadd r0, [" HARNESS_READERS "], -1\n"
+        "    fadd r0, [" HARNESS_READS "], 1\n"
+        "    call read_unlock\n"
+        "    mark 3\n");
+    body_end(g, o, "h_read_loop");
+}
+
 char *harness_source(const HarnessOptions *o)
 {
     if (o->mode == HARNESS_SCENARIO)
@@ -73,72 +156,15 @@ char *harness_source(const HarnessOptions *o)
     g_string_append_printf(g, "    beq r12, 0, h_done\n");
     if (o->readers)
         g_string_append_printf(g, "    bltu tid, %u, h_read_loop\n", o->readers);
-    g_string_append(g,
-        "h_write_loop:\n"
-        "    mark 1\n"
-        "    call lock\n"
-        "    mark 2\n"
-        "    ld r0, [" HARNESS_FLAG "]\n"
-        "    ld r1, [" HARNESS_READERS "]\n"
-        "    or r0, r0, r1\n"
-        "    beq r0, 0, h_write_ok\n"
-        "    fadd r0, [" HARNESS_VIOLATIONS "], 1\n"
-        "h_write_ok:\n"
-        "    add r0, tid, 1\n");
-    const char *st = o->release_stores ? "st.rel" : "st";
-    g_string_append_printf(g,
-        "    %s [" HARNESS_FLAG "], r0\n"
-        "    ld r0, [" HARNESS_COUNTER "]\n"
-        "    add r0, r0, 1\n"
-        "    %s [" HARNESS_COUNTER "], r0\n", st, st);
-    for (guint i = 0; i < o->cs_writes; i++)
-        g_string_append_printf(g, "    %s [" HARNESS_DATA "+%u], r0\n", st, i * 8);
-    if (o->cs_work)
-        g_string_append_printf(g, "    work %u\n", o->cs_work);
-    g_string_append_printf(g,
-        "    %s [" HARNESS_FLAG "], 0\n"
-        "    call unlock\n"
-        "    mark 3\n", st);
-    if (o->think || o->think_always)
-        g_string_append_printf(g, "    work %u\n", o->think);
-    g_string_append(g,
-        "    sub r12, r12, 1\n"
-        "    bne r12, 0, h_write_loop\n"
-        "    jmp h_done\n");
-    if (o->readers) {
-        g_string_append(g,
-            "h_read_loop:\n"
-            "    mark 1\n"
-            "    call read_lock\n"
-            "    mark 2\n"
-            "    fadd r0, [" HARNESS_READERS "], 1\n"
-            "    ld r1, [" HARNESS_FLAG "]\n"
-            "    beq r1, 0, h_read_ok\n"
-            "    fadd r1, [" HARNESS_VIOLATIONS "], 1\n"
-            "h_read_ok:\n"
-            "    add r0, r0, 1\n"
-            "h_read_max:\n"                         /* h_max_readers := max(it, r0) */
-            "    ld r1, [" HARNESS_MAX_READERS "]\n"
-            "    bgeu r1, r0, h_read_body\n"
-            "    cas r2, [" HARNESS_MAX_READERS "], r1, r0\n"
-            "    bne r2, r1, h_read_max\n"
-            "h_read_body:\n"
-            "    ld r1, [" HARNESS_COUNTER "]\n");
-        for (guint i = 0; i < o->cs_writes; i++)
-            g_string_append_printf(g, "    ld r1, [" HARNESS_DATA "+%u]\n", i * 8);
-        if (o->cs_work)
-            g_string_append_printf(g, "    work %u\n", o->cs_work);
-        g_string_append(g,
-            "    fadd r0, [" HARNESS_READERS "], -1\n"
-            "    fadd r0, [" HARNESS_READS "], 1\n"
-            "    call read_unlock\n"
-            "    mark 3\n");
-        if (o->think || o->think_always)
-            g_string_append_printf(g, "    work %u\n", o->think);
-        g_string_append(g,
-            "    sub r12, r12, 1\n"
-            "    bne r12, 0, h_read_loop\n");
-    }
+    /* Unrolled (HarnessOptions.unrolled): a copy of the body per iteration, one after the
+     * other, so what a thread may still read after its last section is what it reads there. */
+    guint copies = unrolled_copies(o);
+    for (guint c = 0; c < copies; c++)
+        write_body(g, o, c);
+    g_string_append(g, "    jmp h_done\n");
+    if (o->readers)
+        for (guint c = 0; c < copies; c++)
+            read_body(g, o, c);
     g_string_append(g, "h_done:\n    halt\n");
     return g_string_free(g, FALSE);
 }

@@ -47,7 +47,13 @@ typedef struct {
     gboolean think_always;   /* emit the think `work` even when think is 0 (jitter lengthens it) */
     guint readers;           /* threads 0..readers-1 take the read side (read_lock/read_unlock) */
     gboolean release_stores; /* the section's own stores are releases (st.rel): verify under arm64 */
+    /* The loop written out, a copy of its body per iteration (up to HARNESS_MAX_UNROLL): verify
+     * under arm64, whose search asks which variables a thread may still read (a loop keeps
+     * every one readable until its last turn). The same ops run in the same order. */
+    gboolean unrolled;
 } HarnessOptions;
+
+#define HARNESS_MAX_UNROLL 16
 
 /* Defaults: 1 thread, 3 iterations, 1 extra write, separate line, no work, no think, no readers. */
 void harness_options_init(HarnessOptions *o);

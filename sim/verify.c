@@ -206,6 +206,7 @@ gboolean verify_lock(const char *lock_name, const char *lock_text, const VerifyO
     HarnessOptions h;
     workload_harness(&o->workload, &h);
     h.release_stores = o->model && o->model->has_promises;
+    h.unrolled = h.release_stores;
     g_autoptr(IsaProgram) p = harness_assemble(lock_name, lock_text, &h, o->target, o->lock_params, error);
     if (!p)
         return FALSE;

@@ -17,6 +17,7 @@
 #include "sim/explore/explore_live.h"
 #include "sim/explore/arm64_state.h"
 #include "cores/isa/asm.h"
+#include "sim/harness.h"
 
 static char *read_source(const char *rel)
 {
@@ -621,6 +622,60 @@ START_TEST(test_reads_ahead)
 }
 END_TEST
 
+/* A thread's set follows its call stack: in a function called twice, what the first caller reads
+ * after the call is in the set under the first call only. */
+START_TEST(test_reads_follow_calls)
+{
+    const char *text = ".shared x 8 own_line\n.shared y 8 own_line\n.entry main\n"
+                       "main:\n"
+                       "    call f\n"           /* 0 */
+                       "    ld r1, [x]\n"       /* 1: x */
+                       "    call f\n"           /* 2 */
+                       "    halt\n"             /* 3 */
+                       "f:\n"
+                       "    ld r2, [y]\n"       /* 4: y */
+                       "    ret\n";             /* 5 */
+    g_autoptr(GError) err = NULL;
+    g_autoptr(IsaProgram) p = asm_assemble("t.qs", text, arch_target(ARCH_X86), &err);
+    ck_assert_msg(p, "%s", err ? err->message : "");
+    ExploreWorld *w = explore_world_new(p, 1, 64, NULL, 4, &err);
+    ck_assert_ptr_nonnull(w);
+    uint64_t x = isa_sym_addr(w->layout, 0, 0) - w->layout->base, y = isa_sym_addr(w->layout, 1, 0) - w->layout->base;
+    uint64_t set[w->reads->words];
+    int32_t first[] = { 1 }, second[] = { 3 };
+    explore_reads_of(w->reads, 0, 5, first, 1, set);     /* at f's ret, called from pc 0 */
+    ck_assert(set[x / 64] >> (x % 64) & 1);
+    explore_reads_of(w->reads, 0, 5, second, 1, set);    /* the same ret, called from pc 2 */
+    ck_assert(!(set[x / 64] >> (x % 64) & 1));
+    ck_assert(!(set[y / 64] >> (y % 64) & 1));
+    explore_reads_of(w->reads, 0, 4, second, 1, set);
+    ck_assert(set[y / 64] >> (y % 64) & 1);
+    ck_assert(explore_may_read(w->reads, 0, 0, x));      /* a call goes on to its return site */
+    explore_world_free(w);
+}
+END_TEST
+
+/* The unrolled harness (verify under arm64) is a copy of the body per iteration, the last
+ * falling out; without it the text is the loop, as every other run has it. */
+START_TEST(test_harness_unrolled)
+{
+    HarnessOptions o;
+    harness_options_init(&o);
+    o.iterations = 2;
+    g_autofree char *looped = harness_source(&o);
+    ck_assert_ptr_nonnull(strstr(looped, "bne r12, 0, h_write_loop\n"));
+    ck_assert_ptr_null(strstr(looped, "h_write_loop_1:"));
+    o.unrolled = TRUE;
+    g_autofree char *unrolled = harness_source(&o);
+    ck_assert_ptr_null(strstr(unrolled, "bne r12, 0, h_write_loop"));
+    ck_assert_ptr_nonnull(strstr(unrolled, "h_write_loop_1:"));
+    ck_assert_ptr_null(strstr(unrolled, "h_write_loop_2:"));
+    o.iterations = HARNESS_MAX_UNROLL + 1;
+    g_autofree char *many = harness_source(&o);
+    ck_assert_ptr_nonnull(strstr(many, "bne r12, 0, h_write_loop\n"));
+}
+END_TEST
+
 /* arm64's canonical form, from what a thread may still read: a thread that will never read y
  * again has seen every write of it, so an old write of y goes once the other thread has passed
  * it (and the floor under it goes back to the initial image); a thread's own promise of y keeps
@@ -805,6 +860,8 @@ Suite *make_explore_suite(void)
     tcase_add_test(tc, test_arm64_repeated_write_is_one);
     tcase_add_test(tc, test_arm64_views_lowered);
     tcase_add_test(tc, test_reads_ahead);
+    tcase_add_test(tc, test_reads_follow_calls);
+    tcase_add_test(tc, test_harness_unrolled);
     tcase_add_test(tc, test_arm64_unread_bytes);
     suite_add_tcase(s, tc);
     tc = tcase_create("cli");

@@ -208,10 +208,11 @@ static void lower_views(const ExploreWorld *w, ArmState *a, guint t)
  * write comes after every message anyway, and a promise of the byte (whose fulfilment is the
  * one write that compares) keeps the view as it is.  So t behaves the same, and the byte's old
  * messages can go once the other threads have passed them. */
-static void unread_seen(const ExploreWorld *w, ArmState *a, guint t, guint pc)
+static void unread_seen(const ExploreWorld *w, ArmState *a, guint t, const ExploreThread *th)
 {
     ArmView *coh = arm_coh(w, a, t);
-    const uint64_t *may = explore_reads_at(w->reads, t, pc);
+    uint64_t may[w->reads->words];
+    explore_reads_of(w->reads, t, (guint)th->pc, th->stack, MIN(th->depth, (guint)ISA_CALL_DEPTH), may);
     /* The views of t's promised bytes, put back after. */
     struct { gsize at; ArmView v; } kept[ARM_MAX_MSGS * 8];
     guint nkept = 0;
@@ -252,7 +253,7 @@ static void arm_canonicalize(const ExploreWorld *w, ExploreState *s)
             at->xcl_ts = at->xcl_view = 0;
             memset(arm_coh(w, a, t), (int)a->n, w->layout->size);
         } else {
-            unread_seen(w, a, t, (guint)th->pc);
+            unread_seen(w, a, t, th);
         }
     }
     arm_compact(w, s);

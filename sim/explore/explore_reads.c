@@ -56,18 +56,20 @@ static gboolean reads_memory(IsaOp op)
     return isa_op_info[op].is_load || isa_op_is_rmw(op) || op == OP_STX || isa_op_info[op].is_syscall;
 }
 
-/* The pcs control may go to after pc (`ret`: the op after every call); at most `cap`. */
-static guint successors(const IsaProgram *p, guint pc, guint *out, guint cap)
+/* The pcs control may go to after pc; at most `cap`.  `ret`: the op after every call, or
+ * (within = TRUE, for the pass that stops at the function's end) none; `call` then goes on to
+ * the op after it too, where control comes back. */
+static guint successors(const IsaProgram *p, guint pc, gboolean within, guint *out, guint cap)
 {
     const IsaInsn *i = &g_array_index(p->insns, IsaInsn, pc);
     guint n = p->insns->len, k = 0;
     if (i->op == OP_RET) {
-        for (guint c = 0; c + 1 < n; c++)
+        for (guint c = 0; c + 1 < n && !within; c++)
             if (g_array_index(p->insns, IsaInsn, c).op == OP_CALL && k < cap)
                 out[k++] = c + 1;
         return k;
     }
-    gboolean falls = i->op != OP_JMP && i->op != OP_CALL && i->op != OP_HALT;
+    gboolean falls = i->op != OP_JMP && (i->op != OP_CALL || within) && i->op != OP_HALT;
     if (falls && pc + 1 < n)
         out[k++] = pc + 1;
     if ((i->op == OP_BR || i->op == OP_JMP || i->op == OP_CALL) && i->target >= 0 && (guint)i->target < n)
@@ -101,7 +103,7 @@ static Val *register_values(const IsaProgram *p, int32_t entry, guint *succ, gui
                 continue;
             if (strchr(isa_op_info[i->op].operands, 'D') && i->rd >= 0 && i->rd < ISA_NREGS)
                 out[i->rd] = result(i, in + (gsize)pc * ISA_NREGS);
-            guint ns = successors(p, pc, succ, cap);
+            guint ns = successors(p, pc, FALSE, succ, cap);
             for (guint k = 0; k < ns; k++)
                 for (guint r = 0; r < ISA_NREGS; r++)
                     changed |= join(&in[(gsize)succ[k] * ISA_NREGS + r], out[r]);
@@ -157,7 +159,7 @@ ExploreReads *explore_reads_new(const IsaProgram *p, const IsaLayout *l, int32_t
             changed = FALSE;
             for (guint pc = n; pc-- > 0;) {
                 uint64_t *at = mine + (gsize)pc * r->words;
-                guint ns = successors(p, pc, succ, cap);
+                guint ns = successors(p, pc, TRUE, succ, cap);
                 for (guint k = 0; k < ns; k++)
                     for (guint j = 0; j < r->words; j++) {
                         uint64_t more = mine[(gsize)succ[k] * r->words + j] & ~at[j];
