@@ -493,18 +493,27 @@ START_TEST(test_state_round_trip)
 }
 END_TEST
 
+/* A world for `text` (assembled for `arch`) and `nthreads` threads; arm64's carries its
+ * model's state section.  *p holds the program, which the world needs while it lives. */
+static ExploreWorld *world_for(const char *text, Arch arch, guint nthreads, IsaProgram **p)
+{
+    g_autoptr(GError) err = NULL;
+    *p = asm_assemble("t.qs", text, arch_target(arch), &err);
+    ck_assert_msg(*p, "%s", err ? err->message : "");
+    ExploreWorld *w = explore_world_new(*p, nthreads, 64, NULL, 4, &err);
+    ck_assert_msg(w, "%s", err ? err->message : "");
+    if (arch == ARCH_ARM64)
+        w->ext = &explore_arm64_ext;
+    return w;
+}
+
 /* arm64's canonical form: two adjacent copies of one write (an exchange spin rewriting the
  * value it read) are one message, so the spin comes back to a state seen; not while a thread's
  * exclusive bank reaches back before the second (its stx must see a write came between). */
 START_TEST(test_arm64_repeated_write_is_one)
 {
-    g_autoptr(GError) err = NULL;
-    g_autoptr(IsaProgram) p = asm_assemble("t.qs", ".shared x 8\n.entry main\nmain:\n    halt\n",
-                                           arch_target(ARCH_ARM64), &err);
-    ck_assert_ptr_nonnull(p);
-    ExploreWorld *w = explore_world_new(p, 2, 64, NULL, 4, &err);
-    ck_assert_ptr_nonnull(w);
-    w->ext = &explore_arm64_ext;
+    g_autoptr(IsaProgram) p = NULL;
+    ExploreWorld *w = world_for(".shared x 8\n.entry main\nmain:\n    halt\n", ARCH_ARM64, 2, &p);
     for (int banked = 0; banked < 2; banked++) {
         ExploreState *s = explore_state_new(w);
         ArmState *a = arm_of(s);
@@ -531,13 +540,9 @@ END_TEST
  * miss; the other thread, which has seen neither, keeps its views. */
 START_TEST(test_arm64_views_lowered)
 {
-    g_autoptr(GError) err = NULL;
-    g_autoptr(IsaProgram) p = asm_assemble("t.qs", ".shared x 8 own_line\n.shared y 8 own_line\n.entry main\n"
-                                           "main:\n    ld r0, [x]\n    ld r1, [y]\n    halt\n", arch_target(ARCH_ARM64), &err);
-    ck_assert_ptr_nonnull(p);
-    ExploreWorld *w = explore_world_new(p, 2, 64, NULL, 4, &err);
-    ck_assert_ptr_nonnull(w);
-    w->ext = &explore_arm64_ext;
+    g_autoptr(IsaProgram) p = NULL;
+    ExploreWorld *w = world_for(".shared x 8 own_line\n.shared y 8 own_line\n.entry main\n"
+                                "main:\n    ld r0, [x]\n    ld r1, [y]\n    halt\n", ARCH_ARM64, 2, &p);
     uint64_t x = isa_sym_addr(w->layout, 0, 0), y = isa_sym_addr(w->layout, 1, 0); /* in declaration order */
     ExploreState *s = explore_state_new(w);
     ArmState *a = arm_of(s);
@@ -598,11 +603,8 @@ START_TEST(test_reads_ahead)
                        "    st [y], r2\n"       /* 4: x (a store reads nothing) */
                        "    ld r5, [x]\n"       /* 5: x */
                        "    halt\n";            /* 6: nothing */
-    g_autoptr(GError) err = NULL;
-    g_autoptr(IsaProgram) p = asm_assemble("t.qs", text, arch_target(ARCH_X86), &err);
-    ck_assert_msg(p, "%s", err ? err->message : "");
-    ExploreWorld *w = explore_world_new(p, 2, 64, NULL, 4, &err);
-    ck_assert_ptr_nonnull(w);
+    g_autoptr(IsaProgram) p = NULL;
+    ExploreWorld *w = world_for(text, ARCH_X86, 2, &p);
     const IsaLayout *l = w->layout;
     uint64_t x = isa_sym_addr(l, 0, 0) - l->base, y = isa_sym_addr(l, 1, 0) - l->base;
     for (guint t = 0; t < 2; t++) {
@@ -635,11 +637,8 @@ START_TEST(test_reads_follow_calls)
                        "f:\n"
                        "    ld r2, [y]\n"       /* 4: y */
                        "    ret\n";             /* 5 */
-    g_autoptr(GError) err = NULL;
-    g_autoptr(IsaProgram) p = asm_assemble("t.qs", text, arch_target(ARCH_X86), &err);
-    ck_assert_msg(p, "%s", err ? err->message : "");
-    ExploreWorld *w = explore_world_new(p, 1, 64, NULL, 4, &err);
-    ck_assert_ptr_nonnull(w);
+    g_autoptr(IsaProgram) p = NULL;
+    ExploreWorld *w = world_for(text, ARCH_X86, 1, &p);
     uint64_t x = isa_sym_addr(w->layout, 0, 0) - w->layout->base, y = isa_sym_addr(w->layout, 1, 0) - w->layout->base;
     uint64_t set[w->reads->words];
     int32_t first[] = { 1 }, second[] = { 3 };
@@ -683,13 +682,9 @@ END_TEST
  * to its ldx's line, not those to other lines. */
 START_TEST(test_arm64_unread_bytes)
 {
-    g_autoptr(GError) err = NULL;
-    g_autoptr(IsaProgram) p = asm_assemble("t.qs", ".shared x 8 own_line\n.shared y 8 own_line\n.entry main\n"
-                                           "main:\n    ld r0, [x]\n    halt\n", arch_target(ARCH_ARM64), &err);
-    ck_assert_ptr_nonnull(p);
-    ExploreWorld *w = explore_world_new(p, 2, 64, NULL, 4, &err);
-    ck_assert_ptr_nonnull(w);
-    w->ext = &explore_arm64_ext;
+    g_autoptr(IsaProgram) p = NULL;
+    ExploreWorld *w = world_for(".shared x 8 own_line\n.shared y 8 own_line\n.entry main\n"
+                                "main:\n    ld r0, [x]\n    halt\n", ARCH_ARM64, 2, &p);
     uint64_t x = isa_sym_addr(w->layout, 0, 0), y = isa_sym_addr(w->layout, 1, 0);
     for (int variant = 0; variant < 3; variant++) {
         ExploreState *s = explore_state_new(w);

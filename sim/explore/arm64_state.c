@@ -412,4 +412,3 @@ const ExploreStateExt explore_arm64_ext = {
     .world_new = explore_arm64_scratch_new,
     .world_free = explore_arm64_scratch_free,
 };
-
