@@ -38,7 +38,8 @@ ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) $(PKG_CFLAGS) -I. -MMD -MP \
              -DQSIM_SRCDIR=\"$(CURDIR)\" -I$(B)/gen
 LDLIBS   := $(PKG_LIBS) -lm -lpthread -ldl
 
-MODULES  := sim/base coherence cores/isa sim/memmodel sim/explore cores sim/os sim/trace sim locks/native sim/litmus sim/sweep sim/calibrate sim/cli
+MODULES  := sim/base coherence cores/isa sim/memmodel sim/explore cores sim/os sim/trace \
+            sim/workload sim/machine sim/report sim/run sim/validation locks/native sim/litmus sim/sweep sim/calibrate sim/cli
 # Programs with their own main(), kept out of the library.
 MAIN_SRC := sim/cli/main.c
 LIB_SRC  := $(filter-out $(MAIN_SRC),$(foreach m,$(MODULES),$(wildcard $(m)/*.c)))
@@ -234,8 +235,11 @@ fuzz: fuzz-build
 # checker itself must catch one planted in a scratch tree.
 check-layers:
 	@sh build-aux/check-layers.sh
-	@for plant in 'cores/planted.c:sim/run.h' 'sim/base/planted.c:cores/isa/isa.h' 'cores/isa/planted.c:cores/core.h' \
-	              'sim/os/planted.c:sim/run.h' 'sim/trace/planted.c:sim/machine.h'; do \
+	@for plant in 'cores/planted.c:sim/run/run.h' 'sim/base/planted.c:cores/isa/isa.h' 'cores/isa/planted.c:cores/core.h' \
+	              'sim/os/planted.c:sim/run/run.h' 'sim/trace/planted.c:sim/machine/machine.h' \
+	              'sim/workload/planted.c:sim/machine/machine.h' 'sim/machine/planted.c:sim/report/run_report.h' \
+	              'sim/report/planted.c:sim/run/run.h' 'sim/run/planted.c:sim/validation/verify.h' \
+	              'sim/validation/planted.c:sim/sweep/sweep.h'; do \
 	  t=$$(mktemp -d /tmp/qsim-layers.XXXXXX) && f=$${plant%%:*} && mkdir -p $$t/$$(dirname $$f) && \
 	  echo "#include \"$${plant#*:}\"" > $$t/$$f && \
 	  if sh build-aux/check-layers.sh $$t >/dev/null 2>&1; then rm -rf $$t; echo "check-layers: missed $$plant" >&2; exit 1; fi; \
@@ -272,7 +276,7 @@ check-tarball:
 	rm -rf $$t && echo "check-tarball: a tree without git builds, commit unknown"
 
 # The seed's question answered: qspin against qspin-cmpxchg on haswell, workloads A and B, 2 to
-# 8 threads, each row a ratio with its interval over seeds and a sentence (sim/compare.h).
+# 8 threads, each row a ratio with its interval over seeds and a sentence (sim/run/compare.h).
 run: qsim
 	./qsim compare --config haswell --lock qspin --vs qspin-cmpxchg
 

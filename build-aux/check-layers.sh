@@ -14,7 +14,14 @@
 #   sim/os         the OS model (scheduler, futexes), beside the cores
 #   sim/trace      the trace writers (text, Perfetto, HTML page) and the protocol pages
 #                  (and sim/trace/trace_html_page.c the generated trace_html_page_js.h: the page's script)
-#   sim            the machine, harness, workload and runner, on all of the above
+#   sim/workload   what runs: the harness around a lock, the workload's options, scenarios,
+#                  scripted accesses, placement, finding a lock source; on the ISA
+#   sim/machine    the assembled machine (cores, OS model, memory system) and its mark log
+#   sim/report     what a run hands back: the report's tables, the profile, provenance, run folders
+#   sim/run        one run and runs over seeds: the runner, variables' counters, repeat, compare,
+#                  a script's run; on the machine, its trace and the report
+#   sim/validation the model held against something: verify (a memory model, through the
+#                  explorer), validate (published measurements), the latency probe, microbenchmarks
 #   locks/native   the native backend: lock sources compiled and run on the host
 #   sim/litmus, sim/sweep   front ends, on the runner (the model only: neither runs natively)
 #   sim/calibrate  measures the host natively and writes a config by the model's definitions
@@ -22,6 +29,9 @@
 set -u
 tree=${1:-.}
 cd "$tree" || exit 2
+
+# What a run is made of, below the runner: the layers sim/run and everything above it may use.
+RUNNER="sim/report/ sim/machine/ sim/workload/"
 
 # folder: the folders (ending in /) and single headers it may include
 rule() {
@@ -34,11 +44,15 @@ rule() {
     cores)         echo "cores/ cores/isa/ sim/base/ coherence/port.h";;
     sim/os)        echo "sim/os/ cores/ cores/isa/ coherence/ sim/base/";;
     sim/trace)     echo "sim/trace/ cores/ cores/isa/ coherence/ sim/base/ trace_html_page_js.h";;
-    sim)           echo "sim/ sim/os/ sim/trace/ sim/explore/ cores/ cores/isa/ coherence/ sim/base/";;
-    locks/native)  echo "locks/native/ sim/ cores/isa/ sim/base/";;
-    sim/litmus)    echo "sim/litmus/ sim/memmodel/ sim/ cores/isa/ coherence/ sim/base/";;
-    sim/sweep)     echo "sim/sweep/ sim/ cores/isa/ coherence/ sim/base/";;
-    sim/calibrate) echo "sim/calibrate/ locks/native/ sim/ cores/isa/ coherence/ sim/base/";;
+    sim/workload)  echo "sim/workload/ cores/isa/ sim/base/";;
+    sim/machine)   echo "sim/machine/ sim/os/ cores/ cores/isa/ coherence/ sim/base/";;
+    sim/report)    echo "sim/report/ sim/machine/ sim/workload/ cores/ cores/isa/ sim/base/";;
+    sim/run)       echo "sim/run/ $RUNNER sim/os/ sim/trace/ cores/ cores/isa/ coherence/ sim/base/";;
+    sim/validation) echo "sim/validation/ sim/run/ $RUNNER sim/explore/ cores/ cores/isa/ coherence/ sim/base/";;
+    locks/native)  echo "locks/native/ $RUNNER cores/isa/ sim/base/";;
+    sim/litmus)    echo "sim/litmus/ sim/memmodel/ sim/run/ $RUNNER cores/isa/ coherence/ sim/base/";;
+    sim/sweep)     echo "sim/sweep/ sim/validation/ sim/run/ $RUNNER cores/isa/ coherence/ sim/base/";;
+    sim/calibrate) echo "sim/calibrate/ locks/native/ sim/run/ $RUNNER cores/isa/ coherence/ sim/base/";;
     sim/cli)       echo "ANY";;
     *)             echo "";;
     esac

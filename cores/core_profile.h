@@ -2,7 +2,7 @@
  * counted where it happens (retirement, the ROB head, a machine clear, a failed CAS or
  * store-exclusive, a PAUSE or WFE wait, and the L1 misses and RFOs the memory system charges
  * back through the port).  `qsim run --profile` sums the rows of every core by source line
- * (sim/run_profile.c).
+ * (sim/report/run_profile.c).
  *
  * The counters are one plain array of ProfileRow per core, indexed by pc, every field a
  * guint64 registered in profile_row_registry: whatever extends counters arithmetically (a

@@ -3,7 +3,7 @@
 #ifndef QSIM_CORE_RIG_H
 #define QSIM_CORE_RIG_H
 
-#include "sim/machine.h"
+#include "sim/machine/machine.h"
 #include "tests/fake_memory.h"
 #include "tests/prog_builder.h"
 #include <check.h>

@@ -7,7 +7,7 @@
 #ifndef QSIM_FAKE_MEMORY_H
 #define QSIM_FAKE_MEMORY_H
 
-#include "sim/machine.h"
+#include "sim/machine/machine.h"
 
 typedef struct FakeMemory FakeMemory;
 

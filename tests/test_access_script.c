@@ -1,11 +1,11 @@
-/* Scripted accesses (sim/access_script.h, `qsim run --script`): the grammar and its errors at
+/* Scripted accesses (sim/workload/access_script.h, `qsim run --script`): the grammar and its errors at
  * their line and column, and the run: each access after the one before it, the line's states
  * afterwards, and the trace of each access's transitions. */
 #include <check.h>
 #include <string.h>
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
-#include "sim/access_script.h"
+#include "sim/workload/access_script.h"
 #include "tests/run_qsim.h"
 #include "tests/temp_files.h"
 

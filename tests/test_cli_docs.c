@@ -7,7 +7,7 @@
 #include <glib/gstdio.h>
 #include "sim/cli/commands.h"
 #include "sim/base/config.h"
-#include "sim/workload.h"
+#include "sim/workload/workload.h"
 #include "tests/run_qsim.h"
 #include "tests/skip.h"
 

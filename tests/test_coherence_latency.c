@@ -4,7 +4,7 @@
  * row is missing. */
 #include <check.h>
 #include <string.h>
-#include "sim/latency_probe.h"
+#include "sim/validation/latency_probe.h"
 #include "tests/coh_rig.h"
 #include "tests/run_qsim.h"
 

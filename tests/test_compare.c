@@ -3,7 +3,7 @@
 #include <check.h>
 #include <math.h>
 #include <string.h>
-#include "sim/compare.h"
+#include "sim/run/compare.h"
 #include "tests/run_qsim.h"
 
 /* The seed's runs add up to the totals the thread quotes, and its ratios are its 25% and 39%

@@ -7,7 +7,7 @@
 #include "sim/base/report.h"
 #include "cores/core.h"
 #include "coherence/memsys.h"
-#include "sim/run.h"
+#include "sim/run/run.h"
 
 static const CounterRegistry *const registries[] = { &core_stats_registry, &mem_stats_registry,
                                                      &line_stats_registry };

@@ -6,9 +6,9 @@
 #include <string.h>
 #include "tests/run_qsim.h"
 #include "sim/base/report.h"
-#include "sim/run.h"
-#include "sim/workload.h"
-#include "sim/run_report.h"
+#include "sim/run/run.h"
+#include "sim/workload/workload.h"
+#include "sim/report/run_report.h"
 #include "cores/core.h"
 #include "coherence/memsys.h"
 #include "locks/native/native_perf.h"

@@ -11,13 +11,13 @@
 #include <json-glib/json-glib.h>
 #include "tests/run_qsim.h"
 #include "tests/planted_locks.h"
-#include "sim/verify.h"
+#include "sim/validation/verify.h"
 #include "sim/explore/explore.h"
 #include "sim/explore/explore_exec.h"
 #include "sim/explore/explore_live.h"
 #include "sim/explore/arm64_state.h"
 #include "cores/isa/asm.h"
-#include "sim/harness.h"
+#include "sim/workload/harness.h"
 
 static char *read_source(const char *rel)
 {

@@ -9,14 +9,14 @@
 #include <string.h>
 #include <unistd.h>
 #include <glib/gstdio.h>
-#include "sim/machine.h"
-#include "sim/run.h"
+#include "sim/machine/machine.h"
+#include "sim/run/run.h"
 #include "sim/base/report.h"
 #include "cores/isa/asm.h"
 #include "cores/isa/isa_exec.h"
 #include "coherence/memsys.h"
-#include "sim/lock_find.h"
-#include "sim/placement.h"
+#include "sim/workload/lock_find.h"
+#include "sim/workload/placement.h"
 #include "tests/run_qsim.h"
 
 /* ==================== one machine, both ways ==================== */

@@ -7,7 +7,7 @@
 #include "cores/isa/asm.h"
 #include "cores/isa/interp.h"
 #include "cores/isa/isa_exec.h"
-#include "sim/verify.h"
+#include "sim/validation/verify.h"
 #include "tests/planted_locks.h"
 
 static IsaProgram *assemble_params(const char *src, const char *const *params)

@@ -1,11 +1,11 @@
-/* Lock lookup (sim/lock_find.c): a name or a path works wherever a lock is taken (run --lock
+/* Lock lookup (sim/workload/lock_find.c): a name or a path works wherever a lock is taken (run --lock
  * and --vs, verify, native), $QSIM_LOCK_PATH adds folders before qsim's own, and `qsim list
  * locks` shows what the lookup finds, with text from each lock's own header. */
 #include <check.h>
 #include <string.h>
 #include <unistd.h>
 #include <glib/gstdio.h>
-#include "sim/lock_find.h"
+#include "sim/workload/lock_find.h"
 #include "tests/run_qsim.h"
 
 /* A folder with a copy of locks/ticket.qs named `name` in it. */

@@ -9,7 +9,7 @@
 #include <glib/gstdio.h>
 #include "tests/run_qsim.h"
 #include "cores/isa/asm.h"
-#include "sim/harness.h"
+#include "sim/workload/harness.h"
 
 /* Line 1 declares the variables; the op under test is on line 2. */
 #define DECLS ".shared w 8 own_line\n"

@@ -9,9 +9,9 @@
 #include <sys/wait.h>
 #include <glib/gstdio.h>
 #include "tests/run_qsim.h"
-#include "sim/verify.h"
+#include "sim/validation/verify.h"
 #include "tests/planted_locks.h"
-#include "sim/run.h"
+#include "sim/run/run.h"
 #include "cores/isa/asm.h"
 
 static const char *const lock_names[] = { "tas", "ttas", "ticket", "mcs", "clh", "qspin", "qspin-cmpxchg", "qrwlock",

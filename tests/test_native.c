@@ -18,7 +18,7 @@
 #include "locks/native/native_run.h"
 #include "locks/native/native_sched.h"
 #include "sim/base/report.h"
-#include "sim/run.h"
+#include "sim/run/run.h"
 #include "tests/isa_builder.h"
 #include "tests/run_qsim.h"
 #include "tests/skip.h"

@@ -9,10 +9,10 @@
 #include "cores/isa/asm.h"
 #include "cores/isa/isa_exec.h"
 #include "coherence/memsys.h"
-#include "sim/machine.h"
+#include "sim/machine/machine.h"
 #include "sim/os/os_model.h"
-#include "sim/placement.h"
-#include "sim/run.h"
+#include "sim/workload/placement.h"
+#include "sim/run/run.h"
 #include "sim/base/report.h"
 #include "tests/temp_files.h"
 

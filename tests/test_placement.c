@@ -1,6 +1,6 @@
 /* Thread placement and latency statistics. */
 #include <check.h>
-#include "sim/placement.h"
+#include "sim/workload/placement.h"
 #include "sim/base/latency_stats.h"
 
 static QsimConfig *two_by_four(void)

@@ -1,12 +1,12 @@
-/* The per-instruction profile (cores/core_profile.c, sim/run_profile.c, `qsim run --profile`):
+/* The per-instruction profile (cores/core_profile.c, sim/report/run_profile.c, `qsim run --profile`):
  * its rows add up to the report's own counters, profiling changes nothing else in the report,
  * each count lands on the line whose op caused it, and the JSON and the command keep their
  * shape. */
 #include <check.h>
 #include <string.h>
 #include <glib/gstdio.h>
-#include "sim/run.h"
-#include "sim/run_profile.h"
+#include "sim/run/run.h"
+#include "sim/report/run_profile.h"
 #include "sim/base/report.h"
 #include "tests/run_qsim.h"
 

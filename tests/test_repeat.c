@@ -3,7 +3,7 @@
 #include <math.h>
 #include <string.h>
 #include "sim/base/sample_stats.h"
-#include "sim/repeat.h"
+#include "sim/run/repeat.h"
 #include "tests/run_qsim.h"
 
 #define NEAR(a, b, eps) (fabs((a) - (b)) <= (eps))

@@ -12,10 +12,10 @@
 #include "cores/isa/interp.h"
 #include "cores/isa/isa_fault.h"
 #include "cores/isa/isa_exec.h"
-#include "sim/harness.h"
-#include "sim/run.h"
-#include "sim/verify.h"
-#include "sim/workload.h"
+#include "sim/workload/harness.h"
+#include "sim/run/run.h"
+#include "sim/validation/verify.h"
+#include "sim/workload/workload.h"
 #include "tests/run_qsim.h"
 
 /* ------------------------------------------------------------------------------------------ */
@@ -659,7 +659,7 @@ START_TEST(test_every_option_bounded)
     for (guint i = 0; i < workload_schema_len; i++) {
         const WorkloadKey *k = &workload_schema[i];
         if (k->type == WL_ENUM || k->type == WL_PLACEMENT)
-            continue; /* a choice; a CPU list is bounded by its parser (sim/placement.h) */
+            continue; /* a choice; a CPU list is bounded by its parser (sim/workload/placement.h) */
         ck_assert_msg(k->max < (guint64)G_MAXINT32 || (k->type == WL_UINT64 && k->max <= G_GUINT64_CONSTANT(1) << 40),
                       "%s: max %" G_GUINT64_FORMAT, k->name, k->max);
         ck_assert_msg(k->max_why && *k->max_why, "%s: the maximum has no reason", k->name);

@@ -4,7 +4,7 @@
 #include <check.h>
 #include <string.h>
 #include <glib/gstdio.h>
-#include "sim/run.h"
+#include "sim/run/run.h"
 #include "sim/base/report.h"
 #include "tests/run_qsim.h"
 #include "tests/temp_files.h"

@@ -4,7 +4,7 @@
  * "unavailable (why)", and a runner's own members at their places. */
 #include <check.h>
 #include <string.h>
-#include "sim/run_report.h"
+#include "sim/report/run_report.h"
 #include "sim/base/report.h"
 
 START_TEST(test_mark_log)

@@ -1,4 +1,4 @@
-/* Scenarios (sim/scenario.h, `qsim run --scenario`): programs that run with no lock in the
+/* Scenarios (sim/workload/scenario.h, `qsim run --scenario`): programs that run with no lock in the
  * harness's scenario mode.  Every shipped one runs (at a few iterations) and writes its trace
  * page; a run has no mutual-exclusion verdict, exits 0 unless it stalls or faults; names are
  * found as lock names are; the header's `#:` options apply, and the command line's win. */
@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <glib/gstdio.h>
-#include "sim/scenario.h"
-#include "sim/harness.h"
+#include "sim/workload/scenario.h"
+#include "sim/workload/harness.h"
 #include "tests/run_qsim.h"
 #include "tests/temp_files.h"
 #include <json-glib/json-glib.h>

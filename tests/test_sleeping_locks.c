@@ -6,9 +6,9 @@
 #include <check.h>
 #include <string.h>
 #include "tests/run_qsim.h"
-#include "sim/verify.h"
+#include "sim/validation/verify.h"
 #include "tests/planted_locks.h"
-#include "sim/run.h"
+#include "sim/run/run.h"
 #include "cores/isa/asm.h"
 
 static const char *const sleeping_locks[] = { "futex-mutex", "adaptive-mutex", "adaptive-mutex-readspin",

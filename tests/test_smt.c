@@ -9,9 +9,9 @@
 #include <string.h>
 #include "cores/isa/asm.h"
 #include "coherence/memsys.h"
-#include "sim/machine.h"
-#include "sim/placement.h"
-#include "sim/run.h"
+#include "sim/machine/machine.h"
+#include "sim/workload/placement.h"
+#include "sim/run/run.h"
 #include "sim/base/report.h"
 
 /* ---------------------------------------------------------------- placement */

@@ -3,7 +3,7 @@
 #include <check.h>
 #include <math.h>
 #include <string.h>
-#include "sim/validate.h"
+#include "sim/validation/validate.h"
 
 static const char header[] = "machine\twhat\tconditions\tpublished\tunit\ttolerance\tsource\tnote\n";
 

@@ -4,7 +4,7 @@
 #include <check.h>
 #include <string.h>
 #include <glib/gstdio.h>
-#include "sim/workload.h"
+#include "sim/workload/workload.h"
 #include "sim/cli/commands.h"
 #include "sim/sweep/sweep.h"
 #include "tests/run_qsim.h"

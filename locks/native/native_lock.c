@@ -7,7 +7,7 @@
 #include "locks/native/native_compile.h"
 #include "locks/native/native_host.h"
 #include "locks/native/native_lock.h"
-#include "sim/lock_find.h"
+#include "sim/workload/lock_find.h"
 
 struct NativeLock {
     char *name;        /* in reports */

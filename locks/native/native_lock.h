@@ -6,7 +6,7 @@
 #define QSIM_NATIVE_LOCK_H
 
 #include "cores/isa/isa.h"
-#include "sim/harness.h"
+#include "sim/workload/harness.h"
 
 typedef struct NativeLock NativeLock;
 

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "locks/native/native_repeat.h"
-#include "sim/workload.h"
+#include "sim/workload/workload.h"
 #include "sim/base/report_summary.h"
 #include "sim/base/sample_stats.h"
 

@@ -28,11 +28,11 @@
 #include "locks/native/native_compile.h"
 #include "locks/native/native_perf.h"
 #include "locks/native/native_run.h"
-#include "sim/provenance.h"
+#include "sim/report/provenance.h"
 #include "locks/native/native_sched.h"
 #include "locks/native/native_tsc.h"
-#include "sim/mark_log.h"
-#include "sim/run_report.h"
+#include "sim/machine/mark_log.h"
+#include "sim/report/run_report.h"
 
 /* Latency samples kept, all threads together: about 256 MiB at most ... */
 #define RUN_MAX_SAMPLES ((guint64)32 << 20)

@@ -1,9 +1,9 @@
 /* The native runner: a lock assembled with the workload harness (the same ISA text the
  * simulator runs), translated to C, compiled (through the cache) and run on the host, one
- * pinned thread per CPU.  It takes the simulator's workload options (sim/workload.h) and adds
+ * pinned thread per CPU.  It takes the simulator's workload options (sim/workload/workload.h) and adds
  * only what is the host's own, the CPUs.  The verdicts are read from the harness's own
  * variables, as the simulator reads them, the marks kept in the simulator's mark log, and the
- * report built by the simulator's report builder (sim/run_report.h), with the members only
+ * report built by the simulator's report builder (sim/report/run_report.h), with the members only
  * the host has (docs/native.md). */
 #ifndef QSIM_NATIVE_RUN_H
 #define QSIM_NATIVE_RUN_H
@@ -12,7 +12,7 @@
 #include "locks/native/native_cpus.h"
 #include "locks/native/native_host.h"
 #include "locks/native/native_lock.h"
-#include "sim/workload.h"
+#include "sim/workload/workload.h"
 
 typedef struct {
     /* The rows of `qsim native` (WL_NATIVE); the others (the model's placement, jitter,

@@ -2,7 +2,7 @@
  * for the host CPUs the native threads run on, so that two host CPUs that are SMT siblings of
  * one core are modelled as one core's two hardware threads (and two cores as two cores).
  *
- * The model numbers its CPUs as Linux does on x86 (sim/placement.h: CPU c and c + cores are one
+ * The model numbers its CPUs as Linux does on x86 (sim/workload/placement.h: CPU c and c + cores are one
  * core's threads); a host may number them otherwise (a VM's siblings may be 0 and 1), so the
  * host's topology as sysfs shows it (calib_host.h) is mapped, not its numbers: the host's LLC
  * domains in order of their first CPU are the model's sockets (as `qsim calibrate` writes them),

@@ -9,7 +9,7 @@
 #include <glib.h>
 #include <json-glib/json-glib.h>
 #include "sim/base/sample_stats.h"
-#include "sim/harness.h"
+#include "sim/workload/harness.h"
 
 typedef struct {
     const char *config;      /* the host's config, a path or name */

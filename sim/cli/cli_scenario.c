@@ -1,8 +1,8 @@
-/* `qsim run --scenario NAME`: the scenario's header options (its `#:` lines, sim/scenario.h)
+/* `qsim run --scenario NAME`: the scenario's header options (its `#:` lines, sim/workload/scenario.h)
  * put before the command line's own, so that what is typed wins. */
 #include <string.h>
 #include "sim/cli/commands.h"
-#include "sim/scenario.h"
+#include "sim/workload/scenario.h"
 #include "sim/base/input_file.h"
 
 /* The value of --scenario in argv, or NULL (the last one given, as the parse reads it). */

@@ -1,8 +1,8 @@
-/* `qsim run --script SCRIPT`: scripted accesses (sim/access_script.h) on the config's memory
+/* `qsim run --script SCRIPT`: scripted accesses (sim/workload/access_script.h) on the config's memory
  * system, printed as a table (or JSON), traced as any run is. */
 #include <stdio.h>
 #include "sim/cli/commands.h"
-#include "sim/access_script_run.h"
+#include "sim/run/access_script_run.h"
 #include "sim/base/input_file.h"
 #include "sim/base/report.h"
 

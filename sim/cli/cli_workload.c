@@ -1,4 +1,4 @@
-/* The workload options of a command, generated from the schema (sim/workload_schema.c): one
+/* The workload options of a command, generated from the schema (sim/workload/workload_schema.c): one
  * GOptionEntry per row the command takes, each parsed and range-checked by the schema as it
  * is read, so every command spells, defaults and checks an option the same way. */
 #include <string.h>

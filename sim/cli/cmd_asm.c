@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "sim/cli/commands.h"
-#include "sim/harness.h"
+#include "sim/workload/harness.h"
 #include "cores/isa/asm.h"
 #include "sim/base/input_file.h"
 

@@ -1,13 +1,13 @@
 /* `qsim compare [--config CFG] [--lock A] [--vs B] [--threads-list 2,3,4,8] [--data A|B|both] [--placements P,..]
- * [--seeds N] [--iterations N] [-j N] [--format text|json]`: the verdict table of sim/compare.h.
+ * [--seeds N] [--iterations N] [-j N] [--format text|json]`: the verdict table of sim/run/compare.h.
  * With no options it answers the seed's question (what `make run` prints). */
 #include <stdio.h>
 #include <string.h>
 #include "sim/cli/commands.h"
 #include "sim/base/report.h"
 #include "sim/base/whole_number.h"
-#include "sim/compare.h"
-#include "sim/provenance.h"
+#include "sim/run/compare.h"
+#include "sim/report/provenance.h"
 
 static gboolean parse_threads(const char *text, CompareOptions *o, GError **error)
 {

@@ -1,4 +1,4 @@
-/* `qsim latency --config NAME`: prints the latency probe's table (sim/latency_probe.c): every
+/* `qsim latency --config NAME`: prints the latency probe's table (sim/validation/latency_probe.c): every
  * op against every state at every distance the config has, the local rows, and why the rows
  * that are missing are missing. */
 #include <stdio.h>
@@ -7,7 +7,7 @@
 #include "sim/cli/commands.h"
 #include "sim/base/config.h"
 #include "sim/base/report.h"
-#include "sim/latency_probe.h"
+#include "sim/validation/latency_probe.h"
 
 static JsonNode *latency_json(const QsimConfig *cfg, const LatencyTable *t)
 {

@@ -5,7 +5,7 @@
 #include "locks/native/native_run.h"
 #include "locks/native/native_sched.h"
 #include "sim/cli/commands.h"
-#include "sim/provenance.h"
+#include "sim/report/provenance.h"
 #include "sim/base/input_file.h"
 #include "sim/base/report.h"
 

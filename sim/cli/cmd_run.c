@@ -2,14 +2,14 @@
 #include <stdio.h>
 #include <string.h>
 #include "sim/cli/commands.h"
-#include "sim/provenance.h"
-#include "sim/run_folder.h"
+#include "sim/report/provenance.h"
+#include "sim/report/run_folder.h"
 #include "sim/base/input_file.h"
 #include "sim/base/report.h"
-#include "sim/run.h"
-#include "sim/access_script_run.h"
-#include "sim/run_profile.h"
-#include "sim/repeat.h"
+#include "sim/run/run.h"
+#include "sim/run/access_script_run.h"
+#include "sim/report/run_profile.h"
+#include "sim/run/repeat.h"
 #include "sim/trace/trace_events.h"
 #include "locks/native/native_run.h"
 
@@ -399,7 +399,7 @@ static GStrv words_without_out(int argc, char **argv)
     return (GStrv)g_ptr_array_free(w, FALSE);
 }
 
-/* --out DIR: the report as printed, and what it was made of (sim/run_folder.h). */
+/* --out DIR: the report as printed, and what it was made of (sim/report/run_folder.h). */
 static int keep_run(const char *dir, GStrv words, const RunResult *r, const char *printed, ReportFormat fmt)
 {
     g_autoptr(GError) error = NULL;

@@ -1,4 +1,4 @@
-/* `qsim validate`: runs the validation tables (sim/validate.h) and prints model against
+/* `qsim validate`: runs the validation tables (sim/validation/validate.h) and prints model against
  * published figure, row by row; exit 1 when a checked row is outside its tolerance.
  * `qsim validate --host` holds the model of this machine against this machine instead
  * (sim/calibrate/validate_host.h). */
@@ -6,10 +6,10 @@
 #include <string.h>
 #include "sim/cli/commands.h"
 #include "sim/base/report.h"
-#include "sim/provenance.h"
+#include "sim/report/provenance.h"
 #include "sim/calibrate/calibrate.h"
 #include "sim/calibrate/validate_host.h"
-#include "sim/validate.h"
+#include "sim/validation/validate.h"
 
 /* No --config with --host: a quick calibration of this host into the user's cache, said so. */
 static char *quick_host_config(GError **error)

@@ -5,9 +5,9 @@
 #include <string.h>
 #include "sim/cli/commands.h"
 #include "sim/base/input_file.h"
-#include "sim/verify.h"
+#include "sim/validation/verify.h"
 #include "sim/base/config.h"
-#include "sim/lock_find.h"
+#include "sim/workload/lock_find.h"
 #include "cores/isa/asm.h"
 #include "sim/base/report.h"
 #include "sim/explore/explore.h"

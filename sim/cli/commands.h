@@ -7,7 +7,7 @@
 
 #include <glib.h>
 #include "sim/base/config.h"
-#include "sim/workload.h"
+#include "sim/workload/workload.h"
 #include "sim/base/report.h"
 
 /* Where an installed qsim's docs are (make install: $(DOCDIR)), for help texts:

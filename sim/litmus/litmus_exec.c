@@ -9,7 +9,7 @@
  * bound, the one per-run delay the model has. */
 #include <string.h>
 #include "sim/litmus/litmus.h"
-#include "sim/machine.h"
+#include "sim/machine/machine.h"
 #include "cores/isa/isa_exec.h"
 #include "coherence/memsys.h"
 #include "cores/isa/interp.h"

@@ -11,9 +11,9 @@
 #include "sim/base/input_file.h"
 #include "sim/base/suggest.h"
 #include "sim/base/yaml_doc.h"
-#include "sim/harness.h"
-#include "sim/lock_find.h"
-#include "sim/verify.h"
+#include "sim/workload/harness.h"
+#include "sim/workload/lock_find.h"
+#include "sim/validation/verify.h"
 
 G_DEFINE_QUARK(qsim-sweep-error-quark, qsim_sweep_error)
 

@@ -10,7 +10,7 @@
 #include <glib.h>
 #include <json-glib/json-glib.h>
 #include "sim/base/config.h"
-#include "sim/run.h"
+#include "sim/run/run.h"
 
 #define QSIM_SWEEP_ERROR (qsim_sweep_error_quark())
 GQuark qsim_sweep_error_quark(void);
@@ -23,7 +23,7 @@ typedef enum {
 
 typedef enum {
     AXIS_CONFIG, AXIS_LOCK, AXIS_SEED,
-    AXIS_WORKLOAD,         /* a run option: a row of the workload schema (sim/workload.h) */
+    AXIS_WORKLOAD,         /* a run option: a row of the workload schema (sim/workload/workload.h) */
     AXIS_CONFIG_KEY,
     AXIS_LOCK_PARAM,       /* `lock_param.NAME`: a lock's `.param` (--lock-param NAME=VALUE) */
 } SweepAxisKind;
@@ -86,7 +86,7 @@ char *sweep_find_file(const char *name, GError **error);
  * A value that holds a '/' or ends in ".qs" is a lock file, found relative to `base` (the sweep
  * file's folder; NULL: the working folder) unless absolute; a bare "NAME.qs" that is not there
  * may still be the built-in NAME.  Every other value is a built-in lock (lock_find).
- * The one place sweeps look a lock up; names go through the shared search (sim/lock_find.h). */
+ * The one place sweeps look a lock up; names go through the shared search (sim/workload/lock_find.h). */
 gboolean sweep_find_lock(const char *value, const char *base, char **file, GError **error);
 void sweep_free(Sweep *s);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(Sweep, sweep_free)

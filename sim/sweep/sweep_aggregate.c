@@ -6,7 +6,7 @@
 #include "sim/sweep/sweep.h"
 #include "sim/base/report.h"
 #include "sim/base/sample_stats.h"
-#include "sim/workload.h"
+#include "sim/workload/workload.h"
 
 /* One group of points: its axes but seeds (as "name=value" in row order), and per numeric
  * key the values over its seeds. */

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <glib/gstdio.h>
 #include "sim/sweep/sweep.h"
-#include "sim/run_report.h"
+#include "sim/report/run_report.h"
 #include "sim/base/report.h"
 #include "sim/base/sample_stats.h"
 #include "sim/base/suggest.h"

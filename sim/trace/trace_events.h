@@ -28,7 +28,7 @@ typedef enum {
                      * says which; the page uses them for "next to retire" and its pipeline panel) */
 } TraceKind;
 
-/* The harness's marks (sim/harness.c): mark 1 before `call lock`, 2 after it, 3 after unlock. */
+/* The harness's marks (sim/workload/harness.c): mark 1 before `call lock`, 2 after it, 3 after unlock. */
 typedef enum { TRACE_LOCK_CALL = 1, TRACE_LOCK_ACQUIRED = 2, TRACE_LOCK_RELEASED = 3 } TraceLockMark;
 
 /* What --trace-only selects, as bits. */

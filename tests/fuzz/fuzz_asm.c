@@ -2,7 +2,7 @@
  * and 16-byte lines), alone and with the workload harness; what assembles is listed. */
 #include "tests/fuzz/fuzz.h"
 #include "cores/isa/asm.h"
-#include "sim/harness.h"
+#include "sim/workload/harness.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

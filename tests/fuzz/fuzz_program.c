@@ -15,7 +15,7 @@
 #include "cores/isa/asm.h"
 #include "cores/isa/interp.h"
 #include "cores/isa/isa_fault.h"
-#include "sim/machine.h"
+#include "sim/machine/machine.h"
 
 #define MAIN_OPS 48
 #define SUBS 2

@@ -5,8 +5,8 @@
 #include "coherence/memsys.h"
 #include "cores/isa/asm.h"
 #include "cores/isa/interp.h"
-#include "sim/harness.h"
-#include "sim/machine.h"
+#include "sim/workload/harness.h"
+#include "sim/machine/machine.h"
 
 #define FUZZ_THREADS 2
 #define FUZZ_CYCLES 300

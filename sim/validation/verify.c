@@ -1,0 +1,214 @@
+/* Lock verification (see verify.h). */
+#include <string.h>
+#include "sim/validation/verify.h"
+#include "cores/isa/asm.h"
+#include "cores/isa/interp.h"
+#include "cores/isa/isa_exec.h"
+
+void verify_options_init(VerifyOptions *o)
+{
+    memset(o, 0, sizeof *o);
+    workload_init(&o->workload, WL_VERIFY);
+    o->target = arch_target(ARCH_X86);
+    o->seeds = 100;
+    o->first_seed = 1;
+}
+
+void verify_result_clear(VerifyResult *r)
+{
+    g_clear_pointer(&r->failure, g_free);
+    explore_result_clear(&r->explore);
+}
+
+/* A run's end as the checks read it, from the interpreter or from an explored state. */
+typedef struct {
+    const IsaProgram *p;
+    const HarnessOptions *h;
+    uint64_t (*read_var)(const void *ctx, const char *name);
+    InterpThreadState (*state)(const void *ctx, guint t);
+    int32_t (*pc)(const void *ctx, guint t);
+    uint64_t (*acquired)(const void *ctx, guint t);   /* `mark 2`s run */
+    const void *ctx;
+} RunEnd;
+
+/* The harness's counts at the end, appended to g ("what; what; "): a `halt` inside the lock, the
+ * counter (lost updates), sections entered while shared, read sections, acquisitions.  The counts
+ * say something only of a run that finished its loops (`finished`). */
+static void check_counts(const RunEnd *e, gboolean finished, GString *g)
+{
+    const HarnessOptions *h = e->h;
+    /* A `halt` in the lock's code ends its thread early: say so, rather than count what it left
+     * undone as lost updates. */
+    gboolean halted_in_lock = FALSE;
+    for (guint t = 0; t < h->threads; t++) {
+        int32_t pc = e->pc(e->ctx, t);
+        if (e->state(e->ctx, t) != THREAD_HALTED || !harness_pc_in_lock(e->p, pc))
+            continue;
+        const IsaInsn *i = &g_array_index(e->p->insns, IsaInsn, pc);
+        g_autofree char *pos = asm_format_pos(e->p, i);
+        g_string_append_printf(g, "thread %u halted inside the lock at %s (`halt`) after %" G_GUINT64_FORMAT
+                               " acquisitions; ", t, pos, e->acquired(e->ctx, t));
+        halted_in_lock = TRUE;
+    }
+    finished = finished && !halted_in_lock;
+    uint64_t want = (uint64_t)harness_writers(h) * h->iterations;
+    uint64_t counter = e->read_var(e->ctx, HARNESS_COUNTER), viol = e->read_var(e->ctx, HARNESS_VIOLATIONS);
+    if (finished && counter != want)
+        g_string_append_printf(g, "counter is %" G_GUINT64_FORMAT ", expected %" G_GUINT64_FORMAT
+                               " (lost updates: mutual exclusion failed); ", counter, want);
+    if (viol)
+        g_string_append_printf(g, "%" G_GUINT64_FORMAT " critical sections were entered while another "
+                               "thread was inside; ", viol);
+    if (finished && h->readers) {
+        uint64_t reads = e->read_var(e->ctx, HARNESS_READS), rwant = (uint64_t)MIN(h->readers, h->threads) * h->iterations;
+        if (reads != rwant)
+            g_string_append_printf(g, "%" G_GUINT64_FORMAT " read sections completed, expected %"
+                                   G_GUINT64_FORMAT "; ", reads, rwant);
+    }
+    for (guint t = 0; t < h->threads && finished; t++)
+        if (e->acquired(e->ctx, t) != h->iterations)
+            g_string_append_printf(g, "thread %u acquired %" G_GUINT64_FORMAT " times, expected %u; ", t,
+                                   e->acquired(e->ctx, t), h->iterations);
+}
+
+/* "what; what; " as one message, or NULL when empty. */
+static char *problems(GString *g)
+{
+    if (!g->len) {
+        g_string_free(g, TRUE);
+        return NULL;
+    }
+    g_string_truncate(g, g->len - 2);
+    return g_string_free(g, FALSE);
+}
+
+/* ======================================================================= sampled */
+
+static uint64_t interp_var(const void *ctx, const char *name)
+{
+    uint64_t v = 0;
+    interp_read_sym(ctx, name, 0, 8, &v);
+    return v;
+}
+static InterpThreadState interp_state(const void *ctx, guint t) { return interp_thread(ctx, t)->state; }
+static int32_t interp_pc(const void *ctx, guint t) { return interp_thread(ctx, t)->pc; }
+static uint64_t interp_acquired(const void *ctx, guint t) { return interp_thread(ctx, t)->marks[2]; }
+
+/* Checks one finished run; NULL when everything held, else what did not. */
+static char *check_run(const Interp *in, const IsaProgram *p, const HarnessOptions *h)
+{
+    GString *g = g_string_new(NULL);
+    InterpOutcome oc = interp_outcome(in);
+    guint sleepers = interp_futex_sleepers(in);
+    if (oc != INTERP_FINISHED && sleepers)
+        g_string_append_printf(g, "lost wake-up: %u thread%s asleep in futex_wait with no futex_wake to come "
+                               "(the run ended in %s); ", sleepers, sleepers == 1 ? "" : "s", interp_outcome_name(oc));
+    else if (oc != INTERP_FINISHED)
+        g_string_append_printf(g, "the run ended in %s; ", interp_outcome_name(oc));
+    RunEnd e = { p, h, interp_var, interp_state, interp_pc, interp_acquired, in };
+    check_counts(&e, oc == INTERP_FINISHED, g);
+    char *why = problems(g);
+    if (!why)
+        return NULL;
+    g_autofree char *states = interp_describe(in);
+    char *all = g_strdup_printf("%s\n%s", why, states);
+    g_free(why);
+    return all;
+}
+
+static gboolean verify_sampled(const IsaProgram *p, const HarnessOptions *h, const VerifyOptions *o,
+                               VerifyResult *r, GError **error)
+{
+    /* Generous: a fair schedule needs about threads x ops-per-acquisition steps per acquisition.
+     * Saturating: at the workload table's maxima the product passes 64 bits. */
+    guint64 bound = o->max_steps;
+    if (!bound) {
+        guint64 per = (guint64)h->threads * h->threads * (2000 + (guint64)h->cs_work + h->think);
+        bound = per && h->iterations > (G_MAXUINT64 - 2000000) / per ? G_MAXUINT64
+                                                                     : 2000000 + per * h->iterations;
+    }
+    r->ok = TRUE;
+    for (guint k = 0; k < o->seeds; k++) {
+        guint64 seed = o->first_seed + k;
+        InterpOptions io = { .threads = h->threads, .seed = seed, .max_steps = bound, .line_size = o->line_size };
+        g_autoptr(Interp) in = interp_new(p, &io, error);
+        if (!in)
+            return FALSE;
+        interp_run(in);
+        r->runs++;
+        r->steps += interp_steps(in);
+        r->max_readers = MAX(r->max_readers, interp_var(in, HARNESS_MAX_READERS));
+        char *why = check_run(in, p, h);
+        if (why) {
+            r->ok = FALSE;
+            r->failed_seed = seed;
+            r->failure = why;
+            break;
+        }
+    }
+    return TRUE;
+}
+
+/* ======================================================================= explored */
+
+typedef struct {
+    const ExploreWorld *w;
+    const ExploreState *s;
+} Explored;
+
+static uint64_t explored_var(const void *ctx, const char *name)
+{
+    const Explored *x = ctx;
+    int sym = isa_program_find_sym(x->w->p, name);
+    return sym < 0 ? 0 : explore_mem_load(x->w, x->s, isa_sym_addr(x->w->layout, (guint)sym, 0), 8);
+}
+static InterpThreadState explored_state(const void *ctx, guint t) { return ((const Explored *)ctx)->s->th[t].state; }
+static int32_t explored_pc(const void *ctx, guint t) { return ((const Explored *)ctx)->s->th[t].pc; }
+static uint64_t explored_acquired(const void *ctx, guint t) { return ((const Explored *)ctx)->s->th[t].marks[2]; }
+
+/* The end check of a state where every thread halted. */
+static char *explored_end(const ExploreWorld *w, const ExploreState *s, void *ctx)
+{
+    Explored x = { w, s };
+    RunEnd e = { w->p, ctx, explored_var, explored_state, explored_pc, explored_acquired, &x };
+    GString *g = g_string_new(NULL);
+    check_counts(&e, TRUE, g);
+    return problems(g);
+}
+
+static gboolean verify_explored(const IsaProgram *p, const HarnessOptions *h, const VerifyOptions *o,
+                                VerifyResult *r, GError **error)
+{
+    HarnessSection ws, rs;
+    harness_sections(p, &ws, &rs);
+    ExploreRegion regions[2];
+    guint n = 0;
+    if (ws.first >= 0)
+        regions[n++] = (ExploreRegion){ ws.first, ws.last, FALSE };
+    if (rs.first >= 0)
+        regions[n++] = (ExploreRegion){ rs.first, rs.last, TRUE };
+    ExploreOptions eo = {
+        .model = o->model, .threads = h->threads, .line_size = o->line_size, .sb_size = o->store_buffer,
+        .max_states = o->max_states, .max_memory = o->max_memory, .regions = regions, .nregions = n,
+        .end_check = explored_end, .ctx = (void *)h,
+    };
+    if (!explore_run(p, &eo, &r->explore, error))
+        return FALSE;
+    r->ok = r->explore.verdict == EXPLORE_VERIFIED;
+    r->max_readers = r->explore.max_shared;
+    return TRUE;
+}
+
+gboolean verify_lock(const char *lock_name, const char *lock_text, const VerifyOptions *o,
+                     VerifyResult *r, GError **error)
+{
+    memset(r, 0, sizeof *r);
+    HarnessOptions h;
+    workload_harness(&o->workload, &h);
+    h.release_stores = o->model && o->model->has_promises;
+    h.unrolled = h.release_stores;
+    g_autoptr(IsaProgram) p = harness_assemble(lock_name, lock_text, &h, o->target, o->lock_params, error);
+    if (!p)
+        return FALSE;
+    return o->model ? verify_explored(p, &h, o, r, error) : verify_sampled(p, &h, o, r, error);
+}
