@@ -22,17 +22,13 @@
 
 #include "cores/isa/isa.h"
 #include "cores/isa/isa_fault.h"
+#include "cores/isa/thread_step.h"
 
 #define INTERP_CALL_DEPTH ISA_CALL_DEPTH
 #define INTERP_BASE 0x10000   /* address of the program's memory; 0 stays an invalid pointer */
 
-typedef enum {
-    THREAD_RUNNABLE,
-    THREAD_WFE,        /* blocked in wfe, waiting for an event */
-    THREAD_FUTEX,      /* asleep in futex_wait, waiting for a futex_wake of its word */
-    THREAD_HALTED,
-    THREAD_FAULT,      /* a runtime error stopped it (see InterpThread.fault) */
-} InterpThreadState;
+/* A thread's run state (cores/isa/thread_step.h). */
+typedef IsaThreadState InterpThreadState;
 
 typedef enum {
     INTERP_RUNNING,    /* more steps to take */
@@ -43,18 +39,9 @@ typedef enum {
 } InterpOutcome;
 
 typedef struct {
-    InterpThreadState state;
-    int32_t pc;
-    uint64_t regs[ISA_NREG_SLOTS];
-    int32_t stack[INTERP_CALL_DEPTH];
-    guint depth;
-    gboolean monitor;            /* exclusive monitor armed (by ldx) */
-    gboolean has_ldx_line;
-    uint64_t ldx_line;           /* line of the last ldx */
-    gboolean event;              /* event register (sevl, sev, a write clearing the monitor) */
+    ISA_THREAD_HEAD;             /* state, pc, registers, call stack, monitor, event, marks,
+                                  * futex word (cores/isa/thread_step.h) */
     uint64_t steps;              /* ops executed */
-    uint64_t marks[4];           /* how many times mark 1..3 ran (index 0: any other N) */
-    uint64_t futex_addr;         /* THREAD_FUTEX: the word it sleeps on */
     uint64_t futex_seq;          /* THREAD_FUTEX: when it went to sleep (wake order) */
     uint64_t futex_sleeps;       /* futex_waits that slept */
     char *fault;                 /* the runtime error, when state == THREAD_FAULT */

@@ -120,10 +120,21 @@ typedef struct {
                             * register (rd), S source (a, then b), M memory operand, L label
                             * (target pc), Y variable (target: la's symbol), R optional thread
                             * register (rt), N count (n) */
+    gboolean is_private;   /* touches nothing another thread sees or changes: ALU, la, branches,
+                            * calls, mark, work, pause, nop, sevl, halt (a model may run it at
+                            * once, with no scheduling point) */
+    gboolean is_atomic_step; /* acts on memory or on other threads as one atomic step, which a
+                              * store-buffer model runs only with an empty buffer: the
+                              * read-modify-writes, ldx, stx and the futex ops */
+    gboolean falls_through;  /* may go on to pc + 1 (all but jmp, call, ret, halt; a call comes
+                              * back there, but only after the callee) */
 } IsaOpInfo;
 extern const IsaOpInfo isa_op_info[OP__COUNT];
 static inline gboolean isa_op_is_rmw(IsaOp op) { return isa_op_info[op].is_atomic; }
 static inline gboolean isa_op_writes_at_head(IsaOp op) { return isa_op_info[op].writes_at_head; }
+static inline gboolean isa_op_is_private(IsaOp op) { return isa_op_info[op].is_private; }
+static inline gboolean isa_op_is_atomic_step(IsaOp op) { return isa_op_info[op].is_atomic_step; }
+static inline gboolean isa_op_falls_through(IsaOp op) { return isa_op_info[op].falls_through; }
 /* Whether the op's `target` is a pc (it takes a label). */
 static inline gboolean isa_op_has_label(IsaOp op) { return strchr(isa_op_info[op].operands, 'L') != NULL; }
 static inline gboolean isa_op_on_arch(IsaOp op, Arch a)

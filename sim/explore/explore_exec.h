@@ -1,7 +1,6 @@
-/* How each op acts on an explorer state: the reference interpreter's semantics
- * (cores/isa/interp.h: call stack, `stx` and the exclusive monitor, events and `wfe`, the futex
- * ops, faults), on a state a search can copy and hash, with every value computed by
- * cores/isa/isa_exec.h.  Plain loads and stores go through the model (ExploreModel.load,
+/* How each op acts on an explorer state: the reference interpreter's semantics, written once in
+ * cores/isa/thread_step.h (call stack, `stx` and the exclusive monitor, events and `wfe`, the
+ * futex ops, faults), on a state a search can copy and hash.  Plain loads and stores go through the model (ExploreModel.load,
  * .store); every other memory access acts on memory, at the point the model enables it. */
 #ifndef QSIM_EXPLORE_EXEC_H
 #define QSIM_EXPLORE_EXEC_H
@@ -27,11 +26,10 @@ void explore_mem_store(const ExploreWorld *w, ExploreState *s, guint t, uint64_t
 uint64_t explore_mem_read(const ExploreWorld *w, const ExploreState *s, uint64_t addr, unsigned size,
                           ExploreNote *note);
 
-/* The ops that never touch what other threads see: ALU, `la`, branches, calls, `mark`, `work`,
- * `pause`, `nop`, `sevl`, `halt`. */
+/* The ops that never touch what other threads see (the op table's is_private). */
 gboolean explore_op_is_private(const IsaInsn *i);
 /* The ops that act on memory or on other threads as one atomic step, which TSO runs only with an
- * empty store buffer: the read-modify-writes, ldx/stx, the futex ops, wfe and sev. */
+ * empty store buffer (the op table's is_atomic_step). */
 gboolean explore_op_is_atomic_step(const IsaInsn *i);
 
 #endif

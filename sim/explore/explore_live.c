@@ -33,10 +33,9 @@ static uint32_t live_out(const IsaProgram *p, const uint32_t *live, guint pc, ui
     const IsaInsn *i = &g_array_index(p->insns, IsaInsn, pc);
     guint n = p->insns->len;
     uint32_t out = 0;
-    gboolean falls = i->op != OP_JMP && i->op != OP_CALL && i->op != OP_RET && i->op != OP_HALT;
-    if (falls && pc + 1 < n)
+    if (isa_op_falls_through(i->op) && pc + 1 < n)
         out |= live[pc + 1];
-    if ((i->op == OP_BR || i->op == OP_JMP || i->op == OP_CALL) && i->target >= 0 && (guint)i->target < n)
+    if (isa_op_has_label(i->op) && i->target >= 0 && (guint)i->target < n)
         out |= live[i->target];
     if (i->op == OP_RET)
         out |= returns;

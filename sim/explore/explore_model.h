@@ -5,8 +5,8 @@
  * al., PLDI 2019) is one more file and one more row in explore_models[], with its own section
  * of the state (explore_state.h).
  *
- * What every op computes is written once, in cores/isa/isa_exec.h, and how each op acts on the
- * state once, in explore_exec.c; a model decides only where a plain load reads from, where a
+ * What every op computes and how it acts on a thread is written once, in cores/isa/thread_step.h
+ * (the interpreter runs the same step), and how it reaches the state once, in explore_exec.c; a model decides only where a plain load reads from, where a
  * plain store goes, when an op may run, and what other moves there are (a drain). */
 #ifndef QSIM_EXPLORE_MODEL_H
 #define QSIM_EXPLORE_MODEL_H

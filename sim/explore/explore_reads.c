@@ -51,9 +51,11 @@ static Val result(const IsaInsn *i, const Val *regs)
     }
 }
 
+/* A load, or an op acting on memory in one atomic step (stx among them: its outcome hangs on
+ * the line it names). */
 static gboolean reads_memory(IsaOp op)
 {
-    return isa_op_info[op].is_load || isa_op_is_rmw(op) || op == OP_STX || isa_op_info[op].is_syscall;
+    return isa_op_info[op].is_load || isa_op_is_atomic_step(op);
 }
 
 /* The pcs control may go to after pc; at most `cap`.  `ret`: the op after every call, or
@@ -69,10 +71,10 @@ static guint successors(const IsaProgram *p, guint pc, gboolean within, guint *o
                 out[k++] = c + 1;
         return k;
     }
-    gboolean falls = i->op != OP_JMP && (i->op != OP_CALL || within) && i->op != OP_HALT;
+    gboolean falls = isa_op_falls_through(i->op) || (i->op == OP_CALL && within);
     if (falls && pc + 1 < n)
         out[k++] = pc + 1;
-    if ((i->op == OP_BR || i->op == OP_JMP || i->op == OP_CALL) && i->target >= 0 && (guint)i->target < n)
+    if (isa_op_has_label(i->op) && i->target >= 0 && (guint)i->target < n)
         out[k++] = (guint)i->target;
     return k;
 }

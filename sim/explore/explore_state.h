@@ -34,6 +34,7 @@
 #include "cores/isa/isa.h"
 #include "cores/isa/interp.h"
 #include "cores/isa/isa_fault.h"
+#include "cores/isa/thread_step.h"
 #include "sim/explore/explore_reads.h"
 
 #define EXPLORE_ERROR (explore_error_quark())
@@ -55,17 +56,8 @@ typedef struct {
 } ExploreStore;
 
 typedef struct {
-    InterpThreadState state;
-    int32_t pc;
-    uint64_t regs[ISA_NREG_SLOTS];
-    int32_t stack[ISA_CALL_DEPTH];
-    guint depth;
-    gboolean monitor;          /* exclusive monitor armed (by ldx) */
-    gboolean has_ldx_line;
-    uint64_t ldx_line;         /* the line of the last ldx (address / line size) */
-    gboolean event;            /* event register */
-    uint64_t marks[4];
-    uint64_t futex_addr;       /* THREAD_FUTEX: the word it sleeps on */
+    ISA_THREAD_HEAD;           /* state, pc, registers, call stack, monitor, event, marks, futex
+                                * word (cores/isa/thread_step.h): what the thread step acts on */
     guint futex_rank;          /* THREAD_FUTEX: 0 for the one asleep longest among all sleepers */
     guint nbuf;                /* store buffer: buf[0] oldest */
     ExploreStore buf[EXPLORE_SB_MAX];
