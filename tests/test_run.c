@@ -9,6 +9,7 @@
 #include "tests/run_qsim.h"
 #include "tests/temp_files.h"
 #include "tests/skip.h"
+#include "tests/report_keys.h"
 
 static const char *const locks[] = { "tas", "ttas", "ticket", "mcs", "clh", "qspin", "qspin-cmpxchg", "qrwlock" };
 static const char *const arch_configs[] = { "haswell", "neoverse-n1" };
@@ -199,14 +200,6 @@ START_TEST(test_cli_formats)
 }
 END_TEST
 
-static double member_double(JsonObject *o, const char *path)
-{
-    g_auto(GStrv) parts = g_strsplit(path, ".", -1);
-    for (guint i = 0; parts[i + 1]; i++)
-        o = json_object_get_object_member(o, parts[i]);
-    return json_object_get_double_member(o, parts[g_strv_length(parts) - 1]);
-}
-
 /* A comparison as one document: `labels`, both whole reports, and b/a of every number. */
 static void assert_compare_json(const char *out, const char *la, const char *lb)
 {
@@ -222,9 +215,9 @@ static void assert_compare_json(const char *out, const char *la, const char *lb)
     ck_assert(json_object_has_member(a, "mutual_exclusion") && json_object_has_member(b, "mutual_exclusion"));
     static const char *const numbers[] = { "acquisitions", "cycles_per_acquisition", "latency.mean", "fairness.max" };
     for (guint i = 0; i < G_N_ELEMENTS(numbers); i++) {
-        double x = member_double(a, numbers[i]), y = member_double(b, numbers[i]);
+        double x = report_key_double(a, numbers[i]), y = report_key_double(b, numbers[i]);
         ck_assert_msg(x != 0, "%s", numbers[i]);
-        ck_assert_double_eq_tol(member_double(r, numbers[i]), y / x, 1e-9);
+        ck_assert_double_eq_tol(report_key_double(r, numbers[i]), y / x, 1e-9);
     }
     ck_assert(!json_object_has_member(r, "lock")); /* strings have no ratio */
 }
@@ -475,14 +468,6 @@ static const struct {
     { "run --config haswell --lock qspin --threads 4 --duration 60000 --warmup 20000 --format json", "lock_word qnode" },
 };
 
-static gint64 member_at(JsonObject *o, const char *path)
-{
-    g_auto(GStrv) parts = g_strsplit(path, ".", -1);
-    for (guint i = 0; parts[i + 1]; i++)
-        o = json_object_get_object_member(o, parts[i]);
-    return json_object_get_int_member(o, parts[g_strv_length(parts) - 1]);
-}
-
 START_TEST(test_per_variable_counters)
 {
     g_autofree char *out = NULL;
@@ -505,15 +490,16 @@ START_TEST(test_per_variable_counters)
         g_autoptr(GList) names = json_object_get_members(vars);
         for (GList *l = names; l; l = l->next)
             sum += json_object_get_int_member(json_object_get_object_member(vars, l->data), sums[k].var);
-        ck_assert_msg(sum == member_at(r, sums[k].total), "%s: variables' %s add to %" G_GINT64_FORMAT ", %s is %"
-                      G_GINT64_FORMAT, var_cases[_i].line, sums[k].var, sum, sums[k].total, member_at(r, sums[k].total));
+        gint64 total = report_key_int(r, sums[k].total);
+        ck_assert_msg(sum == total, "%s: variables' %s add to %" G_GINT64_FORMAT ", %s is %" G_GINT64_FORMAT,
+                      var_cases[_i].line, sums[k].var, sum, sums[k].total, total);
     }
     /* the lock's lines are the lock's groups summed */
     gint64 lock_rfo = 0;
     g_auto(GStrv) groups = g_strsplit(named, " ", -1);
     for (guint g = 0; groups[g]; g++)
         lock_rfo += json_object_get_int_member(json_object_get_object_member(vars, groups[g]), "rfo");
-    ck_assert_int_eq(lock_rfo, member_at(r, "coherence.lock_lines.rfo"));
+    ck_assert_int_eq(lock_rfo, report_key_int(r, "coherence.lock_lines.rfo"));
 }
 END_TEST
 

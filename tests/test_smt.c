@@ -13,6 +13,7 @@
 #include "sim/workload/placement.h"
 #include "sim/run/run.h"
 #include "sim/base/report.h"
+#include "tests/report_keys.h"
 
 /* ---------------------------------------------------------------- placement */
 
@@ -122,15 +123,6 @@ static JsonObject *run_json(const char *config, const char *lock, guint threads,
     return json_node_get_object(r->report);
 }
 
-static gint64 member(JsonObject *o, const char *path)
-{
-    g_auto(GStrv) parts = g_strsplit(path, ".", -1);
-    guint n = g_strv_length(parts);
-    for (guint i = 0; i + 1 < n; i++)
-        o = json_object_get_object_member(o, parts[i]);
-    return json_object_get_int_member(o, parts[n - 1]);
-}
-
 /* ttas on the two threads of one core: after the first miss the lock's line stays in their L1,
  * one agent to the protocol: no transfer, no snoop, no invalidation between them; on two cores
  * (fill) every hand-over moves it. */
@@ -138,24 +130,25 @@ START_TEST(test_siblings_are_one_agent)
 {
     RunResult r, f;
     JsonObject *o = run_json("haswell", "ttas", 2, "smt", NULL, 0, &r);
-    ck_assert_int_eq(member(o, "coherence.lock_line.c2c_transfers"), 0);
-    ck_assert_int_eq(member(o, "coherence.lock_line.invalidations"), 0);
-    ck_assert_int_le(member(o, "coherence.lock_line.rfo"), 1);
-    ck_assert_int_le(member(o, "coherence.lock_line.messages"), 3); /* the first miss: GetS, its data, Unblock */
-    ck_assert_int_eq(member(o, "memory_system.c2c_transfers"), 0);
+    ck_assert_int_eq(report_key_int(o, "coherence.lock_line.c2c_transfers"), 0);
+    ck_assert_int_eq(report_key_int(o, "coherence.lock_line.invalidations"), 0);
+    ck_assert_int_le(report_key_int(o, "coherence.lock_line.rfo"), 1);
+    /* the first miss: GetS, its data, Unblock */
+    ck_assert_int_le(report_key_int(o, "coherence.lock_line.messages"), 3);
+    ck_assert_int_eq(report_key_int(o, "memory_system.c2c_transfers"), 0);
     static const char *const snoops[] = { "Fwd-GetS", "Fwd-GetM", "Inv", "Inv-Ack", "Data(c2c)" };
     for (guint i = 0; i < G_N_ELEMENTS(snoops); i++) {
         g_autofree char *path = g_strdup_printf("coherence.messages.%s", snoops[i]);
-        ck_assert_msg(member(o, path) == 0, "%s", snoops[i]);
+        ck_assert_msg(report_key_int(o, path) == 0, "%s", snoops[i]);
     }
     /* The report says which threads shared a core. */
     JsonArray *sib = json_object_get_array_member(o, "smt_siblings");
     ck_assert_uint_eq(json_array_get_length(sib), 1);
     ck_assert_int_eq(json_object_get_int_member(json_array_get_object_element(sib, 0), "core"), 0);
     ck_assert_str_eq(json_object_get_string_member(json_array_get_object_element(sib, 0), "threads"), "0+1");
-    ck_assert_int_gt(member(o, "cores_summed.smt_stage_waits"), 0);
+    ck_assert_int_gt(report_key_int(o, "cores_summed.smt_stage_waits"), 0);
     JsonObject *fo = run_json("haswell", "ttas", 2, "fill", NULL, 0, &f);
-    ck_assert_int_gt(member(fo, "coherence.lock_line.c2c_transfers"), 100);
+    ck_assert_int_gt(report_key_int(fo, "coherence.lock_line.c2c_transfers"), 100);
     ck_assert_uint_eq(json_array_get_length(json_object_get_array_member(fo, "smt_siblings")), 0);
     run_result_clear(&r);
     run_result_clear(&f);
@@ -169,17 +162,17 @@ START_TEST(test_sibling_clears_follow_rollback)
 {
     RunResult c, p, n;
     JsonObject *co = run_json("haswell", "ttas", 2, "smt", NULL, 100, &c);
-    gint64 sib = member(co, "machine_clears.sibling");
+    gint64 sib = report_key_int(co, "machine_clears.sibling");
     ck_assert_int_gt(sib, 100);
-    ck_assert_int_eq(sib, member(co, "machine_clears.memory_ordering"));
-    ck_assert_int_eq(sib, member(co, "cores_summed.machine_clears_sibling"));
+    ck_assert_int_eq(sib, report_key_int(co, "machine_clears.memory_ordering"));
+    ck_assert_int_eq(sib, report_key_int(co, "cores_summed.machine_clears_sibling"));
     const char *const precise[] = { "core.rollback=precise", NULL };
     JsonObject *po = run_json("haswell", "ttas", 2, "smt", precise, 100, &p);
-    ck_assert_int_le(member(po, "machine_clears.sibling"), sib);
+    ck_assert_int_le(report_key_int(po, "machine_clears.sibling"), sib);
     const char *const none[] = { "core.rollback=none", NULL };
     JsonObject *no = run_json("haswell", "ttas", 2, "smt", none, 100, &n);
-    ck_assert_int_eq(member(no, "machine_clears.sibling"), 0);
-    ck_assert_int_eq(member(no, "machine_clears.memory_ordering"), 0);
+    ck_assert_int_eq(report_key_int(no, "machine_clears.sibling"), 0);
+    ck_assert_int_eq(report_key_int(no, "machine_clears.memory_ordering"), 0);
     run_result_clear(&c);
     run_result_clear(&p);
     run_result_clear(&n);
@@ -192,10 +185,10 @@ START_TEST(test_locked_rmw_holds_against_sibling)
 {
     RunResult h, z;
     JsonObject *ho = run_json("haswell", "tas", 2, "smt", NULL, 0, &h);
-    ck_assert_int_gt(member(ho, "memory_system.sibling_hold_wait_cycles"), 0);
+    ck_assert_int_gt(report_key_int(ho, "memory_system.sibling_hold_wait_cycles"), 0);
     const char *const nohold[] = { "core.lock_hold_cycles=0", NULL };
     JsonObject *zo = run_json("haswell", "tas", 2, "smt", nohold, 0, &z);
-    ck_assert_int_eq(member(zo, "memory_system.sibling_hold_wait_cycles"), 0);
+    ck_assert_int_eq(report_key_int(zo, "memory_system.sibling_hold_wait_cycles"), 0);
     run_result_clear(&h);
     run_result_clear(&z);
 }
@@ -209,8 +202,8 @@ START_TEST(test_wfe_hears_the_sibling)
     const char *const sets[] = { "topology.threads_per_core=2", NULL };
     RunResult r;
     JsonObject *o = run_json("neoverse-n1", "ttas", 2, "smt", sets, 0, &r);
-    ck_assert_int_gt(member(o, "cores_summed.wfe_wake_monitor"), 0);
-    ck_assert_int_eq(member(o, "coherence.lock_line.c2c_transfers"), 0);
+    ck_assert_int_gt(report_key_int(o, "cores_summed.wfe_wake_monitor"), 0);
+    ck_assert_int_eq(report_key_int(o, "coherence.lock_line.c2c_transfers"), 0);
     run_result_clear(&r);
 }
 END_TEST
