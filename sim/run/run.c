@@ -676,22 +676,15 @@ static JsonNode *report_run(const RunOptions *o, RunWiring *w, const RunJudgemen
     JsonObject *vars = run_vars_report(w->vars, w->ms, w->m, &lock_lines, &lock_names);
     groups[RUN_GROUP_LOCK_LINES].stats = &lock_lines;
     groups[RUN_GROUP_OS].stats = os ? &os_st : NULL;
-    /* The lock's `.param` values as run, for a lock that has any; on an SMT machine, which
-     * threads shared a core. */
-    JsonObject *identity = NULL;
-    if (o->scenario) {
-        identity = json_object_new();
+    /* The identity's members of the runner's own, each added to the one object (an empty one
+     * adds nothing): a scenario says so; on an SMT machine, which threads shared a core; the
+     * lock's `.param` values as run, for a lock that has any. */
+    JsonObject *identity = json_object_new();
+    if (o->scenario)
         json_object_set_string_member(identity, "harness", "scenario");
-    }
-    if (w->cfg->topology.threads_per_core > 1) {
-        if (!identity)
-            identity = json_object_new();
-        identity = json_object_new();
+    if (w->cfg->topology.threads_per_core > 1)
         json_object_set_array_member(identity, "smt_siblings", smt_siblings(w->cfg, w->cores, o->workload.threads));
-    }
     if (w->prog->params && w->prog->params->len) {
-        if (!identity)
-            identity = json_object_new();
         JsonObject *params = json_object_new();
         for (guint i = 0; i < w->prog->params->len; i++) {
             const IsaParam *prm = &g_array_index(w->prog->params, IsaParam, i);
@@ -753,8 +746,7 @@ static JsonNode *report_run(const RunOptions *o, RunWiring *w, const RunJudgemen
         .extra = { [RUN_REPORT_IDENTITY] = identity, [RUN_REPORT_END] = end },
     };
     JsonNode *report = run_report_build(&in);
-    if (identity)
-        json_object_unref(identity);
+    json_object_unref(identity);
     if (end)
         json_object_unref(end);
     mem_stats_clear(&memory);
