@@ -15,6 +15,7 @@
 #include "sim/run/run.h"
 #include "sim/base/report.h"
 #include "tests/temp_files.h"
+#include "tests/report_keys.h"
 
 static const char *srcdir(void)
 {
@@ -221,11 +222,7 @@ static gboolean run_lock(const char *lock, const char *lock_file, const char *co
 
 static gint64 report_int(JsonNode *report, const char *path)
 {
-    JsonObject *o = json_node_get_object(report);
-    g_auto(GStrv) parts = g_strsplit(path, ".", -1);
-    for (guint i = 0; parts[i + 1]; i++)
-        o = json_object_get_object_member(o, parts[i]);
-    return json_object_get_int_member(o, parts[g_strv_length(parts) - 1]);
+    return report_key_int(json_node_get_object(report), path);
 }
 
 /* Slices short enough that threads take turns within a short run. */

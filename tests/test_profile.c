@@ -9,16 +9,9 @@
 #include "sim/report/run_profile.h"
 #include "sim/base/report.h"
 #include "tests/run_qsim.h"
+#include "tests/report_keys.h"
 
 /* ---- helpers ---- */
-
-static gint64 member(JsonObject *o, const char *path)
-{
-    g_auto(GStrv) parts = g_strsplit(path, ".", -1);
-    for (guint i = 0; parts[i + 1]; i++)
-        o = json_object_get_object_member(o, parts[i]);
-    return json_object_get_int_member(o, parts[g_strv_length(parts) - 1]);
-}
 
 static guint64 column_sum(JsonArray *p, const char *key)
 {
@@ -52,18 +45,19 @@ static void assert_sums(JsonObject *rep, const char *what)
     ck_assert_msg(json_object_has_member(rep, "profile"), "%s: no profile", what);
     JsonArray *p = json_object_get_array_member(rep, "profile");
     ck_assert_uint_gt(json_array_get_length(p), 10);
-    ck_assert_msg(column_sum(p, "executions") == (guint64)member(rep, "sim_instructions"), "%s: executions %"
+    ck_assert_msg(column_sum(p, "executions") == (guint64)report_key_int(rep, "sim_instructions"), "%s: executions %"
                   G_GUINT64_FORMAT " != %" G_GINT64_FORMAT, what, column_sum(p, "executions"),
-                  member(rep, "sim_instructions"));
-    ck_assert_uint_eq(column_sum(p, "clears"), (guint64)member(rep, "machine_clears.memory_ordering"));
+                  report_key_int(rep, "sim_instructions"));
+    ck_assert_uint_eq(column_sum(p, "clears"), (guint64)report_key_int(rep, "machine_clears.memory_ordering"));
     ck_assert_uint_eq(column_sum(p, "failed_cas"),
-                      (guint64)(member(rep, "cores_summed.cas_failed") + member(rep, "cores_summed.llsc_failures")));
-    ck_assert_uint_eq(column_sum(p, "pause_cycles"), (guint64)(member(rep, "cores_summed.paused_cycles") +
-                                                               member(rep, "cores_summed.wfe_sleep_cycles")));
-    ck_assert_uint_eq(column_sum(p, "misses"), (guint64)member(rep, "memory_system.l1_misses"));
-    ck_assert_uint_eq(column_sum(p, "rfos"), (guint64)member(rep, "coherence.rfo"));
+                      (guint64)(report_key_int(rep, "cores_summed.cas_failed") +
+                                report_key_int(rep, "cores_summed.llsc_failures")));
+    ck_assert_uint_eq(column_sum(p, "pause_cycles"), (guint64)(report_key_int(rep, "cores_summed.paused_cycles") +
+                                                               report_key_int(rep, "cores_summed.wfe_sleep_cycles")));
+    ck_assert_uint_eq(column_sum(p, "misses"), (guint64)report_key_int(rep, "memory_system.l1_misses"));
+    ck_assert_uint_eq(column_sum(p, "rfos"), (guint64)report_key_int(rep, "coherence.rfo"));
     /* each core's oldest op is at most one at a time, and some op almost always */
-    guint64 head = column_sum(p, "head_cycles"), cycles = (guint64)member(rep, "cores_summed.cycles");
+    guint64 head = column_sum(p, "head_cycles"), cycles = (guint64)report_key_int(rep, "cores_summed.cycles");
     ck_assert_msg(head <= cycles && head >= cycles / 2, "%s: head cycles %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT,
                   what, head, cycles);
     ck_assert_uint_gt(column_sum(p, "executions"), 0);
@@ -208,9 +202,9 @@ START_TEST(test_counts_land_on_their_line)
     ck_assert_uint_eq((guint64)json_object_get_int_member(ld, "clears"), lock_clears);
     /* every failed CAS of the run is the lock's one cas; every pause cycle its one pause */
     ck_assert_int_gt(json_object_get_int_member(cas, "failed_cas"), 0);
-    ck_assert_int_eq(json_object_get_int_member(cas, "failed_cas"), member(rep, "atomics.failed_cas"));
+    ck_assert_int_eq(json_object_get_int_member(cas, "failed_cas"), report_key_int(rep, "atomics.failed_cas"));
     ck_assert_int_gt(json_object_get_int_member(pause, "pause_cycles"), 0);
-    ck_assert_int_eq(json_object_get_int_member(pause, "pause_cycles"), member(rep, "paused_cycles"));
+    ck_assert_int_eq(json_object_get_int_member(pause, "pause_cycles"), report_key_int(rep, "paused_cycles"));
     /* each acquisition is one successful cas and one release; the cas is an RFO, a locked op
      * waits at the head */
     ck_assert_int_eq(json_object_get_int_member(cas, "executions") - json_object_get_int_member(cas, "failed_cas"),
@@ -254,7 +248,7 @@ START_TEST(test_arm64_llsc_failures_land_on_stx)
     JsonArray *p = json_object_get_array_member(rep, "profile");
     JsonObject *stx = row_at(p, path, 7);
     ck_assert(stx);
-    ck_assert_int_eq(json_object_get_int_member(stx, "failed_cas"), member(rep, "cores_summed.llsc_failures"));
+    ck_assert_int_eq(json_object_get_int_member(stx, "failed_cas"), report_key_int(rep, "cores_summed.llsc_failures"));
     ck_assert_int_eq(json_object_get_int_member(stx, "executions") - json_object_get_int_member(stx, "failed_cas"),
                      300);
     assert_sums(rep, "llsc lock on neoverse-n1");

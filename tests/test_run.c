@@ -5,10 +5,12 @@
 #include <string.h>
 #include <glib/gstdio.h>
 #include "sim/run/run.h"
+#include "sim/workload/placement.h"
 #include "sim/base/report.h"
 #include "tests/run_qsim.h"
 #include "tests/temp_files.h"
 #include "tests/skip.h"
+#include "tests/report_keys.h"
 
 static const char *const locks[] = { "tas", "ttas", "ticket", "mcs", "clh", "qspin", "qspin-cmpxchg", "qrwlock" };
 static const char *const arch_configs[] = { "haswell", "neoverse-n1" };
@@ -199,14 +201,6 @@ START_TEST(test_cli_formats)
 }
 END_TEST
 
-static double member_double(JsonObject *o, const char *path)
-{
-    g_auto(GStrv) parts = g_strsplit(path, ".", -1);
-    for (guint i = 0; parts[i + 1]; i++)
-        o = json_object_get_object_member(o, parts[i]);
-    return json_object_get_double_member(o, parts[g_strv_length(parts) - 1]);
-}
-
 /* A comparison as one document: `labels`, both whole reports, and b/a of every number. */
 static void assert_compare_json(const char *out, const char *la, const char *lb)
 {
@@ -222,9 +216,9 @@ static void assert_compare_json(const char *out, const char *la, const char *lb)
     ck_assert(json_object_has_member(a, "mutual_exclusion") && json_object_has_member(b, "mutual_exclusion"));
     static const char *const numbers[] = { "acquisitions", "cycles_per_acquisition", "latency.mean", "fairness.max" };
     for (guint i = 0; i < G_N_ELEMENTS(numbers); i++) {
-        double x = member_double(a, numbers[i]), y = member_double(b, numbers[i]);
+        double x = report_key_double(a, numbers[i]), y = report_key_double(b, numbers[i]);
         ck_assert_msg(x != 0, "%s", numbers[i]);
-        ck_assert_double_eq_tol(member_double(r, numbers[i]), y / x, 1e-9);
+        ck_assert_double_eq_tol(report_key_double(r, numbers[i]), y / x, 1e-9);
     }
     ck_assert(!json_object_has_member(r, "lock")); /* strings have no ratio */
 }
@@ -475,14 +469,6 @@ static const struct {
     { "run --config haswell --lock qspin --threads 4 --duration 60000 --warmup 20000 --format json", "lock_word qnode" },
 };
 
-static gint64 member_at(JsonObject *o, const char *path)
-{
-    g_auto(GStrv) parts = g_strsplit(path, ".", -1);
-    for (guint i = 0; parts[i + 1]; i++)
-        o = json_object_get_object_member(o, parts[i]);
-    return json_object_get_int_member(o, parts[g_strv_length(parts) - 1]);
-}
-
 START_TEST(test_per_variable_counters)
 {
     g_autofree char *out = NULL;
@@ -505,15 +491,174 @@ START_TEST(test_per_variable_counters)
         g_autoptr(GList) names = json_object_get_members(vars);
         for (GList *l = names; l; l = l->next)
             sum += json_object_get_int_member(json_object_get_object_member(vars, l->data), sums[k].var);
-        ck_assert_msg(sum == member_at(r, sums[k].total), "%s: variables' %s add to %" G_GINT64_FORMAT ", %s is %"
-                      G_GINT64_FORMAT, var_cases[_i].line, sums[k].var, sum, sums[k].total, member_at(r, sums[k].total));
+        gint64 total = report_key_int(r, sums[k].total);
+        ck_assert_msg(sum == total, "%s: variables' %s add to %" G_GINT64_FORMAT ", %s is %" G_GINT64_FORMAT,
+                      var_cases[_i].line, sums[k].var, sum, sums[k].total, total);
     }
     /* the lock's lines are the lock's groups summed */
     gint64 lock_rfo = 0;
     g_auto(GStrv) groups = g_strsplit(named, " ", -1);
     for (guint g = 0; groups[g]; g++)
         lock_rfo += json_object_get_int_member(json_object_get_object_member(vars, groups[g]), "rfo");
-    ck_assert_int_eq(lock_rfo, member_at(r, "coherence.lock_lines.rfo"));
+    ck_assert_int_eq(lock_rfo, report_key_int(r, "coherence.lock_lines.rfo"));
+}
+END_TEST
+
+/* ---- the headline and warnings, from the run's figures ---- */
+
+/* The figures of a made-up run of `lock` on teaching: 2 writers, 100 acquisitions in 5000 cycles. */
+static RunHeadline made_up(const char *lock)
+{
+    RunHeadline h = {
+        .lock = g_strdup(lock), .config = g_strdup("teaching"), .arch = "x86", .data = g_strdup("separate-line"),
+        .threads = 2, .cycles = 5000, .acquisitions = 100, .longest_streak = 3, .mutual_exclusion = TRUE,
+        .lock_lines = g_strdup("lock_word qnode"), .memory_ordering_clears = 50, .paused_cycles = 1000,
+        .atomics = 200, .failed_cas = 20, .atomic_cycles = 3000, .lock_lines_rfo = 150,
+        .lock_lines_invalidations = 120, .lock_lines_l1_misses = 180,
+    };
+    h.thread_acquisitions = g_new0(guint64, h.threads);
+    h.thread_acquisitions[0] = h.thread_acquisitions[1] = 50;
+    return h;
+}
+
+static void assert_headline(const RunHeadline *h, const char *want)
+{
+    g_autofree char *got = run_headline(h);
+    ck_assert_str_eq(got, want);
+}
+
+/* The headline says what the figures say, and nothing else: a lock's cost, a verdict, an
+ * unfinished run, a scenario's iterations. */
+START_TEST(test_headline_from_figures)
+{
+    RunHeadline h = made_up("mcs");
+    assert_headline(&h, "mcs on teaching (x86), 2 threads, separate-line data: 50.0 cycles per acquisition\n"
+                        "  per acquisition: 0.50 memory-ordering machine clears, 1.50 RFOs and 1.20 invalidations of "
+                        "the lock's lines (lock_word, qnode), 2.00 atomics (0.20 failed CAS), 30.0 atomic cycles, "
+                        "10.0 paused cycles\n\n");
+    h.mutual_exclusion = FALSE;
+    g_autofree char *violated = run_headline(&h);
+    ck_assert_msg(g_str_has_suffix(strtok(violated, "\n"), "50.0 cycles per acquisition  ** MUTUAL EXCLUSION "
+                                                           "VIOLATED **"), "%s", violated);
+    h.stalled = TRUE;
+    g_autofree char *stalled = run_headline(&h);
+    ck_assert_msg(strstr(stalled, ": STALLED after 5000 cycles and 100 acquisitions (an unfinished run"), "%s",
+                  stalled);
+    h.stalled = FALSE;
+    h.mutual_exclusion = TRUE;
+    h.acquisitions = 0;
+    g_autofree char *none = run_headline(&h);
+    ck_assert_msg(strstr(none, ": no acquisition in the measured window\n"), "%s", none);
+    run_headline_clear(&h);
+    h = made_up("ping-pong");
+    h.scenario = TRUE;
+    h.mutual_exclusion = FALSE; /* a scenario has no such verdict: it says nothing of it */
+    assert_headline(&h, "scenario ping-pong on teaching (x86), 2 threads, no lock: 50.0 cycles per iteration\n"
+                        "  per iteration: 0.50 memory-ordering machine clears, 1.50 RFOs and 1.20 invalidations of "
+                        "the scenario's lines (lock_word, qnode), 1.80 L1 misses of them, 10.0 paused cycles\n\n");
+    h.faulted = TRUE;
+    g_autofree char *faulted = run_headline(&h);
+    ck_assert_msg(g_str_has_prefix(faulted, "scenario ping-pong on teaching (x86), 2 threads, no lock: UNFINISHED "
+                                            "after 5000 cycles and 100 iterations\n"), "%s", faulted);
+    run_headline_clear(&h);
+}
+END_TEST
+
+/* Warnings only without timing noise: a long streak of one thread's, or (fixed time) a writer
+ * that never acquired. */
+START_TEST(test_warnings_from_figures)
+{
+    RunHeadline h = made_up("ttas");
+    g_autoptr(GPtrArray) none = run_warnings(&h);
+    ck_assert_uint_eq(none->len, 0);
+    h.longest_streak = 50;
+    g_autoptr(GPtrArray) streak = run_warnings(&h);
+    ck_assert_uint_eq(streak->len, 1);
+    ck_assert_msg(g_str_has_prefix(streak->pdata[0], "one thread acquired the lock 50 times in a row (of 100 "
+                                                     "acquisitions)"), "%s", (char *)streak->pdata[0]);
+    h.jitter = 50;
+    g_autoptr(GPtrArray) noisy = run_warnings(&h);
+    ck_assert_uint_eq(noisy->len, 0);
+    h.jitter = 0;
+    h.fixed_time = TRUE;
+    h.thread_acquisitions[1] = 0;
+    g_autoptr(GPtrArray) starved = run_warnings(&h);
+    ck_assert_uint_eq(starved->len, 1);
+    ck_assert_msg(g_str_has_prefix(starved->pdata[0], "thread 1 never acquired the lock in the measured window"), "%s",
+                  (char *)starved->pdata[0]);
+    run_headline_clear(&h);
+}
+END_TEST
+
+/* A run's headline figures are its report's: the same counters, filled in one place. */
+static const struct {
+    const char *config, *lock, *scenario, *placement;
+    guint threads;
+    guint64 duration;
+} headline_runs[] = {
+    { "teaching", "ticket", NULL, "fill", 3, 0 },
+    { "haswell", "mcs", NULL, "smt", 4, 40000 },
+    { "neoverse-n1", "qspin", NULL, "fill", 2, 0 },
+    { "teaching", NULL, "false-sharing", "fill", 2, 0 },
+    { "haswell", NULL, "ping-pong", "smt", 2, 0 },
+};
+
+START_TEST(test_headline_is_the_report)
+{
+    RunOptions o;
+    run_options_init(&o);
+    o.config = headline_runs[_i].config;
+    o.lock = headline_runs[_i].lock;
+    o.scenario = headline_runs[_i].scenario;
+    o.workload.threads = headline_runs[_i].threads;
+    o.workload.iterations = 100;
+    o.workload.duration = headline_runs[_i].duration;
+    o.host_time = FALSE;
+    ck_assert(placement_parse(NULL, headline_runs[_i].placement, &o.workload.placement, NULL));
+    RunResult r;
+    g_autoptr(GError) err = NULL;
+    ck_assert_msg(run_simulation(&o, &r, &err), "%s", err ? err->message : "");
+    ck_assert_msg(r.ok, "%s", r.failure);
+    const RunHeadline *h = &r.headline;
+    JsonObject *rep = json_node_get_object(r.report);
+    ck_assert_str_eq(h->lock, report_key_string(rep, "lock"));
+    ck_assert_str_eq(h->config, report_key_string(rep, "config"));
+    ck_assert_str_eq(h->arch, report_key_string(rep, "arch"));
+    ck_assert_str_eq(h->data, report_key_string(rep, "data"));
+    ck_assert_int_eq(h->threads, report_key_int(rep, "threads"));
+    ck_assert_int_eq(h->jitter, report_key_int(rep, "jitter"));
+    ck_assert_int_eq(h->cycles, report_key_int(rep, "cycles"));
+    ck_assert_int_eq(h->acquisitions, report_key_int(rep, "acquisitions"));
+    for (guint t = 0; t < h->threads; t++) {
+        g_autofree char *key = g_strdup_printf("per_thread.%u.acquisitions", t);
+        ck_assert_int_eq(h->thread_acquisitions[t], report_key_int(rep, key));
+    }
+    ck_assert_int_eq(h->longest_streak, report_key_int(rep, "fairness.longest_streak"));
+    ck_assert_str_eq(h->lock_lines, report_key_string(rep, "lock_lines"));
+    ck_assert_int_eq(h->stalled, report_key_bool(rep, "stalled"));
+    ck_assert_int_eq(h->faulted, report_key_bool(rep, "faulted"));
+    if (h->scenario) {
+        ck_assert_str_eq(report_key_string(rep, "harness"), "scenario");
+        ck_assert(!json_object_has_member(rep, "mutual_exclusion"));
+    } else {
+        ck_assert(!json_object_has_member(rep, "harness"));
+        ck_assert_int_eq(h->mutual_exclusion, report_key_bool(rep, "mutual_exclusion"));
+        ck_assert_int_eq(h->halted_in_lock, report_key_bool(rep, "halted_in_lock"));
+    }
+    static const struct { gsize field; const char *key; } counters[] = {
+        { G_STRUCT_OFFSET(RunHeadline, memory_ordering_clears), "machine_clears.memory_ordering" },
+        { G_STRUCT_OFFSET(RunHeadline, paused_cycles), "paused_cycles" },
+        { G_STRUCT_OFFSET(RunHeadline, atomics), "atomics.count" },
+        { G_STRUCT_OFFSET(RunHeadline, failed_cas), "atomics.failed_cas" },
+        { G_STRUCT_OFFSET(RunHeadline, atomic_cycles), "atomics.cycles" },
+        { G_STRUCT_OFFSET(RunHeadline, lock_lines_rfo), "coherence.lock_lines.rfo" },
+        { G_STRUCT_OFFSET(RunHeadline, lock_lines_invalidations), "coherence.lock_lines.invalidations" },
+        { G_STRUCT_OFFSET(RunHeadline, lock_lines_l1_misses), "coherence.lock_lines.l1_misses" },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS(counters); i++)
+        ck_assert_msg(G_STRUCT_MEMBER(guint64, h, counters[i].field) == (guint64)report_key_int(rep, counters[i].key),
+                      "%s", counters[i].key);
+    run_result_clear(&r);
 }
 END_TEST
 
@@ -527,6 +672,9 @@ Suite *make_run_suite(void)
     tcase_add_test(tc, test_deterministic);
     tcase_add_test(tc, test_fixed_time_mode);
     tcase_add_test(tc, test_readers_and_writers);
+    tcase_add_test(tc, test_headline_from_figures);
+    tcase_add_test(tc, test_warnings_from_figures);
+    tcase_add_loop_test(tc, test_headline_is_the_report, 0, G_N_ELEMENTS(headline_runs));
     tcase_set_timeout(tc, 120);
     suite_add_tcase(s, tc);
     tc = tcase_create("command");

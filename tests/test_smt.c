@@ -13,6 +13,8 @@
 #include "sim/workload/placement.h"
 #include "sim/run/run.h"
 #include "sim/base/report.h"
+#include "tests/run_qsim.h"
+#include "tests/report_keys.h"
 
 /* ---------------------------------------------------------------- placement */
 
@@ -122,15 +124,6 @@ static JsonObject *run_json(const char *config, const char *lock, guint threads,
     return json_node_get_object(r->report);
 }
 
-static gint64 member(JsonObject *o, const char *path)
-{
-    g_auto(GStrv) parts = g_strsplit(path, ".", -1);
-    guint n = g_strv_length(parts);
-    for (guint i = 0; i + 1 < n; i++)
-        o = json_object_get_object_member(o, parts[i]);
-    return json_object_get_int_member(o, parts[n - 1]);
-}
-
 /* ttas on the two threads of one core: after the first miss the lock's line stays in their L1,
  * one agent to the protocol: no transfer, no snoop, no invalidation between them; on two cores
  * (fill) every hand-over moves it. */
@@ -138,24 +131,25 @@ START_TEST(test_siblings_are_one_agent)
 {
     RunResult r, f;
     JsonObject *o = run_json("haswell", "ttas", 2, "smt", NULL, 0, &r);
-    ck_assert_int_eq(member(o, "coherence.lock_line.c2c_transfers"), 0);
-    ck_assert_int_eq(member(o, "coherence.lock_line.invalidations"), 0);
-    ck_assert_int_le(member(o, "coherence.lock_line.rfo"), 1);
-    ck_assert_int_le(member(o, "coherence.lock_line.messages"), 3); /* the first miss: GetS, its data, Unblock */
-    ck_assert_int_eq(member(o, "memory_system.c2c_transfers"), 0);
+    ck_assert_int_eq(report_key_int(o, "coherence.lock_line.c2c_transfers"), 0);
+    ck_assert_int_eq(report_key_int(o, "coherence.lock_line.invalidations"), 0);
+    ck_assert_int_le(report_key_int(o, "coherence.lock_line.rfo"), 1);
+    /* the first miss: GetS, its data, Unblock */
+    ck_assert_int_le(report_key_int(o, "coherence.lock_line.messages"), 3);
+    ck_assert_int_eq(report_key_int(o, "memory_system.c2c_transfers"), 0);
     static const char *const snoops[] = { "Fwd-GetS", "Fwd-GetM", "Inv", "Inv-Ack", "Data(c2c)" };
     for (guint i = 0; i < G_N_ELEMENTS(snoops); i++) {
         g_autofree char *path = g_strdup_printf("coherence.messages.%s", snoops[i]);
-        ck_assert_msg(member(o, path) == 0, "%s", snoops[i]);
+        ck_assert_msg(report_key_int(o, path) == 0, "%s", snoops[i]);
     }
     /* The report says which threads shared a core. */
     JsonArray *sib = json_object_get_array_member(o, "smt_siblings");
     ck_assert_uint_eq(json_array_get_length(sib), 1);
     ck_assert_int_eq(json_object_get_int_member(json_array_get_object_element(sib, 0), "core"), 0);
     ck_assert_str_eq(json_object_get_string_member(json_array_get_object_element(sib, 0), "threads"), "0+1");
-    ck_assert_int_gt(member(o, "cores_summed.smt_stage_waits"), 0);
+    ck_assert_int_gt(report_key_int(o, "cores_summed.smt_stage_waits"), 0);
     JsonObject *fo = run_json("haswell", "ttas", 2, "fill", NULL, 0, &f);
-    ck_assert_int_gt(member(fo, "coherence.lock_line.c2c_transfers"), 100);
+    ck_assert_int_gt(report_key_int(fo, "coherence.lock_line.c2c_transfers"), 100);
     ck_assert_uint_eq(json_array_get_length(json_object_get_array_member(fo, "smt_siblings")), 0);
     run_result_clear(&r);
     run_result_clear(&f);
@@ -169,17 +163,17 @@ START_TEST(test_sibling_clears_follow_rollback)
 {
     RunResult c, p, n;
     JsonObject *co = run_json("haswell", "ttas", 2, "smt", NULL, 100, &c);
-    gint64 sib = member(co, "machine_clears.sibling");
+    gint64 sib = report_key_int(co, "machine_clears.sibling");
     ck_assert_int_gt(sib, 100);
-    ck_assert_int_eq(sib, member(co, "machine_clears.memory_ordering"));
-    ck_assert_int_eq(sib, member(co, "cores_summed.machine_clears_sibling"));
+    ck_assert_int_eq(sib, report_key_int(co, "machine_clears.memory_ordering"));
+    ck_assert_int_eq(sib, report_key_int(co, "cores_summed.machine_clears_sibling"));
     const char *const precise[] = { "core.rollback=precise", NULL };
     JsonObject *po = run_json("haswell", "ttas", 2, "smt", precise, 100, &p);
-    ck_assert_int_le(member(po, "machine_clears.sibling"), sib);
+    ck_assert_int_le(report_key_int(po, "machine_clears.sibling"), sib);
     const char *const none[] = { "core.rollback=none", NULL };
     JsonObject *no = run_json("haswell", "ttas", 2, "smt", none, 100, &n);
-    ck_assert_int_eq(member(no, "machine_clears.sibling"), 0);
-    ck_assert_int_eq(member(no, "machine_clears.memory_ordering"), 0);
+    ck_assert_int_eq(report_key_int(no, "machine_clears.sibling"), 0);
+    ck_assert_int_eq(report_key_int(no, "machine_clears.memory_ordering"), 0);
     run_result_clear(&c);
     run_result_clear(&p);
     run_result_clear(&n);
@@ -192,10 +186,10 @@ START_TEST(test_locked_rmw_holds_against_sibling)
 {
     RunResult h, z;
     JsonObject *ho = run_json("haswell", "tas", 2, "smt", NULL, 0, &h);
-    ck_assert_int_gt(member(ho, "memory_system.sibling_hold_wait_cycles"), 0);
+    ck_assert_int_gt(report_key_int(ho, "memory_system.sibling_hold_wait_cycles"), 0);
     const char *const nohold[] = { "core.lock_hold_cycles=0", NULL };
     JsonObject *zo = run_json("haswell", "tas", 2, "smt", nohold, 0, &z);
-    ck_assert_int_eq(member(zo, "memory_system.sibling_hold_wait_cycles"), 0);
+    ck_assert_int_eq(report_key_int(zo, "memory_system.sibling_hold_wait_cycles"), 0);
     run_result_clear(&h);
     run_result_clear(&z);
 }
@@ -209,8 +203,8 @@ START_TEST(test_wfe_hears_the_sibling)
     const char *const sets[] = { "topology.threads_per_core=2", NULL };
     RunResult r;
     JsonObject *o = run_json("neoverse-n1", "ttas", 2, "smt", sets, 0, &r);
-    ck_assert_int_gt(member(o, "cores_summed.wfe_wake_monitor"), 0);
-    ck_assert_int_eq(member(o, "coherence.lock_line.c2c_transfers"), 0);
+    ck_assert_int_gt(report_key_int(o, "cores_summed.wfe_wake_monitor"), 0);
+    ck_assert_int_eq(report_key_int(o, "coherence.lock_line.c2c_transfers"), 0);
     run_result_clear(&r);
 }
 END_TEST
@@ -407,6 +401,114 @@ START_TEST(test_per_thread_core_and_cpu)
 }
 END_TEST
 
+/* ---------------------------------------------------------------- what `qsim run` reports on SMT */
+
+static gint by_name(gconstpointer a, gconstpointer b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Every shipped config with SMT siblings, and teaching made SMT: the words that select each
+ * machine (`--config NAME [--set ...]`), NULL-terminated each. */
+static GPtrArray *smt_machines(void)
+{
+    GPtrArray *machines = g_ptr_array_new_with_free_func((GDestroyNotify)g_strfreev);
+    g_autofree char *dir = g_build_filename(test_srcdir(), "configs", NULL);
+    g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
+    ck_assert_msg(d, "no %s", dir);
+    g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
+    for (const char *f; (f = g_dir_read_name(d));)
+        if (g_str_has_suffix(f, ".yaml"))
+            g_ptr_array_add(names, g_strndup(f, strlen(f) - strlen(".yaml")));
+    g_ptr_array_sort(names, by_name);
+    for (guint i = 0; i < names->len; i++) {
+        g_autofree char *file = g_strconcat(names->pdata[i], ".yaml", NULL);
+        g_autofree char *path = g_build_filename(dir, file, NULL);
+        g_autoptr(GError) err = NULL;
+        g_autoptr(QsimConfig) c = config_load(path, NULL, &err);
+        ck_assert_msg(c, "%s: %s", path, err ? err->message : "");
+        if (c->topology.threads_per_core > 1)
+            g_ptr_array_add(machines, g_strdupv((char *[]){ "--config", names->pdata[i], NULL }));
+    }
+    ck_assert_msg(machines->len >= 1, "no shipped config has SMT siblings");
+    g_ptr_array_add(machines,
+                    g_strdupv((char *[]){ "--config", "teaching", "--set", "topology.threads_per_core=2", NULL }));
+    return machines;
+}
+
+/* One run of each harness, its threads on one core's two hardware threads where it places them. */
+static const struct {
+    const char *harness;         /* the report's `harness` member, or NULL: none (a lock) */
+    const char *args[9];
+    const char *headline;        /* how the text report begins */
+    gboolean lock_params;        /* the lock declares `.param`s: the report echoes them */
+} smt_harnesses[] = {
+    { NULL, { "--lock", "adaptive-mutex", "--threads", "2", "--placement", "smt", "--iterations", "50" },
+      "adaptive-mutex on ", TRUE },
+    { "scenario", { "--scenario", "ping-pong", "--placement", "smt" }, "scenario ping-pong on ", FALSE },
+    { "script", { "--script", "0:ld x, 1:st x, 0:ld x" }, "script on ", FALSE },
+};
+
+/* `qsim run` with `machine` and `harness`'s arguments, and `format` if not NULL: its exit status,
+ * and what it printed, which (stderr) says nothing of a library's assertion failing. */
+static int run_smt(char **machine, guint harness, const char *format, char **out)
+{
+    g_autoptr(GPtrArray) args = g_ptr_array_new();
+    g_ptr_array_add(args, "run");
+    for (guint i = 0; machine[i]; i++)
+        g_ptr_array_add(args, machine[i]);
+    for (guint i = 0; smt_harnesses[harness].args[i]; i++)
+        g_ptr_array_add(args, (gpointer)smt_harnesses[harness].args[i]);
+    if (format) {
+        g_ptr_array_add(args, "--format");
+        g_ptr_array_add(args, (gpointer)format);
+    }
+    g_ptr_array_add(args, NULL);
+    g_autofree char *err = NULL;
+    int rc = run_qsim((const char *const *)args->pdata, out, &err);
+    ck_assert_msg(!strstr(err, "CRITICAL") && !strstr(err, "WARNING **"), "%s %s: %s", machine[1],
+                  smt_harnesses[harness].args[0], err);
+    return rc;
+}
+
+/* Every harness on every SMT machine: exit 0, a headline of its own kind with no false verdict,
+ * and the report's identity whole (its harness, which threads shared a core, the lock's
+ * parameters): a scenario's report once lost `harness` on SMT and was headlined as a lock that
+ * violated mutual exclusion. */
+START_TEST(test_each_harness_reports_on_smt)
+{
+    g_autoptr(GPtrArray) machines = smt_machines();
+    for (guint m = 0; m < machines->len; m++) {
+        char **machine = machines->pdata[m];
+        g_autofree char *text = NULL, *json = NULL;
+        ck_assert_int_eq(run_smt(machine, _i, NULL, &text), 0);
+        ck_assert_msg(g_str_has_prefix(text, smt_harnesses[_i].headline) && !strstr(text, "VIOLATED"), "%s: %s",
+                      machine[1], text);
+        ck_assert_int_eq(run_smt(machine, _i, "json", &json), 0);
+        g_autoptr(JsonParser) p = json_parser_new();
+        ck_assert_msg(json_parser_load_from_data(p, json, -1, NULL), "%s", json);
+        JsonObject *o = json_node_get_object(json_parser_get_root(p));
+        if (smt_harnesses[_i].harness)
+            ck_assert_str_eq(report_key_string(o, "harness"), smt_harnesses[_i].harness);
+        else
+            ck_assert(!json_object_has_member(o, "harness"));
+        if (!smt_harnesses[_i].harness) /* a lock's verdict */
+            ck_assert(report_key_bool(o, "mutual_exclusion"));
+        else
+            ck_assert(!json_object_has_member(o, "mutual_exclusion"));
+        if (g_strcmp0(smt_harnesses[_i].harness, "script")) {
+            JsonArray *sib = report_key_array(o, "smt_siblings");
+            ck_assert_uint_eq(json_array_get_length(sib), 1);
+            ck_assert_str_eq(report_key_string(o, "smt_siblings.0.threads"), "0+1");
+        }
+        if (smt_harnesses[_i].lock_params)
+            ck_assert_int_gt(report_key_int(o, "lock_params.spin_count"), 0);
+        else
+            ck_assert(!json_object_has_member(o, "lock_params"));
+    }
+}
+END_TEST
+
 Suite *make_smt_suite(void)
 {
     Suite *s = suite_create("smt");
@@ -427,5 +529,9 @@ Suite *make_smt_suite(void)
     tcase_add_test(m, test_partitions_halve_and_restore);
     tcase_add_test(m, test_stages_take_turns);
     suite_add_tcase(s, m);
+    TCase *rep = tcase_create("report");
+    tcase_set_timeout(rep, 120);
+    tcase_add_loop_test(rep, test_each_harness_reports_on_smt, 0, G_N_ELEMENTS(smt_harnesses));
+    suite_add_tcase(s, rep);
     return s;
 }

@@ -66,18 +66,20 @@ static JsonNode *select_keys(JsonNode *report, const char *const *compare_keys)
     return json_builder_get_root(b);
 }
 
-/* Two reports side by side: text shows the headlines and the keys that explain them; json and
- * csv carry both whole reports and the ratio of every number (report_compare_format). */
-static void print_compare(JsonNode *a, JsonNode *b, const char *label_a, const char *label_b,
-                          const char *const *keys, const char *text_note, ReportFormat fmt)
+/* Two reports side by side: text shows the headlines (a's, and b's or `text_note`) and the keys
+ * that explain them; json and csv carry both whole reports and the ratio of every number
+ * (report_compare_format). */
+static void print_compare(JsonNode *a, JsonNode *b, const RunHeadline *head_a, const RunHeadline *head_b,
+                          const char *label_a, const char *label_b, const char *const *keys, const char *text_note,
+                          ReportFormat fmt)
 {
     if (fmt != REPORT_TEXT) {
         g_autofree char *out = report_compare_format(a, b, label_a, label_b, fmt);
         fputs(out, stdout);
         return;
     }
-    g_autofree char *ha = run_headline(a);
-    g_autofree char *hb = text_note ? g_strdup(text_note) : run_headline(b);
+    g_autofree char *ha = run_headline(head_a);
+    g_autofree char *hb = text_note ? g_strdup(text_note) : run_headline(head_b);
     JsonNode *sa = select_keys(a, keys), *sb = select_keys(b, keys);
     g_autofree char *table = report_compare_text(sa, sb, label_a, label_b);
     printf("%s%s%s", ha, hb, table);
@@ -87,7 +89,7 @@ static void print_compare(JsonNode *a, JsonNode *b, const char *label_a, const c
 
 /* The same lock and workload on the host, printed beside the model's report.  Cycles differ in
  * kind: the model's are the modelled core's, the host's are its time-stamp counter's. */
-static int run_native_beside(const RunOptions *o, JsonNode *model, ReportFormat fmt)
+static int run_native_beside(const RunOptions *o, const RunResult *model, ReportFormat fmt)
 {
     g_autoptr(GError) error = NULL;
     g_autoptr(NativeLock) lock = o->lock_file ? native_lock_from_file(o->lock_file, &error)
@@ -105,7 +107,7 @@ static int run_native_beside(const RunOptions *o, JsonNode *model, ReportFormat 
     if (!host)
         return cli_fail(error);
     g_autoptr(GPtrArray) keys = native_keys();
-    print_compare(model, host, "model", "host", (const char *const *)keys->pdata,
+    print_compare(model->report, host, &model->headline, NULL, "model", "host", (const char *const *)keys->pdata,
                   "(host cycles are time-stamp-counter cycles of this machine; model cycles are the modelled core's)\n\n",
                   fmt);
     gboolean ok = json_object_get_boolean_member(json_node_get_object(host), "mutual_exclusion");
@@ -357,7 +359,7 @@ static gboolean run_options_from_flags(RunFlags *f, RunOptions *o, GError **erro
 
 /* One report as printed; the profile, in text, is a table of its own after it, not flattened
  * keys (the report loses its "profile" member to it). */
-static char *report_string(JsonNode *report, ReportFormat fmt)
+static char *report_string(JsonNode *report, const RunHeadline *headline, ReportFormat fmt)
 {
     if (fmt != REPORT_TEXT)
         return report_document_format(report, "report", fmt);
@@ -365,7 +367,7 @@ static char *report_string(JsonNode *report, ReportFormat fmt)
     JsonNode *prof = json_object_has_member(root, "profile") ? json_object_dup_member(root, "profile") : NULL;
     if (prof)
         json_object_remove_member(root, "profile");
-    g_autofree char *head = run_headline(report);
+    g_autofree char *head = run_headline(headline);
     g_autofree char *out = report_format(report, fmt);
     g_autofree char *lines = prof ? run_profile_text(json_node_get_array(prof)) : NULL;
     g_autofree char *vars = prof && json_object_has_member(root, "variables")
@@ -416,9 +418,9 @@ static int keep_run(const char *dir, GStrv words, const RunResult *r, const char
     return QSIM_EXIT_OK;
 }
 
-static void print_warnings(const RunOptions *o, JsonNode *report, const char *who)
+static void print_warnings(const RunHeadline *headline, const char *who)
 {
-    g_autoptr(GPtrArray) w = run_warnings(o, report);
+    g_autoptr(GPtrArray) w = run_warnings(headline);
     for (guint i = 0; i < w->len; i++)
         cli_eprintf("qsim run: warning: %s%s%s\n", who ? who : "", who ? ": " : "", (char *)w->pdata[i]);
 }
@@ -443,9 +445,9 @@ static int run_once(const RunOptions *o, const char *vs, gboolean native, Report
             return cli_fail(error);
         }
         const char *label = o->lock_file ? o->lock_file : o->lock;
-        print_compare(r.report, r2.report, label, vs, compare_keys, NULL, fmt);
-        print_warnings(o, r.report, label);
-        print_warnings(&o2, r2.report, vs);
+        print_compare(r.report, r2.report, &r.headline, &r2.headline, label, vs, compare_keys, NULL, fmt);
+        print_warnings(&r.headline, label);
+        print_warnings(&r2.headline, vs);
         if (fmt == REPORT_TEXT)
             printf("(one seed is one sample of each lock: `--repeat 10` gives each ratio its interval, or `qsim "
                    "compare` a verdict per workload and thread count)\n");
@@ -455,11 +457,11 @@ static int run_once(const RunOptions *o, const char *vs, gboolean native, Report
         }
         run_result_clear(&r2);
     } else if (native) {
-        int nrc = run_native_beside(o, r.report, fmt); /* not inside MAX(): it would run twice */
+        int nrc = run_native_beside(o, &r, fmt); /* not inside MAX(): it would run twice */
         rc = MAX(rc, nrc);
     } else {
-        print_warnings(o, r.report, NULL);
-        g_autofree char *printed = report_string(r.report, fmt);
+        print_warnings(&r.headline, NULL);
+        g_autofree char *printed = report_string(r.report, &r.headline, fmt);
         fputs(printed, stdout);
         int krc = out ? keep_run(out, words, &r, printed, fmt) : QSIM_EXIT_OK; /* not inside MAX() */
         rc = MAX(rc, krc);
@@ -605,7 +607,7 @@ static int replay_run(const char *dir)
     RunResult r;
     if (!run_simulation(&o, &r, &error))
         return cli_fail(error);
-    g_autofree char *printed = report_string(r.report, fmt);
+    g_autofree char *printed = report_string(r.report, &r.headline, fmt);
     fputs(printed, stdout);
     rc = r.ok ? QSIM_EXIT_OK : QSIM_EXIT_FAILED;
     run_result_clear(&r);

@@ -13,6 +13,7 @@ void repeat_result_clear(RepeatResult *r)
     }
     if (r->first)
         json_node_unref(r->first);
+    run_headline_clear(&r->first_headline);
     report_summary_free(r->summary);
     g_free(r->failure);
     memset(r, 0, sizeof *r);
@@ -83,8 +84,10 @@ gboolean run_repeated(const RunOptions *o, guint n, RepeatResult *r, GError **er
         }
         report_fields_free(f);
         report_summary_add(r->summary, res.report);
-        if (i == 0)
+        if (i == 0) {
             r->first = json_node_ref(res.report);
+            run_headline_move(&r->first_headline, &res.headline);
+        }
         run_result_clear(&res);
     }
     for (guint j = 0; j < r->keys->len; j++)
@@ -135,24 +138,16 @@ JsonNode *repeat_compare_json(const RepeatResult *a, const RepeatResult *b, cons
     return report_pair_tree(label_a, label_b, repeat_json(a), repeat_json(b), report_tree_zip(a->first, b->first, mean_ratio, (gpointer)(const RepeatResult *const[]){ a, b }));
 }
 
-static const char *member_str(JsonNode *report, const char *key)
-{
-    JsonObject *o = json_node_get_object(report);
-    return json_object_has_member(o, key) ? json_object_get_string_member(o, key) : "?";
-}
-
 static void headline(GString *s, const RepeatResult *r)
 {
-    JsonObject *o = json_node_get_object(r->first);
+    const RunHeadline *h = &r->first_headline;
     const RepeatKey *cpa = repeat_find(r, "cycles_per_acquisition");
     /* a scenario (sim/workload/scenario.h) has no lock: its "acquisitions" are iterations */
-    gboolean scenario = !strcmp(member_str(r->first, "harness"), "scenario");
-    g_autofree char *data = scenario ? g_strdup("no lock") : g_strdup_printf("%s data", member_str(r->first, "data"));
+    gboolean scenario = h->scenario;
+    g_autofree char *data = scenario ? g_strdup("no lock") : g_strdup_printf("%s data", h->data);
     g_string_append_printf(s, "%s%s on %s (%s), %" G_GINT64_FORMAT " threads, %s, %u seeds from %" G_GUINT64_FORMAT
-                              " (jitter %" G_GINT64_FORMAT " cycles)", scenario ? "scenario " : "",
-                           member_str(r->first, "lock"), member_str(r->first, "config"), member_str(r->first, "arch"),
-                           json_object_get_int_member(o, "threads"), data, r->n, r->first_seed,
-                           json_object_has_member(o, "jitter") ? json_object_get_int_member(o, "jitter") : 0);
+                              " (jitter %" G_GINT64_FORMAT " cycles)", scenario ? "scenario " : "", h->lock, h->config,
+                           h->arch, (gint64)h->threads, data, r->n, r->first_seed, (gint64)h->jitter);
     if (cpa)
         g_string_append_printf(s, ": %.1f cycles per %s, 95%% interval %.1f to %.1f", cpa->stats.mean,
                                scenario ? "iteration" : "acquisition", cpa->stats.ci_low, cpa->stats.ci_high);

@@ -26,7 +26,8 @@ typedef struct {
     guint n;                 /* runs */
     guint64 first_seed;
     GArray *keys;            /* RepeatKey, in the first report's order */
-    JsonNode *first;         /* the first run's report (identity: config, lock, ...) */
+    JsonNode *first;         /* the first run's report ... */
+    RunHeadline first_headline; /* ... and what its headline says (who ran what: config, lock, ...) */
     ReportSummary *summary;        /* every run's numbers and verdicts in the report's layout */
     gboolean ok;             /* every run held mutual exclusion and did not stall */
     char *failure;           /* when !ok: the first failing seed and why */

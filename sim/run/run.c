@@ -55,6 +55,7 @@ void run_result_clear(RunResult *r)
     g_free(r->failure);
     g_free(r->config_yaml);
     g_free(r->lock_source);
+    run_headline_clear(&r->headline);
     memset(r, 0, sizeof *r);
 }
 
@@ -642,7 +643,44 @@ static JsonArray *smt_siblings(const QsimConfig *cfg, const guint *cpus, guint t
     return a;
 }
 
-static JsonNode *report_run(const RunOptions *o, RunWiring *w, const RunJudgement *v)
+/* What the headline and the warnings say (sim/run/run_headline.h), from what the report is made
+ * of: the window's cores and lock lines, its merged marks, its length and the verdicts. */
+static void fill_headline(const RunOptions *o, const RunWiring *w, const RunJudgement *v, const CoreStats *cores,
+                          const VarStats *lock_lines, const char *lock_names, Cycle cycles, RunHeadline *h)
+{
+    const WorkloadOptions *wl = &o->workload;
+    h->scenario = o->scenario != NULL;
+    h->lock = g_strdup(w->lock_name);
+    h->config = g_strdup(w->cfg->name);
+    h->arch = arch_name(w->cfg->arch);
+    h->data = workload_value_text(workload_key_find("data"), wl);
+    h->threads = wl->threads;
+    h->readers = wl->readers;
+    h->jitter = wl->jitter;
+    h->fixed_time = wl->duration != 0;
+    h->cycles = cycles;
+    h->acquisitions = mark_log_acquisitions(&w->log);
+    h->thread_acquisitions = g_new(guint64, wl->threads);
+    for (guint t = 0; t < wl->threads; t++)
+        h->thread_acquisitions[t] = w->log.threads[t]->acquisitions;
+    h->longest_streak = w->longest_streak;
+    h->mutual_exclusion = v->mutual_exclusion;
+    h->stalled = v->stalled;
+    h->faulted = v->faulted;
+    h->halted_in_lock = v->halted_in_lock;
+    h->lock_lines = g_strdup(lock_names);
+    h->memory_ordering_clears = cores->machine_clears;
+    h->paused_cycles = cores->paused_cycles;
+    h->atomics = cores->atomics;
+    h->failed_cas = cores->cas_failed;
+    h->atomic_cycles = cores->atomic_cycles;
+    h->lock_lines_rfo = lock_lines->rfo;
+    h->lock_lines_invalidations = lock_lines->invalidations;
+    h->lock_lines_l1_misses = lock_lines->l1_misses;
+}
+
+/* The report, and in *h what its headline and warnings say: both from the same counters. */
+static JsonNode *report_run(const RunOptions *o, RunWiring *w, const RunJudgement *v, RunHeadline *h)
 {
     /* The counters of the measured window: at the end, less the snapshot after the warm-up. */
     CoreStats cores;
@@ -676,22 +714,15 @@ static JsonNode *report_run(const RunOptions *o, RunWiring *w, const RunJudgemen
     JsonObject *vars = run_vars_report(w->vars, w->ms, w->m, &lock_lines, &lock_names);
     groups[RUN_GROUP_LOCK_LINES].stats = &lock_lines;
     groups[RUN_GROUP_OS].stats = os ? &os_st : NULL;
-    /* The lock's `.param` values as run, for a lock that has any; on an SMT machine, which
-     * threads shared a core. */
-    JsonObject *identity = NULL;
-    if (o->scenario) {
-        identity = json_object_new();
+    /* The identity's members of the runner's own, each added to the one object (an empty one
+     * adds nothing): a scenario says so; on an SMT machine, which threads shared a core; the
+     * lock's `.param` values as run, for a lock that has any. */
+    JsonObject *identity = json_object_new();
+    if (o->scenario)
         json_object_set_string_member(identity, "harness", "scenario");
-    }
-    if (w->cfg->topology.threads_per_core > 1) {
-        if (!identity)
-            identity = json_object_new();
-        identity = json_object_new();
+    if (w->cfg->topology.threads_per_core > 1)
         json_object_set_array_member(identity, "smt_siblings", smt_siblings(w->cfg, w->cores, o->workload.threads));
-    }
     if (w->prog->params && w->prog->params->len) {
-        if (!identity)
-            identity = json_object_new();
         JsonObject *params = json_object_new();
         for (guint i = 0; i < w->prog->params->len; i++) {
             const IsaParam *prm = &g_array_index(w->prog->params, IsaParam, i);
@@ -706,18 +737,19 @@ static JsonNode *report_run(const RunOptions *o, RunWiring *w, const RunJudgemen
     JsonNode *profile = report_profile(w);
     if (profile)
         json_object_set_member(end, "profile", profile);
-    const RunVerdict verdicts[] = {
-        { "mutual_exclusion", v->mutual_exclusion },
-        { "stalled", v->stalled },
-        { "faulted", v->faulted },
-        { "halted_in_lock", v->halted_in_lock },
-    };
-    guint skip = o->scenario ? 1 : 0; /* a scenario has no mutual-exclusion verdict (nor a lock to halt in) */
     mark_log_merge(&w->log);
     /* The measured window: the whole run, or --duration after --warmup. */
     Cycle cycles = machine_cycles(w->m);
     if (o->workload.duration)
         cycles = MIN(cycles, w->window_start + o->workload.duration) - MIN(cycles, w->window_start);
+    fill_headline(o, w, v, &cores, &lock_lines, lock_names, cycles, h);
+    const RunVerdict verdicts[] = {
+        { "mutual_exclusion", h->mutual_exclusion },
+        { "stalled", h->stalled },
+        { "faulted", h->faulted },
+        { "halted_in_lock", h->halted_in_lock },
+    };
+    guint skip = o->scenario ? 1 : 0; /* a scenario has no mutual-exclusion verdict (nor a lock to halt in) */
     /* A thread on a core's second hardware thread has a logical CPU that is not its core:
      * per_thread then names both (a run with a thread per core reports as it always has). */
     g_autofree guint *phys = NULL;
@@ -736,7 +768,7 @@ static JsonNode *report_run(const RunOptions *o, RunWiring *w, const RunJudgemen
         .workload = &o->workload,
         .command = WL_RUN,
         .seed = &o->seed,
-        .cycles = &cycles,
+        .cycles = &h->cycles,
         .marks = &w->log,
         .place_key = "core",
         .place = phys ? phys : w->cores,
@@ -749,12 +781,11 @@ static JsonNode *report_run(const RunOptions *o, RunWiring *w, const RunJudgemen
         .host_seconds = w->host_seconds,
         .host_cpu_seconds = &w->host_cpu_seconds,
         .fast_forward_share = &w->fast_forward_share,
-        .longest_streak = &w->longest_streak,
+        .longest_streak = &h->longest_streak,
         .extra = { [RUN_REPORT_IDENTITY] = identity, [RUN_REPORT_END] = end },
     };
     JsonNode *report = run_report_build(&in);
-    if (identity)
-        json_object_unref(identity);
+    json_object_unref(identity);
     if (end)
         json_object_unref(end);
     mem_stats_clear(&memory);
@@ -782,127 +813,9 @@ gboolean run_simulation(const RunOptions *o, RunResult *r, GError **error)
         }
     }
     RunJudgement v = o->scenario ? judge_scenario(&w, r) : judge_run(o, &w, r);
-    r->report = report_run(o, &w, &v);
+    r->report = report_run(o, &w, &v, &r->headline);
     r->config_yaml = config_to_yaml(w.cfg);
     r->lock_source = g_strdup(w.lock_text);
     wiring_free(&w);
     return TRUE;
-}
-
-static gint64 member_int(JsonObject *o, const char *path)
-{
-    g_auto(GStrv) parts = g_strsplit(path, ".", -1);
-    for (guint i = 0; parts[i + 1]; i++) {
-        if (!json_object_has_member(o, parts[i]))
-            return 0;
-        o = json_object_get_object_member(o, parts[i]);
-    }
-    guint last = g_strv_length(parts) - 1;
-    return json_object_has_member(o, parts[last]) ? json_object_get_int_member(o, parts[last]) : 0;
-}
-
-GPtrArray *run_warnings(const RunOptions *o, JsonNode *report)
-{
-    GPtrArray *w = g_ptr_array_new_with_free_func(g_free);
-    const WorkloadOptions *wl = &o->workload;
-    guint writers = wl->threads - MIN(wl->readers, wl->threads);
-    /* With noise each run draws its own interleaving; without, a run can lock into one. */
-    if (wl->jitter || writers < 2)
-        return w;
-    JsonObject *root = json_node_get_object(report);
-    JsonArray *per = json_object_get_array_member(root, "per_thread");
-    for (guint t = wl->readers; per && wl->duration && t < json_array_get_length(per); t++)
-        if (!json_object_get_int_member(json_array_get_object_element(per, t), "acquisitions")) {
-            g_ptr_array_add(w, g_strdup_printf("thread %u never acquired the lock in the measured window, and the run "
-                                               "has no timing noise (--jitter 0), so it may have locked into one "
-                                               "interleaving: try --jitter 50, or --repeat 10 for an interval", t));
-            return w;
-        }
-    gint64 acq = json_object_get_int_member_with_default(root, "acquisitions", 0);
-    gint64 streak = member_int(root, "fairness.longest_streak");
-    /* A streak as long as half a thread's share (and not a few in a row). */
-    if (streak >= MAX(16, acq / (2 * (gint64)writers)))
-        g_ptr_array_add(w, g_strdup_printf("one thread acquired the lock %" G_GINT64_FORMAT " times in a row (of %"
-                                           G_GINT64_FORMAT " acquisitions), and the run has no timing noise "
-                                           "(--jitter 0): it may have locked into one interleaving, and its figures "
-                                           "describe that one: try --jitter 50, or --repeat 10 for an interval",
-                                           streak, acq));
-    return w;
-}
-
-/* The lines of a scenario's variables, "a, b" (the report's lock_lines: every variable not the harness's). */
-static char *lines_named(JsonObject *o)
-{
-    const char *lines = json_object_get_string_member_with_default(o, "lock_lines", "");
-    g_auto(GStrv) names = g_strsplit(lines, " ", -1);
-    g_autofree char *joined = g_strjoinv(", ", names);
-    return *lines ? g_strdup_printf(" (%s)", joined) : g_strdup("");
-}
-
-/* A scenario's headline: no lock, so an "acquisition" is one call of its body, an iteration. */
-static char *scenario_headline(JsonObject *o)
-{
-    gint64 n = json_object_get_int_member(o, "acquisitions");
-    gboolean ended = json_object_get_boolean_member_with_default(o, "stalled", FALSE) ||
-                     json_object_get_boolean_member_with_default(o, "faulted", FALSE);
-    g_autofree char *named = lines_named(o);
-    double per = (double)MAX(n, 1);
-    JsonNode *cpa = json_object_get_member(o, "cycles_per_acquisition");
-    g_autofree char *cost = ended || !cpa || JSON_NODE_HOLDS_NULL(cpa)
-        ? g_strdup_printf("UNFINISHED after %" G_GINT64_FORMAT " cycles and %" G_GINT64_FORMAT " iterations",
-                          json_object_get_int_member_with_default(o, "cycles", 0), n)
-        : g_strdup_printf("%.1f cycles per iteration", json_node_get_double(cpa));
-    return g_strdup_printf("scenario %s on %s (%s), %" G_GINT64_FORMAT " threads, no lock: %s\n"
-                           "  per iteration: %.2f memory-ordering machine clears, %.2f RFOs and %.2f invalidations of "
-                           "the scenario's lines%s, %.2f L1 misses of them, %.1f paused cycles\n\n",
-                           json_object_get_string_member(o, "lock"), json_object_get_string_member(o, "config"),
-                           json_object_get_string_member(o, "arch"), json_object_get_int_member(o, "threads"), cost,
-                           (double)member_int(o, "machine_clears.memory_ordering") / per,
-                           (double)member_int(o, "coherence.lock_lines.rfo") / per,
-                           (double)member_int(o, "coherence.lock_lines.invalidations") / per, named,
-                           (double)member_int(o, "coherence.lock_lines.l1_misses") / per,
-                           (double)member_int(o, "paused_cycles") / per);
-}
-
-char *run_headline(JsonNode *report)
-{
-    JsonObject *o = json_node_get_object(report);
-    if (!g_strcmp0(json_object_get_string_member_with_default(o, "harness", NULL), "scenario"))
-        return scenario_headline(o);
-    gint64 acq = MAX(json_object_get_int_member(o, "acquisitions"), 1);
-    GString *s = g_string_new(NULL);
-    JsonNode *cpa = json_object_get_member(o, "cycles_per_acquisition");
-    /* A run the model ended early has no cost per acquisition worth a headline: say so first,
-     * not 30 lines down. */
-    const char *ended = json_object_get_boolean_member_with_default(o, "stalled", FALSE)   ? "STALLED"
-                        : json_object_get_boolean_member_with_default(o, "faulted", FALSE) ? "FAULTED"
-                        : json_object_get_boolean_member_with_default(o, "halted_in_lock", FALSE)
-                            ? "HALTED IN THE LOCK"
-                            : NULL;
-    g_autofree char *cost = ended ? g_strdup_printf("%s after %" G_GINT64_FORMAT " cycles and %" G_GINT64_FORMAT
-                                                    " acquisitions (an unfinished run: the figures below describe it, "
-                                                    "not the lock's cost)", ended,
-                                                    json_object_get_int_member_with_default(o, "cycles", 0),
-                                                    json_object_get_int_member_with_default(o, "acquisitions", 0))
-                            : cpa && !JSON_NODE_HOLDS_NULL(cpa)
-                                ? g_strdup_printf("%.1f cycles per acquisition", json_node_get_double(cpa))
-                                : g_strdup("no acquisition in the measured window");
-    g_string_append_printf(s, "%s on %s (%s), %" G_GINT64_FORMAT " threads, %s data: %s%s\n",
-                           json_object_get_string_member(o, "lock"), json_object_get_string_member(o, "config"),
-                           json_object_get_string_member(o, "arch"), json_object_get_int_member(o, "threads"),
-                           json_object_get_string_member(o, "data"), cost,
-                           json_object_get_boolean_member(o, "mutual_exclusion") ? "" : "  ** MUTUAL EXCLUSION VIOLATED **");
-    /* The lock's lines: every line a variable of the lock lives in (its nodes and slots too). */
-    g_autofree char *named = lines_named(o);
-    g_string_append_printf(s, "  per acquisition: %.2f memory-ordering machine clears, %.2f RFOs and %.2f "
-                              "invalidations of the lock's lines%s, %.2f atomics (%.2f failed CAS), %.1f atomic "
-                              "cycles, %.1f paused cycles\n\n",
-                           (double)member_int(o, "machine_clears.memory_ordering") / acq,
-                           (double)member_int(o, "coherence.lock_lines.rfo") / acq,
-                           (double)member_int(o, "coherence.lock_lines.invalidations") / acq, named,
-                           (double)member_int(o, "atomics.count") / acq,
-                           (double)member_int(o, "atomics.failed_cas") / acq,
-                           (double)member_int(o, "atomics.cycles") / acq,
-                           (double)member_int(o, "paused_cycles") / acq);
-    return g_string_free(s, FALSE);
 }

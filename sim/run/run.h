@@ -10,6 +10,7 @@
 #include "sim/workload/workload.h"
 #include "sim/report/run_report.h"
 #include "sim/trace/trace_events.h"
+#include "sim/run/run_headline.h"
 
 /* What a run traces (sim/trace/trace_events.h): any of the three writers, and the filters they share. */
 typedef struct {
@@ -69,18 +70,13 @@ typedef struct {
     char *failure;               /* when !ok: why, with what each core waited on */
     char *config_yaml;           /* what it ran: the effective config (config_to_yaml) ... */
     char *lock_source;           /* ... and the lock's source (what `--out` keeps) */
+    RunHeadline headline;        /* what the headline and warnings say (run_headline, run_warnings) */
 } RunResult;
 
 void run_result_clear(RunResult *r);
 /* FALSE with an error for bad input (config, lock, options: exit 2); TRUE with the result
  * otherwise, which may still say the run failed (exit 1). */
 gboolean run_simulation(const RunOptions *o, RunResult *r, GError **error);
-/* A short headline for people: what happened and the counters that explain it. */
-char *run_headline(JsonNode *report);
-/* What a single run's figures may not say (strings, for stderr): a run without timing noise
- * that looks locked into one interleaving (a writer that never acquired, a long streak of one
- * thread's acquisitions). */
-GPtrArray *run_warnings(const RunOptions *o, JsonNode *report);
 
 /* The model's counter groups (stats NULL: a run fills them in), for the report and its docs. */
 enum { RUN_GROUP_CORE, RUN_GROUP_MEMORY, RUN_GROUP_LOCK_LINE, RUN_GROUP_LOCK_LINES, RUN_GROUP_OS, RUN_GROUPS };
