@@ -289,12 +289,13 @@ docs: qsim
 	./qsim list report > docs/report.md
 	python3 build-aux/report-schema.py > docs/report.schema.json
 
-# Rewrites tests/golden/ from qsim's own output, after a change meant to change a trace or a
-# protocol page (read `git diff tests/golden` before committing it).
+# Rewrites tests/golden/ from qsim's own output, after a change meant to change a trace, a
+# protocol page or the spinlock report (os_model's case `unchanged`; read `git diff tests/golden`
+# before committing it: a golden that differs fails its test with the first lines that differ).
 golden: $(B)/check_qsim $(B)/qsim
-	for s in trace protocol_doc; do \
-	  QSIM_UPDATE_GOLDEN=1 CK_RUN_SUITE=$$s QSIM_BIN=$(CURDIR)/$(B)/qsim QSIM_SRCDIR=$(CURDIR) $(TEST_CACHE) \
-	    $(B)/check_qsim || exit 1; done
+	for s in trace protocol_doc os_model:unchanged; do \
+	  env QSIM_UPDATE_GOLDEN=1 CK_RUN_SUITE=$${s%%:*} $$(case $$s in *:*) echo CK_RUN_CASE=$${s#*:};; esac) \
+	    QSIM_BIN=$(CURDIR)/$(B)/qsim QSIM_SRCDIR=$(CURDIR) $(TEST_CACHE) $(B)/check_qsim || exit 1; done
 
 # Simulation cost in CPU time and memory over locks, thread counts and configs; the table goes
 # into docs/performance.md (long measurements live here, not in `make check`).
