@@ -4,6 +4,7 @@
 #   make check    build, then run every test (also under ASan/UBSan, fuzz corpora included)
 #   make fuzz     fuzz each input format for FUZZ_SECONDS (default 60) with libFuzzer (clang)
 #   make install  PREFIX=/usr/local DESTDIR=  (the binary, data, qsim(1), bash completion, docs)
+# The build prints a short line per file (CC, AR, LD, GEN); `make V=1` prints whole commands.
 # Missing Debian build dependencies are installed when run as root (build-aux/deps.sh).
 
 VERSION   := 0.1.0
@@ -24,6 +25,21 @@ DEPS_OK := $(shell sh build-aux/deps.sh $(MAKECMDGOALS) >&2 && echo yes)
 ifneq ($(DEPS_OK),yes)
 $(error build dependencies missing (see the apt-get line above))
 endif
+endif
+
+# Quiet build, as kbuild's: `$(call say,CC,FILE)` before a command prints "  CC      FILE"
+# instead of the command (V=1: the command itself; make -s: neither).  The command's own
+# output, errors and warnings included, shows either way.
+V ?= 0
+ifeq ($(V),1)
+say =
+Q =
+else ifneq ($(findstring s,$(firstword -$(MAKEFLAGS))),)
+say =
+Q = @
+else
+say = @printf '  %-7s %s\n' '$(1)' '$(2)';
+Q = @
 endif
 
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
@@ -62,14 +78,14 @@ qsim: $(B)/qsim
 	@if [ "$(B)" = build ]; then cp $(B)/qsim qsim.tmp && mv -f qsim.tmp qsim; fi
 
 $(B)/qsim: $(B)/sim/cli/main.o $(B)/libqsim.a
-	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+	$(call say,LD,$@)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
 
 # The manual page and the bash completion, made by qsim from the tables it runs on.
 $(B)/qsim.1: $(B)/qsim
-	$(B)/qsim man > $@.tmp && mv $@.tmp $@
+	$(call say,GEN,$@)$(B)/qsim man > $@.tmp && mv $@.tmp $@
 
 $(B)/qsim.bash: $(B)/qsim
-	$(B)/qsim completion bash > $@.tmp && mv $@.tmp $@
+	$(call say,GEN,$@)$(B)/qsim completion bash > $@.tmp && mv $@.tmp $@
 
 # The commit qsim is built from, for `qsim --version`: git's when the tree is a git checkout
 # ("-dirty" with uncommitted changes), "unknown" otherwise (a tarball, or no git).  The header
@@ -88,7 +104,7 @@ $(B)/sim/base/version.o: $(B)/gen/qsim_commit.h
 # The step-through page's script as a C string literal, made from its source.
 $(B)/gen/trace_html_page_js.h: sim/trace/trace_html_page.js
 	@mkdir -p $(dir $@)
-	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $< > $@.tmp && mv $@.tmp $@
+	$(call say,GEN,$@)sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $< > $@.tmp && mv $@.tmp $@
 
 $(B)/sim/trace/trace_html_page.o: $(B)/gen/trace_html_page_js.h
 
@@ -96,11 +112,11 @@ FORCE:
 
 $(B)/libqsim.a: $(LIB_OBJ)
 	@rm -f $@
-	ar rcs $@ $^
+	$(call say,AR,$@)ar rcs $@ $^
 
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(if $(filter tests/%,$<),$(CHECK_CFLAGS) -I$(B)/tests) -c -o $@ $<
+	$(call say,CC,$@)$(CC) $(ALL_CFLAGS) $(if $(filter tests/%,$<),$(CHECK_CFLAGS) -I$(B)/tests) -c -o $@ $<
 
 # The test runner collects every make_NAME_suite() defined under tests/, each with its name
 # (which must be the suite_create() name in the same file: the runner selects suites by it).
@@ -120,7 +136,7 @@ $(B)/tests/suites.h: $(TEST_SRC)
 $(B)/tests/check_main.o: $(B)/tests/suites.h
 
 $(B)/check_qsim: $(TEST_OBJ) $(B)/libqsim.a
-	$(CC) $(ALL_CFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS)
+	$(call say,LD,$@)$(CC) $(ALL_CFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS)
 
 # ---- tests ----
 # Every test case sets its own Check timeout (tests/check_main.c gives one that does not 60 s);
@@ -198,7 +214,7 @@ FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-om
 # make check: each corpus once through the targets' entry points under the sanitizer build,
 # by a plain driver (no clang or libFuzzer needed).
 build/asan/fuzz-driver-%: tests/fuzz/fuzz_driver.c tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h build/asan/libqsim.a
-	$(CC) -std=gnu11 $(WARN) $(ASAN_CFLAGS) $(PKG_CFLAGS) -I. -o $@ tests/fuzz/fuzz_driver.c tests/fuzz/fuzz_$*.c \
+	$(call say,LD,$@)$(CC) -std=gnu11 $(WARN) $(ASAN_CFLAGS) $(PKG_CFLAGS) -I. -o $@ tests/fuzz/fuzz_driver.c tests/fuzz/fuzz_$*.c \
 	  build/asan/libqsim.a $(LDLIBS)
 
 check-fuzz-corpus:
@@ -212,7 +228,7 @@ check-fuzz-corpus:
 # tests/fuzz/corpus/TARGET with its fix).  clang comes from build-aux/deps.sh like the others.
 FUZZ_LIB_CFLAGS := -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link
 build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h build/fuzz/libqsim.a
-	$(FUZZ_CC) -std=gnu11 $(WARN) -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer $(PKG_CFLAGS) -I. -o $@ $< \
+	$(call say,LD,$@)$(FUZZ_CC) -std=gnu11 $(WARN) -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer $(PKG_CFLAGS) -I. -o $@ $< \
 	  build/fuzz/libqsim.a $(LDLIBS)
 
 fuzz-build:
