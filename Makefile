@@ -2,8 +2,10 @@
 #   make          build ./qsim (objects under build/)
 #   make run      build, then run the main job
 #   make check    build, then run every test (also under ASan/UBSan, fuzz corpora included)
+#   make check-suite SUITE=asm [CASE=...]   build, then run one suite as make check does
 #   make fuzz     fuzz each input format for FUZZ_SECONDS (default 60) with libFuzzer (clang)
 #   make install  PREFIX=/usr/local DESTDIR=  (the binary, data, qsim(1), bash completion, docs)
+#   make help     every target, a line each; HACKING.md is the guide to working on qsim
 # The build prints a short line per file (CC, AR, LD, GEN); `make V=1` prints whole commands.
 # Missing Debian build dependencies are installed when run as root (build-aux/deps.sh).
 
@@ -70,8 +72,8 @@ TEST_OBJ := $(TEST_SRC:%.c=$(B)/%.o)
 TEST_CACHE := XDG_CACHE_HOME=$(CURDIR)/build/cache
 
 # (FORCE: a prerequisite that always runs its target's recipe)
-.PHONY: FORCE all run study check check-layers check-unit check-install check-tarball check-asan check-fuzz-corpus \
-        fuzz fuzz-build bench install uninstall clean docs golden
+.PHONY: FORCE all run study check check-layers check-unit check-suite check-install check-tarball check-asan \
+        check-fuzz-corpus fuzz fuzz-build bench install uninstall clean distclean docs golden help
 all: qsim $(B)/qsim.1 $(B)/qsim.bash
 
 qsim: $(B)/qsim
@@ -180,6 +182,13 @@ CHECK_JOBS ?= 2
 CHECK_PAR := $(if $(findstring j,$(filter-out --%,$(MAKEFLAGS))),,-j$(CHECK_JOBS))
 check-unit: $(B)/check_qsim $(B)/qsim
 	@$(TEST_ENV) QSIM_BIN=$(CURDIR)/$(B)/qsim sh build-aux/run-suites.sh $(CHECK_JOBS) $(B)/check-unit $(B)/check_qsim
+
+# One suite (or a few: SUITE="asm config"), and with CASE= one test case of it (Check's
+# CK_RUN_CASE: a tcase_create name), in the environment make check-unit gives, output as it
+# comes.  Suite names: `build/check_qsim --list`.
+check-suite: $(B)/check_qsim $(B)/qsim
+	@test -n "$(SUITE)" || { echo "make check-suite: name one: SUITE=NAME [CASE=NAME] (build/check_qsim --list)" >&2; exit 2; }
+	$(Q)$(TEST_ENV) QSIM_BIN=$(CURDIR)/$(B)/qsim $(if $(CASE),CK_RUN_CASE="$(CASE)") $(B)/check_qsim $(SUITE)
 
 # Same sources, built with sanitizers, running the suites that exercise memory (ASAN_SUITES)
 # at a reduced scale.
@@ -343,7 +352,41 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/qsim $(DESTDIR)$(MANDIR)/man1/qsim.1 $(DESTDIR)$(BASHCOMPDIR)/qsim
 	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR)
 
+# clean keeps the caches under build/ (natively compiled programs, build/cache, keyed by what
+# decides them; make fuzz's grown corpora, build/fuzz/corpus); distclean removes them too, and
+# with them everything the build writes (all of it under build/, but ./qsim).
+BUILD_CACHES := build/cache build/fuzz/corpus
 clean:
-	rm -rf build qsim
+	rm -rf qsim qsim.tmp $(filter-out $(BUILD_CACHES) build/fuzz,$(wildcard build/*)) \
+	  $(filter-out $(BUILD_CACHES),$(wildcard build/fuzz/*))
+
+distclean: clean
+	rm -rf build
+
+# The targets, a line each (a test holds it to the Makefile's .PHONY list and to HACKING.md).
+help:
+	@echo 'make [TARGET] [V=1]    (HACKING.md: how to work on qsim)'
+	@echo '  all            ./qsim, with build/qsim.1 and build/qsim.bash (the default)'
+	@echo '  qsim           ./qsim only (objects under build/)'
+	@echo '  run            build, then answer the seed'"'"'s question (qsim compare)'
+	@echo '  check          every test: check-layers, -unit, -install, -tarball, -asan, -fuzz-corpus'
+	@echo '  check-suite    SUITE=NAME [CASE=NAME]: build, then run one suite as make check does'
+	@echo '  check-unit     every suite (CHECK_JOBS processes, CK_TIMEOUT_MULTIPLIER)'
+	@echo '  check-asan     the ASAN_SUITES under AddressSanitizer/UBSan (build/asan)'
+	@echo '  check-layers   no #include runs upward (build-aux/check-layers.sh)'
+	@echo '  check-install  a staged install finds its data, man page, completion and docs'
+	@echo '  check-tarball  a tree without git builds'
+	@echo '  check-fuzz-corpus  each fuzz corpus once through the sanitizer build'
+	@echo '  fuzz           each input format under libFuzzer for FUZZ_SECONDS (clang)'
+	@echo '  fuzz-build     the fuzz targets only (build/fuzz)'
+	@echo '  docs           regenerate the reference pages in docs/ from qsim'"'"'s tables'
+	@echo '  golden         rewrite tests/golden/ from qsim'"'"'s output (read the diff)'
+	@echo '  bench          simulation cost, into docs/performance.md'
+	@echo '  study          the studies'"'"' tables, into docs/study-*.md'
+	@echo '  install        PREFIX=/usr/local DESTDIR=: binary, data, qsim(1), completion, docs'
+	@echo '  uninstall      remove what install put there'
+	@echo '  clean          remove what the build made, but its caches'
+	@echo '  distclean      clean, and the caches (build/ entirely)'
+	@echo '  help           this list'
 
 -include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(B)/sim/cli/main.d
