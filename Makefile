@@ -135,7 +135,8 @@ $(B)/tests/suites.h: $(TEST_SRC)
 	       END { printf "static const struct { const char *name; Suite *(*make)(void); } qsim_suites[] = {\n%s    { NULL, NULL }\n};\n", l }' > $@.tmp
 	@cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp $@.names
 
-$(B)/tests/check_main.o: $(B)/tests/suites.h
+# (the runner, and the test that holds HACKING.md's suite names to it)
+$(B)/tests/check_main.o $(B)/tests/test_hacking.o: $(B)/tests/suites.h
 
 $(B)/check_qsim: $(TEST_OBJ) $(B)/libqsim.a
 	$(call say,LD,$@)$(CC) $(ALL_CFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS)
