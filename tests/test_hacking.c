@@ -1,14 +1,19 @@
 /* HACKING.md says what works: every command of its ```sh blocks names make targets that
  * `make help` lists (and `make help` lists exactly the Makefile's .PHONY targets), suites the
  * runner has and test cases those suites make, and scripts that exist; and every path it names
- * is in the tree.  A target renamed, a suite split or a file moved without the page fails here. */
+ * is in the tree.  A target renamed, a suite split or a file moved without the page fails here.
+ * And build-aux/run-suites.sh, by which its make check-asan ASAN_SUITES=asm runs, runs the
+ * suites it is given. */
 #include <check.h>
+#include <stdlib.h>
 #include <string.h>
 #include <glib.h>
+#include <glib/gstdio.h>
 #include "suites.h"
 #include "tests/run_qsim.h"
+#include "tests/temp_files.h"
 
-static char *slurp(const char *rel)
+static char *tree_text(const char *rel)
 {
     g_autofree char *path = g_build_filename(test_srcdir(), rel, NULL);
     char *text = NULL;
@@ -19,7 +24,7 @@ static char *slurp(const char *rel)
 /* The lines of HACKING.md's ```sh blocks, each without its `  # comment`. */
 static GPtrArray *shell_lines(void)
 {
-    g_autofree char *text = slurp("HACKING.md");
+    g_autofree char *text = tree_text("HACKING.md");
     g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
     GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
     gboolean in_sh = FALSE;
@@ -94,7 +99,7 @@ static gboolean suite_has_case(const char *suite, const char *tcase)
     while (!found && (name = g_dir_read_name(d)))
         if (g_str_has_suffix(name, ".c")) {
             g_autofree char *rel = g_build_filename("tests", name, NULL);
-            g_autofree char *text = slurp(rel);
+            g_autofree char *text = tree_text(rel);
             found = strstr(text, want_suite) && strstr(text, want_case);
         }
     g_dir_close(d);
@@ -117,7 +122,7 @@ START_TEST(test_commands_name_what_exists)
 {
     g_autoptr(GPtrArray) lines = shell_lines();
     g_autoptr(GPtrArray) targets = help_targets();
-    g_autofree char *makefile = slurp("Makefile");
+    g_autofree char *makefile = tree_text("Makefile");
     guint makes = 0, runners = 0;
     for (guint l = 0; l < lines->len; l++) {
         const char *line = lines->pdata[l];
@@ -187,7 +192,7 @@ END_TEST
 START_TEST(test_help_lists_every_target)
 {
     g_autoptr(GPtrArray) targets = help_targets();
-    g_autofree char *makefile = slurp("Makefile");
+    g_autofree char *makefile = tree_text("Makefile");
     const char *p = strstr(makefile, "\n.PHONY:");
     ck_assert_ptr_nonnull(p);
     p += strlen("\n.PHONY:");
@@ -233,7 +238,7 @@ static gboolean is_placeholder(const char *path)
  * and placeholders; a glob's folder is. */
 START_TEST(test_named_paths_exist)
 {
-    g_autofree char *text = slurp("HACKING.md");
+    g_autofree char *text = tree_text("HACKING.md");
     g_autoptr(GRegex) re = g_regex_new("(?<![\\w$/.-])([a-z][\\w.-]*(/[\\w.*-]+)+/?)", 0, 0, NULL);
     g_autoptr(GMatchInfo) m = NULL;
     g_autoptr(GString) missing = g_string_new(NULL);
@@ -257,6 +262,63 @@ START_TEST(test_named_paths_exist)
 }
 END_TEST
 
+/* build-aux/run-suites.sh, which check-unit and check-asan run the suites through, with a
+ * stand-in runner that logs its arguments: each run names the suites it was dealt, and every
+ * suite runs once.  `make check-asan ASAN_SUITES=asm` (HACKING.md) dealt asm to one of two
+ * processes and none to the other, which then ran every suite. */
+static int by_text(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static char *deal(const char *dir, const char *jobs, const char *const *suites)
+{
+    g_autofree char *runner = write_file(dir, "runner.sh",
+                                         "#!/bin/sh\n"
+                                         "if [ \"$1\" = --list ]; then printf 'a\\nb\\nc\\n'; exit 0; fi\n"
+                                         "echo \"ran:$*\" >> \"$RUNS\"\n");
+    ck_assert(g_chmod(runner, 0755) == 0);
+    g_autofree char *runs = g_build_filename(dir, "runs", NULL);
+    g_unlink(runs);
+    g_autofree char *log = g_build_filename(dir, "log", NULL);
+    g_autoptr(GPtrArray) argv = g_ptr_array_new();
+    g_ptr_array_add(argv, "sh");
+    g_ptr_array_add(argv, "build-aux/run-suites.sh");
+    g_ptr_array_add(argv, (char *)jobs);
+    g_ptr_array_add(argv, log);
+    g_ptr_array_add(argv, runner);
+    for (guint i = 0; suites[i]; i++)
+        g_ptr_array_add(argv, (char *)suites[i]);
+    g_ptr_array_add(argv, NULL);
+    g_auto(GStrv) env = g_environ_setenv(g_get_environ(), "RUNS", runs, TRUE);
+    int status = -1;
+    g_autoptr(GError) e = NULL;
+    ck_assert_msg(g_spawn_sync(test_srcdir(), (char **)argv->pdata, env, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL,
+                               NULL, NULL, NULL, NULL, &status, &e), "%s", e ? e->message : "");
+    ck_assert_msg(g_spawn_check_wait_status(status, NULL), "run-suites.sh %s failed", jobs);
+    char *text = NULL;
+    ck_assert(g_file_get_contents(runs, &text, NULL, NULL));
+    /* The processes finish in any order: the lines sorted. */
+    g_auto(GStrv) lines = g_strsplit(g_strchomp(text), "\n", -1);
+    g_free(text);
+    qsort(lines, g_strv_length(lines), sizeof *lines, by_text);
+    return g_strjoinv("|", lines);
+}
+
+START_TEST(test_run_suites_deals_only_the_named)
+{
+    g_autofree char *dir = tmpdir();
+    static const char *const one[] = { "a", NULL }, *const two[] = { "a", "b", NULL }, *const none[] = { NULL };
+    g_autofree char *r1 = deal(dir, "2", one), *r2 = deal(dir, "3", two), *r3 = deal(dir, "2", none),
+                    *r4 = deal(dir, "1", two);
+    ck_assert_str_eq(r1, "ran:a");
+    ck_assert_str_eq(r2, "ran:a|ran:b");
+    ck_assert_str_eq(r3, "ran:a c|ran:b");
+    ck_assert_str_eq(r4, "ran:a b");
+    rm_rf(dir);
+}
+END_TEST
+
 Suite *make_hacking_suite(void)
 {
     Suite *s = suite_create("hacking");
@@ -265,6 +327,10 @@ Suite *make_hacking_suite(void)
     tcase_add_test(tc, test_commands_name_what_exists);
     tcase_add_test(tc, test_help_lists_every_target);
     tcase_add_test(tc, test_named_paths_exist);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("run-suites");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_run_suites_deals_only_the_named);
     suite_add_tcase(s, tc);
     return s;
 }
