@@ -2,8 +2,11 @@
 #   make          build ./qsim (objects under build/)
 #   make run      build, then run the main job
 #   make check    build, then run every test (also under ASan/UBSan, fuzz corpora included)
+#   make check-suite SUITE=asm [CASE=...]   build, then run one suite as make check does
 #   make fuzz     fuzz each input format for FUZZ_SECONDS (default 60) with libFuzzer (clang)
 #   make install  PREFIX=/usr/local DESTDIR=  (the binary, data, qsim(1), bash completion, docs)
+#   make help     every target, a line each; HACKING.md is the guide to working on qsim
+# The build prints a short line per file (CC, AR, LD, GEN); `make V=1` prints whole commands.
 # Missing Debian build dependencies are installed when run as root (build-aux/deps.sh).
 
 VERSION   := 0.1.0
@@ -24,6 +27,21 @@ DEPS_OK := $(shell sh build-aux/deps.sh $(MAKECMDGOALS) >&2 && echo yes)
 ifneq ($(DEPS_OK),yes)
 $(error build dependencies missing (see the apt-get line above))
 endif
+endif
+
+# Quiet build, as kbuild's: `$(call say,CC,FILE)` before a command prints "  CC      FILE"
+# instead of the command (V=1: the command itself; make -s: neither).  The command's own
+# output, errors and warnings included, shows either way.
+V ?= 0
+ifeq ($(V),1)
+say =
+Q =
+else ifneq ($(findstring s,$(firstword -$(MAKEFLAGS))),)
+say =
+Q = @
+else
+say = @printf '  %-7s %s\n' '$(1)' '$(2)';
+Q = @
 endif
 
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
@@ -54,22 +72,22 @@ TEST_OBJ := $(TEST_SRC:%.c=$(B)/%.o)
 TEST_CACHE := XDG_CACHE_HOME=$(CURDIR)/build/cache
 
 # (FORCE: a prerequisite that always runs its target's recipe)
-.PHONY: FORCE all run study check check-layers check-unit check-install check-tarball check-asan check-fuzz-corpus \
-        fuzz fuzz-build bench install uninstall clean docs golden
+.PHONY: FORCE all run study check check-layers check-unit check-suite check-install check-tarball check-asan \
+        check-fuzz-corpus fuzz fuzz-build bench install uninstall clean distclean docs golden help
 all: qsim $(B)/qsim.1 $(B)/qsim.bash
 
 qsim: $(B)/qsim
 	@if [ "$(B)" = build ]; then cp $(B)/qsim qsim.tmp && mv -f qsim.tmp qsim; fi
 
 $(B)/qsim: $(B)/sim/cli/main.o $(B)/libqsim.a
-	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+	$(call say,LD,$@)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
 
 # The manual page and the bash completion, made by qsim from the tables it runs on.
 $(B)/qsim.1: $(B)/qsim
-	$(B)/qsim man > $@.tmp && mv $@.tmp $@
+	$(call say,GEN,$@)$(B)/qsim man > $@.tmp && mv $@.tmp $@
 
 $(B)/qsim.bash: $(B)/qsim
-	$(B)/qsim completion bash > $@.tmp && mv $@.tmp $@
+	$(call say,GEN,$@)$(B)/qsim completion bash > $@.tmp && mv $@.tmp $@
 
 # The commit qsim is built from, for `qsim --version`: git's when the tree is a git checkout
 # ("-dirty" with uncommitted changes), "unknown" otherwise (a tarball, or no git).  The header
@@ -88,7 +106,7 @@ $(B)/sim/base/version.o: $(B)/gen/qsim_commit.h
 # The step-through page's script as a C string literal, made from its source.
 $(B)/gen/trace_html_page_js.h: sim/trace/trace_html_page.js
 	@mkdir -p $(dir $@)
-	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $< > $@.tmp && mv $@.tmp $@
+	$(call say,GEN,$@)sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $< > $@.tmp && mv $@.tmp $@
 
 $(B)/sim/trace/trace_html_page.o: $(B)/gen/trace_html_page_js.h
 
@@ -96,11 +114,11 @@ FORCE:
 
 $(B)/libqsim.a: $(LIB_OBJ)
 	@rm -f $@
-	ar rcs $@ $^
+	$(call say,AR,$@)ar rcs $@ $^
 
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(if $(filter tests/%,$<),$(CHECK_CFLAGS) -I$(B)/tests) -c -o $@ $<
+	$(call say,CC,$@)$(CC) $(ALL_CFLAGS) $(if $(filter tests/%,$<),$(CHECK_CFLAGS) -I$(B)/tests) -c -o $@ $<
 
 # The test runner collects every make_NAME_suite() defined under tests/, each with its name
 # (which must be the suite_create() name in the same file: the runner selects suites by it).
@@ -117,10 +135,11 @@ $(B)/tests/suites.h: $(TEST_SRC)
 	       END { printf "static const struct { const char *name; Suite *(*make)(void); } qsim_suites[] = {\n%s    { NULL, NULL }\n};\n", l }' > $@.tmp
 	@cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp $@.names
 
-$(B)/tests/check_main.o: $(B)/tests/suites.h
+# (the runner, and the test that holds HACKING.md's suite names to it)
+$(B)/tests/check_main.o $(B)/tests/test_hacking.o: $(B)/tests/suites.h
 
 $(B)/check_qsim: $(TEST_OBJ) $(B)/libqsim.a
-	$(CC) $(ALL_CFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS)
+	$(call say,LD,$@)$(CC) $(ALL_CFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS)
 
 # ---- tests ----
 # Every test case sets its own Check timeout (tests/check_main.c gives one that does not 60 s);
@@ -165,6 +184,13 @@ CHECK_PAR := $(if $(findstring j,$(filter-out --%,$(MAKEFLAGS))),,-j$(CHECK_JOBS
 check-unit: $(B)/check_qsim $(B)/qsim
 	@$(TEST_ENV) QSIM_BIN=$(CURDIR)/$(B)/qsim sh build-aux/run-suites.sh $(CHECK_JOBS) $(B)/check-unit $(B)/check_qsim
 
+# One suite (or a few: SUITE="asm config"), and with CASE= one test case of it (Check's
+# CK_RUN_CASE: a tcase_create name), in the environment make check-unit gives, output as it
+# comes.  Suite names: `build/check_qsim --list`.
+check-suite: $(B)/check_qsim $(B)/qsim
+	@test -n "$(SUITE)" || { echo "make check-suite: name one: SUITE=NAME [CASE=NAME] (build/check_qsim --list)" >&2; exit 2; }
+	$(Q)$(TEST_ENV) QSIM_BIN=$(CURDIR)/$(B)/qsim $(if $(CASE),CK_RUN_CASE="$(CASE)") $(B)/check_qsim $(SUITE)
+
 # Same sources, built with sanitizers, running the suites that exercise memory (ASAN_SUITES)
 # at a reduced scale.
 ASAN_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
@@ -198,7 +224,7 @@ FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-om
 # make check: each corpus once through the targets' entry points under the sanitizer build,
 # by a plain driver (no clang or libFuzzer needed).
 build/asan/fuzz-driver-%: tests/fuzz/fuzz_driver.c tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h build/asan/libqsim.a
-	$(CC) -std=gnu11 $(WARN) $(ASAN_CFLAGS) $(PKG_CFLAGS) -I. -o $@ tests/fuzz/fuzz_driver.c tests/fuzz/fuzz_$*.c \
+	$(call say,LD,$@)$(CC) -std=gnu11 $(WARN) $(ASAN_CFLAGS) $(PKG_CFLAGS) -I. -o $@ tests/fuzz/fuzz_driver.c tests/fuzz/fuzz_$*.c \
 	  build/asan/libqsim.a $(LDLIBS)
 
 check-fuzz-corpus:
@@ -212,7 +238,7 @@ check-fuzz-corpus:
 # tests/fuzz/corpus/TARGET with its fix).  clang comes from build-aux/deps.sh like the others.
 FUZZ_LIB_CFLAGS := -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link
 build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h build/fuzz/libqsim.a
-	$(FUZZ_CC) -std=gnu11 $(WARN) -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer $(PKG_CFLAGS) -I. -o $@ $< \
+	$(call say,LD,$@)$(FUZZ_CC) -std=gnu11 $(WARN) -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer $(PKG_CFLAGS) -I. -o $@ $< \
 	  build/fuzz/libqsim.a $(LDLIBS)
 
 fuzz-build:
@@ -328,7 +354,41 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/qsim $(DESTDIR)$(MANDIR)/man1/qsim.1 $(DESTDIR)$(BASHCOMPDIR)/qsim
 	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR)
 
+# clean keeps the caches under build/ (natively compiled programs, build/cache, keyed by what
+# decides them; make fuzz's grown corpora, build/fuzz/corpus); distclean removes them too, and
+# with them everything the build writes (all of it under build/, but ./qsim).
+BUILD_CACHES := build/cache build/fuzz/corpus
 clean:
-	rm -rf build qsim
+	rm -rf qsim qsim.tmp $(filter-out $(BUILD_CACHES) build/fuzz,$(wildcard build/*)) \
+	  $(filter-out $(BUILD_CACHES),$(wildcard build/fuzz/*))
+
+distclean: clean
+	rm -rf build
+
+# The targets, a line each (a test holds it to the Makefile's .PHONY list and to HACKING.md).
+help:
+	@echo 'make [TARGET] [V=1]    (HACKING.md: how to work on qsim)'
+	@echo '  all            ./qsim, with build/qsim.1 and build/qsim.bash (the default)'
+	@echo '  qsim           ./qsim only (objects under build/)'
+	@echo '  run            build, then answer the seed'"'"'s question (qsim compare)'
+	@echo '  check          every test: check-layers, -unit, -install, -tarball, -asan, -fuzz-corpus'
+	@echo '  check-suite    SUITE=NAME [CASE=NAME]: build, then run one suite as make check does'
+	@echo '  check-unit     every suite (CHECK_JOBS processes, CK_TIMEOUT_MULTIPLIER)'
+	@echo '  check-asan     the ASAN_SUITES under AddressSanitizer/UBSan (build/asan)'
+	@echo '  check-layers   no #include runs upward (build-aux/check-layers.sh)'
+	@echo '  check-install  a staged install finds its data, man page, completion and docs'
+	@echo '  check-tarball  a tree without git builds'
+	@echo '  check-fuzz-corpus  each fuzz corpus once through the sanitizer build'
+	@echo '  fuzz           each input format under libFuzzer for FUZZ_SECONDS (clang)'
+	@echo '  fuzz-build     the fuzz targets only (build/fuzz)'
+	@echo '  docs           regenerate the reference pages in docs/ from qsim'"'"'s tables'
+	@echo '  golden         rewrite tests/golden/ from qsim'"'"'s output (read the diff)'
+	@echo '  bench          simulation cost, into docs/performance.md'
+	@echo '  study          the studies'"'"' tables, into docs/study-*.md'
+	@echo '  install        PREFIX=/usr/local DESTDIR=: binary, data, qsim(1), completion, docs'
+	@echo '  uninstall      remove what install put there'
+	@echo '  clean          remove what the build made, but its caches'
+	@echo '  distclean      clean, and the caches (build/ entirely)'
+	@echo '  help           this list'
 
 -include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(B)/sim/cli/main.d

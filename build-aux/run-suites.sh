@@ -7,11 +7,15 @@
 set -u
 jobs=$1 log=$2 check=$3
 shift 3
+if [ $# -gt 0 ]; then suites=$(printf '%s\n' "$@"); else suites=$("$check" --list) || exit 1; fi
+# No more processes than suites: a process dealt none would run the runner without names,
+# which runs every suite.
+n=$(echo "$suites" | wc -l)
+if [ "$jobs" -gt "$n" ]; then jobs=$n; fi
 if [ "$jobs" -le 1 ]; then
     exec "$check" "$@"
 fi
-if [ $# -gt 0 ]; then suites=$(printf '%s\n' "$@"); else suites=$("$check" --list) || exit 1; fi
-echo "$(basename "$check"): $(echo "$suites" | wc -l) suites in $jobs processes (logs: $log-*.log)"
+echo "$(basename "$check"): $n suites in $jobs processes (logs: $log-*.log)"
 pids=
 for k in $(seq 1 "$jobs"); do
     mine=$(echo "$suites" | awk -v k="$k" -v n="$jobs" '(NR - 1) % n == k - 1')

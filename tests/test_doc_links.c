@@ -1,4 +1,4 @@
-/* The docs point where they say: every relative link of README.md and of the pages in docs/
+/* The docs point where they say: every relative link of README.md, HACKING.md and the pages in docs/
  * names a file of the tree and, with `#anchor`, a heading of that page (as GitHub spells
  * anchors), and the docs the man page lists are in docs/.  A page split or a heading renamed
  * without its links fails here. */
@@ -93,8 +93,12 @@ static guint check_page(const char *page, GString *broken)
 START_TEST(test_links_resolve)
 {
     g_autoptr(GString) broken = g_string_new(NULL);
-    g_autofree char *readme = g_build_filename(test_srcdir(), "README.md", NULL);
-    guint seen = check_page(readme, broken);
+    guint seen = 0;
+    static const char *const top[] = { "README.md", "HACKING.md" };
+    for (guint i = 0; i < G_N_ELEMENTS(top); i++) {
+        g_autofree char *page = g_build_filename(test_srcdir(), top[i], NULL);
+        seen += check_page(page, broken);
+    }
     g_autofree char *docs = g_build_filename(test_srcdir(), "docs", NULL);
     GDir *d = g_dir_open(docs, 0, NULL);
     ck_assert_msg(d, "%s: cannot open", docs);

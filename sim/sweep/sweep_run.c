@@ -3,9 +3,7 @@
  * files do not depend on -j or on the order points finished. */
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <glib/gstdio.h>
 #include "sim/sweep/sweep.h"
 
@@ -23,7 +21,6 @@ typedef struct {
     GArray *running;      /* of gint64: start times (monotonic us) of the points in flight */
     gint64 start;
     GError *io_error;     /* the first write error; later points are still run but not lost silently */
-    guint kill_after;     /* tests: exit abruptly after this many rows, like a kill (0: never) */
 } SweepRunState;
 
 /* Calls the progress callback with where the sweep stands (state locked). */
@@ -95,8 +92,6 @@ static void run_point(gpointer data, gpointer user)
     st->failed += !ok;
     st->done_seconds += secs;
     report_progress(st, TRUE);
-    if (st->kill_after && st->done >= st->kill_after)
-        _exit(137);
     g_cond_signal(&st->finished);
     g_mutex_unlock(&st->lock);
 }
@@ -183,8 +178,6 @@ static gboolean execute_locked(const Sweep *s, const SweepRunOptions *o, guint *
     g_mutex_init(&st.lock);
     g_cond_init(&st.finished);
     st.running = g_array_new(FALSE, FALSE, sizeof(gint64));
-    const char *ka = g_getenv("QSIM_SWEEP_KILL_AFTER");
-    st.kill_after = ka ? (guint)atoi(ka) : 0;
     st.jsonl_path = g_build_filename(o->out, "results.jsonl", NULL);
     st.times_path = g_build_filename(o->out, SWEEP_HOST_TIMES, NULL);
     st.jsonl = open_append(o->out, "results.jsonl", error);
