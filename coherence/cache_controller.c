@@ -117,21 +117,6 @@ void cache_c2c_counted(MemSys *ms, uint64_t line)
     dir_get(ms, line)->st.c2c_transfers++;
 }
 
-void cache_tell_lost(CoreCaches *c, const PrivLine *pl, guint32 actions)
-{
-    if ((actions & (CA_LOST_INV | CA_LOST_DOWN)) && pl->in_l1)
-        core_tell_lost_line(c, pl->line, (actions & CA_LOST_INV) ? LINE_INVALIDATED : LINE_DOWNGRADED);
-}
-
-gint32 cache_wake_take(PrivLine *pl, guint32 actions)
-{
-    if (!(actions & CA_WAKE))
-        return NIL;
-    gint32 waiters = pl->wait_head;
-    pl->wait_head = pl->wait_tail = NIL;
-    return waiters;
-}
-
 /* The end of a cache row, after its actions and its next state (directory or bus alike): a freed
  * line goes, a line that became stable is placed in the private caches, the trace row closes and
  * the invariants are checked. */
@@ -149,6 +134,150 @@ void cache_row_end(MemSys *ms, CoreCaches *c, PrivLine *pl, uint64_t line, guint
         invariant_check_line(ms, line);
 }
 
+void cache_row_run(CacheRowRun *x, const CacheAction actions[])
+{
+    for (guint k = 0; k < x->row->n_run; k++) {
+        CacheAction act = actions[CA_BIT(x->row->run[k])];
+        if (act)
+            act(x);
+    }
+    if (x->pl)
+        x->pl->state = x->row->next;
+}
+
+/* ======================================================================================
+ * The actions of a cache row (CA_*), one function each
+ * ====================================================================================== */
+
+/* CA_SEND_GETS, CA_SEND_GETM, CA_SEND_UPGRADE: the request to the home; the access that needed
+ * it waits on the line. */
+static void send_request(CacheRowRun *x, MsgType t)
+{
+    gint me = (gint)x->c->id;
+    cache_request_start(x->ms, x->pl, x->ai, t != MSG_GETS);
+    msg_send(x->ms, t, me, HOME, me, x->line, route_core_home(x->ms, me, x->line));
+    if (x->ai != NIL)
+        wait_push(x->ms, x->pl, x->ai);
+}
+static void a_send_gets(CacheRowRun *x) { send_request(x, MSG_GETS); }
+static void a_send_getm(CacheRowRun *x) { send_request(x, MSG_GETM); }
+static void a_send_upgrade(CacheRowRun *x) { send_request(x, MSG_UPGRADE); }
+
+/* CA_SEND_PUTS, CA_SEND_PUTE, CA_SEND_PUTM, CA_SEND_PUTO: the line leaves; a dirty one's Put
+ * carries its data. */
+static void a_send_puts(CacheRowRun *x) { send_put(x->ms, x->c, x->pl, MSG_PUTS, FALSE); }
+static void a_send_pute(CacheRowRun *x) { send_put(x->ms, x->c, x->pl, MSG_PUTE, FALSE); }
+static void a_send_putm(CacheRowRun *x) { send_put(x->ms, x->c, x->pl, MSG_PUTM, TRUE); }
+static void a_send_puto(CacheRowRun *x) { send_put(x->ms, x->c, x->pl, MSG_PUTO, TRUE); }
+
+/* Every answer to a snoop leaves once the private caches have looked the line up; dirty data
+ * must also be read out of them (memsys.h). */
+static Cycle snoop_answer_cycles(const MemSys *ms) { return (Cycle)ms->cfg->topology.snoop_response_cycles; }
+
+/* CA_DATA_TO_REQ: the data to the forwarded request's requester, cache to cache, with the ack
+ * count and the earliest completion the home gave the forward. */
+static void a_send_data_to_requestor(CacheRowRun *x)
+{
+    MemSys *ms = x->ms;
+    gint me = (gint)x->c->id, req = cache_row_cause(x)->req;
+    Cycle delay = snoop_answer_cycles(ms) +
+                  (coh_cache_state_dirty(x->state) ? (Cycle)ms->cfg->topology.snoop_data_cycles : 0) +
+                  route_core_core(ms, me, req, x->line);
+    Msg *dm = msg_at(ms, msg_send(ms, MSG_DATA_C2C, me, req, req, x->line, delay));
+    const Msg *m = cache_row_cause(x);
+    dm->has_data = TRUE;
+    dm->acks = m->acks;
+    dm->not_before = m->not_before;
+    dm->source = (req != HOME && ms->cores[req].socket == x->c->socket) ? MEM_SRC_PEER_SAME_SOCKET
+                                                                          : MEM_SRC_PEER_REMOTE_SOCKET;
+    memcpy(dm->data, x->pl->data, ms->line_size);
+    cache_c2c_counted(ms, x->line);
+}
+
+/* CA_COPYBACK: a copy of the data to the home, which writes memory. */
+static void a_send_copyback(CacheRowRun *x)
+{
+    MemSys *ms = x->ms;
+    gint me = (gint)x->c->id;
+    Msg *dm = msg_at(ms, msg_send(ms, MSG_COPYBACK, me, HOME, cache_row_cause(x)->req, x->line,
+                                  snoop_answer_cycles(ms) + route_core_home(ms, me, x->line)));
+    dm->has_data = TRUE;
+    memcpy(dm->data, x->pl->data, ms->line_size);
+}
+
+/* CA_ACK_TO_REQ: the invalidation's ack to the writer. */
+static void a_send_inv_ack_to_requestor(CacheRowRun *x)
+{
+    gint me = (gint)x->c->id, req = cache_row_cause(x)->req;
+    msg_send(x->ms, MSG_INV_ACK, me, req, req, x->line,
+             snoop_answer_cycles(x->ms) + route_core_core(x->ms, me, req, x->line));
+}
+
+/* CA_SAVE_DATA: the data (an upgrade's grant has none) and the acks still to come. */
+static void a_save_data(CacheRowRun *x)
+{
+    const Msg *m = cache_row_cause(x);
+    if (m->has_data)
+        memcpy(x->pl->data, m->data, x->ms->line_size);
+    x->pl->acks += m->acks;
+    x->pl->data_in = TRUE;
+    x->pl->src = m->source;
+}
+
+/* CA_DEC_ACK */
+static void a_count_ack(CacheRowRun *x) { x->pl->acks--; }
+
+/* CA_UNBLOCK: the transaction is complete; the home serves the line's next request. */
+static void a_send_unblock(CacheRowRun *x)
+{
+    gint me = (gint)x->c->id;
+    msg_send(x->ms, MSG_UNBLOCK, me, HOME, me, x->line, route_core_home(x->ms, me, x->line));
+}
+
+static void tell_lost(CacheRowRun *x, LineLossCause why)
+{
+    if (x->pl->in_l1)
+        core_tell_lost_line(x->c, x->line, why);
+}
+void a_tell_core_invalidated(CacheRowRun *x) { tell_lost(x, LINE_INVALIDATED); }
+void a_tell_core_lost_write(CacheRowRun *x) { tell_lost(x, LINE_DOWNGRADED); }
+
+void a_leave_arrays(CacheRowRun *x) { private_leave(x->ms, x->c, x->pl); }
+
+void a_take_waiters(CacheRowRun *x)
+{
+    x->waiters = x->pl->wait_head;
+    x->pl->wait_head = x->pl->wait_tail = NIL;
+}
+
+/* A directory protocol's cache table, by CA_* bit (the bus-only actions are refused by
+ * coh_protocol_check). */
+static const CacheAction directory_cache_actions[CA_ACTION_BITS] = {
+    /* CA_STALL, CA_HIT: cache_row_begin */
+    [CA_BIT(CA_SEND_GETS)] = a_send_gets,
+    [CA_BIT(CA_SEND_GETM)] = a_send_getm,
+    [CA_BIT(CA_SEND_UPGRADE)] = a_send_upgrade,
+    [CA_BIT(CA_SEND_PUTS)] = a_send_puts,
+    [CA_BIT(CA_SEND_PUTE)] = a_send_pute,
+    [CA_BIT(CA_SEND_PUTM)] = a_send_putm,
+    [CA_BIT(CA_SEND_PUTO)] = a_send_puto,
+    [CA_BIT(CA_DATA_TO_REQ)] = a_send_data_to_requestor,
+    [CA_BIT(CA_COPYBACK)] = a_send_copyback,
+    [CA_BIT(CA_ACK_TO_REQ)] = a_send_inv_ack_to_requestor,
+    [CA_BIT(CA_SAVE_DATA)] = a_save_data,
+    [CA_BIT(CA_DEC_ACK)] = a_count_ack,
+    [CA_BIT(CA_UNBLOCK)] = a_send_unblock,
+    [CA_BIT(CA_WAKE)] = a_take_waiters,
+    [CA_BIT(CA_LOST_INV)] = a_tell_core_invalidated,
+    [CA_BIT(CA_LOST_DOWN)] = a_tell_core_lost_write,
+    [CA_BIT(CA_LEAVE)] = a_leave_arrays,
+    [CA_BIT(CA_FREE)] = a_leave_arrays, /* cache_row_end frees the record */
+};
+
+/* ======================================================================================
+ * A row
+ * ====================================================================================== */
+
 void apply_cache_event(MemSys *ms, CoreCaches *c, uint64_t line, PrivLine *pl, CohCacheEvent ev,
                        gint32 mi, gint32 ai)
 {
@@ -158,72 +287,16 @@ void apply_cache_event(MemSys *ms, CoreCaches *c, uint64_t line, PrivLine *pl, C
     }
     guint state = pl ? pl->state : CS_I;
     const CohRow *row = cache_row(ms, state, ev);
-    guint32 a = row->actions;
-    gint me = (gint)c->id;
     if (!cache_row_begin(ms, c, line, &pl, row, mi, ai, 0))
         return;
-    Msg *m = mi != NIL ? msg_at(ms, mi) : NULL;
-    if (a & (CA_SEND_GETS | CA_SEND_GETM | CA_SEND_UPGRADE)) {
-        MsgType t = (a & CA_SEND_GETS) ? MSG_GETS : (a & CA_SEND_GETM) ? MSG_GETM : MSG_UPGRADE;
-        cache_request_start(ms, pl, ai, t != MSG_GETS);
-        msg_send(ms, t, me, HOME, me, line, route_core_home(ms, me, line));
-        if (ai != NIL)
-            wait_push(ms, pl, ai);
-    }
-    if (a & CA_SEND_PUTS) send_put(ms, c, pl, MSG_PUTS, FALSE);
-    if (a & CA_SEND_PUTE) send_put(ms, c, pl, MSG_PUTE, FALSE);
-    if (a & CA_SEND_PUTM) send_put(ms, c, pl, MSG_PUTM, TRUE);
-    if (a & CA_SEND_PUTO) send_put(ms, c, pl, MSG_PUTO, TRUE);
-    /* Every answer to a snoop leaves once the private caches have looked the line up; dirty
-     * data must also be read out of them (memsys.h). */
-    Cycle answer = (Cycle)ms->cfg->topology.snoop_response_cycles;
-    if (a & CA_DATA_TO_REQ) {
-        gint req = m->req;
-        Cycle delay = answer + (coh_cache_state_dirty(state) ? (Cycle)ms->cfg->topology.snoop_data_cycles : 0) +
-                      route_core_core(ms, me, req, line);
-        gint32 di = msg_send(ms, MSG_DATA_C2C, me, req, req, line, delay);
-        Msg *dm = msg_at(ms, di);
-        m = msg_at(ms, mi); /* the pool may have moved */
-        dm->has_data = TRUE;
-        dm->acks = m->acks;
-        dm->not_before = m->not_before;
-        dm->source = (req != HOME && ms->cores[req].socket == c->socket) ? MEM_SRC_PEER_SAME_SOCKET
-                                                                           : MEM_SRC_PEER_REMOTE_SOCKET;
-        memcpy(dm->data, pl->data, ms->line_size);
-        cache_c2c_counted(ms, line);
-    }
-    if (a & CA_COPYBACK) {
-        gint32 di = msg_send(ms, MSG_COPYBACK, me, HOME, m->req, line, answer + route_core_home(ms, me, line));
-        Msg *dm = msg_at(ms, di);
-        m = msg_at(ms, mi);
-        dm->has_data = TRUE;
-        memcpy(dm->data, pl->data, ms->line_size);
-    }
-    if (a & CA_ACK_TO_REQ) {
-        msg_send(ms, MSG_INV_ACK, me, m->req, m->req, line, answer + route_core_core(ms, me, m->req, line));
-        m = msg_at(ms, mi);
-    }
-    if (a & CA_SAVE_DATA) {
-        if (m->has_data)
-            memcpy(pl->data, m->data, ms->line_size);
-        pl->acks += m->acks;
-        pl->data_in = TRUE;
-        pl->src = m->source;
-    }
-    if (a & CA_DEC_ACK)
-        pl->acks--;
-    cache_tell_lost(c, pl, a);
-    if (a & (CA_LEAVE | CA_FREE))
-        private_leave(ms, c, pl);
-    if (pl)
-        pl->state = row->next;
-    if (a & CA_UNBLOCK)
-        msg_send(ms, MSG_UNBLOCK, me, HOME, me, line, route_core_home(ms, me, line));
-    gint32 waiters = cache_wake_take(pl, a);
-    if (a & CA_FREE)
+    CacheRowRun x = { .ms = ms, .c = c, .pl = pl, .line = line, .row = row, .state = state, .mi = mi, .ai = ai,
+                       .waiters = NIL };
+    cache_row_run(&x, directory_cache_actions);
+    if (row->actions & CA_FREE)
         g_assert(row->next == CS_I);
-    cache_row_end(ms, c, pl, line, a);
+    cache_row_end(ms, c, pl, line, row->actions);
     /* Waiting accesses retry in order; once one has to wait again, the rest queue behind it. */
+    gint32 waiters = x.waiters;
     while (waiters != NIL) {
         gint32 next = acc_at(ms, waiters)->next;
         if (!access_attempt(ms, waiters) && !acc_at(ms, waiters)->deferred) {
@@ -364,8 +437,15 @@ void memsys_override_cache_row(MemSys *ms, CohCacheState s, CohCacheEvent e, gui
 {
     gint16 i = ms->cache_lut[s][e];
     g_assert(i >= 0);
-    ms->cache_rows[i].actions = actions;
-    ms->cache_rows[i].next = next;
+    CohRow *r = &ms->cache_rows[i];
+    r->actions = actions;
+    r->n_run = 0;
+    for (guint b = 0; b < CA_ACTION_BITS; b++)
+        if (actions & (1u << b)) {
+            g_assert(r->n_run < COH_ROW_MAX_ACTIONS);
+            r->run[r->n_run++] = 1u << b;
+        }
+    r->next = next;
 }
 
 /* ======================================================================================

@@ -1,9 +1,9 @@
 /* The home controller: the directory table of the protocol (coherence/mesi.c, moesi.c, msi.c)
  * applied at a line's home socket.  A message is classified into an event (dir_classify), the
- * row's actions -- one function each -- send data, forwards, invalidations and acks with the
- * latencies of memsys.h, its home rules (the table's last column) keep the LLCs' and MESIF's
- * state, and a request for a busy line joins the line's FIFO (directory.c) until the line is
- * stable.  Nothing here asks which protocol runs: the row says what to do. */
+ * row's actions -- one function each, run in the order the row lists them -- send data,
+ * forwards, invalidations and acks with the latencies of memsys.h, its home rules (the table's
+ * last column, and MESIF's: coherence/mesif.c) keep the LLCs' and MESIF's state, and a request
+ * for a busy line joins the line's FIFO (directory.c) until the line is stable.  Nothing here asks which protocol runs: the row says what to do. */
 #include "coherence/memsys_internal.h"
 
 static CohDirEvent dir_classify(const DirEntry *d, const Msg *m)
@@ -45,24 +45,34 @@ static void mem_written(MemSys *ms, DirEntry *d, gint writer)
 static void home_drain(MemSys *ms, DirEntry *d);
 
 /* ======================================================================================
- * The actions of a directory row (DA_*), and its home rules (DR_*), one function each
+ * The actions of a directory row (DA_*), one function each, and its home rules (DR_*)
  * ====================================================================================== */
 
-/* What the sends of one row share: who they serve, and the acks and the earliest completion
- * the invalidations set. */
+/* One directory row being run: what its actions share -- who they serve, and the acks and the
+ * earliest completion the invalidations set.  The message that caused it is read through
+ * home_row_cause() alone, never kept: any send may move the message pool (msg_at). */
 typedef struct {
+    MemSys *ms;
+    DirEntry *d;
+    const CohRow *row;  /* the directory's row, with this run's home rules */
+    gint32 mi;          /* the message that caused the row */
     gint req;           /* the requester the row serves */
     gint target;        /* who the forwards and invalidations answer: req, or HOME (DA_FWD_TO_HOME) */
     gint ninv;          /* invalidations sent: the acks the target waits for */
     Cycle not_before;   /* a broadcast's farthest answer: the data may not complete earlier */
-} HomeSends;
+    Cycle llc;          /* the home's lookup: llc.latency */
+} HomeRowRun;
+typedef void (*HomeAction)(HomeRowRun *h);
+static const Msg *home_row_cause(const HomeRowRun *h) { return msg_at(h->ms, h->mi); }
 
 /* DA_INV_SHARERS: an Inv to every sharer but the target. */
-static void home_inv_sharers(MemSys *ms, DirEntry *d, HomeSends *h, Cycle llc)
+static void a_inv_sharers(HomeRowRun *h)
 {
+    MemSys *ms = h->ms;
+    DirEntry *d = h->d;
     for (guint x = 0; x < ms->ncores; x++)
         if (is_sharer(d, (gint)x) && (gint)x != h->target) {
-            msg_send(ms, MSG_INV, HOME, (gint)x, h->target, d->line, llc + route_core_home(ms, (gint)x, d->line));
+            msg_send(ms, MSG_INV, HOME, (gint)x, h->target, d->line, h->llc + route_core_home(ms, (gint)x, d->line));
             h->ninv++;
         }
 }
@@ -80,25 +90,27 @@ static gint mesif_forwarder(const DirEntry *d)
 /* DA_DATA_TO_REQ, DA_DATA_E_TO_REQ: memory's data, from the requester's own LLC when it holds
  * the current copy, else (a DR_F_FORWARD row) from the F socket's LLC, else from memory; the
  * requester's LLC keeps it. */
-static void home_data_to_req(MemSys *ms, DirEntry *d, const HomeSends *h, gboolean excl, guint rules, Cycle llc)
+static void send_data_to_requestor(HomeRowRun *h, gboolean excl)
 {
+    MemSys *ms = h->ms;
+    DirEntry *d = h->d;
     gint req = h->req;
     uint64_t line = d->line;
     guint rs = ms->cores[req].socket;
     gboolean from_llc = (d->llc_valid >> rs) & 1;
-    gint f = from_llc || !(rules & DR_F_FORWARD) ? -1 : mesif_forwarder(d);
+    gint f = from_llc || !(h->row->rules & DR_F_FORWARD) ? -1 : mesif_forwarder(d);
     MsgType type = MSG_DATA_MEM;
     MemSource src = MEM_SRC_MEMORY;
     Cycle delay = (Cycle)ms->cfg->memory.latency + route_core_home(ms, req, line);
     if (from_llc) {
         type = MSG_DATA_LLC;
         src = MEM_SRC_LLC;
-        delay = llc + route_core_home(ms, req, line);
+        delay = h->llc + route_core_home(ms, req, line);
         ms->stats.llc_hits++;
     } else if (f >= 0) {
         type = MSG_DATA_LLC;
         src = MEM_SRC_REMOTE_LLC;
-        delay = llc + memsys_socket_cycles(ms, (guint)d->home, (guint)f) + llc +
+        delay = h->llc + memsys_socket_cycles(ms, (guint)d->home, (guint)f) + h->llc +
                 route_socket_core(ms, (guint)f, req, line);
         ms->stats.f_forwards++;
     } else {
@@ -115,11 +127,15 @@ static void home_data_to_req(MemSys *ms, DirEntry *d, const HomeSends *h, gboole
     memcpy(dm->data, d->mem, ms->line_size);
     d->llc_valid |= 1ull << rs;
 }
+static void a_send_data_to_requestor(HomeRowRun *h) { send_data_to_requestor(h, FALSE); }
+static void a_send_exclusive_data_to_requestor(HomeRowRun *h) { send_data_to_requestor(h, TRUE); }
 
 /* DA_ACKCOUNT_TO_REQ: the upgrade's grant, no data. */
-static void home_ackcount_to_req(MemSys *ms, DirEntry *d, const HomeSends *h, Cycle llc)
+static void a_send_ack_count_to_requestor(HomeRowRun *h)
 {
-    gint32 di = msg_send(ms, MSG_ACK_COUNT, HOME, h->req, h->req, d->line, llc + route_core_home(ms, h->req, d->line));
+    MemSys *ms = h->ms;
+    gint32 di = msg_send(ms, MSG_ACK_COUNT, HOME, h->req, h->req, h->d->line,
+                         h->llc + route_core_home(ms, h->req, h->d->line));
     Msg *dm = msg_at(ms, di);
     dm->acks = h->ninv;
     dm->not_before = h->not_before;
@@ -127,63 +143,68 @@ static void home_ackcount_to_req(MemSys *ms, DirEntry *d, const HomeSends *h, Cy
 }
 
 /* DA_FWD_GETS, DA_FWD_GETM: the request to the owner, which answers the target. */
-static void home_forward(MemSys *ms, DirEntry *d, const HomeSends *h, MsgType type, Cycle llc)
+static void forward_to_owner(HomeRowRun *h, MsgType type)
 {
+    DirEntry *d = h->d;
     g_assert(d->owner >= 0);
-    gint32 fi = msg_send(ms, type, HOME, d->owner, h->target, d->line, llc + route_core_home(ms, d->owner, d->line));
-    Msg *fm = msg_at(ms, fi);
+    gint32 fi = msg_send(h->ms, type, HOME, d->owner, h->target, d->line,
+                         h->llc + route_core_home(h->ms, d->owner, d->line));
+    Msg *fm = msg_at(h->ms, fi);
     fm->acks = h->ninv;
     fm->not_before = h->not_before;
 }
+static void a_forward_gets_to_owner(HomeRowRun *h) { forward_to_owner(h, MSG_FWD_GETS); }
+static void a_forward_getm_to_owner(HomeRowRun *h) { forward_to_owner(h, MSG_FWD_GETM); }
 
 /* DA_OWNER_TO_SHARER, DA_CLEAR_SHARERS, DA_CLEAR_OWNER, DA_ADD_REQ, DA_REMOVE_REQ,
  * DA_SET_OWNER_REQ: the directory's list of holders. */
-static void home_update_holders(MemSys *ms, DirEntry *d, guint32 a, gint req)
+static void a_owner_becomes_sharer(HomeRowRun *h)
 {
-    if (a & DA_OWNER_TO_SHARER) {
-        sharer_add(d, d->owner);
-        d->owner = -1;
-    }
-    if (a & DA_CLEAR_SHARERS) {
-        memset(d->sharers, 0, ms->sharer_words * sizeof(guint64));
-        d->nsharers = 0;
-    }
-    if (a & DA_CLEAR_OWNER)
-        d->owner = -1;
-    if (a & DA_ADD_REQ)
-        sharer_add(d, req);
-    if (a & DA_REMOVE_REQ)
-        sharer_remove(d, req);
-    if (a & DA_SET_OWNER_REQ)
-        d->owner = req;
+    sharer_add(h->d, h->d->owner);
+    h->d->owner = -1;
 }
+static void a_clear_sharers(HomeRowRun *h)
+{
+    memset(h->d->sharers, 0, h->ms->sharer_words * sizeof(guint64));
+    h->d->nsharers = 0;
+}
+static void a_clear_owner(HomeRowRun *h) { h->d->owner = -1; }
+static void a_add_requestor_to_sharers(HomeRowRun *h) { sharer_add(h->d, h->req); }
+static void a_remove_requestor_from_sharers(HomeRowRun *h) { sharer_remove(h->d, h->req); }
+static void a_requestor_becomes_owner(HomeRowRun *h) { h->d->owner = h->req; }
 
 /* DA_WRITE_MEM: the message's data, if it carries any, to memory; the writer's LLC holds it,
  * and on a DR_LLC_TO_READER row (an owner's copy-back after a Fwd-GetS) the reader's too. */
-static void home_write_mem(MemSys *ms, DirEntry *d, const Msg *m, guint rules)
+static void a_write_memory(HomeRowRun *h)
 {
+    MemSys *ms = h->ms;
+    DirEntry *d = h->d;
+    const Msg *m = home_row_cause(h);
     if (!m->has_data)
         return;
     memcpy(d->mem, m->data, ms->line_size);
     mem_written(ms, d, m->src);
-    if ((rules & DR_LLC_TO_READER) && d->req >= 0)
+    if ((h->row->rules & DR_LLC_TO_READER) && d->req >= 0)
         d->llc_valid |= 1ull << ms->cores[d->req].socket;
 }
 
-/* DR_F_TO_READER, DR_F_DROP (MESIF): the F copy goes to the newest reader's socket, and ends
- * when no LLC holds the current data (a writer ends every shared copy). */
-static void home_f_update(MemSys *ms, DirEntry *d, guint rules, gint req)
+/* DA_PUT_ACK */
+static void a_send_put_ack(HomeRowRun *h)
 {
-    if (rules & DR_F_TO_READER)
-        d->f_socket = (gint8)ms->cores[req].socket;
-    else if ((rules & DR_F_DROP) && !d->llc_valid)
-        d->f_socket = -1;
+    msg_send(h->ms, MSG_PUT_ACK, HOME, h->req, h->req, h->d->line, route_core_home(h->ms, h->req, h->d->line));
 }
+
+/* DA_SAVE_ACKS, DA_DEC_ACK: a far atomic's acks, expected and counted in. */
+static void a_save_acks(HomeRowRun *h) { h->d->acks = h->ninv; }
+static void a_count_ack(HomeRowRun *h) { h->d->acks--; }
 
 /* DA_ATOMIC_REPLY: the far atomic, performed on the home's copy (nobody else holds the line
  * now), and its old value to the requester. */
-static void home_atomic_reply(MemSys *ms, DirEntry *d, Cycle llc)
+static void a_atomic_reply(HomeRowRun *h)
 {
+    MemSys *ms = h->ms;
+    DirEntry *d = h->d;
+    Cycle llc = h->llc;
     gint32 ai = d->atomic_acc;
     Access *acc = acc_at(ms, ai);
     guint core = acc->core;
@@ -209,6 +230,43 @@ static void home_atomic_reply(MemSys *ms, DirEntry *d, Cycle llc)
     d->atomic_acc = NIL;
 }
 
+/* The actions of a directory table, by DA_* bit. */
+static const HomeAction home_actions[DA_ACTION_BITS] = {
+    /* DA_STALL: the caller queues; DA_FWD_TO_HOME: who the sends answer, set before any runs */
+    [CA_BIT(DA_DATA_TO_REQ)] = a_send_data_to_requestor,
+    [CA_BIT(DA_DATA_E_TO_REQ)] = a_send_exclusive_data_to_requestor,
+    [CA_BIT(DA_ACKCOUNT_TO_REQ)] = a_send_ack_count_to_requestor,
+    [CA_BIT(DA_FWD_GETS)] = a_forward_gets_to_owner,
+    [CA_BIT(DA_FWD_GETM)] = a_forward_getm_to_owner,
+    [CA_BIT(DA_INV_SHARERS)] = a_inv_sharers,
+    [CA_BIT(DA_ADD_REQ)] = a_add_requestor_to_sharers,
+    [CA_BIT(DA_OWNER_TO_SHARER)] = a_owner_becomes_sharer,
+    [CA_BIT(DA_SET_OWNER_REQ)] = a_requestor_becomes_owner,
+    [CA_BIT(DA_CLEAR_OWNER)] = a_clear_owner,
+    [CA_BIT(DA_CLEAR_SHARERS)] = a_clear_sharers,
+    [CA_BIT(DA_REMOVE_REQ)] = a_remove_requestor_from_sharers,
+    [CA_BIT(DA_WRITE_MEM)] = a_write_memory,
+    [CA_BIT(DA_PUT_ACK)] = a_send_put_ack,
+    [CA_BIT(DA_SAVE_ACKS)] = a_save_acks,
+    [CA_BIT(DA_DEC_ACK)] = a_count_ack,
+    [CA_BIT(DA_ATOMIC_REPLY)] = a_atomic_reply,
+};
+
+/* The home rules, after the row's actions: DR_STALE_LLC (a writer is coming: no LLC holds the
+ * current data), then MESIF's DR_F_TO_READER, DR_F_DROP (the F copy goes to the newest
+ * reader's socket, and ends when, after the row, no LLC holds the current data). */
+static void home_rules_apply(HomeRowRun *h)
+{
+    guint rules = h->row->rules;
+    DirEntry *d = h->d;
+    if (rules & DR_STALE_LLC)
+        d->llc_valid = 0;
+    if (rules & DR_F_TO_READER)
+        d->f_socket = (gint8)h->ms->cores[h->req].socket;
+    else if ((rules & DR_F_DROP) && !d->llc_valid)
+        d->f_socket = -1;
+}
+
 /* A request that starts a transaction: the home remembers whom it serves (and a far atomic's
  * access, which the reply needs even when no transaction follows). */
 static void home_note_request(DirEntry *d, MsgType type, gint req, gint32 acc, gboolean busy_next)
@@ -223,49 +281,28 @@ static void home_note_request(DirEntry *d, MsgType type, gint req, gint32 acc, g
  * A row
  * ====================================================================================== */
 
-/* Runs the directory row for message mi (a request being processed, or a response): its
- * actions in the order below, each a function above.  Every send may move the message pool:
- * what is needed of mi is read before the first send, and its data through a pointer taken
- * again after the sends. */
+/* Runs the directory row for message mi (a request being processed, or a response): the home
+ * notes the request, its actions run in the row's order, each a function above, then its home
+ * rules, and the line takes the row's next state. */
 void home_apply(MemSys *ms, DirEntry *d, gint32 mi)
 {
     const Msg *m = msg_at(ms, mi);
-    const MsgType mtype = m->type;
-    const gint32 macc = m->acc;
     const CohRow *row = dir_row_fire(ms, d->state, dir_classify(d, m));
-    const guint32 a = row->actions;
-    const guint rules = row->rules;
-    const Cycle llc = (Cycle)ms->cfg->llc.latency;
-    HomeSends h = { .req = is_request(mtype) ? m->src : d->req };
-    h.target = (a & DA_FWD_TO_HOME) ? HOME : h.req;
+    HomeRowRun h = { .ms = ms, .d = d, .row = row, .mi = mi, .llc = (Cycle)ms->cfg->llc.latency };
+    h.req = is_request(m->type) ? m->src : d->req;
+    h.target = (row->actions & DA_FWD_TO_HOME) ? HOME : h.req;
     if (ms->trace)
         trace_row_begin(ms, HOME, d->line, row, TRUE, NIL, mi);
-    g_assert(!(a & DA_STALL)); /* the caller queues */
-    if (home_broadcasts(ms, d, a, h.target))
-        h.not_before = engine_now(ms->e) + llc + broadcast_bound(ms, h.target, d->line);
-    if (a & DA_INV_SHARERS)
-        home_inv_sharers(ms, d, &h, llc);
-    if (a & (DA_DATA_TO_REQ | DA_DATA_E_TO_REQ))
-        home_data_to_req(ms, d, &h, (a & DA_DATA_E_TO_REQ) != 0, rules, llc);
-    if (a & DA_ACKCOUNT_TO_REQ)
-        home_ackcount_to_req(ms, d, &h, llc);
-    if (a & (DA_FWD_GETS | DA_FWD_GETM))
-        home_forward(ms, d, &h, (a & DA_FWD_GETS) ? MSG_FWD_GETS : MSG_FWD_GETM, llc);
-    if (rules & DR_STALE_LLC)
-        d->llc_valid = 0;
-    home_update_holders(ms, d, a, h.req);
-    if (a & DA_WRITE_MEM)
-        home_write_mem(ms, d, msg_at(ms, mi) /* the sends above may have moved the pool */, rules);
-    home_f_update(ms, d, rules, h.req);
-    if (a & DA_PUT_ACK)
-        msg_send(ms, MSG_PUT_ACK, HOME, h.req, h.req, d->line, route_core_home(ms, h.req, d->line));
-    if (a & DA_SAVE_ACKS)
-        d->acks = h.ninv;
-    if (a & DA_DEC_ACK)
-        d->acks--;
-    home_note_request(d, mtype, h.req, macc, !coh_dir_state_stable(row->next));
-    if (a & DA_ATOMIC_REPLY)
-        home_atomic_reply(ms, d, llc);
+    g_assert(!(row->actions & DA_STALL)); /* the caller queues */
+    home_note_request(d, m->type, h.req, m->acc, !coh_dir_state_stable(row->next));
+    if (home_broadcasts(ms, d, row->actions, h.target))
+        h.not_before = engine_now(ms->e) + h.llc + broadcast_bound(ms, h.target, d->line);
+    for (guint k = 0; k < row->n_run; k++) {
+        HomeAction act = home_actions[CA_BIT(row->run[k])];
+        if (act)
+            act(&h);
+    }
+    home_rules_apply(&h);
     if (ms->trace)
         trace_row_end(ms, d);
     gboolean was_busy = !coh_dir_state_stable(d->state);
@@ -319,4 +356,11 @@ void memsys_override_dir_rules(MemSys *ms, CohDirState s, CohDirEvent e, guint r
     gint16 i = ms->dir_lut[s][e];
     g_assert(i >= 0);
     ms->dir_rows[i].rules = (guint8)rules;
+}
+
+guint memsys_dir_rules(const MemSys *ms, CohDirState s, CohDirEvent e)
+{
+    gint16 i = ms->dir_lut[s][e];
+    g_assert(i >= 0);
+    return ms->dir_rows[i].rules;
 }

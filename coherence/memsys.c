@@ -45,6 +45,8 @@ MemSys *memsys_new(const QsimConfig *cfg, Engine *e, GError **error)
     }
     if (!coh_protocol_check(p, error))
         return NULL;
+    if (cfg->protocol == PROTO_MESIF && !coh_mesif_check(p, coh_mesif_rules, coh_n_mesif_rules, error))
+        return NULL;
     /* config_load has checked a loaded config already; one made in code is checked here, by
      * the same function (slices within the stops of a ring or mesh, whole sets...). */
     if (!config_validate(cfg, error))
@@ -56,9 +58,10 @@ MemSys *memsys_new(const QsimConfig *cfg, Engine *e, GError **error)
     ms->proto = p;
     ms->cache_rows = g_memdup2(p->cache, p->n_cache * sizeof(CohRow));
     ms->dir_rows = g_memdup2(p->dir, p->n_dir * sizeof(CohRow));
-    /* MESIF runs the MESI tables with their MESIF rules; MESI (and the rest) without them. */
-    for (guint i = 0; i < p->n_dir && cfg->protocol != PROTO_MESIF; i++)
-        ms->dir_rows[i].rules &= ~DR_MESIF;
+    /* MESIF runs the MESI tables with its own rules for F added (coherence/mesif.c). */
+    for (guint i = 0; i < p->n_dir && cfg->protocol == PROTO_MESIF; i++)
+        ms->dir_rows[i].rules |= (guint8)coh_mesif_rules_of(coh_mesif_rules, coh_n_mesif_rules,
+                                                            ms->dir_rows[i].state, ms->dir_rows[i].event);
     memset(ms->cache_lut, 0xff, sizeof ms->cache_lut);
     memset(ms->dir_lut, 0xff, sizeof ms->dir_lut);
     build_lut(&ms->cache_lut[0][0], CE__N, ms->cache_rows, p->n_cache);

@@ -225,10 +225,14 @@ guint memsys_core_distance(const MemSys *ms, guint a, guint b);
  * (a stall row counts each access or request it queued).  For coverage tests and tools. */
 const guint64 *memsys_cache_rows_fired(const MemSys *ms);
 const guint64 *memsys_dir_rows_fired(const MemSys *ms);
-/* Test hook: replace one cache-table cell for this MemSys only (seeded-bug tests). */
+/* Test hook: replace one cache-table cell for this MemSys only (seeded-bug tests); its actions
+ * run in the order of their bits. */
 void memsys_override_cache_row(MemSys *ms, CohCacheState s, CohCacheEvent e, guint32 actions,
                                CohCacheState next);
 /* Test hook: replace one directory-table cell's home rules (CohDirRule) for this MemSys only. */
 void memsys_override_dir_rules(MemSys *ms, CohDirState s, CohDirEvent e, guint rules);
+/* The home rules one directory-table cell runs with in this MemSys (MESIF's added for a MESIF
+ * config). */
+guint memsys_dir_rules(const MemSys *ms, CohDirState s, CohDirEvent e);
 
 #endif

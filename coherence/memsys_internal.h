@@ -458,10 +458,32 @@ gboolean cache_row_begin(MemSys *ms, CoreCaches *c, uint64_t line, PrivLine **pl
 void cache_request_start(MemSys *ms, PrivLine *pl, gint32 ai, gboolean rfo);
 /* Data went cache to cache: counted for the system and the line. */
 void cache_c2c_counted(MemSys *ms, uint64_t line);
-/* CA_LOST_INV, CA_LOST_DOWN: the core hears that its L1 copy went, or lost write permission. */
-void cache_tell_lost(CoreCaches *c, const PrivLine *pl, guint32 actions);
-/* CA_WAKE: the accesses waiting on the line, taken off it to retry (NIL: none, or no CA_WAKE). */
-gint32 cache_wake_take(PrivLine *pl, guint32 actions);
+/* One cache row being run, either interconnect's: what its actions share.  The message that
+ * caused it is read through cache_row_cause() alone, never kept: any send may move the message
+ * pool (msg_at). */
+typedef struct {
+    MemSys *ms;
+    CoreCaches *c;
+    PrivLine *pl;       /* the line's record (NULL only for a row that leaves an absent line in I) */
+    uint64_t line;
+    const CohRow *row;
+    guint state;        /* the line's state before the row */
+    gint32 mi, ai;      /* the message or the access that caused the row (NIL: none) */
+    gint32 waiters;     /* CA_WAKE: the accesses taken off the line, to retry after the row */
+    gboolean data_timed; /* bus: data_leaves is known */
+    Cycle data_leaves;  /* bus: when the row's data leaves the cache */
+} CacheRowRun;
+/* One action of a cache row (CA_*), a function each, run in the order the row lists them. */
+typedef void (*CacheAction)(CacheRowRun *x);
+static inline const Msg *cache_row_cause(const CacheRowRun *x) { return msg_at(x->ms, x->mi); }
+/* Runs the row's actions in its order, each through `actions` (indexed by CA_* bit; NULL for
+ * CA_STALL and CA_HIT, which cache_row_begin does), then moves the line to the row's next state. */
+void cache_row_run(CacheRowRun *x, const CacheAction actions[]);
+/* Actions both interconnects' tables run alike. */
+void a_tell_core_invalidated(CacheRowRun *x);  /* CA_LOST_INV */
+void a_tell_core_lost_write(CacheRowRun *x);   /* CA_LOST_DOWN */
+void a_leave_arrays(CacheRowRun *x);           /* CA_LEAVE, CA_FREE (cache_row_end frees the record) */
+void a_take_waiters(CacheRowRun *x);           /* CA_WAKE (they retry after the row) */
 /* The end of a cache row, either interconnect's: frees, fills, closes the trace row, checks. */
 void cache_row_end(MemSys *ms, CoreCaches *c, PrivLine *pl, uint64_t line, guint32 actions);
 /* Tries access ai against its line's row now; TRUE if it was performed (a hit). */

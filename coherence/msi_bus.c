@@ -20,51 +20,51 @@
  * the GetM of S + Store; Table 7.5 sends GetM, and so does qsim. */
 #include "coherence/protocol.h"
 
-#define R(s, e, a, n) { CS_##s, CE_##e, CS_##n, (a), 0 }
-#define STALL2(s) R(s, LOAD, CA_STALL, s), R(s, STORE, CA_STALL, s)
+#define R(s, e, a, n) { .state = CS_##s, .event = CE_##e, .next = CS_##n, a } /* a: COH_DO(actions, in order) */
+#define STALL2(s) R(s, LOAD, COH_DO(CA_STALL), s), R(s, STORE, COH_DO(CA_STALL), s)
 
 static const CohRow msi_bus_cache[] = {
     /* ---- stable states (Table 7.5, rows I, S, M) ---- */
-    R(I,  LOAD,        CA_ISSUE_GETS, IS_D),
-    R(I,  STORE,       CA_ISSUE_GETM, IM_D),
-    R(I,  OWN_PUTM,    0, I),              /* its own write-back, seen after the line left */
-    R(I,  OTHER_GETS,  0, I),
-    R(I,  OTHER_GETM,  0, I),
-    R(I,  OTHER_PUTM,  0, I),
-    R(S,  LOAD,        CA_HIT, S),
-    R(S,  STORE,       CA_ISSUE_GETM, SM_D),
-    R(S,  REPLACEMENT, CA_FREE, I),        /* silent: memory still owns the line */
-    R(S,  OTHER_GETS,  0, S),
-    R(S,  OTHER_GETM,  CA_LOST_INV | CA_FREE, I),
-    R(M,  LOAD,        CA_HIT, M),
-    R(M,  STORE,       CA_HIT, M),
-    R(M,  REPLACEMENT, CA_ISSUE_PUTM | CA_DATA_TO_MEM | CA_FREE, I),
-    R(M,  OTHER_GETS,  CA_DATA_TO_REQ | CA_DATA_TO_MEM | CA_LOST_DOWN, S),
-    R(M,  OTHER_GETM,  CA_DATA_TO_REQ | CA_LOST_INV | CA_FREE, I),
+    R(I,  LOAD,        COH_DO(CA_ISSUE_GETS), IS_D),
+    R(I,  STORE,       COH_DO(CA_ISSUE_GETM), IM_D),
+    R(I,  OWN_PUTM,    COH_DO_NOTHING, I),              /* its own write-back, seen after the line left */
+    R(I,  OTHER_GETS,  COH_DO_NOTHING, I),
+    R(I,  OTHER_GETM,  COH_DO_NOTHING, I),
+    R(I,  OTHER_PUTM,  COH_DO_NOTHING, I),
+    R(S,  LOAD,        COH_DO(CA_HIT), S),
+    R(S,  STORE,       COH_DO(CA_ISSUE_GETM), SM_D),
+    R(S,  REPLACEMENT, COH_DO(CA_FREE), I),        /* silent: memory still owns the line */
+    R(S,  OTHER_GETS,  COH_DO_NOTHING, S),
+    R(S,  OTHER_GETM,  COH_DO(CA_LOST_INV, CA_FREE), I),
+    R(M,  LOAD,        COH_DO(CA_HIT), M),
+    R(M,  STORE,       COH_DO(CA_HIT), M),
+    R(M,  REPLACEMENT, COH_DO(CA_ISSUE_PUTM, CA_DATA_TO_MEM, CA_FREE), I),
+    R(M,  OTHER_GETS,  COH_DO(CA_DATA_TO_REQ, CA_DATA_TO_MEM, CA_LOST_DOWN), S),
+    R(M,  OTHER_GETM,  COH_DO(CA_DATA_TO_REQ, CA_LOST_INV, CA_FREE), I),
     /* ---- transient states ---- */
     STALL2(IS_D),
-    R(IS_D,  OWN_GETS,  0, IS_D),
-    R(IS_D,  DATA,      CA_SAVE_DATA | CA_WAKE, S),
+    R(IS_D,  OWN_GETS,  COH_DO_NOTHING, IS_D),
+    R(IS_D,  DATA,      COH_DO(CA_SAVE_DATA, CA_WAKE), S),
     STALL2(IM_D),
-    R(IM_D,  OWN_GETM,  0, IM_D),
-    R(IM_D,  DATA,      CA_SAVE_DATA | CA_WAKE, M),
-    R(SM_D,  LOAD,      CA_HIT, SM_D),
-    R(SM_D,  STORE,     CA_STALL, SM_D),
-    R(SM_D,  OWN_GETM,  0, SM_D),
-    R(SM_D,  DATA,      CA_SAVE_DATA | CA_WAKE, M),
+    R(IM_D,  OWN_GETM,  COH_DO_NOTHING, IM_D),
+    R(IM_D,  DATA,      COH_DO(CA_SAVE_DATA, CA_WAKE), M),
+    R(SM_D,  LOAD,      COH_DO(CA_HIT), SM_D),
+    R(SM_D,  STORE,     COH_DO(CA_STALL), SM_D),
+    R(SM_D,  OWN_GETM,  COH_DO_NOTHING, SM_D),
+    R(SM_D,  DATA,      COH_DO(CA_SAVE_DATA, CA_WAKE), M),
 };
 #undef R
 
 /* The fifth column is what the memory does beside the Primer's actions: the LLC rule (protocol.h). */
-#define D(s, e, a, n, r) { DS_##s, DE_##e, DS_##n, (a), (r) }
+#define D(s, e, a, n, r) { .state = DS_##s, .event = DE_##e, .next = DS_##n, a, .rules = (r) }
 static const CohRow msi_bus_mem[] = {
     /* ---- Table 7.6: memory is the owner in IorS, a cache in M ---- */
-    D(IORS,   GETS,        DA_DATA_TO_REQ, IORS, 0),
-    D(IORS,   GETM,        DA_DATA_TO_REQ, M, DR_STALE_LLC),
-    D(M,      GETS,        0, IORS_D, 0),                     /* the owner answers; its copy comes here too */
-    D(M,      GETM,        0, M, 0),                          /* the owner answers and hands over */
-    D(M,      PUTM,        0, IORS_D, 0),                     /* the write-back's data follows */
-    D(IORS_D, OWNER_DATA,  DA_WRITE_MEM, IORS, 0),
+    D(IORS,   GETS,        COH_DO(DA_DATA_TO_REQ), IORS, 0),
+    D(IORS,   GETM,        COH_DO(DA_DATA_TO_REQ), M, DR_STALE_LLC),
+    D(M,      GETS,        COH_DO_NOTHING, IORS_D, 0), /* the owner answers; its copy comes here too */
+    D(M,      GETM,        COH_DO_NOTHING, M, 0),      /* the owner answers and hands over */
+    D(M,      PUTM,        COH_DO_NOTHING, IORS_D, 0), /* the write-back's data follows */
+    D(IORS_D, OWNER_DATA,  COH_DO(DA_WRITE_MEM), IORS, 0),
 };
 #undef D
 

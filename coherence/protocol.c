@@ -4,19 +4,11 @@
 
 G_DEFINE_QUARK(qsim-coherence-error-quark, coh_error)
 
-static const char *const cache_state_names[CS__N] = {
-    "I", "S", "E", "O", "M", "IS_D", "IM_AD", "IM_A", "SM_AD", "SM_A", "OM_AC", "OM_A",
-    "MI_A", "EI_A", "OI_A", "SI_A", "II_A", "IM_D", "SM_D",
-};
 static const char *const cache_event_names[CE__N] = {
     "Load", "Store", "Replacement", "Fwd-GetS", "Fwd-GetM", "Inv", "Put-Ack",
     "Own-GetS", "Own-GetM", "Own-PutM",
     "Data", "Data_Acks", "Data_E", "Inv-Ack", "Last-Inv-Ack",
     "Other-GetS", "Other-GetM", "Other-PutM",
-};
-static const char *const dir_state_names[DS__N] = {
-    "I", "S", "EM", "O", "S_DU", "S_D", "S_U", "EM_U", "O_U", "AT_AD", "AT_A",
-    "IorS", "M", "M_U", "IorS_D", "I_D",
 };
 static const char *const dir_event_names[DE__N] = {
     "GetS", "GetM", "Upgrade", "FarAtomic", "PutS", "PutS-Last", "PutE", "PutM", "PutO",
@@ -37,14 +29,13 @@ static const char *const dir_action_names[] = {
     "atomic reply", "to home",
 };
 
-G_STATIC_ASSERT(G_N_ELEMENTS(cache_state_names) == CS__N && G_N_ELEMENTS(dir_state_names) == DS__N);
 G_STATIC_ASSERT(G_N_ELEMENTS(cache_event_names) == CE__N && G_N_ELEMENTS(dir_event_names) == DE__N);
 G_STATIC_ASSERT(G_N_ELEMENTS(cache_action_names) == 24 && CA__ALL == (1u << 24) - 1);
 
 #define NAME(tab, i) ((i) < G_N_ELEMENTS(tab) ? tab[i] : "?")
-const char *coh_cache_state_name(guint s) { return NAME(cache_state_names, s); }
+const char *coh_cache_state_name(guint s) { return s < CS__N ? coh_cache_states[s].name : "?"; }
 const char *coh_cache_event_name(guint e) { return NAME(cache_event_names, e); }
-const char *coh_dir_state_name(guint s) { return NAME(dir_state_names, s); }
+const char *coh_dir_state_name(guint s) { return s < DS__N ? coh_dir_states[s].name : "?"; }
 const char *coh_dir_event_name(guint e) { return NAME(dir_event_names, e); }
 
 char *coh_row_text(const CohRow *r, gboolean dir)
@@ -103,26 +94,77 @@ static gboolean check_table(const CohRow *rows, guint n, guint nstates, guint ne
     return TRUE;
 }
 
-/* MESIF's rules: none on a bus (it runs msi or mesi), and in a table that has them, every row
- * that is not a stall says what becomes of F, so that no row leaves it to chance. */
-static gboolean check_mesif_rules(const CohProtocol *p, GError **error)
+/* A row's run list is its action set: each action one known bit, once, in at most
+ * COH_ROW_MAX_ACTIONS (the list runs; the set is asked and printed). */
+static gboolean check_run_lists(const CohProtocol *p, gboolean dir, GError **error)
 {
-    gboolean any = FALSE;
+    const CohRow *rows = dir ? p->dir : p->cache;
+    guint n = dir ? p->n_dir : p->n_cache;
+    for (guint i = 0; i < n; i++) {
+        const CohRow *r = &rows[i];
+        guint32 set = 0;
+        gboolean ok = r->n_run <= COH_ROW_MAX_ACTIONS;
+        for (guint k = 0; ok && k < r->n_run; k++) {
+            ok = r->run[k] && !(r->run[k] & (r->run[k] - 1)) && !(set & r->run[k]);
+            set |= r->run[k];
+        }
+        if (!ok || set != r->actions) {
+            g_autofree char *text = coh_row_text(r, dir);
+            g_set_error(error, COH_ERROR, COH_ERROR_TABLE, "%s: %s row %u (%s): its run list is not its action set",
+                        p->name, dir ? "directory" : "cache", i, text);
+            return FALSE;
+        }
+    }
+    return TRUE;
+}
+
+/* MESIF's rules are a table of their own: no protocol table carries one. */
+static gboolean check_no_mesif_rules(const CohProtocol *p, GError **error)
+{
     for (guint i = 0; i < p->n_dir; i++)
-        any |= (p->dir[i].rules & DR_MESIF) != 0;
-    for (guint i = 0; i < p->n_dir && any; i++) {
-        const CohRow *r = &p->dir[i];
-        guint f = r->rules & (DR_F_TO_READER | DR_F_DROP);
+        if (p->dir[i].rules & DR_MESIF) {
+            g_autofree char *text = coh_row_text(&p->dir[i], TRUE);
+            g_set_error(error, COH_ERROR, COH_ERROR_TABLE,
+                        "%s: directory row %u (%s) has a MESIF rule (MESIF's are in coherence/mesif.c)", p->name, i,
+                        text);
+            return FALSE;
+        }
+    return TRUE;
+}
+
+guint coh_mesif_rules_of(const CohFRule *rules, guint n, guint state, guint event)
+{
+    for (guint i = 0; i < n; i++)
+        if (rules[i].state == state && rules[i].event == event)
+            return rules[i].rules;
+    return 0;
+}
+
+gboolean coh_mesif_check(const CohProtocol *mesi, const CohFRule *rules, guint n, GError **error)
+{
+    for (guint k = 0; k < n; k++) {
+        gboolean found = FALSE;
+        for (guint i = 0; i < mesi->n_dir && !found; i++)
+            found = mesi->dir[i].state == rules[k].state && mesi->dir[i].event == rules[k].event &&
+                    !(mesi->dir[i].actions & DA_STALL);
+        if (!found || (rules[k].rules & ~DR_MESIF) || coh_mesif_rules_of(rules, k, rules[k].state, rules[k].event)) {
+            g_set_error(error, COH_ERROR, COH_ERROR_TABLE,
+                        "mesif: rule %u (%s + %s) is not one MESIF rule set of a %s directory row that is not a stall",
+                        k, coh_dir_state_name(rules[k].state), coh_dir_event_name(rules[k].event), mesi->name);
+            return FALSE;
+        }
+    }
+    for (guint i = 0; i < mesi->n_dir; i++) {
+        const CohRow *r = &mesi->dir[i];
+        guint f = coh_mesif_rules_of(rules, n, r->state, r->event) & (DR_F_TO_READER | DR_F_DROP);
         const char *wrong = NULL;
-        if (p->bus && (r->rules & DR_MESIF))
-            wrong = "has a MESIF rule (a bus runs msi or mesi)";
-        else if (!p->bus && !(r->actions & DA_STALL) && !f)
+        if (!(r->actions & DA_STALL) && !f)
             wrong = "does not say what becomes of F";
         else if (f == (DR_F_TO_READER | DR_F_DROP))
             wrong = "says two things of F";
         if (wrong) {
             g_autofree char *text = coh_row_text(r, TRUE);
-            g_set_error(error, COH_ERROR, COH_ERROR_TABLE, "%s: directory row %u (%s) %s", p->name, i, text, wrong);
+            g_set_error(error, COH_ERROR, COH_ERROR_TABLE, "mesif: directory row %u (%s) %s", i, text, wrong);
             return FALSE;
         }
     }
@@ -150,7 +192,7 @@ gboolean coh_protocol_check(const CohProtocol *p, GError **error)
         return FALSE;
     if (!check_table(p->dir, p->n_dir, DS__N, DE__N, DA__ALL, DA_STALL, DR__ALL, TRUE, error))
         return FALSE;
-    if (!check_mesif_rules(p, error))
+    if (!check_no_mesif_rules(p, error))
         return FALSE;
     guint32 foreign = p->bus ? CA_DIRECTORY_ONLY : CA_BUS_ONLY;
     for (guint i = 0; i < p->n_cache; i++)
@@ -167,5 +209,5 @@ gboolean coh_protocol_check(const CohProtocol *p, GError **error)
                         p->name, i);
             return FALSE;
         }
-    return TRUE;
+    return check_run_lists(p, FALSE, error) && check_run_lists(p, TRUE, error);
 }

@@ -89,6 +89,10 @@ typedef enum {
     CA_DATA_TO_MEM  = 1u << 23, /* the line's data to the memory in the data phase */
 } CohCacheAction;
 #define CA__ALL ((1u << 24) - 1)
+#define CA_ACTION_BITS 24
+/* The bit index of one action (CohCacheAction or CohDirAction): where a table of action
+ * functions keeps it. */
+#define CA_BIT(a) __builtin_ctz(a)
 /* Actions a table of the other family may not use: a bus has no home to send to, and a
  * directory no bus to issue on. */
 #define CA_DIRECTORY_ONLY (CA_SEND_GETS | CA_SEND_GETM | CA_SEND_UPGRADE | CA_SEND_PUTS | CA_SEND_PUTE | \
@@ -158,11 +162,13 @@ typedef enum {
     DA_FWD_TO_HOME    = 1u << 18, /* far atomic: DA_FWD_GETM/DA_INV_SHARERS answer the home */
 } CohDirAction;
 #define DA__ALL ((1u << 19) - 1)
+#define DA_ACTION_BITS 19
 
 /* What a home does on a row besides its actions: the rules of the LLCs beside the directory,
  * which the Primer's tables do not have, and of MESIF's F copy (Intel's QPI protocol, which runs
- * the MESI tables: a config that runs anything else gets its copy of the table without the
- * DR_MESIF flags, memsys_new).  `qsim protocol` prints the Primer's cells, not these. */
+ * the MESI tables).  The protocol tables carry only the LLC rules; MESIF's are a table of their
+ * own (coh_mesif_rules below), which memsys_new adds to a MESIF run's copy of the MESI table.
+ * A row's rules apply after its actions.  `qsim protocol` prints the Primer's cells, not these. */
 typedef enum {
     DR_STALE_LLC     = 1u << 0, /* a writer is coming: no LLC holds the current data any more */
     DR_LLC_TO_READER = 1u << 1, /* the copy-back fills the reader's socket's (inclusive) LLC too */
@@ -174,13 +180,36 @@ typedef enum {
 #define DR__ALL ((1u << 5) - 1)
 #define DR_MESIF (DR_F_FORWARD | DR_F_TO_READER | DR_F_DROP)
 
+/* A row: in state `state`, event `event` runs `run`, in order, then the line is in `next`
+ * (gem5's SLICC transitions, which list their actions).  `actions` is the same actions as one
+ * set of bits, for asking whether a row does something and for printing its cells in one
+ * order; both are written from one list by COH_DO, and coh_protocol_check holds them equal. */
+#define COH_ROW_MAX_ACTIONS 6
 typedef struct {
     guint8 state;      /* CohCacheState or CohDirState */
     guint8 event;      /* CohCacheEvent or CohDirEvent */
     guint8 next;
-    guint32 actions;   /* CohCacheAction or CohDirAction bits */
+    guint32 actions;   /* CohCacheAction or CohDirAction bits: the set of `run` */
     guint8 rules;      /* directory rows: CohDirRule bits; cache rows: 0 */
+    guint8 n_run;
+    guint32 run[COH_ROW_MAX_ACTIONS]; /* the actions in the order they run, one bit each */
 } CohRow;
+
+/* COH_DO(CA_SEND_GETS, CA_LEAVE): a row's actions, in the order they run, as a designated
+ * initializer of `run`, `n_run` and `actions`; COH_DO_NOTHING for a row without any. */
+#define COH_NARGS_(_1, _2, _3, _4, _5, _6, n, ...) n
+#define COH_NARGS(...) COH_NARGS_(__VA_ARGS__, 6, 5, 4, 3, 2, 1, 0)
+#define COH_OR_1(a) (a)
+#define COH_OR_2(a, ...) ((a) | COH_OR_1(__VA_ARGS__))
+#define COH_OR_3(a, ...) ((a) | COH_OR_2(__VA_ARGS__))
+#define COH_OR_4(a, ...) ((a) | COH_OR_3(__VA_ARGS__))
+#define COH_OR_5(a, ...) ((a) | COH_OR_4(__VA_ARGS__))
+#define COH_OR_6(a, ...) ((a) | COH_OR_5(__VA_ARGS__))
+#define COH_CAT_(a, b) a##b
+#define COH_CAT(a, b) COH_CAT_(a, b)
+#define COH_DO(...) .run = { __VA_ARGS__ }, .n_run = COH_NARGS(__VA_ARGS__), \
+                    .actions = COH_CAT(COH_OR_, COH_NARGS(__VA_ARGS__))(__VA_ARGS__)
+#define COH_DO_NOTHING .n_run = 0, .actions = 0
 
 typedef struct {
     const char *name;               /* "mesi" */
@@ -199,43 +228,74 @@ extern const CohProtocol coh_mesi;
 extern const CohProtocol coh_moesi;
 extern const CohProtocol coh_msi_bus;
 extern const CohProtocol coh_mesi_bus;
-/* Every table set, for tools and tests (mesif runs coh_mesi). */
+/* Every table set, for tools and tests (mesif runs coh_mesi, with coh_mesif_rules). */
 extern const CohProtocol *const coh_protocols[];
 extern const guint coh_n_protocols;
+
+/* MESIF's rules (coherence/mesif.c): for every directory row of coh_mesi that is not a stall,
+ * what it does with F (DR_MESIF bits).  MESIF runs the MESI tables; a MESIF run's copy of the
+ * directory table gets these rules added (memsys_new), and no protocol table carries them. */
+typedef struct {
+    guint8 state;      /* CohDirState */
+    guint8 event;      /* CohDirEvent */
+    guint8 rules;      /* DR_MESIF bits */
+} CohFRule;
+extern const CohFRule coh_mesif_rules[];
+extern const guint coh_n_mesif_rules;
+/* The MESIF rules of coh_mesi's directory cell (state, event); 0 for a cell without any. */
+guint coh_mesif_rules_of(const CohFRule *rules, guint n, guint state, guint event);
+/* Checks a MESIF rule table against the MESI directory table it goes with: only MESIF bits, each
+ * on a row of the table that is not a stall, and every such row says what becomes of F
+ * (DR_F_TO_READER or DR_F_DROP, not both).  FALSE with a message on the first problem. */
+gboolean coh_mesif_check(const CohProtocol *mesi, const CohFRule *rules, guint n, GError **error);
 
 /* The tables a config runs: its protocol on its interconnect (mesif: the MESI tables).  NULL
  * for a combination the config check refuses (moesi or mesif on a bus). */
 const CohProtocol *coh_protocol_select(const QsimConfig *cfg);
 
+/* ---- the states, each declared once (coherence/protocol_states.c), as SLICC declares a
+ * state with its description and access permission: names, words and predicates read these ---- */
+typedef struct {
+    const char *name;    /* "IS_D" */
+    const char *doc;     /* what it means, one line ("from I to S: GetS sent, ...") */
+    guint readable : 1;  /* the cache may read its copy: loads hit (a stable valid state, or one on its
+                          * way to M that still has its old data) */
+    guint writable : 1;  /* a store hits: the only copy (M, or E, which a store makes M silently) */
+    guint stable : 1;    /* not waiting for anything */
+    guint dirty : 1;     /* the only up-to-date copy, written: answering a snoop with its data means
+                          * reading the line out of the private caches */
+    guint owner : 1;     /* the directory lists the cache as the line's owner: it answers forwards */
+} CohCacheStateInfo;
+extern const CohCacheStateInfo coh_cache_states[CS__N];
+
+typedef struct {
+    const char *name;    /* "S_DU" */
+    const char *doc;     /* what it means, one line */
+    const char *wait;    /* a transient state: what it waits for ("the requester's Unblock (U)"); NULL if stable */
+    guint stable : 1;    /* not busy: requests are served, not queued */
+} CohDirStateInfo;
+extern const CohDirStateInfo coh_dir_states[DS__N];
+
 const char *coh_cache_state_name(guint s);
 const char *coh_cache_event_name(guint e);
 const char *coh_dir_state_name(guint s);
 const char *coh_dir_event_name(guint e);
-static inline gboolean coh_cache_state_stable(guint s) { return s <= CS_M; }
-static inline gboolean coh_dir_state_stable(guint s) { return s <= DS_O || s == DS_M || s == DS_IORS; }
-/* Whether a cache in state s may read its copy: a stable valid state, or one on its way to M
- * that still has its old data (loads hit there). */
-static inline gboolean coh_cache_state_readable(guint s)
-{
-    return s == CS_S || s == CS_E || s == CS_O || s == CS_M || s == CS_SM_AD || s == CS_SM_A ||
-           s == CS_OM_AC || s == CS_OM_A || s == CS_SM_D;
-}
-/* Whether a cache in state s holds a dirty copy (the only up-to-date one): answering a snoop
- * with its data means reading the line out of the private caches. */
-static inline gboolean coh_cache_state_dirty(guint s)
-{
-    return s == CS_M || s == CS_O || s == CS_MI_A || s == CS_OI_A || s == CS_OM_AC || s == CS_OM_A;
-}
+static inline gboolean coh_cache_state_stable(guint s) { return s < CS__N && coh_cache_states[s].stable; }
+static inline gboolean coh_dir_state_stable(guint s) { return s < DS__N && coh_dir_states[s].stable; }
+static inline gboolean coh_cache_state_readable(guint s) { return s < CS__N && coh_cache_states[s].readable; }
+static inline gboolean coh_cache_state_writable(guint s) { return s < CS__N && coh_cache_states[s].writable; }
+static inline gboolean coh_cache_state_dirty(guint s) { return s < CS__N && coh_cache_states[s].dirty; }
+static inline gboolean coh_cache_state_owner(guint s) { return s < CS__N && coh_cache_states[s].owner; }
 
 /* "IS_D + Data -> S": the row as a trace quotes it (caller frees). */
 char *coh_row_text(const CohRow *r, gboolean dir);
 /* "send GetM, lost-inv" : the actions of a row (caller frees). */
 char *coh_actions_text(guint32 actions, gboolean dir);
 /* Checks a table: states, events and next states in range, no duplicate (state, event),
- * actions known, stall rows keep their state; home rules known, on directory rows that are not
- * stalls, MESIF's only in a directory protocol, where every row that is not a stall says what
- * becomes of F (DR_F_TO_READER or DR_F_DROP, not both).  FALSE with a message on the first
- * problem. */
+ * actions known, each row's run list its action set (each action once, at most
+ * COH_ROW_MAX_ACTIONS), stall rows keep their state; home rules known, on directory rows that
+ * are not stalls, and none of MESIF's (they are a table of their own).  FALSE with a message on
+ * the first problem. */
 gboolean coh_protocol_check(const CohProtocol *p, GError **error);
 
 #endif

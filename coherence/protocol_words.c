@@ -1,6 +1,6 @@
 /* The protocol tables in words (see protocol_words.h).  Each table is indexed like the enum it
- * explains, in the same order; the static asserts catch a state, event or action added to
- * protocol.h without its words. */
+ * explains, in the same order; the static asserts catch an event or action added to protocol.h
+ * without its words.  A state's words are declared with the state (protocol_states.c). */
 #include <string.h>
 #include "coherence/protocol_words.h"
 
@@ -8,71 +8,10 @@
  * States
  * ====================================================================================== */
 
-static const char *const cache_state_docs[] = {
-    [CS_I]     = "invalid: no copy",
-    [CS_S]     = "shared: a readable copy; other caches may hold one too",
-    [CS_E]     = "exclusive: the only copy, clean; a store makes it M without asking anyone",
-    [CS_O]     = "owned: a readable copy this cache answers for while others may share it; memory is written only when "
-                 "it leaves (written data if it came from M, clean if from E)",
-    [CS_M]     = "modified: the only copy, written; readable and writable",
-    [CS_IS_D]  = "from I to S: GetS sent, waiting for the data (D); accesses wait",
-    [CS_IM_AD] = "from I to M: GetM sent, waiting for the data (D) and the invalidation acks (A); accesses wait",
-    [CS_IM_A]  = "from I to M: data in, waiting for the last invalidation acks (A); accesses wait",
-    [CS_SM_AD] = "from S to M: Upgrade sent, waiting for the grant or the data (D) and the acks (A); loads still hit the old copy",
-    [CS_SM_A]  = "from S to M: grant or data in, waiting for the last acks (A); loads still hit",
-    [CS_OM_AC] = "from O to M: Upgrade sent, waiting for the ack count (C) and the acks (A); loads still hit",
-    [CS_OM_A]  = "from O to M: ack count in, waiting for the last acks (A); loads still hit",
-    [CS_MI_A]  = "from M to I: PutM sent with the data, waiting for the home's Put-Ack (A)",
-    [CS_EI_A]  = "from E to I: PutE sent, waiting for the home's Put-Ack (A)",
-    [CS_OI_A]  = "from O to I: PutO sent with the data, waiting for the home's Put-Ack (A)",
-    [CS_SI_A]  = "from S to I: PutS sent, waiting for the home's Put-Ack (A)",
-    [CS_II_A]  = "to I: the line was taken away while its Put was on the way; waiting for the Put-Ack (A)",
-    [CS_IM_D]  = "from I to M: GetM ordered on the bus, waiting for the data (D); accesses wait",
-    [CS_SM_D]  = "from S to M: GetM ordered on the bus, waiting for the data (D); loads still hit the old copy",
-};
-G_STATIC_ASSERT(G_N_ELEMENTS(cache_state_docs) == CS__N);
-
-/* What a busy home waits for, one source for the state's line and a queued request's reason. */
-#define WAIT_S_DU  "the old owner's copy-back (D) and the requester's Unblock (U)"
-#define WAIT_S_D   "the old owner's copy-back (D)"
-#define WAIT_S_U   "the requester's Unblock (U)"
-#define WAIT_EM_U  "the new owner's Unblock (U)"
-#define WAIT_O_U   "the new sharer's Unblock (U)"
-#define WAIT_AT_AD "the owner's data (D) and the acks (A)"
-#define WAIT_AT_A  "the acks (A)"
-#define WAIT_M_U   "the new owner's Unblock (U)"
-#define WAIT_IORS_D "the owner's data on the bus (D)"
-#define WAIT_I_D   "the owner's write-back data (D)"
-static const char *const dir_state_waits[] = {
-    [DS_S_DU] = WAIT_S_DU, [DS_S_D] = WAIT_S_D, [DS_S_U] = WAIT_S_U, [DS_EM_U] = WAIT_EM_U, [DS_O_U] = WAIT_O_U,
-    [DS_AT_AD] = WAIT_AT_AD, [DS_AT_A] = WAIT_AT_A, [DS_M_U] = WAIT_M_U, [DS_IORS_D] = WAIT_IORS_D,
-    [DS_I_D] = WAIT_I_D,
-};
-
-static const char *const dir_state_docs[] = {
-    [DS_I]     = "no cache holds the line; memory is up to date",
-    [DS_S]     = "one or more caches share a clean copy; memory is up to date",
-    [DS_EM]    = "one cache holds the line in E or M (the directory cannot tell which: E -> M is silent)",
-    [DS_O]     = "one cache owns the line and answers for it (memory may be stale) and others may share it",
-    [DS_S_DU]  = "to S: waiting for " WAIT_S_DU "; requests queue",
-    [DS_S_D]   = "to S: waiting for " WAIT_S_D "; requests queue",
-    [DS_S_U]   = "to S: waiting for " WAIT_S_U "; requests queue",
-    [DS_EM_U]  = "to EM: waiting for " WAIT_EM_U "; requests queue",
-    [DS_O_U]   = "to O: waiting for " WAIT_O_U "; requests queue",
-    [DS_AT_AD] = "far atomic: waiting for " WAIT_AT_AD "; requests queue",
-    [DS_AT_A]  = "far atomic: waiting for " WAIT_AT_A "; requests queue",
-    [DS_M]     = "one cache holds the line in M; memory's copy may be stale",
-    [DS_M_U]   = "to M: waiting for " WAIT_M_U "; requests queue",
-    [DS_IORS]  = "memory owns the line (no cache holds it in M); caches may share it in S",
-    [DS_IORS_D]= "to IorS: waiting for " WAIT_IORS_D "; the bus is held",
-    [DS_I_D]   = "to I: waiting for " WAIT_I_D "; the bus is held",
-};
-G_STATIC_ASSERT(G_N_ELEMENTS(dir_state_docs) == DS__N);
-
 #define DOC(tab, i) ((i) < G_N_ELEMENTS(tab) && tab[i] ? tab[i] : "?")
-const char *coh_cache_state_doc(guint s) { return DOC(cache_state_docs, s); }
-const char *coh_dir_state_doc(guint s) { return DOC(dir_state_docs, s); }
-const char *coh_dir_state_wait(guint s) { return DOC(dir_state_waits, s); }
+const char *coh_cache_state_doc(guint s) { return s < CS__N ? coh_cache_states[s].doc : "?"; }
+const char *coh_dir_state_doc(guint s) { return s < DS__N ? coh_dir_states[s].doc : "?"; }
+const char *coh_dir_state_wait(guint s) { return s < DS__N && coh_dir_states[s].wait ? coh_dir_states[s].wait : "?"; }
 
 /* ======================================================================================
  * Events

@@ -27,20 +27,12 @@ static guint row_of(const CohProtocol *p, CohDirState s, CohDirEvent e)
     return 0;
 }
 
-static guint rules_of(const CohRig *r, CohDirState s, CohDirEvent e)
-{
-    const CohProtocol *p = memsys_protocol(r->ms);
-    return p->dir[row_of(p, s, e)].rules;
-}
-
-/* Takes `drop` off row (s, e) of r's copy of the table (which has no MESIF rules unless the
- * rig runs MESIF). */
+/* Takes `drop` off row (s, e) of r's copy of the table (which has MESIF's rules only if the rig
+ * runs MESIF). */
 static void take_off(CohRig *r, CohDirState s, CohDirEvent e, guint drop)
 {
-    guint rules = rules_of(r, s, e);
+    guint rules = memsys_dir_rules(r->ms, s, e);
     ck_assert_msg(rules & drop, "%s + %s lacks the rule", coh_dir_state_name(s), coh_dir_event_name(e));
-    if (r->cfg->protocol != PROTO_MESIF)
-        rules &= ~DR_MESIF;
     memsys_override_dir_rules(r->ms, s, e, rules & ~drop);
 }
 
@@ -204,13 +196,50 @@ START_TEST(test_rules_checked)
     ck_assert_ptr_nonnull(strstr(check_with(&coh_mesi, igets, FALSE, 1u << 7), "unknown home rules"));
     ck_assert_ptr_nonnull(strstr(check_with(&coh_mesi, 0, TRUE, DR_STALE_LLC), "unknown home rules"));
     ck_assert_ptr_nonnull(strstr(check_with(&coh_mesi, stall, FALSE, DR_F_DROP), "a stall does nothing else"));
+    /* MESIF's rules are their own table (coherence/mesif.c): no protocol table carries one */
     ck_assert_ptr_nonnull(strstr(check_with(&coh_mesi, igets, FALSE, DR_F_FORWARD),
-                                 "directory row 0 (I + GetS -> EM_U) does not say what becomes of F"));
-    ck_assert_ptr_nonnull(strstr(check_with(&coh_mesi, igets, FALSE, DR_F_TO_READER | DR_F_DROP),
-                                 "says two things of F"));
+                                 "directory row 0 (I + GetS -> EM_U) has a MESIF rule"));
     ck_assert_ptr_nonnull(strstr(check_with(&coh_mesi_bus, 0, FALSE, DR_F_DROP), "has a MESIF rule"));
-    /* without MESIF rules anywhere, no row has to speak of F */
     ck_assert_str_eq(check_with(&coh_moesi, 0, FALSE, DR_STALE_LLC), "ok");
+}
+END_TEST
+
+/* coh_mesif_check: MESIF's table says of every MESI directory row that is not a stall what
+ * becomes of F, one thing, and has no rows of its own. */
+static const char *mesif_check_with(CohDirState s, CohDirEvent e, guint rules)
+{
+    static char msg[256];
+    CohFRule *rows = g_memdup2(coh_mesif_rules, coh_n_mesif_rules * sizeof(CohFRule));
+    guint n = coh_n_mesif_rules;
+    for (guint i = 0; i < n; i++)
+        if (rows[i].state == s && rows[i].event == e)
+            rows[i].rules = (guint8)rules;
+    g_autoptr(GError) error = NULL;
+    gboolean ok = coh_mesif_check(&coh_mesi, rows, n, &error);
+    g_strlcpy(msg, ok ? "ok" : error->message, sizeof msg);
+    g_free(rows);
+    return msg;
+}
+
+START_TEST(test_mesif_rules_checked)
+{
+    g_autoptr(GError) error = NULL;
+    ck_assert_msg(coh_mesif_check(&coh_mesi, coh_mesif_rules, coh_n_mesif_rules, &error), "%s",
+                  error ? error->message : "");
+    ck_assert_str_eq(mesif_check_with(DS_I, DE_GETS, DR_F_FORWARD | DR_F_TO_READER), "ok");
+    ck_assert_ptr_nonnull(strstr(mesif_check_with(DS_I, DE_GETS, DR_F_FORWARD),
+                                 "directory row 0 (I + GetS -> EM_U) does not say what becomes of F"));
+    ck_assert_ptr_nonnull(strstr(mesif_check_with(DS_I, DE_GETS, DR_F_TO_READER | DR_F_DROP),
+                                 "says two things of F"));
+    ck_assert_ptr_nonnull(strstr(mesif_check_with(DS_I, DE_GETS, DR_F_TO_READER | DR_STALE_LLC),
+                                 "rule 0 (I + GetS)"));
+    /* a rule for a stall row, which no MESI row runs */
+    CohFRule *rows = g_memdup2(coh_mesif_rules, coh_n_mesif_rules * sizeof(CohFRule));
+    rows[0].state = DS_S_U;
+    g_autoptr(GError) e2 = NULL;
+    ck_assert(!coh_mesif_check(&coh_mesi, rows, coh_n_mesif_rules, &e2));
+    ck_assert_ptr_nonnull(strstr(e2->message, "rule 0 (S_U + GetS)"));
+    g_free(rows);
 }
 END_TEST
 
@@ -224,6 +253,7 @@ Suite *make_coh_rules_suite(void)
     tcase_add_test(tc, test_writer_ends_f);
     tcase_add_test(tc, test_copyback_fills_reader_llc);
     tcase_add_test(tc, test_rules_checked);
+    tcase_add_test(tc, test_mesif_rules_checked);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -48,7 +48,7 @@ END_TEST
 
 START_TEST(test_row_text)
 {
-    const CohRow r = { CS_IS_D, CE_DATA, CS_S, CA_SAVE_DATA, 0 };
+    const CohRow r = { .state = CS_IS_D, .event = CE_DATA, .next = CS_S, COH_DO(CA_SAVE_DATA) };
     g_autofree char *t = coh_row_text(&r, FALSE);
     ck_assert_str_eq(t, "IS_D + Data -> S");
     g_autofree char *a = coh_actions_text(CA_SEND_GETM | CA_LOST_INV, FALSE);
@@ -70,6 +70,51 @@ START_TEST(test_family_actions_checked)
         ck_assert_msg(strstr(error->message, b ? "uses a directory action" : "uses a bus action"), "%s",
                       error->message);
     }
+}
+END_TEST
+
+/* A row runs its list, and is printed and asked through its set: the two must be one list.  A
+ * list that names another action than the set, or one twice, is refused. */
+START_TEST(test_run_list_checked)
+{
+    for (guint k = 0; k < 2; k++) {
+        g_autofree CohRow *rows = g_memdup2(coh_mesi.cache, coh_mesi.n_cache * sizeof(CohRow));
+        guint i = 0;
+        while (rows[i].state != CS_S || rows[i].event != CE_INV) /* ack, lost-inv, free */
+            i++;
+        ck_assert_uint_eq(rows[i].n_run, 3);
+        rows[i].run[1] = k ? rows[i].run[0] : CA_LOST_DOWN;
+        CohProtocol bad = coh_mesi;
+        bad.cache = rows;
+        g_autoptr(GError) error = NULL;
+        ck_assert(!coh_protocol_check(&bad, &error));
+        ck_assert_msg(strstr(error->message, "cache row") && strstr(error->message, "(S + Inv -> I): its run list is "
+                                                                                   "not its action set"),
+                      "%s", error->message);
+    }
+}
+END_TEST
+
+/* Each state is declared once, with its words and permissions, and the predicates read them. */
+START_TEST(test_states_declared)
+{
+    for (guint s = 0; s < CS__N; s++) {
+        const CohCacheStateInfo *i = &coh_cache_states[s];
+        ck_assert_msg(i->name && i->doc && *i->doc, "cache state %u", s);
+        ck_assert_str_eq(coh_cache_state_name(s), i->name);
+        /* a writable state is readable and stable; a dirty one is its line's owner */
+        ck_assert(!i->writable || (i->readable && i->stable));
+        ck_assert(!i->dirty || i->owner);
+    }
+    for (guint s = 0; s < DS__N; s++) {
+        const CohDirStateInfo *i = &coh_dir_states[s];
+        ck_assert_msg(i->name && i->doc && *i->doc, "directory state %u", s);
+        ck_assert_msg(!i->stable == (i->wait != NULL), "%s: a busy state says what it waits for", i->name);
+    }
+    ck_assert(coh_cache_state_writable(CS_E) && coh_cache_state_writable(CS_M) && !coh_cache_state_writable(CS_O));
+    ck_assert(coh_cache_state_readable(CS_SM_AD) && !coh_cache_state_readable(CS_IM_AD));
+    ck_assert(coh_cache_state_owner(CS_MI_A) && !coh_cache_state_dirty(CS_EI_A));
+    ck_assert(coh_dir_state_stable(DS_IORS) && !coh_dir_state_stable(DS_IORS_D) && !coh_cache_state_stable(CS__N));
 }
 END_TEST
 
@@ -113,6 +158,8 @@ Suite *make_coh_table_suite(void)
     tcase_add_loop_test(tc, test_every_cell_well_formed, 0, coh_n_protocols);
     tcase_add_test(tc, test_row_text);
     tcase_add_test(tc, test_family_actions_checked);
+    tcase_add_test(tc, test_run_list_checked);
+    tcase_add_test(tc, test_states_declared);
     tcase_add_test(tc, test_missing_cell_is_fatal);
     suite_add_tcase(s, tc);
     return s;

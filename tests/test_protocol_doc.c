@@ -405,7 +405,8 @@ START_TEST(test_mesif)
     /* every directory row with a MESIF rule is listed, and no other */
     guint with = 0;
     for (guint i = 0; i < coh_mesi.n_dir; i++)
-        with += (coh_mesi.dir[i].rules & DR_MESIF) != 0;
+        with += coh_mesif_rules_of(coh_mesif_rules, coh_n_mesif_rules, coh_mesi.dir[i].state,
+                                   coh_mesi.dir[i].event) != 0;
     g_auto(GStrv) lines = g_strsplit(strstr(page, "mesif: the F state"), "\n", -1);
     guint listed = 0;
     for (guint i = 0; lines[i]; i++)

@@ -721,11 +721,12 @@ char *protocol_doc_mesif(ProtoDocFormat f)
         g_string_append(out, "| state | event | F |\n| --- | --- | --- |\n");
     for (guint i = 0; i < p->n_dir; i++) {
         const CohRow *r = &p->dir[i];
-        if (!(r->rules & DR_MESIF))
+        guint rules = coh_mesif_rules_of(coh_mesif_rules, coh_n_mesif_rules, r->state, r->event);
+        if (!rules)
             continue;
         GString *what = g_string_new(NULL);
         for (guint k = 0; k < G_N_ELEMENTS(mesif_rule_words); k++)
-            if (r->rules & mesif_rule_words[k].rule)
+            if (rules & mesif_rule_words[k].rule)
                 g_string_append_printf(what, "%s%s", what->len ? "; " : "", mesif_rule_words[k].words);
         if (md)
             g_string_append_printf(out, "| %s | %s | %s |\n", coh_dir_state_name(r->state),
