@@ -12,6 +12,7 @@
 #include "suites.h"
 #include "tests/run_qsim.h"
 #include "tests/temp_files.h"
+#include "tests/doc_commands.h"
 
 static char *tree_text(const char *rel)
 {
@@ -35,12 +36,7 @@ static GPtrArray *shell_lines(void)
         }
         if (!in_sh)
             continue;
-        char *hash = strstr(lines[i], "  #");
-        if (hash)
-            *hash = 0;
-        g_strstrip(lines[i]);
-        if (*lines[i])
-            g_ptr_array_add(out, g_strdup(lines[i]));
+        doc_command_add(out, lines[i]);
     }
     return out;
 }

@@ -22,6 +22,7 @@
 #include "tests/run_qsim.h"
 #include "tests/skip.h"
 #include "tests/temp_files.h"
+#include "tests/doc_commands.h"
 
 /* Examples too long for make check, each run by its own suite (the prefix identifies the line). */
 static const struct {
@@ -53,12 +54,7 @@ static GPtrArray *examples(void)
     g_auto(GStrv) lines = g_strsplit(body, "\n", -1);
     GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
     for (guint i = 0; lines[i]; i++) {
-        char *hash = strstr(lines[i], "  #");
-        if (hash)
-            *hash = 0;
-        g_strstrip(lines[i]);
-        if (*lines[i])
-            g_ptr_array_add(out, g_strdup(lines[i]));
+        doc_command_add(out, lines[i]);
     }
     return out;
 }
