@@ -843,6 +843,16 @@ GPtrArray *run_warnings(const RunOptions *o, JsonNode *report)
 {
     GPtrArray *w = g_ptr_array_new_with_free_func(g_free);
     const WorkloadOptions *wl = &o->workload;
+    /* A CPU list shorter than the threads starts over (sim/workload/placement.h): legal, and a
+     * way to share CPUs on purpose, so a warning, not an error; but a list is usually meant as
+     * one CPU a thread, and the OS model it brings in changes every figure. */
+    if (wl->placement.policy == PLACE_CPUS && wl->placement.ncpus < wl->threads) {
+        g_autofree char *text = placement_text(&wl->placement);
+        g_ptr_array_add(w, g_strdup_printf("--placement %s names %u CPU%s for %u threads: the list starts over, so "
+                                           "threads share CPUs through the OS model (list a CPU a thread to give "
+                                           "each its own)", text, wl->placement.ncpus,
+                                           wl->placement.ncpus == 1 ? "" : "s", wl->threads));
+    }
     guint writers = wl->threads - MIN(wl->readers, wl->threads);
     /* With noise each run draws its own interleaving; without, a run can lock into one. */
     if (wl->jitter || writers < 2)
