@@ -1,7 +1,7 @@
 /* The interconnect: the on-die network of a socket (ring, mesh or crossbar: distance in stops
  * between cores and LLC slices), the socket graph (hop counts and one-way costs, built once),
- * the home socket of a line, the routes messages take (core to home slice, core to core) and
- * the bound broadcast snooping puts on an access.  memsys.h's table of latencies is written in
+ * the home socket of a line, the routes messages take (core to home slice, core to core), the
+ * bound broadcast snooping puts on an access, and the longest any access may take.  memsys.h's table of latencies is written in
  * these parts.  A route is a latency, not a queue: messages never wait for a link or a slice,
  * so no two of them tie here (requests that meet at a home or on a bus do: home_arbiter.c,
  * bus.c). */
@@ -192,4 +192,41 @@ Cycle broadcast_bound(const MemSys *ms, gint req, uint64_t line)
         worst = MAX(worst, memsys_socket_cycles(ms, h, t) + memsys_socket_cycles(ms, t, s));
     return worst + (Cycle)ms->cfg->topology.snoop_response_cycles +
            stop_distance(ms, slice_stop(ms, line), ms->cores[req].local) * hop(ms);
+}
+
+/* ======================================================================================
+ * The longest access
+ * ====================================================================================== */
+
+/* The farthest one-way route between two points of the machine: across a die to its edge, the
+ * costliest socket path, and across the far die. */
+static Cycle longest_route(const MemSys *ms)
+{
+    guint64 socket = 0;
+    for (guint i = 0; i < ms->nsockets * ms->nsockets; i++)
+        socket = MAX(socket, ms->sock_cost[i]);
+    guint stops = 0;
+    for (guint a = 0; a < ms->cps; a++)
+        stops = MAX(stops, stop_distance(ms, 0, a));
+    if (ms->cfg->topology.ondie == ONDIE_MESH)
+        for (guint a = 0; a < ms->cps; a++)
+            for (guint b = 0; b < ms->cps; b++)
+                stops = MAX(stops, stop_distance(ms, a, b));
+    return (Cycle)socket + 2 * (Cycle)stops * hop(ms);
+}
+
+/* Every leg of memsys.h's table at its farthest, and every fixed cost at once: a request to the
+ * home; the home's snoops, invalidations or forwards (a broadcast's too) and their answers back
+ * (two more routes); a write-back or back-invalidation met on the way (two more); the unblock
+ * that frees the home for the next request (one).  Or, on a bus, its phases, a snoop and memory.
+ * An over-estimate on purpose: it bounds a watchdog, not a latency anyone reads. */
+Cycle memsys_longest_access(const MemSys *ms)
+{
+    const QsimConfig *c = ms->cfg;
+    Cycle fixed = (Cycle)(c->l1.latency + c->l1.store_cycles + (c->l2_enabled ? c->l2.latency : 0) +
+                          c->llc.latency + c->memory.latency + c->topology.snoop_response_cycles +
+                          c->topology.snoop_data_cycles + c->core.locked_rmw_cycles + c->core.lock_hold_cycles);
+    if (c->topology.interconnect == INTERCONNECT_BUS)
+        return fixed + 2 * (Cycle)(c->bus.address_cycles + c->bus.data_cycles);
+    return fixed + 6 * longest_route(ms);
 }

@@ -215,6 +215,9 @@ CohCacheState memsys_cache_state(const MemSys *ms, guint core, uint64_t addr);
 CohDirState memsys_dir_state(const MemSys *ms, uint64_t addr);
 guint memsys_home_socket(const MemSys *ms, uint64_t addr);
 guint memsys_core_socket(const MemSys *ms, guint core);
+/* At most how long one access takes on a memory system with nothing else to do, its farthest
+ * routes and every cost on the way (a bound for watchdogs, not a latency: sim/machine). */
+Cycle memsys_longest_access(const MemSys *ms);
 /* One-way cost and hop count between sockets. */
 guint64 memsys_socket_cycles(const MemSys *ms, guint a, guint b);
 guint memsys_socket_hops(const MemSys *ms, guint a, guint b);

@@ -128,7 +128,12 @@ static gboolean start_work(Core *c, RobEntry *en)
         c->ff.taint++; /* the draw differs from period to period */
     }
     exec_timer(c, en, w);
-    if (en->in->n > work_window(c))
+    /* Whether this chain closed dispatch is what it did at its dispatch (it is the youngest op
+     * and dispatch stands closed), not what the window says now: an SMT thread's window doubles
+     * when its sibling halts, and a chain that closed dispatch on the half window must still
+     * reopen it, or its thread never fetches past it to its `halt`. */
+    gboolean closed = c->dispatch_blocked_until == CYCLE_NEVER && en->seq + 1 == c->next_seq;
+    if (closed || en->in->n > work_window(c))
         c->dispatch_blocked_until = c->now + (Cycle)MAX(w - work_window(c), 0);
     return TRUE;
 }

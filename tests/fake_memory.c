@@ -171,7 +171,7 @@ static void fm_attach(void *ms, guint core, const PortClient *c, void *core_obj)
 static uint64_t fm_peek(void *ms, uint64_t addr, unsigned size) { return rd(ms, addr, size); }
 static void fm_poke(void *ms, uint64_t addr, unsigned size, uint64_t v) { wr(ms, addr, size, v); }
 
-const MemSystemOps fake_memory_ops = { fm_issue, fm_attach, fm_peek, fm_poke, NULL };
+const MemSystemOps fake_memory_ops = { fm_issue, fm_attach, fm_peek, fm_poke, NULL, NULL };
 
 FakeMemory *fake_memory_new(Engine *e, const QsimConfig *cfg, uint64_t base, uint64_t size,
                             guint ncores, Cycle miss_latency)

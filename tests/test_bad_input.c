@@ -151,6 +151,8 @@ static const struct {
     { "run --lock", { "run", "--config", "teaching", "--lock", "/dev/zero", NULL }, "lock source" },
     { "native --lock-file", { "native", "--lock-file", "/dev/zero", NULL }, "lock source" },
     { "validate --table", { "validate", "--table", "/dev/zero", NULL }, "validation table" },
+    /* issue 45 item 9: it was parsed as the text of a script */
+    { "run --script", { "run", "--script", "/dev/zero", NULL }, "script" },
 };
 
 START_TEST(test_device_files_are_refused)
@@ -548,6 +550,66 @@ END_TEST
 
 /* Item 18: a loop of symbolic links given to any output option is called that, with the path and
  * the loop, and is left as it was (not replaced by a file). */
+/* Issue 45 item 9: what --script, --lock-param and run's --out said unclearly, or took. */
+START_TEST(test_run_inputs_said_plainly)
+{
+    g_autofree char *dir = tmpdir();
+    g_autofree char *a = g_build_filename(dir, "a", NULL), *b = g_build_filename(dir, "b", NULL);
+    ck_assert(symlink("b", a) == 0 && symlink("a", b) == 0);
+    g_autofree char *script = write_file(dir, "s.txt", "0:st x=5\n0: frob x\n");
+    g_autofree char *loop = g_strdup_printf("--out %s: a loop of symbolic links", a);
+    const struct {
+        const char *args[12];
+        const char *want;
+    } cases[] = {
+        /* a path, not the text of a script naming no thread */
+        { { "run", "--script", "/nonexistent", NULL }, "/nonexistent: cannot read" },
+        /* a script file's errors at its lines, and a file of it is no "lock source" */
+        { { "run", "--script", script, NULL }, "s.txt:2:4: `frob`: no such access" },
+        /* numbers as everywhere: no leading zero */
+        { { "run", "--script", "0:st x=05", NULL }, "--script:1:8: a value `05`: a number with a leading zero" },
+        { { "run", "--script", "00:ld x", NULL }, "--script:1:1: a thread `00`: a number with a leading zero" },
+        /* a second --script replaced the first */
+        { { "run", "--script", "0:ld x", "--script", "1:ld x", NULL }, "--script given 2 times" },
+        /* -1 was taken, though the message asks for a whole number */
+        { { "run", "--config", "teaching", "--lock", "adaptive-mutex", "--lock-param", "spin_count=-1", NULL },
+          "lock parameter `spin_count=-1`: expected NAME=VALUE with a whole number" },
+        /* "Invalid argument", and "Not a directory" after the whole run */
+        { { "run", "--config", "teaching", "--lock", "tas", "--iterations", "1", "--out", "", NULL },
+          "--out '': an empty path" },
+        { { "run", "--config", "teaching", "--lock", "tas", "--iterations", "1", "--out", a, NULL }, loop },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+        g_autofree char *out = NULL, *err = NULL;
+        int rc = run_limited(cases[i].args, &out, &err);
+        ck_assert_msg(rc == 2, "case %u: exit %d: %s", i, rc, err);
+        ASSERT_ERR(err, cases[i].want);
+        ck_assert_msg(!strstr(err, "lock source"), "case %u: %s", i, err);
+        ck_assert_msg(!*out, "case %u ran: %.500s", i, out);
+    }
+    rm_rf(dir);
+}
+END_TEST
+
+/* A CPU list shorter than the threads starts over, as documented: the run goes on, with a
+ * warning that threads share CPUs (issue 45 item 9: it wrapped without a word). */
+START_TEST(test_short_cpu_list_warns)
+{
+    const char *args[] = { "run", "--config", "teaching", "--lock", "tas", "--threads", "4", "--iterations", "2",
+                           "--placement", "cpus:0,1", NULL };
+    g_autofree char *out = NULL, *err = NULL;
+    ck_assert_int_eq(run_limited(args, &out, &err), 0);
+    ASSERT_ERR(err, "warning: --placement cpus:0,1 names 2 CPUs for 4 threads: the list starts over");
+    const char *full[] = { "run", "--config", "teaching", "--lock", "tas", "--threads", "2", "--iterations", "2",
+                           "--placement", "cpus:0,1", NULL };
+    g_free(err);
+    g_free(out);
+    out = err = NULL;
+    ck_assert_int_eq(run_limited(full, &out, &err), 0);
+    ck_assert_msg(!strstr(err, "--placement"), "%s", err);
+}
+END_TEST
+
 START_TEST(test_output_link_loop_is_named)
 {
     g_autofree char *dir = tmpdir();
@@ -629,6 +691,8 @@ Suite *make_bad_input_suite(void)
     tcase_add_test(tc, test_every_option_value_is_clipped);
     tcase_add_loop_test(tc, test_integers_one_way, 0, G_N_ELEMENTS(integer_cases));
     tcase_add_test(tc, test_output_link_loop_is_named);
+    tcase_add_test(tc, test_run_inputs_said_plainly);
+    tcase_add_test(tc, test_short_cpu_list_warns);
     tcase_add_test(tc, test_control_characters_are_escaped);
     suite_add_tcase(s, tc);
     return s;

@@ -408,18 +408,43 @@ START_TEST(test_long_work_is_not_a_stall)
 }
 END_TEST
 
+/* A slow memory system is not a stall either: every key in range, one access across 32 socket
+ * hops of 100000 cycles each way takes millions of cycles, more than run.stall_cycles; the
+ * window and the progress default grow with the memory system's longest access (issue 45). */
+START_TEST(test_slow_memory_is_not_a_stall)
+{
+    static const char slow[] = "--set topology.sockets=64 --set topology.socket_links=ring "
+                               "--set topology.socket_hop_cycles=100000 --set memory.home=interleave";
+    g_autofree char *line = g_strdup_printf("run --lock tas --config haswell -t 1 -i 1 %s --placement cpus:576", slow);
+    g_autofree char *out = NULL, *err = NULL;
+    int rc = run_qsim_line(line, &out, &err);
+    ck_assert_msg(rc == 0, "exit %d\n%s", rc, err);
+    g_free(out);
+    g_free(err);
+    out = err = NULL;
+    g_autofree char *four = g_strdup_printf("run --lock ticket --config haswell -t 4 -i 2 %s --placement spread", slow);
+    rc = run_qsim_line(four, &out, &err);
+    ck_assert_msg(rc == 0, "exit %d\n%s", rc, err);
+    /* The default progress window grows with it, and stays as it was where accesses are short. */
+    WorkloadOptions w;
+    workload_init(&w, WL_RUN);
+    ck_assert_uint_eq(run_progress_default(&w, 1000000, 1500), run_progress_default(&w, 1000000, 0));
+    ck_assert_uint_ge(run_progress_default(&w, 1000000, 20000000), 3 * 20000000);
+}
+END_TEST
+
 /* The default window grows with the workload, and never undercuts run.stall_cycles. */
 START_TEST(test_progress_default)
 {
     WorkloadOptions w;
     workload_init(&w, WL_RUN);
-    guint64 base = run_progress_default(&w, 1000000);
+    guint64 base = run_progress_default(&w, 1000000, 0);
     ck_assert_uint_ge(base, 1000000);
     w.cs_work = 1000000;
-    ck_assert_uint_ge(run_progress_default(&w, 1000000), base + 2 * 1000000);
+    ck_assert_uint_ge(run_progress_default(&w, 1000000, 0), base + 2 * 1000000);
     w.jitter = 1000000;
     w.threads = 64;
-    guint64 big = run_progress_default(&w, 1000000);
+    guint64 big = run_progress_default(&w, 1000000, 0);
     ck_assert_uint_ge(big, base + 2 * (1000000 + 2 * 1000000));
 }
 END_TEST
@@ -691,6 +716,7 @@ Suite *make_robustness_suite(void)
     tcase_add_test(tc, test_no_progress_run);
     tcase_add_test(tc, test_no_progress_fixed_time);
     tcase_add_test(tc, test_long_work_is_not_a_stall);
+    tcase_add_test(tc, test_slow_memory_is_not_a_stall);
     tcase_add_test(tc, test_progress_default);
     tcase_add_test(tc, test_no_progress_native);
     tcase_set_timeout(tc, 60);

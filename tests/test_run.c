@@ -330,6 +330,13 @@ START_TEST(test_stall_is_exit_1)
     g_autofree char *out = NULL, *err = NULL;
     ck_assert_int_eq(run_lock_body("neoverse-n1", "    wfe\n    jmp lock\n", 5000, &out, &err), 1);
     ck_assert_msg(strstr(err, "the run stalled") && strstr(err, "core 0"), "%s", err);
+    /* Nothing was left to happen, so it ended before the window closed: the message says so,
+     * not that nothing retired for the whole window (issue 45: "nothing retired for 1000200
+     * cycles ... stalled at cycle 1600"). */
+    ck_assert_msg(strstr(err, "no core retired anything after cycle ") &&
+                  strstr(err, "nothing was left to happen before the stall window (5000 cycles: run.stall_cycles) closed") &&
+                  !strstr(err, "for 5000 cycles"), "%s", err);
+    ck_assert_msg(!strstr(err, "every thread had finished"), "%s", err);
 }
 END_TEST
 

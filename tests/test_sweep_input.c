@@ -81,6 +81,14 @@ static const struct {
       "more readers than threads (2)" },
     { "a fixed-time option without a duration", "locks: tas\nwarmup: [0, 100]\n",
       "bad.yaml:2:13: warmup: point 1 (locks=tas;warmup=100) cannot run: warmup 100: only for a fixed-time run" },
+    /* issue 45 item 8: a CPU list past the machine, on the config with the point's keys set */
+    { "a CPU the machine lacks", "configs: teaching\nlocks: tas\nplacement: [\"cpus:0,1,2\"]\n",
+      "bad.yaml:3:13: placement: point 0 (configs=teaching;locks=tas;placement=cpus:0,1,2) cannot run: placement "
+      "cpus:0,1,2: CPU 2 is not one of machine teaching's 2 logical CPUs" },
+    { "a CPU the point's topology lacks", "configs: teaching\nlocks: tas\ntopology.cores_per_socket: [4, 2]\n"
+      "placement: [fill, \"cpus:3\"]\n",
+      "bad.yaml:4:19: placement: point 3 (configs=teaching;locks=tas;topology.cores_per_socket=2;placement=cpus:3) "
+      "cannot run: placement cpus:3: CPU 3 is not one of machine teaching's 2 logical CPUs" },
     { "a device as a lock file", "locks: /dev/zero\n",
       "bad.yaml:1:8: locks: /dev/zero: not a regular file (a character device); a lock source must be a file" },
 };

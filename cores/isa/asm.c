@@ -14,6 +14,7 @@
 #include "cores/isa/isa_exec.h"
 #include "sim/base/echo.h"
 #include "sim/base/suggest.h"
+#include "sim/base/whole_number.h"
 
 G_DEFINE_QUARK(qsim-asm-error-quark, asm_error)
 
@@ -301,10 +302,13 @@ static GArray *read_overrides(const char *const *params, GError **error)
     for (guint i = 0; params && params[i]; i++) {
         const char *eq = strchr(params[i], '=');
         g_autofree char *name = eq ? g_strndup(params[i], (gsize)(eq - params[i])) : g_strdup(params[i]);
-        gint64 v = 0;
-        if (!eq || !asm_is_ident(name) || !g_ascii_string_to_signed(eq + 1, 10, G_MININT64, G_MAXINT64, &v, NULL)) {
+        /* A whole number as every option reads one (sim/base/whole_number.h): no sign, no
+         * leading zero; -1 was taken and ran as 2^64 - 1 where a lock compares unsigned. */
+        guint64 v = 0;
+        if (!eq || !asm_is_ident(name) || !whole_number_parse("", eq + 1, 0, G_MAXINT64, &v, NULL)) {
             g_set_error(error, ASM_ERROR, ASM_ERROR_PARAM,
-                        "lock parameter `%s`: expected NAME=VALUE with a whole number, e.g. spin_count=1000", params[i]);
+                        "lock parameter `%s`: expected NAME=VALUE with a whole number (decimal, 0 or more), e.g. "
+                        "spin_count=1000", params[i]);
             overrides_free(out);
             return NULL;
         }
@@ -314,7 +318,7 @@ static GArray *read_overrides(const char *const *params, GError **error)
                 overrides_free(out);
                 return NULL;
             }
-        AsmOverride o = { g_steal_pointer(&name), v, FALSE };
+        AsmOverride o = { g_steal_pointer(&name), (gint64)v, FALSE };
         g_array_append_val(out, o);
     }
     return out;

@@ -17,6 +17,7 @@ const InputLimit input_limits[INPUT__N] = {
     [INPUT_KINDS] = { "kinds file", 16 * MiB },
     [INPUT_SWEEP] = { "sweep file", 1 * MiB },
     [INPUT_TABLE] = { "validation table", 1 * MiB },
+    [INPUT_SCRIPT] = { "script", 1 * MiB },
 };
 
 static const char *file_type_name(mode_t m)

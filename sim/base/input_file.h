@@ -19,6 +19,7 @@ typedef enum {
     INPUT_KINDS,
     INPUT_SWEEP,
     INPUT_TABLE,           /* a validation table (`qsim validate --table`) */
+    INPUT_SCRIPT,          /* scripted accesses (`qsim run --script FILE`) */
     INPUT__N
 } InputKind;
 

@@ -1,6 +1,7 @@
 /* `qsim run --script SCRIPT`: scripted accesses (sim/workload/access_script.h) on the config's memory
  * system, printed as a table (or JSON), traced as any run is. */
 #include <stdio.h>
+#include <string.h>
 #include "sim/cli/commands.h"
 #include "sim/run/access_script_run.h"
 #include "sim/base/input_file.h"
@@ -9,10 +10,12 @@
 int cli_run_script(const char *arg, const ScriptRunOptions *o, ReportFormat fmt)
 {
     g_autoptr(GError) error = NULL;
-    /* a file when one is there by that name (its errors at its own lines), else the text itself */
+    /* A file when something is there by that name (its errors at its own lines; a folder or a
+     * device is refused as one), or when it cannot be a script: every access has a `:`, so
+     * `/nonexistent` is a file not found, not a script that names no thread.  Else the text. */
     g_autofree char *text = NULL;
-    gboolean file = g_file_test(arg, G_FILE_TEST_IS_REGULAR);
-    if (file && !input_file_read(arg, INPUT_LOCK, &text, NULL, &error))
+    gboolean file = g_file_test(arg, G_FILE_TEST_EXISTS) || (*arg && !strchr(arg, ':'));
+    if (file && !input_file_read(arg, INPUT_SCRIPT, &text, NULL, &error))
         return cli_fail(error);
     g_autoptr(AccessScript) s = access_script_parse(file ? arg : "--script", file ? text : arg, &error);
     if (!s)

@@ -236,6 +236,16 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(RunFlags, run_flags_clear)
  * problem is printed). */
 static gboolean run_parse(int *argc, char ***argv, RunFlags *f, RunOptions *o)
 {
+    /* One script a run: a second --script would silently replace the first (its accesses go in
+     * one, separated by `,`). */
+    guint scripts = 0;
+    for (int i = 1; i < *argc && strcmp((*argv)[i], "--"); i++)
+        scripts += !strcmp((*argv)[i], "--script") || g_str_has_prefix((*argv)[i], "--script=");
+    if (scripts > 1) {
+        cli_eprintf("qsim run: --script given %u times: one script a run (put its accesses in one, separated "
+                    "by `,`)\n", scripts);
+        return FALSE;
+    }
     workload_flags_init(&f->wf, &o->workload, WL_RUN);
     GOptionEntry what[1 + LOCK_FLAGS_N + 3] = {
         { "config", 'c', 0, G_OPTION_ARG_STRING, &f->config, "Machine config: a name from `qsim list configs` or a path (default haswell)", "CFG" },
@@ -520,7 +530,8 @@ static int prepare_run(RunFlags *f, RunOptions *o, ReportFormat *fmt, gboolean r
     if (!workload_flags_check(&f->wf, &error))
         return cli_fail(error);
     if ((f->trace_out && !cli_output_path_ok("--trace-out", f->trace_out)) ||
-        (f->trace_html && !cli_output_path_ok("--trace-html", f->trace_html)))
+        (f->trace_html && !cli_output_path_ok("--trace-html", f->trace_html)) ||
+        (f->out && !cli_output_path_ok("--out", f->out)))   /* before the run, not after it */
         return QSIM_EXIT_USAGE;
     if (f->writers != -1 && !apply_writers(f, &o->workload))
         return QSIM_EXIT_USAGE;

@@ -39,6 +39,8 @@ struct Machine {
     CoreFault fault;         /* its fault (the core's own, or the OS model's for a futex word) */
     guint fault_thread;      /* the thread it was running */
     Cycle fault_cycle;
+    Cycle last_retire;       /* the latest retirement on any core the watchdog has seen */
+    gboolean stalled_idle;   /* the stall: nothing was left to happen within the window */
 };
 
 static void shim_done(void *obj, const MemResponse *r)
@@ -332,11 +334,19 @@ static void fault_report(Machine *m)
                            m->fault_cycle);
 }
 
+Cycle machine_memory_quiet(const Machine *m)
+{
+    return m->ops->longest_access ? (Cycle)(m->n + 1) * m->ops->longest_access(m->ms) : 0;
+}
+
 Cycle machine_stall_window(const Machine *m)
 {
     Cycle os = m->os ? os_model_quiet(m->os).retire : 0;
-    return (Cycle)m->cfg->run.stall_cycles + m->longest_work + m->work_jitter + os;
+    return MAX((Cycle)m->cfg->run.stall_cycles, machine_memory_quiet(m)) + m->longest_work + m->work_jitter + os;
 }
+
+Cycle machine_last_retire(const Machine *m) { return m->last_retire; }
+gboolean machine_stalled_idle(const Machine *m) { return m->stalled_idle; }
 
 /* The watchdogs run the engine in windows of run.stall_cycles (the progress window when that
  * is shorter): cheap, and a window with no retirement anywhere is exactly a stall.  The window
@@ -368,6 +378,7 @@ MachineOutcome machine_run(Machine *m, Cycle max_cycles)
             break;
         }
         if (engine_idle(m->e)) {
+            m->stalled_idle = TRUE;
             stall_report(m, "no core has anything left to do");
             out = MACHINE_STALLED;
             break;
@@ -389,9 +400,17 @@ MachineOutcome machine_run(Machine *m, Cycle max_cycles)
             out = MACHINE_LIMIT;
             break;
         }
-        if (engine_now(m->e) >= last_progress + window ||
-            engine_next_cycle(m->e) > last_progress + window) {
+        if (engine_now(m->e) >= last_progress + window) {
             stall_report(m, "no instruction retired for the stall window");
+            out = MACHINE_STALLED;
+            break;
+        }
+        if (engine_next_cycle(m->e) > last_progress + window) {
+            /* Nothing is due before the window would close: it ends now, as it would then. */
+            m->stalled_idle = TRUE;
+            stall_report(m, engine_next_cycle(m->e) == CYCLE_NEVER
+                                ? "no core has anything left to do"
+                                : "nothing is due to happen before the stall window closes");
             out = MACHINE_STALLED;
             break;
         }
@@ -401,6 +420,7 @@ MachineOutcome machine_run(Machine *m, Cycle max_cycles)
             break;
         }
     }
+    m->last_retire = last_progress;
     m->end = engine_now(m->e);
     return out;
 }

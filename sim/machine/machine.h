@@ -25,6 +25,9 @@ typedef struct {
     void (*poke)(void *ms, uint64_t addr, unsigned size, uint64_t value);
     /* What cores need to fast-forward steady loops (port.h), or NULL: they never do. */
     const PortFastForward *ff;
+    /* At most how long one access may take with nothing else in flight, or NULL: short enough
+     * that run.stall_cycles covers any wait for memory. */
+    Cycle (*longest_access)(void *ms);
 } MemSystemOps;
 
 /* The real memory system (coherence/memsys.h), for machine_new(..., &machine_memsys_ops, ms, ...). */
@@ -32,8 +35,9 @@ extern const MemSystemOps machine_memsys_ops;
 
 typedef enum {
     MACHINE_DONE,        /* every core halted */
-    MACHINE_STALLED,     /* no retirement anywhere for machine_stall_window (run.stall_cycles plus
-                          * the longest `work` and the OS's costs), or nothing left to run */
+    MACHINE_STALLED,     /* no retirement anywhere for machine_stall_window (run.stall_cycles or the
+                          * memory's quiet, plus the longest `work` and the OS's costs), or nothing
+                          * left to run */
     MACHINE_LIMIT,       /* the cycle limit passed to machine_run came first */
     MACHINE_FAULT,       /* an op faulted (cores/isa/isa_fault.h); every core stopped there */
     MACHINE_NO_PROGRESS, /* cores retire, but no `mark` for the progress window */
@@ -75,10 +79,20 @@ void machine_set_progress_window(Machine *m, Cycle cycles);
 /* Every core's pipeline events (machine clears, mispredicts, replays, WFE sleeps), in words. */
 void machine_set_trace_hook(Machine *m, CoreTraceFn fn, void *ctx);
 
-/* How long no core may retire anything before the run has stalled: run.stall_cycles, plus the
- * program's longest `work` with its jitter, plus what the OS model's costs may take
- * (os_model_quiet's `retire`) when the run has one. */
+/* How long no core may retire anything before the run has stalled: run.stall_cycles, or the
+ * memory system's quiet (machine_memory_quiet) where that is longer, plus the program's longest
+ * `work` with its jitter, plus what the OS model's costs may take (os_model_quiet's `retire`)
+ * when the run has one. */
 Cycle machine_stall_window(const Machine *m);
+/* How long the memory system may legally keep every core from retiring: each core's access
+ * queued at one home behind every other's, each the longest access (MemSystemOps); 0 without
+ * that bound. */
+Cycle machine_memory_quiet(const Machine *m);
+/* The cycle from which no core has retired anything (after a stall: since when it stalled). */
+Cycle machine_last_retire(const Machine *m);
+/* Whether the stall watchdog ended the run because nothing was left to happen (no core or
+ * memory event pending, or none before the window closes), rather than at the window's end. */
+gboolean machine_stalled_idle(const Machine *m);
 /* Runs until every core halts, the watchdog fires, or `max_cycles` (CYCLE_NEVER: no limit). */
 MachineOutcome machine_run(Machine *m, Cycle max_cycles);
 /* After a stall or lack of progress: one line per core saying what it waits for; after a

@@ -41,11 +41,14 @@ void run_options_init(RunOptions *o)
     o->fast_forward = TRUE;
 }
 
-guint64 run_progress_default(const WorkloadOptions *w, guint64 stall_cycles)
+guint64 run_progress_default(const WorkloadOptions *w, guint64 stall_cycles, guint64 longest_access)
 {
-    /* Each term is bounded by the workload table's maxima: no sum here can wrap. */
+    /* Each term is bounded by the workload table's maxima and the config schema's (an access
+     * under 10^8 cycles): no sum here can wrap. */
     guint64 compute = (guint64)w->cs_work + w->think + 3 * (guint64)w->jitter;
-    return MIN(stall_cycles + 4 * compute + 10000 * (guint64)w->threads, RUN_PROGRESS_MAX);
+    guint64 quiet = MAX(stall_cycles, ((guint64)w->threads + 1) * longest_access);
+    guint64 handoff = MAX(10000, 6 * longest_access);
+    return MIN(quiet + 4 * compute + handoff * (guint64)w->threads, RUN_PROGRESS_MAX);
 }
 
 void run_result_clear(RunResult *r)
@@ -377,7 +380,8 @@ static gboolean wire_machine(const RunOptions *o, RunWiring *w, GError **error)
      * back as long as they take, whatever the workload: the default waits for them too. */
     guint64 os_quiet = machine_os(w->m) ? os_model_quiet(machine_os(w->m)).progress : 0;
     w->progress = o->progress_cycles ? o->progress_cycles
-                                     : MIN(run_progress_default(wl, (guint64)w->cfg->run.stall_cycles) + os_quiet,
+                                     : MIN(run_progress_default(wl, (guint64)w->cfg->run.stall_cycles,
+                                                                memsys_longest_access(w->ms)) + os_quiet,
                                            RUN_PROGRESS_MAX);
     machine_set_progress_window(w->m, w->progress);
     if (tracing(&o->trace) && !wire_trace(o, w, error))
@@ -477,6 +481,48 @@ static void describe_phase(const RunWiring *w, guint t, GString *out)
     g_string_append_c(out, '\n');
 }
 
+/* Whether every thread released the lock as often as its fixed work asks (never in fixed time). */
+static gboolean all_work_done(const RunOptions *o, const RunWiring *w)
+{
+    const WorkloadOptions *wl = &o->workload;
+    if (wl->duration)
+        return FALSE;
+    for (guint t = 0; t < wl->threads; t++)
+        if (w->log.threads[t]->releases + w->warmup_log.threads[t]->releases < wl->iterations)
+            return FALSE;
+    return TRUE;
+}
+
+/* The stall watchdog's verdict in words: since when nothing retired, whether the window ran out
+ * or nothing was left to happen in it (the run then ends early, as it would have at the window's
+ * end), what the window is made of, and, when every thread had finished its work, that the
+ * model failed to end the run, not the lock. */
+static void describe_stall(const RunOptions *o, const RunWiring *w, GString *why)
+{
+    Cycle window = machine_stall_window(w->m), since = machine_last_retire(w->m);
+    GString *parts = g_string_new("run.stall_cycles");
+    if ((Cycle)w->cfg->run.stall_cycles < machine_memory_quiet(w->m))
+        g_string_assign(parts, "the memory system's longest accesses, one per core, queued");
+    if (window != MAX((Cycle)w->cfg->run.stall_cycles, machine_memory_quiet(w->m)))
+        g_string_append(parts, machine_os(w->m) ? ", the program's longest `work` and the OS model's os.* costs"
+                                                : " and the program's longest `work`");
+    if (machine_stalled_idle(w->m))
+        g_string_append_printf(why, "the run stalled: no core retired anything after cycle %" G_GUINT64_FORMAT
+                                    ", and nothing was left to happen before the stall window (%" G_GUINT64_FORMAT
+                                    " cycles: %s) closed\n",
+                               since, window, parts->str);
+    else
+        g_string_append_printf(why, "the run stalled: no core retired anything for %" G_GUINT64_FORMAT
+                                    " cycles, from cycle %" G_GUINT64_FORMAT " (the stall window: %s)\n",
+                               window, since, parts->str);
+    if (all_work_done(o, w))
+        g_string_append_printf(why, "every thread had finished its %u iteration%s: a thread that never halted "
+                                    "after its work is the model's failure, not the lock's (please report it)\n",
+                               o->workload.iterations, o->workload.iterations == 1 ? "" : "s");
+    g_string_append(why, machine_stall_report(w->m));
+    g_string_free(parts, TRUE);
+}
+
 /* The threads that halted at a `halt` of the lock's own code, said as such; how many of them
  * had already added to the counter (halted between the increment and mark 3). */
 static guint64 halts_in_lock(const RunWiring *w, GString *why)
@@ -550,16 +596,8 @@ static RunJudgement judge_run(const RunOptions *o, const RunWiring *w, RunResult
     r->ok = v.mutual_exclusion && !v.stalled && !v.faulted && !v.halted_in_lock;
     if (v.faulted)
         g_string_append_printf(why, "the run faulted: %s", machine_stall_report(w->m));
-    if (w->outcome == MACHINE_STALLED) {
-        Cycle window = machine_stall_window(w->m);
-        g_autofree char *parts = window == (Cycle)w->cfg->run.stall_cycles
-            ? g_strdup("run.stall_cycles")
-            : g_strdup_printf("run.stall_cycles %" G_GINT64_FORMAT " and %s", w->cfg->run.stall_cycles,
-                              machine_os(w->m) ? "the program's longest `work` and the OS model's os.* costs"
-                                               : "the program's longest `work`");
-        g_string_append_printf(why, "the run stalled: no core retired anything for %" G_GUINT64_FORMAT " cycles (%s)\n%s",
-                               window, parts, machine_stall_report(w->m));
-    }
+    if (w->outcome == MACHINE_STALLED)
+        describe_stall(o, w, why);
     if (w->outcome == MACHINE_NO_PROGRESS) {
         g_string_append_printf(why, "the run made no progress: no thread acquired or released the lock for "
                                     "%" G_GUINT64_FORMAT " cycles (--progress-cycles%s), up to cycle %"
@@ -654,6 +692,10 @@ static void fill_headline(const RunOptions *o, const RunWiring *w, const RunJudg
     h->config = g_strdup(w->cfg->name);
     h->arch = arch_name(w->cfg->arch);
     h->data = workload_value_text(workload_key_find("data"), wl);
+    if (wl->placement.policy == PLACE_CPUS) {
+        h->cpu_list = placement_text(&wl->placement);
+        h->cpu_list_len = wl->placement.ncpus;
+    }
     h->threads = wl->threads;
     h->readers = wl->readers;
     h->jitter = wl->jitter;

@@ -59,10 +59,15 @@ void run_options_init(RunOptions *o);
  * each thread's position.  The default outlasts everything a working lock can do between two
  * marks: run.stall_cycles, plus four times the longest stretch of the workload's own compute
  * (critical section, think time, each with its jitter and a jittered start), plus 10000 cycles
- * per thread for handoffs that queue behind every other thread's request at the line's home. */
+ * per thread for handoffs that queue behind every other thread's request at the line's home.
+ * On a memory system whose accesses may take longer (`longest_access`,
+ * memsys_longest_access; 0: not known) both memory terms grow with it: run.stall_cycles gives
+ * way to one such access per thread and one more, as the stall window does
+ * (machine_memory_quiet), and 10000 to 6 of them (the bound is several times a real access: 6 cover
+ * about as many handoffs as 10000 cycles do on the shipped configs, whose bounds are under 1700). */
 #define RUN_PROGRESS_MIN 1000
 #define RUN_PROGRESS_MAX G_GUINT64_CONSTANT(1000000000000)
-guint64 run_progress_default(const WorkloadOptions *w, guint64 stall_cycles);
+guint64 run_progress_default(const WorkloadOptions *w, guint64 stall_cycles, guint64 longest_access);
 
 typedef struct {
     JsonNode *report;            /* the report tree (owned) */

@@ -7,6 +7,7 @@ void run_headline_clear(RunHeadline *h)
     g_free(h->lock);
     g_free(h->config);
     g_free(h->data);
+    g_free(h->cpu_list);
     g_free(h->thread_acquisitions);
     g_free(h->lock_lines);
     memset(h, 0, sizeof *h);
@@ -81,6 +82,14 @@ char *run_headline(const RunHeadline *h)
 GPtrArray *run_warnings(const RunHeadline *h)
 {
     GPtrArray *w = g_ptr_array_new_with_free_func(g_free);
+    /* A CPU list shorter than the threads starts over (sim/workload/placement.h): legal, and a
+     * way to share CPUs on purpose, so a warning, not an error; but a list is usually meant as
+     * one CPU a thread, and the OS model it brings in changes every figure. */
+    if (h->cpu_list && h->cpu_list_len < h->threads)
+        g_ptr_array_add(w, g_strdup_printf("--placement %s names %u CPU%s for %u threads: the list starts over, so "
+                                           "threads share CPUs through the OS model (list a CPU a thread to give "
+                                           "each its own)", h->cpu_list, h->cpu_list_len,
+                                           h->cpu_list_len == 1 ? "" : "s", h->threads));
     guint writers = h->threads - MIN(h->readers, h->threads);
     /* With noise each run draws its own interleaving; without, a run can lock into one. */
     if (h->jitter || writers < 2)

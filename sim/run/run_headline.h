@@ -16,6 +16,8 @@ typedef struct {
     const char *arch;            /* static */
     char *data;                  /* the workload's data placement: "separate-line", "same-line" */
     guint threads, readers;
+    char *cpu_list;              /* --placement cpus:LIST as given (NULL for a policy), of cpu_list_len CPUs */
+    guint cpu_list_len;
     guint64 jitter;              /* the workload's timing noise (0: none) */
     gboolean fixed_time;         /* --duration: the counts are of a measured window */
     /* what happened, in the measured window */
@@ -35,9 +37,9 @@ void run_headline_clear(RunHeadline *h);
 void run_headline_move(RunHeadline *to, RunHeadline *from);
 /* The headline: two lines and a blank one. */
 char *run_headline(const RunHeadline *h);
-/* What a single run's figures may not say (strings, for stderr): a run without timing noise
- * that looks locked into one interleaving (a writer that never acquired, a long streak of one
- * thread's acquisitions). */
+/* What a single run's figures may not say (strings, for stderr): a CPU list shorter than the
+ * threads (they share CPUs); a run without timing noise that looks locked into one interleaving
+ * (a writer that never acquired, a long streak of one thread's acquisitions). */
 GPtrArray *run_warnings(const RunHeadline *h);
 
 #endif

@@ -61,27 +61,44 @@ static int blamed_axis(const Sweep *s, GArray *axes, const char *msg, const char
     return -1;
 }
 
+/* The name of the config point p runs on. */
+static const char *point_config_name(const Sweep *s, guint p, int cx)
+{
+    RunOptions def;
+    run_options_init(&def);
+    return cx >= 0 ? ((SweepAxis *)s->axes->pdata[cx])->values->pdata[value_index(s, p, (guint)cx)] : def.config;
+}
+
+/* A copy of the config point p runs on, with its config keys set (the texts of the sets in
+ * `sets`, when given); NULL when the config does not load (the default config is the run's to
+ * find). */
+static QsimConfig *point_config(const Sweep *s, guint p, int cx, GArray *keys, GPtrArray *bases, GPtrArray *sets)
+{
+    guint ci = cx >= 0 ? value_index(s, p, (guint)cx) : 0;
+    if (!bases->pdata[ci]) {
+        bases->pdata[ci] = config_load(point_config_name(s, p, cx), NULL, NULL); /* checked as a value */
+        if (!bases->pdata[ci])
+            return NULL;
+    }
+    QsimConfig *c = config_copy(bases->pdata[ci]);
+    for (guint i = 0; i < keys->len; i++) {
+        guint a = g_array_index(keys, guint, i);
+        g_autofree char *set = g_strdup_printf("%s=%s", ((SweepAxis *)s->axes->pdata[a])->name, sweep_value(s, p, a));
+        config_set(c, set, NULL);   /* each value was checked with config_set */
+        if (sets)
+            g_ptr_array_add(sets, g_steal_pointer(&set));
+    }
+    return c;
+}
+
 /* The config point p runs on, with its config keys set, checked as config_load checks it. */
 static gboolean point_config_ok(const Sweep *s, guint p, int cx, GArray *keys, GPtrArray *bases, int *axis,
                                 char **why)
 {
-    guint ci = cx >= 0 ? value_index(s, p, (guint)cx) : 0;
-    RunOptions def;
-    run_options_init(&def);
-    const char *name = cx >= 0 ? ((SweepAxis *)s->axes->pdata[cx])->values->pdata[ci] : def.config;
-    if (!bases->pdata[ci]) {
-        bases->pdata[ci] = config_load(name, NULL, NULL);   /* each config was checked as a value */
-        if (!bases->pdata[ci])
-            return TRUE;   /* the default config is the run's to find */
-    }
-    g_autoptr(QsimConfig) c = config_copy(bases->pdata[ci]);
+    const char *name = point_config_name(s, p, cx);
     g_autoptr(GPtrArray) sets = g_ptr_array_new_with_free_func(g_free);
-    for (guint i = 0; i < keys->len; i++) {
-        guint a = g_array_index(keys, guint, i);
-        g_ptr_array_add(sets, g_strdup_printf("%s=%s", ((SweepAxis *)s->axes->pdata[a])->name, sweep_value(s, p, a)));
-        config_set(c, sets->pdata[sets->len - 1], NULL);   /* each value was checked with config_set */
-    }
-    if (config_validate(c, NULL))
+    g_autoptr(QsimConfig) c = point_config(s, p, cx, keys, bases, sets);
+    if (!c || config_validate(c, NULL))
         return TRUE;
     /* Once, for the message: config_load says which --set it blames. */
     g_ptr_array_add(sets, NULL);
@@ -116,6 +133,25 @@ static gboolean point_workload_ok(const Sweep *s, guint p, GArray *wl, int *axis
     return FALSE;
 }
 
+/* Point p's placement on its machine: a CPU list naming a CPU the machine (its config with the
+ * point's keys set) lacks cannot run (`cpus:0,1,2` on a 2-CPU machine). */
+static gboolean point_placement_ok(const Sweep *s, guint p, int cx, GArray *keys, int px, GPtrArray *bases,
+                                   int *axis, char **why)
+{
+    g_autoptr(QsimConfig) c = point_config(s, p, cx, keys, bases, NULL);
+    if (!c || !config_validate(c, NULL))
+        return TRUE;   /* the config's own check blames it */
+    g_autofree Placement *pl = g_new(Placement, 1);
+    placement_parse(NULL, sweep_value(s, p, (guint)px), pl, NULL);   /* checked as a value */
+    guint cpu;
+    g_autoptr(GError) e = NULL;
+    if (placement_assign(c, pl, 1, &cpu, &e))
+        return TRUE;
+    *axis = px;
+    *why = g_strdup(e->message + (g_str_has_prefix(e->message, "--") ? 2 : 0));
+    return FALSE;
+}
+
 gboolean sweep_points_check(const Sweep *s, guint *point, int *axis, char **why)
 {
     g_autoptr(GArray) keys = axes_of(s, AXIS_CONFIG_KEY), wl = axes_of(s, AXIS_WORKLOAD);
@@ -125,6 +161,8 @@ gboolean sweep_points_check(const Sweep *s, guint *point, int *axis, char **why)
     g_ptr_array_set_size(bases, (gint)nconfigs);
     g_autoptr(GHashTable) config_seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     g_autoptr(GHashTable) wl_seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    g_autoptr(GHashTable) placement_seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    int px = sweep_axis_find(s, "placement");
     for (guint p = 0; p < s->npoints; p++) {
         *point = p;
         /* A config without keys set was checked when its value was. */
@@ -133,6 +171,14 @@ gboolean sweep_points_check(const Sweep *s, guint *point, int *axis, char **why)
             return FALSE;
         char *wk = wl->len ? combination(s, p, wl, -1) : NULL;
         if (wk && g_hash_table_add(wl_seen, wk) && !point_workload_ok(s, p, wl, axis, why))
+            return FALSE;
+        if (px < 0)
+            continue;
+        char *pk = combination(s, p, keys, cx);
+        g_autofree char *pck = g_strdup_printf("%s;%u", pk, value_index(s, p, (guint)px));
+        g_free(pk);
+        if (g_hash_table_add(placement_seen, g_steal_pointer(&pck)) &&
+            !point_placement_ok(s, p, cx, keys, px, bases, axis, why))
             return FALSE;
     }
     return TRUE;

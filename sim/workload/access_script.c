@@ -89,6 +89,11 @@ static gboolean parse_number(Scan *s, guint64 max, guint64 *out, const char *wha
         g_autofree char *found = found_text(s);
         return fail(error, s, line, col, "expected %s (a whole number), found %s", what, found);
     }
+    if (s->p[0] == '0' && g_ascii_isdigit(s->p[1])) {
+        /* as every whole number qsim reads (sim/base/whole_number.h): 010 is neither 8 nor 10 */
+        g_autofree char *digits = g_strndup(s->p, MIN(strspn(s->p, "0123456789"), 40));
+        return fail(error, s, line, col, "%s `%s`: a number with a leading zero (numbers are decimal)", what, digits);
+    }
     guint64 v = 0;
     while (g_ascii_isdigit(*s->p)) {
         guint d = (guint)(*s->p - '0');
