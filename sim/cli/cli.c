@@ -120,7 +120,8 @@ void cli_parse_refuse_help(gboolean refuse)
 
 /* The help option in argv, found the way GOption finds it (not inside an option's value, not
  * after `--`): "--help", "--help-all", "-h" or "-?" (alone or in a cluster of short options),
- * or NULL.  *all: the whole help (--help-all). */
+ * or NULL.  *all: the whole help (--help-all).  With GOption's own help turned off after this,
+ * a help option missed here would be an unknown option (exit 2), never an unchecked exit 0. */
 static const char *help_asked(const GOptionEntry *const *groups, int argc, char **argv, gboolean *all)
 {
     *all = FALSE;
@@ -133,7 +134,8 @@ static const char *help_asked(const GOptionEntry *const *groups, int argc, char 
             continue;
         if (w[1] == '-') {
             const char *name = w + 2, *eq = strchr(name, '=');
-            if (!strcmp(name, "help") || g_str_has_prefix(name, "help-")) {
+            /* (--help-GROUP names no group here: every command's options are one group) */
+            if (!strcmp(name, "help") || !strcmp(name, "help-all")) {
                 *all = !strcmp(name, "help-all");
                 return w;
             }

@@ -36,6 +36,14 @@ static gboolean put(const char *dir, const char *name, const char *text, gboolea
     return FALSE;
 }
 
+/* A member of `o` of JSON type string, or NULL (absent, or of another type). */
+static const char *string_member(JsonObject *o, const char *name)
+{
+    JsonNode *n = json_object_get_member(o, name);
+    return n && JSON_NODE_HOLDS_VALUE(n) && json_node_get_value_type(n) == G_TYPE_STRING ? json_node_get_string(n)
+                                                                                           : NULL;
+}
+
 static char *record_json(const RunFolder *f)
 {
     g_autoptr(JsonBuilder) b = json_builder_new();
@@ -123,8 +131,8 @@ gboolean run_folder_write(const char *dir, const RunFolder *f, gboolean force, G
         return FALSE;
     }
     g_autofree char *json = record_json(f);
-    g_autofree char *command = g_strdup_printf("%s\n", json_object_get_string_member_with_default(
-                                                          f->provenance, "command", "qsim run"));
+    const char *typed = string_member(f->provenance, "command");
+    g_autofree char *command = g_strdup_printf("%s\n", typed ? typed : "qsim run");
     /* run.json last: a folder without it is no run folder, so a half-written one is never
      * replayed (replacing a run, the old run.json goes first for the same reason) */
     g_autofree char *record = g_build_filename(dir, "run.json", NULL);
@@ -151,14 +159,6 @@ static gboolean get(const char *dir, const char *name, InputKind kind, char **te
         return TRUE;
     g_set_error(error, G_FILE_ERROR, e->code, "--replay %s: %s", dir, e->message);
     return FALSE;
-}
-
-/* A member of `o` of JSON type string, or NULL (absent, or of another type). */
-static const char *string_member(JsonObject *o, const char *name)
-{
-    JsonNode *n = json_object_get_member(o, name);
-    return n && JSON_NODE_HOLDS_VALUE(n) && json_node_get_value_type(n) == G_TYPE_STRING ? json_node_get_string(n)
-                                                                                           : NULL;
 }
 
 /* The input's text hashes to what the provenance recorded for it. */
