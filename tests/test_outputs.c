@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <glib/gstdio.h>
+#include "sim/base/output_file.h"
 #include "tests/run_qsim.h"
 #include "tests/skip.h"
 #include "tests/temp_files.h"
@@ -163,6 +164,45 @@ START_TEST(test_sweep_folder_files)
 }
 END_TEST
 
+/* ---- the writer itself ---- */
+
+/* output_file_replace (a sweep's results.jsonl and sweep.json, rewritten whole) swaps the new
+ * file in beside the link's target: the link stays, the file keeps its mode; a FIFO is refused
+ * at once; OUTPUT_NEW refuses a path that exists. */
+START_TEST(test_writer_modes)
+{
+    g_autofree char *dir = tmpdir();
+    g_autofree char *target = write_file(dir, "target", "old\n");
+    ck_assert(g_chmod(target, 0640) == 0);
+    g_autofree char *link = g_build_filename(dir, "link", NULL);
+    ck_assert(symlink("target", link) == 0);
+    g_autoptr(GError) error = NULL;
+    ck_assert_msg(output_file_replace(link, "new\n", 4, &error), "%s", error ? error->message : "");
+    g_autofree char *text = slurp(dir, "target");
+    ck_assert_str_eq(text, "new\n");
+    struct stat st;
+    ck_assert(lstat(link, &st) == 0 && S_ISLNK(st.st_mode));
+    ck_assert(stat(target, &st) == 0 && (st.st_mode & 0777) == 0640);
+    g_autofree char *tmp = g_build_filename(dir, "target.tmp", NULL);
+    ck_assert(!g_file_test(tmp, G_FILE_TEST_EXISTS));
+    g_autofree char *fifo = g_build_filename(dir, "fifo", NULL);
+    ck_assert(mkfifo(fifo, 0600) == 0);
+    const OutputMode modes[] = { OUTPUT_TRUNCATE, OUTPUT_APPEND };
+    for (guint i = 0; i < G_N_ELEMENTS(modes); i++) {
+        g_clear_error(&error);
+        ck_assert(!output_file_write(fifo, modes[i], "x", 1, &error));
+        ck_assert_msg(strstr(error->message, "not a regular file (a FIFO)"), "%s", error->message);
+    }
+    g_clear_error(&error);
+    ck_assert(!output_file_replace(fifo, "x", 1, &error));
+    ck_assert(lstat(fifo, &st) == 0 && S_ISFIFO(st.st_mode));
+    g_clear_error(&error);
+    ck_assert(!output_file_write(target, OUTPUT_NEW, "x", 1, &error));
+    ck_assert_msg(strstr(error->message, "exists already"), "%s", error->message);
+    rm_rf(dir);
+}
+END_TEST
+
 /* ---- item 7: output that never arrived ---- */
 
 /* The trace on a full stderr, and --help on a full stdout, were exit 0. */
@@ -195,6 +235,7 @@ Suite *make_outputs_suite(void)
     tcase_add_loop_test(tc, test_output_fifo_refused, 0, G_N_ELEMENTS(outputs));
     tcase_add_loop_test(tc, test_output_read_only_folder, 0, G_N_ELEMENTS(outputs));
     tcase_add_test(tc, test_sweep_folder_files);
+    tcase_add_test(tc, test_writer_modes);
     suite_add_tcase(s, tc);
     tc = tcase_create("lost");
     tcase_set_timeout(tc, 60);
