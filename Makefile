@@ -218,6 +218,8 @@ fuzz_seeds_sweep := sweeps/*.yaml
 # Sweep folder corruption (tests/fuzz/fuzz_sweep_folder.c): no results folder in the repository,
 # so its corpus alone seeds it.
 FUZZ_TARGETS += sweep_folder
+# Run folder tampering (tests/fuzz/fuzz_run_folder.c): likewise seeded by its corpus alone.
+FUZZ_TARGETS += run_folder
 fuzz_inputs = $(wildcard $(fuzz_seeds_$(1))) tests/fuzz/corpus/$(1)
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 

@@ -32,13 +32,18 @@ static void child_limits(gpointer data)
             setrlimit(RLIMIT_AS, &as);
         }
     }
-    if (flags & RUN_QSIM_STDOUT_FULL) {
+    if (flags & (RUN_QSIM_STDOUT_FULL | RUN_QSIM_STDERR_FULL)) {
         int fd = open("/dev/full", O_WRONLY);
         if (fd >= 0) {
-            dup2(fd, STDOUT_FILENO);
+            if (flags & RUN_QSIM_STDOUT_FULL)
+                dup2(fd, STDOUT_FILENO);
+            if (flags & RUN_QSIM_STDERR_FULL)
+                dup2(fd, STDERR_FILENO);
             close(fd);
         }
     }
+    if (flags & RUN_QSIM_WALL)
+        alarm(120);
 }
 
 int run_qsim(const char *const *args, char **out, char **err)
@@ -58,10 +63,10 @@ int run_qsim_with(const char *const *args, guint flags, char **out, char **err)
     int status = -1;
     GError *error = NULL;
     char *o = NULL, *e = NULL;
-    g_assert(!(out && (flags & RUN_QSIM_STDOUT_FULL)));
+    g_assert(!(out && (flags & RUN_QSIM_STDOUT_FULL)) && !(err && (flags & RUN_QSIM_STDERR_FULL)));
     gboolean ok = g_spawn_sync(test_srcdir(), (char **)argv->pdata, NULL, G_SPAWN_DEFAULT, child_limits,
-                               GUINT_TO_POINTER(flags), (flags & RUN_QSIM_STDOUT_FULL) ? NULL : &o, &e, &status,
-                               &error);
+                               GUINT_TO_POINTER(flags), (flags & RUN_QSIM_STDOUT_FULL) ? NULL : &o,
+                               (flags & RUN_QSIM_STDERR_FULL) ? NULL : &e, &status, &error);
     g_ptr_array_free(argv, TRUE);
     ck_assert_msg(ok, "could not run qsim: %s", error ? error->message : "?");
     if (out)

@@ -15,8 +15,12 @@ typedef enum {
                                     * address space: a bad input that would eat the machine or spin
                                     * fails the test instead */
     RUN_QSIM_STDOUT_FULL = 1 << 1, /* stdout is /dev/full (every write fails: a full disk) */
+    RUN_QSIM_STDERR_FULL = 1 << 2, /* stderr is /dev/full */
+    RUN_QSIM_WALL = 1 << 3,        /* killed (SIGALRM) after 120 s of wall time: an input that would
+                                    * block for ever (a FIFO with no writer) fails the test, and
+                                    * leaves no process behind */
 } RunQsimFlags;
-/* As run_qsim, with `flags` (RUN_QSIM_STDOUT_FULL: `out` must be NULL). */
+/* As run_qsim, with `flags` (RUN_QSIM_STDOUT_FULL: `out` must be NULL; _STDERR_FULL: `err`). */
 int run_qsim_with(const char *const *args, guint flags, char **out, char **err);
 /* QSIM_TEST_SCALE=quick (the sanitizer run) asks heavy tests to do less. */
 gboolean test_scale_quick(void);

@@ -3,6 +3,8 @@
  * and --resume with the file, line and member (exit 2). */
 #include <check.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
 #include <glib/gstdio.h>
 #include "tests/run_qsim.h"
 #include "tests/temp_files.h"
@@ -344,6 +346,40 @@ START_TEST(test_folders_that_still_merge)
 }
 END_TEST
 
+/* Issue 45 item 4: a FIFO in a results folder blocked --merge and --resume for ever, and
+ * /dev/zero there was read until memory ran out (4 GB in 9 s): each file of the folder must be
+ * a regular file, read by the one input reader with its limits. */
+static const char *const folder_files[] = { "results.jsonl", "host-times.jsonl", "sweep.json" };
+
+START_TEST(test_folder_file_not_regular)
+{
+    const char *file = folder_files[_i % G_N_ELEMENTS(folder_files)];
+    gboolean fifo = _i < (int)G_N_ELEMENTS(folder_files);
+    g_autofree char *dir = tmpdir();
+    g_autofree char *sweep = write_file(dir, "s.yaml", folder_sweep);
+    g_autofree char *s1 = g_build_filename(dir, "s1", NULL), *merged = g_build_filename(dir, "m", NULL);
+    const char *run[] = { "sweep", sweep, "--out", s1, "-q", NULL };
+    ck_assert_int_eq(run_qsim(run, NULL, NULL), 0);
+    g_autofree char *path = g_build_filename(s1, file, NULL);
+    ck_assert(g_unlink(path) == 0);
+    ck_assert(fifo ? mkfifo(path, 0600) == 0 : symlink("/dev/zero", path) == 0);
+    const char *merge[] = { "sweep", "--merge", s1, "--out", merged, NULL };
+    const char *resume[] = { "sweep", sweep, "--out", s1, "--resume", "-q", NULL };
+    const char *const *commands[] = { merge, resume };
+    for (guint c = 0; c < G_N_ELEMENTS(commands); c++) {
+        g_autofree char *err = NULL;
+        int rc = run_qsim_with(commands[c], RUN_QSIM_LIMITED | RUN_QSIM_WALL, NULL, &err);
+        ck_assert_msg(rc == 2, "%s as %s, %s: exit %d: %s", file, fifo ? "a FIFO" : "/dev/zero", commands[c][1], rc,
+                      err);
+        /* --resume writes sweep.json rather than reading it: then the writer refuses the device */
+        g_autofree char *want = g_strdup_printf("%s: not a regular file (%s)", c && !strcmp(file, "sweep.json") &&
+                                                !fifo ? "/dev/zero" : file, fifo ? "a FIFO" : "a character device");
+        ck_assert_msg(strstr(err, want), "want `%s` in:\n%s", want, err);
+    }
+    rm_rf(dir);
+}
+END_TEST
+
 Suite *make_sweep_input_suite(void)
 {
     Suite *s = suite_create("sweep_input");
@@ -356,6 +392,7 @@ Suite *make_sweep_input_suite(void)
     tc = tcase_create("results folders");
     tcase_add_loop_test(tc, test_damaged_folders, 0, G_N_ELEMENTS(folder_cases));
     tcase_add_test(tc, test_folders_that_still_merge);
+    tcase_add_loop_test(tc, test_folder_file_not_regular, 0, 2 * G_N_ELEMENTS(folder_files));
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
     return s;

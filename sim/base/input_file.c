@@ -5,22 +5,34 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include "sim/base/input_file.h"
+#include "sim/base/json_depth.h"
 
 #define MiB ((gsize)1 << 20)
+#define GiB ((gsize)1 << 30)
 
 /* Far above any real file of each kind (the shipped configs are a few KiB, herd's whole kinds
- * file some hundred KiB), and low enough that reading and parsing one takes well under a second. */
+ * file some hundred KiB), and low enough that reading and parsing one takes well under a second.
+ * A run folder's copies were read under their own kinds' limits when they were kept; a kept
+ * report with a profile is some tens of KiB.  A results file holds up to SWEEP_MAX_POINTS rows
+ * (1,000,000) of a few KiB each: its limit is the largest such sweep's, and it is the one read
+ * that can take seconds. */
 const InputLimit input_limits[INPUT__N] = {
-    [INPUT_CONFIG] = { "config", 1 * MiB },
-    [INPUT_LOCK] = { "lock source", 1 * MiB },
-    [INPUT_LITMUS] = { "litmus test", 1 * MiB },
-    [INPUT_KINDS] = { "kinds file", 16 * MiB },
-    [INPUT_SWEEP] = { "sweep file", 1 * MiB },
-    [INPUT_TABLE] = { "validation table", 1 * MiB },
-    [INPUT_SCRIPT] = { "script", 1 * MiB },
+    [INPUT_CONFIG] = { "config", 1 * MiB, FALSE, INPUT_TEXT },
+    [INPUT_LOCK] = { "lock source", 1 * MiB, FALSE, INPUT_TEXT },
+    [INPUT_LITMUS] = { "litmus test", 1 * MiB, FALSE, INPUT_TEXT },
+    [INPUT_KINDS] = { "kinds file", 16 * MiB, FALSE, INPUT_TEXT },
+    [INPUT_SWEEP] = { "sweep file", 1 * MiB, FALSE, INPUT_TEXT },
+    [INPUT_TABLE] = { "validation table", 1 * MiB, FALSE, INPUT_TEXT },
+    [INPUT_SCRIPT] = { "script", 1 * MiB, FALSE, INPUT_TEXT },
+    [INPUT_RUN_RECORD] = { "run folder's record", 1 * MiB, TRUE, INPUT_JSON },
+    [INPUT_RUN_REPORT] = { "kept report", 16 * MiB, TRUE, INPUT_TEXT },
+    [INPUT_RUN_CONFIG] = { "kept config", 1 * MiB, TRUE, INPUT_TEXT },
+    [INPUT_RUN_LOCK] = { "kept lock source", 1 * MiB, TRUE, INPUT_TEXT },
+    [INPUT_SWEEP_META] = { "sweep.json", 16 * MiB, TRUE, INPUT_JSON },
+    [INPUT_SWEEP_ROWS] = { "results file", 8 * GiB, TRUE, INPUT_JSON_LINES },
 };
 
-static const char *file_type_name(mode_t m)
+const char *input_file_type_name(unsigned m)
 {
     if (S_ISDIR(m))
         return "a folder";
@@ -45,9 +57,9 @@ static char *limit_text(gsize bytes)
 static gboolean check_stat(const char *path, const struct stat *st, InputKind kind, gboolean pipes, GError **error)
 {
     const InputLimit *l = &input_limits[kind];
-    if (!S_ISREG(st->st_mode) && !(pipes && S_ISFIFO(st->st_mode))) {
+    if (!S_ISREG(st->st_mode) && !(pipes && !l->files_only && S_ISFIFO(st->st_mode))) {
         g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s: not a regular file (%s); a %s must be a file",
-                    path, file_type_name(st->st_mode), l->what);
+                    path, input_file_type_name(st->st_mode), l->what);
         return FALSE;
     }
     if ((guint64)st->st_size > l->max_bytes) {
@@ -98,6 +110,8 @@ gboolean input_text_check(const char *text, gsize len, const char *name, InputKi
                     ": a NUL byte; a %s is text", name, line, col, l->what);
         return FALSE;
     }
+    if (l->format != INPUT_TEXT)
+        return json_depth_check(text, len, name, 1, l->format == INPUT_JSON_LINES, error);
     return TRUE;
 }
 

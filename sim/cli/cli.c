@@ -2,15 +2,35 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include "sim/cli/commands.h"
 #include "sim/base/echo.h"
+#include "sim/base/output_file.h"
 #include "sim/base/suggest.h"
 #include "sim/base/whole_number.h"
 
 static gboolean check_integer_options(const GOptionEntry *const *groups, const CliIntRange *ranges, int argc,
                                       char **argv, GError **error);
+
+/* ---- what was printed ---- */
+
+int cli_finish_output(int rc)
+{
+    errno = 0;
+    gboolean failed = fflush(stdout) != 0 || ferror(stdout);
+    int err = errno;
+    if (fclose(stdout) != 0 && !failed) {
+        failed = TRUE;
+        err = errno;
+    }
+    if (failed)
+        cli_eprintf("qsim: standard output: %s\n", err ? g_strerror(err) : "a write failed");
+    /* stderr is unbuffered: a failed write (a trace, a message) left its error flag set */
+    gboolean err_failed = fflush(stderr) != 0 || ferror(stderr);
+    return failed || err_failed ? QSIM_EXIT_USAGE : rc;
+}
 
 /* ---- printing errors ---- */
 
@@ -47,6 +67,7 @@ void cli_eprintf(const char *fmt, ...)
 
 /* Parses argv with `ctx`, whose options are the `groups` (NULL-terminated entry lists). */
 static const GOptionEntry *find_long(const GOptionEntry *const *groups, const char *name, gsize len);
+static const GOptionEntry *find_short(const GOptionEntry *const *groups, char c);
 static gboolean takes_arg(const GOptionEntry *e);
 
 /* GOption's own error for `--lokc` names the option and nothing more: like every other error,
@@ -86,11 +107,84 @@ static char *unknown_option_error(const GOptionEntry *const *groups, int argc, c
     return NULL;
 }
 
+/* ---- help ---- */
+
+/* Set while a command line that qsim did not read from its own argv is parsed (`run --replay`'s
+ * kept one): a help option there is refused, not obeyed. */
+static gboolean help_refused;
+
+void cli_parse_refuse_help(gboolean refuse)
+{
+    help_refused = refuse;
+}
+
+/* The help option in argv, found the way GOption finds it (not inside an option's value, not
+ * after `--`): "--help", "--help-all", "-h" or "-?" (alone or in a cluster of short options),
+ * or NULL.  *all: the whole help (--help-all).  With GOption's own help turned off after this,
+ * a help option missed here would be an unknown option (exit 2), never an unchecked exit 0. */
+static const char *help_asked(const GOptionEntry *const *groups, int argc, char **argv, gboolean *all)
+{
+    *all = FALSE;
+    gboolean has_h = find_short(groups, 'h') != NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *w = argv[i];
+        if (!strcmp(w, "--"))
+            break;
+        if (w[0] != '-' || !w[1])
+            continue;
+        if (w[1] == '-') {
+            const char *name = w + 2, *eq = strchr(name, '=');
+            /* (--help-GROUP names no group here: every command's options are one group) */
+            if (!strcmp(name, "help") || !strcmp(name, "help-all")) {
+                *all = !strcmp(name, "help-all");
+                return w;
+            }
+            const GOptionEntry *e = find_long(groups, name, eq ? (gsize)(eq - name) : strlen(name));
+            if (e && !eq && takes_arg(e))
+                i++;
+            continue;
+        }
+        int values = 0;
+        for (const char *c = w + 1; *c; c++) {
+            if (*c == '?' || (*c == 'h' && !has_h))
+                return w;
+            const GOptionEntry *e = find_short(groups, *c);
+            if (e && takes_arg(e))
+                values++;   /* GOption takes each one's value from the words after the cluster */
+        }
+        i += values;
+    }
+    return NULL;
+}
+
+/* GOption prints help and calls exit(0) itself, so a help that never reached stdout (a full
+ * disk, a closed pipe) was exit 0.  qsim prints it and ends the same way, by its own check. */
+static gboolean help_given(GOptionContext *ctx, const GOptionEntry *const *groups, int argc, char **argv)
+{
+    gboolean all;
+    const char *word = help_asked(groups, argc, argv, &all);
+    if (!word)
+        return TRUE;
+    if (help_refused) {
+        cli_eprintf("qsim %s: %s asks for help, not a run\n", argv[0], word);
+        return FALSE;
+    }
+    g_autofree char *prg = g_strdup_printf("qsim %s", argv[0]);
+    g_set_prgname(prg);   /* help's "Usage: qsim NAME [OPTION...]" */
+    g_autofree char *text = g_option_context_get_help(ctx, !all, NULL);
+    fputs(text, stdout);
+    exit(cli_finish_output(QSIM_EXIT_OK));
+}
+
 static gboolean parse_checked(GOptionContext *ctx, const GOptionEntry *const *groups, const CliIntRange *ranges,
                               int *argc, char ***argv)
 {
     g_autoptr(GError) error = NULL;
     cli_remember_words(*argc, *argv);
+    if (!help_given(ctx, groups, *argc, *argv))
+        return FALSE;
+    /* every help option was found above: GOption's own would exit 0 whatever became of it */
+    g_option_context_set_help_enabled(ctx, FALSE);
     g_autofree char *unknown = unknown_option_error(groups, *argc, *argv);
     if (unknown) {
         cli_eprintf("qsim %s: %s (try `qsim %s --help`)\n", (*argv)[0], unknown, (*argv)[0]);
@@ -414,4 +508,15 @@ gboolean cli_output_path_ok(const char *option, const char *path)
         return FALSE;
     }
     return TRUE;
+}
+
+gboolean cli_output_file_ok(const char *option, const char *path)
+{
+    if (!cli_output_path_ok(option, path))
+        return FALSE;
+    g_autoptr(GError) error = NULL;
+    if (output_file_check(path, &error))
+        return TRUE;
+    cli_eprintf("qsim: %s %s\n", option, error->message);
+    return FALSE;
 }

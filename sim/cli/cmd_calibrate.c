@@ -7,6 +7,7 @@
 #include "locks/native/native_tsc.h"
 #include "sim/calibrate/calibrate.h"
 #include "sim/cli/commands.h"
+#include "sim/base/output_file.h"
 
 static void show_progress(void *user G_GNUC_UNUSED, const char *what)
 {
@@ -39,7 +40,7 @@ int cmd_calibrate(int argc, char **argv)
         g_set_error(&error, CALIB_ERROR, CALIB_ERROR_USAGE, "unexpected argument '%s'", argv[1]);
         return cli_fail(error);
     }
-    if (out && !cli_output_path_ok("--out", out))
+    if (out && !cli_output_file_ok("--out", out))
         return QSIM_EXIT_USAGE;
     g_autoptr(GArray) cpu_list = NULL;
     if (cpus && !native_parse_cpus(cpus, &cpu_list, &error))
@@ -70,8 +71,10 @@ int cmd_calibrate(int argc, char **argv)
     for (guint i = 0; i < r->notes->len; i++)
         cli_eprintf("qsim calibrate: note: %s\n", (const char *)r->notes->pdata[i]);
     if (out) {
-        if (!g_file_set_contents(out, yaml, -1, &error))
+        if (!output_file_write(out, OUTPUT_TRUNCATE, yaml, strlen(yaml), &error)) {
+            g_prefix_error(&error, "--out ");
             return cli_fail(error);
+        }
     } else {
         fputs(yaml, stdout);
     }

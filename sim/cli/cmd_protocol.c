@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <glib/gstdio.h>
 #include "sim/cli/commands.h"
+#include "sim/base/output_file.h"
 #include "sim/trace/protocol_doc.h"
 #include "sim/base/config.h"
 
@@ -68,7 +69,10 @@ static int write_output(const char *path, const char *text, const char *type, GE
     const char *data = g_bytes_get_data(bytes, &len);
     if (!path)
         return fwrite(data, 1, len, stdout) == len ? QSIM_EXIT_OK : QSIM_EXIT_FAILED;
-    return g_file_set_contents(path, data, (gssize)len, error) ? QSIM_EXIT_OK : QSIM_EXIT_USAGE;
+    if (output_file_write(path, OUTPUT_TRUNCATE, data, len, error))
+        return QSIM_EXIT_OK;
+    g_prefix_error(error, "--output ");
+    return QSIM_EXIT_USAGE;
 }
 
 /* MESIF is the MESI tables with F kept at the home: its pages are the tables and its part in
@@ -109,7 +113,7 @@ int cmd_protocol(int argc, char **argv)
         cli_eprintf("qsim protocol: name one protocol, or a --config (try `qsim protocol --help`)\n");
         return QSIM_EXIT_USAGE;
     }
-    if (output && !cli_output_path_ok("--output", output))
+    if (output && !cli_output_file_ok("--output", output))
         return QSIM_EXIT_USAGE;
     g_autoptr(GError) error = NULL;
     ProtoDocFormat f = PROTO_DOC_TEXT;

@@ -209,7 +209,7 @@ typedef struct {
     char *config, *format, *vs, *scenario, *script, *trace_only, *trace_out, *trace_html, *out, *replay;
     char **sets, **trace_lines;
     gint64 seed, writers, repeat, progress;
-    gboolean check, no_host_time, native, trace, no_ff, profile;
+    gboolean check, no_host_time, native, trace, no_ff, profile, force;
     WorkloadFlags wf;          /* the workload's options, and which were given */
 } RunFlags;
 
@@ -287,6 +287,7 @@ static gboolean run_parse(int *argc, char ***argv, RunFlags *f, RunOptions *o)
         { "vs", 0, 0, G_OPTION_ARG_STRING, &f->vs, "Also run lock NAME|PATH (b) with the same options, --lock-param too; print both side by side with b/a", "NAME|PATH" },
         { "native", 0, 0, G_OPTION_ARG_NONE, &f->native, "Also run the same lock and workload natively on this host (`qsim native`); print model (a) and host (b) side by side", NULL },
         { "out", 'o', 0, G_OPTION_ARG_FILENAME, &f->out, "Also keep the run in folder DIR: the report (without host times), the effective config, the lock's source and the command, which `--replay DIR` makes again byte for byte (" QSIM_DOC("report.md") ")", "DIR" },
+        { "force", 0, 0, G_OPTION_ARG_NONE, &f->force, "With --out: keep the run in a folder that is not empty, replacing the files of the same names (without it, --out takes only a new or empty folder)", NULL },
         { "replay", 0, 0, G_OPTION_ARG_FILENAME, &f->replay, "Run again what `--out DIR` kept, from the folder's own copies of the config and lock, print the report, and exit 1 unless it is the kept one byte for byte (no other option)", "DIR" },
         { NULL },
     };
@@ -394,7 +395,7 @@ static const char *format_name(ReportFormat fmt)
     return fmt == REPORT_JSON ? "json" : fmt == REPORT_CSV ? "csv" : "text";
 }
 
-/* The command's words as typed, less `--out DIR` (a replay keeps nothing again). */
+/* The command's words as typed, less `--out DIR` and `--force` (a replay keeps nothing again). */
 static GStrv words_without_out(int argc, char **argv)
 {
     GPtrArray *w = g_ptr_array_new();
@@ -403,7 +404,8 @@ static GStrv words_without_out(int argc, char **argv)
             i++;
             continue;
         }
-        if (g_str_has_prefix(argv[i], "--out=") || (g_str_has_prefix(argv[i], "-o") && argv[i][2]))
+        if (g_str_has_prefix(argv[i], "--out=") || (g_str_has_prefix(argv[i], "-o") && argv[i][2]) ||
+            !strcmp(argv[i], "--force"))
             continue;
         g_ptr_array_add(w, g_strdup(argv[i]));
     }
@@ -412,7 +414,8 @@ static GStrv words_without_out(int argc, char **argv)
 }
 
 /* --out DIR: the report as printed, and what it was made of (sim/report/run_folder.h). */
-static int keep_run(const char *dir, GStrv words, const RunResult *r, const char *printed, ReportFormat fmt)
+static int keep_run(const char *dir, gboolean force, GStrv words, const RunResult *r, const char *printed,
+                    ReportFormat fmt)
 {
     g_autoptr(GError) error = NULL;
     RunFolder f = {
@@ -423,7 +426,7 @@ static int keep_run(const char *dir, GStrv words, const RunResult *r, const char
         .lock_text = r->lock_source,
         .provenance = json_object_get_object_member(json_node_get_object(r->report), "provenance"),
     };
-    if (!run_folder_write(dir, &f, &error))
+    if (!run_folder_write(dir, &f, force, &error))
         return cli_fail(error);
     return QSIM_EXIT_OK;
 }
@@ -438,7 +441,7 @@ static void print_warnings(const RunHeadline *headline, const char *who)
 /* One run of the lock, and of the --vs lock or the host beside it; its exit status.  With
  * `out`, the run is kept there too (`words`: the command line to keep). */
 static int run_once(const RunOptions *o, const char *vs, gboolean native, ReportFormat fmt, const char *out,
-                    GStrv words)
+                    gboolean force, GStrv words)
 {
     g_autoptr(GError) error = NULL;
     RunResult r;
@@ -473,7 +476,7 @@ static int run_once(const RunOptions *o, const char *vs, gboolean native, Report
         print_warnings(&r.headline, NULL);
         g_autofree char *printed = report_string(r.report, &r.headline, fmt);
         fputs(printed, stdout);
-        int krc = out ? keep_run(out, words, &r, printed, fmt) : QSIM_EXIT_OK; /* not inside MAX() */
+        int krc = out ? keep_run(out, force, words, &r, printed, fmt) : QSIM_EXIT_OK; /* not inside MAX() */
         rc = MAX(rc, krc);
     }
     if (!r.ok)
@@ -529,8 +532,8 @@ static int prepare_run(RunFlags *f, RunOptions *o, ReportFormat *fmt, gboolean r
         return cli_fail(error);
     if (!workload_flags_check(&f->wf, &error))
         return cli_fail(error);
-    if ((f->trace_out && !cli_output_path_ok("--trace-out", f->trace_out)) ||
-        (f->trace_html && !cli_output_path_ok("--trace-html", f->trace_html)) ||
+    if ((f->trace_out && !cli_output_file_ok("--trace-out", f->trace_out)) ||
+        (f->trace_html && !cli_output_file_ok("--trace-html", f->trace_html)) ||
         (f->out && !cli_output_path_ok("--out", f->out)))   /* before the run, not after it */
         return QSIM_EXIT_USAGE;
     if (f->writers != -1 && !apply_writers(f, &o->workload))
@@ -543,8 +546,8 @@ static int prepare_run(RunFlags *f, RunOptions *o, ReportFormat *fmt, gboolean r
         return cli_fail(error);
     if (!check_modes(f))
         return QSIM_EXIT_USAGE;
-    if (f->out && !run_folder_check(f->out, &error))
-        return cli_fail(error);
+    if (f->out && (!cli_output_path_ok("--out", f->out) || !run_folder_check(f->out, f->force, &error)))
+        return error ? cli_fail(error) : QSIM_EXIT_USAGE;
     /* A kept report is made again by a replay: host times, which no rerun repeats, stay out. */
     if (f->out || replaying)
         o->host_time = FALSE;
@@ -578,8 +581,8 @@ static int run_script(RunFlags *f)
         cli_eprintf("qsim run: --script reports as text or json\n");
         return QSIM_EXIT_USAGE;
     }
-    if ((f->trace_out && !cli_output_path_ok("--trace-out", f->trace_out)) ||
-        (f->trace_html && !cli_output_path_ok("--trace-html", f->trace_html)))
+    if ((f->trace_out && !cli_output_file_ok("--trace-out", f->trace_out)) ||
+        (f->trace_html && !cli_output_file_ok("--trace-html", f->trace_html)))
         return QSIM_EXIT_USAGE;
     RunOptions o;
     run_options_init(&o);
@@ -589,8 +592,35 @@ static int run_script(RunFlags *f)
     return cli_run_script(f->script, &so, fmt);
 }
 
+/* What a kept command line may hold besides one plain run, a row each: none of it can be
+ * replayed (--out refuses each beside itself), so a folder whose run.json has one was not written
+ * by --out, and replaying it without would call a different run "the same report". */
+static const char *replay_refusal(const RunFlags *f)
+{
+    const struct {
+        gboolean given;
+        const char *what;
+    } refused[] = {
+        { f->vs != NULL, "--vs" },
+        { f->native, "--native" },
+        { f->repeat != 0, "--repeat" },
+        { f->trace || f->trace_lines || f->trace_only, "a trace option (--trace, --trace-line, --trace-only)" },
+        { f->trace_out != NULL, "--trace-out" },
+        { f->trace_html != NULL, "--trace-html" },
+        { f->script != NULL, "--script" },
+        { f->out != NULL, "--out" },
+        { f->force, "--force" },
+        { f->replay != NULL, "--replay" },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS(refused); i++)
+        if (refused[i].given)
+            return refused[i].what;
+    return NULL;
+}
+
 /* --replay DIR: the kept command line again, on the folder's config and lock; exit 1 unless the
- * report is the kept one byte for byte. */
+ * report is the kept one byte for byte, exit 2 when the folder asks for what a replay cannot
+ * make again. */
 static int replay_run(const char *dir)
 {
     g_autoptr(GError) error = NULL;
@@ -603,14 +633,28 @@ static int replay_run(const char *dir)
     RunOptions o;
     run_options_init(&o);
     g_auto(RunFlags) f = { .seed = (gint64)o.seed, .writers = -1, .progress = -1 };
-    if (!run_parse(&argc, &argv, &f, &o) || argc > 1 || f.out || f.replay) {
+    cli_parse_refuse_help(TRUE);   /* a --help there would print help and call that a replay */
+    gboolean parsed = run_parse(&argc, &argv, &f, &o);
+    cli_parse_refuse_help(FALSE);
+    if (!parsed || argc > 1) {
         cli_eprintf("qsim run: --replay %s: run.json's command line is not one run\n", dir);
+        return QSIM_EXIT_USAGE;
+    }
+    const char *refused = replay_refusal(&f);
+    if (refused) {
+        cli_eprintf("qsim run: --replay %s: run.json's command line has %s, which a kept run cannot have and a "
+                    "replay cannot make again\n", dir, refused);
         return QSIM_EXIT_USAGE;
     }
     ReportFormat fmt = REPORT_TEXT;
     int rc = prepare_run(&f, &o, &fmt, TRUE);
     if (rc >= 0)
         return rc;
+    if (strcmp(format_name(fmt), folder.format)) {
+        cli_eprintf("qsim run: --replay %s: run.json says its report is %s, but its command line makes %s\n", dir,
+                    folder.format, format_name(fmt));
+        return QSIM_EXIT_USAGE;
+    }
     o.config_text = folder.config_yaml;
     o.sets = NULL;   /* the kept config has them */
     o.lock_text = folder.lock_text;
@@ -622,7 +666,8 @@ static int replay_run(const char *dir)
     fputs(printed, stdout);
     rc = r.ok ? QSIM_EXIT_OK : QSIM_EXIT_FAILED;
     run_result_clear(&r);
-    if (!strcmp(printed, folder.report)) {
+    /* whole files: the lengths too (the reader refuses a NUL, which would end a string early) */
+    if (strlen(printed) == folder.report_len && !memcmp(printed, folder.report, folder.report_len)) {
         cli_eprintf("qsim run: --replay %s: the same report as %s, byte for byte\n", dir,
                     run_folder_report_name(folder.format));
         return rc;
@@ -659,6 +704,10 @@ int cmd_run(int argc, char **argv)
         cli_eprintf("qsim run: unexpected argument '%s'\n", argv[1]);
         return QSIM_EXIT_USAGE;
     }
+    if (f.force && !f.out) {
+        cli_eprintf("qsim run: --force belongs to --out (it lets a run be kept in a folder that is not empty)\n");
+        return QSIM_EXIT_USAGE;
+    }
     if (f.replay) {
         /* "run --replay DIR" or "run --replay=DIR": the folder says everything else */
         if (typed > 3 || (typed == 3 && g_strcmp0(words[1], "--replay"))) {
@@ -676,5 +725,5 @@ int cmd_run(int argc, char **argv)
         return rc;
     if (f.repeat)
         return run_repeat_command(&o, (guint)f.repeat, f.vs, fmt);
-    return run_once(&o, f.vs, f.native, fmt, f.out, words);
+    return run_once(&o, f.vs, f.native, fmt, f.out, f.force, words);
 }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "sim/cli/commands.h"
+#include "sim/base/output_file.h"
 #include "sim/base/report.h"
 #include "sim/report/provenance.h"
 #include "sim/calibrate/calibrate.h"
@@ -26,7 +27,7 @@ static char *quick_host_config(GError **error)
     g_autofree char *dir = g_build_filename(g_get_user_cache_dir(), "qsim", NULL);
     g_mkdir_with_parents(dir, 0755);
     char *path = g_build_filename(dir, "host-quick.yaml", NULL);
-    if (!g_file_set_contents(path, yaml, -1, error)) {
+    if (!output_file_write(path, OUTPUT_TRUNCATE, yaml, strlen(yaml), error)) {
         g_free(path);
         return NULL;
     }

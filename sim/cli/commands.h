@@ -149,11 +149,22 @@ void cli_eprintf(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
 /* Tells cli_eprintf what the user typed: the parse helpers do it for every command's argv
  * (main for the command's own name, before there is a command). */
 void cli_remember_words(int argc, char **argv);
+/* A help option (--help, -h, --help-all) on a command line parsed while `refuse` holds is
+ * refused (exit 2) instead of printing help: for a command line read from a file (`run --replay`). */
+void cli_parse_refuse_help(gboolean refuse);
+/* The exit status once what the command printed has reached its files: `rc`, or
+ * QSIM_EXIT_USAGE when a write to stdout or stderr failed (a full disk, a closed pipe), stdout's
+ * reason said on stderr.  main ends with it; so does a command's --help. */
+int cli_finish_output(int rc);
 /* Prints "qsim: <message>" to stderr (cli_eprintf) and returns QSIM_EXIT_USAGE. */
 int cli_fail(const GError *error);
 /* Whether `path`, given to output option `option` ("--out"), can name a file or folder; when not
  * (an empty path, a loop of symbolic links), says so on stderr.  Every output option asks it. */
 gboolean cli_output_path_ok(const char *option, const char *path);
+/* cli_output_path_ok for an option that names a file, and the writer's refusals
+ * (sim/base/output_file.h) before any work is spent on what goes there: a FIFO, a device or a
+ * folder at `path` (through links) is refused, saying so on stderr. */
+gboolean cli_output_file_ok(const char *option, const char *path);
 
 int cmd_run(int argc, char **argv);
 int cmd_list(int argc, char **argv);

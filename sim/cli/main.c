@@ -20,23 +20,6 @@ static void usage(FILE *out)
                  "Options:\n  -h, --help     show this help\n  --version      print the version\n");
 }
 
-/* What a command printed must have reached its file: stdout on a full disk (or a closed pipe
- * that is not EPIPE) fails the command, with the reason, instead of a silent exit 0. */
-static int finish_stdout(int rc)
-{
-    errno = 0;
-    gboolean failed = fflush(stdout) != 0 || ferror(stdout);
-    int err = errno;
-    if (fclose(stdout) != 0 && !failed) {
-        failed = TRUE;
-        err = errno;
-    }
-    if (!failed)
-        return rc;
-    cli_eprintf("qsim: standard output: %s\n", err ? g_strerror(err) : "a write failed");
-    return QSIM_EXIT_USAGE;
-}
-
 static int dispatch(int argc, char **argv)
 {
     if (argc < 2) {
@@ -87,5 +70,5 @@ static int dispatch(int argc, char **argv)
 int main(int argc, char **argv)
 {
     setlocale(LC_ALL, "");
-    return finish_stdout(dispatch(argc, argv));
+    return cli_finish_output(dispatch(argc, argv));
 }

@@ -10,6 +10,7 @@
 #include <glib.h>
 #include <json-glib/json-glib.h>
 #include "sim/base/config.h"
+#include "sim/base/json_depth.h"
 #include "sim/run/run.h"
 
 #define QSIM_SWEEP_ERROR (qsim_sweep_error_quark())
@@ -257,7 +258,7 @@ void sweep_row_free(gpointer row);
 /* ---- JSON read back from a results folder (sim/sweep/sweep_json.c) ---- */
 /* json-glib's parser recurses once per level (a line of 100k `[` overflowed the stack), so the
  * nesting of every JSON text the sweep reads is counted first; the rows nest 4 deep. */
-#define SWEEP_JSON_MAX_DEPTH 32
+#define SWEEP_JSON_MAX_DEPTH JSON_MAX_DEPTH
 /* Refuses `text` (of `len` bytes, from `path`, its first line numbered `line`) nested deeper
  * than SWEEP_JSON_MAX_DEPTH, or holding a NUL byte: PATH:L:C. */
 gboolean sweep_json_check(const char *text, gsize len, const char *path, guint line, GError **error);

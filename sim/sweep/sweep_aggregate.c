@@ -4,6 +4,7 @@
  * with its spread rather than one seed's phase. */
 #include <string.h>
 #include "sim/sweep/sweep.h"
+#include "sim/base/output_file.h"
 #include "sim/base/report.h"
 #include "sim/base/sample_stats.h"
 #include "sim/workload/workload.h"
@@ -128,7 +129,7 @@ gboolean sweep_aggregate(const char *dir, guint *groups_out, GError **error)
         g_string_append_c(csv, '\n');
     }
     g_autofree char *out = g_build_filename(dir, "aggregate.csv", NULL);
-    gboolean ok = g_file_set_contents(out, csv->str, (gssize)csv->len, error);
+    gboolean ok = output_file_write(out, OUTPUT_TRUNCATE, csv->str, csv->len, error);
     g_string_free(csv, TRUE);
     if (ok && groups_out)
         *groups_out = groups->len;

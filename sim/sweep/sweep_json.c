@@ -1,44 +1,30 @@
-/* JSON read back from a results folder (rows, host times, sweep.json): a first pass that
- * counts nesting outside strings, before json-glib (whose parser recurses per level) sees the
- * text, and positions for what is wrong in it. */
+/* JSON read back from a results folder (rows, host times, sweep.json): the nesting counted
+ * (json_depth.h, also applied by the reader to the whole file) before json-glib (whose parser
+ * recurses per level) sees the text, and positions for what is wrong in it. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include "sim/sweep/sweep.h"
+#include "sim/base/json_depth.h"
 
 gboolean sweep_json_check(const char *text, gsize len, const char *path, guint line, GError **error)
 {
-    guint depth = 0, col = 0;
-    gboolean in_string = FALSE, escaped = FALSE;
-    for (gsize i = 0; i < len; i++) {
-        char c = text[i];
-        col++;
-        if (c == '\0') {
-            g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_IO, "%s:%u:%u: a NUL byte (not a file qsim wrote)",
-                        path, line, col);
-            return FALSE;
-        }
-        if (c == '\n') {
-            line++;
-            col = 0;
-        } else if (in_string) {
-            if (escaped)
-                escaped = FALSE;
-            else if (c == '\\')
-                escaped = TRUE;
-            else if (c == '"')
-                in_string = FALSE;
-        } else if (c == '"') {
-            in_string = TRUE;
-        } else if (c == '[' || c == '{') {
-            if (++depth > SWEEP_JSON_MAX_DEPTH) {
-                g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_IO, "%s:%u:%u: nested deeper than %u levels",
-                            path, line, col, SWEEP_JSON_MAX_DEPTH);
-                return FALSE;
+    const char *nul = memchr(text, '\0', len);
+    if (nul) {
+        guint col = 0;
+        for (const char *p = text; p <= nul; p++, col++)
+            if (*p == '\n') {
+                line++;
+                col = 0;
             }
-        } else if ((c == ']' || c == '}') && depth) {
-            depth--;
-        }
+        g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_IO, "%s:%u:%u: a NUL byte (not a file qsim wrote)",
+                    path, line, col);
+        return FALSE;
+    }
+    g_autoptr(GError) local = NULL;
+    if (!json_depth_check(text, len, path, line, FALSE, &local)) {
+        g_set_error_literal(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_IO, local->message);
+        return FALSE;
     }
     return TRUE;
 }

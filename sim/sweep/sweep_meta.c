@@ -5,6 +5,7 @@
 #include <string.h>
 #include "sim/sweep/sweep.h"
 #include "sim/base/echo.h"
+#include "sim/base/input_file.h"
 
 void sweep_meta_clear(SweepMeta *m)
 {
@@ -295,9 +296,12 @@ gboolean sweep_meta_read(const char *dir, SweepMeta *m, GError **error)
     g_autofree char *text = NULL;
     gsize len = 0;
     g_autoptr(GError) local = NULL;
-    if (!g_file_get_contents(path, &text, &len, &local)) {
-        g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_IO, "%s: not a sweep results folder (%s)", dir,
-                    local->message);
+    if (!input_file_read(path, INPUT_SWEEP_META, &text, &len, &local)) {
+        if (g_error_matches(local, G_FILE_ERROR, G_FILE_ERROR_NOENT))
+            g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_IO, "%s: not a sweep results folder (%s)", dir,
+                        local->message);
+        else
+            g_set_error_literal(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_IO, local->message);
         return FALSE;
     }
     g_autoptr(JsonParser) parser = json_parser_new();

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <glib/gstdio.h>
 #include "sim/sweep/sweep.h"
+#include "sim/base/output_file.h"
 #include "sim/report/run_report.h"
 #include "sim/base/report.h"
 #include "sim/base/sample_stats.h"
@@ -646,7 +647,7 @@ static gboolean write_panel(const char *dir, const PlotPanel *pa, guint index, c
     gboolean several;
     g_autofree char *dat = panel_data(pa, order, numeric, ylabel, xaxis, &several);
     g_autofree char *datpath = g_build_filename(dir, datname, NULL);
-    if (!g_file_set_contents(datpath, dat, -1, error))
+    if (!output_file_write(datpath, OUTPUT_TRUNCATE, dat, strlen(dat), error))
         return FALSE;
     g_autofree char *title = gp_quote(pa->name);
     /* One legend, on the first panel: a line's style is the same in every panel. */
@@ -668,7 +669,7 @@ static gboolean run_gnuplot(const char *gnuplot, const char *dir, const char *na
                             GError **error)
 {
     g_autofree char *gppath = g_build_filename(dir, name, NULL);
-    if (!g_file_set_contents(gppath, script, -1, error))
+    if (!output_file_write(gppath, OUTPUT_TRUNCATE, script, strlen(script), error))
         return FALSE;
     const char *argv[] = { gnuplot, name, NULL };
     g_autofree char *err = NULL;
@@ -767,7 +768,7 @@ static gboolean ratio_plot(const char *gnuplot, const char *dir, GPtrArray *pane
     if (!block)
         return TRUE;
     g_autofree char *datpath = g_build_filename(dir, "plot-ratio.dat", NULL);
-    if (!g_file_set_contents(datpath, data, -1, error))
+    if (!output_file_write(datpath, OUTPUT_TRUNCATE, data, strlen(data), error))
         return FALSE;
     /* a ratio has no unit: the label's "(cycles)" goes */
     g_autofree char *what = g_strdup(ylabel);

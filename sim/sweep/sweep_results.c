@@ -10,6 +10,8 @@
 #include <glib/gstdio.h>
 #include "sim/sweep/sweep.h"
 #include "sim/base/echo.h"
+#include "sim/base/input_file.h"
+#include "sim/base/output_file.h"
 #include "sim/base/report.h"
 
 void sweep_row_free(gpointer p)
@@ -167,10 +169,11 @@ static GPtrArray *rows_read(const char *path, RowKind kind, gboolean *torn, GErr
     g_autofree char *text = NULL;
     gsize len = 0;
     g_autoptr(GError) local = NULL;
-    if (!g_file_get_contents(path, &text, &len, &local)) {
+    /* the one reader's guards: a regular file, the size limit, no NUL, each line's nesting */
+    if (!input_file_read(path, INPUT_SWEEP_ROWS, &text, &len, &local)) {
         if (g_error_matches(local, G_FILE_ERROR, G_FILE_ERROR_NOENT))
             return g_steal_pointer(&rows);
-        g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_IO, "%s", local->message);
+        g_set_error_literal(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_IO, local->message);
         return NULL;
     }
     const char *end = text + len;
@@ -309,20 +312,11 @@ static char *csv_text(GPtrArray *rows)
 gboolean sweep_write_atomic(const char *dir, const char *name, const char *text, GError **error)
 {
     g_autofree char *path = g_build_filename(dir, name, NULL);
-    g_autofree char *tmp = g_strconcat(path, ".tmp", NULL);
-    FILE *f = fopen(tmp, "w");
-    if (!f || fputs(text, f) < 0 || fflush(f) != 0 || fsync(fileno(f)) != 0) {
-        g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_IO, "%s: %s", tmp, g_strerror(errno));
-        if (f)
-            fclose(f);
-        return FALSE;
-    }
-    fclose(f);
-    if (g_rename(tmp, path) != 0) {
-        g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_IO, "%s: %s", path, g_strerror(errno));
-        return FALSE;
-    }
-    return TRUE;
+    g_autoptr(GError) local = NULL;
+    if (output_file_replace(path, text, strlen(text), &local))
+        return TRUE;
+    g_set_error_literal(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_IO, local->message);
+    return FALSE;
 }
 
 gboolean sweep_results_write(const char *dir, GPtrArray *rows, GError **error)

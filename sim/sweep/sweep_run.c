@@ -6,6 +6,7 @@
 #include <string.h>
 #include <glib/gstdio.h>
 #include "sim/sweep/sweep.h"
+#include "sim/base/output_file.h"
 
 /* Shared by the workers; everything but `s` is guarded by `lock`.  Each run builds its own
  * machine, so the simulator itself shares nothing between workers. */
@@ -122,9 +123,10 @@ static gboolean keep_host_times(const Sweep *s, const char *out, const gboolean 
 static FILE *open_append(const char *dir, const char *name, GError **error)
 {
     g_autofree char *path = g_build_filename(dir, name, NULL);
-    FILE *f = fopen(path, "a");
+    g_autoptr(GError) local = NULL;
+    FILE *f = output_file_open(path, OUTPUT_APPEND, &local);
     if (!f)
-        g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_IO, "%s: %s", path, g_strerror(errno));
+        g_set_error_literal(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_IO, local->message);
     return f;
 }
 

@@ -7,6 +7,7 @@
 #include <json-glib/json-glib.h>
 #include "sim/trace/trace_html.h"
 #include "sim/trace/trace_limit.h"
+#include "sim/base/output_file.h"
 #include "sim/trace/trace_html_ops.h"
 #include "coherence/protocol_words.h"
 
@@ -689,10 +690,8 @@ static gboolean html_finish(TraceSink *sink, const TraceContext *ctx, Cycle end,
                                                 strlen(page));
         return trace_limit_check(&limit, what, kept, error);
     }
-    GError *local = NULL;
-    if (!g_file_set_contents(h->path, page, -1, &local)) {
-        g_set_error(error, G_FILE_ERROR, local->code, "--trace-html %s: %s", h->path, local->message);
-        g_error_free(local);
+    if (!output_file_write(h->path, OUTPUT_TRUNCATE, page, strlen(page), error)) {
+        g_prefix_error(error, "--trace-html ");
         return FALSE;
     }
     return TRUE;

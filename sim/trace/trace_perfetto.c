@@ -5,6 +5,7 @@
 #include <string.h>
 #include "sim/trace/trace_perfetto.h"
 #include "sim/trace/trace_limit.h"
+#include "sim/base/output_file.h"
 #include "coherence/protocol_words.h"
 
 #define PID_CORES 1
@@ -304,12 +305,10 @@ static gboolean perfetto_finish(TraceSink *sink, const TraceContext *ctx, Cycle 
     g_string_append(o, "}\n}\n");
     fputs(o->str, p->out);
     g_string_free(o, TRUE);
-    gboolean ok = !ferror(p->out);
-    if (fclose(p->out) != 0)
-        ok = FALSE;
+    gboolean ok = output_file_close(p->out, p->path, error);
     p->out = NULL;
     if (!ok) {
-        g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_IO, "%s: could not write the trace", p->path);
+        g_prefix_error(error, "--trace-out ");
         return FALSE;
     }
     g_autofree char *what = g_strdup_printf("--trace-out %s", p->path);
@@ -338,10 +337,9 @@ static void perfetto_free(TraceSink *sink)
 
 TraceSink *trace_perfetto_new(const char *path, guint64 limit, GError **error)
 {
-    FILE *f = fopen(path, "w");
+    FILE *f = output_file_open(path, OUTPUT_TRUNCATE, error);
     if (!f) {
-        int e = errno;
-        g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(e), "--trace-out %s: %s", path, g_strerror(e));
+        g_prefix_error(error, "--trace-out ");
         return NULL;
     }
     PerfettoSink *p = g_new0(PerfettoSink, 1);
