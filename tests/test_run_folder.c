@@ -206,6 +206,51 @@ START_TEST(test_bad_format_is_refused)
 }
 END_TEST
 
+static void version_two(JsonObject *root, const char *arg)
+{
+    (void)arg;
+    json_object_set_int_member(root, "qsim_run_folder", 2);
+}
+
+/* The lock's provenance member replaced by `arg` parsed as JSON (a string, a number, ...). */
+static void lock_provenance(JsonObject *root, const char *arg)
+{
+    JsonNode *n = json_from_string(arg, NULL);
+    ck_assert_ptr_nonnull(n);
+    json_object_set_member(json_object_get_object_member(root, "provenance"), "lock", n);
+}
+
+/* A folder of another format version was "not a run folder's record": its version is named. */
+START_TEST(test_other_version_is_named)
+{
+    g_autofree char *dir = tmpdir();
+    g_autofree char *kept = keep_run(dir);
+    edit_record(kept, version_two, NULL);
+    g_autofree char *err = NULL;
+    int rc = replay(kept, &err);
+    ck_assert_msg(rc == 2, "exit %d: %s", rc, err);
+    ASSERT_ERR(err, "run.json: a run folder of format version 2, and this qsim reads version 1");
+    rm_rf(dir);
+}
+END_TEST
+
+/* A provenance.lock that is not an object printed a Json-CRITICAL before the refusal. */
+static const char *const lock_tampers[] = { "\"tas\"", "5", "[1]", "{\"sha256\": 5}" };
+
+START_TEST(test_tampered_lock_provenance_is_refused)
+{
+    g_autofree char *dir = tmpdir();
+    g_autofree char *kept = keep_run(dir);
+    edit_record(kept, lock_provenance, lock_tampers[_i]);
+    g_autofree char *err = NULL;
+    int rc = replay(kept, &err);
+    ck_assert_msg(rc == 2, "exit %d: %s", rc, err);
+    ck_assert_msg(!strstr(err, "CRITICAL") && !strstr(err, "WARNING"), "GLib complained:\n%s", err);
+    ASSERT_ERR(err, "run.json: provenance has no sha256 for the config or lock");
+    rm_rf(dir);
+}
+END_TEST
+
 /* ---- item 5: --out and what the folder holds ---- */
 
 /* --out DIR wrote over a config.yaml of the user's own in DIR without a word: a folder that is
@@ -257,6 +302,8 @@ Suite *make_run_folder_suite(void)
     tcase_add_loop_test(tc, test_replay_refuses_other_modes, 0, G_N_ELEMENTS(argv_cases));
     tcase_add_test(tc, test_nul_appended_is_refused);
     tcase_add_test(tc, test_bad_format_is_refused);
+    tcase_add_test(tc, test_other_version_is_named);
+    tcase_add_loop_test(tc, test_tampered_lock_provenance_is_refused, 0, G_N_ELEMENTS(lock_tampers));
     tcase_add_test(tc, test_out_keeps_users_files);
     suite_add_tcase(s, tc);
     return s;

@@ -180,10 +180,17 @@ static gboolean unedited(const char *dir, const char *file, const char *text, Js
 static gboolean record_read(const char *dir, JsonObject *o, RunFolder *f, GError **error)
 {
     JsonNode *version = json_object_get_member(o, "qsim_run_folder");
-    if (!version || !JSON_NODE_HOLDS_VALUE(version) || json_node_get_value_type(version) != G_TYPE_INT64 ||
-        json_node_get_int(version) != RUN_FOLDER_VERSION)
+    if (!version || !JSON_NODE_HOLDS_VALUE(version) || json_node_get_value_type(version) != G_TYPE_INT64)
         return bad(error, dir, "run.json", "not a run folder's record (qsim run --out writes one: "
                    "\"qsim_run_folder\": " G_STRINGIFY(RUN_FOLDER_VERSION) ")");
+    /* A folder another qsim kept: its version is named, so the user knows which qsim replays it. */
+    if (json_node_get_int(version) != RUN_FOLDER_VERSION) {
+        g_autofree char *what = g_strdup_printf("a run folder of format version %" G_GINT64_FORMAT
+                                                ", and this qsim reads version %d: replay it with the qsim "
+                                                "that kept it (its provenance names the version and commit)",
+                                                json_node_get_int(version), RUN_FOLDER_VERSION);
+        return bad(error, dir, "run.json", what);
+    }
     JsonNode *argv = json_object_get_member(o, "argv");
     if (!argv || !JSON_NODE_HOLDS_ARRAY(argv) || json_array_get_length(json_node_get_array(argv)) == 0)
         return bad(error, dir, "run.json", "argv: expected the command's words, from \"run\"");
