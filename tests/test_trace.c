@@ -227,10 +227,20 @@ START_TEST(test_rows_say_what_fired_them)
     ck_assert(!strstr(t, "+ GetM ->"));
     ck_assert(strstr(t, "   331  home    lock_word     S + Upgrade -> EM_U         Upgrade from core 1, queued at the "
                         "home since 311: sends Inv to core 0"));
-    /* an upgrade's grant is no data */
-    ck_assert(strstr(t, "   271  core 1  lock_word     SM_AD + Data_Acks -> SM_A   takes the grant (no data: its copy is "
-                        "current)\n"));
+    /* an upgrade's grant is no data: the row a data event names says it fired on an AckCount */
+    ck_assert(strstr(t, "   271  core 1  lock_word     SM_AD + Data_Acks -> SM_A   AckCount from home, served as "
+                        "Data_Acks (the upgrade's grant: no data, its copy is current): takes the grant\n"));
     ck_assert(!strstr(t, "SM_AD + Data_Acks -> SM_A   takes the data"));
+    /* a data event that came with data is its message's row, with nothing to explain */
+    ck_assert(!strstr(t, "Data(c2c) from") && !strstr(t, "served as Data"  "_E"));
+    /* on a sole sharer's upgrade the grant expects no acks: Data, fired by the AckCount */
+    g_autofree char *alone = NULL;
+    static const char *const script[] = { "run", "--config", "teaching", "--script", "0:ld x, 1:ld x, 0:evict x, 1:st x",
+                                          "--trace-only", "transitions", NULL };
+    ck_assert_int_eq(run_qsim(script, NULL, &alone), 0);
+    ck_assert_msg(strstr(alone, "SM_AD + Data -> M           AckCount from home, served as Data (the upgrade's grant: "
+                                "no data, its copy is current): sends Unblock to home; takes the grant"),
+                  "%s", alone);
     /* the Fwd-GetS of 128 waits for the xchg's hold */
     ck_assert_msg(strstr(t, "   130  core 1  lock_word     M + Fwd-GetS -> S           Fwd-GetS from home, arrived at 128 "
                             "and waited 2 cycles for a locked op's hold on the line (core.lock_hold_cycles): sends "

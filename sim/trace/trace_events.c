@@ -276,15 +276,18 @@ char *trace_msg_text(const MemTraceMsg *m)
 static const char *const access_words[] = { "load", "store", "atomic" };
 
 /* What fired the row, when the row alone does not say it: a request the home serves as another
- * event than its message's name (a queued Upgrade whose sender lost its copy is a GetM), one
- * that waited in the home's queue, a snoop that waited for a locked op's hold on the line. */
+ * event than its message's name (a queued Upgrade whose sender lost its copy is a GetM), a data
+ * event a cache took from a message without data (an AckCount: Data_Acks), one that waited in
+ * the home's queue, a snoop that waited for a locked op's hold on the line. */
 static void append_cause(GString *s, const MemTraceRow *r)
 {
     if (r->cause_type < 0)
         return;
     const char *msg = memsys_msg_name((MsgType)r->cause_type);
     const char *event = r->dir ? coh_dir_event_name(r->row->event) : coh_cache_event_name(r->row->event);
-    gboolean renamed = r->dir && (r->cause_type == MSG_UPGRADE || r->cause_type == MSG_GETM) && strcmp(msg, event);
+    const char *served_as = r->dir ? coh_dir_event_served_as(r->row->event) : coh_cache_event_served_as(r->row->event);
+    gboolean renamed = r->dir ? (r->cause_type == MSG_UPGRADE || r->cause_type == MSG_GETM) && strcmp(msg, event)
+                              : !r->cause_data && served_as;
     gboolean queued = r->queued_since && r->queued_since < r->cycle;
     if (!renamed && !queued && !r->held_since)
         return;
@@ -296,7 +299,7 @@ static void append_cause(GString *s, const MemTraceRow *r)
         g_string_append_printf(s, ", arrived at %" G_GUINT64_FORMAT " and waited %" G_GUINT64_FORMAT " cycles for a locked "
                                "op's hold on the line (core.lock_hold_cycles)", r->held_since, r->cycle - r->held_since);
     if (renamed) /* the event's words (the page, the legend) say when each applies */
-        g_string_append_printf(s, ", served as %s (%s)", event, coh_dir_event_served_as(r->row->event));
+        g_string_append_printf(s, ", served as %s (%s)", event, served_as);
     g_string_append(s, ": ");
 }
 
