@@ -56,6 +56,7 @@ struct TraceStream {
     Cycle *last_mark;            /* per core: when its last mark retired */
     const MemSys *ms;            /* whose rows in progress hold core events back */
     GArray *held;                /* HeldCoreEvent: reported inside a row, delivered after it */
+    gint script_access;          /* the script's access in progress, -1: none (yet) */
 };
 
 typedef struct {
@@ -81,10 +82,17 @@ TraceStream *trace_stream_new(const TraceContext *ctx, const TraceFilter *filter
     t->sinks = g_ptr_array_new();
     t->last_mark = g_new0(Cycle, ctx->ncores);
     t->held = g_array_new(FALSE, FALSE, sizeof(HeldCoreEvent));
+    t->script_access = -1;
     return t;
 }
 
 void trace_stream_follow_rows(TraceStream *t, const MemSys *ms) { t->ms = ms; }
+
+void trace_stream_script_access(TraceStream *t, guint i)
+{
+    if (i < t->ctx.nscript)
+        t->script_access = (gint)i;
+}
 
 void trace_stream_add_sink(TraceStream *t, TraceSink *sink) { g_ptr_array_add(t->sinks, sink); }
 
@@ -139,6 +147,7 @@ static void deliver(TraceStream *t, TraceEvent *ev, gboolean has_line)
     if (ev->kind == TRACE_ROW && ev->nmsgs && (t->show & TRACE_SHOW_MESSAGES))
         cat |= TRACE_SHOW_MESSAGES;
     ev->shown = ev->line_ok && (cat & t->show);
+    ev->script_access = t->script_access;
     for (guint i = 0; i < t->sinks->len; i++) {
         TraceSink *s = t->sinks->pdata[i];
         s->event(s, &t->ctx, ev);
