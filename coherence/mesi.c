@@ -79,11 +79,12 @@ static const CohRow mesi_cache[] = {
 /* The fifth column is what the home does beside the Primer's actions (protocol.h): the LLC
  * rules.  MESIF's are in coherence/mesif.c. */
 #define D(s, e, a, n, r) { .state = DS_##s, .event = DE_##e, .next = DS_##n, a, .rules = (r) }
-/* A busy line queues every request; the FIFO is the home's serialisation point. */
+/* A busy line queues every request; the FIFO is the home's serialisation point.  Every
+ * request a MESI cache sends: no PutO, which only an O owner sends (moesi.c). */
 #define Q(s, e) D(s, e, COH_DO(DA_STALL), s, 0) /* e queues while the line is in s */
 #define DSTALL(s)                                                        \
     Q(s, GETS), Q(s, GETM), Q(s, UPGRADE), Q(s, FAR_ATOMIC), Q(s, PUTS), \
-    Q(s, PUTS_LAST), Q(s, PUTE), Q(s, PUTM), Q(s, PUTO), Q(s, PUT_STALE)
+    Q(s, PUTS_LAST), Q(s, PUTE), Q(s, PUTM), Q(s, PUT_STALE)
 
 static const CohRow mesi_dir[] = {
     /* ---- stable states ---- */

@@ -17,9 +17,13 @@ const char *coh_dir_state_wait(guint s) { return s < DS__N && coh_dir_states[s].
  * Events
  * ====================================================================================== */
 
+/* The grant of an upgrade is an AckCount, which no data event is named for: the row that takes
+ * it is the data's, and the trace says which message it was. */
+#define GRANT_NO_DATA "the upgrade's grant: no data, its copy is current"
 static const struct {
     const char *doc;
     guint group;
+    const char *served_as; /* a message without data served as this event: what it is */
 } cache_events[] = {
     [CE_LOAD]         = { "the own core reads the line", 0 },
     [CE_STORE]        = { "the own core writes the line: a store, or an atomic, which always needs M", 0 },
@@ -28,8 +32,10 @@ static const struct {
     [CE_FWD_GETM]     = { "the home forwards another core's GetM: this cache is the owner", 1 },
     [CE_INV]          = { "another core wants to write: the home asks this sharer to drop its copy", 1 },
     [CE_PUT_ACK]      = { "the home acknowledges this cache's Put", 2 },
-    [CE_DATA]         = { "the data, or for an upgrade the grant (AckCount), arrives and no acks are still to come", 2 },
-    [CE_DATA_ACKS]    = { "the data, or for an upgrade the grant (AckCount), arrives; invalidation acks are still to come", 2 },
+    [CE_DATA]         = { "the data, or for an upgrade the grant (AckCount), arrives and no acks are still to come", 2,
+                          GRANT_NO_DATA },
+    [CE_DATA_ACKS]    = { "the data, or for an upgrade the grant (AckCount), arrives; invalidation acks are still to come", 2,
+                          GRANT_NO_DATA },
     [CE_DATA_E]       = { "exclusive data arrives: no other cache has the line", 2 },
     [CE_INV_ACK]      = { "an invalidation ack arrives; more are to come", 2 },
     [CE_LAST_INV_ACK] = { "the last invalidation ack arrives", 2 },
@@ -72,6 +78,7 @@ G_STATIC_ASSERT(G_N_ELEMENTS(dir_events) == DE__N);
 const char *coh_cache_event_doc(guint e) { return e < CE__N ? cache_events[e].doc : "?"; }
 const char *coh_dir_event_doc(guint e) { return e < DE__N ? dir_events[e].doc : "?"; }
 const char *coh_dir_event_served_as(guint e) { return e < DE__N ? dir_events[e].served_as : NULL; }
+const char *coh_cache_event_served_as(guint e) { return e < CE__N ? cache_events[e].served_as : NULL; }
 guint coh_cache_event_group(guint e) { return e < CE__N ? cache_events[e].group : 0; }
 guint coh_dir_event_group(guint e) { return e < DE__N ? dir_events[e].group : 0; }
 
@@ -117,7 +124,7 @@ static const ActionWords cache_actions[] = {
     { "sends a copy of the data to the home, which writes memory (CopyBack)", TRUE, NULL, "Data to Dir", NULL },
     { "acknowledges the invalidation to the requester (Inv-Ack)", TRUE, NULL, "Inv-Ack to Req", NULL },
     { "takes the data, or for an upgrade the grant (its copy is current), and the number of acks to wait for", FALSE,
-      "takes the data", NULL, "takes the grant (no data: its copy is current)" },
+      "takes the data", NULL, "takes the grant" },
     { "counts one ack in", FALSE, "counts an ack", "ack--", NULL },
     { "tells the home the transaction is complete (Unblock)", TRUE, NULL, "Unblock to Dir", NULL },
     { "retries the accesses that waited for the line", FALSE, "wakes the waiting accesses", NULL, NULL },

@@ -26,6 +26,9 @@ const char *coh_dir_event_doc(guint e);
 /* A request whose message has another name served as event e (an Upgrade whose sender lost its
  * copy is a GetM): what that changes, in a few words; NULL for the events it never happens to. */
 const char *coh_dir_event_served_as(guint e);
+/* A message that carries no data fired data event e (an AckCount, the grant of an upgrade,
+ * fires Data or Data_Acks): what it is, in a few words; NULL for the other events. */
+const char *coh_cache_event_served_as(guint e);
 guint coh_cache_event_group(guint e);
 guint coh_dir_event_group(guint e);
 const char *coh_cache_group_doc(guint g);

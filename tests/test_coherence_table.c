@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "tests/coh_rig.h"
+#include "coherence/protocol_words.h"
 
 /* Walks every cell of both tables of protocol _i (coh_protocols: every table set). */
 START_TEST(test_every_cell_well_formed)
@@ -42,6 +43,33 @@ START_TEST(test_every_cell_well_formed)
                 out |= p->dir[j].state == r->next && p->dir[j].next != r->next;
             ck_assert_msg(out, "%s: directory state %s has no exit", p->name, coh_dir_state_name(r->next));
         }
+    }
+}
+END_TEST
+
+/* A table's columns are the events its side sees: a request a directory serves in no stable
+ * state is one no cache of the protocol sends (a PutO under MESI, which has no O), and rows
+ * that only queue it would give the printed table a column of stalls for it. */
+START_TEST(test_columns_are_events_that_happen)
+{
+    const CohProtocol *p = coh_protocols[_i];
+    for (guint i = 0; i < p->n_dir; i++) {
+        const CohRow *r = &p->dir[i];
+        if (coh_dir_event_group(r->event) != 0)
+            continue;
+        gboolean served = FALSE;
+        for (guint j = 0; j < p->n_dir && !served; j++)
+            served = p->dir[j].event == r->event && coh_dir_state_stable(p->dir[j].state) &&
+                     !(p->dir[j].actions & DA_STALL);
+        ck_assert_msg(served, "%s: %s + %s: no stable state serves %s, yet the table has a row for it", p->name,
+                      coh_dir_state_name(r->state), coh_dir_event_name(r->event), coh_dir_event_name(r->event));
+    }
+    /* the events that need a state the protocol lacks */
+    for (guint i = 0; i < p->n_dir && !p->bus; i++) {
+        if (!p->has_o)
+            ck_assert_msg(p->dir[i].event != DE_PUTO, "%s has no O, yet a row for PutO", p->name);
+        if (!p->has_e)
+            ck_assert_msg(p->dir[i].event != DE_PUTE, "%s has no E, yet a row for PutE", p->name);
     }
 }
 END_TEST
@@ -156,6 +184,7 @@ Suite *make_coh_table_suite(void)
     TCase *tc = tcase_create("cells");
     tcase_set_timeout(tc, 30);
     tcase_add_loop_test(tc, test_every_cell_well_formed, 0, coh_n_protocols);
+    tcase_add_loop_test(tc, test_columns_are_events_that_happen, 0, coh_n_protocols);
     tcase_add_test(tc, test_row_text);
     tcase_add_test(tc, test_family_actions_checked);
     tcase_add_test(tc, test_run_list_checked);

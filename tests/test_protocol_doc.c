@@ -390,6 +390,27 @@ START_TEST(test_legend_groups)
 }
 END_TEST
 
+/* A bus protocol's legend calls its home what it is: the memory controller, which lists no
+ * holders; it called it "the line's directory" and promised the directory's entry. */
+START_TEST(test_legend_names_the_home)
+{
+    for (guint k = 0; k < coh_n_protocols; k++) {
+        g_autofree char *args = g_strdup_printf("protocol %s --legend", coh_protocols[k]->name);
+        g_autofree char *legend = qsim_out(args);
+        /* the introduction: up to the first list */
+        g_autofree char *intro = g_strndup(legend, strstr(legend, "\nStates of") - legend);
+        g_autofree char *flat = g_strdelimit(g_strdup(intro), "\n", ' ');
+        if (coh_protocols[k]->bus) {
+            ck_assert_msg(strstr(flat, "the home: the line's memory controller"), "%s: %s", args, flat);
+            ck_assert_msg(!strstr(flat, "the line's directory") && !strstr(flat, "directory's entry"), "%s: %s", args,
+                          flat);
+        } else
+            ck_assert_msg(strstr(flat, "the home: the line's directory") && strstr(flat, "directory's entry after it"),
+                          "%s: %s", args, flat);
+    }
+}
+END_TEST
+
 /* `qsim protocol mesif` printed MESI's tables without a word (issue 28): its page says what F
  * is and lists the directory rows that move it, from the rows' MESIF rules. */
 START_TEST(test_mesif)
@@ -493,6 +514,7 @@ Suite *make_protocol_doc_suite(void)
     tcase_add_test(tc, test_words_match_actions);
     tcase_add_test(tc, test_state_words_fit_the_tables);
     tcase_add_test(tc, test_legend_groups);
+    tcase_add_test(tc, test_legend_names_the_home);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -5,7 +5,11 @@
  *    the first line of the output unless the block starts with `...`, to the last unless it
  *    ends with one (`> /dev/null` at the end: the lines are what it prints on stderr, the
  *    trace);
- *  - every number an answer gives in bold (**34**) is printed by a command of its section;
+ *  - every number an answer gives in bold (**34**) is printed by a command of its section (a
+ *    `###` subsection is a section of its own here: a block moved into the next subsection
+ *    leaves its answer without its numbers);
+ *  - a block that runs a scenario or a script sits in the section about it: the section's title
+ *    or text names the scenario (`ping-pong`) or `--script` in a code span;
  *  - the unit has at least six exercises, and its opening says how many, names every machine
  *    they run on and where the teacher's notes are (the last section).
  *
@@ -21,7 +25,9 @@
 
 typedef struct {
     char *title;
+    gboolean subsection;     /* a `###` section, inside the `##` section before it */
     GPtrArray *commands;     /* char*: "run --config ..." (without "qsim ") */
+    GArray *command_at;      /* guint, per command: its line in the page */
     GPtrArray *expected;     /* GPtrArray* of char* lines, per command */
     GPtrArray *where;        /* GArray* of guint, per command: the page's line of each expected line */
     GString *prose;          /* the section's text outside code blocks */
@@ -33,6 +39,7 @@ static void section_free(gpointer p)
     Section *s = p;
     g_free(s->title);
     g_ptr_array_unref(s->commands);
+    g_array_unref(s->command_at);
     g_ptr_array_unref(s->expected);
     g_ptr_array_unref(s->where);
     g_string_free(s->prose, TRUE);
@@ -45,6 +52,7 @@ static Section *section_new(const char *title)
     Section *s = g_new0(Section, 1);
     s->title = g_strdup(title);
     s->commands = g_ptr_array_new_with_free_func(g_free);
+    s->command_at = g_array_new(FALSE, FALSE, sizeof(guint));
     s->expected = g_ptr_array_new_with_free_func((GDestroyNotify)g_ptr_array_unref);
     s->where = g_ptr_array_new_with_free_func((GDestroyNotify)g_array_unref);
     s->prose = g_string_new(NULL);
@@ -82,6 +90,8 @@ static GPtrArray *parse_doc(void)
             if (g_str_has_prefix(l, "$ ")) {
                 ck_assert_msg(g_str_has_prefix(l, "$ qsim "), "docs/teaching.md:%u: a command that is not qsim", i + 1);
                 g_ptr_array_add(cur->commands, g_strdup(l + 7));
+                guint at = i + 1;
+                g_array_append_val(cur->command_at, at);
                 exp = g_ptr_array_new_with_free_func(g_free);
                 g_ptr_array_add(cur->expected, exp);
                 where = g_array_new(FALSE, FALSE, sizeof(guint));
@@ -94,8 +104,10 @@ static GPtrArray *parse_doc(void)
             }
             continue;
         }
-        if (g_str_has_prefix(l, "## ")) {
-            cur = section_new(l + 3);
+        if (g_str_has_prefix(l, "## ") || g_str_has_prefix(l, "### ")) {
+            gboolean sub = l[2] == '#';
+            cur = section_new(l + (sub ? 4 : 3));
+            cur->subsection = sub;
             g_ptr_array_add(sections, cur);
             continue;
         }
@@ -290,9 +302,73 @@ START_TEST(test_intro_says_what_the_page_holds)
         ck_assert_msg(strstr(prose, named), "the opening does not name the machine %s", named);
     }
     ck_assert_uint_ge(g_hash_table_size(configs), 2);
-    const Section *last = sections->pdata[sections->len - 1];
-    ck_assert_str_eq(last->title, "For the teacher");
+    guint last = sections->len - 1;
+    while (((const Section *)sections->pdata[last])->subsection)
+        last--;
+    ck_assert_str_eq(((const Section *)sections->pdata[last])->title, "For the teacher");
     ck_assert_msg(strstr(prose, "at the end of the page, under \"For the teacher\""), "%s", prose);
+}
+END_TEST
+
+/* What a command runs that a section is about: a scenario's name, or `--script`; NULL for the
+ * rest (every exercise runs a lock, so a lock's name would not place a block: its answer's
+ * numbers do). */
+static char *command_subject(const char *cmd)
+{
+    g_autofree char *plain = g_strdup(cmd);
+    if (g_str_has_suffix(plain, " > /dev/null"))
+        plain[strlen(plain) - strlen(" > /dev/null")] = '\0';
+    g_auto(GStrv) args = NULL;
+    if (!g_shell_parse_argv(plain, NULL, &args, NULL))
+        return NULL;
+    for (guint i = 0; args[i]; i++) {
+        if (!strcmp(args[i], "--script"))
+            return g_strdup("--script");
+        if (!strcmp(args[i], "--scenario") && args[i + 1])
+            return g_strdup(args[i + 1]);
+    }
+    return NULL;
+}
+
+/* Whether a code span of `text` (`...`) is `word` or holds it as a word of its own. */
+static gboolean code_names(const char *text, const char *word)
+{
+    g_autoptr(GRegex) span = g_regex_new("`([^`\n]+)`", 0, 0, NULL);
+    g_autoptr(GMatchInfo) mi = NULL;
+    g_regex_match(span, text, 0, &mi);
+    for (; g_match_info_matches(mi); g_match_info_next(mi, NULL)) {
+        g_autofree char *code = g_match_info_fetch(mi, 1);
+        g_auto(GStrv) words = g_strsplit(code, " ", -1);
+        if (g_strv_contains((const char *const *)words, word))
+            return TRUE;
+    }
+    return FALSE;
+}
+
+/* Each block sits in the section whose command it shows: one that runs a scenario or a script
+ * is in a section that names it (a block one section late shows another's runs under a title
+ * and text that do not name them). */
+START_TEST(test_blocks_sit_in_their_sections)
+{
+    g_autoptr(GPtrArray) sections = parse_doc();
+    guint placed = 0;
+    g_autoptr(GString) wrong = g_string_new(NULL);
+    for (guint s = 0; s < sections->len; s++) {
+        const Section *sec = sections->pdata[s];
+        g_autofree char *title = g_strdup_printf("%s\n%s", sec->title, sec->prose->str);
+        for (guint c = 0; c < sec->commands->len; c++) {
+            g_autofree char *subject = command_subject(sec->commands->pdata[c]);
+            if (!subject)
+                continue;
+            placed++;
+            if (!code_names(title, subject))
+                g_string_append_printf(wrong, "docs/teaching.md:%u (%s): qsim %s: the section does not name `%s`\n",
+                                       g_array_index(sec->command_at, guint, c), sec->title,
+                                       (const char *)sec->commands->pdata[c], subject);
+        }
+    }
+    ck_assert_msg(!wrong->len, "blocks outside the section they belong to:\n%s", wrong->str);
+    ck_assert_uint_ge(placed, 10);
 }
 END_TEST
 
@@ -331,6 +407,7 @@ Suite *make_teaching_suite(void)
     tcase_add_test(tc, test_matcher);
     tcase_add_test(tc, test_outputs_are_what_qsim_prints);
     tcase_add_test(tc, test_intro_says_what_the_page_holds);
+    tcase_add_test(tc, test_blocks_sit_in_their_sections);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -20,9 +20,11 @@ int cli_run_script(const char *arg, const ScriptRunOptions *o, ReportFormat fmt)
     g_autoptr(AccessScript) s = access_script_parse(file ? arg : "--script", file ? text : arg, &error);
     if (!s)
         return cli_fail(error);
-    g_autoptr(JsonNode) report = access_script_run(s, o, &error);
+    TraceHtmlCut cut = { 0 };
+    g_autoptr(JsonNode) report = access_script_run(s, o, &cut, &error);
     if (!report)
         return cli_fail(error);
+    cli_warn_page_cut(o->trace.html, &cut);
     g_autofree char *out = fmt == REPORT_TEXT ? access_script_report_text(report)
                                               : report_document_format(report, "script", fmt);
     fputs(out, stdout);

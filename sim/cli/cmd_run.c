@@ -438,6 +438,14 @@ static void print_warnings(const RunHeadline *headline, const char *who)
         cli_eprintf("qsim run: warning: %s%s%s\n", who ? who : "", who ? ": " : "", (char *)w->pdata[i]);
 }
 
+void cli_warn_page_cut(const char *path, const TraceHtmlCut *cut)
+{
+    if (path && cut->left_out)
+        cli_eprintf("qsim run: warning: --trace-html %s: the page holds the first %" G_GUINT64_FORMAT " steps of the run "
+                    "and leaves out %" G_GUINT64_FORMAT " more: trace a shorter run (fewer --iterations, --trace-line, "
+                    "--trace-only)\n", path, cut->steps, cut->left_out);
+}
+
 /* One run of the lock, and of the --vs lock or the host beside it; its exit status.  With
  * `out`, the run is kept there too (`words`: the command line to keep). */
 static int run_once(const RunOptions *o, const char *vs, gboolean native, ReportFormat fmt, const char *out,
@@ -474,6 +482,7 @@ static int run_once(const RunOptions *o, const char *vs, gboolean native, Report
         rc = MAX(rc, nrc);
     } else {
         print_warnings(&r.headline, NULL);
+        cli_warn_page_cut(o->trace.html, &r.page_cut);
         g_autofree char *printed = report_string(r.report, &r.headline, fmt);
         fputs(printed, stdout);
         int krc = out ? keep_run(out, force, words, &r, printed, fmt) : QSIM_EXIT_OK; /* not inside MAX() */

@@ -93,6 +93,9 @@ int cli_scenario_expand(int *argc, char ***argv, char ***expanded, GStrv *words)
  * runs them with `o` and prints the table (fmt text) or the JSON report; the exit status. */
 typedef struct ScriptRunOptions ScriptRunOptions;
 int cli_run_script(const char *arg, const ScriptRunOptions *o, ReportFormat fmt);
+/* One line on stderr when the --trace-html page `path` left steps out (sim/cli/cmd_run.c). */
+typedef struct TraceHtmlCut TraceHtmlCut;
+void cli_warn_page_cut(const char *path, const TraceHtmlCut *cut);
 
 /* ---- which modes combine ---- */
 

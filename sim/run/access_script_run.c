@@ -39,6 +39,7 @@ typedef struct {
     MemSys *ms;
     MemWaiter *cores;
     guint *thread_core;
+    TraceScriptAccess *script;   /* the accesses as the trace names them */
 } ScriptWiring;
 
 static void wiring_free(ScriptWiring *w)
@@ -56,6 +57,7 @@ static void wiring_free(ScriptWiring *w)
         config_free(w->cfg);
     g_free(w->cores);
     g_free(w->thread_core);
+    g_free(w->script);
 }
 
 /* The variables as a program (for their addresses and the trace's names): one line each. */
@@ -80,7 +82,8 @@ static const char *script_name(const AccessScript *s)
     return strcmp(s->who, "--script") ? s->who : "script";
 }
 
-static gboolean wire(const AccessScript *s, const ScriptRunOptions *o, ScriptWiring *w, GError **error)
+static gboolean wire(const AccessScript *s, const ScriptRunOptions *o, ScriptWiring *w, TraceHtmlCut *page_cut,
+                     GError **error)
 {
     w->cfg = config_load(o->config, o->sets, error);
     if (!w->cfg)
@@ -113,6 +116,11 @@ static gboolean wire(const AccessScript *s, const ScriptRunOptions *o, ScriptWir
     if (!o->trace.text && !o->trace.perfetto && !o->trace.html)
         return TRUE;
     w->names = trace_names_new(w->prog, w->layout);
+    w->script = g_new0(TraceScriptAccess, s->accesses->len);
+    for (guint i = 0; i < s->accesses->len; i++) {
+        const ScriptAccess *a = &g_array_index(s->accesses, ScriptAccess, i);
+        w->script[i] = (TraceScriptAccess){ a->text, w->thread_core[a->thread] };
+    }
     TraceContext ctx = {
         .config = w->cfg->name,
         .lock = script_name(s),
@@ -125,8 +133,10 @@ static gboolean wire(const AccessScript *s, const ScriptRunOptions *o, ScriptWir
         .machine_cores = ncores,
         .harness = TRACE_HARNESS_SCRIPT,
         .threads_per_core = (guint)w->cfg->topology.threads_per_core,
+        .script = w->script,
+        .nscript = s->accesses->len,
     };
-    w->trace = run_trace_open(&o->trace, &ctx, (guint64)w->cfg->run.trace_limit, error);
+    w->trace = run_trace_open(&o->trace, &ctx, (guint64)w->cfg->run.trace_limit, page_cut, error);
     if (!w->trace)
         return FALSE;
     memsys_set_trace(w->ms, trace_stream_mem, w->trace);
@@ -144,6 +154,8 @@ static void run_access(const AccessScript *s, guint i, ScriptWiring *w, JsonBuil
     int sym = isa_program_find_sym(w->prog, s->vars->pdata[a->var]);
     uint64_t addr = isa_sym_addr(w->layout, (guint)sym, 0);
     Cycle start = engine_now(w->e);
+    if (w->trace) /* what follows, to the next access, is this one's */
+        trace_stream_script_access(w->trace, i);
     json_builder_begin_object(b);
     report_add_int(b, "n", i + 1);
     report_add_string(b, "access", a->text);
@@ -179,10 +191,10 @@ static void run_access(const AccessScript *s, guint i, ScriptWiring *w, JsonBuil
     json_builder_end_object(b);
 }
 
-JsonNode *access_script_run(const AccessScript *s, const ScriptRunOptions *o, GError **error)
+JsonNode *access_script_run(const AccessScript *s, const ScriptRunOptions *o, TraceHtmlCut *page_cut, GError **error)
 {
     ScriptWiring w = { 0 };
-    if (!wire(s, o, &w, error)) {
+    if (!wire(s, o, &w, page_cut, error)) {
         wiring_free(&w);
         return NULL;
     }

@@ -20,8 +20,9 @@ typedef struct ScriptRunOptions {
 } ScriptRunOptions;
 
 /* The report, or NULL with an error: the config's, or `who:line:col: thread N: ...` for an
- * access on a core the machine lacks. */
-JsonNode *access_script_run(const AccessScript *s, const ScriptRunOptions *o, GError **error);
+ * access on a core the machine lacks.  `page_cut` (may be NULL): with --trace-html, whether the
+ * page held the whole run. */
+JsonNode *access_script_run(const AccessScript *s, const ScriptRunOptions *o, TraceHtmlCut *page_cut, GError **error);
 /* The report as a table for people. */
 char *access_script_report_text(JsonNode *report);
 

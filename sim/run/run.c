@@ -89,6 +89,7 @@ typedef struct {
     ProfileRow *warm_profile;     /* --profile: the cores' rows summed at window_start */
     TraceNames *names;            /* when tracing */
     TraceStream *trace;           /* when tracing: the event stream and its writers */
+    TraceHtmlCut page_cut;        /* --trace-html: filled when the stream finishes */
     double host_seconds, host_cpu_seconds, fast_forward_share;
     MachineOutcome outcome;
     guint64 progress;             /* the progress watchdog's window */
@@ -288,7 +289,8 @@ static guint trace_cpus(const QsimConfig *cfg, const guint *cpus, guint threads)
     return n;
 }
 
-TraceStream *run_trace_open(const RunTraceOptions *to, const TraceContext *ctx, guint64 limit, GError **error)
+TraceStream *run_trace_open(const RunTraceOptions *to, const TraceContext *ctx, guint64 limit, TraceHtmlCut *page_cut,
+                            GError **error)
 {
     g_autoptr(GArray) lines = g_array_new(FALSE, FALSE, sizeof(uint64_t));
     for (guint i = 0; to->lines && to->lines[i]; i++) {
@@ -320,7 +322,7 @@ TraceStream *run_trace_open(const RunTraceOptions *to, const TraceContext *ctx, 
         trace_stream_add_sink(t, sink);
     }
     if (to->html)
-        trace_stream_add_sink(t, trace_html_new(to->html, limit));
+        trace_stream_add_sink(t, trace_html_new(to->html, limit, page_cut));
     return t;
 }
 
@@ -344,7 +346,7 @@ static gboolean wire_trace(const RunOptions *o, RunWiring *w, GError **error)
         .threads_per_core = (guint)w->cfg->topology.threads_per_core,
         .harness = o->scenario ? TRACE_HARNESS_SCENARIO : TRACE_HARNESS_LOCK,
     };
-    w->trace = run_trace_open(&o->trace, &ctx, (guint64)w->cfg->run.trace_limit, error);
+    w->trace = run_trace_open(&o->trace, &ctx, (guint64)w->cfg->run.trace_limit, &w->page_cut, error);
     if (!w->trace)
         return FALSE;
     memsys_set_trace(w->ms, trace_stream_mem, w->trace);
@@ -858,6 +860,7 @@ gboolean run_simulation(const RunOptions *o, RunResult *r, GError **error)
     r->report = report_run(o, &w, &v, &r->headline);
     r->config_yaml = config_to_yaml(w.cfg);
     r->lock_source = g_strdup(w.lock_text);
+    r->page_cut = w.page_cut;
     wiring_free(&w);
     return TRUE;
 }

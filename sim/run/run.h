@@ -10,6 +10,7 @@
 #include "sim/workload/workload.h"
 #include "sim/report/run_report.h"
 #include "sim/trace/trace_events.h"
+#include "sim/trace/trace_html.h"
 #include "sim/run/run_headline.h"
 
 /* What a run traces (sim/trace/trace_events.h): any of the three writers, and the filters they share. */
@@ -23,8 +24,10 @@ typedef struct {
 
 /* The trace stream of `to`'s writers for a run named by `ctx` (copied), its --trace-line
  * names resolved through ctx->names; NULL with an error for a name the program lacks or a
- * file that cannot be written.  The caller hooks it to the memory system (and the cores). */
-TraceStream *run_trace_open(const RunTraceOptions *to, const TraceContext *ctx, guint64 limit, GError **error);
+ * file that cannot be written.  The caller hooks it to the memory system (and the cores).
+ * `page_cut` (may be NULL), when the stream finishes, says whether the page held the whole run. */
+TraceStream *run_trace_open(const RunTraceOptions *to, const TraceContext *ctx, guint64 limit, TraceHtmlCut *page_cut,
+                            GError **error);
 
 typedef struct {
     const char *config;          /* name or path */
@@ -76,6 +79,7 @@ typedef struct {
     char *config_yaml;           /* what it ran: the effective config (config_to_yaml) ... */
     char *lock_source;           /* ... and the lock's source (what `--out` keeps) */
     RunHeadline headline;        /* what the headline and warnings say (run_headline, run_warnings) */
+    TraceHtmlCut page_cut;       /* --trace-html: the page's steps, and the steps it left out */
 } RunResult;
 
 void run_result_clear(RunResult *r);

@@ -584,13 +584,17 @@ char *protocol_doc_legend(const CohProtocol *p, ProtoDocFormat f)
     gboolean md = f == PROTO_DOC_MARKDOWN;
     GString *out = g_string_new(NULL);
     g_string_append_printf(out, "%sHow to read `qsim run --trace` (protocol %s)\n\n", md ? "## " : "", p->name);
-    g_string_append(out,
-        "Each line is one event: the cycle; who (core N's cache, or the home: the line's directory);\n"
+    /* a bus has no directory: its home is the memory controller, which lists no holders */
+    g_string_append_printf(out,
+        "Each line is one event: the cycle; who (core N's cache, or the home: the line's %s);\n"
         "the cache line, named by the first variable in it (`qsim run --trace` lists each line's\n"
         "variables at the top); the protocol row that fired, `state + event -> next state`, as in\n"
         "`qsim protocol`'s tables; and what it did: the access that caused it (load, store or atomic\n"
-        "of a variable), the messages it sent and to whom, its other actions, and for the home the\n"
-        "directory's entry after it (owner, sharers).\n"
+        "of a variable), the messages it sent and to whom, %s.\n",
+        p->bus ? "memory controller" : "directory",
+        p->bus ? "and its other actions"
+               : "its other actions, and for the home the\ndirectory's entry after it (owner, sharers)");
+    g_string_append(out,
         "In the default view a line `N x ROW (hits|stalls, cycles A-B)` stands for a cache's hits\n"
         "and stalls on one line since its last row there (`--trace-only hits` shows each one).\n"
         "`lock:` lines are the harness's marks (calls lock, acquires, releases); `pipeline:` lines\n"

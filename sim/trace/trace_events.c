@@ -56,6 +56,7 @@ struct TraceStream {
     Cycle *last_mark;            /* per core: when its last mark retired */
     const MemSys *ms;            /* whose rows in progress hold core events back */
     GArray *held;                /* HeldCoreEvent: reported inside a row, delivered after it */
+    gint script_access;          /* the script's access in progress, -1: none (yet) */
 };
 
 typedef struct {
@@ -81,10 +82,17 @@ TraceStream *trace_stream_new(const TraceContext *ctx, const TraceFilter *filter
     t->sinks = g_ptr_array_new();
     t->last_mark = g_new0(Cycle, ctx->ncores);
     t->held = g_array_new(FALSE, FALSE, sizeof(HeldCoreEvent));
+    t->script_access = -1;
     return t;
 }
 
 void trace_stream_follow_rows(TraceStream *t, const MemSys *ms) { t->ms = ms; }
+
+void trace_stream_script_access(TraceStream *t, guint i)
+{
+    if (i < t->ctx.nscript)
+        t->script_access = (gint)i;
+}
 
 void trace_stream_add_sink(TraceStream *t, TraceSink *sink) { g_ptr_array_add(t->sinks, sink); }
 
@@ -139,6 +147,7 @@ static void deliver(TraceStream *t, TraceEvent *ev, gboolean has_line)
     if (ev->kind == TRACE_ROW && ev->nmsgs && (t->show & TRACE_SHOW_MESSAGES))
         cat |= TRACE_SHOW_MESSAGES;
     ev->shown = ev->line_ok && (cat & t->show);
+    ev->script_access = t->script_access;
     for (guint i = 0; i < t->sinks->len; i++) {
         TraceSink *s = t->sinks->pdata[i];
         s->event(s, &t->ctx, ev);
@@ -276,15 +285,18 @@ char *trace_msg_text(const MemTraceMsg *m)
 static const char *const access_words[] = { "load", "store", "atomic" };
 
 /* What fired the row, when the row alone does not say it: a request the home serves as another
- * event than its message's name (a queued Upgrade whose sender lost its copy is a GetM), one
- * that waited in the home's queue, a snoop that waited for a locked op's hold on the line. */
+ * event than its message's name (a queued Upgrade whose sender lost its copy is a GetM), a data
+ * event a cache took from a message without data (an AckCount: Data_Acks), one that waited in
+ * the home's queue, a snoop that waited for a locked op's hold on the line. */
 static void append_cause(GString *s, const MemTraceRow *r)
 {
     if (r->cause_type < 0)
         return;
     const char *msg = memsys_msg_name((MsgType)r->cause_type);
     const char *event = r->dir ? coh_dir_event_name(r->row->event) : coh_cache_event_name(r->row->event);
-    gboolean renamed = r->dir && (r->cause_type == MSG_UPGRADE || r->cause_type == MSG_GETM) && strcmp(msg, event);
+    const char *served_as = r->dir ? coh_dir_event_served_as(r->row->event) : coh_cache_event_served_as(r->row->event);
+    gboolean renamed = r->dir ? (r->cause_type == MSG_UPGRADE || r->cause_type == MSG_GETM) && strcmp(msg, event)
+                              : !r->cause_data && served_as;
     gboolean queued = r->queued_since && r->queued_since < r->cycle;
     if (!renamed && !queued && !r->held_since)
         return;
@@ -296,7 +308,7 @@ static void append_cause(GString *s, const MemTraceRow *r)
         g_string_append_printf(s, ", arrived at %" G_GUINT64_FORMAT " and waited %" G_GUINT64_FORMAT " cycles for a locked "
                                "op's hold on the line (core.lock_hold_cycles)", r->held_since, r->cycle - r->held_since);
     if (renamed) /* the event's words (the page, the legend) say when each applies */
-        g_string_append_printf(s, ", served as %s (%s)", event, coh_dir_event_served_as(r->row->event));
+        g_string_append_printf(s, ", served as %s (%s)", event, served_as);
     g_string_append(s, ": ");
 }
 

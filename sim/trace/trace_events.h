@@ -55,6 +55,7 @@ typedef struct {
     const CoreTraceEvent *pipe;  /* TRACE_PIPE, TRACE_RETIRE */
     TraceLockMark mark;          /* TRACE_LOCK */
     Cycle mark_since;            /* TRACE_LOCK: the core's previous mark (its phase began) */
+    gint script_access;          /* the script's access in progress (TraceContext.script), -1: none */
 } TraceEvent;
 
 /* What the harness's marks (1, 2, 3) bracket: a lock's acquire and release, or a scenario's
@@ -64,6 +65,12 @@ typedef enum {
     TRACE_HARNESS_SCENARIO,
     TRACE_HARNESS_SCRIPT,
 } TraceHarness;
+
+/* One access of a script (`qsim run --script`): as written ("1:st x=5"), and its core. */
+typedef struct {
+    const char *text;
+    guint core;
+} TraceScriptAccess;
 
 /* What the writers need to know about the run, borrowed for the stream's life. */
 typedef struct {
@@ -78,6 +85,8 @@ typedef struct {
     guint machine_cores;         /* physical cores (0: as ncores, one hardware thread each) ... */
     guint threads_per_core;      /* ... and their hardware threads (0 or 1: no SMT) */
     TraceHarness harness;        /* what the marks bracket: the words for a thread's phase */
+    const TraceScriptAccess *script; /* a script's accesses (TRACE_HARNESS_SCRIPT), else NULL */
+    guint nscript;
 } TraceContext;
 
 /* A consumer of the stream.  `event` sees every event in order; `finish` runs once at the end
@@ -109,6 +118,8 @@ void trace_stream_follow_rows(TraceStream *t, const MemSys *ms);
 void trace_stream_mem(void *stream, const MemTraceRow *row, const MemTraceMsg *msgs, guint nmsgs);
 void trace_stream_core(void *stream, guint core, const CoreTraceEvent *ev);
 void trace_stream_mark(TraceStream *t, guint core, int64_t mark, Cycle when);
+/* A script's access `i` (TraceContext.script) starts: the events until the next are its. */
+void trace_stream_script_access(TraceStream *t, guint i);
 /* Ends the stream: every sink's finish, the first error kept. */
 gboolean trace_stream_finish(TraceStream *t, Cycle end, GError **error);
 void trace_stream_free(TraceStream *t);

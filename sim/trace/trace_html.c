@@ -28,6 +28,7 @@ typedef struct {
     gboolean row_dir;            /* ... of the directory's (or the bus memory's) table */
     guint changes_from, changes_to; /* into HtmlSink.changes */
     guint8 *phase;               /* per thread: 0 outside, 1 acquiring, 2 holding */
+    gint script_access;          /* the scripted access in progress (TraceContext.script), -1: none */
 } Step;
 
 /* What the page draws of a line, column by column: the threads' caches (0 .. nthreads-1), then
@@ -57,6 +58,7 @@ typedef struct {
     uint64_t line;
     Cycle sent, arrives;
     char *text;
+    gboolean data;               /* carries the line's data (a CopyBack does, whatever its name) */
     guint s0, s1;                /* in flight from step s0 (sent) until step s1 (delivered) */
     gboolean delivered;
 } Message;
@@ -84,6 +86,7 @@ typedef struct {
     guint *retire_after;         /* per core id: `after` of its last retire kept, G_MAXUINT: none */
     guint64 dropped;             /* steps past HTML_MAX_STEPS */
     guint64 limit;               /* the page's bytes at most (run.trace_limit) */
+    TraceHtmlCut *cut;           /* where finish says whether the page holds the whole run; may be NULL */
 } HtmlSink;
 
 extern const char trace_html_page_head[], trace_html_page_tail[];
@@ -128,17 +131,28 @@ static void see_line(HtmlSink *h, uint64_t line)
     g_array_append_val(h->seen_lines, line);
 }
 
-static char *dir_holders(const MemTraceRow *r)
+/* What the home's cell says beside its state: a directory's holders ("owner core 1", "sharers
+ * 0 1", "no holders"); a bus's memory keeps no list of them, so what its state means (the
+ * state's words up to their first clause: "one cache holds the line in M"). */
+static char *home_words(const TraceContext *ctx, guint state, const MemTraceRow *r)
 {
+    if (ctx->proto->bus) {
+        if (!coh_dir_state_stable(state))
+            return g_strdup_printf("waiting for %s", coh_dir_state_wait(state));
+        const char *doc = coh_dir_state_doc(state);
+        return g_strndup(doc, strcspn(doc, ";"));
+    }
     GString *s = g_string_new(NULL);
-    if (r->dir_owner >= 0)
+    if (r && r->dir_owner >= 0)
         g_string_append_printf(s, "owner core %d", r->dir_owner);
-    if (r->dir_sharers) {
+    if (r && r->dir_sharers) {
         g_string_append_printf(s, "%ssharers", s->len ? ", " : "");
         for (guint c = 0; c < 64; c++)
             if (r->dir_sharers & (1ull << c))
                 g_string_append_printf(s, " %u", c);
     }
+    if (!s->len)
+        g_string_append(s, "no holders");
     return g_string_free(s, FALSE);
 }
 
@@ -156,6 +170,7 @@ static Step *step_add(HtmlSink *h, const TraceContext *ctx, const TraceEvent *ev
     s->changes_from = s->changes_to = h->changes->len;
     s->row_index = -1;
     s->phase = g_new0(guint8, ctx->nthreads);
+    s->script_access = ev->script_access;
     g_ptr_array_add(h->steps, s);
     return s;
 }
@@ -164,7 +179,8 @@ static void add_messages(HtmlSink *h, const TraceEvent *ev, guint step)
 {
     for (guint i = 0; i < ev->nmsgs; i++) {
         const MemTraceMsg *m = &ev->msgs[i];
-        Message msg = { m->id, m->type, m->src, m->dst, m->line, m->sent, m->arrives, trace_msg_text(m), step, 0, FALSE };
+        Message msg = { m->id, m->type, m->src, m->dst, m->line, m->sent, m->arrives, trace_msg_text(m), m->data, step, 0,
+                        FALSE };
         g_array_append_val(h->msgs, msg);
         g_hash_table_insert(h->msg_by_id, GSIZE_TO_POINTER(m->id), GUINT_TO_POINTER(h->msgs->len));
     }
@@ -266,7 +282,8 @@ static void row_changes(HtmlSink *h, const TraceContext *ctx, const MemTraceRow 
     const GArray *w = line_words(h, ctx, r->line, r->line_size);
     guint home = ctx->nthreads;
     if (r->dir)
-        keep_change(h, r->line, home + COL_DIR_AFTER_CORES, coh_dir_state_name(r->row->next), dir_holders(r), NULL);
+        keep_change(h, r->line, home + COL_DIR_AFTER_CORES, coh_dir_state_name(r->row->next),
+                    home_words(ctx, r->row->next, r), NULL);
     else
         keep_change(h, r->line, column(ctx, r->core), coh_cache_state_name(r->row->next), NULL,
                     word_values(w, r->data));
@@ -459,9 +476,22 @@ static void add_header(JsonBuilder *b, const HtmlSink *h, const TraceContext *ct
     /* the home's column: a directory, or a bus's memory controller, and its state at the start */
     add_str(b, "homeTitle", ctx->proto->bus ? "home (memory)" : "home (directory)");
     add_str(b, "homeStart", coh_dir_state_name(ctx->proto->dir_start));
+    g_autofree char *home = home_words(ctx, ctx->proto->dir_start, NULL);
+    add_str(b, "homeWords", home);
     add_int(b, "end", (gint64)end);
     add_int(b, "dropped", (gint64)h->dropped);
     add_int(b, "bus", ctx->proto->bus);
+    /* a script's accesses, "#2 1:st x=5", and the core each runs on: the steps name theirs */
+    json_builder_set_member_name(b, "accesses");
+    json_builder_begin_array(b);
+    for (guint i = 0; i < ctx->nscript; i++) {
+        json_builder_begin_object(b);
+        g_autofree char *text = g_strdup_printf("#%u %s", i + 1, ctx->script[i].text);
+        add_str(b, "t", text);
+        add_int(b, "core", ctx->script[i].core);
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
     json_builder_set_member_name(b, "phases");
     json_builder_begin_array(b);
     for (guint k = 0; k < 3; k++)
@@ -576,6 +606,8 @@ static void add_step(JsonBuilder *b, const HtmlSink *h, const TraceContext *ctx,
         add_int(b, "ri", s->row_index);
         add_int(b, "rd", s->row_dir);
     }
+    if (s->script_access >= 0)
+        add_int(b, "a", s->script_access);
     json_builder_set_member_name(b, "ch");
     json_builder_begin_array(b);
     for (guint c = s->changes_from; c < s->changes_to; c++) {
@@ -605,6 +637,19 @@ static void add_step(JsonBuilder *b, const HtmlSink *h, const TraceContext *ctx,
     json_builder_end_object(b);
 }
 
+/* What kind of message, for its colour: by what it carries, not by its name (a CopyBack is
+ * data, an AckCount an ack). */
+static const char *msg_kind(const Message *m)
+{
+    if (m->data)
+        return "data";
+    switch (m->type) {
+    case MSG_INV_ACK: case MSG_PUT_ACK: case MSG_ACK_COUNT: return "ack";
+    case MSG_INV: case MSG_FWD_GETS: case MSG_FWD_GETM: return "inv";
+    default: return "req";
+    }
+}
+
 /* The messages, each in flight from the step that sent it to the step that took it. */
 static void add_msgs(JsonBuilder *b, HtmlSink *h, const GArray *lines)
 {
@@ -630,6 +675,7 @@ static void add_msgs(JsonBuilder *b, HtmlSink *h, const GArray *lines)
         add_int(b, "a", (gint64)m->arrives);
         add_str(b, "x", m->text);
         add_str(b, "d", coh_msg_doc(m->type));
+        add_str(b, "k", msg_kind(m));
         add_int(b, "s0", m->s0);
         add_int(b, "s1", m->s1);
         json_builder_end_object(b);
@@ -681,6 +727,8 @@ static char *page_data(HtmlSink *h, const TraceContext *ctx, Cycle end)
 static gboolean html_finish(TraceSink *sink, const TraceContext *ctx, Cycle end, GError **error)
 {
     HtmlSink *h = (HtmlSink *)sink;
+    if (h->cut)
+        *h->cut = (TraceHtmlCut){ h->steps->len, h->dropped };
     g_autofree char *data = page_data(h, ctx, end);
     g_autofree char *page = g_strconcat(trace_html_page_head, data, trace_html_page_tail, NULL);
     TraceLimit limit = trace_limit_init(h->limit);
@@ -715,10 +763,11 @@ static void html_free(TraceSink *sink)
     g_free(h);
 }
 
-TraceSink *trace_html_new(const char *path, guint64 limit)
+TraceSink *trace_html_new(const char *path, guint64 limit, TraceHtmlCut *cut)
 {
     HtmlSink *h = g_new0(HtmlSink, 1);
     h->limit = limit;
+    h->cut = cut;
     h->sink = (TraceSink){ html_event, html_finish, html_free };
     h->path = g_strdup(path);
     h->steps = g_ptr_array_new_with_free_func(step_free);

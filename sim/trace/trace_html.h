@@ -6,8 +6,9 @@
  * private cache with the state of every traced line (Okabe-Ito colours, the state written in
  * the cell, transient ones hatched) and the values of its variables; the interconnect, or the
  * bus and the core holding it; the home with each line's directory entry and queue of waiting
- * requests; memory's values (grey when a cache holds newer ones); and the messages in flight as
- * arrows, each with a chip that moves along it over the cycles it takes.  Beside it, the
+ * requests (on a bus, what the memory's state means: it lists no holders); memory's values (grey when a cache holds newer ones); and the messages in flight as
+ * arrows, each with a chip that moves along it over the cycles it takes, coloured by what the
+ * message carries (data, a CopyBack too; an ack; an invalidation or forward; a request).  Beside it, the
  * protocol's table with the row that fired marked; under it, the same states as a table, the
  * messages in words and the cores.  Buttons and keys step forward and back (Right/Left, j/k),
  * play and pause (Space; the speed menu beside it), jump to the next or previous transition of
@@ -21,16 +22,24 @@
  * the state cells `cell-LINE-cN` (core N's cache) and `cell-LINE-dir`, and in the drawing
  * `svg-LINE-cN` / `svg-LINE-dir` (with data-state), `sb-cN` and `loads-cN` (data-n: entries),
  * `sb-entry-cN`, `queue-LINE` (data-n) and `queue-LINE-I`, `bus` and `bus-label`, `mem-LINE`
- * (data-stale); every element of the drawing with an id carries data-box="x,y,w,h", where it
+ * (data-stale), `home-LINE` (the words beside the home's state: a directory's holders, or what a
+ * bus memory's state means), and on a script's page `access` (the access in progress, "#2
+ * 1:st x=5") and `access-cN` (what core N does); every element of the drawing with an id carries data-box="x,y,w,h", where it
  * is on the page, for tests that look at a screenshot. */
 #ifndef QSIM_TRACE_HTML_H
 #define QSIM_TRACE_HTML_H
 
 #include "sim/trace/trace_events.h"
 
+/* Whether a page holds the whole run: its steps, and how many more it left out (0: none). */
+typedef struct TraceHtmlCut {
+    guint64 steps, left_out;
+} TraceHtmlCut;
+
 /* The page is written when the stream finishes (it needs the whole run): its first 20000 steps
- * (the page says how many more there were), and only if it takes at most `limit` bytes
- * (trace_limit.h); else nothing is written and finish fails. */
-TraceSink *trace_html_new(const char *path, guint64 limit);
+ * (the page says how many more there were, and so does `cut`, when given, for the caller to tell
+ * people), and only if it takes at most `limit` bytes (trace_limit.h); else nothing is written
+ * and finish fails. */
+TraceSink *trace_html_new(const char *path, guint64 limit, TraceHtmlCut *cut);
 
 #endif

@@ -18,7 +18,7 @@ function stateInk(st) { return STABLE.has(st) ? (INK[st] || '#000') : '#000'; }
 
 /* what each column shows after each step: snap[k][line][col] = [state, holders, values] */
 const snap = [];
-let cur = D.lines.map(() => { const r = []; for (let c = 0; c <= COL_QUEUE; c++) r.push([c < NC ? 'I' : c === COL_DIR ? D.homeStart : '', '', null]); return r; });
+let cur = D.lines.map(() => { const r = []; for (let c = 0; c <= COL_QUEUE; c++) r.push([c < NC ? 'I' : c === COL_DIR ? D.homeStart : '', c === COL_DIR ? D.homeWords : '', null]); return r; });
 snap.push(cur);
 for (const s of D.steps) {
   cur = cur.map(r => r.slice());
@@ -65,6 +65,8 @@ function stateCell(g, x, y, w, st, id, changed) {
 function opsAt(col, k) {
   return D.ops.filter(o => o[0] === col && o[5] <= k && (o[7] < 0 || o[7] >= k));
 }
+/* a script's access in progress at step k ({t: '#2 1:st x=5', core}), or null */
+function accessAt(k) { const s = k > 0 ? D.steps[k - 1] : null; return s && s.a != null ? D.accesses[s.a] : null; }
 function drawCore(g, c, k, s) {
   const x = coreX(c), run = s ? s.run : D.start, [pc, cyc] = run[c], ph = s ? s.ph[c] : 0;
   el(g, 'rect', { x, y: CORE_Y, width: CW, height: CORE_H, rx: 6, fill: '#f7f7f7', stroke: '#444' });
@@ -73,7 +75,12 @@ function drawCore(g, c, k, s) {
                   fill: ph === 2 ? '#D55E00' : ph === 1 ? '#0072B2' : '#555', 'font-weight': ph ? 700 : 400 }, PHASES[ph]);
   const nchars = Math.floor((CW - 16) / CH);
   const ins = pc >= 0 ? D.insns[pc] : null;
-  el(g, 'text', { x: x + 8, y: CORE_Y + 32 }, fit(ins ? 'next: ' + ins[1] : 'halted', nchars));
+  if (D.accesses.length) { /* a script: no program, the core does its access (or waits) */
+    const acc = accessAt(k), mine = acc && acc.core === D.cores[c];
+    el(g, 'text', { x: x + 8, y: CORE_Y + 32, id: 'access-c' + D.cores[c], 'font-weight': mine ? 700 : 400, fill: mine ? '#000' : '#777' },
+       fit(mine ? 'doing ' + acc.t : 'idle', nchars));
+  } else
+    el(g, 'text', { x: x + 8, y: CORE_Y + 32 }, fit(ins ? 'next: ' + ins[1] : 'halted', nchars));
   const ops = opsAt(c, k);
   const loads = ops.filter(o => o[1] === 'l'), sb = ops.filter(o => o[1] === 's');
   let y = CORE_Y + 44;
@@ -148,7 +155,9 @@ function drawHome(g, k, s, changed) {
     const [st, hold] = snap[k][i][COL_DIR], q = snap[k][i][COL_QUEUE][2] || [], y = HOME_Y + 24 + i * 2 * LINE_H;
     el(g, 'text', { x: HOME_X + 8, y: y + 12, 'font-weight': s && s.l === i ? 700 : 400 }, fit(l.name, 14));
     stateCell(g, HOME_X + 104, y, 64, st, 'svg-' + l.name + '-dir', changed.has(i + ':' + COL_DIR)).setAttribute('data-state', st);
-    el(g, 'text', { x: HOME_X + 176, y: y + 12 }, fit(hold || 'no holders', Math.floor((HOME_W - 184) / CH)));
+    /* the directory's holders, or on a bus what the memory's state means: the page writer's words */
+    const hw = el(g, 'text', { x: HOME_X + 176, y: y + 12, id: 'home-' + l.name }, fit(hold, Math.floor((HOME_W - 184) / CH)));
+    hw.appendChild(document.createElementNS(SVGNS, 'title')).textContent = hold;
     const qg = el(g, 'g', { id: 'queue-' + l.name, 'data-n': q.length });
     el(qg, 'text', { x: HOME_X + 24, y: y + LINE_H + 12, fill: '#333', 'font-family': 'system-ui, sans-serif' }, 'queue:');
     let qx = HOME_X + 104;
@@ -185,7 +194,8 @@ function anchor(who, slot) {
   return [coreX(Math.max(c, 0)) + CW / 2 + slot * 14, CACHE_Y + CACHE_H];
 }
 const MSG_COLOUR = { req: '#0072B2', data: '#009E73', inv: '#D55E00', ack: '#CC79A7' };
-function msgClass(t) { return /Data|Resp/.test(t) ? 'data' : /Ack/.test(t) ? 'ack' : /Inv|Fwd/.test(t) ? 'inv' : 'req'; }
+/* a message's kind is the page writer's (by what it carries: a CopyBack is data), not its name's */
+function msgClass(m) { return MSG_COLOUR[m.k] ? m.k : 'req'; }
 function drawMsgs(g, k, cyc) {
   const paths = el(g, 'g', {}), chips = el(g, 'g', {}); /* the chips over every arrow */
   let slot = 0;
@@ -199,9 +209,9 @@ function drawMsgs(g, k, cyc) {
     if (x0 == null) x0 = x1;
     const cx = (x0 + x1) / 2, cy = y0 === y1 ? BUS_Y + BUS_H / 2 : (y0 + y1) / 2;
     const f = m.s1 === k && m.s0 !== k ? 1 : Math.max(0, Math.min(1, m.a > m.s ? (cyc - m.s) / (m.a - m.s) : 1));
-    const col = MSG_COLOUR[msgClass(m.t)];
+    const col = MSG_COLOUR[msgClass(m)];
     el(paths, 'path', { d: 'M' + x0 + ' ' + y0 + ' Q' + cx + ' ' + cy + ' ' + x1 + ' ' + y1, fill: 'none', stroke: col, 'stroke-width': 3,
-                    'marker-end': 'url(#head-' + msgClass(m.t) + ')', opacity: 0.85, 'class': 'msg' });
+                    'marker-end': 'url(#head-' + msgClass(m) + ')', opacity: 0.85, 'class': 'msg' });
     /* the chip rides the arrow, kept off its ends (where the boxes are) and staggered */
     const key = [m.f, m.to].sort().join('|'); /* both ways along one path share it */
     const pair = pairs[key] = (pairs[key] || 0) + 1;
@@ -261,6 +271,8 @@ function render() {
   document.getElementById('step-no').textContent = 'step ' + step + ' of ' + N + ' \u00b7 cycle ' + (s ? s.c : 0);
   document.getElementById('event').textContent = s ? s.c + '  ' + s.who + '  ' + (s.l >= 0 ? D.lines[s.l].name + '  ' : '') + s.t : 'start: every line is I in every cache and ' + D.homeStart + ' at the home';
   document.getElementById('what').textContent = s ? s.w : '';
+  const acc = accessAt(step);
+  document.getElementById('access').textContent = acc ? 'scripted access ' + acc.t + ' in progress, on core ' + acc.core : '';
   document.getElementById('explain').textContent = s ? s.x : 'Step forward to watch the run, one event at a time.';
   const changed = new Set(s ? s.ch.map(([l, c]) => l + ':' + c) : []);
   let h = '<tr><th>line</th>';
@@ -292,8 +304,9 @@ function render() {
   for (let t = 0; t < NC; t++) {
     const [pc, cyc] = run[t];
     const ins = pc >= 0 ? D.insns[pc] : null;
+    const doing = D.accesses.length ? (acc && acc.core === D.cores[t] ? 'access <code>' + esc(acc.t) + '</code>' : 'idle') : null;
     c += '<tr><td>core ' + D.cores[t] + '</td><td>' + PHASES[s ? s.ph[t] : 0] + '</td><td>' +
-         (ins ? '<code>' + esc(ins[1]) + '</code> (' + esc(ins[0]) + ')' : 'halted') + '</td><td>' + (ins ? cyc : '') + '</td></tr>';
+         (doing || (ins ? '<code>' + esc(ins[1]) + '</code> (' + esc(ins[0]) + ')' : 'halted')) + '</td><td>' + (ins && !doing ? cyc : '') + '</td></tr>';
   }
   document.getElementById('cores').innerHTML = c;
   if (D.dropped) document.getElementById('explain').textContent += ' (The page holds the first ' + N + ' steps; ' + D.dropped + ' more were left out: trace a shorter run.)';
