@@ -220,6 +220,9 @@ fuzz_seeds_sweep := sweeps/*.yaml
 FUZZ_TARGETS += sweep_folder
 # Run folder tampering (tests/fuzz/fuzz_run_folder.c): likewise seeded by its corpus alone.
 FUZZ_TARGETS += run_folder
+# The SMT and placement grid (tests/fuzz/fuzz_smt.c): its bytes are choices, not a file, so its
+# corpus alone seeds it.
+FUZZ_TARGETS += smt
 fuzz_inputs = $(wildcard $(fuzz_seeds_$(1))) tests/fuzz/corpus/$(1)
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 

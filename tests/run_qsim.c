@@ -1,5 +1,6 @@
 #include <check.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/resource.h>
@@ -31,6 +32,13 @@ static void child_limits(gpointer data)
             struct rlimit as = { 3ull << 30, 3ull << 30 };
             setrlimit(RLIMIT_AS, &as);
         }
+    }
+    if (flags & RUN_QSIM_FILES_4K) {
+        /* ignored, SIGXFSZ stays ignored across exec, and the write returns EFBIG instead of
+         * killing the process */
+        signal(SIGXFSZ, SIG_IGN);
+        struct rlimit fsize = { 4096, 4096 };
+        setrlimit(RLIMIT_FSIZE, &fsize);
     }
     if (flags & (RUN_QSIM_STDOUT_FULL | RUN_QSIM_STDERR_FULL)) {
         int fd = open("/dev/full", O_WRONLY);

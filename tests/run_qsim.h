@@ -19,6 +19,8 @@ typedef enum {
     RUN_QSIM_WALL = 1 << 3,        /* killed (SIGALRM) after 120 s of wall time: an input that would
                                     * block for ever (a FIFO with no writer) fails the test, and
                                     * leaves no process behind */
+    RUN_QSIM_FILES_4K = 1 << 4,    /* a file it writes stops at 4 KiB: a write past that fails (EFBIG,
+                                    * as one on a full disk fails with ENOSPC), on any file system */
 } RunQsimFlags;
 /* As run_qsim, with `flags` (RUN_QSIM_STDOUT_FULL: `out` must be NULL; _STDERR_FULL: `err`). */
 int run_qsim_with(const char *const *args, guint flags, char **out, char **err);

@@ -367,6 +367,22 @@ START_TEST(test_full_stdout_is_an_error)
 }
 END_TEST
 
+/* A trace file that cannot be written whole says why, with its path (issue 45 b: a full disk
+ * under --trace-out said only "could not write the trace"): here the file may not grow past
+ * 4 KiB, so its writes fail as they would on a full disk, on any file system and without a
+ * device (/dev/full is refused as a path: not a regular file). */
+START_TEST(test_trace_out_write_failure_says_why)
+{
+    g_autofree char *dir = tmpdir();
+    g_autofree char *t = g_build_filename(dir, "t.json", NULL);
+    const char *a[] = { "run", "--config", "teaching", "--lock", "tas", "--iterations", "2", "--trace-out", t, NULL };
+    g_autofree char *err = NULL, *want = g_strdup_printf("qsim: --trace-out %s: cannot write: File too large\n", t);
+    ck_assert_int_eq(run_qsim_with(a, RUN_QSIM_LIMITED | RUN_QSIM_FILES_4K, NULL, &err), 2);
+    ck_assert_str_eq(err, want);
+    rm_rf(dir);
+}
+END_TEST
+
 /* A megabyte token is echoed clipped, not in full. */
 START_TEST(test_long_tokens_are_clipped)
 {
@@ -684,6 +700,7 @@ Suite *make_bad_input_suite(void)
     tcase_add_test(tc, test_config_and_run_agree);
     tcase_add_test(tc, test_empty_out_is_named);
     tcase_add_test(tc, test_full_stdout_is_an_error);
+    tcase_add_test(tc, test_trace_out_write_failure_says_why);
     tcase_add_test(tc, test_long_tokens_are_clipped);
     suite_add_tcase(s, tc);
     tc = tcase_create("issue29");

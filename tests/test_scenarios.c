@@ -163,15 +163,15 @@ START_TEST(test_header_options)
 {
     GError *error = NULL;
     g_auto(GStrv) w = scenario_options("s.qs", "# s: a test.\n#: --threads 4 --set 'a.b=1'\n#:\n.entry body\n"
-                                               "#: -i 3\n", &error);
+                                               "#: -i 3\n", NULL, &error);
     ck_assert_ptr_nonnull(w);
     g_autofree char *joined = g_strjoinv(" ", w);
     ck_assert_str_eq(joined, "--threads 4 --set a.b=1 -i 3");
-    ck_assert_ptr_null(scenario_options("s.qs", "#\n#:  threads 4\n", &error));
+    ck_assert_ptr_null(scenario_options("s.qs", "#\n#:  threads 4\n", NULL, &error));
     ck_assert_str_eq(error->message, "s.qs:2:5: `threads` is no option (a `#:` line holds options of `qsim run`, "
                                      "e.g. --threads 4)");
     g_clear_error(&error);
-    ck_assert_ptr_null(scenario_options("s.qs", "#: --set 'a=1\n", &error));
+    ck_assert_ptr_null(scenario_options("s.qs", "#: --set 'a=1\n", NULL, &error));
     ck_assert_msg(g_str_has_prefix(error->message, "s.qs:1:3: "), "%s", error->message);
     g_clear_error(&error);
     /* what is typed wins over the header: ping-pong's `#: --threads 2` */
@@ -182,6 +182,58 @@ START_TEST(test_header_options)
     JsonObject *r = parse_report(out, &p);
     ck_assert_int_eq(json_object_get_int_member(r, "threads"), 3);
     ck_assert_int_eq(json_object_get_int_member(r, "iterations"), 2);
+}
+END_TEST
+
+/* Each header word's file:line:col, through quotes, for messages about it later. */
+START_TEST(test_header_places)
+{
+    GError *error = NULL;
+    g_auto(GStrv) places = NULL;
+    g_auto(GStrv) w = scenario_options("s.qs", "# s\n#: --threads 4 --set 'a.b=1' \"-i\" \\\"x # c\n#:\n#:\t-s x=\"1 2\" -i 3\n",
+                                       &places, &error);
+    ck_assert_ptr_nonnull(w);
+    g_autofree char *words = g_strjoinv("|", w), *at = g_strjoinv(" ", places);
+    ck_assert_str_eq(words, "--threads|4|--set|a.b=1|-i|\"x|-s|x=1 2|-i|3");
+    ck_assert_str_eq(at, "s.qs:2:4 s.qs:2:14 s.qs:2:16 s.qs:2:22 s.qs:2:30 s.qs:2:35 s.qs:4:4 s.qs:4:7 s.qs:4:15 "
+                         "s.qs:4:18");
+}
+END_TEST
+
+/* A config problem that a header's --set causes is put at the header's word, not on a --set
+ * the person never typed (issue 45 a: spin-pause's `--set topology.cores_per_socket=4` on
+ * haswell, whose ring has a stop for each of its 18 LLC slices); a typed --set of the same key
+ * replaces it, and one typed the same is the typed one's problem. */
+START_TEST(test_header_set_blamed_on_header)
+{
+    g_autofree char *out = NULL, *err = NULL;
+    ck_assert_int_eq(run_qsim_line("run --scenario spin-pause --config haswell --iterations 1", &out, &err), 2);
+    const char *at = strstr(err, "/scenarios/spin-pause.qs:8:28: --set topology.cores_per_socket=4: llc.slices: 18 "
+                                 "slices exceed topology.cores_per_socket (4)");
+    ck_assert_msg(g_str_has_prefix(err, "qsim: ") && at && !strstr(err, "qsim: --set") &&
+                      strstr(err, "; the scenario's `#:` line sets it, and --set topology.cores_per_socket=VALUE on "
+                                  "the command line replaces it\n"),
+                  "%s", err);
+    g_autofree char *out2 = NULL, *err2 = NULL;
+    ck_assert_int_eq(run_qsim_line("run --scenario spin-pause --config haswell --iterations 1 "
+                                   "--set topology.cores_per_socket=4", &out2, &err2), 2);
+    ck_assert_msg(g_str_has_prefix(err2, "qsim: --set topology.cores_per_socket=4: llc.slices: "), "%s", err2);
+    g_autofree char *out3 = NULL, *err3 = NULL;
+    ck_assert_int_eq(run_qsim_line("run --scenario spin-pause --config haswell --iterations 1 --no-host-time "
+                                   "--set topology.cores_per_socket=18", &out3, &err3), 0);
+    ck_assert_msg(g_str_has_prefix(out3, "scenario spin-pause on haswell (x86), 4 threads, no lock: "), "%s", out3);
+    /* a header's own bad --set, in a scenario of one's own */
+    g_autofree char *dir = tmpdir();
+    g_autofree char *qs = g_build_filename(dir, "mine.qs", NULL);
+    ck_assert(g_file_set_contents(qs, "# mine\n#: --threads 2\n#: --set=core.robb=3\n.entry body\nbody:\n    ret\n",
+                                  -1, NULL));
+    g_autofree char *line = g_strdup_printf("run --config teaching --scenario %s", qs);
+    g_autofree char *out4 = NULL, *err4 = NULL;
+    ck_assert_int_eq(run_qsim_line(line, &out4, &err4), 2);
+    g_autofree char *want = g_strdup_printf("qsim: %s:3:4: --set core.robb=3: unknown key 'core.robb'; did you mean "
+                                            "'core.rob'?; the scenario's", qs);
+    ck_assert_msg(g_str_has_prefix(err4, want), "%s", err4);
+    rm_rf(dir);
 }
 END_TEST
 
@@ -240,6 +292,8 @@ Suite *make_scenarios_suite(void)
     tcase_add_test(tc, test_no_lock_no_verdict);
     tcase_add_test(tc, test_find);
     tcase_add_test(tc, test_header_options);
+    tcase_add_test(tc, test_header_places);
+    tcase_add_test(tc, test_header_set_blamed_on_header);
     tcase_add_test(tc, test_refusals);
     tcase_add_test(tc, test_harness_text);
     suite_add_tcase(s, tc);

@@ -117,13 +117,15 @@ static int run_native_beside(const RunOptions *o, const RunResult *model, Report
     return ok ? QSIM_EXIT_OK : QSIM_EXIT_FAILED;
 }
 
-/* --repeat: N seeds of the lock (and of --vs), summarised; exit 1 when any run failed. */
-static int run_repeat_command(const RunOptions *o, guint n, const char *vs, ReportFormat fmt)
+/* --repeat: N seeds of the lock (and of --vs), summarised; exit 1 when any run failed.  A config
+ * problem from a scenario's header is put at its line (`header`). */
+static int run_repeat_command(const RunOptions *o, guint n, const char *vs, ReportFormat fmt,
+                              const CliScenarioHeader *header)
 {
     g_autoptr(GError) error = NULL;
     RepeatResult a, b;
     if (!run_repeated(o, n, &a, &error))
-        return cli_fail(error);
+        return cli_scenario_fail(header, error);
     const char *label_a = o->lock_file ? o->lock_file : o->lock;
     gboolean ok = a.ok;
     g_autofree char *out = NULL;
@@ -447,14 +449,15 @@ void cli_warn_page_cut(const char *path, const TraceHtmlCut *cut)
 }
 
 /* One run of the lock, and of the --vs lock or the host beside it; its exit status.  With
- * `out`, the run is kept there too (`words`: the command line to keep). */
+ * `out`, the run is kept there too (`words`: the command line to keep).  A config problem from a
+ * scenario's header is put at its line (`header`). */
 static int run_once(const RunOptions *o, const char *vs, gboolean native, ReportFormat fmt, const char *out,
-                    gboolean force, GStrv words)
+                    gboolean force, GStrv words, const CliScenarioHeader *header)
 {
     g_autoptr(GError) error = NULL;
     RunResult r;
     if (!run_simulation(o, &r, &error))
-        return cli_fail(error);
+        return cli_scenario_fail(header, error);
     int rc = r.ok ? QSIM_EXIT_OK : QSIM_EXIT_FAILED;
     if (vs) {
         RunOptions o2 = *o;
@@ -699,8 +702,8 @@ int cmd_run(int argc, char **argv)
     /* A scenario's `#:` options go before the command line's, which then override them; a kept
      * run (--out) keeps them, so that its replay needs no scenario file. */
     g_autofree char **expanded = NULL;
-    g_auto(GStrv) scenario_words = NULL;
-    int rc0 = cli_scenario_expand(&argc, &argv, &expanded, &scenario_words);
+    g_auto(CliScenarioHeader) header = { 0 };
+    int rc0 = cli_scenario_expand(&argc, &argv, &expanded, &header);
     if (rc0 >= 0)
         return rc0;
     g_auto(GStrv) words = words_without_out(argc, argv);
@@ -733,6 +736,6 @@ int cmd_run(int argc, char **argv)
     if (rc >= 0)
         return rc;
     if (f.repeat)
-        return run_repeat_command(&o, (guint)f.repeat, f.vs, fmt);
-    return run_once(&o, f.vs, f.native, fmt, f.out, f.force, words);
+        return run_repeat_command(&o, (guint)f.repeat, f.vs, fmt, &header);
+    return run_once(&o, f.vs, f.native, fmt, f.out, f.force, words, &header);
 }

@@ -83,11 +83,24 @@ void lock_flags_entries(LockFlags *f, GOptionEntry entries[LOCK_FLAGS_N]);
 void lock_flags_clear(LockFlags *f);
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(LockFlags, lock_flags_clear)
 
-/* `qsim run --scenario NAME` (sim/cli/cli_scenario.c): when argv names a scenario, its header's
- * `#:` options are put after argv[0] and before the rest (`*expanded` holds the new vector,
- * `*words` the strings it adds; the caller frees both).  -1 to go on (also when there is no
- * scenario), else the exit status, the problem printed. */
-int cli_scenario_expand(int *argc, char ***argv, char ***expanded, GStrv *words);
+/* A scenario's `#:` header as `qsim run` got it (sim/cli/cli_scenario.c). */
+typedef struct {
+    GStrv words;        /* the words put before the command line's */
+    GPtrArray *sets;    /* its --set assignments that the command line does not give again */
+    GPtrArray *places;  /* where each of those is in the file, "FILE:LINE:COL" */
+} CliScenarioHeader;
+void cli_scenario_header_clear(CliScenarioHeader *header);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(CliScenarioHeader, cli_scenario_header_clear)
+
+/* `qsim run --scenario NAME`: when argv names a scenario, its header's `#:` options are put
+ * after argv[0] and before the rest (`*expanded` holds the new vector, `header` the strings it
+ * adds; the caller frees both).  -1 to go on (also when there is no scenario), else the exit
+ * status, the problem printed. */
+int cli_scenario_expand(int *argc, char ***argv, char ***expanded, CliScenarioHeader *header);
+/* cli_fail's, except that a problem the config puts on a --set of the header's ("--set K=V:
+ * ...") is put at that word of the scenario file ("FILE:LINE:COL: --set K=V: ..."): the person
+ * who typed the command did not write it. */
+int cli_scenario_fail(const CliScenarioHeader *header, const GError *error);
 
 /* `qsim run --script SCRIPT` (sim/cli/cli_script.c): SCRIPT a file, or the accesses themselves;
  * runs them with `o` and prints the table (fmt text) or the JSON report; the exit status. */
