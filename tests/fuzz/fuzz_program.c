@@ -26,20 +26,6 @@
  * again, so [r8+k] and [r9+k] stay good accesses. */
 #define DEST_REGS 8
 
-/* The input as a stream of choices; past its end every choice is 0. */
-typedef struct {
-    const uint8_t *p;
-    size_t n;
-} Bytes;
-
-static guint pick(Bytes *in, guint n)
-{
-    if (!in->n)
-        return 0;
-    in->p++;
-    in->n--;
-    return in->p[-1] % n;
-}
 
 /* The variables: name, bytes. */
 static const struct {
@@ -60,14 +46,14 @@ static gboolean fits(int64_t v, unsigned size)
     return size >= 8 || (v >= -((int64_t)1 << (8 * size - 1)) && v < ((int64_t)1 << (8 * size)));
 }
 
-static void put_src(Bytes *in, GString *g, IsaOp op, unsigned size, gboolean second)
+static void put_src(FuzzBytes *in, GString *g, IsaOp op, unsigned size, gboolean second)
 {
     static const char *const regs[] = { "r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "tid", "nthreads" };
-    if (pick(in, 3) == 0) {
-        g_string_append(g, regs[pick(in, G_N_ELEMENTS(regs))]);
+    if (fuzz_pick(in, 3) == 0) {
+        g_string_append(g, regs[fuzz_pick(in, G_N_ELEMENTS(regs))]);
         return;
     }
-    int64_t v = imms[pick(in, G_N_ELEMENTS(imms))];
+    int64_t v = imms[fuzz_pick(in, G_N_ELEMENTS(imms))];
     if ((op == OP_SHL || op == OP_SHR) && second)
         v &= 63;
     if (!fits(v, size))
@@ -76,26 +62,26 @@ static void put_src(Bytes *in, GString *g, IsaOp op, unsigned size, gboolean sec
 }
 
 /* A memory operand for a `size`-byte access. */
-static void put_mem(Bytes *in, GString *g, unsigned size)
+static void put_mem(FuzzBytes *in, GString *g, unsigned size)
 {
-    guint var = pick(in, G_N_ELEMENTS(vars));
+    guint var = fuzz_pick(in, G_N_ELEMENTS(vars));
     if (vars[var].size < size)
         var = 1; /* v1 holds any access */
-    guint off = pick(in, vars[var].size / size) * size;
-    switch (pick(in, 8)) {
+    guint off = fuzz_pick(in, vars[var].size / size) * size;
+    switch (fuzz_pick(in, 8)) {
     case 0:
         /* an arbitrary register as the address: mostly a fault */
-        g_string_append_printf(g, "[r%u]", pick(in, DEST_REGS));
+        g_string_append_printf(g, "[r%u]", fuzz_pick(in, DEST_REGS));
         break;
     case 1:
         g_string_append_printf(g, "[r8+%u]", off % 8); /* v0, 8 bytes */
         break;
     case 2:
-        g_string_append_printf(g, "[r9+%u]", pick(in, 16 / size) * size); /* v1, 16 bytes */
+        g_string_append_printf(g, "[r9+%u]", fuzz_pick(in, 16 / size) * size); /* v1, 16 bytes */
         break;
     case 3:
         /* an index register: good while it holds a small multiple of the size */
-        g_string_append_printf(g, "[%s+r%u]", vars[var].name, pick(in, DEST_REGS));
+        g_string_append_printf(g, "[%s+r%u]", vars[var].name, fuzz_pick(in, DEST_REGS));
         break;
     default:
         g_string_append_printf(g, "[%s+%u]", vars[var].name, off);
@@ -104,34 +90,34 @@ static void put_mem(Bytes *in, GString *g, unsigned size)
 }
 
 /* The suffix of a memory op or fence (the kinds the assembler takes for it). */
-static const char *suffix(Bytes *in, IsaOp op)
+static const char *suffix(FuzzBytes *in, IsaOp op)
 {
     static const char *const loads[] = { "", ".acq" }, *const stores[] = { "", ".rel" },
                       *const rmws[] = { "", ".acq", ".rel", ".acqrel" }, *const fences[] = { "", ".full", ".load", ".store" };
     if (op == OP_FENCE)
-        return fences[pick(in, 4)];
+        return fences[fuzz_pick(in, 4)];
     if (op == OP_LD || op == OP_LDX)
-        return loads[pick(in, 2)];
+        return loads[fuzz_pick(in, 2)];
     if (op == OP_ST || op == OP_STX)
-        return stores[pick(in, 2)];
-    return isa_op_is_rmw(op) ? rmws[pick(in, 4)] : "";
+        return stores[fuzz_pick(in, 2)];
+    return isa_op_is_rmw(op) ? rmws[fuzz_pick(in, 4)] : "";
 }
 
 /* `ldx` and `stx` only as a pair on one address and size, nothing between: where they differ,
  * or a store comes between, the interpreter (line granularity, own stores keep the monitor) and
  * the model (stx as a compare-and-swap on the ldx's address and value) disagree, and arm64
  * calls those cases implementation defined (the ISA does not yet say which it means). */
-static gboolean put_exclusive_pair(Bytes *in, GString *g)
+static gboolean put_exclusive_pair(FuzzBytes *in, GString *g)
 {
     static const char *const sizes[] = { "8", "16", "32", "" };
-    guint k = pick(in, 4);
+    guint k = fuzz_pick(in, 4);
     GString *mem = g_string_new(NULL);
     put_mem(in, mem, 1u << k);
-    guint rd = pick(in, DEST_REGS);
+    guint rd = fuzz_pick(in, DEST_REGS);
     for (char r[4]; g_snprintf(r, sizeof r, "r%u", rd), strstr(mem->str, r);)
         rd = (rd + 1) % DEST_REGS; /* the ldx must not move the address its stx uses */
     g_string_append_printf(g, "    ldx%s%s r%u, %s\n", sizes[k], suffix(in, OP_LDX), rd, mem->str);
-    g_string_append_printf(g, "    stx%s%s r%u, %s, ", sizes[k], suffix(in, OP_STX), pick(in, DEST_REGS), mem->str);
+    g_string_append_printf(g, "    stx%s%s r%u, %s, ", sizes[k], suffix(in, OP_STX), fuzz_pick(in, DEST_REGS), mem->str);
     put_src(in, g, OP_STX, 1u << k, FALSE);
     g_string_append_c(g, '\n');
     g_string_free(mem, TRUE);
@@ -142,21 +128,21 @@ static const char *const cond_ops[] = { "beq", "bne", "blt", "bge", "bltu", "bge
 
 /* One op at position `at` of a block whose labels are PREFIX0..PREFIXlast: its text by the op
  * table's signature.  FALSE when the op cannot go here (the caller picks again). */
-static gboolean put_op(Bytes *in, GString *g, Arch arch, IsaOp op, const char *prefix, guint at, guint last,
+static gboolean put_op(FuzzBytes *in, GString *g, Arch arch, IsaOp op, const char *prefix, guint at, guint last,
                        gboolean in_sub)
 {
     const IsaOpInfo *info = &isa_op_info[op];
     if (!isa_op_on_arch(op, arch) || (op == OP_RET && !in_sub) || (op == OP_CALL && in_sub))
         return FALSE;
     gboolean sized = (info->is_load || info->is_store) && !info->is_syscall;
-    unsigned size = info->is_syscall ? 4 : sized ? 1u << pick(in, 4) : 8;
+    unsigned size = info->is_syscall ? 4 : sized ? 1u << fuzz_pick(in, 4) : 8;
     if (op == OP_WFE)
         g_string_append(g, "    sevl\n"); /* alone it would sleep for good */
     if (op == OP_LDX || op == OP_STX)
         return put_exclusive_pair(in, g);
     g_string_append(g, "    ");
     if (op == OP_BR)
-        g_string_append(g, cond_ops[pick(in, G_N_ELEMENTS(cond_ops))]);
+        g_string_append(g, cond_ops[fuzz_pick(in, G_N_ELEMENTS(cond_ops))]);
     else
         g_string_append(g, info->name);
     if (sized && size != 8)
@@ -164,21 +150,21 @@ static gboolean put_op(Bytes *in, GString *g, Arch arch, IsaOp op, const char *p
     g_string_append(g, suffix(in, op));
     guint nsrc = 0;
     for (const char *k = info->operands; *k; k++) {
-        if (*k == 'R' && pick(in, 3))
+        if (*k == 'R' && fuzz_pick(in, 3))
             continue;
         g_string_append(g, k == info->operands ? " " : ", ");
         switch (*k) {
-        case 'D': g_string_append_printf(g, "r%u", pick(in, DEST_REGS)); break;
+        case 'D': g_string_append_printf(g, "r%u", fuzz_pick(in, DEST_REGS)); break;
         case 'S': put_src(in, g, op, sized || info->is_syscall ? size : 8, nsrc++ == 1); break;
         case 'M': put_mem(in, g, size); break;
-        case 'Y': g_string_append(g, vars[pick(in, G_N_ELEMENTS(vars))].name); break;
-        case 'R': g_string_append(g, pick(in, 2) ? "tid" : "r0"); break;
-        case 'N': g_string_append_printf(g, "%u", op == OP_WORK ? pick(in, 20) : pick(in, 4)); break;
+        case 'Y': g_string_append(g, vars[fuzz_pick(in, G_N_ELEMENTS(vars))].name); break;
+        case 'R': g_string_append(g, fuzz_pick(in, 2) ? "tid" : "r0"); break;
+        case 'N': g_string_append_printf(g, "%u", op == OP_WORK ? fuzz_pick(in, 20) : fuzz_pick(in, 4)); break;
         case 'L':
             if (op == OP_CALL)
-                g_string_append_printf(g, "sub%u", pick(in, SUBS));
+                g_string_append_printf(g, "sub%u", fuzz_pick(in, SUBS));
             else
-                g_string_append_printf(g, "%s%u", prefix, at + 1 + pick(in, last - at));
+                g_string_append_printf(g, "%s%u", prefix, at + 1 + fuzz_pick(in, last - at));
             break;
         }
     }
@@ -187,25 +173,25 @@ static gboolean put_op(Bytes *in, GString *g, Arch arch, IsaOp op, const char *p
 }
 
 /* A block of `n` ops, each labelled PREFIXi, then PREFIXn: and `end`. */
-static void put_block(Bytes *in, GString *g, Arch arch, const char *prefix, guint n, gboolean in_sub, const char *end)
+static void put_block(FuzzBytes *in, GString *g, Arch arch, const char *prefix, guint n, gboolean in_sub, const char *end)
 {
     for (guint i = 0; i < n; i++) {
         g_string_append_printf(g, "%s%u:\n", prefix, i);
-        while (!put_op(in, g, arch, (IsaOp)pick(in, OP__COUNT), prefix, i, n, in_sub))
+        while (!put_op(in, g, arch, (IsaOp)fuzz_pick(in, OP__COUNT), prefix, i, n, in_sub))
             ;
     }
     g_string_append_printf(g, "%s%u:\n    %s\n", prefix, n, end);
 }
 
-static char *generate(Bytes *in, Arch arch)
+static char *generate(FuzzBytes *in, Arch arch)
 {
     GString *g = g_string_new(decls);
     g_string_append(g, ".entry main\nmain:\n    la r8, v0\n    la r9, v1\n");
-    put_block(in, g, arch, "m", 1 + pick(in, MAIN_OPS), FALSE, "halt");
+    put_block(in, g, arch, "m", 1 + fuzz_pick(in, MAIN_OPS), FALSE, "halt");
     for (guint s = 0; s < SUBS; s++) {
         g_string_append_printf(g, "sub%u:\n", s);
         g_autofree char *prefix = g_strdup_printf("s%u_", s);
-        put_block(in, g, arch, prefix, pick(in, SUB_OPS + 1), TRUE, "ret");
+        put_block(in, g, arch, prefix, fuzz_pick(in, SUB_OPS + 1), TRUE, "ret");
     }
     return g_string_free(g, FALSE);
 }
@@ -323,8 +309,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             FUZZ_ASSERT(configs[i], "%s", error->message);
         }
     }
-    Bytes in = { data, size };
-    const QsimConfig *cfg = configs[pick(&in, G_N_ELEMENTS(configs))];
+    FuzzBytes in = { data, size };
+    const QsimConfig *cfg = configs[fuzz_pick(&in, G_N_ELEMENTS(configs))];
     g_autofree char *text = generate(&in, cfg->arch);
     AsmSource src = { "program.qs", text, TRUE };
     g_autoptr(GError) error = NULL;

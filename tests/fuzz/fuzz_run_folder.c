@@ -14,45 +14,13 @@ static const char *const part_files[][3] = {
     { "run.json" }, { "report.txt", "report.json", "report.csv" }, { "config.yaml" }, { "lock.qs" },
 };
 
-static void write_part(const char *dir, guint part, const uint8_t *data, size_t len)
+/* Part k of the input into the folder `ctx`, under each of its names. */
+static void write_part(void *ctx, guint part, const uint8_t *data, size_t len)
 {
     for (guint k = 0; k < G_N_ELEMENTS(part_files[part]) && part_files[part][k]; k++) {
-        g_autofree char *path = g_build_filename(dir, part_files[part][k], NULL);
+        g_autofree char *path = g_build_filename((const char *)ctx, part_files[part][k], NULL);
         FUZZ_ASSERT(g_file_set_contents(path, (const char *)data, (gssize)len, NULL), "%s", path);
     }
-}
-
-/* Writes the parts of data into `dir`. */
-static void write_parts(const char *dir, const uint8_t *data, size_t size)
-{
-    size_t start = 0;
-    guint part = 0;
-    for (size_t i = 0; i <= size && part < G_N_ELEMENTS(part_files); i++) {
-        gboolean line_start = i == 0 || data[i - 1] == '\n';
-        gboolean sep = i == size || (line_start && size - i >= 2 && !memcmp(data + i, "%%", 2) &&
-                                     (size - i == 2 || data[i + 2] == '\n'));
-        if (!sep)
-            continue;
-        write_part(dir, part++, data + start, i - start);
-        start = i + 3;
-        i += 2;
-    }
-}
-
-static void remove_tree(const char *dir)
-{
-    GDir *d = g_dir_open(dir, 0, NULL);
-    const char *name;
-    while (d && (name = g_dir_read_name(d))) {
-        g_autofree char *p = g_build_filename(dir, name, NULL);
-        if (g_file_test(p, G_FILE_TEST_IS_DIR))
-            remove_tree(p);
-        else
-            g_unlink(p);
-    }
-    if (d)
-        g_dir_close(d);
-    g_rmdir(dir);
 }
 
 /* What the read accepted, kept again in `out` by the writer `--out` uses, reads back equal. */
@@ -81,13 +49,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FUZZ_ASSERT(dir, "no temporary folder");
     g_autofree char *in = g_build_filename(dir, "in", NULL), *out = g_build_filename(dir, "out", NULL);
     FUZZ_ASSERT(g_mkdir(in, 0777) == 0, "%s", in);
-    write_parts(in, data, size);
+    fuzz_split_parts(data, size, G_N_ELEMENTS(part_files), write_part, in);
     g_auto(RunFolder) f = { 0 };
     g_autoptr(GError) error = NULL;
     if (run_folder_read(in, &f, &error))
         check_rewritten(&f, out);
     else
         FUZZ_ASSERT(error && *error->message, "a read refused without a message");
-    remove_tree(dir);
+    fuzz_remove_tree(dir);
     return 0;
 }

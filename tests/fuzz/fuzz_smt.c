@@ -11,26 +11,12 @@
 #include "sim/run/run.h"
 #include "sim/workload/placement.h"
 
-/* The input as a stream of choices; past its end every choice is 0. */
-typedef struct {
-    const uint8_t *p;
-    size_t n;
-} Bytes;
-
-static guint pick(Bytes *in, guint n)
-{
-    if (!in->n)
-        return 0;
-    in->p++;
-    in->n--;
-    return in->p[-1] % n;
-}
 
 /* A choice among up to 65536, from two bytes. */
-static guint pick16(Bytes *in, guint n)
+static guint pick16(FuzzBytes *in, guint n)
 {
-    guint hi = pick(in, 256);
-    return (hi << 8 | pick(in, 256)) % n;
+    guint hi = fuzz_pick(in, 256);
+    return (hi << 8 | fuzz_pick(in, 256)) % n;
 }
 
 static const char *const configs[] = { "haswell", "skylake-sp", "westmere-ex" };
@@ -41,14 +27,14 @@ static const char *const locks[] = {
 
 /* A CPU list of `threads` distinct logical CPUs of `cfg`: each either the sibling of the one
  * before it (so pairs share a core) or any CPU; a CPU already taken moves on to the next free. */
-static void pick_cpus(Bytes *in, const QsimConfig *cfg, guint threads, Placement *p)
+static void pick_cpus(FuzzBytes *in, const QsimConfig *cfg, guint threads, Placement *p)
 {
     guint cores = (guint)(cfg->topology.sockets * cfg->topology.cores_per_socket);
     guint total = cores * (guint)cfg->topology.threads_per_core;
     p->policy = PLACE_CPUS;
     p->ncpus = threads;
     for (guint t = 0; t < threads; t++) {
-        guint cpu = t > 0 && pick(in, 2) ? (p->cpus[t - 1] + cores) % total : pick16(in, total);
+        guint cpu = t > 0 && fuzz_pick(in, 2) ? (p->cpus[t - 1] + cores) % total : pick16(in, total);
         for (gboolean taken = TRUE; taken;) {
             taken = FALSE;
             for (guint k = 0; k < t; k++)
@@ -71,25 +57,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             FUZZ_ASSERT(loaded[i], "%s", error->message);
             FUZZ_ASSERT(loaded[i]->topology.threads_per_core > 1, "%s has one thread per core", configs[i]);
         }
-    Bytes in = { data, size };
+    FuzzBytes in = { data, size };
     RunOptions o;
     run_options_init(&o);
-    guint c = pick(&in, G_N_ELEMENTS(configs));
+    guint c = fuzz_pick(&in, G_N_ELEMENTS(configs));
     o.config = configs[c];
-    o.lock = locks[pick(&in, G_N_ELEMENTS(locks))];
-    o.workload.threads = 1 + pick(&in, 4);
-    guint policy = pick(&in, 4);
+    o.lock = locks[fuzz_pick(&in, G_N_ELEMENTS(locks))];
+    o.workload.threads = 1 + fuzz_pick(&in, 4);
+    guint policy = fuzz_pick(&in, 4);
     static const PlacementPolicy policies[] = { PLACE_SMT, PLACE_FILL, PLACE_SPREAD };
     if (policy < G_N_ELEMENTS(policies))
         o.workload.placement = (Placement){ .policy = policies[policy] };
     else
         pick_cpus(&in, loaded[c], o.workload.threads, &o.workload.placement);
     o.workload.think = pick16(&in, 401);
-    o.workload.jitter = pick(&in, 201);
-    o.workload.cs_work = pick(&in, 201);
-    o.workload.iterations = 1 + pick(&in, 3);
-    o.fast_forward = pick(&in, 2) == 0;
-    o.seed = 1 + pick(&in, 256);
+    o.workload.jitter = fuzz_pick(&in, 201);
+    o.workload.cs_work = fuzz_pick(&in, 201);
+    o.workload.iterations = 1 + fuzz_pick(&in, 3);
+    o.fast_forward = fuzz_pick(&in, 2) == 0;
+    o.seed = 1 + fuzz_pick(&in, 256);
     o.host_time = FALSE;
 
     g_autofree char *placement = placement_text(&o.workload.placement);

@@ -10,38 +10,11 @@
 
 static const char *const part_files[] = { "sweep.json", "results.jsonl", SWEEP_HOST_TIMES };
 
-/* Writes the parts of data into `dir`. */
-static void write_parts(const char *dir, const uint8_t *data, size_t size)
+/* Part k of the input into the folder `ctx`. */
+static void write_part(void *ctx, guint part, const uint8_t *data, size_t len)
 {
-    size_t start = 0;
-    guint part = 0;
-    for (size_t i = 0; i <= size && part < G_N_ELEMENTS(part_files); i++) {
-        gboolean line_start = i == 0 || data[i - 1] == '\n';
-        gboolean sep = i == size || (line_start && size - i >= 2 && !memcmp(data + i, "%%", 2) &&
-                                     (size - i == 2 || data[i + 2] == '\n'));
-        if (!sep)
-            continue;
-        g_autofree char *path = g_build_filename(dir, part_files[part++], NULL);
-        FUZZ_ASSERT(g_file_set_contents(path, (const char *)data + start, (gssize)(i - start), NULL), "%s", path);
-        start = i + 3;
-        i += 2;
-    }
-}
-
-static void remove_tree(const char *dir)
-{
-    GDir *d = g_dir_open(dir, 0, NULL);
-    const char *name;
-    while (d && (name = g_dir_read_name(d))) {
-        g_autofree char *p = g_build_filename(dir, name, NULL);
-        if (g_file_test(p, G_FILE_TEST_IS_DIR))
-            remove_tree(p);
-        else
-            g_unlink(p);
-    }
-    if (d)
-        g_dir_close(d);
-    g_rmdir(dir);
+    g_autofree char *path = g_build_filename((const char *)ctx, part_files[part], NULL);
+    FUZZ_ASSERT(g_file_set_contents(path, (const char *)data, (gssize)len, NULL), "%s", path);
 }
 
 static char *slurp(const char *dir, const char *name)
@@ -85,7 +58,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FUZZ_ASSERT(dir, "no temporary folder");
     g_autofree char *in = g_build_filename(dir, "in", NULL), *out = g_build_filename(dir, "out", NULL);
     FUZZ_ASSERT(g_mkdir(in, 0777) == 0, "%s", in);
-    write_parts(in, data, size);
+    fuzz_split_parts(data, size, G_N_ELEMENTS(part_files), write_part, in);
     const char *dirs[] = { in, NULL };
     guint missing = 0;
     SweepMeta meta = { 0 };
@@ -96,6 +69,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     } else {
         FUZZ_ASSERT(error && *error->message, "a merge refused without a message");
     }
-    remove_tree(dir);
+    fuzz_remove_tree(dir);
     return 0;
 }
