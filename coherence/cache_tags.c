@@ -1,5 +1,5 @@
-/* A core's private hierarchy: the records of the lines it holds (PrivLine, kept in the core's
- * table `lines` from leaving I until returning to it, transient lines included: the MSHRs) and
+/* A core's private hierarchy: the records of the lines it holds (PrivLine, kept in the line's
+ * DirEntry from leaving I until returning to it, transient lines included: the MSHRs) and
  * the L1 and L2 tag arrays, set-associative with LRU, where stable lines live.  Filling a line
  * evicts an LRU victim that is not busy; the L2 is inclusive of the L1.  The coherence state
  * itself is changed only by the cache controller (cache_controller.c). */

@@ -60,7 +60,7 @@ typedef struct {
 
 /* A line in a core's private hierarchy (any state but I).  Invariant: in_l1 implies the line
  * is in the L1 tag array (and, with an L2, in_l2); a transient line may be in no array (it is
- * then only in the core's MSHR table `lines`). */
+ * then only in its DirEntry's `held`, which plays the MSHR table). */
 typedef struct PrivLine {
     uint64_t line;
     DirEntry *dir;              /* the line's directory entry, which holds this record in
@@ -179,7 +179,8 @@ typedef struct {
  * moves one): a pointer to it stays valid as long as anything that refers to the line lives.
  * So messages, accesses and private records carry their line's entry, and the paths run on
  * every message and miss reach it, and through `held` each core's record, without a lookup
- * by address (the GHashTable lookups were ~3.5% of the detailed engine's host time). */
+ * by address (those lookups were about 3% of the detailed engine's host time; see
+ * docs/performance.md). */
 struct DirEntry {
     uint64_t line;
     guint8 state;               /* CohDirState */
