@@ -240,7 +240,7 @@ static gboolean bus_snoop(MemSys *ms, gint32 mi)
 {
     Bus *b = ms->bus;
     const Msg *m = msg_at(ms, mi);
-    const uint64_t line = m->line;
+    DirEntry *d = m->dir;
     const gint req = m->src;
     const MsgType type = m->type;
     CohCacheEvent own, other;
@@ -253,7 +253,7 @@ static gboolean bus_snoop(MemSys *ms, gint32 mi)
     }
     Cycle now = engine_now(ms->e), until = now;
     for (guint i = 0; i < ms->ncores; i++) {
-        PrivLine *pl = (gint)i != req ? pl_find(&ms->cores[i], line) : NULL;
+        PrivLine *pl = (gint)i != req ? dir_holder(d, i) : NULL;
         if (pl && pl->held_until > now && snoop_acts(ms, pl->state, other))
             until = MAX(until, pl->held_until);
     }
@@ -261,7 +261,7 @@ static gboolean bus_snoop(MemSys *ms, gint32 mi)
         ms->stats.hold_wait_cycles += until - now;
         msg_at(ms, mi)->held_since = msg_at(ms, mi)->held_since ? msg_at(ms, mi)->held_since : now;
         for (guint i = 0; i < ms->ncores; i++) {
-            PrivLine *pl = (gint)i != req ? pl_find(&ms->cores[i], line) : NULL;
+            PrivLine *pl = (gint)i != req ? dir_holder(d, i) : NULL;
             if (pl && pl->held_until > now)
                 pl->snoop_waiting = TRUE;
         }
@@ -271,27 +271,27 @@ static gboolean bus_snoop(MemSys *ms, gint32 mi)
     b->data_at = now;
     ms->stats.bus_transactions++;
     CoreCaches *rc = &ms->cores[req];
-    bus_cache_event(ms, rc, line, pl_find(rc, line), own, mi, NIL);
+    bus_cache_event(ms, rc, d, dir_holder(d, rc->id), own, mi, NIL);
     for (guint i = 0; i < ms->ncores; i++) {
         CoreCaches *c = &ms->cores[i];
         if ((gint)i == req || !attached(c))
             continue;
-        PrivLine *pl = pl_find(c, line);
+        PrivLine *pl = dir_holder(d, c->id);
         if (pl) {
             /* The snoop reads or changes a line the core holds: a core asleep in a steady loop
              * (cores/core_ff.c) catches up first.  One that does not hold it is not touched. */
             core_disturb(c);
-            pl = pl_find(c, line);
+            pl = dir_holder(d, c->id);
             pl->snoop_waiting = FALSE;
             if (other == CE_OTHER_GETM) {
                 ms->stats.inval_received[i]++;
-                dir_get(ms, line)->st.invalidations++;
+                d->st.invalidations++;
             }
         }
         ms->stats.bus_snoops++;
-        bus_cache_event(ms, c, line, pl, other, mi, NIL);
+        bus_cache_event(ms, c, d, pl, other, mi, NIL);
     }
-    bus_memory_event(ms, dir_get(ms, line), mem, mi);
+    bus_memory_event(ms, d, mem, mi);
     if (type != MSG_PUTM) { /* a granted request: the bus is free once its data is in */
         b->busy = FALSE;
         b->next_free = b->data_at + 1;
@@ -306,7 +306,7 @@ gboolean bus_deliver(MemSys *ms, gint32 mi)
     if (m->dst == BUS)
         return bus_snoop(ms, mi);
     if (m->dst == HOME) {
-        bus_memory_event(ms, dir_get(ms, m->line), DE_OWNER_DATA, mi);
+        bus_memory_event(ms, m->dir, DE_OWNER_DATA, mi);
         return FALSE;
     }
     return cache_receive(ms, &ms->cores[m->dst], mi);

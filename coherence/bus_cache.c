@@ -14,7 +14,7 @@
 /* The data of `pl` to `dst` (a core or HOME) as message `type`, arriving after `delay`. */
 static void send_data(MemSys *ms, CoreCaches *c, PrivLine *pl, MsgType type, gint dst, gint req, Cycle delay)
 {
-    gint32 di = msg_send(ms, type, (gint)c->id, dst, req, pl->line, delay);
+    gint32 di = msg_send(ms, type, (gint)c->id, dst, req, pl->dir, delay);
     Msg *dm = msg_at(ms, di);
     dm->has_data = TRUE;
     dm->source = MEM_SRC_PEER_SAME_SOCKET; /* a bus joins the cores of one socket */
@@ -31,7 +31,7 @@ static void issue_request(CacheRowRun *x, MsgType t)
 {
     gint me = (gint)x->c->id;
     cache_request_start(x->ms, x->pl, x->ai, t == MSG_GETM);
-    msg_send(x->ms, t, me, BUS, me, x->line, bus_request_delay(x->ms));
+    msg_send(x->ms, t, me, BUS, me, x->d, bus_request_delay(x->ms));
     wait_push(x->ms, x->pl, x->ai);
 }
 static void a_issue_gets(CacheRowRun *x) { issue_request(x, MSG_GETS); }
@@ -41,7 +41,7 @@ static void a_issue_getm(CacheRowRun *x) { issue_request(x, MSG_GETM); }
 static void a_issue_putm(CacheRowRun *x)
 {
     Cycle seen = bus_writeback_delay(x->ms);
-    msg_send(x->ms, MSG_PUTM, (gint)x->c->id, BUS, (gint)x->c->id, x->line, seen);
+    msg_send(x->ms, MSG_PUTM, (gint)x->c->id, BUS, (gint)x->c->id, x->d, seen);
     x->data_leaves = seen + (Cycle)x->ms->cfg->bus.data_cycles;
     x->data_timed = TRUE;
 }
@@ -69,7 +69,7 @@ static void a_send_data_to_requestor(CacheRowRun *x)
 {
     gint req = row_requester(x);
     send_data(x->ms, x->c, x->pl, MSG_DATA_C2C, req, req, data_leaves(x));
-    cache_c2c_counted(x->ms, x->line);
+    cache_c2c_counted(x->ms, x->d);
 }
 
 /* CA_DATA_TO_MEM: the data to the memory, in the data phase. */
@@ -107,9 +107,10 @@ static const CacheAction bus_cache_actions[CA_ACTION_BITS] = {
  * A row
  * ====================================================================================== */
 
-void bus_cache_event(MemSys *ms, CoreCaches *c, uint64_t line, PrivLine *pl, CohCacheEvent ev,
+void bus_cache_event(MemSys *ms, CoreCaches *c, DirEntry *d, PrivLine *pl, CohCacheEvent ev,
                      gint32 mi, gint32 ai)
 {
+    uint64_t line = d->line;
     guint state = pl ? pl->state : CS_I;
     gint16 ri = row_index(ms, FALSE, state, ev);
     const CohRow *row = &ms->cache_rows[ri];
@@ -118,10 +119,10 @@ void bus_cache_event(MemSys *ms, CoreCaches *c, uint64_t line, PrivLine *pl, Coh
         return;
     }
     ms->stats.cache_rows_fired[ri]++;
-    if (!cache_row_begin(ms, c, line, &pl, row, mi, ai, bus_granted(ms, ai) ? bus_grant_wait(ms) : 0))
+    if (!cache_row_begin(ms, c, d, &pl, row, mi, ai, bus_granted(ms, ai) ? bus_grant_wait(ms) : 0))
         return;
-    CacheRowRun x = { .ms = ms, .c = c, .pl = pl, .line = line, .row = row, .state = state, .mi = mi, .ai = ai,
-                      .waiters = NIL };
+    CacheRowRun x = { .ms = ms, .c = c, .pl = pl, .d = d, .line = line, .row = row, .state = state, .mi = mi,
+                      .ai = ai, .waiters = NIL };
     cache_row_run(&x, bus_cache_actions);
     /* only a transient line has waiting accesses; the bus keeps those that wait for it */
     if (row->actions & CA_FREE)

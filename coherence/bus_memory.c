@@ -22,7 +22,7 @@ void bus_memory_event(MemSys *ms, DirEntry *d, CohDirEvent ev, gint32 mi)
             ms->stats.mem_reads++;
         }
         Cycle responder = (Cycle)(from_llc ? ms->cfg->llc.latency : ms->cfg->memory.latency);
-        gint32 di = msg_send(ms, from_llc ? MSG_DATA_LLC : MSG_DATA_MEM, HOME, req, req, d->line,
+        gint32 di = msg_send(ms, from_llc ? MSG_DATA_LLC : MSG_DATA_MEM, HOME, req, req, d,
                              bus_data_delay(ms, responder));
         Msg *dm = msg_at(ms, di);
         dm->has_data = TRUE;

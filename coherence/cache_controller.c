@@ -19,15 +19,15 @@ static void sibling_store_seen(CoreCaches *c, guint writer, uint64_t line)
 }
 
 /* Performs access `ai` on the bytes `data` (a cached line or memory) and calls `done`. */
-void access_perform(MemSys *ms, gint32 ai, guint8 *data, uint64_t line)
+void access_perform(MemSys *ms, gint32 ai, guint8 *data)
 {
     Access a = *acc_at(ms, ai);
+    uint64_t line = a.dir->line;
     acc_release(ms, ai);
     guint off = (guint)(a.req.addr & (ms->line_size - 1));
     uint64_t old = bytes_get(data + off, a.req.size);
-    DirEntry *d = NULL; /* the golden copy, only when checking or writing */
+    DirEntry *d = a.dir; /* the golden copy, read only when checking or writing */
     if (ms->check || a.req.kind != MEM_LOAD) {
-        d = dir_get(ms, line);
         uint64_t gold = bytes_get(d->golden + off, a.req.size);
         if (old != gold)
             invariant_violation(ms, "core %u read 0x%" G_GINT64_MODIFIER "x at 0x%" G_GINT64_MODIFIER
@@ -69,7 +69,7 @@ void wait_push(MemSys *ms, PrivLine *pl, gint32 ai)
 
 static void send_put(MemSys *ms, CoreCaches *c, PrivLine *pl, MsgType t, gboolean data)
 {
-    gint32 i = msg_send(ms, t, (gint)c->id, HOME, (gint)c->id, pl->line, route_core_home(ms, (gint)c->id, pl->line));
+    gint32 i = msg_send(ms, t, (gint)c->id, HOME, (gint)c->id, pl->dir, route_core_home(ms, (gint)c->id, pl->dir));
     if (data) {
         Msg *m = msg_at(ms, i);
         m->has_data = TRUE;
@@ -77,11 +77,11 @@ static void send_put(MemSys *ms, CoreCaches *c, PrivLine *pl, MsgType t, gboolea
     }
 }
 
-gboolean cache_row_begin(MemSys *ms, CoreCaches *c, uint64_t line, PrivLine **pl, const CohRow *row,
+gboolean cache_row_begin(MemSys *ms, CoreCaches *c, DirEntry *d, PrivLine **pl, const CohRow *row,
                          gint32 mi, gint32 ai, Cycle bus_wait)
 {
     if (ms->trace) {
-        trace_row_begin(ms, (gint)c->id, line, row, FALSE, ai, mi);
+        trace_row_begin(ms, (gint)c->id, d->line, row, FALSE, ai, mi);
         ms->tape.row.bus_wait = bus_wait;
     }
     if (row->actions & CA_STALL) {
@@ -92,10 +92,10 @@ gboolean cache_row_begin(MemSys *ms, CoreCaches *c, uint64_t line, PrivLine **pl
         return FALSE;
     }
     if (!*pl && row->next != CS_I)
-        *pl = pl_new(ms, c, line);
+        *pl = pl_new(ms, c, d);
     if (row->actions & CA_HIT) {
         (*pl)->state = row->next;
-        access_perform(ms, ai, (*pl)->data, line);
+        access_perform(ms, ai, (*pl)->data);
     }
     return TRUE;
 }
@@ -104,17 +104,17 @@ void cache_request_start(MemSys *ms, PrivLine *pl, gint32 ai, gboolean rfo)
 {
     if (rfo) {
         ms->stats.rfos++;
-        dir_get(ms, pl->line)->st.rfos++;
+        pl->dir->st.rfos++;
         access_counted(ms, ai, MEM_COUNT_RFO);
     }
     pl->data_in = FALSE;
     pl->acks = 0;
 }
 
-void cache_c2c_counted(MemSys *ms, uint64_t line)
+void cache_c2c_counted(MemSys *ms, DirEntry *d)
 {
     ms->stats.c2c_transfers++;
-    dir_get(ms, line)->st.c2c_transfers++;
+    d->st.c2c_transfers++;
 }
 
 /* The end of a cache row, after its actions and its next state (directory or bus alike): a freed
@@ -155,7 +155,7 @@ static void send_request(CacheRowRun *x, MsgType t)
 {
     gint me = (gint)x->c->id;
     cache_request_start(x->ms, x->pl, x->ai, t != MSG_GETS);
-    msg_send(x->ms, t, me, HOME, me, x->line, route_core_home(x->ms, me, x->line));
+    msg_send(x->ms, t, me, HOME, me, x->d, route_core_home(x->ms, me, x->d));
     if (x->ai != NIL)
         wait_push(x->ms, x->pl, x->ai);
 }
@@ -182,8 +182,8 @@ static void a_send_data_to_requestor(CacheRowRun *x)
     gint me = (gint)x->c->id, req = cache_row_cause(x)->req;
     Cycle delay = snoop_answer_cycles(ms) +
                   (coh_cache_state_dirty(x->state) ? (Cycle)ms->cfg->topology.snoop_data_cycles : 0) +
-                  route_core_core(ms, me, req, x->line);
-    Msg *dm = msg_at(ms, msg_send(ms, MSG_DATA_C2C, me, req, req, x->line, delay));
+                  route_core_core(ms, me, req, x->d);
+    Msg *dm = msg_at(ms, msg_send(ms, MSG_DATA_C2C, me, req, req, x->d, delay));
     const Msg *m = cache_row_cause(x);
     dm->has_data = TRUE;
     dm->acks = m->acks;
@@ -191,7 +191,7 @@ static void a_send_data_to_requestor(CacheRowRun *x)
     dm->source = (req != HOME && ms->cores[req].socket == x->c->socket) ? MEM_SRC_PEER_SAME_SOCKET
                                                                           : MEM_SRC_PEER_REMOTE_SOCKET;
     memcpy(dm->data, x->pl->data, ms->line_size);
-    cache_c2c_counted(ms, x->line);
+    cache_c2c_counted(ms, x->d);
 }
 
 /* CA_COPYBACK: a copy of the data to the home, which writes memory. */
@@ -199,8 +199,8 @@ static void a_send_copyback(CacheRowRun *x)
 {
     MemSys *ms = x->ms;
     gint me = (gint)x->c->id;
-    Msg *dm = msg_at(ms, msg_send(ms, MSG_COPYBACK, me, HOME, cache_row_cause(x)->req, x->line,
-                                  snoop_answer_cycles(ms) + route_core_home(ms, me, x->line)));
+    Msg *dm = msg_at(ms, msg_send(ms, MSG_COPYBACK, me, HOME, cache_row_cause(x)->req, x->d,
+                                  snoop_answer_cycles(ms) + route_core_home(ms, me, x->d)));
     dm->has_data = TRUE;
     memcpy(dm->data, x->pl->data, ms->line_size);
 }
@@ -209,8 +209,8 @@ static void a_send_copyback(CacheRowRun *x)
 static void a_send_inv_ack_to_requestor(CacheRowRun *x)
 {
     gint me = (gint)x->c->id, req = cache_row_cause(x)->req;
-    msg_send(x->ms, MSG_INV_ACK, me, req, req, x->line,
-             snoop_answer_cycles(x->ms) + route_core_core(x->ms, me, req, x->line));
+    msg_send(x->ms, MSG_INV_ACK, me, req, req, x->d,
+             snoop_answer_cycles(x->ms) + route_core_core(x->ms, me, req, x->d));
 }
 
 /* CA_SAVE_DATA: the data (an upgrade's grant has none) and the acks still to come. */
@@ -231,7 +231,7 @@ static void a_count_ack(CacheRowRun *x) { x->pl->acks--; }
 static void a_send_unblock(CacheRowRun *x)
 {
     gint me = (gint)x->c->id;
-    msg_send(x->ms, MSG_UNBLOCK, me, HOME, me, x->line, route_core_home(x->ms, me, x->line));
+    msg_send(x->ms, MSG_UNBLOCK, me, HOME, me, x->d, route_core_home(x->ms, me, x->d));
 }
 
 static void tell_lost(CacheRowRun *x, LineLossCause why)
@@ -278,19 +278,20 @@ static const CacheAction directory_cache_actions[CA_ACTION_BITS] = {
  * A row
  * ====================================================================================== */
 
-void apply_cache_event(MemSys *ms, CoreCaches *c, uint64_t line, PrivLine *pl, CohCacheEvent ev,
+void apply_cache_event(MemSys *ms, CoreCaches *c, DirEntry *d, PrivLine *pl, CohCacheEvent ev,
                        gint32 mi, gint32 ai)
 {
     if (ms->bus) { /* a snooping cache runs its table on the bus */
-        bus_cache_event(ms, c, line, pl, ev, mi, ai);
+        bus_cache_event(ms, c, d, pl, ev, mi, ai);
         return;
     }
+    uint64_t line = d->line;
     guint state = pl ? pl->state : CS_I;
     const CohRow *row = cache_row(ms, state, ev);
-    if (!cache_row_begin(ms, c, line, &pl, row, mi, ai, 0))
+    if (!cache_row_begin(ms, c, d, &pl, row, mi, ai, 0))
         return;
-    CacheRowRun x = { .ms = ms, .c = c, .pl = pl, .line = line, .row = row, .state = state, .mi = mi, .ai = ai,
-                       .waiters = NIL };
+    CacheRowRun x = { .ms = ms, .c = c, .pl = pl, .d = d, .line = line, .row = row, .state = state, .mi = mi,
+                      .ai = ai, .waiters = NIL };
     cache_row_run(&x, directory_cache_actions);
     if (row->actions & CA_FREE)
         g_assert(row->next == CS_I);
@@ -300,7 +301,7 @@ void apply_cache_event(MemSys *ms, CoreCaches *c, uint64_t line, PrivLine *pl, C
     while (waiters != NIL) {
         gint32 next = acc_at(ms, waiters)->next;
         if (!access_attempt(ms, waiters) && !acc_at(ms, waiters)->deferred) {
-            PrivLine *p2 = pl_find(c, line);
+            PrivLine *p2 = dir_holder(d, c->id);
             while (next != NIL) {
                 gint32 n2 = acc_at(ms, next)->next;
                 wait_push(ms, p2, next);
@@ -332,10 +333,8 @@ gboolean access_attempt(MemSys *ms, gint32 ai)
 {
     Access *a = acc_at(ms, ai);
     CoreCaches *c = &ms->cores[a->core];
-    uint64_t line = line_of(ms, a->req.addr);
-    /* A line in the L1 is found in its set faster than in the table of every line held. */
-    Way *w = tags_find(ms, &c->l1, line);
-    PrivLine *pl = w ? w->pl : pl_find(c, line);
+    DirEntry *d = a->dir;
+    PrivLine *pl = dir_holder(d, c->id);
     if (G_UNLIKELY(c->nthr > 1) && sibling_held(ms, pl, a, ai))
         return FALSE;
     CohCacheEvent ev = a->req.kind == MEM_LOAD ? CE_LOAD : CE_STORE;
@@ -362,11 +361,11 @@ gboolean access_attempt(MemSys *ms, gint32 ai)
     MemKind kind = a->req.kind;
     uint32_t hold = a->req.hold_cycles;
     guint8 thread = a->thread;
-    apply_cache_event(ms, c, line, pl, ev, NIL, ai);
+    apply_cache_event(ms, c, d, pl, ev, NIL, ai);
     if (hit && kind == MEM_RMW && hold) {
         /* The line is held for one locked op at a time: a snoop already waiting gets it when
          * the current hold ends, else a core spinning on locked ops would keep it forever. */
-        pl = pl_find(c, line);
+        pl = dir_holder(d, c->id);
         if (!pl->snoop_waiting) {
             pl->held_until = engine_now(ms->e) + hold;
             pl->held_by = thread;
@@ -380,8 +379,8 @@ gboolean cache_receive(MemSys *ms, CoreCaches *c, gint32 mi)
 {
     core_disturb(c);
     Msg *m = msg_at(ms, mi);
-    uint64_t line = m->line;
-    PrivLine *pl = pl_find(c, line);
+    DirEntry *d = m->dir;
+    PrivLine *pl = dir_holder(d, c->id);
     Cycle now = engine_now(ms->e);
     CohCacheEvent ev;
     switch (m->type) {
@@ -425,10 +424,10 @@ gboolean cache_receive(MemSys *ms, CoreCaches *c, gint32 mi)
             pl->snoop_waiting = FALSE;
         if (ev != CE_FWD_GETS) {
             ms->stats.inval_received[c->id]++;
-            dir_get(ms, line)->st.invalidations++;
+            d->st.invalidations++;
         }
     }
-    apply_cache_event(ms, c, line, pl, ev, mi, NIL);
+    apply_cache_event(ms, c, d, pl, ev, mi, NIL);
     return FALSE;
 }
 
@@ -494,6 +493,7 @@ void memsys_issue(MemSys *ms, guint cpu, const MemRequest *req)
     a->fast = FALSE;
     a->cancelled = FALSE;
     a->deferred = FALSE;
+    a->dir = NULL; /* set below, once the path knows it */
     CoreCaches *c = &ms->cores[core];
     uint64_t line = line_of(ms, req->addr);
     if (req->kind != MEM_LOAD)
@@ -506,6 +506,7 @@ void memsys_issue(MemSys *ms, guint cpu, const MemRequest *req)
         if (ri >= 0 && (ms->cache_rows[ri].actions & CA_HIT)) {
             w->lru = ++c->l1.clock;
             ms->stats.l1_hits++;
+            a->dir = w->pl->dir;
             if (req->kind == MEM_LOAD) {
                 a->fast = TRUE;
                 a->done = a->issued + l1_hit_cycles(ms, req);
@@ -517,19 +518,20 @@ void memsys_issue(MemSys *ms, guint cpu, const MemRequest *req)
         }
     }
     DirEntry *home = dir_get(ms, line);
+    a->dir = home;
     if (home->home < 0)
         home->home = ms->cfg->memory.home == HOME_FIRST_TOUCH ? (gint)c->socket
                                                               : (gint)(line_index(ms, line) % ms->nsockets);
     if (req->kind == MEM_RMW && req->far) {
-        gint32 mi = msg_send(ms, MSG_FAR_ATOMIC, (gint)core, HOME, (gint)core, line,
-                             route_core_home(ms, (gint)core, line));
+        gint32 mi = msg_send(ms, MSG_FAR_ATOMIC, (gint)core, HOME, (gint)core, home,
+                             route_core_home(ms, (gint)core, home));
         msg_at(ms, mi)->acc = ai;
         a->src = MEM_SRC_HOME_ATOMIC;
         return;
     }
     c->ff_epoch++;
     ms->stats.l1_misses++;
-    dir_get(ms, line)->st.l1_misses++;
+    home->st.l1_misses++;
     access_counted(ms, ai, MEM_COUNT_L1_MISS);
     if (ms->cfg->l2_enabled) {
         Way *w2 = tags_find(ms, &c->l2, line);
@@ -548,7 +550,7 @@ void memsys_issue(MemSys *ms, guint cpu, const MemRequest *req)
     }
     /* A miss (or an upgrade).  A line with permission but in no array (the MSHR overflow
      * case) still answers at L1 speed, from an event as the contract wants. */
-    PrivLine *pl = pl_find(c, line);
+    PrivLine *pl = dir_holder(home, core);
     gint16 ri = ms->cache_lut[pl ? pl->state : CS_I][ev];
     if (ri >= 0 && (ms->cache_rows[ri].actions & CA_HIT)) {
         schedule_hit(ms, cpu, l1_hit_cycles(ms, req), ai);

@@ -1,5 +1,5 @@
-/* A core's private hierarchy: the records of the lines it holds (PrivLine, kept in the core's
- * table `lines` from leaving I until returning to it, transient lines included: the MSHRs) and
+/* A core's private hierarchy: the records of the lines it holds (PrivLine, kept in the line's
+ * DirEntry from leaving I until returning to it, transient lines included: the MSHRs) and
  * the L1 and L2 tag arrays, set-associative with LRU, where stable lines live.  Filling a line
  * evicts an LRU victim that is not busy; the L2 is inclusive of the L1.  The coherence state
  * itself is changed only by the cache controller (cache_controller.c). */
@@ -9,7 +9,8 @@
  * Private lines
  * ====================================================================================== */
 
-PrivLine *pl_new(MemSys *ms, CoreCaches *c, uint64_t line)
+/* A record lives in its line's DirEntry (held) from leaving I until returning to it. */
+PrivLine *pl_new(MemSys *ms, CoreCaches *c, DirEntry *d)
 {
     PrivLine *pl = ms->pl_free;
     if (pl)
@@ -17,21 +18,22 @@ PrivLine *pl_new(MemSys *ms, CoreCaches *c, uint64_t line)
     else
         pl = g_malloc(sizeof(PrivLine) + ms->line_size);
     memset(pl, 0, sizeof(PrivLine));
-    pl->line = line;
+    pl->line = d->line;
+    pl->dir = d;
     pl->wait_head = pl->wait_tail = NIL;
-    g_hash_table_insert(c->lines, &pl->line, pl);
+    dir_holder_set(d, c->id, pl);
     return pl;
 }
 void pl_release(MemSys *ms, CoreCaches *c, PrivLine *pl)
 {
-    g_hash_table_remove(c->lines, &pl->line);
+    dir_holder_set(pl->dir, c->id, NULL);
     pl->free_next = ms->pl_free;
     ms->pl_free = pl;
 }
 
 CohCacheState memsys_cache_state(const MemSys *ms, guint core, uint64_t addr)
 {
-    const PrivLine *pl = pl_find(&ms->cores[cpu_core(ms, core)], line_of(ms, addr));
+    const PrivLine *pl = pl_find(ms, &ms->cores[cpu_core(ms, core)], line_of(ms, addr));
     return pl ? pl->state : CS_I;
 }
 
@@ -91,7 +93,7 @@ void private_evict(MemSys *ms, CoreCaches *c, PrivLine *pl)
     if (pl->in_l1)
         core_tell_lost_line(c, pl->line, LINE_EVICTED);
     ms->stats.evictions++;
-    apply_cache_event(ms, c, pl->line, pl, CE_REPLACEMENT, NIL, NIL);
+    apply_cache_event(ms, c, pl->dir, pl, CE_REPLACEMENT, NIL, NIL);
 }
 
 /* The line has data in a stable state: place it in the arrays, evicting as needed. */
@@ -140,7 +142,7 @@ void private_leave(MemSys *ms, CoreCaches *c, PrivLine *pl)
 gboolean memsys_evict(MemSys *ms, guint core, uint64_t addr)
 {
     CoreCaches *c = &ms->cores[core];
-    PrivLine *pl = pl_find(c, line_of(ms, addr));
+    PrivLine *pl = pl_find(ms, c, line_of(ms, addr));
     if (!pl || !coh_cache_state_stable(pl->state) || pl->state == CS_I || pl_busy(ms, pl))
         return FALSE;
     private_evict(ms, c, pl);

@@ -24,12 +24,29 @@ DirEntry *dir_get(MemSys *ms, uint64_t line)
     d->q_head = d->q_tail = NIL;
     d->mem = g_malloc0(ms->line_size);
     d->golden = g_malloc0(ms->line_size);
+    d->held = g_new0(PrivLine **, ms->sharer_words);
     g_hash_table_insert(ms->dir, &d->line, d);
     return d;
 }
-void dir_entry_free(gpointer p)
+
+void dir_holder_set(DirEntry *d, guint core, PrivLine *pl)
 {
-    DirEntry *d = p;
+    PrivLine ***g = &d->held[core / 64];
+    if (!*g)
+        *g = g_new0(PrivLine *, 64);
+    (*g)[core % 64] = pl;
+}
+
+void dir_entry_free(MemSys *ms, DirEntry *d)
+{
+    for (guint w = 0; w < ms->sharer_words; w++) {
+        if (!d->held[w])
+            continue;
+        for (guint i = 0; i < 64; i++)
+            g_free(d->held[w][i]);
+        g_free(d->held[w]);
+    }
+    g_free(d->held);
     g_free(d->mem);
     g_free(d->golden);
     g_free(d);
@@ -70,14 +87,14 @@ gint32 dir_queue_pop(MemSys *ms, DirEntry *d)
 CohDirState memsys_dir_state(const MemSys *ms, uint64_t addr)
 {
     uint64_t line = line_of(ms, addr);
-    const DirEntry *d = g_hash_table_lookup(ms->dir, &line);
+    const DirEntry *d = dir_find(ms, line);
     return d ? d->state : ms->proto->dir_start;
 }
 
 LineStats memsys_line_stats(const MemSys *ms, uint64_t addr)
 {
     uint64_t line = line_of(ms, addr);
-    const DirEntry *d = g_hash_table_lookup(ms->dir, &line);
+    const DirEntry *d = dir_find(ms, line);
     return d ? d->st : (LineStats){ 0 };
 }
 

@@ -58,7 +58,7 @@ static guint line_batch(MemSys *ms, DirEntry *d, gint32 *v, guint from, guint n,
         }
     if (!contested)
         return k;
-    gint *first = &ms->tie_first[memsys_home_socket(ms, d->line)];
+    gint *first = &ms->tie_first[dir_home_socket(ms, d)];
     /* Insertion sort by rank: stable, so a core's own requests keep their order. */
     for (guint i = 1; i < k; i++) {
         gint32 x = out[i];
@@ -86,7 +86,7 @@ static void home_arbitrate(void *obj, uint64_t arg G_GNUC_UNUSED)
     for (guint i = 0; i < batch->len; i++) {
         if (v[i] == NIL)
             continue;
-        DirEntry *d = dir_get(ms, msg_at(ms, v[i])->line);
+        DirEntry *d = msg_at(ms, v[i])->dir;
         guint k = line_batch(ms, d, v, i, batch->len, order);
         for (guint j = 0; j < k; j++)
             if (!home_request(ms, d, order[j]))

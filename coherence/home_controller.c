@@ -72,7 +72,7 @@ static void a_inv_sharers(HomeRowRun *h)
     DirEntry *d = h->d;
     for (guint x = 0; x < ms->ncores; x++)
         if (is_sharer(d, (gint)x) && (gint)x != h->target) {
-            msg_send(ms, MSG_INV, HOME, (gint)x, h->target, d->line, h->llc + route_core_home(ms, (gint)x, d->line));
+            msg_send(ms, MSG_INV, HOME, (gint)x, h->target, d, h->llc + route_core_home(ms, (gint)x, d));
             h->ninv++;
         }
 }
@@ -101,11 +101,11 @@ static void send_data_to_requestor(HomeRowRun *h, gboolean excl)
     gint f = from_llc || !(h->row->rules & DR_F_FORWARD) ? -1 : mesif_forwarder(d);
     MsgType type = MSG_DATA_MEM;
     MemSource src = MEM_SRC_MEMORY;
-    Cycle delay = (Cycle)ms->cfg->memory.latency + route_core_home(ms, req, line);
+    Cycle delay = (Cycle)ms->cfg->memory.latency + route_core_home(ms, req, d);
     if (from_llc) {
         type = MSG_DATA_LLC;
         src = MEM_SRC_LLC;
-        delay = h->llc + route_core_home(ms, req, line);
+        delay = h->llc + route_core_home(ms, req, d);
         ms->stats.llc_hits++;
     } else if (f >= 0) {
         type = MSG_DATA_LLC;
@@ -117,7 +117,7 @@ static void send_data_to_requestor(HomeRowRun *h, gboolean excl)
         ms->stats.llc_misses++;
         ms->stats.mem_reads++;
     }
-    gint32 di = msg_send(ms, type, HOME, req, req, line, delay);
+    gint32 di = msg_send(ms, type, HOME, req, req, d, delay);
     Msg *dm = msg_at(ms, di);
     dm->has_data = TRUE;
     dm->excl = excl;
@@ -134,8 +134,8 @@ static void a_send_exclusive_data_to_requestor(HomeRowRun *h) { send_data_to_req
 static void a_send_ack_count_to_requestor(HomeRowRun *h)
 {
     MemSys *ms = h->ms;
-    gint32 di = msg_send(ms, MSG_ACK_COUNT, HOME, h->req, h->req, h->d->line,
-                         h->llc + route_core_home(ms, h->req, h->d->line));
+    gint32 di = msg_send(ms, MSG_ACK_COUNT, HOME, h->req, h->req, h->d,
+                         h->llc + route_core_home(ms, h->req, h->d));
     Msg *dm = msg_at(ms, di);
     dm->acks = h->ninv;
     dm->not_before = h->not_before;
@@ -147,8 +147,8 @@ static void forward_to_owner(HomeRowRun *h, MsgType type)
 {
     DirEntry *d = h->d;
     g_assert(d->owner >= 0);
-    gint32 fi = msg_send(h->ms, type, HOME, d->owner, h->target, d->line,
-                         h->llc + route_core_home(h->ms, d->owner, d->line));
+    gint32 fi = msg_send(h->ms, type, HOME, d->owner, h->target, d,
+                         h->llc + route_core_home(h->ms, d->owner, d));
     Msg *fm = msg_at(h->ms, fi);
     fm->acks = h->ninv;
     fm->not_before = h->not_before;
@@ -191,7 +191,7 @@ static void a_write_memory(HomeRowRun *h)
 /* DA_PUT_ACK */
 static void a_send_put_ack(HomeRowRun *h)
 {
-    msg_send(h->ms, MSG_PUT_ACK, HOME, h->req, h->req, h->d->line, route_core_home(h->ms, h->req, h->d->line));
+    msg_send(h->ms, MSG_PUT_ACK, HOME, h->req, h->req, h->d, route_core_home(h->ms, h->req, h->d));
 }
 
 /* DA_SAVE_ACKS, DA_DEC_ACK: a far atomic's acks, expected and counted in. */
@@ -221,8 +221,8 @@ static void a_atomic_reply(HomeRowRun *h)
     bytes_put(d->mem + off, acc->req.size, nv);
     bytes_put(d->golden + off, acc->req.size, nv);
     mem_written(ms, d, -1);
-    gint32 ri = msg_send(ms, MSG_ATOMIC_REPLY, HOME, (gint)core, (gint)core, d->line,
-                         proc + route_core_home(ms, (gint)core, d->line));
+    gint32 ri = msg_send(ms, MSG_ATOMIC_REPLY, HOME, (gint)core, (gint)core, d,
+                         proc + route_core_home(ms, (gint)core, d));
     Msg *rm = msg_at(ms, ri);
     rm->acc = ai;
     bytes_put(rm->data, 8, old);
@@ -296,7 +296,7 @@ void home_apply(MemSys *ms, DirEntry *d, gint32 mi)
     g_assert(!(row->actions & DA_STALL)); /* the caller queues */
     home_note_request(d, m->type, h.req, m->acc, !coh_dir_state_stable(row->next));
     if (home_broadcasts(ms, d, row->actions, h.target))
-        h.not_before = engine_now(ms->e) + h.llc + broadcast_bound(ms, h.target, d->line);
+        h.not_before = engine_now(ms->e) + h.llc + broadcast_bound(ms, h.target, d);
     for (guint k = 0; k < row->n_run; k++) {
         HomeAction act = home_actions[CA_BIT(row->run[k])];
         if (act)

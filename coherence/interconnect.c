@@ -48,9 +48,9 @@ guint memsys_core_distance(const MemSys *ms, guint a, guint b)
 guint memsys_home_socket(const MemSys *ms, uint64_t addr)
 {
     uint64_t line = line_of(ms, addr);
-    const DirEntry *d = g_hash_table_lookup(ms->dir, &line);
-    if (d && d->home >= 0)
-        return (guint)d->home;
+    const DirEntry *d = dir_find(ms, line);
+    if (d)
+        return dir_home_socket(ms, d);
     return (guint)(line_index(ms, line) % ms->nsockets);
 }
 guint memsys_core_socket(const MemSys *ms, guint core) { return ms->cores[core].socket; }
@@ -109,12 +109,12 @@ void interconnect_build(MemSys *ms)
  * Routes
  * ====================================================================================== */
 
-/* One way between a core and the home slice of `line` (possibly on another socket). */
-Cycle route_core_home(const MemSys *ms, gint core, uint64_t line)
+/* One way between a core and the home slice of d's line (possibly on another socket). */
+Cycle route_core_home(const MemSys *ms, gint core, const DirEntry *d)
 {
     const CoreCaches *c = &ms->cores[core];
-    guint h = memsys_home_socket(ms, line);
-    return stop_distance(ms, c->local, slice_stop(ms, line)) * hop(ms) + memsys_socket_cycles(ms, c->socket, h);
+    guint h = dir_home_socket(ms, d);
+    return stop_distance(ms, c->local, slice_stop(ms, d->line)) * hop(ms) + memsys_socket_cycles(ms, c->socket, h);
 }
 /* From socket s's slice of `line` to core c. */
 Cycle route_socket_core(const MemSys *ms, guint s, gint core, uint64_t line)
@@ -122,27 +122,24 @@ Cycle route_socket_core(const MemSys *ms, guint s, gint core, uint64_t line)
     const CoreCaches *c = &ms->cores[core];
     return memsys_socket_cycles(ms, s, c->socket) + stop_distance(ms, slice_stop(ms, line), c->local) * hop(ms);
 }
-Cycle route_core_core(const MemSys *ms, gint a, gint b, uint64_t line)
+Cycle route_core_core(const MemSys *ms, gint a, gint b, const DirEntry *d)
 {
     if (a == HOME)
-        return route_core_home(ms, b, line);
+        return route_core_home(ms, b, d);
     if (b == HOME)
-        return route_core_home(ms, a, line);
+        return route_core_home(ms, a, d);
     const CoreCaches *ca = &ms->cores[a], *cb = &ms->cores[b];
     if (ca->socket == cb->socket)
         return stop_distance(ms, ca->local, cb->local) * hop(ms);
-    guint k = slice_stop(ms, line);
+    guint k = slice_stop(ms, d->line);
     return stop_distance(ms, ca->local, k) * hop(ms) + memsys_socket_cycles(ms, ca->socket, cb->socket) +
            stop_distance(ms, k, cb->local) * hop(ms);
 }
 /* Whether the line is cached somewhere and only on socket s: the socket's inclusive LLC, whose
  * core-valid bits then name every holder, answers without snooping the other sockets (SOSP 2013
  * Table 2, Westmere-EX: a line in M on the same die loads in 109 cycles, not 289+). */
-static gboolean held_only_on_socket(const MemSys *ms, uint64_t line, guint s)
+static gboolean held_only_on_socket(const MemSys *ms, const DirEntry *d, guint s)
 {
-    const DirEntry *d = g_hash_table_lookup(ms->dir, &line);
-    if (!d)
-        return FALSE;
     gboolean any = FALSE;
     if (d->owner >= 0) {
         if (ms->cores[d->owner].socket != s)
@@ -172,7 +169,7 @@ gboolean home_broadcasts(const MemSys *ms, const DirEntry *d, guint32 a, gint re
         return FALSE;
     switch (ms->cfg->topology.cross_socket) {
     case XSOCKET_BROADCAST:
-        return !held_only_on_socket(ms, d->line, ms->cores[req].socket);
+        return !held_only_on_socket(ms, d, ms->cores[req].socket);
     case XSOCKET_PROBE_FILTER:
         return (a & DA_INV_SHARERS) && (d->nsharers > 1 || (d->owner >= 0 && d->nsharers > 0));
     case XSOCKET_DIRECTORY:
@@ -184,14 +181,14 @@ gboolean home_broadcasts(const MemSys *ms, const DirEntry *d, guint32 a, gint re
 /* A broadcast snoop: every socket t's caches answer the requester after the snoop reaches them
  * and they look the line up, so the requester's access cannot complete before the farthest
  * answer, this long after the home looked the line up. */
-Cycle broadcast_bound(const MemSys *ms, gint req, uint64_t line)
+Cycle broadcast_bound(const MemSys *ms, gint req, const DirEntry *d)
 {
-    guint h = memsys_home_socket(ms, line), s = ms->cores[req].socket;
+    guint h = dir_home_socket(ms, d), s = ms->cores[req].socket;
     Cycle worst = 0;
     for (guint t = 0; t < ms->nsockets; t++)
         worst = MAX(worst, memsys_socket_cycles(ms, h, t) + memsys_socket_cycles(ms, t, s));
     return worst + (Cycle)ms->cfg->topology.snoop_response_cycles +
-           stop_distance(ms, slice_stop(ms, line), ms->cores[req].local) * hop(ms);
+           stop_distance(ms, slice_stop(ms, d->line), ms->cores[req].local) * hop(ms);
 }
 
 /* ======================================================================================

@@ -22,9 +22,11 @@ static gboolean can_read(guint s) { return coh_cache_state_readable(s); }
 void invariant_check_line(MemSys *ms, uint64_t line)
 {
     guint writers = 0, readers = 0, owners = 0;
-    const DirEntry *d = g_hash_table_lookup(ms->dir, &line);
+    const DirEntry *d = dir_find(ms, line);
+    if (!d)
+        return; /* never touched: no core holds it */
     for (guint i = 0; i < ms->ncores; i++) {
-        const PrivLine *pl = pl_find(&ms->cores[i], line);
+        const PrivLine *pl = dir_holder(d, i);
         if (!pl)
             continue;
         guint s = pl->state;
@@ -34,7 +36,7 @@ void invariant_check_line(MemSys *ms, uint64_t line)
             readers++;
         if (s == CS_O || s == CS_OM_AC || s == CS_OM_A)
             owners++;
-        if (can_read(s) && d && memcmp(pl->data, d->golden, ms->line_size))
+        if (can_read(s) && memcmp(pl->data, d->golden, ms->line_size))
             invariant_violation(ms, "core %u holds line 0x%" G_GINT64_MODIFIER "x in %s with stale data", i, line,
                       coh_cache_state_name(s));
     }
@@ -52,7 +54,7 @@ gboolean memsys_check_invariants(const MemSys *ms, GError **error)
         invariant_check_line(mm, line);
         /* inclusion: a stable private copy is in its socket's LLC */
         for (guint c = 0; c < ms->ncores; c++) {
-            const PrivLine *pl = pl_find(&ms->cores[c], line);
+            const PrivLine *pl = pl_find(ms, &ms->cores[c], line);
             if (pl && (pl->in_l1 || pl->in_l2) && !llc_has(ms, ms->cores[c].socket, line))
                 invariant_violation(mm, "line 0x%" G_GINT64_MODIFIER "x in core %u's caches but not in its LLC",
                           line, c);

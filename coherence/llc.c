@@ -7,8 +7,9 @@
 
 static gboolean llc_pinned(MemSys *ms, guint socket, uint64_t line)
 {
-    for (guint i = 0; i < ms->cps; i++) {
-        PrivLine *pl = pl_find(&ms->cores[socket * ms->cps + i], line);
+    const DirEntry *d = dir_find(ms, line);
+    for (guint i = 0; d && i < ms->cps; i++) {
+        PrivLine *pl = dir_holder(d, socket * ms->cps + i);
         if (pl && pl_busy(ms, pl))
             return TRUE;
     }
@@ -24,7 +25,7 @@ static void llc_evict(MemSys *ms, guint socket, LlcSet *set, guint i)
     d->llc_valid &= ~(1ull << socket);
     for (guint k = 0; k < ms->cps; k++) {
         CoreCaches *c = &ms->cores[socket * ms->cps + k];
-        PrivLine *pl = pl_find(c, victim);
+        PrivLine *pl = dir_holder(d, c->id);
         if (pl && pl->state != CS_I && coh_cache_state_stable(pl->state)) {
             ms->stats.back_invalidations++;
             private_evict(ms, c, pl);

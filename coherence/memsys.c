@@ -82,7 +82,6 @@ MemSys *memsys_new(const QsimConfig *cfg, Engine *e, GError **error)
         c->id = i;
         c->socket = i / ms->cps;
         c->local = i % ms->cps;
-        c->lines = g_hash_table_new(g_int64_hash, g_int64_equal);
         c->ff_pending = g_array_new(FALSE, FALSE, sizeof(gint32));
     }
     ms->llc_ways = (guint)cfg->llc.ways;
@@ -90,7 +89,7 @@ MemSys *memsys_new(const QsimConfig *cfg, Engine *e, GError **error)
     ms->llc = g_new0(SetTable, ms->nsockets);
     for (guint s = 0; s < ms->nsockets; s++)
         set_table_init(&ms->llc[s], ms->llc_sets, sizeof(LlcSet), NULL);
-    ms->dir = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, dir_entry_free);
+    ms->dir = g_hash_table_new(g_int64_hash, g_int64_equal);
     ms->acc = g_array_new(FALSE, FALSE, sizeof(Access));
     ms->acc_free = NIL;
     ms->msg = g_array_new(FALSE, FALSE, sizeof(Msg));
@@ -110,12 +109,6 @@ void memsys_free(MemSys *ms)
         return;
     for (guint i = 0; i < ms->ncores; i++) {
         CoreCaches *c = &ms->cores[i];
-        GHashTableIter it;
-        gpointer v;
-        g_hash_table_iter_init(&it, c->lines);
-        while (g_hash_table_iter_next(&it, NULL, &v))
-            g_free(v);
-        g_hash_table_destroy(c->lines);
         g_array_free(c->ff_pending, TRUE);
         tags_clear(&c->l1);
         tags_clear(&c->l2);
@@ -131,7 +124,11 @@ void memsys_free(MemSys *ms)
         g_free(msg_at(ms, i)->data);
     g_array_free(ms->msg, TRUE);
     g_array_free(ms->acc, TRUE);
-    g_hash_table_destroy(ms->dir);
+    GList *entries = g_hash_table_get_values(ms->dir);
+    g_hash_table_destroy(ms->dir); /* first: its keys are in the entries */
+    for (GList *l = entries; l; l = l->next)
+        dir_entry_free(ms, l->data);
+    g_list_free(entries);
     g_free(ms->llc);
     g_free(ms->cores);
     g_free(ms->sock_cost);
@@ -170,7 +167,7 @@ void memsys_attach(MemSys *ms, guint cpu, const PortClient *client, void *core_o
 uint64_t memsys_peek(const MemSys *ms, uint64_t addr, guint size)
 {
     uint64_t line = line_of(ms, addr);
-    const DirEntry *d = g_hash_table_lookup(ms->dir, &line);
+    const DirEntry *d = dir_find(ms, line);
     return d ? bytes_get(d->golden + (addr & (ms->line_size - 1)), size) : 0;
 }
 
@@ -182,7 +179,7 @@ void memsys_poke(MemSys *ms, uint64_t addr, guint size, uint64_t value)
     bytes_put(d->golden + off, size, value);
     bytes_put(d->mem + off, size, value);
     for (guint i = 0; i < ms->ncores; i++) {
-        PrivLine *pl = pl_find(&ms->cores[i], line);
+        PrivLine *pl = dir_holder(d, i);
         if (pl) {
             core_disturb(&ms->cores[i]);
             bytes_put(pl->data + off, size, value);

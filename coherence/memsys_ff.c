@@ -86,6 +86,9 @@ static gint32 fast_access(MemSys *ms, guint core, const MemRequest *r, Cycle iss
     a->fast = TRUE;
     a->cancelled = FALSE;
     a->deferred = FALSE;
+    /* The line is frozen in the L1 (it hits), so it has its record and entry. */
+    const Way *w = tags_find(ms, &ms->cores[a->core].l1, line_of(ms, r->addr));
+    a->dir = w ? w->pl->dir : dir_get(ms, line_of(ms, r->addr));
     return ai;
 }
 

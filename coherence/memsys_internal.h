@@ -39,10 +39,13 @@
  * Types
  * ====================================================================================== */
 
+typedef struct DirEntry DirEntry;
+
 /* An access from a core, from memsys_issue() until `done`.  Pool slot; `next` links the MSHR
  * wait queue of a line, or the free list. */
 typedef struct {
     MemRequest req;
+    DirEntry *dir;              /* its line's directory entry (stable: see DirEntry) */
     guint core;
     guint8 thread;              /* the issuing hardware thread of `core` (its CPU's thread index) */
     Cycle issued;
@@ -57,9 +60,11 @@ typedef struct {
 
 /* A line in a core's private hierarchy (any state but I).  Invariant: in_l1 implies the line
  * is in the L1 tag array (and, with an L2, in_l2); a transient line may be in no array (it is
- * then only in the core's MSHR table `lines`). */
+ * then only in its DirEntry's `held`, which plays the MSHR table). */
 typedef struct PrivLine {
-    uint64_t line;              /* key of CoreCaches.lines */
+    uint64_t line;
+    DirEntry *dir;              /* the line's directory entry, which holds this record in
+                                 * `held` (stable: see DirEntry) */
     guint8 state;               /* CohCacheState */
     gboolean in_l1, in_l2;
     gboolean data_in;           /* the response of the own transaction has arrived */
@@ -137,8 +142,8 @@ typedef struct {
     guint id, socket, local;    /* core id, its socket, its stop on the socket's die */
     PortThread thr[MEMSYS_MAX_THREADS];
     guint nthr;                 /* hardware threads attached */
-    TagArray l1, l2;
-    GHashTable *lines;          /* uint64 line -> PrivLine*: every line not in I */
+    TagArray l1, l2;            /* the records of every line not in I are in their
+                                 * DirEntry's `held` (dir_holder) */
     /* Fast-forward (memsys_ff.c): anything but an L1 load hit bumps the epoch; the hits are
      * counted at issue and, by the line's stable state, at completion. */
     guint64 ff_epoch, ff_hits;
@@ -153,6 +158,7 @@ typedef struct {
     guint8 source;              /* MemSource of data */
     gint src, dst, req;         /* cores, or HOME */
     uint64_t line;
+    DirEntry *dir;              /* the line's directory entry (stable: see DirEntry) */
     gint acks;
     gint32 acc;                 /* far atomic: the access */
     Cycle not_before;           /* broadcast snoops: data may not complete earlier */
@@ -164,9 +170,18 @@ typedef struct {
 } Msg;
 
 /* The home's record of a line: directory state, FIFO of waiting requests, memory contents and
- * the golden copy (the value of the last performed store, for checking).  Invariant: owner is
- * not among the sharers; state is transient exactly while a transaction is in flight. */
-typedef struct {
+ * the golden copy (the value of the last performed store, for checking), and where each core's
+ * record of the line is.  Invariant: owner is not among the sharers; state is transient exactly
+ * while a transaction is in flight.
+ *
+ * An entry is made when its line is first touched and freed only with the MemSys (nothing
+ * removes one from MemSys.dir, and each is its own allocation, so the table growing never
+ * moves one): a pointer to it stays valid as long as anything that refers to the line lives.
+ * So messages, accesses and private records carry their line's entry, and the paths run on
+ * every message and miss reach it, and through `held` each core's record, without a lookup
+ * by address (those lookups were about 3% of the detailed engine's host time; see
+ * docs/performance.md). */
+struct DirEntry {
     uint64_t line;
     guint8 state;               /* CohDirState */
     gint owner;                 /* core or -1 */
@@ -180,8 +195,13 @@ typedef struct {
     gint home;                  /* home socket, fixed at the first access; -1 before it */
     LineStats st;
     guint8 *mem, *golden;
+    /* Core c's record of the line (NULL: the line is I there) is held[c / 64][c % 64]; a group
+     * of 64 is made when one of its cores first makes a record, so that memory follows the
+     * cores that use the line, not the configured core count.  [sharer_words] groups.  Set by
+     * pl_new, cleared by pl_release: exactly while the record lives. */
+    PrivLine ***held;
     guint64 sharers[];
-} DirEntry;
+};
 
 /* Tracing: the row that fired last, until its actions are done, and the messages it sent
  * (pool indices, with when each arrives).  Invariant: open only inside a row's actions. */
@@ -246,9 +266,29 @@ static inline uint64_t line_of(const MemSys *ms, uint64_t addr) { return addr & 
 static inline uint64_t line_index(const MemSys *ms, uint64_t line) { return line >> ms->line_shift; }
 static inline Access *acc_at(MemSys *ms, gint32 i) { return &g_array_index(ms->acc, Access, i); }
 static inline Msg *msg_at(MemSys *ms, gint32 i) { return &g_array_index(ms->msg, Msg, i); }
-static inline PrivLine *pl_find(const CoreCaches *c, uint64_t line)
+/* Core `core`'s record of d's line, or NULL when the line is I there. */
+static inline PrivLine *dir_holder(const DirEntry *d, guint core)
 {
-    return g_hash_table_lookup(c->lines, &line);
+    PrivLine **g = d->held[core / 64];
+    return g ? g[core % 64] : NULL;
+}
+/* The directory entry of `line`, or NULL when it was never touched (no entry is made). */
+static inline DirEntry *dir_find(const MemSys *ms, uint64_t line)
+{
+    return g_hash_table_lookup(ms->dir, &line);
+}
+/* Core c's record of `line`, or NULL: by address, for the paths that have no entry at hand
+ * (queries, checks, traces); the hot paths use dir_holder. */
+static inline PrivLine *pl_find(const MemSys *ms, const CoreCaches *c, uint64_t line)
+{
+    const DirEntry *d = dir_find(ms, line);
+    return d ? dir_holder(d, c->id) : NULL;
+}
+/* The socket of d's home: fixed at the first access; before it, interleaved (as
+ * memsys_home_socket). */
+static inline guint dir_home_socket(const MemSys *ms, const DirEntry *d)
+{
+    return d->home >= 0 ? (guint)d->home : (guint)(line_index(ms, d->line) % ms->nsockets);
 }
 /* The hardware thread that issued access `a`. */
 static inline const PortThread *access_thread(const MemSys *ms, const Access *a)
@@ -382,12 +422,13 @@ static inline uint64_t rmw_apply(const MemRequest *r, uint64_t old)
 gint32 acc_new(MemSys *ms);
 void acc_release(MemSys *ms, gint32 i);
 void msg_release(MemSys *ms, gint32 i);
-gint32 msg_send(MemSys *ms, MsgType type, gint src, gint dst, gint req, uint64_t line, Cycle delay);
+/* Sends a message about d's line, arriving after `delay`. */
+gint32 msg_send(MemSys *ms, MsgType type, gint src, gint dst, gint req, DirEntry *d, Cycle delay);
 /* An engine event: message `arg` reaches its destination (a home or a cache). */
 void msg_deliver(void *obj, uint64_t arg);
 
 /* cache_tags.c */
-PrivLine *pl_new(MemSys *ms, CoreCaches *c, uint64_t line);
+PrivLine *pl_new(MemSys *ms, CoreCaches *c, DirEntry *d);
 void pl_release(MemSys *ms, CoreCaches *c, PrivLine *pl);
 void tags_init(TagArray *t, const CacheConfig *cc, guint line_size);
 void tags_clear(TagArray *t);
@@ -408,17 +449,20 @@ gboolean llc_has(const MemSys *ms, guint socket, uint64_t line);
 
 /* directory.c */
 DirEntry *dir_get(MemSys *ms, uint64_t line);
-void dir_entry_free(gpointer p);
+/* Records pl as core's record of d's line (NULL: it has none). */
+void dir_holder_set(DirEntry *d, guint core, PrivLine *pl);
+/* Frees d with the private records it still holds. */
+void dir_entry_free(MemSys *ms, DirEntry *d);
 void dir_queue_push(MemSys *ms, DirEntry *d, gint32 mi);
 gint32 dir_queue_pop(MemSys *ms, DirEntry *d);
 
 /* interconnect.c */
 void interconnect_build(MemSys *ms);
-Cycle route_core_home(const MemSys *ms, gint core, uint64_t line);
-Cycle route_core_core(const MemSys *ms, gint a, gint b, uint64_t line);
+Cycle route_core_home(const MemSys *ms, gint core, const DirEntry *d);
+Cycle route_core_core(const MemSys *ms, gint a, gint b, const DirEntry *d);
 Cycle route_socket_core(const MemSys *ms, guint s, gint core, uint64_t line);
 gboolean home_broadcasts(const MemSys *ms, const DirEntry *d, guint32 actions, gint req);
-Cycle broadcast_bound(const MemSys *ms, gint req, uint64_t line);
+Cycle broadcast_bound(const MemSys *ms, gint req, const DirEntry *d);
 
 /* Something other than the core's own L1 load hit reads or changes core c's private caches:
  * a core asleep in a steady loop catches up first (port.h), and its loop is not steady. */
@@ -440,24 +484,24 @@ const CohRow *dir_row_fire(MemSys *ms, guint s, guint e);
 /* cache_controller.c */
 gboolean access_attempt(MemSys *ms, gint32 ai);
 void hit_event(void *obj, uint64_t arg);
-void apply_cache_event(MemSys *ms, CoreCaches *c, uint64_t line, PrivLine *pl, CohCacheEvent ev,
+void apply_cache_event(MemSys *ms, CoreCaches *c, DirEntry *d, PrivLine *pl, CohCacheEvent ev,
                        gint32 mi, gint32 ai);
 gboolean cache_receive(MemSys *ms, CoreCaches *c, gint32 mi);
 /* Performs access ai on `data` (a cached line) and calls the core's `done`. */
-void access_perform(MemSys *ms, gint32 ai, guint8 *data, uint64_t line);
+void access_perform(MemSys *ms, gint32 ai, guint8 *data);
 /* Queues access ai on the line until a row wakes it. */
 void wait_push(MemSys *ms, PrivLine *pl, gint32 ai);
 /* The start of a cache row, either interconnect's, once its row is found and counted: the trace
  * row opens (bus_wait: the cycles a bus's own-core row waited for its grant, else 0), a stall
  * queues access ai and ends the row, a line leaving I gets its record (*pl), a hit is
  * performed.  FALSE: the row stalled and is done. */
-gboolean cache_row_begin(MemSys *ms, CoreCaches *c, uint64_t line, PrivLine **pl, const CohRow *row,
+gboolean cache_row_begin(MemSys *ms, CoreCaches *c, DirEntry *d, PrivLine **pl, const CohRow *row,
                          gint32 mi, gint32 ai, Cycle bus_wait);
 /* A row asks for the line (GetS, GetM, Upgrade): a write's request is an RFO, counted against
  * access ai; the own transaction's data and acks are still to come. */
 void cache_request_start(MemSys *ms, PrivLine *pl, gint32 ai, gboolean rfo);
 /* Data went cache to cache: counted for the system and the line. */
-void cache_c2c_counted(MemSys *ms, uint64_t line);
+void cache_c2c_counted(MemSys *ms, DirEntry *d);
 /* One cache row being run, either interconnect's: what its actions share.  The message that
  * caused it is read through cache_row_cause() alone, never kept: any send may move the message
  * pool (msg_at). */
@@ -465,6 +509,7 @@ typedef struct {
     MemSys *ms;
     CoreCaches *c;
     PrivLine *pl;       /* the line's record (NULL only for a row that leaves an absent line in I) */
+    DirEntry *d;        /* the line's directory entry */
     uint64_t line;
     const CohRow *row;
     guint state;        /* the line's state before the row */
@@ -510,7 +555,7 @@ Cycle bus_writeback_delay(MemSys *ms);
 Cycle bus_data_delay(MemSys *ms, Cycle responder);
 
 /* bus_cache.c */
-void bus_cache_event(MemSys *ms, CoreCaches *c, uint64_t line, PrivLine *pl, CohCacheEvent ev,
+void bus_cache_event(MemSys *ms, CoreCaches *c, DirEntry *d, PrivLine *pl, CohCacheEvent ev,
                      gint32 mi, gint32 ai);
 
 /* bus_memory.c */

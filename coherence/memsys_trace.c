@@ -93,8 +93,8 @@ static void row_contents(MemSys *ms, MemTraceRow *r, const DirEntry *d)
 {
     MemTraceTape *t = &ms->tape;
     if (!d)
-        d = g_hash_table_lookup(ms->dir, &r->line);
-    const PrivLine *pl = r->core >= 0 ? pl_find(&ms->cores[r->core], r->line) : NULL;
+        d = dir_find(ms, r->line);
+    const PrivLine *pl = r->core >= 0 && d ? dir_holder(d, (guint)r->core) : NULL;
     gboolean valid = pl && pl->state != CS_I && (coh_cache_state_stable(pl->state) || pl->data_in);
     r->line_size = ms->line_size;
     r->data = valid ? pl->data : NULL;

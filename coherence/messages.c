@@ -56,7 +56,7 @@ static const char *const msg_names[MSG__N] = {
 };
 const char *memsys_msg_name(MsgType t) { return t < MSG__N ? msg_names[t] : "?"; }
 
-gint32 msg_send(MemSys *ms, MsgType type, gint src, gint dst, gint req, uint64_t line, Cycle delay)
+gint32 msg_send(MemSys *ms, MsgType type, gint src, gint dst, gint req, DirEntry *d, Cycle delay)
 {
     gint32 i = msg_new(ms);
     Msg *m = msg_at(ms, i);
@@ -66,7 +66,8 @@ gint32 msg_send(MemSys *ms, MsgType type, gint src, gint dst, gint req, uint64_t
     m->src = src;
     m->dst = dst;
     m->req = req;
-    m->line = line;
+    m->line = d->line;
+    m->dir = d;
     m->acks = 0;
     m->acc = NIL;
     m->not_before = 0;
@@ -76,7 +77,7 @@ gint32 msg_send(MemSys *ms, MsgType type, gint src, gint dst, gint req, uint64_t
     if (ms->trace)
         trace_msg_sent(ms, i, delay);
     ms->stats.msgs[type]++;
-    dir_get(ms, line)->st.msgs++;
+    d->st.msgs++;
     engine_schedule(ms->e, delay, msg_deliver, ms, (uint64_t)i);
     return i;
 }
@@ -94,7 +95,7 @@ void msg_deliver(void *obj, uint64_t arg)
             home_arrive(ms, mi);
             keep = TRUE;
         } else {
-            home_apply(ms, dir_get(ms, m->line), mi);
+            home_apply(ms, m->dir, mi);
             keep = FALSE;
         }
     } else {
