@@ -108,13 +108,13 @@ START_TEST(test_param_defaults_and_overrides)
     ck_assert_str_eq(g_array_index(d->params, IsaParam, 0).name, "spin_count");
     ck_assert_int_eq(g_array_index(d->params, IsaParam, 0).value, 100);
     ck_assert_int_eq(g_array_index(d->insns, IsaInsn, 0).a.imm, 100);
-    const char *const set[] = { "spin_count=1000", "bias=-3", NULL };
+    const char *const set[] = { "spin_count=1000", "bias=3", NULL };
     g_autoptr(IsaProgram) o = assemble_params(PARAMS_SRC, set);
     ck_assert_int_eq(g_array_index(o->params, IsaParam, 0).value, 1000);
     ck_assert_int_eq(g_array_index(o->params, IsaParam, 0).def, 100);
-    ck_assert_int_eq(g_array_index(o->params, IsaParam, 1).value, -3);
+    ck_assert_int_eq(g_array_index(o->params, IsaParam, 1).value, 3);
     ck_assert_int_eq(g_array_index(o->insns, IsaInsn, 0).a.imm, 1000);
-    ck_assert_int_eq(g_array_index(o->insns, IsaInsn, 1).b.imm, -3);
+    ck_assert_int_eq(g_array_index(o->insns, IsaInsn, 1).b.imm, 3);
     /* The listing says what each parameter was. */
     g_autofree char *list = asm_listing(o, arch_target(ARCH_X86), 1);
     ck_assert_msg(strstr(list, "# param spin_count = 1000\n"), "%s", list);
@@ -131,8 +131,13 @@ START_TEST(test_param_override_errors)
                          "`spin_count`? (its parameters: spin_count, bias)");
     const char *const bad[] = { "spin_count=lots", NULL };
     g_autofree char *m2 = asm_error(PARAMS_SRC, bad);
-    ck_assert_str_eq(m2, "lock parameter `spin_count=lots`: expected NAME=VALUE with a whole number, e.g. "
-                         "spin_count=1000");
+    ck_assert_str_eq(m2, "lock parameter `spin_count=lots`: expected NAME=VALUE with a whole number (decimal, 0 "
+                         "or more), e.g. spin_count=1000");
+    /* -1 ran as 2^64 - 1 where a lock compares a count unsigned (issue 45): no sign. */
+    const char *const negative[] = { "bias=-3", NULL };
+    g_autofree char *neg = asm_error(PARAMS_SRC, negative);
+    ck_assert_str_eq(neg, "lock parameter `bias=-3`: expected NAME=VALUE with a whole number (decimal, 0 "
+                         "or more), e.g. spin_count=1000");
     const char *const twice[] = { "bias=1", "bias=2", NULL };
     g_autofree char *m3 = asm_error(PARAMS_SRC, twice);
     ck_assert_str_eq(m3, "lock parameter `bias` given twice");
