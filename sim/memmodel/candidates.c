@@ -14,11 +14,11 @@ typedef struct {
     void *ctx;
     MmCandidateCounts *counts;
     guint nreads;
-    guint reads[MM_MAX_EVENTS];
-    MmSet sources[MM_MAX_EVENTS];   /* per read: the writes it may read from */
+    guint *reads;          /* the read events */
+    MmSet *sources;        /* per read: the writes it may read from */
     guint nlocs;
-    MmSet writes[MM_MAX_EVENTS];    /* per location: its writes other than the initial one */
-    int init[MM_MAX_EVENTS];        /* per location: its initial write, or -1 */
+    MmSet *writes;         /* per location: its writes other than the initial one */
+    int *init;             /* per location: its initial write, or -1 */
 } CandCtx;
 
 /* How many candidates the graph has, pruned or not: the rf choices times the co orders
@@ -26,11 +26,13 @@ typedef struct {
 static guint64 count_candidates(const CandCtx *c)
 {
     guint64 n = 1;
-    for (guint k = 0; k < c->nreads; k++)
-        n = n > G_MAXUINT64 / 64 ? G_MAXUINT64 : n * (guint64)__builtin_popcountll(c->sources[k]);
+    for (guint k = 0; k < c->nreads; k++) {
+        guint64 m = mm_set_count(&c->sources[k]);
+        n = m && n > G_MAXUINT64 / m ? G_MAXUINT64 : n * m;
+    }
     for (guint l = 0; l < c->nlocs; l++)
-        for (guint k = 2; k <= (guint)__builtin_popcountll(c->writes[l]); k++)
-            n = n > G_MAXUINT64 / 64 ? G_MAXUINT64 : n * k;
+        for (guint64 k = 2; k <= mm_set_count(&c->writes[l]); k++)
+            n = n > G_MAXUINT64 / k ? G_MAXUINT64 : n * k;
     return n;
 }
 
@@ -50,26 +52,28 @@ static void complete(CandCtx *c)
 static void order_location(CandCtx *c, guint loc);
 
 /* Places the next write of `loc` among `left`, then the rest. */
-static void order_rest(CandCtx *c, guint loc, MmSet left)
+static void order_rest(CandCtx *c, guint loc, const MmSet *left)
 {
-    if (!left) {
+    if (mm_set_is_empty(left)) {
         order_location(c, loc + 1);
         return;
     }
     MmRel *co = &c->g->rels[MM_REL_CO];
-    for (MmSet ws = left; ws; ws &= ws - 1) {
-        guint w = (guint)__builtin_ctzll(ws);
-        MmSet rest = left & ~mm_set_bit(w);
-        co->row[w] = rest;
+    uint64_t buf[left->words];
+    MmSet rest = { left->n, left->words, left->words, buf };
+    for (int w = mm_set_next(left, 0); w >= 0; w = mm_set_next(left, (guint)w + 1)) {
+        mm_set_copy(&rest, left);
+        mm_set_del(&rest, (guint)w);
+        mm_rel_set_row(co, (guint)w, &rest);
         if (still_allowed(c))
-            order_rest(c, loc, rest);
-        co->row[w] = 0;
+            order_rest(c, loc, &rest);
+        mm_rel_clear_row(co, (guint)w);
     }
 }
 
 static void order_location(CandCtx *c, guint loc)
 {
-    while (loc < c->nlocs && !c->writes[loc])
+    while (loc < c->nlocs && mm_set_is_empty(&c->writes[loc]))
         loc++;
     if (loc >= c->nlocs) {
         complete(c);
@@ -77,10 +81,10 @@ static void order_location(CandCtx *c, guint loc)
     }
     MmRel *co = &c->g->rels[MM_REL_CO];
     if (c->init[loc] >= 0)
-        co->row[c->init[loc]] = c->writes[loc];
-    order_rest(c, loc, c->writes[loc]);
+        mm_rel_set_row(co, (guint)c->init[loc], &c->writes[loc]);
+    order_rest(c, loc, &c->writes[loc]);
     if (c->init[loc] >= 0)
-        co->row[c->init[loc]] = 0;
+        mm_rel_clear_row(co, (guint)c->init[loc]);
 }
 
 static void choose_rf(CandCtx *c, guint k)
@@ -91,12 +95,12 @@ static void choose_rf(CandCtx *c, guint k)
     }
     guint r = c->reads[k];
     MmRel *rf = &c->g->rels[MM_REL_RF];
-    for (MmSet ws = c->sources[k]; ws; ws &= ws - 1) {
-        guint w = (guint)__builtin_ctzll(ws);
-        mm_rel_add(rf, w, r);
+    const MmSet *from = &c->sources[k];
+    for (int w = mm_set_next(from, 0); w >= 0; w = mm_set_next(from, (guint)w + 1)) {
+        mm_rel_add(rf, (guint)w, r);
         if (still_allowed(c))
             choose_rf(c, k + 1);
-        rf->row[w] &= ~mm_set_bit(r);
+        mm_rel_del(rf, (guint)w, r);
     }
 }
 
@@ -105,34 +109,53 @@ void mm_candidates_run(MmGraph *g, MmEval *ev, MmConsistentFn fn, void *ctx, MmC
     CandCtx c = { .g = g, .ev = ev, .fn = fn, .ctx = ctx, .counts = counts };
     mm_rel_clear(&g->rels[MM_REL_RF], g->n);
     mm_rel_clear(&g->rels[MM_REL_CO], g->n);
-    for (guint l = 0; l < MM_MAX_EVENTS; l++)
+    for (guint i = 0; i < g->n; i++)
+        if (g->ev[i].loc >= 0)
+            c.nlocs = MAX(c.nlocs, (guint)g->ev[i].loc + 1);
+    c.reads = g_new(guint, g->n + 1);
+    c.sources = g_new0(MmSet, g->n + 1);
+    c.writes = g_new0(MmSet, c.nlocs + 1);
+    c.init = g_new(int, c.nlocs + 1);
+    for (guint l = 0; l < c.nlocs; l++) {
         c.init[l] = -1;
+        mm_set_clear(&c.writes[l], g->n);
+    }
     for (guint i = 0; i < g->n; i++) {
         const MmEvent *e = &g->ev[i];
         if (e->loc < 0)
             continue;
-        c.nlocs = MAX(c.nlocs, (guint)e->loc + 1);
         if (e->kind == MM_WRITE && (e->flags & MM_INIT))
             c.init[e->loc] = (int)i;
         else if (e->kind == MM_WRITE)
-            c.writes[e->loc] |= mm_set_bit(i);
+            mm_set_add(&c.writes[e->loc], i);
     }
-    for (guint i = 0; i < g->n; i++) {
+    gboolean some_value_unwritten = FALSE;
+    for (guint i = 0; i < g->n && !some_value_unwritten; i++) {
         const MmEvent *r = &g->ev[i];
         if (r->kind != MM_READ)
             continue;
-        MmSet from = 0;
+        MmSet *from = &c.sources[c.nreads];
+        mm_set_clear(from, g->n);
         for (guint j = 0; j < g->n; j++) {
             const MmEvent *w = &g->ev[j];
             if (w->kind == MM_WRITE && w->loc == r->loc && isa_truncate(w->value, r->size) == r->value)
-                from |= mm_set_bit(j);
+                mm_set_add(from, j);
         }
-        if (!from)
-            return;   /* a value no write gives: no candidate at all */
-        c.reads[c.nreads] = i;
-        c.sources[c.nreads++] = from;
+        c.reads[c.nreads++] = i;
+        /* a value no write gives: no candidate at all */
+        some_value_unwritten = mm_set_is_empty(from);
     }
-    counts->candidates += count_candidates(&c);
-    if (mm_eval_prepare(ev, g, NULL))
-        choose_rf(&c, 0);
+    if (!some_value_unwritten) {
+        counts->candidates += count_candidates(&c);
+        if (mm_eval_prepare(ev, g, NULL))
+            choose_rf(&c, 0);
+    }
+    for (guint k = 0; k <= g->n; k++)
+        mm_set_free(&c.sources[k]);
+    for (guint l = 0; l <= c.nlocs; l++)
+        mm_set_free(&c.writes[l]);
+    g_free(c.reads);
+    g_free(c.sources);
+    g_free(c.writes);
+    g_free(c.init);
 }

@@ -33,6 +33,7 @@ typedef struct CatExpr {
     gboolean dynamic;      /* depends on rf or co */
     gboolean monotone;     /* only grows as rf and co grow (no rf/co right of a '\') */
     guint index;
+    guint node;            /* its scratch slot in an evaluation (numbered by model.c) */
     struct CatExpr *a, *b;
 } CatExpr;
 

@@ -7,21 +7,32 @@ void mm_graph_init(MmGraph *g)
     g->n = 0;
 }
 
-int mm_graph_add(MmGraph *g, const MmEvent *e)
+void mm_graph_clear(MmGraph *g)
 {
-    if (g->n >= MM_MAX_EVENTS)
-        return -1;
-    g->ev[g->n] = *e;
-    return (int)g->n++;
+    g_free(g->ev);
+    for (guint s = 0; s < MM_SET__COUNT; s++)
+        mm_set_free(&g->sets[s]);
+    for (guint r = 0; r < MM_REL__COUNT; r++)
+        mm_rel_free(&g->rels[r]);
+    memset(g, 0, sizeof *g);
 }
 
-static MmSet set_of(const MmGraph *g, gboolean (*is)(const MmEvent *e))
+guint mm_graph_add(MmGraph *g, const MmEvent *e)
 {
-    MmSet s = 0;
+    if (g->n >= g->cap) {
+        g->cap = MAX(64, g->cap * 2);
+        g->ev = g_renew(MmEvent, g->ev, g->cap);
+    }
+    g->ev[g->n] = *e;
+    return g->n++;
+}
+
+static void set_of(const MmGraph *g, gboolean (*is)(const MmEvent *e), MmSet *out)
+{
+    mm_set_clear(out, g->n);
     for (guint i = 0; i < g->n; i++)
         if (is(&g->ev[i]))
-            s |= mm_set_bit(i);
-    return s;
+            mm_set_add(out, i);
 }
 
 static gboolean is_r(const MmEvent *e) { return e->kind == MM_READ; }
@@ -102,10 +113,11 @@ void mm_graph_finish(MmGraph *g)
 {
     guint n = g->n;
     for (guint s = 0; s < MM_SET__COUNT; s++)
-        g->sets[s] = set_of(g, set_table[s].is);
+        set_of(g, set_table[s].is, &g->sets[s]);
     for (guint r = 0; r < MM_REL__COUNT; r++)
         mm_rel_clear(&g->rels[r], n);
-    mm_rel_identity(&g->rels[MM_REL_ID], n, mm_set_all(n));
+    for (guint i = 0; i < n; i++)
+        mm_rel_add(&g->rels[MM_REL_ID], i, i);
     for (guint i = 0; i < n; i++) {
         const MmEvent *a = &g->ev[i];
         for (guint j = 0; j < n; j++) {

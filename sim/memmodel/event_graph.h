@@ -55,19 +55,28 @@ typedef enum {
     MM_REL__COUNT
 } MmRelName;
 
-/* Invariants: n <= MM_MAX_EVENTS; the initial writes come first, one per location, in
- * location order; a thread's events follow in program order.  sets[] and the static rels[]
- * are valid after mm_graph_finish (the dependency relations are the caller's). */
+/* Invariants: the initial writes come first, one per location, in location order; a thread's
+ * events follow in program order.  sets[] and the static rels[] are valid after
+ * mm_graph_finish (the dependency relations are the caller's).  A graph has any number of
+ * events; a zeroed MmGraph (MM_GRAPH_INIT) is an empty one, and its storage is kept across
+ * mm_graph_init for the next graph until mm_graph_clear. */
 typedef struct {
     guint n;
-    MmEvent ev[MM_MAX_EVENTS];
+    guint cap;
+    MmEvent *ev;
     MmSet sets[MM_SET__COUNT];
     MmRel rels[MM_REL__COUNT];
 } MmGraph;
 
+#define MM_GRAPH_INIT { 0 }
+
+/* Starts a graph with no events (g zeroed, or a graph used before). */
 void mm_graph_init(MmGraph *g);
-/* Appends an event: its index, or -1 when the graph is full. */
-int mm_graph_add(MmGraph *g, const MmEvent *e);
+/* Releases g's storage; g is then zeroed. */
+void mm_graph_clear(MmGraph *g);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(MmGraph, mm_graph_clear)
+/* Appends an event: its index. */
+guint mm_graph_add(MmGraph *g, const MmEvent *e);
 /* Computes the sets and the relations that follow from the events alone (id, po, loc, ext,
  * int, same-instance) and clears the others to n events. */
 void mm_graph_finish(MmGraph *g);

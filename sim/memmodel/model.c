@@ -42,7 +42,18 @@ struct MmModel {
     const MmModelDef *def;
     GArray *rows;          /* MmCompiled: the prelude, then the model's */
     guint nslots;
+    guint nnodes;          /* expression nodes, each numbered (CatExpr.node) */
 };
+
+/* Numbers e's nodes from m->nnodes on. */
+static void number_nodes(MmModel *m, CatExpr *e)
+{
+    if (!e)
+        return;
+    e->node = m->nnodes++;
+    number_nodes(m, e->a);
+    number_nodes(m, e->b);
+}
 
 typedef struct {
     MmModel *m;
@@ -79,6 +90,7 @@ static gboolean compile_row(MmModel *m, const MmRow *row, GError **error)
         g_set_error(error, MM_ERROR, MM_ERROR_MODEL, "model %s, axiom %s: takes a relation", m->def->name, row->name);
         return FALSE;
     }
+    number_nodes(m, e);
     MmCompiled c = { row, e, row->kind == MM_LET ? m->nslots++ : 0 };
     g_array_append_val(m->rows, c);
     return TRUE;
@@ -118,10 +130,15 @@ const MmModelDef *mm_model_def(const MmModel *m)
 
 /* ---- evaluation ---- */
 
+/* Every operator node's value has a slot of its own in the evaluation (its scratch), so
+ * evaluating a row writes each intermediate once, allocates nothing once the slots have grown
+ * to the graph's size, and reads a built-in or a let where it is, without a copy. */
 struct MmEval {
     const MmModel *m;
-    MmRel *rel;            /* per slot */
+    MmRel *rel;            /* per let slot */
     MmSet *set;
+    MmRel *node_rel;       /* per expression node */
+    MmSet *node_set;
 };
 
 MmEval *mm_eval_new(const MmModel *m)
@@ -130,6 +147,8 @@ MmEval *mm_eval_new(const MmModel *m)
     e->m = m;
     e->rel = g_new0(MmRel, m->nslots + 1);
     e->set = g_new0(MmSet, m->nslots + 1);
+    e->node_rel = g_new0(MmRel, m->nnodes + 1);
+    e->node_set = g_new0(MmSet, m->nnodes + 1);
     return e;
 }
 
@@ -137,84 +156,95 @@ void mm_eval_free(MmEval *e)
 {
     if (!e)
         return;
+    for (guint i = 0; i <= e->m->nslots; i++) {
+        mm_rel_free(&e->rel[i]);
+        mm_set_free(&e->set[i]);
+    }
+    for (guint i = 0; i <= e->m->nnodes; i++) {
+        mm_rel_free(&e->node_rel[i]);
+        mm_set_free(&e->node_set[i]);
+    }
     g_free(e->rel);
     g_free(e->set);
+    g_free(e->node_rel);
+    g_free(e->node_set);
     g_free(e);
 }
 
-static void eval_rel(const MmEval *ev, const MmGraph *g, const CatExpr *x, MmRel *out);
+static const MmRel *eval_rel(MmEval *ev, const MmGraph *g, const CatExpr *x);
 
-static MmSet eval_set(const MmEval *ev, const MmGraph *g, const CatExpr *x)
+static const MmSet *eval_set(MmEval *ev, const MmGraph *g, const CatExpr *x)
 {
-    MmRel r;
+    MmSet *out = &ev->node_set[x->node];
     switch (x->op) {
-    case CAT_BUILTIN: return g->sets[x->index];
-    case CAT_LET: return ev->set[x->index];
-    case CAT_UNION: return eval_set(ev, g, x->a) | eval_set(ev, g, x->b);
-    case CAT_INTER: return eval_set(ev, g, x->a) & eval_set(ev, g, x->b);
-    case CAT_MINUS: return eval_set(ev, g, x->a) & ~eval_set(ev, g, x->b);
-    case CAT_DOMAIN: eval_rel(ev, g, x->a, &r); return mm_rel_domain(&r);
-    case CAT_RANGE: eval_rel(ev, g, x->a, &r); return mm_rel_range(&r);
+    case CAT_BUILTIN: return &g->sets[x->index];
+    case CAT_LET: return &ev->set[x->index];
+    case CAT_UNION: mm_set_union(out, eval_set(ev, g, x->a), eval_set(ev, g, x->b)); return out;
+    case CAT_INTER: mm_set_inter(out, eval_set(ev, g, x->a), eval_set(ev, g, x->b)); return out;
+    case CAT_MINUS: mm_set_minus(out, eval_set(ev, g, x->a), eval_set(ev, g, x->b)); return out;
+    case CAT_DOMAIN: mm_rel_domain(out, eval_rel(ev, g, x->a)); return out;
+    case CAT_RANGE: mm_rel_range(out, eval_rel(ev, g, x->a)); return out;
     default: break;
     }
     g_error("eval_set: op %d is not a set operator", x->op);
 }
 
 /* a ; b, without building [S] for either side that is one. */
-static void eval_seq(const MmEval *ev, const MmGraph *g, const CatExpr *x, MmRel *out)
+static const MmRel *eval_seq(MmEval *ev, const MmGraph *g, const CatExpr *x)
 {
+    MmRel *out = &ev->node_rel[x->node];
     if (x->b->op == CAT_IDENTITY) {
-        eval_rel(ev, g, x->a, out);
-        mm_rel_restrict_range(out, eval_set(ev, g, x->b->a));
-        return;
+        const MmRel *a = eval_rel(ev, g, x->a);
+        mm_rel_restrict_range(out, a, eval_set(ev, g, x->b->a));
+        return out;
     }
     if (x->a->op == CAT_IDENTITY) {
-        eval_rel(ev, g, x->b, out);
-        mm_rel_restrict_domain(out, eval_set(ev, g, x->a->a));
-        return;
+        const MmRel *b = eval_rel(ev, g, x->b);
+        mm_rel_restrict_domain(out, b, eval_set(ev, g, x->a->a));
+        return out;
     }
-    MmRel a, b;
-    eval_rel(ev, g, x->a, &a);
-    eval_rel(ev, g, x->b, &b);
-    mm_rel_seq(out, &a, &b);
+    const MmRel *a = eval_rel(ev, g, x->a);
+    const MmRel *b = eval_rel(ev, g, x->b);
+    mm_rel_seq(out, a, b);
+    return out;
 }
 
-static void eval_rel(const MmEval *ev, const MmGraph *g, const CatExpr *x, MmRel *out)
+static const MmRel *eval_rel(MmEval *ev, const MmGraph *g, const CatExpr *x)
 {
-    MmRel t;
+    MmRel *out = &ev->node_rel[x->node];
     switch (x->op) {
-    case CAT_BUILTIN: *out = g->rels[x->index]; return;
-    case CAT_LET: *out = ev->rel[x->index]; return;
+    case CAT_BUILTIN: return &g->rels[x->index];
+    case CAT_LET: return &ev->rel[x->index];
     case CAT_UNION:
     case CAT_INTER:
-    case CAT_MINUS:
-        eval_rel(ev, g, x->a, out);
-        eval_rel(ev, g, x->b, &t);
+    case CAT_MINUS: {
+        const MmRel *a = eval_rel(ev, g, x->a);
+        const MmRel *b = eval_rel(ev, g, x->b);
         if (x->op == CAT_UNION)
-            mm_rel_union(out, out, &t);
+            mm_rel_union(out, a, b);
         else if (x->op == CAT_INTER)
-            mm_rel_inter(out, out, &t);
+            mm_rel_inter(out, a, b);
         else
-            mm_rel_minus(out, out, &t);
-        return;
-    case CAT_SEQ: eval_seq(ev, g, x, out); return;
-    case CAT_CROSS: mm_rel_cross(out, g->n, eval_set(ev, g, x->a), eval_set(ev, g, x->b)); return;
-    case CAT_IDENTITY: mm_rel_identity(out, g->n, eval_set(ev, g, x->a)); return;
-    case CAT_INVERSE: eval_rel(ev, g, x->a, &t); mm_rel_inverse(out, &t); return;
-    case CAT_PLUS: eval_rel(ev, g, x->a, out); mm_rel_closure(out); return;
+            mm_rel_minus(out, a, b);
+        return out;
+    }
+    case CAT_SEQ: return eval_seq(ev, g, x);
+    case CAT_CROSS: mm_rel_cross(out, g->n, eval_set(ev, g, x->a), eval_set(ev, g, x->b)); return out;
+    case CAT_IDENTITY: mm_rel_identity(out, g->n, eval_set(ev, g, x->a)); return out;
+    case CAT_INVERSE: mm_rel_inverse(out, eval_rel(ev, g, x->a)); return out;
+    case CAT_PLUS: mm_rel_copy(out, eval_rel(ev, g, x->a)); mm_rel_closure(out); return out;
     default: break;
     }
     g_error("eval_rel: op %d is not a relation operator", x->op);
 }
 
-static gboolean axiom_holds(const MmEval *ev, const MmGraph *g, const MmCompiled *c)
+static gboolean axiom_holds(MmEval *ev, const MmGraph *g, const MmCompiled *c)
 {
-    MmRel r;
-    eval_rel(ev, g, c->expr, &r);
+    const MmRel *r = eval_rel(ev, g, c->expr);
     switch (c->row->kind) {
-    case MM_ACYCLIC: return mm_rel_is_acyclic(&r);
-    case MM_IRREFLEXIVE: return mm_rel_is_irreflexive(&r);
-    case MM_EMPTY: return mm_rel_is_empty(&r);
+    case MM_ACYCLIC: return mm_rel_is_acyclic(r);
+    case MM_IRREFLEXIVE: return mm_rel_is_irreflexive(r);
+    case MM_EMPTY: return mm_rel_is_empty(r);
     case MM_LET: break;
     }
     return TRUE;
@@ -230,9 +260,9 @@ static gboolean eval_rows(MmEval *ev, const MmGraph *g, gboolean dynamic, gboole
             continue;
         if (c->row->kind == MM_LET) {
             if (c->expr->is_set)
-                ev->set[c->slot] = eval_set(ev, g, c->expr);
+                mm_set_copy(&ev->set[c->slot], eval_set(ev, g, c->expr));
             else
-                eval_rel(ev, g, c->expr, &ev->rel[c->slot]);
+                mm_rel_copy(&ev->rel[c->slot], eval_rel(ev, g, c->expr));
             continue;
         }
         if (partial && !c->expr->monotone)
@@ -262,7 +292,7 @@ gboolean mm_eval_relation(const MmEval *e, const char *name, MmRel *out)
     for (guint i = m->rows->len; i-- > 0;) {
         const MmCompiled *c = &g_array_index(m->rows, MmCompiled, i);
         if (c->row->kind == MM_LET && !c->expr->is_set && !strcmp(c->row->name, name)) {
-            *out = e->rel[c->slot];
+            mm_rel_copy(out, &e->rel[c->slot]);
             return TRUE;
         }
     }

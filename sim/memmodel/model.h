@@ -52,8 +52,8 @@ gboolean mm_eval_prepare(MmEval *e, const MmGraph *g, const char **failed);
 /* The axioms with g's rf and co (after mm_eval_prepare on g): FALSE naming the first that
  * fails.  `partial`: rf or co is incomplete, so only the monotone axioms are judged. */
 gboolean mm_eval_check(MmEval *e, const MmGraph *g, gboolean partial, const char **failed);
-/* The value of let `name` after the last prepare or check, into *out (a relation); FALSE when
- * there is no such relation let.  For tests and explanations. */
+/* The value of let `name` after the last prepare or check, into *out (a relation, zeroed or
+ * used before); FALSE when there is no such relation let.  For tests and explanations. */
 gboolean mm_eval_relation(const MmEval *e, const char *name, MmRel *out);
 
 #endif

@@ -48,6 +48,9 @@ typedef struct {
     uint64_t reach_t[MM_MAX_PATH_EVENTS];   /* reads reaching event i through dtrm */
 } PathState;
 
+/* Event i of the path, as a member of a dependency set. */
+static inline uint64_t path_bit(guint i) { return (uint64_t)1 << i; }
+
 void mm_path_free(MmPath *p)
 {
     if (!p)
@@ -226,7 +229,7 @@ static gboolean exec_load(const PathCtx *c, const PathState *s, const IsaInsn *i
             return FALSE;
         if (in->op == OP_LDX)
             n.monitor = r;
-        set_reg(&n, in->rd, v, mm_set_bit((guint)r) | n.reach_t[r], mm_set_bit((guint)r) | n.ev[r].reach_p);
+        set_reg(&n, in->rd, v, path_bit((guint)r) | n.reach_t[r], path_bit((guint)r) | n.ev[r].reach_p);
         if (!next(c, &n))
             return FALSE;
     }
@@ -251,7 +254,7 @@ static gboolean exec_amo(const PathCtx *c, const PathState *s, const IsaInsn *in
         int r = read_event(c, &n, in, loc, old, read_flags(in));
         if (r < 0)
             return FALSE;
-        uint64_t rt = mm_set_bit((guint)r) | n.reach_t[r], rp = mm_set_bit((guint)r) | n.ev[r].reach_p;
+        uint64_t rt = path_bit((guint)r) | n.reach_t[r], rp = path_bit((guint)r) | n.ev[r].reach_p;
         isa_rmw(in->op, old, a, 0, &nv);
         /* SWP's write takes the register only; LDADD's computes from the value read too */
         gboolean from_mem = in->op != OP_XCHG;
@@ -276,7 +279,7 @@ static gboolean exec_cas_mode(const PathCtx *c, const PathState *s, const IsaIns
     int r = read_event(c, &n, in, loc, old, read_flags(in));
     if (r < 0)
         return FALSE;
-    uint64_t rt = mm_set_bit((guint)r) | n.reach_t[r], rp = mm_set_bit((guint)r) | n.ev[r].reach_p;
+    uint64_t rt = path_bit((guint)r) | n.reach_t[r], rp = path_bit((guint)r) | n.ev[r].reach_p;
     /* the compare reads Rs and the value read; it selects the write and (from Rs) the result */
     uint64_t br_p = src_p(&n, in->a) | rp;
     int w = -1;
