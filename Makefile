@@ -57,7 +57,7 @@ ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) $(PKG_CFLAGS) -I. -MMD -MP \
 LDLIBS   := $(PKG_LIBS) -lm -lpthread -ldl
 
 MODULES  := sim/base coherence cores/isa sim/memmodel sim/explore cores sim/os sim/trace \
-            sim/workload sim/machine sim/report sim/run sim/validation locks/native sim/litmus sim/sweep sim/calibrate sim/cli
+            sim/cfront sim/workload sim/machine sim/report sim/run sim/validation locks/native sim/litmus sim/sweep sim/calibrate sim/cli
 # Programs with their own main(), kept out of the library.
 MAIN_SRC := sim/cli/main.c
 LIB_SRC  := $(filter-out $(MAIN_SRC),$(foreach m,$(MODULES),$(wildcard $(m)/*.c)))
@@ -268,6 +268,7 @@ check-layers:
 	@sh build-aux/check-layers.sh
 	@for plant in 'cores/planted.c:sim/run/run.h' 'sim/base/planted.c:cores/isa/isa.h' 'cores/isa/planted.c:cores/core.h' \
 	              'sim/os/planted.c:sim/run/run.h' 'sim/trace/planted.c:sim/machine/machine.h' \
+	              'sim/cfront/planted.c:sim/workload/lock_find.h' 'sim/cfront/planted.c:cores/core.h' \
 	              'sim/workload/planted.c:sim/machine/machine.h' 'sim/machine/planted.c:sim/report/run_report.h' \
 	              'sim/report/planted.c:sim/run/run.h' 'sim/run/planted.c:sim/validation/verify.h' \
 	              'sim/validation/planted.c:sim/sweep/sweep.h'; do \
