@@ -4,6 +4,7 @@
  * wrote it, an instruction with its C and assembly lines, a missing lock_acquire, an arm64
  * target); `qsim asm` lists each op at its C line; a .qs lock's commands are untouched. */
 #include <check.h>
+#include <stdlib.h>
 #include <string.h>
 #include <glib/gstdio.h>
 #include "run_qsim.h"
@@ -187,6 +188,39 @@ START_TEST(test_native_runs_translation)
 }
 END_TEST
 
+/* A sweep takes a C lock as it takes a .qs file (from the sweep file's folder), translated for
+ * each config's arch: an arm64 config is refused before anything runs. */
+START_TEST(test_sweep)
+{
+    if (!have_gcc("cfront_locks/test_sweep"))
+        return;
+    g_autofree char *dir = g_dir_make_tmp("qsim-cfront-sweep-XXXXXX", NULL);
+    g_autofree char *src = g_build_filename(test_srcdir(), "examples", "c-locks", "ticket.c", NULL);
+    g_autofree char *c = NULL;
+    ck_assert(g_file_get_contents(src, &c, NULL, NULL));
+    g_autofree char *lock = g_build_filename(dir, "ticket.c", NULL);
+    g_autofree char *ok = g_build_filename(dir, "ok.yaml", NULL);
+    g_autofree char *arm = g_build_filename(dir, "arm.yaml", NULL);
+    g_autofree char *out_dir = g_build_filename(dir, "out", NULL);
+    ck_assert(g_file_set_contents(lock, c, -1, NULL));
+    ck_assert(g_file_set_contents(ok, "configs: haswell\nlocks: [ticket.c, ticket]\nthreads: 2\niterations: 20\n", -1, NULL));
+    ck_assert(g_file_set_contents(arm, "configs: [haswell, thunderx]\nlocks: [ticket.c]\nthreads: 2\niterations: 20\n", -1,
+                                  NULL));
+    const char *run_ok[] = { "sweep", ok, "--out", out_dir, NULL };
+    g_autofree char *out = NULL, *err = NULL;
+    int rc = run_qsim(run_ok, &out, &err);
+    ck_assert_msg(rc == 0, "rc %d\n%s%s", rc, out, err);
+    ck_assert_msg(strstr(err, "2 points, 0 failed") || strstr(out, "2 points, 0 failed"), "%s%s", out, err);
+    g_autofree char *out_arm = g_build_filename(dir, "out-arm", NULL);
+    const char *run_arm[] = { "sweep", arm, "--out", out_arm, NULL };
+    g_autofree char *out2 = NULL, *err2 = NULL;
+    ck_assert_int_eq(run_qsim(run_arm, &out2, &err2), 2);
+    ck_assert_msg(strstr(err2, "not yet: the C front end translates x86-64 only"), "%s", err2);
+    g_autofree char *rm = g_strdup_printf("rm -rf '%s'", dir);
+    ck_assert_int_eq(system(rm), 0);
+}
+END_TEST
+
 Suite *make_cfront_locks_suite(void)
 {
     Suite *s = suite_create("cfront_locks");
@@ -201,6 +235,7 @@ Suite *make_cfront_locks_suite(void)
     tcase_add_test(tc, test_arm64_not_yet);
     tcase_add_test(tc, test_asm_lists_c_lines);
     tcase_add_test(tc, test_native_runs_translation);
+    tcase_add_test(tc, test_sweep);
     suite_add_tcase(s, tc);
     return s;
 }
