@@ -27,7 +27,7 @@ START_TEST(test_examples_verify)
 {
     if (!have_gcc("cfront_locks/test_examples_verify"))
         return;
-    static const char *const locks[] = { "tas", "ticket", "qspin" };
+    static const char *const locks[] = { "tas", "ticket", "qspin", "qspin-cmpxchg" };
     for (guint i = 0; i < G_N_ELEMENTS(locks); i++) {
         g_autofree char *line = g_strdup_printf("verify --lock examples/c-locks/%s.c", locks[i]);
         g_autofree char *out = NULL, *err = NULL;
@@ -47,7 +47,7 @@ START_TEST(test_examples_run)
 {
     if (!have_gcc("cfront_locks/test_examples_run"))
         return;
-    static const char *const locks[] = { "tas", "ticket", "qspin" };
+    static const char *const locks[] = { "tas", "ticket", "qspin", "qspin-cmpxchg" };
     for (guint i = 0; i < G_N_ELEMENTS(locks); i++) {
         g_autofree char *line = g_strdup_printf("run --lock examples/c-locks/%s.c --threads 3 --iterations 50 "
                                                 "--no-host-time --profile", locks[i]);
