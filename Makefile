@@ -57,7 +57,7 @@ ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) $(PKG_CFLAGS) -I. -MMD -MP \
 LDLIBS   := $(PKG_LIBS) -lm -lpthread -ldl
 
 MODULES  := sim/base coherence cores/isa sim/memmodel sim/explore cores sim/os sim/trace \
-            sim/workload sim/machine sim/report sim/run sim/validation locks/native sim/litmus sim/sweep sim/calibrate sim/cli
+            sim/cfront sim/workload sim/machine sim/report sim/run sim/validation locks/native sim/litmus sim/sweep sim/calibrate sim/cli
 # Programs with their own main(), kept out of the library.
 MAIN_SRC := sim/cli/main.c
 LIB_SRC  := $(filter-out $(MAIN_SRC),$(foreach m,$(MODULES),$(wildcard $(m)/*.c)))
@@ -162,7 +162,7 @@ TEST_ENV := CK_TIMEOUT_MULTIPLIER=$(CK_TIMEOUT_MULTIPLIER) QSIM_SRCDIR=$(CURDIR)
 # sweeps, verify) run in check-unit.
 ASAN_SUITES := asm config litmus workload input_file yaml_doc echo bad_input coh_table coh_directed coh_random \
                coh_msi coh_bus core_pipe core_mem core_order core_lock interp engine run run_report report counters \
-               robustness fast_forward profile
+               robustness fast_forward profile isa_ext cfront_x86
 check:
 	@$(MAKE) --no-print-directory $(CHECK_PAR) qsim
 	@mkdir -p build && rm -f $(CHECK_SKIPS) && touch $(CHECK_SKIPS)
@@ -268,6 +268,7 @@ check-layers:
 	@sh build-aux/check-layers.sh
 	@for plant in 'cores/planted.c:sim/run/run.h' 'sim/base/planted.c:cores/isa/isa.h' 'cores/isa/planted.c:cores/core.h' \
 	              'sim/os/planted.c:sim/run/run.h' 'sim/trace/planted.c:sim/machine/machine.h' \
+	              'sim/cfront/planted.c:sim/workload/lock_find.h' 'sim/cfront/planted.c:cores/core.h' \
 	              'sim/workload/planted.c:sim/machine/machine.h' 'sim/machine/planted.c:sim/report/run_report.h' \
 	              'sim/report/planted.c:sim/run/run.h' 'sim/run/planted.c:sim/validation/verify.h' \
 	              'sim/validation/planted.c:sim/sweep/sweep.h'; do \

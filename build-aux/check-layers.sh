@@ -12,6 +12,8 @@
 #   sim/explore    the explorer: every execution under a memory model (sc, tso), on the ISA
 #   cores          the timing model of a core, on the ISA, meeting coherence only at its port
 #   sim/os         the OS model (scheduler, futexes), beside the cores
+#   sim/cfront     the C front end: a lock in C compiled by GCC, its assembly translated into ISA
+#                  text (the compiler driver, the assembly reader, the x86-64 translator, the glue)
 #   sim/trace      the trace writers (text, Perfetto, HTML page) and the protocol pages
 #                  (and sim/trace/trace_html_page.c the generated trace_html_page_js.h: the page's script)
 #   sim/workload   what runs: the harness around a lock, the workload's options, scenarios,
@@ -31,7 +33,7 @@ tree=${1:-.}
 cd "$tree" || exit 2
 
 # What a run is made of, below the runner: the layers sim/run and everything above it may use.
-RUNNER="sim/report/ sim/machine/ sim/workload/"
+RUNNER="sim/report/ sim/machine/ sim/workload/ sim/cfront/"
 
 # folder: the folders (ending in /) and single headers it may include
 rule() {
@@ -44,7 +46,8 @@ rule() {
     cores)         echo "cores/ cores/isa/ sim/base/ coherence/port.h";;
     sim/os)        echo "sim/os/ cores/ cores/isa/ coherence/ sim/base/";;
     sim/trace)     echo "sim/trace/ cores/ cores/isa/ coherence/ sim/base/ trace_html_page_js.h";;
-    sim/workload)  echo "sim/workload/ cores/isa/ sim/base/";;
+    sim/cfront)    echo "sim/cfront/ cores/isa/ sim/base/";;
+    sim/workload)  echo "sim/workload/ sim/cfront/ cores/isa/ sim/base/";;
     sim/machine)   echo "sim/machine/ sim/os/ cores/ cores/isa/ coherence/ sim/base/";;
     sim/report)    echo "sim/report/ sim/machine/ sim/workload/ cores/ cores/isa/ sim/base/";;
     sim/run)       echo "sim/run/ $RUNNER sim/os/ sim/trace/ cores/ cores/isa/ coherence/ sim/base/";;

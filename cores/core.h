@@ -133,7 +133,7 @@ typedef void (*CoreHaltFn)(void *ctx, Core *c);
 typedef struct {
     guint tid;
     int32_t pc;                         /* the next op to run */
-    uint64_t regs[ISA_NREG_SLOTS];      /* r0..r15, tid, nthreads */
+    uint64_t regs[ISA_NREG_SLOTS];      /* r0..r63, tid, nthreads */
     int32_t stack[CORE_CALL_DEPTH];     /* return addresses, as the core keeps them */
     int depth;
 } CoreContext;

@@ -170,11 +170,15 @@ static gboolean exec_start_op(Core *c, RobEntry *en, gboolean head, const Older 
         return TRUE;
     case OP_MOV: case OP_ADD: case OP_SUB: case OP_AND: case OP_OR: case OP_XOR: case OP_SHL:
     case OP_SHR: case OP_MUL:
+    case OP_SAR: case OP_SEXT: case OP_DIV: case OP_DIVU: case OP_REM: case OP_REMU: case OP_SEQ: case OP_SNE:
+    case OP_SLT: case OP_SGE: case OP_SLTU: case OP_SGEU:
         if (!src2_ready(c, en))
             return FALSE;
         en->value = isa_alu(in->op, rob_src_value(c, &in->a, en->src[0]),
                             rob_src_value(c, &in->b, en->src[1]));
-        exec_timer(c, en, in->op == OP_MUL ? 3 : 1);
+        /* mul 3 cycles; a divide ~20 (a 64-bit DIV/IDIV's latency on recent x86 and arm64
+         * cores is 10..40 cycles by operand size); everything else 1. */
+        exec_timer(c, en, in->op == OP_MUL ? 3 : (in->op >= OP_DIV && in->op <= OP_REMU) ? 20 : 1);
         return TRUE;
     case OP_LA: {
         if (!rob_src_ready(c, en->src[2])) {

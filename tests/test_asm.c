@@ -18,7 +18,7 @@ static const AsmErrorRow error_rows[] = {
     { "wrong operand count", PRE "    add r1, r2\n", "t.qs:5:5: `add` takes 3 operands, not 2", ARCH_X86 },
     { "wrong operand kind: register expected", PRE "    mov 5, r1\n", "t.qs:5:9: operand 1 of `mov` must be a register, not `5`", ARCH_X86 },
     { "wrong operand kind: memory expected", PRE "    ld r1, r2\n", "t.qs:5:12: expected a memory operand like [sym], [r1+8] or [sym+r2], not `r2`", ARCH_X86 },
-    { "no such register", PRE "    add r1, r16, 1\n", "t.qs:5:13: no register `r16`", ARCH_X86 },
+    { "no such register", PRE "    add r1, r64, 1\n", "t.qs:5:13: no register `r64`", ARCH_X86 },
     { "undefined label", PRE "    beq r1, 0, nowhere\n", "t.qs:5:16: undefined label `nowhere`", ARCH_X86 },
     { "undefined label with did-you-mean", PRE "spin:\n    jmp spn\n", "t.qs:6:9: undefined label `spn`; did you mean `spin`?", ARCH_X86 },
     { "duplicate label", PRE "a:\n    nop\na:\n    ret\n", "t.qs:7:1: duplicate label `a` (first defined at t.qs:5:1)", ARCH_X86 },

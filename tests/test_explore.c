@@ -458,13 +458,15 @@ START_TEST(test_state_round_trip)
     ck_assert_uint_eq(explore_hash((const guint8 *)"", 0), 0xcbf29ce484222325ULL);
     ck_assert_uint_eq(explore_hash((const guint8 *)"a", 1), 0xaf63dc4c8601ec8cULL);
     g_autoptr(GError) err = NULL;
-    g_autoptr(IsaProgram) p = asm_assemble("t.qs", ".shared x 8\n.entry main\nmain:\n    halt\n",
+    /* The program names r63: the states hold registers up to the highest one named. */
+    g_autoptr(IsaProgram) p = asm_assemble("t.qs", ".shared x 8\n.entry main\nmain:\n    mov r63, 1\n    halt\n",
                                            arch_target(ARCH_X86), &err);
     ck_assert_ptr_nonnull(p);
     ExploreWorld *w = explore_world_new(p, 3, 64, NULL, 4, &err);
     ck_assert_ptr_nonnull(w);
     ExploreState *s = explore_state_new(w), *back = explore_state_new(w);
     s->th[1].regs[3] = 0x123456789aULL;
+    s->th[2].regs[63] = 0xfedcba9876543210ULL;
     s->th[1].depth = 2;
     s->th[1].stack[0] = 7;
     s->th[1].stack[1] = 0;
@@ -485,6 +487,7 @@ START_TEST(test_state_round_trip)
     ck_assert_uint_eq(a->len, b->len);
     ck_assert(!memcmp(a->data, b->data, a->len));
     ck_assert_uint_eq(back->th[1].regs[3], 0x123456789aULL);
+    ck_assert_uint_eq(back->th[2].regs[63], 0xfedcba9876543210ULL);
     ck_assert_uint_eq(back->th[0].buf[1].value, 0xffff);
     ck_assert_uint_eq(back->mem[3], 0x77);
     explore_state_free(s);
@@ -579,7 +582,7 @@ START_TEST(test_live_registers)
     g_autoptr(GError) err = NULL;
     g_autoptr(IsaProgram) p = asm_assemble("t.qs", text, arch_target(ARCH_X86), &err);
     ck_assert_msg(p, "%s", err ? err->message : "");
-    g_autofree uint32_t *live = explore_live_regs(p);
+    g_autofree IsaRegMask *live = explore_live_regs(p);
     ck_assert_uint_eq(live[0], 0);
     ck_assert_uint_eq(live[1], 1u << 1);
     ck_assert_uint_eq(live[2], 1u << 1 | 1u << 2);

@@ -117,7 +117,7 @@ static GHashTable *explorer_states(const LitmusTest *t, const LitmusProgram *p, 
 {
     Collect c = { t, p, g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL) };
     ExploreOptions o = { .model = m, .threads = p->nthreads, .line_size = 64, .end_check = collect_final, .ctx = &c,
-                         .keep_regs = (1u << ISA_NREGS) - 1, .prepare = poke_pointers,
+                         .keep_regs = ~(IsaRegMask)0, .prepare = poke_pointers,
                          .max_states = 2000000 };
     if (!explore_run(p->prog, &o, r, e)) {
         g_hash_table_destroy(c.set);

@@ -162,7 +162,7 @@ static const char golden_x86[] =
     "};\n"
     "\n"
     "const QnProgram qsim_native_program = {\n"
-    "    3, \"g.qs\", 1, qn_entries,\n"
+    "    4, \"g.qs\", 1, qn_entries,\n"
     "};\n";
 
 START_TEST(test_translate_golden)

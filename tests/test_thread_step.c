@@ -286,7 +286,7 @@ START_TEST(test_interp_and_explorer_agree)
         g_autoptr(IsaProgram) p = random_program(r, nthreads);
         GHashTable *ends = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
         ExploreOptions eo = { .model = &explore_model_sc, .threads = nthreads, .sb_size = 1, .max_memory = 4 << 20,
-                              .end_check = explored_end, .ctx = ends, .keep_regs = (1u << ISA_NREGS) - 1 };
+                              .end_check = explored_end, .ctx = ends, .keep_regs = ~(IsaRegMask)0 };
         ExploreResult er = { 0 };
         ck_assert(explore_run(p, &eo, &er, NULL));
         for (guint k = 0; k < 4; k++) {

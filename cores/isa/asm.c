@@ -163,12 +163,12 @@ int asm_parse_reg(const char *s)
 
 /* ======================================================================= lines */
 
-static const char known_directives_text[] = ".shared, .thread, .equ, .param, .entry, .if, .elif, .else or .endif";
+static const char known_directives_text[] = ".shared, .thread, .equ, .param, .entry, .loc, .if, .elif, .else or .endif";
 
 static gboolean is_known_directive(const char *w)
 {
     return !strcmp(w, ".shared") || !strcmp(w, ".thread") || !strcmp(w, ".equ") || !strcmp(w, ".param") ||
-           !strcmp(w, ".entry") ||
+           !strcmp(w, ".entry") || !strcmp(w, ".loc") ||
            asm_is_cond_directive(w);
 }
 
@@ -254,10 +254,12 @@ static void do_line(Asm *a, guint pass, guint lineno, char *line)
             asm_parse_equ(a, lineno, &first, rest, rest_col);
         else if (!strcmp(first.text, ".param"))
             asm_parse_param(a, lineno, &first, rest, rest_col);
-        else if (strcmp(first.text, ".entry"))
+        else if (strcmp(first.text, ".entry") && strcmp(first.text, ".loc"))
             asm_diag(a, lineno, first.col, "unknown directive `%s` (expected %s)", first.text, known_directives_text);
     } else if (pass == 2 && directive) {
-        if (!strcmp(first.text, ".entry")) {
+        if (!strcmp(first.text, ".loc")) {
+            asm_parse_loc(a, lineno, &first, rest, rest_col);
+        } else if (!strcmp(first.text, ".entry")) {
             if (!asm_is_ident(rest)) {
                 asm_diag(a, lineno, first.col, ".entry takes one label name");
             } else {
@@ -364,6 +366,7 @@ static void asm_init(Asm *a, const AsmSource *sources, guint n, ArchTarget targe
     a->overrides = overrides;
     a->sources = sources;
     a->target = target;
+    a->loc_file = -1;
     a->conds = g_array_new(FALSE, FALSE, sizeof(AsmCond));
     a->p = isa_program_new(n ? sources[0].name : "<empty>");
     a->diags = g_array_new(FALSE, FALSE, sizeof(AsmDiag));
@@ -401,6 +404,7 @@ static GArray *read_sources(Asm *a, const AsmSource *sources, guint n)
     for (guint pass = 1; pass <= 2; pass++) {
         for (guint i = 0; i < n; i++) {
             a->file = i;
+            a->loc_file = -1;
             g_auto(GStrv) lines = g_strsplit(sources[i].text ? sources[i].text : "", "\n", -1);
             guint before = a->p->syms->len;
             for (guint k = 0; lines[k]; k++)

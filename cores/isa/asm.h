@@ -9,11 +9,13 @@
  *              | '.param' NAME DEFAULT                 a constant the caller may override (a lock's
  *                                                      tunable: `--lock-param NAME=VALUE`)
  *              | '.entry' LABEL                        marks LABEL as a named entry point
+ *              | '.loc' FILE LINE [COL] | '.loc' '-'   the source position of the ops that follow
+ *                                                      (a translation's C line; '-': their own)
  *              | '.if' COND | '.elif' COND | '.else' | '.endif'   conditional assembly
  *   decl-opt  := 'align' N | 'own_line' | 'with' SYM | 'init' VALUE
  *   COND      := 'arch' '=' ('x86' | 'arm64') | 'atomics' '=' ('locked' | 'llsc' | 'lse')
  *   operand   := REG | IMM | LABEL | SYM | '[' term (('+'|'-') term)* ']'
- *   REG       := r0..r15 | tid | nthreads;  IMM := decimal | 0x.. | -N | .equ name
+ *   REG       := r0..r63 | tid | nthreads;  IMM := decimal | 0x.. | -N | .equ name
  *
  * Several sources (a lock file and the harness) assemble into one program: declarations,
  * constants and labels are shared across them, positions keep their own file name.  Every

@@ -261,3 +261,57 @@ void asm_parse_param(Asm *a, guint line, const Tok *dir, const char *rest, guint
     define_const(a, name, prm.value);
     g_array_append_val(a->p->params, prm);
 }
+
+/* `.loc FILE LINE [COL]`: FILE a name without spaces or a "quoted" one; added to the program's
+ * files once.  `.loc -` gives the ops that follow their own position again. */
+void asm_parse_loc(Asm *a, guint line, const Tok *dir, const char *rest, guint rest_col)
+{
+    (void)rest_col;
+    if (!strcmp(rest, "-")) {
+        a->loc_file = -1;
+        return;
+    }
+    g_autofree char *name = NULL;
+    const char *p = rest;
+    if (*p == '"') {
+        const char *end = strchr(p + 1, '"');
+        if (end) {
+            name = g_strndup(p + 1, (gsize)(end - p - 1));
+            p = end + 1;
+        }
+    } else {
+        const char *end = p;
+        while (*end && !g_ascii_isspace(*end))
+            end++;
+        if (end > p)
+            name = g_strndup(p, (gsize)(end - p));
+        p = end;
+    }
+    g_auto(GStrv) nums = g_strsplit_set(p, " \t", -1);
+    guint64 v[2] = { 0, 0 };
+    guint n = 0;
+    gboolean ok = name && *name;
+    for (guint k = 0; ok && nums[k]; k++) {
+        if (!*nums[k])
+            continue;
+        if (n >= 2 || !g_ascii_string_to_unsigned(nums[k], 10, 0, G_MAXUINT32, &v[n], NULL))
+            ok = FALSE;
+        n++;
+    }
+    if (!ok || n < 1) {
+        asm_diag(a, line, dir->col, ".loc takes FILE LINE [COL], or `-`");
+        return;
+    }
+    /* The sources' own names come first in the list; a `.loc` file is one of its own. */
+    guint idx = a->p->files->len;
+    for (guint k = 0; k < a->p->files->len; k++)
+        if (!strcmp(a->p->files->pdata[k], name)) {
+            idx = k;
+            break;
+        }
+    if (idx == a->p->files->len)
+        g_ptr_array_add(a->p->files, g_strdup(name));
+    a->loc_file = (int)idx;
+    a->loc_line = (guint)v[0];
+    a->loc_col = (guint)v[1];
+}

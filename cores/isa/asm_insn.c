@@ -25,6 +25,18 @@ static const AsmOpDef asm_ops[] = {
     { "shl",   OP_SHL,   FALSE, -1 },
     { "shr",   OP_SHR,   FALSE, -1 },
     { "mul",   OP_MUL,   FALSE, -1 },
+    { "sar",   OP_SAR,   FALSE, -1 },
+    { "sext",  OP_SEXT,  FALSE, -1 },
+    { "divu",  OP_DIVU,  FALSE, -1 },
+    { "div",   OP_DIV,   FALSE, -1 },
+    { "remu",  OP_REMU,  FALSE, -1 },
+    { "rem",   OP_REM,   FALSE, -1 },
+    { "seq",   OP_SEQ,   FALSE, -1 },
+    { "sne",   OP_SNE,   FALSE, -1 },
+    { "sltu",  OP_SLTU,  FALSE, -1 },
+    { "sgeu",  OP_SGEU,  FALSE, -1 },
+    { "slt",   OP_SLT,   FALSE, -1 },
+    { "sge",   OP_SGE,   FALSE, -1 },
     { "la",    OP_LA,    FALSE, -1 },
     /* sized ops: longer names first so `ldx` is not read as `ld` + "x" */
     { "ldx",   OP_LDX,   TRUE,  -1 },
@@ -289,9 +301,9 @@ static gboolean parse_reg_operand(Asm *a, guint line, const Tok *mn, guint i, co
     }
     /* Every register an op writes is its destination operand (the op table's D), so this one
      * check keeps lock code off the harness's registers whatever the op. */
-    if (kind == 'D' && r >= ISA_HARNESS_REG_FIRST && a->sources[a->file].lock) {
+    if (kind == 'D' && r >= ISA_HARNESS_REG_FIRST && r < ISA_HARNESS_REG_END && a->sources[a->file].lock) {
         asm_diag(a, line, t->col, "`%s` writes %s: r%d..r%d belong to the harness (its loop counter), so lock "
-                 "code must not write them (use r0..r%d)", mn->text, t->text, ISA_HARNESS_REG_FIRST, ISA_NREGS - 1,
+                 "code must not write them (use r0..r%d)", mn->text, t->text, ISA_HARNESS_REG_FIRST, ISA_HARNESS_REG_END - 1,
                  ISA_HARNESS_REG_FIRST - 1);
         return FALSE;
     }
@@ -319,8 +331,11 @@ static gboolean parse_src_operand(Asm *a, guint line, const Tok *mn, guint i, co
         if (ovf || !asm_fits_bytes(v, fit)) {
             asm_diag(a, line, t->col, "immediate %s is out of range for a %u-bit operand", t->text, fit * 8);
             ok = FALSE;
-        } else if ((in->op == OP_SHL || in->op == OP_SHR) && second && (v < 0 || v > 63)) {
+        } else if ((in->op == OP_SHL || in->op == OP_SHR || in->op == OP_SAR) && second && (v < 0 || v > 63)) {
             asm_diag(a, line, t->col, "shift amount %s is out of range (0..63)", t->text);
+            ok = FALSE;
+        } else if (in->op == OP_SEXT && second && (v < 1 || v > 64)) {
+            asm_diag(a, line, t->col, "sign-extension width %s is out of range (1..64 bits)", t->text);
             ok = FALSE;
         }
         src->imm = v;
@@ -451,6 +466,11 @@ void asm_parse_insn(Asm *a, guint line, const Tok *mn, const char *rest, guint r
     in.line = line;
     in.col = mn->col;
     in.file = (uint16_t)a->file;
+    if (a->loc_file >= 0) {
+        in.file = (uint16_t)a->loc_file;
+        in.line = a->loc_line;
+        in.col = a->loc_col;
+    }
     g_autofree char *base = g_strdup(mn->text);
     char *dot = strchr(base, '.');
     const char *suffix = NULL;

@@ -46,6 +46,10 @@ typedef struct {
     GArray *conds;            /* AsmCond: the open `.if` blocks of the current source */
     GArray *overrides;        /* AsmOverride: the caller's `.param` values */
     const AsmSource *sources; /* the sources, indexed by `file` */
+    /* `.loc FILE LINE [COL]`: the position the ops that follow report (a translation's source
+     * line), until the next `.loc` or the end of the source; loc_file -1: their own. */
+    int loc_file;
+    guint loc_line, loc_col;
 } Asm;
 
 /* A `.param` value given by the caller ("NAME=VALUE"); `used` once a `.param NAME` took it. */
@@ -81,7 +85,7 @@ void asm_toks_free(GArray *t);
 gboolean asm_parse_int(Asm *a, const char *s, int64_t *v, gboolean *overflow);
 /* Does v fit in `size` bytes, read either as signed or unsigned? */
 gboolean asm_fits_bytes(int64_t v, unsigned size);
-/* A register name's slot (r0..r15, tid, nthreads), or -1. */
+/* A register name's slot (r0..r63, tid, nthreads), or -1. */
 int asm_parse_reg(const char *s);
 
 /* ---- declarations, pass 1 (asm_decl.c) ---- */
@@ -94,6 +98,9 @@ char *asm_var_hint(Asm *a, const char *name);
 void asm_parse_decl(Asm *a, guint line, const Tok *dir, const char *rest, guint rest_col);
 void asm_parse_equ(Asm *a, guint line, const Tok *dir, const char *rest, guint rest_col);
 void asm_parse_param(Asm *a, guint line, const Tok *dir, const char *rest, guint rest_col);
+
+/* `.loc FILE LINE [COL]` or `.loc -` (pass 2; asm_decl.c). */
+void asm_parse_loc(Asm *a, guint line, const Tok *dir, const char *rest, guint rest_col);
 
 /* ---- instructions, pass 2 (asm_insn.c) ---- */
 /* One instruction: mnemonic `mn`, operands `rest` from column rest_col. */

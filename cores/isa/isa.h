@@ -1,8 +1,9 @@
 /* The tiny ISA: the shim every lock is written against, once, for the reference interpreter,
  * the timing model and the native backend alike.  docs/isa.md is the user's reference.
  *
- * Registers r0..r15 are 64-bit; `tid` (this thread's index) and `nthreads` read as registers and
- * cannot be written.  Memory is byte-addressed; programs declare shared and per-thread variables.
+ * Registers r0..r63 are 64-bit; `tid` (this thread's index) and `nthreads` read as registers and
+ * cannot be written.  r16..r63 exist for translated code (sim/cfront/: a compiler's registers,
+ * its flags, its temporaries); hand-written locks keep to r0..r11.  Memory is byte-addressed; programs declare shared and per-thread variables.
  * Memory operands: [sym], [sym+imm], [rN], [rN+imm], [sym+rN] (sym resolves to this thread's
  * copy of a per-thread variable; `la rd, sym, rT` gives thread rT's copy). */
 #ifndef QSIM_ISA_H
@@ -13,14 +14,18 @@
 #include <string.h>
 #include "sim/base/arch.h"
 
-#define ISA_NREGS 16
-#define ISA_REG_TID 16
-#define ISA_REG_NTHREADS 17
-#define ISA_NREG_SLOTS 18
+#define ISA_NREGS 64
+#define ISA_REG_TID 64
+#define ISA_REG_NTHREADS 65
+#define ISA_NREG_SLOTS 66
 #define ISA_NO_REG (-1)
 /* r12..r15 are the workload harness's (its loop counter lives there): lock code may read them
  * but never write them, and the assembler refuses a lock source that does (AsmSource.lock). */
 #define ISA_HARNESS_REG_FIRST 12
+#define ISA_HARNESS_REG_END 16     /* one past the last */
+/* A set of registers r0..r63, bit r for register r (liveness, the registers a search keeps). */
+typedef uint64_t IsaRegMask;
+static inline IsaRegMask isa_reg_bit(int r) { return r >= 0 && r < ISA_NREGS ? (IsaRegMask)1 << r : 0; }
 
 typedef enum {
     /* op            operands                      meaning */
@@ -60,6 +65,19 @@ typedef enum {
                    *                               rd := 0; else rd := 1 at once (EAGAIN) */
     OP_FUTEX_WAKE,/* futex_wake rd, [m], a         wake up to a sleepers on m, oldest first;
                    *                               rd := how many woke */
+    /* Added for translated compiler output (sim/cfront/); plain ALU ops like add. */
+    OP_SAR,       /* sar rd, a, b                  rd := a >> b (arithmetic; b >= 64: all sign) */
+    OP_SEXT,      /* sext rd, a, b                 rd := a sign-extended from its low b bits (1..64) */
+    OP_DIV,       /* div rd, a, b                  rd := a / b signed (b = 0: 0; MIN / -1: MIN) */
+    OP_DIVU,      /* divu rd, a, b                 rd := a / b unsigned (b = 0: 0) */
+    OP_REM,       /* rem rd, a, b                  rd := a - (a div b) * b signed (b = 0: a) */
+    OP_REMU,      /* remu rd, a, b                 rd := a - (a divu b) * b unsigned (b = 0: a) */
+    OP_SEQ,       /* seq rd, a, b                  rd := a == b ? 1 : 0 (and sne, slt, sge, sltu, */
+    OP_SNE,       /*                                  sgeu: the branches' conditions as values) */
+    OP_SLT,
+    OP_SGE,
+    OP_SLTU,
+    OP_SGEU,
     OP__COUNT
 } IsaOp;
 

@@ -14,6 +14,33 @@ uint64_t isa_alu(IsaOp op, uint64_t a, uint64_t b)
     case OP_SHL: return b >= 64 ? 0 : a << b;
     case OP_SHR: return b >= 64 ? 0 : a >> b;
     case OP_MUL: return a * b;
+    case OP_SAR: return (uint64_t)((int64_t)a >> (b >= 64 ? 63 : b));
+    case OP_SEXT:
+        if (b == 0 || b >= 64)
+            return a;
+        return (uint64_t)((int64_t)(a << (64 - b)) >> (64 - b));
+    /* Division by 0 and the one signed overflow give arm64's SDIV/UDIV results (x86 traps:
+     * the translator never lets them through unchecked). */
+    case OP_DIV:
+        if (b == 0)
+            return 0;
+        if ((int64_t)a == G_MININT64 && (int64_t)b == -1)
+            return a;
+        return (uint64_t)((int64_t)a / (int64_t)b);
+    case OP_DIVU: return b == 0 ? 0 : a / b;
+    case OP_REM:
+        if (b == 0)
+            return a;
+        if ((int64_t)b == -1)
+            return 0;
+        return (uint64_t)((int64_t)a % (int64_t)b);
+    case OP_REMU: return b == 0 ? a : a % b;
+    case OP_SEQ: return a == b;
+    case OP_SNE: return a != b;
+    case OP_SLT: return (int64_t)a < (int64_t)b;
+    case OP_SGE: return (int64_t)a >= (int64_t)b;
+    case OP_SLTU: return a < b;
+    case OP_SGEU: return a >= b;
     default: g_error("isa_alu: op %d is not an ALU op", op);
     }
 }

@@ -7,7 +7,7 @@
 #include "cores/isa/isa.h"
 #include "cores/isa/isa_fault.h"
 
-/* The value of a source operand given the register file (18 slots: r0..r15, tid, nthreads). */
+/* The value of a source operand given the register file (66 slots: r0..r63, tid, nthreads). */
 static inline uint64_t isa_src(const IsaSrc *s, const uint64_t *regs)
 {
     return s->reg == ISA_NO_REG ? (uint64_t)s->imm : regs[s->reg];

@@ -40,4 +40,17 @@ const IsaOpInfo isa_op_info[OP__COUNT] = {
      * only hashes its address, as the kernel does. */
     [OP_FUTEX_WAIT] = { "futex_wait", TRUE, FALSE, FALSE, FALSE, TRUE, TRUE, TRUE,   FALSE, "DMS",  FALSE, TRUE,  TRUE   },
     [OP_FUTEX_WAKE] = { "futex_wake", TRUE, FALSE, FALSE, FALSE, TRUE, TRUE, TRUE,   FALSE, "DMS",  FALSE, TRUE,  TRUE   },
+    /* For translated compiler output (sim/cfront/): ALU ops. */
+    [OP_SAR   ] = { "sar",   FALSE,  FALSE,  FALSE,  FALSE,  FALSE,  TRUE,   TRUE,   FALSE, "DSS",  TRUE,  FALSE, TRUE   },
+    [OP_SEXT  ] = { "sext",  FALSE,  FALSE,  FALSE,  FALSE,  FALSE,  TRUE,   TRUE,   FALSE, "DSS",  TRUE,  FALSE, TRUE   },
+    [OP_DIV   ] = { "div",   FALSE,  FALSE,  FALSE,  FALSE,  FALSE,  TRUE,   TRUE,   FALSE, "DSS",  TRUE,  FALSE, TRUE   },
+    [OP_DIVU  ] = { "divu",  FALSE,  FALSE,  FALSE,  FALSE,  FALSE,  TRUE,   TRUE,   FALSE, "DSS",  TRUE,  FALSE, TRUE   },
+    [OP_REM   ] = { "rem",   FALSE,  FALSE,  FALSE,  FALSE,  FALSE,  TRUE,   TRUE,   FALSE, "DSS",  TRUE,  FALSE, TRUE   },
+    [OP_REMU  ] = { "remu",  FALSE,  FALSE,  FALSE,  FALSE,  FALSE,  TRUE,   TRUE,   FALSE, "DSS",  TRUE,  FALSE, TRUE   },
+    [OP_SEQ   ] = { "seq",   FALSE,  FALSE,  FALSE,  FALSE,  FALSE,  TRUE,   TRUE,   FALSE, "DSS",  TRUE,  FALSE, TRUE   },
+    [OP_SNE   ] = { "sne",   FALSE,  FALSE,  FALSE,  FALSE,  FALSE,  TRUE,   TRUE,   FALSE, "DSS",  TRUE,  FALSE, TRUE   },
+    [OP_SLT   ] = { "slt",   FALSE,  FALSE,  FALSE,  FALSE,  FALSE,  TRUE,   TRUE,   FALSE, "DSS",  TRUE,  FALSE, TRUE   },
+    [OP_SGE   ] = { "sge",   FALSE,  FALSE,  FALSE,  FALSE,  FALSE,  TRUE,   TRUE,   FALSE, "DSS",  TRUE,  FALSE, TRUE   },
+    [OP_SLTU  ] = { "sltu",  FALSE,  FALSE,  FALSE,  FALSE,  FALSE,  TRUE,   TRUE,   FALSE, "DSS",  TRUE,  FALSE, TRUE   },
+    [OP_SGEU  ] = { "sgeu",  FALSE,  FALSE,  FALSE,  FALSE,  FALSE,  TRUE,   TRUE,   FALSE, "DSS",  TRUE,  FALSE, TRUE   },
 };

@@ -187,6 +187,8 @@ gboolean isa_thread_step(const IsaStepWorld *w, guint t)
         break;
     case OP_MOV: case OP_ADD: case OP_SUB: case OP_AND: case OP_OR: case OP_XOR: case OP_SHL:
     case OP_SHR: case OP_MUL:
+    case OP_SAR: case OP_SEXT: case OP_DIV: case OP_DIVU: case OP_REM: case OP_REMU: case OP_SEQ: case OP_SNE:
+    case OP_SLT: case OP_SGE: case OP_SLTU: case OP_SGEU:
         r[i->rd] = isa_alu(i->op, a, b);
         break;
     case OP_LA:

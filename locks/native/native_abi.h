@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 /* Bumped whenever QN_ABI_DECLS changes; a loaded program with another version is refused. */
-#define QN_ABI_VERSION 3
+#define QN_ABI_VERSION 4
 /* Depth of the explicit return-address stack of `call`/`ret` inside one entry call. */
 #define QN_RSTACK 64
 /* The name of the QnProgram a compiled unit exports. */
@@ -33,7 +33,7 @@
  * a loop-carried register dependence, about one core cycle on current x86-64 and arm64 cores. */
 #define QN_ABI_DECLS                                                                          \
     typedef struct QnThread {                                                                 \
-        uint64_t regs[16];                                                                    \
+        uint64_t regs[64];     /* ISA_NREGS */                                                \
         const uint64_t *mine;                                                                 \
         const uint64_t *addr;                                                                 \
         uint64_t tid, nthreads;                                                               \

@@ -55,12 +55,15 @@ static gboolean fail_at(Tr *tr, const IsaInsn *in, GError **error, const char *f
     return FALSE;
 }
 
-/* A register as a C expression: r0..r15 are locals, tid and nthreads constants. */
+/* A register as a C expression: r0..r63 are locals, tid and nthreads constants. */
 static const char *reg_name(int r)
 {
     static const char *const names[ISA_NREG_SLOTS] = {
         "r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "r13",
-        "r14", "r15", "TID", "NT",
+        "r14", "r15", "r16", "r17", "r18", "r19", "r20", "r21", "r22", "r23", "r24", "r25", "r26",
+        "r27", "r28", "r29", "r30", "r31", "r32", "r33", "r34", "r35", "r36", "r37", "r38", "r39",
+        "r40", "r41", "r42", "r43", "r44", "r45", "r46", "r47", "r48", "r49", "r50", "r51", "r52",
+        "r53", "r54", "r55", "r56", "r57", "r58", "r59", "r60", "r61", "r62", "r63", "TID", "NT",
     };
     g_assert(r >= 0 && r < ISA_NREG_SLOTS);
     return names[r];
@@ -173,14 +176,13 @@ static gboolean check_insn(Tr *tr, guint pc, GError **error)
 
 typedef struct {
     gboolean *label;        /* [pc]: some branch, call or return lands here */
-    guint32 reads, writes;  /* bit r: register r is read / written somewhere */
+    IsaRegMask reads, writes; /* bit r: register r is read / written somewhere */
     gboolean calls;
 } Analysis;
 
 static void note_read(Analysis *a, int r)
 {
-    if (r >= 0 && r < ISA_NREGS)
-        a->reads |= 1u << r;
+    a->reads |= isa_reg_bit(r);
 }
 
 static void analyse(const IsaProgram *p, Analysis *a)
@@ -199,8 +201,7 @@ static void analyse(const IsaProgram *p, Analysis *a)
         note_read(a, in->b.reg);
         note_read(a, in->rt);
         note_read(a, in->mem.base);
-        if (in->rd >= 0 && in->rd < ISA_NREGS)
-            a->writes |= 1u << in->rd;
+        a->writes |= isa_reg_bit(in->rd);
     }
 }
 
@@ -291,8 +292,31 @@ static void emit_alu(GString *o, const Em *e)
 {
     const IsaInsn *in = e->in;
     gboolean shift = in->op == OP_SHL || in->op == OP_SHR;
+    const char *d = dest(in), *a = e->a, *b = e->b;
     if (in->op == OP_MOV)
-        g_string_append_printf(o, "    %s = %s;\n", dest(in), e->a);
+        g_string_append_printf(o, "    %s = %s;\n", d, a);
+    /* The ops added for translated code, by isa_alu's definitions (C leaves their edge cases
+     * undefined: shifts by 64 or more, division by 0, INT64_MIN / -1). */
+    else if (in->op == OP_SAR)
+        g_string_append_printf(o, "    %s = (uint64_t)((int64_t)%s >> (%s >= 64 ? 63 : %s));\n", d, a, b, b);
+    else if (in->op == OP_SEXT)
+        g_string_append_printf(o, "    %s = %s == 0 || %s >= 64 ? %s : (uint64_t)((int64_t)(%s << (64 - %s)) >> (64 - %s));\n",
+                               d, b, b, a, a, b, b);
+    else if (in->op == OP_DIV)     /* by -1: the negation, wrapping (INT64_MIN stays) */
+        g_string_append_printf(o, "    %s = %s == 0 ? 0 : (int64_t)%s == -1 ? (uint64_t)0 - %s : (uint64_t)((int64_t)%s / (int64_t)%s);\n",
+                               d, b, b, a, a, b);
+    else if (in->op == OP_REM)
+        g_string_append_printf(o, "    %s = %s == 0 ? %s : (int64_t)%s == -1 ? 0 : (uint64_t)((int64_t)%s %% (int64_t)%s);\n",
+                               d, b, a, b, a, b);
+    else if (in->op == OP_DIVU || in->op == OP_REMU)
+        g_string_append_printf(o, "    %s = %s == 0 ? %s : %s %s %s;\n", d, b, in->op == OP_DIVU ? "0" : a, a,
+                               in->op == OP_DIVU ? "/" : "%", b);
+    else if (in->op >= OP_SEQ && in->op <= OP_SGEU) {
+        static const IsaCond conds[] = { COND_EQ, COND_NE, COND_LT, COND_GE, COND_LTU, COND_GEU };
+        IsaCond c = conds[in->op - OP_SEQ];
+        const char *cast = c == COND_LT || c == COND_GE ? "(int64_t)" : "";
+        g_string_append_printf(o, "    %s = (uint64_t)(%s%s %s %s%s);\n", d, cast, a, cond_text(c), cast, b);
+    }
     /* The ISA defines shifts by 64 or more as 0 (isa_alu); C leaves them undefined. */
     else if (shift && in->b.reg == ISA_NO_REG && (uint64_t)in->b.imm >= 64)
         g_string_append_printf(o, "    %s = 0;\n", dest(in));
@@ -412,6 +436,8 @@ static void emit_insn(Tr *tr, guint pc, gboolean *uses_done)
         break;
     case OP_MOV: case OP_ADD: case OP_SUB: case OP_AND: case OP_OR: case OP_XOR: case OP_MUL:
     case OP_SHL: case OP_SHR:
+    case OP_SAR: case OP_SEXT: case OP_DIV: case OP_DIVU: case OP_REM: case OP_REMU: case OP_SEQ: case OP_SNE:
+    case OP_SLT: case OP_SGE: case OP_SLTU: case OP_SGEU:
         emit_alu(o, &e);
         break;
     case OP_LA:
@@ -494,9 +520,9 @@ static void emit_entry_fn(Tr *tr, const Analysis *an, const IsaEntry *e)
     g_string_append(o, "    const uint64_t *const M = t->mine;\n"
                        "    const uint64_t TID = t->tid, NT = t->nthreads;\n"
                        "    uint64_t qn_discard, qa;\n");
-    guint32 regs = an->reads | an->writes;
+    IsaRegMask regs = an->reads | an->writes;
     for (int r = 0; r < ISA_NREGS; r++)
-        if (regs & (1u << r))
+        if (regs & isa_reg_bit(r))
             g_string_append_printf(o, "    uint64_t r%d = t->regs[%d];\n", r, r);
     if (an->calls)
         g_string_append_printf(o, "    void *rs[%d];\n    unsigned sp = 0;\n", QN_RSTACK);
@@ -513,7 +539,7 @@ static void emit_entry_fn(Tr *tr, const Analysis *an, const IsaEntry *e)
     if (uses_done)
         g_string_append(o, "done:\n");
     for (int r = 0; r < ISA_NREGS; r++)
-        if (an->writes & (1u << r))
+        if (an->writes & isa_reg_bit(r))
             g_string_append_printf(o, "    t->regs[%d] = r%d;\n", r, r);
     g_string_append(o, "    return;\n}\n\n");
 }

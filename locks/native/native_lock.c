@@ -60,7 +60,9 @@ NativeLock *native_lock_from_file(const char *path, GError **error)
 {
     g_autofree char *text = NULL;
     GError *local = NULL;
-    if (!input_file_read(path, INPUT_LOCK, &text, NULL, &local)) {
+    Arch host = ARCH_X86;
+    /* A C lock is translated for the host (an unknown host: the error says which). */
+    if (!native_host_arch(&host, &local) || !lock_read(path, host, &text, &local)) {
         g_set_error_literal(error, NATIVE_ERROR, NATIVE_ERROR_USAGE, local->message);
         g_error_free(local);
         return NULL;

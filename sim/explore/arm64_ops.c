@@ -643,6 +643,8 @@ void arm_exec_local(const ExploreWorld *w, ExploreState *s, guint t, ExploreNote
         switch (i->op) {
         case OP_MOV: case OP_ADD: case OP_SUB: case OP_AND: case OP_OR: case OP_XOR: case OP_SHL:
         case OP_SHR: case OP_MUL:
+        case OP_SAR: case OP_SEXT: case OP_DIV: case OP_DIVU: case OP_REM: case OP_REMU: case OP_SEQ: case OP_SNE:
+        case OP_SLT: case OP_SGE: case OP_SLTU: case OP_SGEU:
             if (i->op == OP_AND && (i->mm & ISA_MM_SELECT)) {
                 /* Half of a CSEL: a, selected when the mask b (from the condition) is not 0:
                  * the selected operand is a real dependency, the condition a picked one. */

@@ -54,7 +54,7 @@ static void drop(const ExploreWorld *w, ArmState *a, guint ts)
         a->coh[k] = shift(a->coh[k], ts);
     for (guint t = 0; t < w->nthreads; t++) {
         ArmThread *th = &a->th[t];
-        for (guint r = 0; r < ISA_NREG_SLOTS; r++) {
+        for (guint r = 0; r < w->nregs; r++) {
             th->reg[r] = shift(th->reg[r], ts);
             th->pick[r] = shift(th->pick[r], ts);
         }
@@ -190,7 +190,7 @@ static void lower_views(const ExploreWorld *w, ArmState *a, guint t)
         low[j] = missable ? (ArmView)j : low[j - 1];
     }
     ArmThread *th = &a->th[t];
-    for (guint r = 0; r < ISA_NREG_SLOTS; r++) {
+    for (guint r = 0; r < w->nregs; r++) {
         th->reg[r] = low[MIN(th->reg[r], a->n)];
         th->pick[r] = low[MIN(th->pick[r], a->n)];
     }
@@ -242,8 +242,8 @@ static void arm_canonicalize(const ExploreWorld *w, ExploreState *s)
         const ExploreThread *th = &s->th[t];
         if (th->state == THREAD_FAULT || th->pc < 0 || (guint)th->pc >= n)
             continue;
-        for (guint r = 0; r < ISA_NREGS; r++)
-            if (!(w->live[th->pc] & (1u << r)))
+        for (guint r = 0; r < w->nregs; r++)
+            if (!(w->live[th->pc] & isa_reg_bit((int)r)))
                 a->th[t].reg[r] = a->th[t].pick[r] = 0;
         if (th->state == THREAD_HALTED) {
             /* It reads and writes no more: only its registers' values can matter. */
@@ -279,12 +279,12 @@ static void encode_thread(const ExploreWorld *w, const ArmState *a, guint t, GBy
         put_byte(out, th->xcl_view);
     }
     for (const ArmView *views = th->reg;; views = th->pick) {
-        uint32_t mask = 0;
-        for (guint r = 0; r < ISA_NREG_SLOTS; r++)
+        IsaRegMask mask = 0;
+        for (guint r = 0; r < w->nregs; r++)
             if (views[r])
-                mask |= 1u << r;
+                mask |= isa_reg_bit((int)r);
         put_varint(out, mask);
-        for (guint r = 0; r < ISA_NREG_SLOTS; r++)
+        for (guint r = 0; r < w->nregs; r++)
             if (views[r])
                 put_byte(out, views[r]);
         if (views == th->pick)
@@ -352,9 +352,9 @@ static void decode_thread(const ExploreWorld *w, ArmState *a, guint t, const gui
         th->xcl_view = *(*at)++;
     }
     for (ArmView *views = th->reg;; views = th->pick) {
-        uint32_t mask = (uint32_t)get_varint(at);
-        for (guint r = 0; r < ISA_NREG_SLOTS; r++)
-            if (mask & (1u << r))
+        IsaRegMask mask = get_varint(at);
+        for (guint r = 0; r < w->nregs; r++)
+            if (mask & isa_reg_bit((int)r))
                 views[r] = *(*at)++;
         if (views == th->pick)
             break;

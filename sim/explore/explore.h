@@ -54,7 +54,7 @@ typedef struct {
      * (newly allocated).  NULL: none. */
     char *(*end_check)(const ExploreWorld *w, const ExploreState *s, void *ctx);
     void *ctx;
-    uint32_t keep_regs;        /* registers kept live everywhere (litmus: the ones a test's final state reads) */
+    IsaRegMask keep_regs;        /* registers kept live everywhere (litmus: the ones a test's final state reads) */
     /* Called on the world before the search, to set initial memory beyond the program's own
      * (a litmus test's pointer locations): NULL for none.  Gets ctx. */
     void (*prepare)(ExploreWorld *w, void *ctx);

@@ -1,12 +1,12 @@
 /* Register liveness (see explore_live.h). */
 #include "sim/explore/explore_live.h"
 
-static uint32_t reg_bit(int r) { return r >= 0 && r < ISA_NREGS ? 1u << r : 0; }
+static IsaRegMask reg_bit(int r) { return isa_reg_bit(r); }
 
 /* The registers op `i` reads. */
-static uint32_t uses(const IsaInsn *i)
+static IsaRegMask uses(const IsaInsn *i)
 {
-    uint32_t u = 0;
+    IsaRegMask u = 0;
     const char *sig = isa_op_info[i->op].operands;
     gboolean first_src = TRUE;
     for (const char *k = sig; *k; k++) {
@@ -23,16 +23,16 @@ static uint32_t uses(const IsaInsn *i)
 }
 
 /* The registers op `i` writes (always, whatever it does). */
-static uint32_t defs(const IsaInsn *i)
+static IsaRegMask defs(const IsaInsn *i)
 {
     return strchr(isa_op_info[i->op].operands, 'D') ? reg_bit(i->rd) : 0;
 }
 
-static uint32_t live_out(const IsaProgram *p, const uint32_t *live, guint pc, uint32_t returns)
+static IsaRegMask live_out(const IsaProgram *p, const IsaRegMask *live, guint pc, IsaRegMask returns)
 {
     const IsaInsn *i = &g_array_index(p->insns, IsaInsn, pc);
     guint n = p->insns->len;
-    uint32_t out = 0;
+    IsaRegMask out = 0;
     if (isa_op_falls_through(i->op) && pc + 1 < n)
         out |= live[pc + 1];
     if (isa_op_has_label(i->op) && i->target >= 0 && (guint)i->target < n)
@@ -42,21 +42,21 @@ static uint32_t live_out(const IsaProgram *p, const uint32_t *live, guint pc, ui
     return out;
 }
 
-uint32_t *explore_live_regs(const IsaProgram *p)
+IsaRegMask *explore_live_regs(const IsaProgram *p)
 {
     guint n = p->insns->len;
-    uint32_t *live = g_new0(uint32_t, n + 1);
+    IsaRegMask *live = g_new0(IsaRegMask, n + 1);
     gboolean changed = TRUE;
     while (changed) {
         changed = FALSE;
         /* What a `ret` may return to: the op after every call. */
-        uint32_t returns = 0;
+        IsaRegMask returns = 0;
         for (guint pc = 0; pc + 1 < n; pc++)
             if (g_array_index(p->insns, IsaInsn, pc).op == OP_CALL)
                 returns |= live[pc + 1];
         for (guint k = n; k-- > 0;) {
             const IsaInsn *i = &g_array_index(p->insns, IsaInsn, k);
-            uint32_t in = uses(i) | (live_out(p, live, k, returns) & ~defs(i));
+            IsaRegMask in = uses(i) | (live_out(p, live, k, returns) & ~defs(i));
             if (in != live[k]) {
                 live[k] = in;
                 changed = TRUE;
@@ -64,4 +64,17 @@ uint32_t *explore_live_regs(const IsaProgram *p)
         }
     }
     return live;
+}
+
+guint explore_regs_used(const IsaProgram *p)
+{
+    int top = -1;
+    for (guint pc = 0; pc < p->insns->len; pc++) {
+        const IsaInsn *i = &g_array_index(p->insns, IsaInsn, pc);
+        int regs[] = { i->rd, i->rt, i->a.reg, i->b.reg, i->mem.base };
+        for (guint k = 0; k < G_N_ELEMENTS(regs); k++)
+            if (regs[k] < ISA_NREGS && regs[k] > top)
+                top = regs[k];
+    }
+    return (guint)(top + 1);
 }

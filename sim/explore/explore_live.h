@@ -13,8 +13,11 @@
 #include <glib.h>
 #include "cores/isa/isa.h"
 
-/* live[pc] (newly allocated, one mask per op): bit r set when register r (0..15) may be read
+/* live[pc] (newly allocated, one mask per op): bit r set when register r (0..63) may be read
  * before it is written, on some path from pc on. */
-uint32_t *explore_live_regs(const IsaProgram *p);
+IsaRegMask *explore_live_regs(const IsaProgram *p);
+/* One more than the highest register r0..r63 the program names anywhere (0: none): the
+ * registers above it stay 0 for good, so a state's bytes need not look at them. */
+guint explore_regs_used(const IsaProgram *p);
 
 #endif

@@ -34,6 +34,7 @@ ExploreWorld *explore_world_new(const IsaProgram *p, guint nthreads, uint32_t li
     w->init = g_malloc0(w->layout->size ? w->layout->size : 8);
     isa_layout_init_memory(w->layout, p, poke, w);
     w->live = explore_live_regs(p);
+    w->nregs = explore_regs_used(p);
     w->entry = pc;
     w->reads = explore_reads_new(p, w->layout, pc);
     w->sb_size = MIN(MAX(sb_size, 1u), (guint)EXPLORE_SB_MAX);
@@ -120,9 +121,9 @@ void explore_state_canonicalize(const ExploreWorld *w, ExploreState *s)
         ExploreThread *th = &s->th[t];
         if (th->state == THREAD_FAULT || th->pc < 0 || (guint)th->pc >= n)
             continue;
-        uint32_t live = w->live[th->pc];
-        for (guint r = 0; r < ISA_NREGS; r++)
-            if (!(live & (1u << r)))
+        IsaRegMask live = w->live[th->pc];
+        for (guint r = 0; r < w->nregs; r++)
+            if (!(live & isa_reg_bit((int)r)))
                 th->regs[r] = 0;
     }
     if (w->ext)
@@ -176,12 +177,12 @@ static void encode_thread(const ExploreWorld *w, const ExploreThread *th, GByteA
     uint64_t base = w->layout->base;
     put_byte(out, (guint8)(th->state | th->monitor << 3 | th->event << 4 | th->has_ldx_line << 5));
     explore_put_varint(out, (uint64_t)(th->pc + 1));
-    uint32_t mask = 0;
-    for (guint r = 0; r < ISA_NREGS; r++)
+    IsaRegMask mask = 0;
+    for (guint r = 0; r < w->nregs; r++)
         if (th->regs[r])
-            mask |= 1u << r;
+            mask |= isa_reg_bit((int)r);
     explore_put_varint(out, mask);
-    for (guint r = 0; r < ISA_NREGS; r++)
+    for (guint r = 0; r < w->nregs; r++)
         if (th->regs[r])
             explore_put_varint(out, th->regs[r]);
     explore_put_varint(out, th->depth);
@@ -237,9 +238,9 @@ static void decode_thread(const ExploreWorld *w, ExploreThread *th, guint t, con
     th->event = (b >> 4) & 1;
     th->has_ldx_line = (b >> 5) & 1;
     th->pc = (int32_t)explore_get_varint(at) - 1;
-    uint32_t mask = (uint32_t)explore_get_varint(at);
-    for (guint r = 0; r < ISA_NREGS; r++)
-        if (mask & (1u << r))
+    IsaRegMask mask = explore_get_varint(at);
+    for (guint r = 0; r < w->nregs; r++)
+        if (mask & isa_reg_bit((int)r))
             th->regs[r] = explore_get_varint(at);
     th->depth = (guint)explore_get_varint(at);
     for (guint d = 0; d < th->depth; d++)

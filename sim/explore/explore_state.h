@@ -14,7 +14,7 @@
  *   per thread:  byte   run state (InterpThreadState) | monitor armed << 3 | event << 4
  *                       | has an ldx line << 5
  *                varint pc + 1
- *                varint mask of the nonzero registers r0..r15, then each as a varint
+ *                varint mask of the nonzero registers r0..r63, then each as a varint
  *                varint call depth, then each return pc as a varint
  *                varint ldx line (only with an ldx line)
  *                varint marks 0..3 (how often `mark N` ran; 0: any N but 1..3)
@@ -75,7 +75,8 @@ typedef struct {
     guint nthreads;
     uint32_t line_size;
     guint8 *init;              /* the initial memory image */
-    uint32_t *live;            /* live[pc]: registers r0..r15 live on entry to pc */
+    IsaRegMask *live;          /* live[pc]: registers r0..r63 live on entry to pc */
+    guint nregs;               /* registers r0..r(nregs-1) may be nonzero (explore_regs_used) */
     ExploreReads *reads;       /* the bytes each thread may still read, per pc */
     int32_t entry;             /* main's pc */
     guint sb_size;             /* store-buffer depth (models with buffers) */

@@ -414,6 +414,8 @@ static gboolean run(const PathCtx *c, PathState *s)
         switch (in->op) {
         case OP_MOV: case OP_ADD: case OP_SUB: case OP_AND: case OP_OR:
         case OP_XOR: case OP_SHL: case OP_SHR: case OP_MUL:
+        case OP_SAR: case OP_SEXT: case OP_DIV: case OP_DIVU: case OP_REM: case OP_REMU: case OP_SEQ: case OP_SNE:
+        case OP_SLT: case OP_SGE: case OP_SLTU: case OP_SGEU:
             exec_alu(s, in);
             break;
         case OP_LA: {

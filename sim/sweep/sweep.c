@@ -114,7 +114,7 @@ char *sweep_find_file(const char *name, GError **error)
 
 static gboolean names_a_file(const char *value)
 {
-    return strchr(value, '/') || g_str_has_suffix(value, ".qs");
+    return strchr(value, '/') || g_str_has_suffix(value, ".qs") || g_str_has_suffix(value, ".c");
 }
 
 gboolean sweep_find_lock(const char *value, const char *base, char **file, GError **error)
@@ -667,16 +667,17 @@ static gboolean check_lock_files(SweepLoader *L, Sweep *s, GError **error)
         if (!file)
             continue;
         const char *where = g_hash_table_lookup(L->lock_where, locks->values->pdata[i]);
-        g_autofree char *text = NULL;
         g_autoptr(GError) local = NULL;
-        if (!input_file_read(file, INPUT_LOCK, &text, NULL, &local)) {
-            g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT, "%slocks: %s", where, local->message);
-            return FALSE;
-        }
         for (guint a = 0; a < ARCH__N; a++)
             for (guint k = 0; k < ARCH_ATOMICS__N; k++) {
                 if (!used[a][k])
                     continue;
+                /* Read for each arch: a lock in C is translated for it (sim/workload/lock_find.h). */
+                g_autofree char *text = NULL;
+                if (!lock_read(file, (Arch)a, &text, &local)) {
+                    g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT, "%slocks: %s", where, local->message);
+                    return FALSE;
+                }
                 ArchTarget t = { (Arch)a, (ArchAtomics)k, 0 };
                 g_autoptr(IsaProgram) prog = harness_assemble(file, text, &h, t, NULL, &local);
                 if (!prog) {

@@ -4,6 +4,7 @@
 #include "sim/base/config.h"
 #include "sim/base/echo.h"
 #include "sim/base/input_file.h"
+#include "sim/cfront/cfront.h"
 
 #define LOCK_EXT ".qs"
 
@@ -34,7 +35,23 @@ char *source_find(const char *name, const char *kind, const char *subdir, const 
 
 char *lock_find(const char *name, GError **error)
 {
+    /* A C lock is always a file of the user's (the lock folders hold ISA sources). */
+    if (cfront_is_c_path(name) && !strchr(name, '/') && g_file_test(name, G_FILE_TEST_EXISTS)) {
+        if (!input_file_check(name, INPUT_LOCK, error))
+            return NULL;
+        return g_strdup(name);
+    }
     return source_find(name, "lock", "locks", "$QSIM_LOCK_PATH", error);
+}
+
+gboolean lock_read(const char *path, Arch arch, char **text, GError **error)
+{
+    if (!cfront_is_c_path(path))
+        return input_file_read(path, INPUT_LOCK, text, NULL, error);
+    if (!input_file_check(path, INPUT_LOCK, error))
+        return FALSE;
+    *text = cfront_translate_file(path, arch, error);
+    return *text != NULL;
 }
 
 GPtrArray *lock_names(void)

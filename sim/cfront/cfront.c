@@ -1,0 +1,217 @@
+/* The C front end's glue (see cfront.h): the lockhammer contract, the entry points the harness
+ * calls, the per-thread stack, the C file's data as ISA variables, and the choice of translator
+ * by target. */
+#include <string.h>
+#include <ctype.h>
+#include "sim/cfront/cfront_priv.h"
+#include "sim/cfront/cfront_compile.h"
+
+G_DEFINE_QUARK(qsim-cfront-error-quark, cfront_error)
+
+/* The per-thread stack the glue gives each thread: the ISA's largest variable. */
+#define CF_STACK_BYTES 4096
+/* Where positions of the ops the translation adds (no C line of their own) point. */
+#define CF_GLUE_FILE "<c glue>"
+
+gboolean cfront_is_c_path(const char *path)
+{
+    return path && g_str_has_suffix(path, ".c");
+}
+
+char *cfront_isa_name(const char *name)
+{
+    GString *g = g_string_new(NULL);
+    const char *p = name;
+    if (g_str_has_prefix(name, ".L")) {
+        g_string_append(g, "cl_");
+        p += 2;
+    } else {
+        g_string_append(g, "c_");
+    }
+    for (; *p; p++) {
+        if (isalnum((unsigned char)*p) || *p == '_')
+            g_string_append_c(g, *p);
+        else if (*p == '.')
+            g_string_append(g, "__");
+        else
+            g_string_append_printf(g, "_%02x", (guint8)*p);
+    }
+    return g_string_free(g, FALSE);
+}
+
+static const CfTarget *target_for(Arch arch, const char *path, GError **error)
+{
+    if (arch == ARCH_X86)
+        return &cfront_x86;
+    g_set_error(error, CFRONT_ERROR, CFRONT_ERROR_ARCH,
+                "%s: not yet: the C front end translates x86-64 only (AArch64 comes next); run the C lock for x86 "
+                "(--arch x86, or an x86 config)", path);
+    return NULL;
+}
+
+/* ---- data ---- */
+
+static guint natural_align(guint64 size)
+{
+    guint a = 1;
+    while (a * 2 <= size && a < 8)
+        a *= 2;
+    return a;
+}
+
+static gboolean emit_data(GString *out, const GasProgram *g, const char *c_path, GError **error)
+{
+    for (guint i = 0; i < g->data->len; i++) {
+        const GasData *d = g->data->pdata[i];
+        if (d->reloc) {
+            g_set_error(error, CFRONT_ERROR, CFRONT_ERROR_UNSUPPORTED,
+                        "%s: `%s` is initialised with the address of `%s`: pointers in initialised data are not "
+                        "supported", c_path, d->name, d->reloc);
+            return FALSE;
+        }
+        if (d->size > CF_STACK_BYTES) {
+            g_set_error(error, CFRONT_ERROR, CFRONT_ERROR_UNSUPPORTED,
+                        "%s: `%s` is %" G_GUINT64_FORMAT " bytes: a variable holds at most %d", c_path, d->name,
+                        d->size, CF_STACK_BYTES);
+            return FALSE;
+        }
+        for (guint k = 8; k < d->bytes->len; k++)
+            if (d->bytes->data[k]) {
+                g_set_error(error, CFRONT_ERROR, CFRONT_ERROR_UNSUPPORTED,
+                            "%s: `%s` is initialised beyond its first 8 bytes: not supported (the ISA gives a "
+                            "variable one initial word)", c_path, d->name);
+                return FALSE;
+            }
+        guint64 init = 0;
+        for (guint k = 0; k < MIN(8u, d->bytes->len); k++)
+            init |= (guint64)d->bytes->data[k] << (8 * k);
+        guint64 size = MAX(d->size, 1);
+        g_autofree char *name = cfront_isa_name(d->name);
+        g_string_append_printf(out, "%s %s %" G_GUINT64_FORMAT " align %u", d->tls ? ".thread" : ".shared", name, size,
+                               MAX(d->align, natural_align(size)));
+        if (init)
+            g_string_append_printf(out, " init %" G_GINT64_FORMAT, (gint64)init);
+        g_string_append_c(out, '\n');
+    }
+    return TRUE;
+}
+
+/* ---- the glue ---- */
+
+static guint lines_in(const GString *s)
+{
+    guint n = 0;
+    for (gsize i = 0; i < s->len; i++)
+        n += s->str[i] == '\n';
+    return n;
+}
+
+/* One op of the glue, its position the line it is on in the translated text. */
+static void glue(GString *out, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+static void glue(GString *out, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    g_string_append_printf(out, ".loc \"" CF_GLUE_FILE "\" %u\n    ", lines_in(out) + 2);
+    g_string_append_vprintf(out, fmt, ap);
+    g_string_append_c(out, '\n');
+    va_end(ap);
+}
+
+static void glue_call(GString *out, const CfTarget *t, const char *fn)
+{
+    g_autofree char *name = cfront_isa_name(fn);
+    if (t->call_push)
+        glue(out, "sub r%d, r%d, %u", t->sp, t->sp, t->call_push);
+    glue(out, "call %s", name);
+    if (t->call_push)
+        glue(out, "add r%d, r%d, %u", t->sp, t->sp, t->call_push);
+}
+
+/* Entry point `entry` (what the harness calls): a fresh stack, the thread's one-time init, then
+ * fn(&lock_word, tid). */
+static void glue_entry(GString *out, const CfTarget *t, const char *entry, const char *fn, gboolean init)
+{
+    g_string_append_printf(out, "%s:\n", entry);
+    glue(out, "la r%d, cf_stack", t->sp);
+    glue(out, "add r%d, r%d, %d", t->sp, t->sp, CF_STACK_BYTES);
+    if (init) {
+        glue(out, "ld64 r40, [cf_ready]");
+        glue(out, "bne r40, 0, cf_ready_%s", entry);
+        glue(out, "st64 [cf_ready], 1");
+        glue(out, "mov r%d, tid", t->arg0);
+        glue_call(out, t, "thread_local_init");
+        g_string_append_printf(out, "cf_ready_%s:\n", entry);
+    }
+    glue(out, "la r%d, lock_word", t->arg0);
+    glue(out, "mov r%d, tid", t->arg1);
+    glue_call(out, t, fn);
+    glue(out, "ret");
+}
+
+static gboolean defines(const GasProgram *g, const char *fn)
+{
+    if (!g_hash_table_contains(g->functions, fn))
+        return FALSE;
+    for (guint i = 0; i < g->stmts->len; i++) {
+        const GasStmt *s = g->stmts->pdata[i];
+        if (s->label && !strcmp(s->label, fn))
+            return TRUE;
+    }
+    return FALSE;
+}
+
+char *cfront_translate_asm(const char *asm_text, const char *s_name, const char *c_path, Arch arch, GError **error)
+{
+    const CfTarget *t = target_for(arch, c_path, error);
+    if (!t)
+        return NULL;
+    g_autoptr(GError) gas_err = NULL;
+    g_autoptr(GasProgram) g = gas_read(asm_text, t->comment, &gas_err);
+    if (!g) {
+        g_set_error(error, CFRONT_ERROR, CFRONT_ERROR_UNSUPPORTED, "%s: %s, %s", c_path, s_name, gas_err->message);
+        return NULL;
+    }
+    static const char *const required[] = { "lock_acquire", "lock_release" };
+    for (guint i = 0; i < G_N_ELEMENTS(required); i++)
+        if (!defines(g, required[i])) {
+            g_set_error(error, CFRONT_ERROR, CFRONT_ERROR_CONTRACT,
+                        "%s: no function `%s`: a lock in C defines void lock_acquire(uint64_t *lock, unsigned long "
+                        "threadnum) and void lock_release(uint64_t *lock, unsigned long threadnum), not static "
+                        "(docs/c-locks.md)", c_path, required[i]);
+            return NULL;
+        }
+    gboolean init = defines(g, "thread_local_init");
+    GString *out = g_string_new(NULL);
+    g_string_append_printf(out, "# %s, translated from C by qsim's C front end (%s); docs/c-locks.md\n", c_path,
+                           t->name);
+    g_string_append(out, ".shared lock_word 8 own_line\n");
+    g_string_append_printf(out, ".thread cf_stack %d align 16\n", CF_STACK_BYTES);
+    if (init)
+        g_string_append(out, ".thread cf_ready 8\n");
+    if (!emit_data(out, g, c_path, error)) {
+        g_string_free(out, TRUE);
+        return NULL;
+    }
+    g_string_append(out, "\n.entry lock\n.entry unlock\n\n");
+    glue_entry(out, t, "lock", "lock_acquire", init);
+    glue_entry(out, t, "unlock", "lock_release", init);
+    g_string_append(out, "\n");
+    if (!t->translate(g, s_name, out, error)) {
+        g_string_free(out, TRUE);
+        return NULL;
+    }
+    return g_string_free(out, FALSE);
+}
+
+char *cfront_translate_file(const char *path, Arch arch, GError **error)
+{
+    const CfTarget *t = target_for(arch, path, error);
+    if (!t)
+        return NULL;
+    g_autofree char *s = cfront_compile(path, t->flags, error);
+    if (!s)
+        return NULL;
+    g_autofree char *s_name = g_strdup_printf("`gcc -S %s`", path);
+    return cfront_translate_asm(s, s_name, path, arch, error);
+}

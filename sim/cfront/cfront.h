@@ -1,0 +1,42 @@
+/* The C front end: a lock written in C, compiled by GCC, translated into ISA text that runs
+ * everywhere an ISA lock runs (the model, verify, the native backend), each op carrying its C
+ * line.  docs/c-locks.md is the user's reference.
+ *
+ *   cfront_compile.c   the compiler driver and its cache (C -> GNU assembler text)
+ *   gas_read.c         the reader of that text (statements, data, C positions)
+ *   x86_translate.c    x86-64 instructions -> ISA ops, one table row per mnemonic form
+ *   cfront.c           the glue: the lockhammer contract (lock_acquire/lock_release), the entry
+ *                      points the harness calls, the stack, the data
+ *
+ * The contract follows ARM's lockhammer: the file defines
+ *     void lock_acquire(uint64_t *lock, unsigned long threadnum);
+ *     void lock_release(uint64_t *lock, unsigned long threadnum);
+ * and optionally void thread_local_init(unsigned long threadnum), called once per thread before
+ * its first acquire.  `lock` points at the harness's lock word; threadnum is the thread's index. */
+#ifndef QSIM_CFRONT_H
+#define QSIM_CFRONT_H
+
+#include <glib.h>
+#include "sim/base/arch.h"
+
+#define CFRONT_ERROR (cfront_error_quark())
+GQuark cfront_error_quark(void);
+typedef enum {
+    CFRONT_ERROR_COMPILER,     /* no compiler to run */
+    CFRONT_ERROR_COMPILE,      /* the compiler refused the file (its messages follow) */
+    CFRONT_ERROR_UNSUPPORTED,  /* an instruction or datum the translation does not know */
+    CFRONT_ERROR_CONTRACT,     /* lock_acquire or lock_release is missing */
+    CFRONT_ERROR_ARCH,         /* a target without a translator yet */
+} CfrontError;
+
+/* Whether `path` names a C source (it ends in ".c"). */
+gboolean cfront_is_c_path(const char *path);
+
+/* The ISA text of the lock in C file `path`, for `arch`. */
+char *cfront_translate_file(const char *path, Arch arch, GError **error);
+
+/* The same from assembly text already made (`s_name` names it in messages, `c_path` is the C
+ * file): the part after the compiler, for tests. */
+char *cfront_translate_asm(const char *asm_text, const char *s_name, const char *c_path, Arch arch, GError **error);
+
+#endif

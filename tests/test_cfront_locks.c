@@ -1,0 +1,241 @@
+/* Locks in C through the command line (docs/c-locks.md): the examples verify under tso and run
+ * on the model; a lock that is not atomic fails verify with a counterexample quoting its C
+ * lines; the refusals exit 2 with a message naming what and where (a C error as the compiler
+ * wrote it, an instruction with its C and assembly lines, a missing lock_acquire, an arm64
+ * target); `qsim asm` lists each op at its C line; a .qs lock's commands are untouched. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+#include <glib/gstdio.h>
+#include "run_qsim.h"
+#include "skip.h"
+
+static gboolean have_gcc(const char *test)
+{
+    g_autofree char *gcc = g_find_program_in_path("gcc");
+    if (!gcc)
+        qsim_test_skip(test, "no gcc in PATH: a C lock is compiled with GCC");
+    return gcc != NULL;
+}
+
+static int qsim(const char *line, char **out, char **err)
+{
+    return run_qsim_line(line, out, err);
+}
+
+START_TEST(test_examples_verify)
+{
+    if (!have_gcc("cfront_locks/test_examples_verify"))
+        return;
+    static const char *const locks[] = { "tas", "ticket", "qspin", "qspin-cmpxchg" };
+    for (guint i = 0; i < G_N_ELEMENTS(locks); i++) {
+        g_autofree char *line = g_strdup_printf("verify --lock examples/c-locks/%s.c", locks[i]);
+        g_autofree char *out = NULL, *err = NULL;
+        int rc = qsim(line, &out, &err);
+        ck_assert_msg(rc == 0, "%s: rc %d\n%s%s", line, rc, out, err);
+        g_autofree char *want = g_strdup_printf("examples/c-locks/%s.c: verified under tso on x86", locks[i]);
+        ck_assert_msg(strstr(out, want), "%s", out);
+        g_autofree char *sc = g_strdup_printf("verify --lock examples/c-locks/%s.c --model sc --threads 3 --iterations 1",
+                                              locks[i]);
+        g_autofree char *out2 = NULL;
+        ck_assert_int_eq(qsim(sc, &out2, NULL), 0);
+    }
+}
+END_TEST
+
+START_TEST(test_examples_run)
+{
+    if (!have_gcc("cfront_locks/test_examples_run"))
+        return;
+    static const char *const locks[] = { "tas", "ticket", "qspin", "qspin-cmpxchg" };
+    for (guint i = 0; i < G_N_ELEMENTS(locks); i++) {
+        g_autofree char *line = g_strdup_printf("run --lock examples/c-locks/%s.c --threads 3 --iterations 50 "
+                                                "--no-host-time --profile", locks[i]);
+        g_autofree char *out = NULL, *err = NULL;
+        int rc = qsim(line, &out, &err);
+        ck_assert_msg(rc == 0, "%s: rc %d\n%s%s", line, rc, out, err);
+        /* The profile is by C line. */
+        g_autofree char *at = g_strdup_printf("examples/c-locks/%s.c:", locks[i]);
+        ck_assert_msg(strstr(out, at), "%s", out);
+    }
+}
+END_TEST
+
+START_TEST(test_broken_lock_fails_at_its_c_lines)
+{
+    if (!have_gcc("cfront_locks/test_broken_lock_fails_at_its_c_lines"))
+        return;
+    g_autofree char *out = NULL, *err = NULL;
+    int rc = qsim("verify --lock tests/c-locks/tas-not-atomic.c", &out, &err);
+    ck_assert_msg(rc == 1, "rc %d\n%s%s", rc, out, err);
+    ck_assert_msg(strstr(out, "FAILED under tso on x86") && strstr(out, "mutual exclusion failed"), "%s", out);
+    /* The test (line 9) and the set (line 11), in a shortest counterexample. */
+    ck_assert_msg(strstr(out, "tests/c-locks/tas-not-atomic.c:9   ld r40, [r23]"), "%s", out);
+    ck_assert_msg(strstr(out, "tests/c-locks/tas-not-atomic.c:11  st [r23], 1"), "%s", out);
+}
+END_TEST
+
+/* Writes `text` as NAME in a new temporary folder; the path. */
+static char *write_c(const char *name, const char *text, char **dir)
+{
+    *dir = g_dir_make_tmp("qsim-cfront-XXXXXX", NULL);
+    char *path = g_build_filename(*dir, name, NULL);
+    ck_assert(g_file_set_contents(path, text, -1, NULL));
+    return path;
+}
+
+static void remove_c(char *dir, char *path)
+{
+    g_unlink(path);
+    g_rmdir(dir);
+    g_free(path);
+    g_free(dir);
+}
+
+static void expect_refusal(const char *test, const char *name, const char *text, const char *cmd, const char *const *want)
+{
+    if (!have_gcc(test))
+        return;
+    char *dir, *path = write_c(name, text, &dir);
+    g_autofree char *line = g_strdup_printf(cmd, path);
+    g_autofree char *out = NULL, *err = NULL;
+    int rc = qsim(line, &out, &err);
+    ck_assert_msg(rc == 2, "%s: rc %d\n%s%s", line, rc, out, err);
+    for (guint i = 0; want[i]; i++) {
+        g_autofree char *w = g_strdup_printf(want[i], path);
+        ck_assert_msg(strstr(err, w), "%s: expected `%s` in:\n%s", line, w, err);
+    }
+    remove_c(dir, path);
+}
+
+START_TEST(test_syntax_error_is_the_compilers)
+{
+    static const char text[] = "#include <stdint.h>\n"
+                               "void lock_acquire(uint64_t *lock, unsigned long t)\n"
+                               "{\n"
+                               "    *lock = 1\n"
+                               "}\n"
+                               "void lock_release(uint64_t *lock, unsigned long t) { *lock = 0; }\n";
+    const char *want[] = { "%s:4:14: error: expected", NULL };
+    expect_refusal("cfront_locks/test_syntax_error_is_the_compilers", "syntax.c", text, "verify --lock %s", want);
+}
+END_TEST
+
+START_TEST(test_unknown_instruction_names_both_lines)
+{
+    static const char text[] = "#include <stdint.h>\n"
+                               "void lock_acquire(uint64_t *lock, unsigned long t)\n"
+                               "{\n"
+                               "    unsigned r;\n"
+                               "    __asm__ volatile(\"bsfl %1, %0\" : \"=r\"(r) : \"r\"((unsigned)t));\n"
+                               "    *lock = r;\n"
+                               "}\n"
+                               "void lock_release(uint64_t *lock, unsigned long t) { (void)t; *lock = 0; }\n";
+    const char *want[] = { "%s:5:5: cannot translate `bsfl", "line ", "of the compiler's output `gcc -S %s`",
+                           "`bsfl` is not an instruction the translation knows", NULL };
+    expect_refusal("cfront_locks/test_unknown_instruction_names_both_lines", "bsf.c", text, "run --lock %s", want);
+}
+END_TEST
+
+START_TEST(test_missing_acquire)
+{
+    static const char text[] = "#include <stdint.h>\n"
+                               "void lock_release(uint64_t *lock, unsigned long t) { (void)t; *lock = 0; }\n";
+    const char *want[] = { "%s: no function `lock_acquire`", NULL };
+    expect_refusal("cfront_locks/test_missing_acquire", "half.c", text, "verify --lock %s", want);
+}
+END_TEST
+
+START_TEST(test_arm64_not_yet)
+{
+    static const char *const want[] = { "examples/c-locks/tas.c: not yet: the C front end translates x86-64 only",
+                                        NULL };
+    static const char *const lines[] = { "verify --lock examples/c-locks/tas.c --arch arm64",
+                                         "run --lock examples/c-locks/tas.c --config thunderx",
+                                         "asm examples/c-locks/tas.c --arch arm64" };
+    for (guint i = 0; i < G_N_ELEMENTS(lines); i++) {
+        g_autofree char *out = NULL, *err = NULL;
+        int rc = qsim(lines[i], &out, &err);
+        ck_assert_msg(rc == 2, "%s: rc %d\n%s%s", lines[i], rc, out, err);
+        ck_assert_msg(strstr(err, want[0]), "%s: %s", lines[i], err);
+    }
+}
+END_TEST
+
+START_TEST(test_asm_lists_c_lines)
+{
+    if (!have_gcc("cfront_locks/test_asm_lists_c_lines"))
+        return;
+    g_autofree char *out = NULL, *err = NULL;
+    int rc = qsim("asm examples/c-locks/ticket.c --arch x86", &out, &err);
+    ck_assert_msg(rc == 0, "rc %d\n%s", rc, err);
+    ck_assert_msg(strstr(out, "examples/c-locks/ticket.c:11:21 fadd32 r41, [r23], r40"), "%s", out);
+    ck_assert_msg(strstr(out, "<c glue>:20:0            call c_lock_acquire"), "%s", out);
+    g_autofree char *text = NULL;
+    ck_assert_int_eq(qsim("asm examples/c-locks/ticket.c --translated", &text, NULL), 0);
+    ck_assert_msg(strstr(text, "    # lock xaddl %edx, (%rdi)\n    and r40, r18, 4294967295\n    fadd32 r41, [r23], r40\n"),
+                  "%s", text);
+}
+END_TEST
+
+START_TEST(test_native_runs_translation)
+{
+    if (!have_gcc("cfront_locks/test_native_runs_translation"))
+        return;
+    g_autofree char *out = NULL, *err = NULL;
+    int rc = qsim("native --lock examples/c-locks/ticket.c --threads 1 --iterations 1000", &out, &err);
+    ck_assert_msg(rc == 0, "rc %d\n%s%s", rc, out, err);
+}
+END_TEST
+
+/* A sweep takes a C lock as it takes a .qs file (from the sweep file's folder), translated for
+ * each config's arch: an arm64 config is refused before anything runs. */
+START_TEST(test_sweep)
+{
+    if (!have_gcc("cfront_locks/test_sweep"))
+        return;
+    g_autofree char *dir = g_dir_make_tmp("qsim-cfront-sweep-XXXXXX", NULL);
+    g_autofree char *src = g_build_filename(test_srcdir(), "examples", "c-locks", "ticket.c", NULL);
+    g_autofree char *c = NULL;
+    ck_assert(g_file_get_contents(src, &c, NULL, NULL));
+    g_autofree char *lock = g_build_filename(dir, "ticket.c", NULL);
+    g_autofree char *ok = g_build_filename(dir, "ok.yaml", NULL);
+    g_autofree char *arm = g_build_filename(dir, "arm.yaml", NULL);
+    g_autofree char *out_dir = g_build_filename(dir, "out", NULL);
+    ck_assert(g_file_set_contents(lock, c, -1, NULL));
+    ck_assert(g_file_set_contents(ok, "configs: haswell\nlocks: [ticket.c, ticket]\nthreads: 2\niterations: 20\n", -1, NULL));
+    ck_assert(g_file_set_contents(arm, "configs: [haswell, thunderx]\nlocks: [ticket.c]\nthreads: 2\niterations: 20\n", -1,
+                                  NULL));
+    const char *run_ok[] = { "sweep", ok, "--out", out_dir, NULL };
+    g_autofree char *out = NULL, *err = NULL;
+    int rc = run_qsim(run_ok, &out, &err);
+    ck_assert_msg(rc == 0, "rc %d\n%s%s", rc, out, err);
+    ck_assert_msg(strstr(err, "2 points, 0 failed") || strstr(out, "2 points, 0 failed"), "%s%s", out, err);
+    g_autofree char *out_arm = g_build_filename(dir, "out-arm", NULL);
+    const char *run_arm[] = { "sweep", arm, "--out", out_arm, NULL };
+    g_autofree char *out2 = NULL, *err2 = NULL;
+    ck_assert_int_eq(run_qsim(run_arm, &out2, &err2), 2);
+    ck_assert_msg(strstr(err2, "not yet: the C front end translates x86-64 only"), "%s", err2);
+    g_autofree char *rm = g_strdup_printf("rm -rf '%s'", dir);
+    ck_assert_int_eq(system(rm), 0);
+}
+END_TEST
+
+Suite *make_cfront_locks_suite(void)
+{
+    Suite *s = suite_create("cfront_locks");
+    TCase *tc = tcase_create("cli");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_examples_verify);
+    tcase_add_test(tc, test_examples_run);
+    tcase_add_test(tc, test_broken_lock_fails_at_its_c_lines);
+    tcase_add_test(tc, test_syntax_error_is_the_compilers);
+    tcase_add_test(tc, test_unknown_instruction_names_both_lines);
+    tcase_add_test(tc, test_missing_acquire);
+    tcase_add_test(tc, test_arm64_not_yet);
+    tcase_add_test(tc, test_asm_lists_c_lines);
+    tcase_add_test(tc, test_native_runs_translation);
+    tcase_add_test(tc, test_sweep);
+    suite_add_tcase(s, tc);
+    return s;
+}
