@@ -727,29 +727,36 @@ char *compare_lead(const CompareResult *r)
         cwins += row->timing.wins;
         closes += row->timing.loses;
     }
-    g_string_append_printf(s, "In short: whether %s beats %s on %s depends on the harness timing, which the seed did not "
-                              "publish. At think 0, jitter %d, %s wins in %u of %u rows, loses in %u, is even in %u",
-                           o->lock_b, o->lock_a, r->config_name, REPEAT_DEFAULT_JITTER, o->lock_b, wins, n, loses, even);
+    guint turns = 0, published = 0;
+    for (guint i = 0; i < n; i++) {
+        const CompareRow *row = &g_array_index(r->rows, CompareRow, i);
+        turns += row->timing.n && row->timing.min < 1 - COMPARE_EVEN_BAND && row->timing.max > 1 + COMPARE_EVEN_BAND;
+        published += row->seed != NULL;
+    }
+    g_string_append_printf(s, "In short: %s against %s on %s, at think 0 and jitter %d, wins in %u of %u rows, loses in "
+                              "%u, is even in %u",
+                           o->lock_b, o->lock_a, r->config_name, REPEAT_DEFAULT_JITTER, wins, n, loses, even);
     if (modal)
         g_string_append_printf(s, " and splits into regimes over the seeds in %u", modal);
     g_string_append_c(s, '.');
     if (cells) {
         g_autofree char *th = uint_list(o->thinks, o->nthinks), *ji = uint_list(o->jitters, o->njitters);
-        g_string_append_printf(s, " Over think {%s} x jitter {%s} it wins in %u of %u row-timings and loses in %u.", th,
-                               ji, cwins, cells, closes);
+        g_string_append_printf(s, " Over think {%s} x jitter {%s} it wins in %u of %u row-timings and loses in %u; in "
+                                  "%u rows the winner changes with the timing%s.",
+                               th, ji, cwins, cells, closes, turns,
+                               published ? ", which the published measurement does not give" : "");
         /* the first row of each workload: the fewest threads, on the first placement */
         for (guint d = 0; d < o->ndata; d++)
             for (guint i = 0; i < n; i++) {
                 const CompareRow *row = &g_array_index(r->rows, CompareRow, i);
                 if (row->data != o->data[d])
                     continue;
-                g_string_append_printf(s, " Workload %s, %u threads, %s: b/a %.2f-%.2f (median %.2f), so the sign "
-                                          "%s.",
+                gboolean turn = row->timing.min < 1 - COMPARE_EVEN_BAND && row->timing.max > 1 + COMPARE_EVEN_BAND;
+                g_string_append_printf(s, " Workload %s, %u threads, %s: b/a %.2f-%.2f over the timings (median "
+                                          "%.2f), %s.",
                                        workload_name(row->data), row->threads, placement_name(row->placement),
                                        row->timing.min, row->timing.max, row->timing.median,
-                                       row->timing.min < 1 - COMPARE_EVEN_BAND && row->timing.max > 1 + COMPARE_EVEN_BAND
-                                           ? "turns with the timing"
-                                           : "holds across the timing");
+                                       turn ? "the winner changes with the timing" : "one side or even throughout");
                 break;
             }
     }
