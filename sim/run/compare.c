@@ -234,10 +234,17 @@ static void explain(CompareRow *r, const CompareOptions *o)
         g_string_append(s, "Separate regimes over the seeds, so no one interval:");
         append_regimes(s, a, &r->a, &r->modes_a, r->member_a);
         append_regimes(s, b, &r->b, &r->modes_b, r->member_b);
-        g_string_append(s, " b/a by regime:");
+        gboolean both = r->modes_a.nmodes > 1 && r->modes_b.nmodes > 1;
+        if (both)
+            g_string_append_printf(s, " b/a for each pair of regimes (%s's n-th with %s's m-th, as listed):", a, b);
+        else
+            g_string_append_printf(s, " b/a against each of %s's regimes:", r->modes_a.nmodes > 1 ? a : b);
         for (guint i = 0; i < r->modes_a.nmodes; i++)
-            for (guint j = 0; j < r->modes_b.nmodes; j++)
-                g_string_append_printf(s, "%s %.3f", i || j ? "," : "", r->modes_b.mode[j].mean / r->modes_a.mode[i].mean);
+            for (guint j = 0; j < r->modes_b.nmodes; j++) {
+                g_autofree char *label = both ? g_strdup_printf(" %u-%u", i + 1, j + 1) : g_strdup("");
+                g_string_append_printf(s, "%s%s %.3f", i || j ? "," : "", label,
+                                       r->modes_b.mode[j].mean / r->modes_a.mode[i].mean);
+            }
         g_string_append_c(s, '.');
     } else if (!r->cost.significant) {
         g_string_append_printf(s, "No significant difference: the interval contains 1.");
@@ -738,7 +745,7 @@ char *compare_lead(const CompareResult *r)
                            o->lock_b, o->lock_a, r->config_name, REPEAT_DEFAULT_JITTER, wins, n, loses, even);
     if (modal)
         g_string_append_printf(s, " and splits into regimes over the seeds in %u", modal);
-    g_string_append_c(s, '.');
+    g_string_append_printf(s, " (a win: b/a more than %.0f%% below 1, its interval too).", 100 * COMPARE_EVEN_BAND);
     if (cells) {
         g_autofree char *th = uint_list(o->thinks, o->nthinks), *ji = uint_list(o->jitters, o->njitters);
         g_string_append_printf(s, " Over think {%s} x jitter {%s} it wins in %u of %u row-timings and loses in %u; in "
