@@ -686,7 +686,7 @@ static void append_timing(GString *s, const CompareRow *row, const CompareOption
         sample_modes(ka->values, row->timing_a[k].n, &ma, NULL);
         sample_modes(kb->values, row->timing_b[k].n, &mb, NULL);
         if (ma.nmodes > 1 || mb.nmodes > 1)
-            g_string_append_printf(s, " At think %u, jitter %u the seeds split (%s %u regimes, %s %u): its b/a "
+            g_string_append_printf(s, " At think %u, jitter %u the seeds split (%s in %u regimes, %s in %u): its b/a "
                                       "%.2f is a mean over regimes.",
                                    o->thinks[k / o->njitters], o->jitters[k % o->njitters], o->lock_a, ma.nmodes,
                                    o->lock_b, mb.nmodes, row->timing_cost[k].ratio);
