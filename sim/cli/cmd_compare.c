@@ -119,7 +119,7 @@ int cmd_compare(int argc, char **argv)
         { "timing-seeds", 0, 0, G_OPTION_ARG_INT, &timing_seeds,
           "Seeded runs per lock and timing (default 3; 0: no timing axis; 6 or more: regimes per timing)", "N" },
         { "timing-iterations", 0, 0, G_OPTION_ARG_INT, &timing_iterations,
-          "Acquisitions per thread at each timing (default 150)", "N" },
+          "Acquisitions per thread at each timing (default 100)", "N" },
         { "check-seeds", 0, 0, G_OPTION_ARG_INT, &check_seeds,
           "Seeded runs per lock for the window and the clear penalty's ends (default 3; 0: neither)", "N" },
         { "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "Runs at once (default: the host's CPUs)", "N" },

@@ -76,7 +76,7 @@ void compare_options_init(CompareOptions *o)
     memcpy(o->jitters, jitters, sizeof jitters);
     o->njitters = G_N_ELEMENTS(jitters);
     o->timing_seeds = 3;
-    o->timing_iterations = 150;
+    o->timing_iterations = 100;
     o->check_seeds = 3;
     o->window = 100000;
     o->warmup = 10000;
