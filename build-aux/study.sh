@@ -19,8 +19,11 @@ JOBS=${STUDY_JOBS:-2}
 DURATION=${STUDY_DURATION:-200000}
 WARMUP=${STUDY_WARMUP:-20000}
 RW_DURATION=${STUDY_RW_DURATION:-400000}
-# The tables to make (the others keep what the document has): main throughput whatif qrwlock placement
-TABLES=${STUDY_TABLES:-"main throughput whatif qrwlock placement"}
+# The tables to make (the others keep what the document has): main throughput whatif qrwlock placement robust
+TABLES=${STUDY_TABLES:-"main throughput whatif qrwlock placement robust"}
+# The robust table: `qsim compare` over harness timings at full strength, every row of make run,
+# enough seeds per timing to find its regimes (sample_modes.h: 6 at least).
+ROBUST_SEEDS=${STUDY_ROBUST_SEEDS:-10}
 PLACE_CONFIGS=${STUDY_PLACE_CONFIGS:-"haswell skylake-sp"}
 want() { case " $TABLES " in *" $1 "*) return 0;; esac; return 1; }
 
@@ -100,7 +103,7 @@ want placement && for cfg in $PLACE_CONFIGS; do
         done
     done
 done
-run_cells
+[ -s "$cells" ] && run_cells  # none when only the robust table is asked for
 
 # ---- the tables ----
 # kv FILE: qsim's CSV as "key<TAB>value" lines (build-aux/csv-kv.awk).  Every mode's CSV is its
@@ -259,9 +262,22 @@ want placement && {
     done
 } > "$tables/placement"
 
+# the answer as a distribution: qsim compare over think x jitter, regimes, window, clear penalty
+want robust && {
+    args="--config haswell --lock qspin --vs qspin-cmpxchg --seeds $SEEDS --iterations $ITER
+          --timing-seeds $ROBUST_SEEDS --timing-iterations $ITER --check-seeds 5 -j $JOBS"
+    # shellcheck disable=SC2086
+    echo "\`qsim compare $(echo $args)\` (make run asks the same of every row at 3 seeds per timing):"
+    echo
+    echo '```'
+    # shellcheck disable=SC2086
+    "$Q" compare $args | fold -s -w 160 | sed 's/ *$//'
+    echo '```'
+} > "$tables/robust"
+
 # ---- into the document ----
 if [ ! -f "$DOC" ]; then
-    { echo "# qspin vs qspin-cmpxchg"; for t in main throughput whatif qrwlock placement; do
+    { echo "# qspin vs qspin-cmpxchg"; for t in main throughput whatif qrwlock placement robust; do
         echo; echo "<!-- table:$t:begin -->"; echo "<!-- table:$t:end -->"; done; } > "$DOC"
 fi
 for t in $TABLES; do

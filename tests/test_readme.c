@@ -117,7 +117,7 @@ static const struct {
 static const struct {
     const char *command, *where;
 } output_elsewhere[] = {
-    { "make run", "compare (a small table): the full one takes about 25 s" },
+    { "make run", "compare (a small table): the full one takes about 65 s" },
 };
 
 /* A folder laid out as the README's examples expect, with ./qsim in it. */

@@ -1,5 +1,6 @@
 /* `qsim compare [--config CFG] [--lock A] [--vs B] [--threads-list 2,3,4,8] [--data A|B|both] [--placements P,..]
- * [--seeds N] [--iterations N] [-j N] [--format text|json]`: the verdict table of sim/run/compare.h.
+ * [--seeds N] [--iterations N] [--thinks N,..] [--jitters N,..] [--timing-seeds N] [--timing-iterations N]
+ * [--check-seeds N] [-j N] [--format text|json]`: the verdict table of sim/run/compare.h.
  * With no options it answers the seed's question (what `make run` prints). */
 #include <stdio.h>
 #include <string.h>
@@ -23,6 +24,25 @@ static gboolean parse_threads(const char *text, CompareOptions *o, GError **erro
         if (!whole_number_parse("--threads-list", parts[i], 1, 4096, &t, error))
             return FALSE;
         o->threads[o->nthreads++] = (guint)t;
+    }
+    return TRUE;
+}
+
+/* A list of cycle counts for a timing axis (--thinks, --jitters). */
+static gboolean parse_cycles(const char *who, const char *text, guint *out, guint *n, GError **error)
+{
+    g_auto(GStrv) parts = g_strsplit(text, ",", -1);
+    *n = 0;
+    for (guint i = 0; parts[i]; i++) {
+        if (*n == COMPARE_MAX_TIMINGS) {
+            g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s %s: more than %d values", who, text,
+                        COMPARE_MAX_TIMINGS);
+            return FALSE;
+        }
+        guint64 v;
+        if (!whole_number_parse(who, parts[i], 0, 1000000, &v, error))
+            return FALSE;
+        out[(*n)++] = (guint)v;
     }
     return TRUE;
 }
@@ -75,8 +95,10 @@ int cmd_compare(int argc, char **argv)
     CompareOptions o;
     compare_options_init(&o);
     g_autofree char *config = NULL, *lock = NULL, *vs = NULL, *threads = NULL, *data = NULL, *format = NULL,
-                     *placements = NULL;
+                     *placements = NULL, *thinks = NULL, *jitters = NULL;
     gint seeds = (gint)o.seeds, iterations = (gint)o.iterations, jobs = 0;
+    gint timing_seeds = (gint)o.timing_seeds, timing_iterations = (gint)o.timing_iterations,
+         check_seeds = (gint)o.check_seeds;
     GOptionEntry entries[] = {
         { "config", 'c', 0, G_OPTION_ARG_STRING, &config, "Machine config (default haswell)", "CFG" },
         { "lock", 'l', 0, G_OPTION_ARG_STRING, &lock, "Lock a, the baseline (default qspin)", "NAME|PATH" },
@@ -90,19 +112,33 @@ int cmd_compare(int argc, char **argv)
           "where the machine has them, those two up to 4 threads unless --threads-list is given)", "P,P,..." },
         { "seeds", 0, 0, G_OPTION_ARG_INT, &seeds, "Seeded runs per lock and row, with timing noise (default 10)", "N" },
         { "iterations", 'i', 0, G_OPTION_ARG_INT, &iterations, "Acquisitions per thread (default 300)", "N" },
+        { "thinks", 0, 0, G_OPTION_ARG_STRING, &thinks,
+          "Timing axis: think times, each row again at each (default 0,50,100,120,180,400)", "N,N,..." },
+        { "jitters", 0, 0, G_OPTION_ARG_STRING, &jitters, "Timing axis: jitters, with each think (default 50,500)",
+          "N,N,..." },
+        { "timing-seeds", 0, 0, G_OPTION_ARG_INT, &timing_seeds,
+          "Seeded runs per lock and timing (default 3; 0: no timing axis; 6 or more: regimes per timing)", "N" },
+        { "timing-iterations", 0, 0, G_OPTION_ARG_INT, &timing_iterations,
+          "Acquisitions per thread at each timing (default 100)", "N" },
+        { "check-seeds", 0, 0, G_OPTION_ARG_INT, &check_seeds,
+          "Seeded runs per lock for the window and the clear penalty's ends (default 3; 0: neither)", "N" },
         { "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "Runs at once (default: the host's CPUs)", "N" },
         { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "Output: text (default) or json", "text|json" },
         { NULL },
     };
     static const CliIntRange ranges[] = {
-        { "seeds", 2, 10000 }, { "iterations", 1, 100000000 }, { "jobs", 1, 256 }, { NULL },
+        { "seeds", 2, 10000 }, { "iterations", 1, 100000000 }, { "jobs", 1, 256 }, { "timing-seeds", 0, 10000 },
+        { "timing-iterations", 1, 100000000 }, { "check-seeds", 0, 10000 }, { NULL },
     };
     if (!cli_parse_command(&argc, &argv, "",
                            "Answer \"does lock b beat lock a on this machine?\" as a table of verdicts: for each\n"
                            "workload and thread count, b/a of the cycles per acquisition over seeded runs with its\n"
                            "95% interval, the published measurement where there is one, and a sentence saying who\n"
                            "wins, which counters moved with the cost, and whether load rollback (the seed's\n"
-                           "mechanism) is where a's time goes (a again with core.rollback=none).  With no options:\n"
+                           "mechanism) is where a's time goes (a again with core.rollback=none).  Beside each row:\n"
+                           "b/a over harness timings (think x jitter), regimes among the seeds, throughput and\n"
+                           "fairness over a measured window, and on x86 whether the side holds over the clear\n"
+                           "penalty's range (the mispredict refill to 500).  With no options:\n"
                            "qspin against qspin-cmpxchg on haswell, the seed's question (`make run`).  Exit 0, 1\n"
                            "when a run failed, 2 for bad input.",
                            entries, ranges))
@@ -114,7 +150,9 @@ int cmd_compare(int argc, char **argv)
     g_autoptr(GError) error = NULL;
     ReportFormat fmt = REPORT_TEXT;
     if ((format && !report_format_parse(format, &fmt, &error)) || (threads && !parse_threads(threads, &o, &error)) ||
-        (data && !parse_data(data, &o, &error)) || (placements && !parse_placements(placements, &o, &error)))
+        (data && !parse_data(data, &o, &error)) || (placements && !parse_placements(placements, &o, &error)) ||
+        (thinks && !parse_cycles("--thinks", thinks, o.thinks, &o.nthinks, &error)) ||
+        (jitters && !parse_cycles("--jitters", jitters, o.jitters, &o.njitters, &error)))
         return cli_fail(error);
     if (threads)
         o.other_max_threads = 0;   /* the counts asked for, at every placement */
@@ -128,6 +166,9 @@ int cmd_compare(int argc, char **argv)
     o.seeds = (guint)seeds;
     o.iterations = (guint)iterations;
     o.jobs = (guint)jobs;
+    o.timing_seeds = (guint)timing_seeds;
+    o.timing_iterations = (guint)timing_iterations;
+    o.check_seeds = (guint)check_seeds;
     g_autoptr(CompareResult) r = compare_run(&o, &error);
     if (!r)
         return cli_fail(error);

@@ -12,9 +12,11 @@
 #include <glib.h>
 #include <json-glib/json-glib.h>
 #include "sim/run/repeat.h"
+#include "sim/run/compare_robust.h"
 #include "sim/workload/placement.h"
 
 #define COMPARE_MAX_THREADS 16
+#define COMPARE_MAX_TIMINGS 8
 
 typedef struct {
     const char *config;
@@ -31,6 +33,16 @@ typedef struct {
     guint seeds;                 /* runs per lock and row (>= 2: an interval needs two) */
     guint iterations;            /* acquisitions per thread */
     guint jobs;                  /* rows run at once (0: the host's CPUs) */
+    /* Harness timing as an axis: every row again at each think x jitter (the seed published
+     * neither; docs/study-qspin-cmpxchg.md, "Harness timing", says why these). */
+    guint thinks[COMPARE_MAX_TIMINGS], nthinks;
+    guint jitters[COMPARE_MAX_TIMINGS], njitters;
+    guint timing_seeds;          /* runs per lock and setting (0: no timing axis) */
+    guint timing_iterations;     /* acquisitions per thread in those runs */
+    /* The checks at the row's own timing: a measured window (throughput, per-thread share)
+     * and the clear penalty's range (x86), each with this many seeds (0: neither). */
+    guint check_seeds;
+    guint64 window, warmup;      /* the window's cycles, and the cycles before it */
 } CompareOptions;
 
 /* A measurement published for the same question: b/a over its own runs. */
@@ -54,6 +66,22 @@ typedef struct {
     const CompareSeedFigure *seed; /* or NULL */
     RatioStats seed_ratio;       /* the published b / a with its interval over its runs */
     char *sentence;              /* who wins, which counters moved, whether rollback matters */
+    /* regimes over the seeds, of cycles per acquisition (sample_modes.h); member: each seed's */
+    SampleModes modes_a, modes_b;
+    guint *member_a, *member_b;
+    /* the timing axis: per setting (think-major), A and B, b/a and its verdict */
+    RepeatResult *timing_a, *timing_b;
+    RatioStats *timing_cost;
+    CompareVerdict *timing_verdict;
+    guint *timing_mode;          /* each setting's regime among the settings' b/a */
+    TimingSpread timing;
+    /* the measured window */
+    RepeatResult window_a, window_b;
+    RatioStats window_throughput; /* b / a of acquisitions per 1000 cycles: above 1, b wins */
+    /* the clear penalty's range: the runs at its two ends, then at the probes between */
+    RepeatResult penalty_a[2], penalty_b[2], probe_a, probe_b;
+    guint probe;                 /* the penalty probe_a/b ran at (0: none pending) */
+    PenaltyRange penalty;
 } CompareRow;
 
 typedef struct {
@@ -72,6 +100,10 @@ void compare_result_free(CompareResult *r);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(CompareResult, compare_result_free)
 
 char *compare_text(const CompareResult *r);
+/* Whether a row's seeds fell into separate regimes (then it has no one interval). */
+gboolean compare_row_modal(const CompareRow *r);
+/* The paragraph the text leads with: the answer over rows, timings, regimes and penalties. */
+char *compare_lead(const CompareResult *r);
 JsonNode *compare_json(const CompareResult *r);
 
 /* The placements a machine offers: fill, then smt when its cores have two hardware threads, then

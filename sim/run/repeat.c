@@ -7,8 +7,10 @@
 void repeat_result_clear(RepeatResult *r)
 {
     if (r->keys) {
-        for (guint i = 0; i < r->keys->len; i++)
+        for (guint i = 0; i < r->keys->len; i++) {
             g_free(g_array_index(r->keys, RepeatKey, i).key);
+            g_free(g_array_index(r->keys, RepeatKey, i).values);
+        }
         g_array_free(r->keys, TRUE);
     }
     if (r->first)
@@ -75,7 +77,7 @@ gboolean run_repeated(const RunOptions *o, guint n, RepeatResult *r, GError **er
             if (idx < 0) {
                 if (i > 0)
                     continue; /* a key the first run did not have is not summarised */
-                RepeatKey rk = { g_strdup(rf->key), { 0 } };
+                RepeatKey rk = { g_strdup(rf->key), { 0 }, NULL };
                 g_array_append_val(r->keys, rk);
                 g_ptr_array_add(values, g_new0(double, n));
                 idx = (gint)r->keys->len - 1;
@@ -90,8 +92,12 @@ gboolean run_repeated(const RunOptions *o, guint n, RepeatResult *r, GError **er
         }
         run_result_clear(&res);
     }
-    for (guint j = 0; j < r->keys->len; j++)
-        sample_stats(values->pdata[j], n, &g_array_index(r->keys, RepeatKey, j).stats);
+    for (guint j = 0; j < r->keys->len; j++) {
+        RepeatKey *rk = &g_array_index(r->keys, RepeatKey, j);
+        sample_stats(values->pdata[j], n, &rk->stats);
+        rk->values = values->pdata[j];
+        values->pdata[j] = NULL;  /* the key owns it now */
+    }
     g_ptr_array_free(values, TRUE);
     return TRUE;
 }

@@ -20,6 +20,8 @@
 typedef struct {
     char *key;               /* flattened report key: "coherence.lock_line.rfo" */
     SampleStats stats;
+    double *values;          /* each run's value, in seed order (n of them): the sample itself,
+                              * for what a summary cannot say (two modes among the seeds) */
 } RepeatKey;
 
 typedef struct {
