@@ -54,8 +54,10 @@ static void put_src(FuzzBytes *in, GString *g, IsaOp op, unsigned size, gboolean
         return;
     }
     int64_t v = imms[fuzz_pick(in, G_N_ELEMENTS(imms))];
-    if ((op == OP_SHL || op == OP_SHR) && second)
+    if ((op == OP_SHL || op == OP_SHR || op == OP_SAR) && second)
         v &= 63;
+    if (op == OP_SEXT && second)
+        v = 1 + (v & 63);   /* a width, 1..64 bits */
     if (!fits(v, size))
         v = 1;
     g_string_append_printf(g, "%" G_GINT64_FORMAT, v);
