@@ -496,15 +496,17 @@ static char *replayed_state(JsonObject *d, const char *line, const char *who, gu
     return g_strdup(state);
 }
 
-/* Headless Chromium opens `url` in a 1280x1000 window: the DOM after the page's script ran
- * (png NULL; caller frees), or a screenshot into png (returns NULL). */
-static char *browse_for(const char *chromium, const char *profile_arg, const char *url, const char *png, guint ms)
+/* Headless Chromium opens `url` in a window of `size` ("1280,1000"): the DOM after the page's
+ * script ran (png NULL; caller frees), or a screenshot into png (returns NULL). */
+static char *browse_sized(const char *chromium, const char *profile_arg, const char *url, const char *png, guint ms,
+                          const char *size)
 {
     g_autofree char *shot = png ? g_strdup_printf("--screenshot=%s", png) : NULL;
     g_autofree char *budget = g_strdup_printf("--virtual-time-budget=%u", ms);
+    g_autofree char *window = g_strdup_printf("--window-size=%s", size);
     const char *argv[] = { chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                            "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                           profile_arg, "--hide-scrollbars", "--window-size=1280,1000", png ? shot : "--dump-dom",
+                           profile_arg, "--hide-scrollbars", window, png ? shot : "--dump-dom",
                            ms ? budget : url, ms ? url : NULL, NULL };
     char *dom = NULL;
     g_autofree char *err = NULL;
@@ -519,6 +521,12 @@ static char *browse_for(const char *chromium, const char *profile_arg, const cha
         return dom;
     g_free(dom);
     return NULL;
+}
+
+/* ... in a 1280x1000 window */
+static char *browse_for(const char *chromium, const char *profile_arg, const char *url, const char *png, guint ms)
+{
+    return browse_sized(chromium, profile_arg, url, png, ms, "1280,1000");
 }
 
 static char *browse(const char *chromium, const char *profile_arg, const char *url, const char *png)
@@ -895,6 +903,58 @@ START_TEST(test_page_machine)
 }
 END_TEST
 
+/* The box (x, y, width, height) the page wrote for the element `id` as drawn. */
+static void dom_box(const char *dom, const char *id, int box[4], const char *what)
+{
+    g_autofree char *b = dom_attr(dom, id, "data-box");
+    ck_assert_msg(b, "%s: no %s with its box in the DOM", what, id);
+    ck_assert_int_eq(sscanf(b, "%d,%d,%d,%d", &box[0], &box[1], &box[2], &box[3]), 4);
+}
+
+/* The drawing stays where it is from step to step: over ttas steps 29-32 the explanation above
+ * it changes length (the bus moved 610 -> 652 -> 523 -> 589 px).  And at 1024 x 768 the page
+ * works: the protocol's table beside the drawing keeps room to be read, and the home and the
+ * memory are above the fold. */
+START_TEST(test_page_drawing_stays_put)
+{
+    g_autofree char *chromium = g_find_program_in_path("chromium");
+    if (!chromium) {
+        qsim_test_skip_or_fail("trace/test_page_drawing_stays_put", "chromium is not installed: the page is not drawn");
+        return;
+    }
+    g_autofree char *dir = tmpdir();
+    g_autofree char *path = g_build_filename(dir, "ttas.html", NULL);
+    g_autofree char *html = make_page(path);
+    g_autofree char *profile = tmpdir();
+    g_autofree char *profile_arg = g_strdup_printf("--user-data-dir=%s", profile);
+    static const char *const sizes[] = { "1280,1000", "1024,768" };
+    for (guint z = 0; z < G_N_ELEMENTS(sizes); z++) {
+        int first[4] = { 0 };
+        for (guint k = 29; k <= 32; k++) {
+            g_autofree char *url = g_strdup_printf("file://%s#step=%u", path, k);
+            g_autofree char *dom = browse_sized(chromium, profile_arg, url, NULL, 0, sizes[z]);
+            g_autofree char *what = g_strdup_printf("%s step %u", sizes[z], k);
+            int bus[4], table[4], home[4], mem[4];
+            dom_box(dom, "bus", bus, what);
+            dom_box(dom, "table", table, what);
+            dom_box(dom, "home", home, what);
+            dom_box(dom, "memory", mem, what);
+            if (k == 29)
+                memcpy(first, bus, sizeof first);
+            ck_assert_msg(!memcmp(first, bus, sizeof first), "%s: the bus is at %d,%d, at step 29 at %d,%d", what, bus[0],
+                          bus[1], first[0], first[1]);
+            ck_assert_msg(table[2] >= 240, "%s: the protocol's table is %d px wide", what, table[2]);
+            if (z == 1)
+                ck_assert_msg(home[1] + home[3] <= 768 && mem[1] + mem[3] <= 768,
+                              "%s: the home ends at %d px, the memory at %d px, below the fold", what, home[1] + home[3],
+                              mem[1] + mem[3]);
+        }
+    }
+    rm_rf(profile);
+    rm_rf(dir);
+}
+END_TEST
+
 /* The access a Data row wakes performs in that row's cycle, so its value shows at that step, not
  * one later: on four cores taking a ticket, the step where the lock word's data reaches a core
  * waiting with its fetch-and-add already shows the added ticket (the fadd is a hit folded into
@@ -1058,6 +1118,11 @@ Suite *make_trace_suite(void)
     tcase_add_test(tc, test_page_value_at_its_step);
     tcase_add_test(tc, test_script_page_shows_the_access);
     tcase_add_test(tc, test_cut_page_says_so);
+    suite_add_tcase(s, tc);
+    /* the drawing agrees with the words beside it, wherever and however big the page */
+    tc = tcase_create("drawing");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_page_drawing_stays_put);
     suite_add_tcase(s, tc);
     return s;
 }

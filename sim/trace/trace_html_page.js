@@ -36,7 +36,7 @@ function cycleAt(k) { return k > 0 ? D.steps[k - 1].c : 0; }
 function fmtVals(v) { return v == null ? '' : v.map(x => (x >= 65536 ? '0x' + x.toString(16) : String(x))).join(', '); }
 
 /* ---------------- the machine, drawn ---------------- */
-const svg = document.getElementById('machine');
+const svg = document.getElementById('machine'), tableBox = document.getElementById('table');
 const W = 840, PAD = 10, GAP = 12;
 const CW = Math.min(400, (W - 2 * PAD - (NC - 1) * GAP) / NC);
 const LINE_H = 20, CORE_Y = 8, CORE_H = 178, CACHE_Y = CORE_Y + CORE_H + 8;
@@ -148,7 +148,7 @@ function drawBus(g, k, cyc) {
   el(g, 'text', { x: PAD + 10, y: BUS_Y + 17, fill: hold ? '#fff' : '#222', 'font-weight': 700, 'font-family': 'system-ui, sans-serif', id: 'bus-label' }, label);
 }
 function drawHome(g, k, s, changed) {
-  el(g, 'rect', { x: HOME_X, y: HOME_Y, width: HOME_W, height: HOME_H, rx: 6, fill: '#f7f7f7', stroke: '#444' });
+  el(g, 'rect', { x: HOME_X, y: HOME_Y, width: HOME_W, height: HOME_H, rx: 6, fill: '#f7f7f7', stroke: '#444', id: 'home' });
   el(g, 'text', { x: HOME_X + 8, y: HOME_Y + 16, 'font-weight': 700, 'font-size': 13, 'font-family': 'system-ui, sans-serif' },
      D.bus ? 'home: the memory controller' : 'home: directory entry and queue');
   D.lines.forEach((l, i) => {
@@ -173,7 +173,7 @@ function drawHome(g, k, s, changed) {
   });
 }
 function drawMemory(g, k) {
-  el(g, 'rect', { x: MEM_X, y: HOME_Y, width: MEM_W, height: HOME_H, rx: 6, fill: '#fff', stroke: '#444' });
+  el(g, 'rect', { x: MEM_X, y: HOME_Y, width: MEM_W, height: HOME_H, rx: 6, fill: '#fff', stroke: '#444', id: 'memory' });
   el(g, 'text', { x: MEM_X + 8, y: HOME_Y + 16, 'font-weight': 700, 'font-size': 13, 'font-family': 'system-ui, sans-serif' }, 'memory');
   D.lines.forEach((l, i) => {
     const v = snap[k][i][COL_MEM][2], y = HOME_Y + 24 + i * 2 * LINE_H;
@@ -247,14 +247,15 @@ function drawMachine(k, cyc) {
   drawMemory(g, k);
   drawMsgs(el(svg, 'g', { 'font-family': 'system-ui, sans-serif', 'font-size': 11, id: 'msgs' }), k, cyc);
   /* where things are, for tests that look at the screenshot */
-  for (const r of svg.querySelectorAll('[id]')) {
-    const b = r.getBoundingClientRect();
-    r.setAttribute('data-box', [b.left + scrollX, b.top + scrollY, b.width, b.height].map(Math.round).join(','));
-  }
+  for (const r of svg.querySelectorAll('[id]')) markBox(r);
+  markBox(tableBox);
+}
+function markBox(r) {
+  const b = r.getBoundingClientRect();
+  r.setAttribute('data-box', [b.left + scrollX, b.top + scrollY, b.width, b.height].map(Math.round).join(','));
 }
 
 /* ---------------- the protocol's table, the fired row marked ---------------- */
-const tableBox = document.getElementById('table');
 function drawTable(s) {
   const dir = s && s.ri != null ? s.rd : 0, rows = D.table[dir];
   let h = '<div class="tab-title">' + (dir ? (D.bus ? 'memory' : 'directory') : 'cache') + ' table of ' + esc(D.protocol) + '</div><ol start="0">';
