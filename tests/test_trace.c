@@ -955,6 +955,112 @@ START_TEST(test_page_drawing_stays_put)
 }
 END_TEST
 
+/* The first step whose cycle lies in [from, to), 0: none. */
+static guint step_in(JsonArray *steps, gint64 from, gint64 to)
+{
+    for (guint k = 1; k <= json_array_get_length(steps); k++) {
+        gint64 c = json_object_get_int_member(json_array_get_object_element(steps, k - 1), "c");
+        if (c >= from && c < to)
+            return k;
+    }
+    return 0;
+}
+
+/* On a bus a transaction holds the bus from its grant until its data is in (coherence/bus.c),
+ * and its data rides the bus.  producer-consumer on teaching-bus: the step where the owner's
+ * line goes to IorS_D ("the bus is held") and a step while the memory reads the data (core 0
+ * "waited 85 cycles for other transactions") drew "bus: free", and the data went cache to cache
+ * over the bus's head. */
+START_TEST(test_page_bus_held)
+{
+    g_autofree char *chromium = g_find_program_in_path("chromium");
+    if (!chromium) {
+        qsim_test_skip_or_fail("trace/test_page_bus_held", "chromium is not installed: the page is not drawn");
+        return;
+    }
+    g_autofree char *dir = tmpdir();
+    g_autofree char *path = g_build_filename(dir, "bus.html", NULL);
+    g_autofree char *args = g_strdup_printf("run --scenario producer-consumer --config teaching-bus --iterations 3 "
+                                            "--no-host-time --trace-html %s", path);
+    g_autofree char *err = NULL;
+    ck_assert_msg(run_qsim_line(args, NULL, &err) == 0, "%s", err);
+    g_autofree char *html = NULL;
+    ck_assert(g_file_get_contents(path, &html, NULL, NULL));
+    g_autoptr(JsonParser) p = json_parser_new();
+    JsonObject *d = page_data(html, p);
+    JsonArray *steps = json_object_get_array_member(d, "steps"), *msgs = json_object_get_array_member(d, "msgs");
+    g_autofree char *profile = tmpdir();
+    g_autofree char *profile_arg = g_strdup_printf("--user-data-dir=%s", profile);
+    guint checked = 0, rode = 0, iors = 0;
+    gboolean waited = FALSE, held_iors = FALSE;
+    for (guint s = 1; s <= json_array_get_length(steps) && !iors; s++)
+        if (g_str_has_suffix(json_object_get_string_member(json_array_get_object_element(steps, s - 1), "t"), "-> IorS_D"))
+            iors = s;
+    ck_assert_msg(iors, "no step into IorS_D");
+    gint64 iors_at = json_object_get_int_member(json_array_get_object_element(steps, iors - 1), "c");
+    /* each request on the bus: held from its sending (the grant) until the last data sent at its
+     * snoop arrives; the teacher's step into IorS_D ("the bus is held") and the first step in a
+     * responder's wait */
+    for (guint i = 0; i < json_array_get_length(msgs) && !(waited && held_iors); i++) {
+        JsonObject *r = json_array_get_object_element(msgs, i);
+        if (strcmp(json_object_get_string_member(r, "to"), "bus"))
+            continue;
+        gint64 snoop = json_object_get_int_member(r, "a"), in = snoop;
+        for (guint j = 0; j < json_array_get_length(msgs); j++) {
+            JsonObject *m = json_array_get_object_element(msgs, j);
+            if (json_object_get_int_member(m, "s") == snoop && !strcmp(json_object_get_string_member(m, "k"), "data"))
+                in = MAX(in, json_object_get_int_member(m, "a"));
+        }
+        guint k = 0;
+        if (!held_iors && iors_at >= json_object_get_int_member(r, "s") && iors_at <= in) {
+            k = iors;
+            held_iors = TRUE;
+        } else if (!waited && (k = step_in(steps, snoop + 1, in)))
+            waited = TRUE;
+        if (!k)
+            continue;
+        g_autofree char *url = g_strdup_printf("file://%s#step=%u", path, k);
+        g_autofree char *dom = browse(chromium, profile_arg, url, NULL);
+        g_autofree char *want = g_strdup_printf("bus: held by %s for %s", json_object_get_string_member(r, "f"),
+                                                json_object_get_string_member(r, "t"));
+        g_autofree char *label = dom_attr(dom, "bus", "fill");
+        ck_assert_msg(strstr(dom, want), "step %u (cycle in %" G_GINT64_FORMAT "..%" G_GINT64_FORMAT "): no '%s' (bus %s)",
+                      k, json_object_get_int_member(r, "s"), in, want, label);
+        g_autofree char *shot = g_strdup_printf("page-bus-held-step%u.png", k);
+        g_autofree char *outdir = out_dir();
+        g_autofree char *png = g_build_filename(outdir, shot, NULL);
+        browse(chromium, profile_arg, url, png);
+        PngImage img;
+        g_autoptr(GError) error = NULL;
+        ck_assert_msg(png_read(png, &img, &error), "%s", error ? error->message : "");
+        check_colour(&img, dom, "bus", bus_rgb, "bus-held");
+        png_clear(&img);
+        /* the data in flight rides the bus: its arrow reaches the bus's middle */
+        int bus[4];
+        dom_box(dom, "bus", bus, "bus-held");
+        for (guint j = 0; j < json_array_get_length(msgs); j++) {
+            JsonObject *m = json_array_get_object_element(msgs, j);
+            if (strcmp(json_object_get_string_member(m, "k"), "data") || json_object_get_int_member(m, "s0") > k ||
+                json_object_get_int_member(m, "s1") < k)
+                continue;
+            g_autofree char *id = g_strdup_printf("msg-path-%u", j);
+            int box[4];
+            dom_box(dom, id, box, "bus-held");
+            ck_assert_msg(box[1] <= bus[1] + bus[3] / 2 && box[1] + box[3] >= bus[1] + bus[3] / 2,
+                          "step %u: %s from %s spans y %d..%d, off the bus's middle %d", k,
+                          json_object_get_string_member(m, "t"), json_object_get_string_member(m, "f"), box[1],
+                          box[1] + box[3], bus[1] + bus[3] / 2);
+            rode++;
+        }
+        checked++;
+    }
+    ck_assert_uint_eq(checked, 2);
+    ck_assert_msg(rode > 0, "no data in flight at the steps looked at");
+    rm_rf(profile);
+    rm_rf(dir);
+}
+END_TEST
+
 /* The access a Data row wakes performs in that row's cycle, so its value shows at that step, not
  * one later: on four cores taking a ticket, the step where the lock word's data reaches a core
  * waiting with its fetch-and-add already shows the added ticket (the fadd is a hit folded into
@@ -1123,6 +1229,7 @@ Suite *make_trace_suite(void)
     tc = tcase_create("drawing");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_page_drawing_stays_put);
+    tcase_add_test(tc, test_page_bus_held);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -650,7 +650,26 @@ static const char *msg_kind(const Message *m)
     }
 }
 
-/* The messages, each in flight from the step that sent it to the step that took it. */
+/* On a bus, the last cycle request i holds the bus.  Its transaction is atomic
+ * (coherence/bus.c): the bus is held from the grant (when the request is sent) through the
+ * address phase, the responder's wait and the data phase, until the last data it asked for has
+ * arrived; no other request is granted meanwhile, so that data is what is sent after it and
+ * before the next request on the bus. */
+static Cycle bus_held_until(const HtmlSink *h, guint i)
+{
+    Cycle until = g_array_index(h->msgs, Message, i).arrives;
+    for (guint j = i + 1; j < h->msgs->len; j++) {
+        const Message *m = &g_array_index(h->msgs, Message, j);
+        if (m->dst == MEMSYS_BUS)
+            break;
+        if (m->data)
+            until = MAX(until, m->arrives);
+    }
+    return until;
+}
+
+/* The messages, each in flight from the step that sent it to the step that took it; on a bus
+ * a request says until when its transaction holds the bus ("h"). */
 static void add_msgs(JsonBuilder *b, HtmlSink *h, const GArray *lines)
 {
     char who[16];
@@ -678,6 +697,8 @@ static void add_msgs(JsonBuilder *b, HtmlSink *h, const GArray *lines)
         add_str(b, "k", msg_kind(m));
         add_int(b, "s0", m->s0);
         add_int(b, "s1", m->s1);
+        if (m->dst == MEMSYS_BUS)
+            add_int(b, "h", (gint64)bus_held_until(h, i));
         json_builder_end_object(b);
     }
     json_builder_end_array(b);

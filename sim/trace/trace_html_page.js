@@ -136,14 +136,17 @@ function drawCache(g, c, k, s, changed) {
 }
 /* the values a cache last held (drawn grey while a transient state waits for new data) */
 function lastVals(k, i, c) { for (let j = k; j >= 0; j--) { const [st, , v] = snap[j][i][c]; if (v != null) return v; if (st === 'I') return null; } return null; }
-function busHolder(k, cyc) {
-  for (const m of D.msgs) if (m.to === 'bus' && m.s0 <= k && m.s1 >= k && m.s <= cyc) return m;
+/* the request whose transaction holds the bus at cycle cyc: from its grant until its data is in
+ * (the page writer's m.h), address phase, the responder's wait and data phase alike */
+function busHolder(cyc) {
+  for (const m of D.msgs) if (m.to === 'bus' && m.s <= cyc && cyc <= m.h) return m;
   return null;
 }
 function drawBus(g, k, cyc) {
-  const hold = D.bus ? busHolder(k, cyc) : null;
+  const hold = D.bus ? busHolder(cyc) : null;
   el(g, 'rect', { x: PAD, y: BUS_Y, width: W - 2 * PAD, height: BUS_H, rx: 4, fill: hold ? '#0072B2' : '#e8e8e8', stroke: '#444', id: 'bus' });
-  const label = D.bus ? (hold ? 'bus: held by ' + hold.f + ' (' + hold.t + ', sent at cycle ' + hold.s + ')' : 'bus: free')
+  const label = D.bus ? (hold ? 'bus: held by ' + hold.f + ' for ' + hold.t + ' (granted at cycle ' + hold.s + '; ' +
+                                (cyc <= hold.a ? 'address phase' : 'until its data is in') + ', free after cycle ' + hold.h + ')' : 'bus: free')
                       : 'interconnect (each message takes the cycles its arrow says)';
   el(g, 'text', { x: PAD + 10, y: BUS_Y + 17, fill: hold ? '#fff' : '#222', 'font-weight': 700, 'font-family': 'system-ui, sans-serif', id: 'bus-label' }, label);
 }
@@ -210,13 +213,18 @@ function drawMsgs(g, k, cyc) {
     const cx = (x0 + x1) / 2, cy = y0 === y1 ? BUS_Y + BUS_H / 2 : (y0 + y1) / 2;
     const f = m.s1 === k && m.s0 !== k ? 1 : Math.max(0, Math.min(1, m.a > m.s ? (cyc - m.s) / (m.a - m.s) : 1));
     const col = MSG_COLOUR[msgClass(m)];
-    el(paths, 'path', { d: 'M' + x0 + ' ' + y0 + ' Q' + cx + ' ' + cy + ' ' + x1 + ' ' + y1, fill: 'none', stroke: col, 'stroke-width': 3,
-                    'marker-end': 'url(#head-' + msgClass(m) + ')', opacity: 0.85, 'class': 'msg' });
+    /* on a bus every message rides the bus: down (or up) to it, along it, off it to where it goes */
+    const onBus = D.bus && m.to !== 'bus', by = BUS_Y + BUS_H / 2;
+    const d = onBus ? 'M' + x0 + ' ' + y0 + ' L' + x0 + ' ' + by + ' L' + x1 + ' ' + by + ' L' + x1 + ' ' + y1
+                    : 'M' + x0 + ' ' + y0 + ' Q' + cx + ' ' + cy + ' ' + x1 + ' ' + y1;
+    el(paths, 'path', { d, fill: 'none', stroke: col, 'stroke-width': 3, 'marker-end': 'url(#head-' + msgClass(m) + ')',
+                        opacity: 0.85, 'class': 'msg', id: 'msg-path-' + i });
     /* the chip rides the arrow, kept off its ends (where the boxes are) and staggered */
     const key = [m.f, m.to].sort().join('|'); /* both ways along one path share it */
     const pair = pairs[key] = (pairs[key] || 0) + 1;
     const g0 = Math.max(0.08, Math.min(0.92, 0.12 + 0.6 * f + 0.24 * ((pair - 1) % 3)));
-    const px = (1 - g0) * (1 - g0) * x0 + 2 * (1 - g0) * g0 * cx + g0 * g0 * x1, py = (1 - g0) * (1 - g0) * y0 + 2 * (1 - g0) * g0 * cy + g0 * g0 * y1;
+    const px = onBus ? x0 + (x1 - x0) * g0 : (1 - g0) * (1 - g0) * x0 + 2 * (1 - g0) * g0 * cx + g0 * g0 * x1;
+    const py = onBus ? by : (1 - g0) * (1 - g0) * y0 + 2 * (1 - g0) * g0 * cy + g0 * g0 * y1;
     const label = m.t, w = label.length * 7 + 10;
     /* a chip never hides another: moved down (then up) off any it would cover */
     let cxp = px - w / 2, cyp = py - 9;
