@@ -113,3 +113,4 @@ if [ -z "$ONLY" ] && [ -f "$DOC" ] && grep -q '<!-- bench:begin -->' "$DOC"; the
     echo "bench: the table is in $DOC"
 fi
 if [ -z "$ONLY" ] && [ -f build-aux/bench-sweep.sh ]; then sh build-aux/bench-sweep.sh "$Q"; fi
+if [ -z "$ONLY" ] && [ -f build-aux/bench-c-locks.sh ]; then sh build-aux/bench-c-locks.sh "$Q" docs/c-locks.md; fi
