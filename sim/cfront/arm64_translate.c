@@ -978,7 +978,7 @@ static guint width_suffix(const char *sfx, guint reg_size)
     return !strcmp(sfx, "b") ? 1 : !strcmp(sfx, "h") ? 2 : reg_size;
 }
 
-/* ldxr/ldaxr (a 0), stxr/stlxr (a 1); b 1: the ordered form.  sfx: b, h or none. */
+/* ldxr/ldaxr (a 0), stxr/stlxr (a 1); b 1: the ordered form.  A b or h last: the width. */
 static gboolean a_excl(Al *x, const ARow *r, const char *sfx)
 {
     int s, t;
@@ -986,7 +986,9 @@ static gboolean a_excl(Al *x, const ARow *r, const char *sfx)
     guint ti = r->a ? 1 : 0;
     if (!want_ops(x, 2 + r->a, 2 + r->a) || (r->a && !want_reg(x, 0, &s, &ss)) || !want_reg(x, ti, &t, &ts))
         return FALSE;
-    guint size = width_suffix(sfx, ts);
+    (void)sfx;
+    const char *mn = x->st->mnemonic;
+    guint size = width_suffix(mn + strlen(mn) - 1, ts);       /* ldxrb, stlxrh: the width last */
     const char *pb;
     gint64 post;
     const char *m = mem(x, ti + 1, &pb, &post);
