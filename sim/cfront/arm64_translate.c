@@ -269,8 +269,10 @@ static const char *src2(Al *x, guint i, guint size, int base)
     if (r < 0) {
         gint64 add;
         if (g_str_has_prefix(t, ":") || g_str_has_prefix(t, "#:")) {
-            if (!lo12(x, t, base, &add))
+            if (!lo12(x, t, base, &add)) {
+                fail(x, "`%s` is not an address part the translation knows", t);
                 return NULL;
+            }
             return keep(x, g_strdup_printf("%" G_GINT64_FORMAT, add));
         }
         if (!parse_num(t, &v)) {
@@ -1090,6 +1092,18 @@ static gboolean a_dmb(Al *x, const ARow *r, const char *sfx)
     return TRUE;
 }
 
+/* brk/udf (GCC's __builtin_trap, and what a store to a null pointer becomes): the translation
+ * faults there, by a load from address 0, at the C line. */
+static gboolean a_trap(Al *x, const ARow *r, const char *sfx)
+{
+    (void)r, (void)sfx;
+    const char *z = tmp(x);
+    em(x, "mov %s, 0", z);
+    em(x, "ld8 %s, [%s]", z, z);
+    x->fl = FL_UNREACHED;
+    return TRUE;
+}
+
 static gboolean a_plain(Al *x, const ARow *r, const char *sfx)
 {
     (void)sfx;
@@ -1142,6 +1156,7 @@ static const ARow arm64_rows[] = {
     { "dmb", a_dmb, NULL, 0, 0 }, { "dsb", a_dmb, NULL, 0, 0 },
     { "yield", a_plain, "pause", 0, 0 }, { "wfe", a_plain, "wfe", 0, 0 }, { "sev", a_plain, "sev", 0, 0 },
     { "sevl", a_plain, "sevl", 0, 0 }, { "nop", a_plain, "nop", 0, 0 }, { "prfm", a_plain, "nop", 0, 0 },
+    { "brk", a_trap, NULL, 0, 0 }, { "udf", a_trap, NULL, 0, 0 },
     /* LSE families: cas{,a,l,al}{,b,h}, ... (the suffix is read by the row) */
     { "cas", a_lse, NULL, 0, 0 }, { "swp", a_lse, NULL, 1, 0 }, { "ldadd", a_lse, NULL, 2, 0 },
     { "ldset", a_lse, NULL, 3, 0 }, { "ldclr", a_lse, NULL, 4, 0 }, { "stadd", a_lse, NULL, 2, 1 },
@@ -1207,7 +1222,7 @@ static gboolean translate_insn(Al *x, const GasStmt *s)
     if (!row)
         return fail(x, "`%s` is not an instruction the translation knows", m);
     split_ops(x, s);
-    if (row->fn == a_alu && !strcmp(row->name, "add") && x->ops->len == 3 &&
+    if (row->fn == a_alu && !strcmp(row->name, "add") && x->ops->len >= 3 &&
         (g_str_has_prefix(op(x, 2), ":tprel_hi12:") || g_str_has_prefix(op(x, 2), "#:tprel_hi12:")))
         return tls_high(x);
     return row->fn(x, row, sfx);
@@ -1276,6 +1291,8 @@ static gboolean arm64_translate(const GasProgram *g, const char *s_name, gboolea
     }
     x.out = out;
     gboolean ok = one_pass(&x);
+    if (!ok && !x.failed)   /* every refusal goes through fail(); never leave the caller without a why */
+        fail(&x, "the translation stopped here without a reason (a bug in qsim's AArch64 translator)");
     for (int i = 0; i < 33; i++)
         forget_adrp(&x, i);
     g_hash_table_destroy(x.label_fl);
