@@ -162,7 +162,7 @@ TEST_ENV := CK_TIMEOUT_MULTIPLIER=$(CK_TIMEOUT_MULTIPLIER) QSIM_SRCDIR=$(CURDIR)
 # sweeps, verify) run in check-unit.
 ASAN_SUITES := asm config litmus workload input_file yaml_doc echo bad_input coh_table coh_directed coh_random \
                coh_msi coh_bus core_pipe core_mem core_order core_lock interp engine run run_report report counters \
-               robustness fast_forward profile isa_ext cfront_x86
+               robustness fast_forward profile isa_ext cfront_x86 cfront_arm64
 check:
 	@$(MAKE) --no-print-directory $(CHECK_PAR) qsim
 	@mkdir -p build && rm -f $(CHECK_SKIPS) && touch $(CHECK_SKIPS)

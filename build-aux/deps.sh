@@ -23,6 +23,10 @@ command -v chromium >/dev/null 2>&1 || pkgs="$pkgs chromium"
 command -v dot >/dev/null 2>&1 || pkgs="$pkgs graphviz"
 command -v groff >/dev/null 2>&1 || pkgs="$pkgs groff-base"
 command -v bash >/dev/null 2>&1 || pkgs="$pkgs bash"
+# A lock in C for an arm64 target is compiled by Debian's AArch64 cross compiler; `make check`
+# also runs the AArch64 translator's forms for real under qemu-user (tests/test_cfront_arm64.c).
+command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 || pkgs="$pkgs gcc-aarch64-linux-gnu"
+command -v qemu-aarch64 >/dev/null 2>&1 || pkgs="$pkgs qemu-user"
 # and validates every mode's JSON against docs/report.schema.json with the reference validator
 python3 -c 'import jsonschema' >/dev/null 2>&1 || pkgs="$pkgs python3-jsonschema"
 [ ! -e .git ] || command -v git >/dev/null 2>&1 || pkgs="$pkgs git"

@@ -62,7 +62,7 @@ NativeLock *native_lock_from_file(const char *path, GError **error)
     GError *local = NULL;
     Arch host = ARCH_X86;
     /* A C lock is translated for the host (an unknown host: the error says which). */
-    if (!native_host_arch(&host, &local) || !lock_read(path, host, &text, &local)) {
+    if (!native_host_arch(&host, &local) || !lock_read(path, arch_target(host), &text, &local)) {
         g_set_error_literal(error, NATIVE_ERROR, NATIVE_ERROR_USAGE, local->message);
         g_error_free(local);
         return NULL;

@@ -39,14 +39,13 @@ char *cfront_isa_name(const char *name)
     return g_string_free(g, FALSE);
 }
 
-static const CfTarget *target_for(Arch arch, const char *path, GError **error)
+/* The translator for a target: x86-64, or AArch64 compiled for the machine's atomics (ARMv8.0
+ * LL/SC, ARMv8.1 LSE). */
+static const CfTarget *target_for(ArchTarget target)
 {
-    if (arch == ARCH_X86)
+    if (target.arch == ARCH_X86)
         return &cfront_x86;
-    g_set_error(error, CFRONT_ERROR, CFRONT_ERROR_ARCH,
-                "%s: not yet: the C front end translates x86-64 only (AArch64 comes next); run the C lock for x86 "
-                "(--arch x86, or an x86 config)", path);
-    return NULL;
+    return target.atomics == ARCH_ATOMICS_LSE ? &cfront_arm64_lse : &cfront_arm64_llsc;
 }
 
 /* ---- data ---- */
@@ -161,11 +160,10 @@ static gboolean defines(const GasProgram *g, const char *fn)
     return FALSE;
 }
 
-char *cfront_translate_asm(const char *asm_text, const char *s_name, const char *c_path, Arch arch, GError **error)
+char *cfront_translate_asm(const char *asm_text, const char *s_name, const char *c_path, ArchTarget target,
+                           GError **error)
 {
-    const CfTarget *t = target_for(arch, c_path, error);
-    if (!t)
-        return NULL;
+    const CfTarget *t = target_for(target);
     g_autoptr(GError) gas_err = NULL;
     g_autoptr(GasProgram) g = gas_read(asm_text, t->comment, &gas_err);
     if (!g) {
@@ -204,14 +202,12 @@ char *cfront_translate_asm(const char *asm_text, const char *s_name, const char 
     return g_string_free(out, FALSE);
 }
 
-char *cfront_translate_file(const char *path, Arch arch, GError **error)
+char *cfront_translate_file(const char *path, ArchTarget target, GError **error)
 {
-    const CfTarget *t = target_for(arch, path, error);
-    if (!t)
-        return NULL;
-    g_autofree char *s = cfront_compile(path, t->flags, error);
+    const CfTarget *t = target_for(target);
+    g_autofree char *s = cfront_compile(path, t->cc_env, t->cc_default, t->flags, error);
     if (!s)
         return NULL;
-    g_autofree char *s_name = g_strdup_printf("`gcc -S %s`", path);
-    return cfront_translate_asm(s, s_name, path, arch, error);
+    g_autofree char *s_name = g_strdup_printf("`%s -S %s`", t->cc_default, path);
+    return cfront_translate_asm(s, s_name, path, target, error);
 }

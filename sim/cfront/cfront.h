@@ -5,6 +5,7 @@
  *   cfront_compile.c   the compiler driver and its cache (C -> GNU assembler text)
  *   gas_read.c         the reader of that text (statements, data, C positions)
  *   x86_translate.c    x86-64 instructions -> ISA ops, one table row per mnemonic form
+ *   arm64_translate.c  AArch64 instructions -> ISA ops, the same way
  *   cfront.c           the glue: the lockhammer contract (lock_acquire/lock_release), the entry
  *                      points the harness calls, the stack, the data
  *
@@ -32,11 +33,13 @@ typedef enum {
 /* Whether `path` names a C source (it ends in ".c"). */
 gboolean cfront_is_c_path(const char *path);
 
-/* The ISA text of the lock in C file `path`, for `arch`. */
-char *cfront_translate_file(const char *path, Arch arch, GError **error);
+/* The ISA text of the lock in C file `path`, for `target` (arm64: compiled for its atomics, LSE
+ * code refused on an LL/SC machine). */
+char *cfront_translate_file(const char *path, ArchTarget target, GError **error);
 
 /* The same from assembly text already made (`s_name` names it in messages, `c_path` is the C
  * file): the part after the compiler, for tests. */
-char *cfront_translate_asm(const char *asm_text, const char *s_name, const char *c_path, Arch arch, GError **error);
+char *cfront_translate_asm(const char *asm_text, const char *s_name, const char *c_path, ArchTarget target,
+                           GError **error);
 
 #endif

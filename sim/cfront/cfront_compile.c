@@ -11,22 +11,26 @@ const char *const cfront_base_flags[] = {
     "-fno-stack-protector", "-fcf-protection=none", NULL,
 };
 
-/* $CC as a command line, else gcc, resolved in PATH. */
-static GStrv find_compiler(GError **error)
+/* $cc_env as a command line, else cc_default, resolved in PATH. */
+static GStrv find_compiler(const char *cc_env, const char *cc_default, GError **error)
 {
-    const char *cc = g_getenv("CC");
+    const char *cc = g_getenv(cc_env);
     if (!cc || !*cc)
-        cc = "gcc";
+        cc = cc_default;
     GStrv argv = NULL;
     if (!g_shell_parse_argv(cc, NULL, &argv, NULL)) {
-        g_set_error(error, CFRONT_ERROR, CFRONT_ERROR_COMPILER, "$CC (%s) is not a command line", cc);
+        g_set_error(error, CFRONT_ERROR, CFRONT_ERROR_COMPILER, "$%s (%s) is not a command line", cc_env, cc);
         return NULL;
     }
     g_autofree char *found = g_find_program_in_path(argv[0]);
     if (!found) {
+        /* Debian names a cross compiler TRIPLE-gcc's package gcc-TRIPLE. */
+        g_autofree char *pkg = g_str_has_suffix(cc_default, "-gcc")
+                                   ? g_strdup_printf("gcc-%.*s", (int)strlen(cc_default) - 4, cc_default)
+                                   : g_strdup(cc_default);
         g_set_error(error, CFRONT_ERROR, CFRONT_ERROR_COMPILER,
-                    "no C compiler found: `%s` is not in PATH (a lock in C is compiled with GCC; install gcc, or "
-                    "set $CC)", argv[0]);
+                    "no C compiler found: `%s` is not in PATH (a lock in C is compiled with GCC; install %s, or "
+                    "set $%s)", argv[0], pkg, cc_env);
         g_strfreev(argv);
         return NULL;
     }
@@ -62,9 +66,10 @@ static char *cache_dir(void)
 
 static void add(GChecksum *sum, const char *s) { g_checksum_update(sum, (const guchar *)s, (gssize)strlen(s) + 1); }
 
-char *cfront_compile(const char *path, const char *const *target_flags, GError **error)
+char *cfront_compile(const char *path, const char *cc_env, const char *cc_default, const char *const *target_flags,
+                     GError **error)
 {
-    g_auto(GStrv) cc = find_compiler(error);
+    g_auto(GStrv) cc = find_compiler(cc_env, cc_default, error);
     if (!cc)
         return NULL;
     g_autofree char *source = NULL;

@@ -18,9 +18,10 @@
  * plus the target's own (x86-64: -m64). */
 extern const char *const cfront_base_flags[];
 
-/* The assembly GCC writes for `path` (the compiler: $CC, else gcc; extra flags appended).
+/* The assembly GCC writes for `path` (the compiler: $cc_env, else cc_default; extra flags appended).
  * NULL with CFRONT_ERROR_COMPILE and the compiler's own messages (file:line:col) when it fails,
  * CFRONT_ERROR_COMPILER when there is none. */
-char *cfront_compile(const char *path, const char *const *target_flags, GError **error);
+char *cfront_compile(const char *path, const char *cc_env, const char *cc_default, const char *const *target_flags,
+                     GError **error);
 
 #endif

@@ -15,6 +15,7 @@ typedef struct {
     const char *name;            /* "x86-64" */
     const char *comment;         /* the assembler's comment string */
     const char *const *flags;    /* the target's compiler flags (cfront_compile) */
+    const char *cc_env, *cc_default;   /* the compiler: $cc_env, else cc_default */
     int sp, arg0, arg1;          /* ISA registers */
     guint call_push;
     /* Translates the code (labels and instructions) of `g` into ISA text appended to `out`.
@@ -23,6 +24,8 @@ typedef struct {
 } CfTarget;
 
 extern const CfTarget cfront_x86;
+/* AArch64 for a machine of LL/SC atomics (ARMv8.0: LSE code is refused) and of LSE (ARMv8.1). */
+extern const CfTarget cfront_arm64_llsc, cfront_arm64_lse;
 
 /* The ISA name of an assembly symbol or label: "c_NAME" for the C program's own names, "cl_N"
  * for the compiler's local labels (".LN"); '.' (static locals: "count.0") becomes "__".  The

@@ -468,6 +468,10 @@ GasProgram *gas_read(const char *text, const char *comment, GError **error)
     g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
     for (guint i = 0; lines[i] && !r.failed; i++) {
         r.sline = i + 1;
+        /* gas reads a '#' first on a line as a comment on every target (GCC's #APP, #NO_APP
+         * around inline asm); x86's comment string is '#' anyway. */
+        if (g_strchug(lines[i])[0] == '#')
+            continue;
         g_autofree char *code = g_strndup(lines[i], code_length(lines[i], comment));
         g_autoptr(GPtrArray) stmts = split_outside(code, ';', FALSE);
         for (guint k = 0; k < stmts->len; k++)

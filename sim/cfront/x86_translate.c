@@ -1226,6 +1226,7 @@ static const char *const x86_flags[] = { "-m64", NULL };
 const CfTarget cfront_x86 = {
     .name = "x86-64",
     .comment = "#",
+    .cc_env = "CC", .cc_default = "gcc",
     .flags = x86_flags,
     .sp = 20, .arg0 = 23, .arg1 = 22,
     .call_push = 8,

@@ -39,7 +39,7 @@ int cmd_asm(int argc, char **argv)
     if (!arch_target_parse(arch_s, atomics_s, &target, &error))
         return cli_fail(error);
     g_autofree char *text = NULL;
-    if (!lock_read(argv[1], target.arch, &text, &error))
+    if (!lock_read(argv[1], target, &text, &error))
         return cli_fail(error);
     if (translated) {
         fputs(text, stdout);

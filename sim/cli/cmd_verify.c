@@ -249,7 +249,7 @@ int cmd_verify(int argc, char **argv)
     if (!path)
         return cli_fail(error);
     g_autofree char *text = NULL;
-    if (!lock_read(path, o.target.arch, &text, &error))
+    if (!lock_read(path, o.target, &text, &error))
         return cli_fail(error);
     VerifyResult r;
     if (!verify_lock(path, text, &o, &r, &error)) {

@@ -225,7 +225,7 @@ static gboolean validate_options(const RunOptions *o, GError **error)
 
 /* The lock's name (as reports show it), source text (a C lock's translated for `arch`) and the
  * file it came from (NULL for a replay's text). */
-static gboolean load_lock(const RunOptions *o, Arch arch, char **name, char **text, char **from, GError **error)
+static gboolean load_lock(const RunOptions *o, ArchTarget target, char **name, char **text, char **from, GError **error)
 {
     g_autofree char *path = NULL;
     const char *given = o->lock_file ? o->lock_file : o->lock ? o->lock : o->scenario;
@@ -243,7 +243,7 @@ static gboolean load_lock(const RunOptions *o, Arch arch, char **name, char **te
             return FALSE;
         *name = g_strdup(given);
     }
-    if (!(o->scenario ? input_file_read(path, INPUT_LOCK, text, NULL, error) : lock_read(path, arch, text, error))) {
+    if (!(o->scenario ? input_file_read(path, INPUT_LOCK, text, NULL, error) : lock_read(path, target, text, error))) {
         g_clear_pointer(name, g_free);
         return FALSE;
     }
@@ -267,7 +267,7 @@ static gboolean wire_program(const RunOptions *o, RunWiring *w, GError **error)
     w->cores = g_new0(guint, wl->threads);
     if (!placement_assign(w->cfg, &wl->placement, wl->threads, w->cores, error))
         return FALSE;
-    if (!load_lock(o, w->cfg->arch, &w->lock_name, &w->lock_text, &w->lock_path, error))
+    if (!load_lock(o, asm_target_for_config(w->cfg), &w->lock_name, &w->lock_text, &w->lock_path, error))
         return FALSE;
     HarnessOptions h;
     workload_harness(wl, &h);

@@ -674,11 +674,11 @@ static gboolean check_lock_files(SweepLoader *L, Sweep *s, GError **error)
                     continue;
                 /* Read for each arch: a lock in C is translated for it (sim/workload/lock_find.h). */
                 g_autofree char *text = NULL;
-                if (!lock_read(file, (Arch)a, &text, &local)) {
+                ArchTarget t = { (Arch)a, (ArchAtomics)k, 0 };
+                if (!lock_read(file, t, &text, &local)) {
                     g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT, "%slocks: %s", where, local->message);
                     return FALSE;
                 }
-                ArchTarget t = { (Arch)a, (ArchAtomics)k, 0 };
                 g_autoptr(IsaProgram) prog = harness_assemble(file, text, &h, t, NULL, &local);
                 if (!prog) {
                     g_set_error(error, QSIM_SWEEP_ERROR, QSIM_SWEEP_ERROR_INPUT, "%slocks: %s", where,

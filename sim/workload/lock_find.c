@@ -44,13 +44,13 @@ char *lock_find(const char *name, GError **error)
     return source_find(name, "lock", "locks", "$QSIM_LOCK_PATH", error);
 }
 
-gboolean lock_read(const char *path, Arch arch, char **text, GError **error)
+gboolean lock_read(const char *path, ArchTarget target, char **text, GError **error)
 {
     if (!cfront_is_c_path(path))
         return input_file_read(path, INPUT_LOCK, text, NULL, error);
     if (!input_file_check(path, INPUT_LOCK, error))
         return FALSE;
-    *text = cfront_translate_file(path, arch, error);
+    *text = cfront_translate_file(path, target, error);
     return *text != NULL;
 }
 

@@ -24,7 +24,7 @@ char *source_find(const char *name, const char *kind, const char *subdir, const 
 /* The ISA text of the lock source at `path` (as lock_find gives it), for `arch`: a .qs file's
  * text; a .c file compiled by GCC and translated (sim/cfront/cfront.h: CFRONT_ERROR when the
  * compiler or the translation refuses it, or the arch has no translator yet). */
-gboolean lock_read(const char *path, Arch arch, char **text, GError **error);
+gboolean lock_read(const char *path, ArchTarget target, char **text, GError **error);
 
 /* The names of the locks in the lock folders, sorted. */
 GPtrArray *lock_names(void);
