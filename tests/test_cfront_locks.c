@@ -58,6 +58,11 @@ START_TEST(test_examples_run)
         /* The profile is by C line. */
         g_autofree char *at = g_strdup_printf("examples/c-locks/%s.c:", locks[i]);
         ck_assert_msg(strstr(out, at), "%s", out);
+        /* The lock's lines are the lock's: not the stack the translation gives each thread. */
+        const char *lines = strstr(out, "of the lock's lines (");
+        ck_assert_msg(lines, "%s", out);
+        g_autofree char *named = g_strndup(lines, strcspn(lines, ")"));
+        ck_assert_msg(!strstr(named, "cf_"), "%s: %s", locks[i], named);
     }
 }
 END_TEST

@@ -18,6 +18,11 @@ gboolean cfront_is_c_path(const char *path)
     return path && g_str_has_suffix(path, ".c");
 }
 
+gboolean cfront_is_glue_var(const char *name)
+{
+    return !strcmp(name, CF_STACK_VAR) || !strcmp(name, CF_READY_VAR);
+}
+
 char *cfront_isa_name(const char *name)
 {
     GString *g = g_string_new(NULL);
@@ -132,12 +137,12 @@ static void glue_call(GString *out, const CfTarget *t, const char *fn)
 static void glue_entry(GString *out, const CfTarget *t, const char *entry, const char *fn, gboolean init)
 {
     g_string_append_printf(out, "%s:\n", entry);
-    glue(out, "la r%d, cf_stack", t->sp);
+    glue(out, "la r%d, " CF_STACK_VAR, t->sp);
     glue(out, "add r%d, r%d, %d", t->sp, t->sp, CF_STACK_BYTES);
     if (init) {
-        glue(out, "ld64 r40, [cf_ready]");
+        glue(out, "ld64 r40, [" CF_READY_VAR "]");
         glue(out, "bne r40, 0, cf_ready_%s", entry);
-        glue(out, "st64 [cf_ready], 1");
+        glue(out, "st64 [" CF_READY_VAR "], 1");
         glue(out, "mov r%d, tid", t->arg0);
         glue_call(out, t, "thread_local_init");
         g_string_append_printf(out, "cf_ready_%s:\n", entry);
@@ -184,9 +189,9 @@ char *cfront_translate_asm(const char *asm_text, const char *s_name, const char 
     g_string_append_printf(out, "# %s, translated from C by qsim's C front end (%s); docs/c-locks.md\n", c_path,
                            t->name);
     g_string_append(out, ".shared lock_word 8 own_line\n");
-    g_string_append_printf(out, ".thread cf_stack %d align 16\n", CF_STACK_BYTES);
+    g_string_append_printf(out, ".thread " CF_STACK_VAR " %d align 16\n", CF_STACK_BYTES);
     if (init)
-        g_string_append(out, ".thread cf_ready 8\n");
+        g_string_append(out, ".thread " CF_READY_VAR " 8\n");
     if (!emit_data(out, g, c_path, error)) {
         g_string_free(out, TRUE);
         return NULL;

@@ -33,6 +33,12 @@ typedef enum {
 /* Whether `path` names a C source (it ends in ".c"). */
 gboolean cfront_is_c_path(const char *path);
 
+/* The variables the translation declares for itself, not the lock's: each thread's stack and
+ * its thread_local_init flag.  A run counts them with neither the lock's lines nor the harness's. */
+#define CF_STACK_VAR "cf_stack"
+#define CF_READY_VAR "cf_ready"
+gboolean cfront_is_glue_var(const char *name);
+
 /* The ISA text of the lock in C file `path`, for `target` (arm64: compiled for its atomics, LSE
  * code refused on an LL/SC machine). */
 char *cfront_translate_file(const char *path, ArchTarget target, GError **error);

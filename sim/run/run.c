@@ -360,7 +360,7 @@ static gboolean wire_machine(const RunOptions *o, RunWiring *w, GError **error)
 {
     const WorkloadOptions *wl = &o->workload;
     w->layout = isa_layout_new(w->prog, wl->threads, (uint32_t)w->cfg->line_size, RUN_MEMORY_BASE);
-    w->vars = run_vars_new(w->prog, w->layout, harness_is_harness_var);
+    w->vars = run_vars_new(w->prog, w->layout, harness_is_support_var);
     w->engine = engine_new(o->seed);
     w->ms = memsys_new(w->cfg, w->engine, error);
     if (!w->ms)

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "sim/workload/harness.h"
+#include "sim/cfront/cfront.h"
 #include "cores/isa/asm.h"
 #include "cores/isa/isa_exec.h"
 #include "sim/workload/scenario.h"
@@ -292,8 +293,10 @@ gboolean harness_sections(const IsaProgram *p, HarnessSection *writer, HarnessSe
     return writer->first >= 0;
 }
 
-gboolean harness_is_harness_var(const char *name)
+gboolean harness_is_support_var(const char *name)
 {
+    if (cfront_is_glue_var(name))
+        return TRUE;
     static const char *const vars[] = { HARNESS_COUNTER, HARNESS_FLAG, HARNESS_VIOLATIONS, HARNESS_DATA,
                                         HARNESS_READERS, HARNESS_MAX_READERS, HARNESS_READS };
     for (guint i = 0; i < G_N_ELEMENTS(vars); i++)

@@ -82,8 +82,10 @@ typedef struct {
 gboolean harness_sections(const IsaProgram *p, HarnessSection *writer, HarnessSection *reader);
 /* Whether the op at `pc` is the lock's (from its source) rather than the harness's. */
 gboolean harness_pc_in_lock(const IsaProgram *p, int32_t pc);
-/* Whether `name` is one of the harness's own variables (HARNESS_COUNTER ... HARNESS_READS). */
-gboolean harness_is_harness_var(const char *name);
+/* Whether `name` is a variable that supports the lock rather than being the lock's: one of the
+ * harness's own (HARNESS_COUNTER ... HARNESS_READS), or one the C front end declares for a lock
+ * in C (its per-thread stack; sim/cfront/cfront.h).  A run counts the others as the lock's lines. */
+gboolean harness_is_support_var(const char *name);
 
 /* Writers among `o->threads`. */
 static inline guint harness_writers(const HarnessOptions *o)
