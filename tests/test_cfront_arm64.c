@@ -13,6 +13,7 @@
 #include "cores/isa/isa_exec.h"
 #include "sim/cfront/cfront.h"
 #include "tests/skip.h"
+#include "tests/temp_files.h"
 
 #define RUNS 200
 
@@ -151,8 +152,7 @@ static gboolean build_native(const char *dir, char **prog)
 
 START_TEST(test_forms)
 {
-    g_autofree char *dir = g_dir_make_tmp("qsim-cfront-arm64-XXXXXX", NULL);
-    ck_assert(dir);
+    g_autofree char *dir = tmpdir();
     g_autofree char *prog = NULL;
     if (!build_native(dir, &prog))
         return;
@@ -213,12 +213,7 @@ START_TEST(test_forms)
         }
     }
     g_free(in);
-    g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
-    for (const char *n; d && (n = g_dir_read_name(d));) {
-        g_autofree char *path = g_build_filename(dir, n, NULL);
-        g_unlink(path);
-    }
-    g_rmdir(dir);
+    rm_rf(dir);
 }
 END_TEST
 

@@ -10,6 +10,7 @@
 #include <glib/gstdio.h>
 #include "run_qsim.h"
 #include "skip.h"
+#include "tests/temp_files.h"
 
 static gboolean have_gcc(const char *test)
 {
@@ -84,16 +85,13 @@ END_TEST
 /* Writes `text` as NAME in a new temporary folder; the path. */
 static char *write_c(const char *name, const char *text, char **dir)
 {
-    *dir = g_dir_make_tmp("qsim-cfront-XXXXXX", NULL);
-    char *path = g_build_filename(*dir, name, NULL);
-    ck_assert(g_file_set_contents(path, text, -1, NULL));
-    return path;
+    *dir = tmpdir();
+    return write_file(*dir, name, text);
 }
 
 static void remove_c(char *dir, char *path)
 {
-    g_unlink(path);
-    g_rmdir(dir);
+    rm_rf(dir);
     g_free(path);
     g_free(dir);
 }
@@ -294,18 +292,15 @@ START_TEST(test_sweep)
 {
     if (!have_gcc("cfront_locks/test_sweep"))
         return;
-    g_autofree char *dir = g_dir_make_tmp("qsim-cfront-sweep-XXXXXX", NULL);
+    g_autofree char *dir = tmpdir();
     g_autofree char *src = g_build_filename(test_srcdir(), "examples", "c-locks", "ticket.c", NULL);
     g_autofree char *c = NULL;
     ck_assert(g_file_get_contents(src, &c, NULL, NULL));
-    g_autofree char *lock = g_build_filename(dir, "ticket.c", NULL);
-    g_autofree char *ok = g_build_filename(dir, "ok.yaml", NULL);
-    g_autofree char *arm = g_build_filename(dir, "arm.yaml", NULL);
+    g_free(write_file(dir, "ticket.c", c));
+    g_autofree char *ok = write_file(dir, "ok.yaml", "configs: haswell\nlocks: [ticket.c, ticket]\nthreads: 2\niterations: 20\n");
+    g_autofree char *arm = write_file(dir, "arm.yaml", "configs: [haswell, thunderx]\nlocks: [ticket.c]\nthreads: 2\n"
+                                                      "iterations: 20\n");
     g_autofree char *out_dir = g_build_filename(dir, "out", NULL);
-    ck_assert(g_file_set_contents(lock, c, -1, NULL));
-    ck_assert(g_file_set_contents(ok, "configs: haswell\nlocks: [ticket.c, ticket]\nthreads: 2\niterations: 20\n", -1, NULL));
-    ck_assert(g_file_set_contents(arm, "configs: [haswell, thunderx]\nlocks: [ticket.c]\nthreads: 2\niterations: 20\n", -1,
-                                  NULL));
     const char *run_ok[] = { "sweep", ok, "--out", out_dir, NULL };
     g_autofree char *out = NULL, *err = NULL;
     int rc = run_qsim(run_ok, &out, &err);
@@ -320,8 +315,7 @@ START_TEST(test_sweep)
         ck_assert_msg(rc == 0, "rc %d\n%s%s", rc, out2, err2);
         ck_assert_msg(strstr(err2, "2 points, 0 failed") || strstr(out2, "2 points, 0 failed"), "%s%s", out2, err2);
     }
-    g_autofree char *rm = g_strdup_printf("rm -rf '%s'", dir);
-    ck_assert_int_eq(system(rm), 0);
+    rm_rf(dir);
 }
 END_TEST
 

@@ -12,6 +12,7 @@
 #include "cores/isa/isa_exec.h"
 #include "sim/explore/explore_live.h"
 #include "run_qsim.h"
+#include "tests/temp_files.h"
 
 static IsaProgram *assemble(const char *src)
 {
@@ -122,16 +123,13 @@ END_TEST
 
 static char *write_selfcheck(char **dir)
 {
-    *dir = g_dir_make_tmp("qsim-isa-ext-XXXXXX", NULL);
-    char *path = g_build_filename(*dir, "ext.qs", NULL);
-    ck_assert(g_file_set_contents(path, selfcheck_text, -1, NULL));
-    return path;
+    *dir = tmpdir();
+    return write_file(*dir, "ext.qs", selfcheck_text);
 }
 
 static void remove_selfcheck(char *dir, char *path)
 {
-    g_unlink(path);
-    g_rmdir(dir);
+    rm_rf(dir);
     g_free(path);
     g_free(dir);
 }
