@@ -69,3 +69,32 @@ gboolean memsys_check_invariants(const MemSys *ms, GError **error)
 }
 
 void memsys_set_check(MemSys *ms, gboolean on) { ms->check = on; }
+
+/* Quiet means stable: with no message in flight and nothing pending, a line that some cache or
+ * the home still holds in a transient state waits for something that will never come (a
+ * dropped message, a deadlock).  Checked by whoever knows the memory system is quiet. */
+gboolean memsys_check_quiet(const MemSys *ms, GError **error)
+{
+    g_autoptr(GArray) lines = memsys_lines(ms);
+    for (guint i = 0; i < lines->len; i++) {
+        uint64_t line = g_array_index(lines, uint64_t, i);
+        for (guint c = 0; c < ms->ncores; c++) {
+            guint s = memsys_cache_state(ms, c, line);
+            if (!coh_cache_state_stable(s)) {
+                g_set_error(error, COH_ERROR, COH_ERROR_INVARIANT, "the memory system is quiet, but core %u holds "
+                            "line 0x%" G_GINT64_MODIFIER "x in %s (%s): what it waits for will never come (cycle %"
+                            G_GUINT64_FORMAT ")", c, line, coh_cache_state_name(s), coh_cache_states[s].doc,
+                            engine_now(ms->e));
+                return FALSE;
+            }
+        }
+        guint d = memsys_dir_state(ms, line);
+        if (!coh_dir_state_stable(d)) {
+            g_set_error(error, COH_ERROR, COH_ERROR_INVARIANT, "the memory system is quiet, but the home holds line 0x%"
+                        G_GINT64_MODIFIER "x in %s, waiting for %s, which will never come (cycle %" G_GUINT64_FORMAT ")",
+                        line, coh_dir_state_name(d), coh_dir_states[d].wait, engine_now(ms->e));
+            return FALSE;
+        }
+    }
+    return TRUE;
+}

@@ -142,6 +142,9 @@ GArray *memsys_lines(const MemSys *ms);
 /* Single writer or many readers for every line, inclusion, and every load so far returned the
  * last store in coherence order. */
 gboolean memsys_check_invariants(const MemSys *ms, GError **error);
+/* With nothing in flight (the engine has no event left): every line stable in every cache and at
+ * the home, else the first that is not, as a COH_ERROR_INVARIANT (coherence/invariants.c). */
+gboolean memsys_check_quiet(const MemSys *ms, GError **error);
 /* Check the invariants of a line after every transition (first failure kept, see above). */
 void memsys_set_check(MemSys *ms, gboolean on);
 

@@ -28,5 +28,10 @@ int cli_run_script(const char *arg, const ScriptRunOptions *o, ReportFormat fmt)
     g_autofree char *out = fmt == REPORT_TEXT ? access_script_report_text(report)
                                               : report_document_format(report, "script", fmt);
     fputs(out, stdout);
+    JsonObject *ro = json_node_get_object(report);
+    if (json_object_has_member(ro, "invariant")) {
+        cli_eprintf("qsim run: the invariant checker: %s\n", json_object_get_string_member(ro, "invariant"));
+        return QSIM_EXIT_FAILED;
+    }
     return QSIM_EXIT_OK;
 }

@@ -208,7 +208,7 @@ const guint run_mode_rules_len = G_N_ELEMENTS(run_mode_rules);
 /* What `qsim run` parses; the RunOptions made from it point into it. */
 typedef struct {
     LockFlags lock;
-    char *config, *format, *vs, *scenario, *script, *trace_only, *trace_out, *trace_html, *out, *replay;
+    char *config, *format, *vs, *scenario, *script, *trace_only, *trace_out, *trace_html, *out, *replay, *fault;
     char **sets, **trace_lines;
     gint64 seed, writers, repeat, progress;
     gboolean check, no_host_time, native, trace, no_ff, profile, force;
@@ -229,6 +229,7 @@ static void run_flags_clear(RunFlags *f)
     g_free(f->trace_html);
     g_free(f->out);
     g_free(f->replay);
+    g_free(f->fault);
     g_strfreev(f->sets);
     g_strfreev(f->trace_lines);
 }
@@ -279,6 +280,9 @@ static gboolean run_parse(int *argc, char ***argv, RunFlags *f, RunOptions *o)
           "L1 misses, RFOs, failed CAS/store-exclusives, pause and WFE cycles (text: a table after the report; json/csv: "
           "the \"profile\" array; not with --repeat, --vs or --native; " QSIM_DOC("report.md") ")", NULL },
         { "check", 0, 0, G_OPTION_ARG_NONE, &f->check, "Check coherence invariants after every transition (slow)", NULL },
+        { "fault", 0, 0, G_OPTION_ARG_STRING, &f->fault, "With --script: plant a fault in the protocol's table for a "
+          "class to find (missing-inv, wrong-next, dropped-ack; implies --check, which stops the script at the first "
+          "complaint; " QSIM_DOC("teaching.md") ")", "NAME" },
         { "trace", 0, 0, G_OPTION_ARG_NONE, &f->trace, "Print the coherence trace on stderr: each protocol row as it fires (cycle, core or home, line, row, its messages), lock phases, pipeline events; hits and stalls collapsed. `qsim protocol --legend` explains it", NULL },
         { "trace-line", 0, 0, G_OPTION_ARG_STRING_ARRAY, &f->trace_lines, "Trace only the line holding this variable (lock_word, h_counter, node[1], or 0x10040); repeatable; implies --trace unless --trace-out/--trace-html", "NAME" },
         { "trace-only", 0, 0, G_OPTION_ARG_STRING, &f->trace_only, "Trace only these kinds of event, comma-separated: transitions, hits (every hit and stall row), messages, pipeline, locks, all; implies --trace unless --trace-out/--trace-html", "KINDS" },
@@ -600,7 +604,8 @@ static int run_script(RunFlags *f)
     run_options_init(&o);
     if (!run_options_from_flags(f, &o, &error))
         return cli_fail(error);
-    ScriptRunOptions so = { .config = o.config, .sets = o.sets, .seed = o.seed, .check = o.check, .trace = o.trace };
+    ScriptRunOptions so = { .config = o.config, .sets = o.sets, .seed = o.seed, .check = o.check || f->fault,
+                            .fault = f->fault, .trace = o.trace };
     return cli_run_script(f->script, &so, fmt);
 }
 
@@ -731,6 +736,10 @@ int cmd_run(int argc, char **argv)
     o.command = command;
     if (f.script)
         return run_script(&f);
+    if (f.fault) {
+        cli_eprintf("qsim run: --fault goes with --script (a fault is found by running accesses one by one)\n");
+        return QSIM_EXIT_USAGE;
+    }
     ReportFormat fmt = REPORT_TEXT;
     int rc = prepare_run(&f, &o, &fmt, FALSE);
     if (rc >= 0)

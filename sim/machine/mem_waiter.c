@@ -23,3 +23,12 @@ void mem_waiter_settle(Engine *e)
     while (engine_step(e))
         ;
 }
+
+const MemResponse *mem_waiter_try_access(MemWaiter *w, MemSys *ms, Engine *e, guint core, const MemRequest *q)
+{
+    w->got = FALSE;
+    memsys_issue(ms, core, q);
+    while (!w->got && engine_step(e))
+        ;
+    return w->got ? &w->resp : NULL;
+}

@@ -18,6 +18,9 @@ void mem_waiter_done(void *obj, const MemResponse *r);
 /* Issues `q` from `core` and runs `e` until it is answered (the memory system answers every
  * access it takes); the response, owned by `w`. */
 const MemResponse *mem_waiter_access(MemWaiter *w, MemSys *ms, Engine *e, guint core, const MemRequest *q);
+/* The same for a memory system that may not answer (a protocol with a fault planted,
+ * coherence/protocol_fault.h): NULL when the engine ran out of events first. */
+const MemResponse *mem_waiter_try_access(MemWaiter *w, MemSys *ms, Engine *e, guint core, const MemRequest *q);
 /* Runs `e` until nothing is left: the messages an access set off (write-backs, acks) end. */
 void mem_waiter_settle(Engine *e);
 

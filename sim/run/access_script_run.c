@@ -6,6 +6,7 @@
 #include "sim/base/report.h"
 #include "coherence/memsys.h"
 #include "coherence/protocol.h"
+#include "coherence/protocol_fault.h"
 #include "cores/isa/asm.h"
 #include "cores/isa/isa_exec.h"
 #include "sim/trace/trace_names.h"
@@ -106,6 +107,8 @@ static gboolean wire(const AccessScript *s, const ScriptRunOptions *o, ScriptWir
     if (!w->ms)
         return FALSE;
     memsys_set_check(w->ms, o->check);
+    if (o->fault && !memsys_apply_fault(w->ms, o->fault, error))
+        return FALSE;
     w->cores = g_new0(MemWaiter, ncores);
     static const PortClient client = { mem_waiter_done, on_lost, NULL, NULL };
     for (guint c = 0; c < ncores; c++)
@@ -146,14 +149,16 @@ static gboolean wire(const AccessScript *s, const ScriptRunOptions *o, ScriptWir
 /* Runs the engine until nothing is pending: the access's last messages (an Unblock, a
  * copy-back) are in before the next access starts. */
 
-/* One access, issued now and run to its end; its entry in the report. */
-static void run_access(const AccessScript *s, guint i, ScriptWiring *w, JsonBuilder *b)
+/* One access, issued now and run to its end; its entry in the report.  FALSE when the memory
+ * system fell quiet without answering it (a protocol with a fault planted). */
+static gboolean run_access(const AccessScript *s, guint i, ScriptWiring *w, JsonBuilder *b)
 {
     const ScriptAccess *a = &g_array_index(s->accesses, ScriptAccess, i);
     guint core = w->thread_core[a->thread];
     int sym = isa_program_find_sym(w->prog, s->vars->pdata[a->var]);
     uint64_t addr = isa_sym_addr(w->layout, (guint)sym, 0);
     Cycle start = engine_now(w->e);
+    gboolean completed = TRUE;
     if (w->trace) /* what follows, to the next access, is this one's */
         trace_stream_script_access(w->trace, i);
     json_builder_begin_object(b);
@@ -172,11 +177,12 @@ static void run_access(const AccessScript *s, guint i, ScriptWiring *w, JsonBuil
         MemRequest q = { .kind = a->op == SCRIPT_LD ? MEM_LOAD : a->op == SCRIPT_ST ? MEM_STORE : MEM_RMW,
                          .rmw = a->op == SCRIPT_FADD ? RMW_ADD : RMW_XCHG, .addr = addr, .size = 8,
                          .value = a->value, .tag = i };
-        const MemResponse *r = mem_waiter_access(&w->cores[core], w->ms, w->e, core, &q);
+        const MemResponse *r = mem_waiter_try_access(&w->cores[core], w->ms, w->e, core, &q);
         mem_waiter_settle(w->e);
-        report_add_int(b, "cycles", (gint64)(r->done - start));
-        report_add_string(b, "answered_by", source_words[r->source]);
-        if (a->op != SCRIPT_ST)
+        completed = r != NULL;
+        report_add_int(b, "cycles", (gint64)((r ? r->done : engine_now(w->e)) - start));
+        report_add_string(b, "answered_by", r ? source_words[r->source] : "never completed");
+        if (r && a->op != SCRIPT_ST)
             report_add_int(b, a->op == SCRIPT_LD ? "value" : "old_value", (gint64)r->value);
         if (a->op != SCRIPT_LD)
             report_add_int(b, a->op == SCRIPT_FADD ? "added" : "wrote", (gint64)a->value);
@@ -189,6 +195,18 @@ static void run_access(const AccessScript *s, guint i, ScriptWiring *w, JsonBuil
     json_builder_end_array(b);
     report_add_string(b, "home", coh_dir_state_name(memsys_dir_state(w->ms, addr)));
     json_builder_end_object(b);
+    return completed;
+}
+
+/* After access i: the invariant checker's complaint (caller frees), or NULL when there is none.
+ * An access that never completed left the memory system quiet: quiet must mean stable. */
+static char *check_after(const AccessScript *s, guint i, ScriptWiring *w, gboolean completed)
+{
+    g_autoptr(GError) e = NULL;
+    if (memsys_check_invariants(w->ms, &e) && (completed || memsys_check_quiet(w->ms, &e)))
+        return completed ? NULL : g_strdup("the access never completed, and the memory system is quiet");
+    const ScriptAccess *a = &g_array_index(s->accesses, ScriptAccess, i);
+    return g_strdup_printf("after access #%u %s: %s", i + 1, a->text, e->message);
 }
 
 JsonNode *access_script_run(const AccessScript *s, const ScriptRunOptions *o, TraceHtmlCut *page_cut, GError **error)
@@ -207,14 +225,21 @@ JsonNode *access_script_run(const AccessScript *s, const ScriptRunOptions *o, Tr
     report_add_int(b, "threads", s->nthreads);
     json_builder_set_member_name(b, "accesses");
     json_builder_begin_array(b);
-    for (guint i = 0; i < s->accesses->len; i++)
-        run_access(s, i, &w, b);
+    g_autofree char *complaint = NULL;
+    for (guint i = 0; i < s->accesses->len && !complaint; i++) {
+        gboolean completed = run_access(s, i, &w, b);
+        /* the first complaint ends the script: the page ends where the class can see it */
+        if (o->check || !completed)
+            complaint = check_after(s, i, &w, completed);
+    }
     json_builder_end_array(b);
     report_add_int(b, "cycles", (gint64)engine_now(w.e));
+    if (o->fault)
+        report_add_string(b, "fault", o->fault);
+    if (complaint)
+        report_add_string(b, "invariant", complaint);
     gboolean ok = TRUE;
-    if (o->check)
-        ok = memsys_check_invariants(w.ms, error);
-    if (ok && w.trace)
+    if (w.trace)
         ok = trace_stream_finish(w.trace, engine_now(w.e), error);
     json_builder_end_object(b);
     wiring_free(&w);
@@ -255,6 +280,8 @@ char *access_script_report_text(JsonNode *report)
             g_string_append_printf(s, " %-7s", json_array_get_string_element(st, t));
         g_string_append_printf(s, " %s\n", json_object_get_string_member(a, "home"));
     }
+    if (json_object_has_member(o, "invariant"))
+        g_string_append_printf(s, "  stopped: %s\n", json_object_get_string_member(o, "invariant"));
     g_string_append_printf(s, "(value: what a load read, or an atomic's old value; the states are the line's after "
                               "the access, in each core's L1 and at the home; %" G_GINT64_FORMAT " cycles in all)\n",
                            json_object_get_int_member(o, "cycles"));
