@@ -28,6 +28,14 @@ ifneq ($(DEPS_OK),yes)
 $(error build dependencies missing (see the apt-get line above))
 endif
 endif
+# (after deps.sh, which installs it as root: checked once it has run)
+# libsoup 3 serves the live page (`qsim serve`); without it the rest of qsim builds and `qsim
+# serve` says what to install (sim/serve/serve.c).
+SOUP_OK   := $(shell pkg-config --exists libsoup-3.0 2>/dev/null && echo yes)
+ifeq ($(SOUP_OK),yes)
+PKGS      += libsoup-3.0
+SOUP_DEF  := -DQSIM_HAVE_SOUP
+endif
 
 # Quiet build, as kbuild's: `$(call say,CC,FILE)` before a command prints "  CC      FILE"
 # instead of the command (V=1: the command itself; make -s: neither).  The command's own
@@ -53,11 +61,11 @@ WARN     := -Wall -Wextra
 CFLAGS   ?= -O2 -g
 ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) $(PKG_CFLAGS) -I. -MMD -MP \
              -DQSIM_VERSION=\"$(VERSION)\" -DQSIM_DATADIR=\"$(DATADIR)\" -DQSIM_DOCDIR=\"$(DOCDIR)\" \
-             -DQSIM_SRCDIR=\"$(CURDIR)\" -I$(B)/gen
+             -DQSIM_SRCDIR=\"$(CURDIR)\" -I$(B)/gen $(SOUP_DEF)
 LDLIBS   := $(PKG_LIBS) -lm -lpthread -ldl
 
 MODULES  := sim/base coherence cores/isa sim/memmodel sim/explore cores sim/os sim/trace \
-            sim/cfront sim/workload sim/machine sim/report sim/run sim/validation locks/native sim/litmus sim/sweep sim/calibrate sim/cli
+            sim/cfront sim/workload sim/machine sim/report sim/run sim/validation locks/native sim/litmus sim/sweep sim/calibrate sim/serve sim/cli
 # Programs with their own main(), kept out of the library.
 MAIN_SRC := sim/cli/main.c
 LIB_SRC  := $(filter-out $(MAIN_SRC),$(foreach m,$(MODULES),$(wildcard $(m)/*.c)))
@@ -109,6 +117,13 @@ $(B)/gen/trace_html_page_js.h: sim/trace/trace_html_page.js
 	$(call say,GEN,$@)sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $< > $@.tmp && mv $@.tmp $@
 
 $(B)/sim/trace/trace_html_page.o: $(B)/gen/trace_html_page_js.h
+
+# The live page (`qsim serve`) as a C string literal, made from its source.
+$(B)/gen/serve_page_html.h: sim/serve/serve_page.html
+	@mkdir -p $(dir $@)
+	$(call say,GEN,$@)sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $< > $@.tmp && mv $@.tmp $@
+
+$(B)/sim/serve/serve.o: $(B)/gen/serve_page_html.h
 
 FORCE:
 
@@ -271,7 +286,7 @@ check-layers:
 	              'sim/cfront/planted.c:sim/workload/lock_find.h' 'sim/cfront/planted.c:cores/core.h' \
 	              'sim/workload/planted.c:sim/machine/machine.h' 'sim/machine/planted.c:sim/report/run_report.h' \
 	              'sim/report/planted.c:sim/run/run.h' 'sim/run/planted.c:sim/validation/verify.h' \
-	              'sim/validation/planted.c:sim/sweep/sweep.h'; do \
+	              'sim/validation/planted.c:sim/sweep/sweep.h' 'sim/serve/planted.c:sim/cli/commands.h'; do \
 	  t=$$(mktemp -d /tmp/qsim-layers.XXXXXX) && f=$${plant%%:*} && mkdir -p $$t/$$(dirname $$f) && \
 	  echo "#include \"$${plant#*:}\"" > $$t/$$f && \
 	  if sh build-aux/check-layers.sh $$t >/dev/null 2>&1; then rm -rf $$t; echo "check-layers: missed $$plant" >&2; exit 1; fi; \

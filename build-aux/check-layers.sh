@@ -27,6 +27,8 @@
 #   locks/native   the native backend: lock sources compiled and run on the host
 #   sim/litmus, sim/sweep   front ends, on the runner (the model only: neither runs natively)
 #   sim/calibrate  measures the host natively and writes a config by the model's definitions
+#   sim/serve      the live page's server (`qsim serve`): requests checked, runs as `qsim run`
+#                  (and sim/serve/serve.c the generated serve_page_html.h: the page)
 #   sim/cli        the command line, on everything
 set -u
 tree=${1:-.}
@@ -56,6 +58,7 @@ rule() {
     sim/litmus)    echo "sim/litmus/ sim/memmodel/ sim/run/ $RUNNER cores/isa/ coherence/ sim/base/";;
     sim/sweep)     echo "sim/sweep/ sim/validation/ sim/run/ $RUNNER cores/isa/ coherence/ sim/base/";;
     sim/calibrate) echo "sim/calibrate/ locks/native/ sim/run/ $RUNNER cores/isa/ coherence/ sim/base/";;
+    sim/serve)     echo "sim/serve/ sim/run/ $RUNNER cores/isa/ coherence/ sim/base/ serve_page_html.h";;
     sim/cli)       echo "ANY";;
     *)             echo "";;
     esac

@@ -12,6 +12,10 @@ need glib-2.0 libglib2.0-dev
 need yaml-0.1 libyaml-dev
 need check check
 need json-glib-1.0 libjson-glib-dev
+# libsoup 3 serves the live page (`qsim serve`): installed as root with the rest; without it
+# (and not root) qsim still builds, and `qsim serve` and its tests say what to install.
+optional=""
+pkg-config --exists libsoup-3.0 2>/dev/null || optional="$optional libsoup-3.0-dev"
 # `qsim sweep --plot` draws with gnuplot, and `make check` tests the plots, so it is a normal
 # dependency (--with-plot, its old opt-in, is still accepted and changes nothing).
 command -v gnuplot >/dev/null 2>&1 || pkgs="$pkgs gnuplot-nox"
@@ -35,13 +39,18 @@ for goal in "$@"; do
     fuzz|fuzz-build) command -v clang >/dev/null 2>&1 || pkgs="$pkgs clang";;
     esac
 done
-[ -z "$pkgs" ] && exit 0
+[ -z "$pkgs$optional" ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-  echo "qsim: installing build dependencies:$pkgs" >&2
+  echo "qsim: installing build dependencies:$pkgs$optional" >&2
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq >&2 && apt-get install -y -qq $pkgs >&2 && exit 0
+  apt-get update -qq >&2 && apt-get install -y -qq $pkgs $optional >&2 && exit 0
+  [ -z "$pkgs" ] && { echo "qsim: could not install$optional: building without the live page (qsim serve)" >&2; exit 0; }
   echo "qsim: apt-get failed; install by hand:" >&2
 fi
+if [ -z "$pkgs" ]; then
+  echo "qsim: building without the live page (qsim serve); for it: sudo apt-get install$optional" >&2
+  exit 0
+fi
 echo "qsim: missing build dependencies. Run:" >&2
-echo "  sudo apt-get install$pkgs" >&2
+echo "  sudo apt-get install$pkgs$optional" >&2
 exit 1

@@ -16,6 +16,7 @@ const QsimCommand qsim_commands[] = {
     { "calibrate", "measure this machine and write a machine config of it", cmd_calibrate },
     { "sweep",   "run a parameter sweep (axes from a YAML file) in parallel, or merge its shards", cmd_sweep },
     { "litmus",  "run herd7 litmus tests on a machine model and check them against their verdicts", cmd_litmus },
+    { "serve",   "serve the live page on 127.0.0.1: click accesses on a teaching machine and watch them run", cmd_serve },
     { "man",     "print the manual page qsim(1), made from these tables (roff)", cmd_man },
     { "completion", "print the shell completion script (bash)", cmd_completion },
     { NULL, NULL, NULL },

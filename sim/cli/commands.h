@@ -193,6 +193,7 @@ int cmd_compare(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_protocol(int argc, char **argv);
 
+int cmd_serve(int argc, char **argv);
 int cmd_man(int argc, char **argv);
 int cmd_completion(int argc, char **argv);
 
