@@ -81,7 +81,7 @@ TEST_CACHE := XDG_CACHE_HOME=$(CURDIR)/build/cache
 
 # (FORCE: a prerequisite that always runs its target's recipe)
 .PHONY: FORCE all run study check check-layers check-unit check-suite check-install check-tarball check-asan \
-        check-fuzz-corpus fuzz fuzz-build bench install uninstall clean distclean docs golden help
+        check-fuzz-corpus fuzz fuzz-build bench install uninstall clean distclean docs docs-images golden help
 all: qsim $(B)/qsim.1 $(B)/qsim.bash
 
 qsim: $(B)/qsim
@@ -336,6 +336,11 @@ docs: qsim
 	./qsim list report > docs/report.md
 	python3 build-aux/report-schema.py > docs/report.schema.json
 
+# The live page's screenshots in docs/images (live-CONFIG-WxH.png, 1024x768 and 1600x1000), taken
+# by the browser test of `qsim serve` (tests/test_serve.c) when asked, not on every check.
+docs-images: $(B)/check_qsim $(B)/qsim
+	QSIM_DOCS_IMAGES=$(CURDIR)/docs/images CK_RUN_CASE=serve $(TEST_ENV) QSIM_BIN=$(CURDIR)/$(B)/qsim $(B)/check_qsim serve
+
 # Rewrites tests/golden/ from qsim's own output, after a change meant to change a trace, a
 # protocol page or the spinlock report (os_model's case `unchanged`; read `git diff tests/golden`
 # before committing it: a golden that differs fails its test with the first lines that differ).
@@ -403,6 +408,7 @@ help:
 	@echo '  fuzz           each input format under libFuzzer for FUZZ_SECONDS (clang)'
 	@echo '  fuzz-build     the fuzz targets only (build/fuzz)'
 	@echo '  docs           regenerate the reference pages in docs/ from qsim'"'"'s tables'
+	@echo '  docs-images    the live page'"'"'s screenshots, into docs/images (headless Chromium)'
 	@echo '  golden         rewrite tests/golden/ from qsim'"'"'s output (read the diff)'
 	@echo '  bench          simulation cost, into docs/performance.md'
 	@echo '  study          the studies'"'"' tables, into docs/study-*.md'

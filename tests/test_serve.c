@@ -326,8 +326,33 @@ START_TEST(test_page_in_browser)
     const char *shots = g_getenv("QSIM_DOCS_IMAGES");
     click_session(c, s.port, "teaching", shots);
     click_session(c, s.port, "teaching-bus", shots);
-    cdp_stop(c);
     unserve(&s);
+    /* a planted fault: the page says so, and shows the checker's complaint when clicks reveal it */
+    Served f = serve("missing-inv");
+    g_autofree char *url = g_strdup_printf("http://127.0.0.1:%u/", f.port);
+    cdp_navigate(c, "about:blank");
+    cdp_navigate(c, url);
+    cdp_wait(c, "document.getElementById('status').dataset.ready === '1'");
+    g_autofree char *note = cdp_eval_string(c, "document.getElementById('fault').textContent");
+    ck_assert_msg(strstr(note, "A fault is planted"), "%s", note);
+    static const char *const reveal[][2] = { { "core-0", "op-ld" }, { "core-1", "op-ld" }, { "core-0", "op-st" } };
+    for (guint i = 0; i < G_N_ELEMENTS(reveal); i++) {
+        g_autofree char *runs = cdp_eval_string(c, "document.getElementById('status').dataset.runs");
+        cdp_click(c, reveal[i][0]);
+        cdp_click(c, reveal[i][1]);
+        g_autofree char *done = g_strdup_printf("document.getElementById('status').dataset.runs !== '%s'", runs);
+        cdp_wait(c, done);
+    }
+    g_autofree char *said = cdp_eval_string(c, "document.getElementById('complaint').textContent");
+    ck_assert_msg(g_str_has_prefix(said, "The invariant checker: after access #3 0:st x: line 0x10000: 1 cores in "
+                                         "M/E, 1 more readers"), "%s", said);
+    if (shots) {
+        g_autofree char *png = g_strdup_printf("%s/live-fault-1024x768.png", shots);
+        cdp_set_size(c, 1024, 768);
+        cdp_screenshot(c, png);
+    }
+    unserve(&f);
+    cdp_stop(c);
 }
 END_TEST
 

@@ -145,8 +145,9 @@ ServeRequest *serve_request_parse(GHashTable *query, const char *fault, GError *
     return g_steal_pointer(&r);
 }
 
-/* The options both forms share: the machine, and what runs on it. */
-static void machine_args(const ServeRequest *r, GPtrArray *a)
+/* The options both forms share: the machine, and what runs on it (the fault only where asked:
+ * the command the page shows leaves it out, since the class is to find it). */
+static void machine_args(const ServeRequest *r, GPtrArray *a, gboolean with_fault)
 {
     g_ptr_array_add(a, g_strdup("--config"));
     g_ptr_array_add(a, g_strdup(r->config));
@@ -164,7 +165,7 @@ static void machine_args(const ServeRequest *r, GPtrArray *a)
     } else {
         g_ptr_array_add(a, g_strdup("--script"));
         g_ptr_array_add(a, g_strdup(r->script));
-        if (r->fault) {
+        if (r->fault && with_fault) {
             g_ptr_array_add(a, g_strdup("--fault"));
             g_ptr_array_add(a, g_strdup(r->fault));
         }
@@ -174,7 +175,7 @@ static void machine_args(const ServeRequest *r, GPtrArray *a)
 char **serve_request_argv(const ServeRequest *r, const char *page)
 {
     GPtrArray *a = g_ptr_array_new();
-    machine_args(r, a);
+    machine_args(r, a, TRUE);
     /* the checker always watches: a fault's complaint, or none */
     if (!r->scenario && !r->fault)
         g_ptr_array_add(a, g_strdup("--check"));
@@ -191,7 +192,7 @@ char *serve_request_command(const ServeRequest *r)
 {
     g_autoptr(GPtrArray) a = g_ptr_array_new_with_free_func(g_free);
     g_ptr_array_add(a, g_strdup("qsim run"));
-    machine_args(r, a);
+    machine_args(r, a, FALSE);
     GString *s = g_string_new(NULL);
     for (guint i = 0; i < a->len; i++) {
         const char *w = a->pdata[i];

@@ -45,8 +45,8 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(ServeRequest, serve_request_free)
 /* `qsim run`'s arguments for the request (after the program's name and "run"), writing the page
  * to `page`; NULL-terminated, caller frees (g_strfreev). */
 char **serve_request_argv(const ServeRequest *r, const char *page);
-/* The same run as a command line for people to paste (without the page and the format), with
- * the script quoted for a POSIX shell. */
+/* The same run as a command line for people to paste (without the page, the format and the
+ * planted fault, which the class is to find), with the script quoted for a POSIX shell. */
 char *serve_request_command(const ServeRequest *r);
 
 #endif
