@@ -298,6 +298,21 @@ static void click_session(Cdp *c, guint port, const char *config, const char *sh
     for (guint i = 0; i < want->len; i++)
         ck_assert_msg(g_str_has_prefix(json_array_get_string_element(fa, i), want->pdata[i]), "row %u: page %s, trace %s",
                       i, json_array_get_string_element(fa, i), (char *)want->pdata[i]);
+    /* undo takes the last access back; the link opens the whole session again */
+    {
+        g_autofree char *runs = cdp_eval_string(c, "document.getElementById('status').dataset.runs");
+        cdp_click(c, "undo");
+        g_autofree char *done = g_strdup_printf("document.getElementById('status').dataset.runs !== '%s'", runs);
+        cdp_wait(c, done);
+        g_autofree char *rows = cdp_eval_string(c, "document.getElementById('results').rows.length");
+        ck_assert_str_eq(rows, "3"); /* the header and two accesses */
+        g_autofree char *back = g_strdup_printf("http://127.0.0.1:%u/%s", port, link);
+        cdp_navigate(c, "about:blank");
+        cdp_navigate(c, back);
+        cdp_wait(c, "document.getElementById('status').dataset.ready === '1' && document.getElementById('result-3')");
+        g_autofree char *again = cdp_eval_string(c, "document.getElementById('script-line').textContent");
+        ck_assert_str_eq(again, cmd);
+    }
     if (shots) {
         static const guint sizes[][2] = { { 1024, 768 }, { 1600, 1000 } };
         g_free(cdp_eval(c, FRAME ".defaultView.location.hash = 'step=' + JSON.parse(" FRAME
@@ -326,6 +341,17 @@ START_TEST(test_page_in_browser)
     const char *shots = g_getenv("QSIM_DOCS_IMAGES");
     click_session(c, s.port, "teaching", shots);
     click_session(c, s.port, "teaching-bus", shots);
+    /* a scenario button starts its run: the frame shows the ttas lock's page */
+    {
+        g_autofree char *runs = cdp_eval_string(c, "document.getElementById('status').dataset.runs");
+        cdp_click(c, "scenario-ttas");
+        g_autofree char *done = g_strdup_printf("document.getElementById('status').dataset.runs !== '%s'", runs);
+        cdp_wait(c, done);
+        g_autofree char *title = cdp_eval_string(c, FRAME ".getElementById('title').textContent");
+        ck_assert_msg(g_str_has_prefix(title, "ttas on teaching-bus"), "%s", title);
+        g_autofree char *cmd = cdp_eval_string(c, "document.getElementById('script-line').textContent");
+        ck_assert_str_eq(cmd, "qsim run --config teaching-bus --lock ttas --threads 2 --iterations 2");
+    }
     unserve(&s);
     /* a planted fault: the page says so, and shows the checker's complaint when clicks reveal it */
     Served f = serve("missing-inv");
