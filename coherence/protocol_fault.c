@@ -3,6 +3,7 @@
 #include <string.h>
 #include "coherence/protocol_fault.h"
 #include "coherence/memsys_internal.h"
+#include "sim/base/echo.h"
 
 const CohFault coh_faults[] = {
     { "missing-inv", "a missing invalidation: a sharer answers Inv with its Inv-Ack but keeps its copy in S",
@@ -56,9 +57,10 @@ gboolean memsys_apply_fault(MemSys *ms, const char *name, GError **error)
     if (!f) {
         gboolean known = coh_fault_find(name, !bus) != NULL;
         g_autofree char *list = g_strjoinv(", ", (char **)coh_fault_names());
+        g_autofree char *said = echo_clip(name);
         g_set_error(error, COH_ERROR, COH_ERROR_CONFIG, known ? "fault %s: not on a %s (%s has no such row)"
                                                               : "no fault %s (the faults: %s)",
-                    name, known ? (bus ? "bus" : "directory") : list, known ? ms->proto->name : "");
+                    said, known ? (bus ? "bus" : "directory") : list, known ? ms->proto->name : "");
         return FALSE;
     }
     for (guint i = 0; i < ms->proto->n_cache; i++) {

@@ -447,6 +447,7 @@ static const struct {
     { "man", "" },
     { "completion", "bash" },
     { "compare", "--threads-list 2 --data A --seeds 2 --iterations 5 -j 1" },
+    { "serve", "--port 0" }, /* every long value is refused before it would serve */
 };
 
 /* Item 11: every option of every command, given a 10,000-character value (letters as

@@ -5,6 +5,7 @@
 #include "sim/serve/serve.h"
 #include "sim/serve/serve_run.h"
 #include "coherence/protocol_fault.h"
+#include "sim/base/echo.h"
 
 #ifdef QSIM_HAVE_SOUP
 #include <libsoup/soup.h>
@@ -57,7 +58,8 @@ static void on_page(SoupServer *soup G_GNUC_UNUSED, SoupServerMessage *msg, cons
     if (!method_ok(msg))
         return;
     if (strcmp(path, "/")) {
-        g_autofree char *t = g_strdup_printf("%.200s: no such page (the live page is /, its runs /run)", path);
+        g_autofree char *said = echo_clip(path);
+        g_autofree char *t = g_strdup_printf("%s: no such page (the live page is /, its runs /run)", said);
         say(msg, 404, t);
         return;
     }
@@ -130,8 +132,9 @@ Server *serve_start(const ServeOptions *o, GError **error)
     /* a fault that no table has is refused now, not at the first click */
     if (o->fault && !coh_fault_find(o->fault, FALSE) && !coh_fault_find(o->fault, TRUE)) {
         g_autofree char *list = g_strjoinv(", ", (char **)coh_fault_names());
+        g_autofree char *said = echo_clip(o->fault);
         g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "--fault %s: no such fault (the faults: %s)",
-                    o->fault, list);
+                    said, list);
         return NULL;
     }
     Server *s = g_new0(Server, 1);

@@ -2,6 +2,7 @@
 #include <string.h>
 #include "sim/serve/serve_request.h"
 #include "sim/workload/access_script.h"
+#include "sim/base/echo.h"
 
 const char *const serve_configs[] = { "teaching", "teaching-bus", NULL };
 
@@ -60,8 +61,10 @@ static gboolean get_count(GHashTable *q, const char *key, guint lo, guint hi, gu
     if (!v || !*v)
         return TRUE;
     guint64 n;
-    if (!g_ascii_string_to_unsigned(v, 10, lo, hi, &n, NULL))
-        return bad(error, "%s=%.40s: give a whole number from %u to %u", key, v, lo, hi);
+    if (!g_ascii_string_to_unsigned(v, 10, lo, hi, &n, NULL)) {
+        g_autofree char *said = echo_clip(v);
+        return bad(error, "%s=%s: give a whole number from %u to %u", key, said, lo, hi);
+    }
     *out = (guint)n;
     return TRUE;
 }
@@ -78,8 +81,8 @@ ServeRequest *serve_request_parse(GHashTable *query, const char *fault, GError *
         while (g_hash_table_iter_next(&it, &k, &v)) {
             if (!g_utf8_validate(k, -1, NULL) || !in_list(keys, k)) {
                 g_autofree char *list = g_strjoinv(", ", (char **)keys);
-                bad(error, "%s: not a parameter of a run (the parameters: %s)",
-                    g_utf8_validate(k, -1, NULL) ? (char *)k : "a name that is not UTF-8", list);
+                g_autofree char *said = g_utf8_validate(k, -1, NULL) ? echo_clip(k) : g_strdup("a name that is not UTF-8");
+                bad(error, "%s: not a parameter of a run (the parameters: %s)", said, list);
                 return NULL;
             }
             if (strlen(v) > SERVE_VALUE_MAX || !g_utf8_validate(v, -1, NULL)) {
@@ -93,7 +96,8 @@ ServeRequest *serve_request_parse(GHashTable *query, const char *fault, GError *
         config = serve_configs[0];
     if (!in_list(serve_configs, config)) {
         g_autofree char *list = g_strjoinv(", ", (char **)serve_configs);
-        bad(error, "config=%.40s: the page runs the teaching configs (%s)", config, list);
+        g_autofree char *said = echo_clip(config);
+        bad(error, "config=%s: the page runs the teaching configs (%s)", said, list);
         return NULL;
     }
     r->config = g_strdup(config);
@@ -101,7 +105,8 @@ ServeRequest *serve_request_parse(GHashTable *query, const char *fault, GError *
     if (protocol && *protocol) {
         if (!in_list(protocols, protocol)) {
             g_autofree char *list = g_strjoinv(", ", (char **)protocols);
-            bad(error, "protocol=%.40s: not a protocol (the protocols: %s)", protocol, list);
+            g_autofree char *said = echo_clip(protocol);
+            bad(error, "protocol=%s: not a protocol (the protocols: %s)", said, list);
             return NULL;
         }
         r->protocol = g_strdup(protocol);
@@ -121,8 +126,9 @@ ServeRequest *serve_request_parse(GHashTable *query, const char *fault, GError *
             if (!strcmp(s->name, scenario))
                 r->scenario = g_strdup(scenario);
         if (!r->scenario) {
-            bad(error, "scenario=%.40s: not one of the page's scenarios (false-sharing, ping-pong, producer-consumer, "
-                       "ttas)", scenario);
+            g_autofree char *said = echo_clip(scenario);
+            bad(error, "scenario=%s: not one of the page's scenarios (false-sharing, ping-pong, producer-consumer, "
+                       "ttas)", said);
             return NULL;
         }
     } else {
