@@ -116,7 +116,9 @@ defs["script"]={"description":"`qsim run --script`: scripted accesses on the mem
  "type":"object","required":["config","protocol","harness","accesses"],
  "properties":{"schema_version":{"const":1},"kind":string,"config":string,"protocol":string,"harness":{"const":"script"},
    "script":string,"threads":count,"accesses":{"type":"array","items":{"type":"object","required":["n","access","cycles"],
-     "properties":{"n":count,"access":string,"cycles":count}}}}}
+     "properties":{"n":count,"access":string,"cycles":count}}},
+   "fault":{"description":"the fault planted with --fault (coherence/protocol_fault.h)","type":"string"},
+   "invariant":{"description":"the invariant checker's complaint, after the last access listed, where the script stopped","type":"string"}}}
 kinds={"report":"report","script":"script","summary":"summary","pair":"pair","validate-host":"validate_host","validation":"validation","compare":"compare"}
 schema={"$schema":"https://json-schema.org/draft/2020-12/schema",
  "title":"qsim's result documents, schema_version 1",
