@@ -1430,6 +1430,69 @@ START_TEST(test_page_layout)
 }
 END_TEST
 
+/* A write-back on a bus: its PutM takes the bus's next slot after the transaction that holds it
+ * (coherence/bus.c) and holds it through its address and data phases; the page said it was
+ * granted when the line was replaced, a cycle the other transaction still held the bus.  And a
+ * bus carries requests and data only: the page's colour key listed acks and invalidations, and
+ * a Data row's words offered an AckCount, which no bus sends. */
+START_TEST(test_page_bus_writeback)
+{
+    g_autofree char *dir = tmpdir();
+    g_autofree char *path = g_build_filename(dir, "wb.html", NULL);
+    const char *args[] = { "run", "--config", "teaching-bus", "--script", "0:st x=5, 0:evict x, 1:ld x", "--trace-html", path,
+                           NULL };
+    g_autofree char *err = NULL;
+    ck_assert_msg(run_qsim(args, NULL, &err) == 0, "%s", err);
+    g_autofree char *html = NULL;
+    ck_assert(g_file_get_contents(path, &html, NULL, NULL));
+    g_autoptr(JsonParser) p = json_parser_new();
+    JsonObject *d = page_data(html, p);
+    JsonArray *msgs = json_object_get_array_member(d, "msgs"), *steps = json_object_get_array_member(d, "steps");
+    /* each transaction on the bus is granted after the one before has let it go */
+    gint64 free_from = 0, putm_grant = -1, putm_until = -1;
+    for (guint i = 0; i < json_array_get_length(msgs); i++) {
+        JsonObject *m = json_array_get_object_element(msgs, i);
+        if (strcmp(json_object_get_string_member(m, "to"), "bus"))
+            continue;
+        ck_assert_msg(json_object_has_member(m, "g"), "no grant for %s", json_object_get_string_member(m, "t"));
+        gint64 g = json_object_get_int_member(m, "g");
+        ck_assert_msg(g >= free_from && g >= json_object_get_int_member(m, "s"), "%s granted at %" G_GINT64_FORMAT
+                      ", the bus is held until %" G_GINT64_FORMAT, json_object_get_string_member(m, "t"), g, free_from - 1);
+        free_from = json_object_get_int_member(m, "h") + 1;
+        if (!strcmp(json_object_get_string_member(m, "t"), "PutM")) {
+            putm_grant = g;
+            putm_until = json_object_get_int_member(m, "h");
+        }
+    }
+    ck_assert_msg(putm_grant > 0, "no PutM on the bus");
+    guint mem = find_step(d, "IorS_D + Data -> IorS", "x", 1), fill = find_step(d, "IM_D + Data -> M", "x", 1);
+    /* the memory takes the write-back's data at the end of the PutM's transaction */
+    ck_assert_int_eq(json_object_get_int_member(json_array_get_object_element(steps, mem - 1), "c"), putm_until);
+    const char *x = json_object_get_string_member(json_array_get_object_element(steps, fill - 1), "x");
+    ck_assert_msg(!strstr(x, "AckCount") && !strstr(x, "acks"), "a bus's Data row says: %s", x);
+    g_autofree char *chromium = g_find_program_in_path("chromium");
+    if (!chromium) {
+        qsim_test_skip_or_fail("trace/test_page_bus_writeback", "chromium is not installed: the page is not drawn");
+        rm_rf(dir);
+        return;
+    }
+    g_autofree char *profile = g_build_filename(dir, "profile", NULL);
+    g_autofree char *profile_arg = g_strdup_printf("--user-data-dir=%s", profile);
+    g_autofree char *want = g_strdup_printf("bus: held by core 0 for PutM (granted at cycle %" G_GINT64_FORMAT ";", putm_grant);
+    for (guint k = find_step(d, "M + PutM -> IorS_D", "x", 1); k <= mem; k++) {
+        g_autofree char *url = g_strdup_printf("file://%s#step=%u", path, k);
+        g_autofree char *dom = browse(chromium, profile_arg, url, NULL);
+        g_autofree char *label = dom_text(dom, "bus-label");
+        ck_assert_msg(label && g_str_has_prefix(label, want), "step %u: '%s', not '%s'", k, label, want);
+        const char *key = strstr(dom, "id=\"colour-key\"");
+        ck_assert(key);
+        g_autofree char *keys = g_strndup(key, strcspn(key, "\n"));
+        ck_assert_msg(!strstr(keys, ">ack<") && !strstr(keys, "inv / forward"), "a bus's colour key: %s", keys);
+    }
+    rm_rf(dir);
+}
+END_TEST
+
 Suite *make_trace_suite(void)
 {
     Suite *s = suite_create("trace");
@@ -1467,6 +1530,7 @@ Suite *make_trace_suite(void)
     tcase_add_test(tc, test_page_smt_threads_share_the_core);
     tcase_add_test(tc, test_page_time_shared_threads);
     tcase_add_loop_test(tc, test_page_layout, 0, G_N_ELEMENTS(layout_pages));
+    tcase_add_test(tc, test_page_bus_writeback);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -400,7 +400,7 @@ static void html_event(TraceSink *sink, const TraceContext *ctx, const TraceEven
             return;
         s->title = coh_row_text(ev->row->row, ev->row->dir);
         s->what = trace_row_actions(ctx, ev->row, ev->msgs, ev->nmsgs);
-        s->explain = coh_row_explain(ev->row->row, ev->row->dir);
+        s->explain = coh_row_explain_on(ev->row->row, ev->row->dir, ctx->proto->bus);
         s->transition = ev->row->row->next != ev->row->row->state;
         s->row_index = (gint)ev->row->index;
         s->row_dir = ev->row->dir;
@@ -749,6 +749,7 @@ static Cycle bus_held_until(const HtmlSink *h, guint i)
 static void add_msgs(JsonBuilder *b, HtmlSink *h, const GArray *lines)
 {
     char who[16];
+    Cycle bus_free = 0; /* the first cycle after the last transaction on the bus */
     json_builder_set_member_name(b, "msgs");
     json_builder_begin_array(b);
     for (guint i = 0; i < h->msgs->len; i++) {
@@ -773,8 +774,14 @@ static void add_msgs(JsonBuilder *b, HtmlSink *h, const GArray *lines)
         add_str(b, "k", msg_kind(m));
         add_int(b, "s0", m->s0);
         add_int(b, "s1", m->s1);
-        if (m->dst == MEMSYS_BUS)
+        if (m->dst == MEMSYS_BUS) {
+            /* a request is sent at its grant; a write-back when its line is replaced, and takes
+             * the bus's next slot (coherence/bus.c, bus_writeback_delay): its grant "g" */
+            Cycle grant = m->type == MSG_PUTM ? MAX(m->sent + 1, bus_free) : m->sent;
+            add_int(b, "g", (gint64)grant);
             add_int(b, "h", (gint64)bus_held_until(h, i));
+            bus_free = bus_held_until(h, i) + 1;
+        }
         json_builder_end_object(b);
     }
     json_builder_end_array(b);

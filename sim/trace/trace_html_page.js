@@ -235,14 +235,15 @@ function drawCache(g, grp, k, s, changed) {
 function lastVals(k, i, c) { for (let j = k; j >= 0; j--) { const [st, , v] = snap[j][i][c]; if (v != null) return v; if (st === 'I') return null; } return null; }
 /* the request whose transaction holds the bus at cycle cyc: from its grant until its data is in
  * (the page writer's m.h), address phase, the responder's wait and data phase alike */
+function grantOf(m) { return m.g != null ? m.g : m.s; }
 function busHolder(cyc) {
-  for (const m of D.msgs) if (m.to === 'bus' && m.s <= cyc && cyc <= m.h) return m;
+  for (const m of D.msgs) if (m.to === 'bus' && grantOf(m) <= cyc && cyc <= m.h) return m;
   return null;
 }
 function drawBus(g, k, cyc) {
   const hold = D.bus ? busHolder(cyc) : null;
   el(g, 'rect', { x: PAD, y: BUS_Y, width: W - 2 * PAD, height: BUS_H, rx: 4, fill: hold ? '#0072B2' : '#e8e8e8', stroke: '#444', id: 'bus' });
-  const label = D.bus ? (hold ? 'bus: held by ' + hold.f + ' for ' + hold.t + ' (granted at cycle ' + hold.s + '; ' +
+  const label = D.bus ? (hold ? 'bus: held by ' + hold.f + ' for ' + hold.t + ' (granted at cycle ' + grantOf(hold) + '; ' +
                                 (cyc <= hold.a ? 'address phase' : 'until its data is in') + ', free after cycle ' + hold.h + ')' : 'bus: free')
                       : 'interconnect (each message takes the cycles its arrow says)';
   el(g, 'text', { x: PAD + 10, y: BUS_Y + 17, fill: hold ? '#fff' : '#222', 'font-weight': 700, 'font-family': 'system-ui, sans-serif', id: 'bus-label' }, label);
@@ -497,6 +498,7 @@ document.getElementById('legend').innerHTML = lg;
 let key = '';
 for (const st of ['M', 'O', 'E', 'S', 'F', 'I']) if (D.cacheStates[st]) key += '<span class="key" style="background:' + FILL[st] + ';color:' + INK[st] + '">' + st + '</span> ';
 key += '<span class="key transient">SM_AD</span> transient (hatched) &nbsp; <span class="key" style="background:' + SB_FILL + '">st</span> store waiting in the store buffer &nbsp; messages: ';
-for (const cl in MSG_COLOUR) key += '<span class="key" style="background:' + MSG_COLOUR[cl] + ';color:#fff">' + { req: 'request', data: 'data', inv: 'inv / forward', ack: 'ack' }[cl] + '</span> ';
+/* a bus carries requests and data only: no invalidation, forward or ack is ever drawn on one */
+for (const cl in MSG_COLOUR) if (!D.bus || cl === 'req' || cl === 'data') key += '<span class="key" style="background:' + MSG_COLOUR[cl] + ';color:#fff">' + { req: 'request', data: 'data', inv: 'inv / forward', ack: 'ack' }[cl] + '</span> ';
 document.getElementById('colour-key').innerHTML = key + ' &nbsp; memory in grey italics: stale';
 fromHash();
