@@ -1317,6 +1317,15 @@ START_TEST(test_page_time_shared_threads)
             k = i + 1;
     }
     ck_assert_msg(k, "no step with threads finished and threads waiting");
+    /* and a step where a thread is being switched onto a core (the core runs none meanwhile) */
+    guint k2 = 0;
+    for (guint i = 0; i < json_array_get_length(steps) && !k2; i++) {
+        JsonArray *tw = json_object_get_array_member(json_array_get_object_element(steps, i), "tw");
+        for (guint t = 0; t < 8; t++)
+            if (!strcmp(json_array_get_string_element(json_array_get_array_element(tw, t), 0), "load"))
+                k2 = i + 1;
+    }
+    ck_assert_msg(k2, "no step with a thread being switched onto a core");
     if (!chromium) {
         qsim_test_skip_or_fail("trace/test_page_time_shared_threads", "chromium is not installed: the page is not drawn");
         rm_rf(dir);
@@ -1325,34 +1334,42 @@ START_TEST(test_page_time_shared_threads)
     g_autofree char *path = g_build_filename(dir, "fs8.html", NULL);
     g_autofree char *profile = g_build_filename(dir, "profile", NULL);
     g_autofree char *profile_arg = g_strdup_printf("--user-data-dir=%s", profile);
-    g_autofree char *url = g_strdup_printf("file://%s#step=%u", path, k);
-    g_autofree char *dom = browse(chromium, profile_arg, url, NULL);
-    guint caches = 0;
-    for (const char *c = dom; (c = strstr(c, "id=\"svg-counts-c")); c++)
-        caches++;
-    ck_assert_msg(caches == 2, "%u caches drawn for 2 cores", caches);
-    ck_assert_msg(strstr(dom, "id=\"core-0\"") && strstr(dom, "id=\"core-1\"") && !strstr(dom, "id=\"core-2\""),
-                  "not two cores drawn");
-    JsonArray *tw = json_object_get_array_member(json_array_get_object_element(steps, k - 1), "tw");
-    for (guint cpu = 0; cpu < 2; cpu++) {
-        GString *ready = g_string_new(NULL);
-        gint64 running = -1;
-        for (guint t = 0; t < 8; t++) {
-            JsonArray *w = json_array_get_array_element(tw, t);
-            if (json_array_get_int_element(w, 1) != cpu)
-                continue;
-            if (!strcmp(json_array_get_string_element(w, 0), "ready"))
-                g_string_append_printf(ready, "%s%u", ready->len ? " " : "", t);
-            if (!strcmp(json_array_get_string_element(w, 0), "run"))
-                running = t;
+    const guint at[] = { k, k2 };
+    for (guint a = 0; a < G_N_ELEMENTS(at); a++) {
+        k = at[a];
+        g_autofree char *url = g_strdup_printf("file://%s#step=%u", path, k);
+        g_autofree char *dom = browse(chromium, profile_arg, url, NULL);
+        guint caches = 0;
+        for (const char *c = dom; (c = strstr(c, "id=\"svg-counts-c")); c++)
+            caches++;
+        ck_assert_msg(caches == 2, "%u caches drawn for 2 cores", caches);
+        ck_assert_msg(strstr(dom, "id=\"core-0\"") && strstr(dom, "id=\"core-1\"") && !strstr(dom, "id=\"core-2\""),
+                      "not two cores drawn");
+        JsonArray *tw = json_object_get_array_member(json_array_get_object_element(steps, k - 1), "tw");
+        for (guint cpu = 0; cpu < 2; cpu++) {
+            GString *ready = g_string_new(NULL);
+            gint64 running = -1, loading = -1;
+            for (guint t = 0; t < 8; t++) {
+                JsonArray *w = json_array_get_array_element(tw, t);
+                if (json_array_get_int_element(w, 1) != cpu)
+                    continue;
+                if (!strcmp(json_array_get_string_element(w, 0), "ready"))
+                    g_string_append_printf(ready, "%s%u", ready->len ? " " : "", t);
+                if (!strcmp(json_array_get_string_element(w, 0), "run"))
+                    running = t;
+                if (!strcmp(json_array_get_string_element(w, 0), "load"))
+                    loading = t;
+            }
+            g_autofree char *rq = g_strdup_printf("runq-c%u", cpu), *ph = g_strdup_printf("phase-c%u", cpu);
+            g_autofree char *queued = dom_attr(dom, rq, "data-threads"), *phase = dom_text(dom, ph);
+            ck_assert_msg(queued && !strcmp(queued, ready->str), "step %u core %u: the queue shows '%s', not '%s'", k, cpu,
+                          queued, ready->str);
+            g_autofree char *want = running >= 0   ? g_strdup_printf("thread %" G_GINT64_FORMAT " ", running)
+                                    : loading >= 0 ? g_strdup_printf("switching to thread %" G_GINT64_FORMAT, loading)
+                                                   : g_strdup("no thread");
+            ck_assert_msg(phase && g_str_has_prefix(phase, want), "step %u core %u: '%s', not '%s'", k, cpu, phase, want);
+            g_string_free(ready, TRUE);
         }
-        g_autofree char *rq = g_strdup_printf("runq-c%u", cpu), *ph = g_strdup_printf("phase-c%u", cpu);
-        g_autofree char *queued = dom_attr(dom, rq, "data-threads"), *phase = dom_text(dom, ph);
-        ck_assert_msg(queued && !strcmp(queued, ready->str), "step %u core %u: the queue shows '%s', not '%s'", k, cpu,
-                      queued, ready->str);
-        g_autofree char *want = running >= 0 ? g_strdup_printf("thread %" G_GINT64_FORMAT " ", running) : g_strdup("no thread");
-        ck_assert_msg(phase && g_str_has_prefix(phase, want), "step %u core %u: '%s', not '%s'", k, cpu, phase, want);
-        g_string_free(ready, TRUE);
     }
     rm_rf(dir);
 }

@@ -365,7 +365,7 @@ OsThreadWhere os_model_thread_where(const OsModel *os, guint tid, guint *core)
     *core = t->core ? t->core->id : 0;
     switch (t->state) {
     case OT_RUNNING: return OS_THREAD_RUNNING;
-    case OT_READY: return OS_THREAD_READY;
+    case OT_READY: return t->loading ? OS_THREAD_LOADING : OS_THREAD_READY;
     case OT_SLEEPING: case OT_WOKEN: return OS_THREAD_ASLEEP;
     case OT_DONE: break;
     }

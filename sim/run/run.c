@@ -333,6 +333,7 @@ static TraceThreadWhere trace_thread_where(void *arg, guint t, guint *cpu)
     case OS_THREAD_RUNNING: return TRACE_THREAD_RUNNING;
     case OS_THREAD_READY: return TRACE_THREAD_READY;
     case OS_THREAD_ASLEEP: return TRACE_THREAD_ASLEEP;
+    case OS_THREAD_LOADING: return TRACE_THREAD_LOADING;
     case OS_THREAD_DONE: break;
     }
     return TRACE_THREAD_DONE;

@@ -78,6 +78,7 @@ typedef enum {
     TRACE_THREAD_READY,          /* in a core's run queue */
     TRACE_THREAD_ASLEEP,         /* in futex_wait */
     TRACE_THREAD_DONE,           /* finished */
+    TRACE_THREAD_LOADING,        /* being switched onto a core */
 } TraceThreadWhere;
 
 /* What the writers need to know about the run, borrowed for the stream's life. */

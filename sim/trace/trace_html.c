@@ -696,8 +696,9 @@ static void add_step(JsonBuilder *b, const HtmlSink *h, const TraceContext *ctx,
     for (guint t = 0; t < ctx->nthreads; t++)
         json_builder_add_int_value(b, s->phase[t]);
     json_builder_end_array(b);
-    if (s->where) { /* time-shared threads: [where, cpu] each, where "run", "ready", "asleep", "done" */
-        static const char *const where_word[] = { "run", "ready", "asleep", "done" };
+    if (s->where) { /* time-shared threads: [where, cpu] each, where "run", "ready", "asleep", "done",
+                     * "load" (being switched onto the CPU) */
+        static const char *const where_word[] = { "run", "ready", "asleep", "done", "load" };
         json_builder_set_member_name(b, "tw");
         json_builder_begin_array(b);
         for (guint t = 0; t < ctx->nthreads; t++) {

@@ -61,7 +61,7 @@ function opText(o, what) { return o[1] === 'l' ? 'ld ' + o[3] + ' ' + what : 'st
 const panelTexts = [];
 for (const o of D.ops) panelTexts.push(...(o[1] === 'l' ? [opText(o, 'squashed'), opText(o, '= ' + o[4])] : [opText(o, ' (written)')]));
 for (let t = 0; t < NC; t++) for (const p of PHASES) panelTexts.push(threadName(t) + ' \u00b7 ' + p);
-if (SHARED) panelTexts.push('asleep/done: thread ' + (NC - 1) + ' +' + NC); /* a run queue shows one and "+N" at least */
+if (SHARED) panelTexts.push('asleep/done: thread ' + (NC - 1) + ' +' + NC, 'switching to thread ' + (NC - 1)); /* a run queue shows one and "+N" at least */
 /* the op a panel retires next, or a script's access, takes up to two rows: wrapped at spaces */
 function wrap(s, chars) {
   const out = [''];
@@ -138,6 +138,7 @@ function accessAt(k) { const s = k > 0 ? D.steps[k - 1] : null; return s && s.a 
 function whereAt(k, t) { const s = k > 0 ? D.steps[k - 1] : null; return s && s.tw ? s.tw[t] : [t === panelCol(D.cores[t]) ? 'run' : 'ready', D.cores[t]]; }
 function panelCol(cpu) { return D.cores.indexOf(cpu); }
 /* the thread on a CPU at step k, -1: none */
+function loadingOn(k, cpu) { for (let t = 0; t < NC; t++) { const [w, c] = whereAt(k, t); if (w === 'load' && c === cpu) return t; } return -1; }
 function runningOn(k, cpu) { for (let t = 0; t < NC; t++) { const [w, c] = whereAt(k, t); if (w === 'run' && c === cpu) return t; } return -1; }
 function drawGroup(g, grp, k, s) {
   const x = grp.x, y0 = grp.y;
@@ -152,7 +153,9 @@ function drawPanel(g, p, x, y0, w, k, s) {
   const nchars = Math.floor((w - 16) / CH);
   if (SMT) el(g, 'rect', { x, y: y0, width: w, height: PANEL_H + RUNQ_H - 4, rx: 4, fill: '#fbfbfb', stroke: '#999', id: 'panel-c' + p.cpu });
   /* the thread's name (with SMT or time-sharing) and its phase, on a line of their own */
-  const label = (SMT || SHARED ? (who < 0 ? 'no thread' : threadName(who)) + ' \u00b7 ' : '') + (ph < 0 ? 'idle' : PHASES[ph]);
+  const coming = SHARED && who < 0 ? loadingOn(k, p.cpu) : -1;
+  const label = coming >= 0 ? 'switching to thread ' + coming
+              : (SMT || SHARED ? (who < 0 ? 'no thread' : threadName(who)) + ' \u00b7 ' : '') + (ph < 0 ? 'idle' : PHASES[ph]);
   el(g, 'text', { x: x + 8, y: y0 + 13, 'font-family': 'system-ui, sans-serif', id: 'phase-c' + p.cpu,
                   fill: ph === 2 ? '#D55E00' : ph === 1 ? '#0072B2' : '#555', 'font-weight': ph > 0 ? 700 : 400 }, label);
   const ins = pc >= 0 ? D.insns[pc] : null;
@@ -420,7 +423,7 @@ function render() {
     const ins = pc >= 0 ? D.insns[pc] : null;
     const doing = D.accesses.length ? (acc && acc.core === D.cores[t] ? 'access <code>' + esc(acc.t) + '</code>' : 'idle') : null;
     /* time-shared threads: where each is (the next op is its CPU's, while it runs there) */
-    const [wh, wc] = whereAt(step, t), on = { run: 'on', ready: 'waiting for', asleep: 'asleep, last on', done: 'done, last on' }[wh];
+    const [wh, wc] = whereAt(step, t), on = { run: 'on', load: 'switching onto', ready: 'waiting for', asleep: 'asleep, last on', done: 'done, last on' }[wh];
     c += '<tr><td>' + esc(SHARED ? threadName(t) + ' (' + on + ' core ' + wc + ')' : NAMES[t]) + '</td><td>' + PHASES[s ? s.ph[t] : 0] + '</td><td>' +
          (doing || (ins ? '<code>' + esc(ins[1]) + '</code> (' + esc(ins[0]) + ')' : 'halted')) + '</td><td>' + (ins && !doing ? cyc : '') + '</td></tr>';
   }
