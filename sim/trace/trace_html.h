@@ -9,7 +9,8 @@
  * the cell, transient ones hatched) and the values of its variables; the interconnect, or the
  * bus and the core holding it; the home with each line's directory entry and queue of waiting
  * requests (on a bus, what the memory's state means: it lists no holders); memory's values (grey when a cache holds newer ones); and the messages in flight as
- * arrows, each with a chip that moves along it over the cycles it takes, coloured by what the
+ * arrows (under the boxes: one from a row of cores above passes behind the rows below), each
+ * with a chip that moves along it over the cycles it takes, coloured by what the
  * message carries (data, a CopyBack too; an ack; an invalidation or forward; a request).  Beside it, the
  * protocol's table with the row that fired marked; under it, the same states as a table, the
  * messages in words and the cores.  Buttons and keys step forward and back (Right/Left, j/k),

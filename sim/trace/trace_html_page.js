@@ -306,8 +306,10 @@ function anchor(who, slot) {
 const MSG_COLOUR = { req: '#0072B2', data: '#009E73', inv: '#D55E00', ack: '#CC79A7' };
 /* a message's kind is the page writer's (by what it carries: a CopyBack is data), not its name's */
 function msgClass(m) { return MSG_COLOUR[m.k] ? m.k : 'req'; }
-function drawMsgs(g, k, cyc) {
-  const paths = el(g, 'g', {}), chips = el(g, 'g', {}); /* the chips over every arrow */
+function drawMsgs(g, k, cyc, under) {
+  /* the arrows under the boxes (from a row of cores above, one passes behind the rows below),
+   * the chips over everything */
+  const paths = under, chips = el(g, 'g', {});
   let slot = 0;
   const pairs = {}, placed = [];
   for (let i = 0; i < D.msgs.length; i++) {
@@ -355,12 +357,13 @@ function drawMachine(k, cyc) {
     const mk = el(defs, 'marker', { id: 'head-' + cl, viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 5, markerHeight: 5, orient: 'auto-start-reverse' });
     el(mk, 'path', { d: 'M0 0L10 5L0 10z', fill: MSG_COLOUR[cl] });
   }
+  const under = el(svg, 'g', { id: 'msg-paths' });
   const g = el(svg, 'g', { 'font-family': 'ui-monospace, monospace', 'font-size': 11 });
   for (const grp of GROUPS) { drawGroup(g, grp, k, s); drawCache(g, grp, k, s, changed); }
   drawBus(g, k, cyc);
   drawHome(g, k, s, changed);
   drawMemory(g, k);
-  drawMsgs(el(svg, 'g', { 'font-family': 'system-ui, sans-serif', 'font-size': 11, id: 'msgs' }), k, cyc);
+  drawMsgs(el(svg, 'g', { 'font-family': 'system-ui, sans-serif', 'font-size': 11, id: 'msgs' }), k, cyc, under);
   /* where things are, for tests that look at the screenshot */
   for (const r of svg.querySelectorAll('[id]')) markBox(r);
   markBox(tableBox);
