@@ -267,15 +267,43 @@ char *coh_row_actions_doc(const CohRow *r, gboolean dir, gboolean skip_sends)
     return g_string_free(s, FALSE);
 }
 
-char *coh_row_explain(const CohRow *r, gboolean dir)
+/* On a bus an upgrade is a GetM and the data ends the transaction: no AckCount, no acks. */
+const char *coh_cache_event_doc_on(guint e, gboolean bus)
+{
+    if (bus && e == CE_DATA)
+        return "the data arrives on the bus (the owner's or the memory's): the own transaction is complete";
+    return coh_cache_event_doc(e);
+}
+
+/* The messages a snooping bus sends (coherence/bus_cache.c and bus_memory.c): requests on the
+ * bus, write-backs, and data; no forwards, invalidations, acks or AckCounts. */
+gboolean coh_msg_on_bus(MsgType t)
+{
+    switch (t) {
+    case MSG_GETS: case MSG_GETM: case MSG_PUTM: case MSG_DATA_MEM: case MSG_DATA_LLC: case MSG_DATA_C2C:
+    case MSG_COPYBACK:
+        return TRUE;
+    default:
+        return FALSE;
+    }
+}
+
+char *coh_row_explain(const CohRow *r, gboolean dir) { return coh_row_explain_on(r, dir, FALSE); }
+
+char *coh_row_explain_on(const CohRow *r, gboolean dir, gboolean bus)
 {
     const char *state = dir ? coh_dir_state_name(r->state) : coh_cache_state_name(r->state);
     const char *event = dir ? coh_dir_event_name(r->event) : coh_cache_event_name(r->event);
     const char *next = dir ? coh_dir_state_name(r->next) : coh_cache_state_name(r->next);
     g_autofree char *acts = coh_row_actions_doc(r, dir, FALSE);
+    if (bus && !dir && (r->actions & CA_SAVE_DATA)) { /* a bus's data comes with no grant and no acks */
+        g_auto(GStrv) parts = g_strsplit(acts, coh_action_doc((guint)g_bit_nth_lsf(CA_SAVE_DATA, -1), FALSE), 2);
+        g_free(acts);
+        acts = g_strjoinv("takes the data", parts);
+    }
     GString *s = g_string_new(NULL);
     g_string_append_printf(s, "On %s (%s) in %s: %s.", event,
-                           dir ? coh_dir_event_doc(r->event) : coh_cache_event_doc(r->event), state,
+                           dir ? coh_dir_event_doc(r->event) : coh_cache_event_doc_on(r->event, bus), state,
                            *acts ? acts : "nothing to do");
     if (r->next == r->state)
         g_string_append_printf(s, " Stays %s.", state);

@@ -64,6 +64,12 @@ const char *coh_msg_doc(MsgType t);
 /* The row in words: "On Store in S (...): asks the home for write permission (Upgrade); then
  * SM_AD (from S to M, ...)."  Caller frees. */
 char *coh_row_explain(const CohRow *r, gboolean dir);
+/* ... on a bus when `bus` (the words of its events there: coh_cache_event_doc_on). */
+char *coh_row_explain_on(const CohRow *r, gboolean dir, gboolean bus);
+/* A cache event in words on a bus or not (a bus's Data has no AckCount). */
+const char *coh_cache_event_doc_on(guint e, gboolean bus);
+/* Whether a snooping bus ever sends the message (its legend lists only those). */
+gboolean coh_msg_on_bus(MsgType t);
 /* The row's actions in words, those that send messages left out when skip_sends (a trace
  * names the messages themselves); "" for none.  Caller frees. */
 char *coh_row_actions_doc(const CohRow *r, gboolean dir, gboolean skip_sends);

@@ -411,6 +411,26 @@ START_TEST(test_legend_names_the_home)
 }
 END_TEST
 
+/* A bus's legend lists the messages a bus sends, no AckCount, ack, forward or invalidation, and
+ * its Data event offers no AckCount; a directory's legend keeps them all. */
+START_TEST(test_legend_bus_messages)
+{
+    static const char *const never_on_bus[] = { "AckCount", "Inv-Ack", "Fwd-GetS", "Fwd-GetM", "Put-Ack", "Upgrade" };
+    for (guint k = 0; k < coh_n_protocols; k++) {
+        g_autofree char *args = g_strdup_printf("protocol %s --legend", coh_protocols[k]->name);
+        g_autofree char *legend = qsim_out(args);
+        for (guint i = 0; i < G_N_ELEMENTS(never_on_bus); i++) {
+            g_autofree char *row = g_strdup_printf("\n  %s ", never_on_bus[i]);
+            if (coh_protocols[k]->bus)
+                ck_assert_msg(!strstr(legend, row) && !strstr(legend, "(AckCount)"), "%s lists %s", args, never_on_bus[i]);
+            else if (strcmp(never_on_bus[i], "Upgrade") || strstr(legend, "\n  Upgrade "))
+                ck_assert_msg(strstr(legend, row), "%s leaves out %s", args, never_on_bus[i]);
+        }
+        ck_assert_msg(strstr(legend, "\n  GetM ") && strstr(legend, "\n  Data(c2c) "), "%s: %s", args, legend);
+    }
+}
+END_TEST
+
 /* `qsim protocol mesif` printed MESI's tables without a word (issue 28): its page says what F
  * is and lists the directory rows that move it, from the rows' MESIF rules. */
 START_TEST(test_mesif)
@@ -515,6 +535,7 @@ Suite *make_protocol_doc_suite(void)
     tcase_add_test(tc, test_state_words_fit_the_tables);
     tcase_add_test(tc, test_legend_groups);
     tcase_add_test(tc, test_legend_names_the_home);
+    tcase_add_test(tc, test_legend_bus_messages);
     suite_add_tcase(s, tc);
     return s;
 }

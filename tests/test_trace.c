@@ -1196,6 +1196,320 @@ START_TEST(test_cut_page_says_so)
 }
 END_TEST
 
+/* A page made by `qsim ARGS --trace-html` in `dir`, and its data. */
+static char *page_of(const char *dir, const char *name, const char *args)
+{
+    g_autofree char *path = g_build_filename(dir, name, NULL);
+    g_autofree char *line = g_strdup_printf("%s --no-host-time --trace-html %s", args, path);
+    g_autofree char *err = NULL;
+    ck_assert_msg(run_qsim_line(line, NULL, &err) == 0, "%s: %s", args, err);
+    char *html = NULL;
+    ck_assert(g_file_get_contents(path, &html, NULL, NULL));
+    return html;
+}
+
+/* The text of the element with id `id` in the DOM (up to its first tag), NULL when absent. */
+static char *dom_text(const char *dom, const char *id)
+{
+    g_autofree char *key = g_strdup_printf("id=\"%s\"", id);
+    const char *at = strstr(dom, key);
+    if (!at)
+        return NULL;
+    at = strchr(at, '>') + 1;
+    return g_strndup(at, strcspn(at, "<"));
+}
+
+/* Box a lies inside box b (a pixel of rounding either way). */
+static gboolean box_inside(const int a[4], const int b[4])
+{
+    return a[0] >= b[0] - 1 && a[1] >= b[1] - 1 && a[0] + a[2] <= b[0] + b[2] + 1 && a[1] + a[3] <= b[1] + b[3] + 1;
+}
+
+/* Two hardware threads of one core (SMT) share its cache: the page drew core 0.1 as a "core 2"
+ * with a private cache that stayed I all run, and explained the sibling's store as an
+ * invalidation.  Now one core, its two threads drawn inside it and named as the text trace
+ * names them, one cache; the machine clear's words say what happened. */
+START_TEST(test_page_smt_threads_share_the_core)
+{
+    g_autofree char *chromium = g_find_program_in_path("chromium");
+    g_autofree char *dir = tmpdir();
+    g_autofree char *html = page_of(dir, "smt.html", "run --config teaching --set topology.threads_per_core=2 --placement smt "
+                                                     "--lock ttas --threads 2 --iterations 3 --think 100");
+    g_autoptr(JsonParser) p = json_parser_new();
+    JsonObject *d = page_data(html, p);
+    JsonArray *names = json_object_get_array_member(d, "names"), *phys = json_object_get_array_member(d, "phys");
+    ck_assert_msg(names && phys, "no names or physical cores in the page's data");
+    ck_assert_str_eq(json_array_get_string_element(names, 0), "core 0.0");
+    ck_assert_str_eq(json_array_get_string_element(names, 1), "core 0.1");
+    ck_assert_int_eq(json_array_get_int_element(phys, 0), 0);
+    ck_assert_int_eq(json_array_get_int_element(phys, 1), 0);
+    /* the machine clear the sibling's store caused, named and explained as what it was */
+    JsonArray *steps = json_object_get_array_member(d, "steps");
+    guint k = 0;
+    for (guint i = 0; i < json_array_get_length(steps) && !k; i++) {
+        JsonObject *s = json_array_get_object_element(steps, i);
+        if (strstr(json_object_get_string_member(s, "w"), "written by the other hardware thread")) {
+            k = i + 1;
+            ck_assert_str_eq(json_object_get_string_member(s, "who"), "core 0.1");
+            const char *x = json_object_get_string_member(s, "x");
+            ck_assert_msg(!strstr(x, "invalidat") || strstr(x, "nothing was invalidated"), "step %u explains: %s", k, x);
+            ck_assert_msg(strstr(x, "other hardware thread"), "step %u explains: %s", k, x);
+        }
+    }
+    ck_assert_msg(k, "no machine clear caused by the sibling's store");
+    /* every row of the cache's column is core 0's: none lands in a column of its own for core 0.1 */
+    for (guint i = 0; i < json_array_get_length(steps); i++) {
+        JsonArray *ch = json_object_get_array_member(json_array_get_object_element(steps, i), "ch");
+        for (guint c = 0; c < json_array_get_length(ch); c++)
+            ck_assert_int_ne(json_array_get_int_element(json_array_get_array_element(ch, c), 1), 1);
+    }
+    if (!chromium) {
+        qsim_test_skip_or_fail("trace/test_page_smt_threads_share_the_core", "chromium is not installed: the page is not drawn");
+        rm_rf(dir);
+        return;
+    }
+    g_autofree char *path = g_build_filename(dir, "smt.html", NULL);
+    g_autofree char *profile = g_build_filename(dir, "profile", NULL);
+    g_autofree char *profile_arg = g_strdup_printf("--user-data-dir=%s", profile);
+    g_autofree char *url = g_strdup_printf("file://%s#step=%u", path, k);
+    g_autofree char *dom = browse(chromium, profile_arg, url, NULL);
+    ck_assert_msg(!strstr(dom, "id=\"svg-lock_word-c2\"") && !strstr(dom, "id=\"cell-lock_word-c2\"") &&
+                      !strstr(dom, "id=\"core-2\""), "core 0.1 is drawn as a core with a cache of its own");
+    ck_assert_msg(strstr(dom, "id=\"svg-lock_word-c0\"") && strstr(dom, "id=\"cell-lock_word-c0\""), "no core 0 cache");
+    int core[4], cache[4], t0[4], t1[4];
+    dom_box(dom, "core-0", core, "smt");
+    dom_box(dom, "cache-0", cache, "smt");
+    dom_box(dom, "panel-c0", t0, "smt");
+    dom_box(dom, "panel-c2", t1, "smt");
+    ck_assert_msg(box_inside(t0, core) && box_inside(t1, core), "the hardware threads are not drawn inside their core");
+    ck_assert_msg(cache[0] <= t0[0] && cache[0] + cache[2] >= t1[0] + t1[2], "the cache is not under both threads");
+    g_autofree char *ph0 = dom_text(dom, "phase-c0"), *ph1 = dom_text(dom, "phase-c2");
+    ck_assert_msg(ph0 && g_str_has_prefix(ph0, "core 0.0 "), "thread 0 is drawn as %s", ph0);
+    ck_assert_msg(ph1 && g_str_has_prefix(ph1, "core 0.1 "), "thread 1 is drawn as %s", ph1);
+    rm_rf(dir);
+}
+END_TEST
+
+/* More threads than cores take turns on them (the OS model): the page drew 8 columns "core 0,
+ * 1, 0, 1, ..." each with its own cache.  Now two cores, each with the thread on it and a queue
+ * of those waiting, as the OS model has them at that step. */
+START_TEST(test_page_time_shared_threads)
+{
+    g_autofree char *chromium = g_find_program_in_path("chromium");
+    g_autofree char *dir = tmpdir();
+    g_autofree char *html = page_of(dir, "fs8.html", "run --scenario false-sharing --threads 8 --iterations 3");
+    g_autoptr(JsonParser) p = json_parser_new();
+    JsonObject *d = page_data(html, p);
+    ck_assert_int_eq(json_object_get_int_member(d, "timeShared"), 1);
+    JsonArray *steps = json_object_get_array_member(d, "steps");
+    /* a step where some thread has finished and some still wait: the queues are not the start's */
+    guint k = 0;
+    for (guint i = 0; i < json_array_get_length(steps) && !k; i++) {
+        JsonArray *tw = json_object_get_array_member(json_array_get_object_element(steps, i), "tw");
+        ck_assert_msg(tw && json_array_get_length(tw) == 8, "step %u: no thread whereabouts", i + 1);
+        gboolean done = FALSE, ready = FALSE;
+        for (guint t = 0; t < 8; t++) {
+            const char *w = json_array_get_string_element(json_array_get_array_element(tw, t), 0);
+            done |= !strcmp(w, "done");
+            ready |= !strcmp(w, "ready");
+        }
+        if (done && ready)
+            k = i + 1;
+    }
+    ck_assert_msg(k, "no step with threads finished and threads waiting");
+    /* and a step where a thread is being switched onto a core (the core runs none meanwhile) */
+    guint k2 = 0;
+    for (guint i = 0; i < json_array_get_length(steps) && !k2; i++) {
+        JsonArray *tw = json_object_get_array_member(json_array_get_object_element(steps, i), "tw");
+        for (guint t = 0; t < 8; t++)
+            if (!strcmp(json_array_get_string_element(json_array_get_array_element(tw, t), 0), "load"))
+                k2 = i + 1;
+    }
+    ck_assert_msg(k2, "no step with a thread being switched onto a core");
+    if (!chromium) {
+        qsim_test_skip_or_fail("trace/test_page_time_shared_threads", "chromium is not installed: the page is not drawn");
+        rm_rf(dir);
+        return;
+    }
+    g_autofree char *path = g_build_filename(dir, "fs8.html", NULL);
+    g_autofree char *profile = g_build_filename(dir, "profile", NULL);
+    g_autofree char *profile_arg = g_strdup_printf("--user-data-dir=%s", profile);
+    const guint at[] = { k, k2 };
+    for (guint a = 0; a < G_N_ELEMENTS(at); a++) {
+        k = at[a];
+        g_autofree char *url = g_strdup_printf("file://%s#step=%u", path, k);
+        g_autofree char *dom = browse(chromium, profile_arg, url, NULL);
+        guint caches = 0;
+        for (const char *c = dom; (c = strstr(c, "id=\"svg-counts-c")); c++)
+            caches++;
+        ck_assert_msg(caches == 2, "%u caches drawn for 2 cores", caches);
+        ck_assert_msg(strstr(dom, "id=\"core-0\"") && strstr(dom, "id=\"core-1\"") && !strstr(dom, "id=\"core-2\""),
+                      "not two cores drawn");
+        JsonArray *tw = json_object_get_array_member(json_array_get_object_element(steps, k - 1), "tw");
+        for (guint cpu = 0; cpu < 2; cpu++) {
+            GString *ready = g_string_new(NULL);
+            gint64 running = -1, loading = -1;
+            for (guint t = 0; t < 8; t++) {
+                JsonArray *w = json_array_get_array_element(tw, t);
+                if (json_array_get_int_element(w, 1) != cpu)
+                    continue;
+                if (!strcmp(json_array_get_string_element(w, 0), "ready"))
+                    g_string_append_printf(ready, "%s%u", ready->len ? " " : "", t);
+                if (!strcmp(json_array_get_string_element(w, 0), "run"))
+                    running = t;
+                if (!strcmp(json_array_get_string_element(w, 0), "load"))
+                    loading = t;
+            }
+            g_autofree char *rq = g_strdup_printf("runq-c%u", cpu), *ph = g_strdup_printf("phase-c%u", cpu);
+            g_autofree char *queued = dom_attr(dom, rq, "data-threads"), *phase = dom_text(dom, ph);
+            ck_assert_msg(queued && !strcmp(queued, ready->str), "step %u core %u: the queue shows '%s', not '%s'", k, cpu,
+                          queued, ready->str);
+            g_autofree char *want = running >= 0   ? g_strdup_printf("thread %" G_GINT64_FORMAT " ", running)
+                                    : loading >= 0 ? g_strdup_printf("switching to thread %" G_GINT64_FORMAT, loading)
+                                                   : g_strdup("no thread");
+            ck_assert_msg(phase && g_str_has_prefix(phase, want), "step %u core %u: '%s', not '%s'", k, cpu, phase, want);
+            g_string_free(ready, TRUE);
+        }
+    }
+    rm_rf(dir);
+}
+END_TEST
+
+/* The drawing from 2 to 16 cores, with SMT and time-shared threads, at a projector's 1024 x 768
+ * and at 1600 x 1000: no text of it is cut ("SM…"), sticks out of its box or overlaps another
+ * (the core's title over its phase), and it fits the window (tests/page_layout_check.js, put
+ * into a copy of the page, reports).  A home queue longer than its row shows "+N" for the rest.
+ * At eight cores the old drawing cut state names, values and ops and dropped queue entries. */
+static const struct {
+    const char *name, *args;
+} layout_pages[] = {
+    { "ttas-2", RUN },
+    { "ticket-4", "run --config teaching --lock ticket --set topology.cores_per_socket=4 --threads 4 --iterations 2" },
+    { "ticket-8", "run --config teaching --lock ticket --set topology.cores_per_socket=8 --threads 8 --iterations 2" },
+    { "ticket-16", "run --config teaching --lock ticket --set topology.cores_per_socket=16 --threads 16 --iterations 1" },
+    { "smt", "run --config teaching --set topology.threads_per_core=2 --placement smt --lock ttas --threads 2 --iterations 3 "
+             "--think 100" },
+    { "time-shared", "run --scenario false-sharing --threads 8 --iterations 3" },
+};
+
+START_TEST(test_page_layout)
+{
+    g_autofree char *chromium = g_find_program_in_path("chromium");
+    if (!chromium) {
+        qsim_test_skip_or_fail("trace/test_page_layout", "chromium is not installed: the page is not drawn");
+        return;
+    }
+    const char *name = layout_pages[_i].name;
+    g_autofree char *dir = tmpdir();
+    g_autofree char *file = g_strdup_printf("%s.html", name);
+    g_autofree char *html = page_of(dir, file, layout_pages[_i].args);
+    g_autoptr(JsonParser) p = json_parser_new();
+    JsonObject *d = page_data(html, p);
+    /* the step with the longest queue at the home for the lock's line (else the middle one) */
+    JsonArray *steps = json_object_get_array_member(d, "steps");
+    gint64 qcol = (gint64)json_array_get_length(json_object_get_array_member(d, "cores")) + 2, longest = 0;
+    guint k = json_array_get_length(steps) / 2;
+    for (guint i = 0; i < json_array_get_length(steps); i++) {
+        JsonArray *ch = json_object_get_array_member(json_array_get_object_element(steps, i), "ch");
+        for (guint c = 0; c < json_array_get_length(ch); c++) {
+            JsonArray *e = json_array_get_array_element(ch, c);
+            if (json_array_get_int_element(e, 1) == qcol && !JSON_NODE_HOLDS_NULL(json_array_get_element(e, 4)) &&
+                (gint64)json_array_get_length(json_array_get_array_element(e, 4)) > longest) {
+                longest = json_array_get_length(json_array_get_array_element(e, 4));
+                k = i + 1;
+            }
+        }
+    }
+    g_autofree char *check_js = NULL, *check_path = g_build_filename(test_srcdir(), "tests", "page_layout_check.js", NULL);
+    ck_assert(g_file_get_contents(check_path, &check_js, NULL, NULL));
+    g_autofree char *tail = g_strdup_printf("<script>\n%s</script>\n</body>", check_js);
+    g_auto(GStrv) halves = g_strsplit(html, "</body>", 2);
+    g_autofree char *checked = g_strconcat(halves[0], tail, halves[1], NULL);
+    g_autofree char *path = g_build_filename(dir, "checked.html", NULL);
+    ck_assert(g_file_set_contents(path, checked, -1, NULL));
+    g_autofree char *profile = g_build_filename(dir, "profile", NULL);
+    g_autofree char *profile_arg = g_strdup_printf("--user-data-dir=%s", profile);
+    static const char *const sizes[] = { "1024,768", "1600,1000" };
+    for (guint z = 0; z < G_N_ELEMENTS(sizes); z++) {
+        g_autofree char *url = g_strdup_printf("file://%s#step=%u", path, k);
+        g_autofree char *dom = browse_sized(chromium, profile_arg, url, NULL, 0, sizes[z]);
+        g_autofree char *report = dom_text(dom, "layout-check");
+        ck_assert_msg(report, "%s: the check did not run", name);
+        ck_assert_msg(g_str_has_prefix(report, "ok "), "%s at %s, step %u:\n%s", name, sizes[z], k, report);
+        /* a queue shows its entries, or as many as fit and "+N" for the others */
+        g_autofree char *n = dom_attr(dom, "queue-lock_word", "data-n"), *shown = dom_attr(dom, "queue-lock_word", "data-shown");
+        if (n && shown && atoi(shown) < atoi(n)) {
+            g_autofree char *more = dom_text(dom, "queue-lock_word-more"), *want = g_strdup_printf("+%d", atoi(n) - atoi(shown));
+            ck_assert_msg(more && !strcmp(more, want), "%s: a queue of %s shows %s and '%s'", name, n, shown, more);
+        }
+    }
+    rm_rf(dir);
+}
+END_TEST
+
+/* A write-back on a bus: its PutM takes the bus's next slot after the transaction that holds it
+ * (coherence/bus.c) and holds it through its address and data phases; the page said it was
+ * granted when the line was replaced, a cycle the other transaction still held the bus.  And a
+ * bus carries requests and data only: the page's colour key listed acks and invalidations, and
+ * a Data row's words offered an AckCount, which no bus sends. */
+START_TEST(test_page_bus_writeback)
+{
+    g_autofree char *dir = tmpdir();
+    g_autofree char *path = g_build_filename(dir, "wb.html", NULL);
+    const char *args[] = { "run", "--config", "teaching-bus", "--script", "0:st x=5, 0:evict x, 1:ld x", "--trace-html", path,
+                           NULL };
+    g_autofree char *err = NULL;
+    ck_assert_msg(run_qsim(args, NULL, &err) == 0, "%s", err);
+    g_autofree char *html = NULL;
+    ck_assert(g_file_get_contents(path, &html, NULL, NULL));
+    g_autoptr(JsonParser) p = json_parser_new();
+    JsonObject *d = page_data(html, p);
+    JsonArray *msgs = json_object_get_array_member(d, "msgs"), *steps = json_object_get_array_member(d, "steps");
+    /* each transaction on the bus is granted after the one before has let it go */
+    gint64 free_from = 0, putm_grant = -1, putm_until = -1;
+    for (guint i = 0; i < json_array_get_length(msgs); i++) {
+        JsonObject *m = json_array_get_object_element(msgs, i);
+        if (strcmp(json_object_get_string_member(m, "to"), "bus"))
+            continue;
+        ck_assert_msg(json_object_has_member(m, "g"), "no grant for %s", json_object_get_string_member(m, "t"));
+        gint64 g = json_object_get_int_member(m, "g");
+        ck_assert_msg(g >= free_from && g >= json_object_get_int_member(m, "s"), "%s granted at %" G_GINT64_FORMAT
+                      ", the bus is held until %" G_GINT64_FORMAT, json_object_get_string_member(m, "t"), g, free_from - 1);
+        free_from = json_object_get_int_member(m, "h") + 1;
+        if (!strcmp(json_object_get_string_member(m, "t"), "PutM")) {
+            putm_grant = g;
+            putm_until = json_object_get_int_member(m, "h");
+        }
+    }
+    ck_assert_msg(putm_grant > 0, "no PutM on the bus");
+    guint mem = find_step(d, "IorS_D + Data -> IorS", "x", 1), fill = find_step(d, "IM_D + Data -> M", "x", 1);
+    /* the memory takes the write-back's data at the end of the PutM's transaction */
+    ck_assert_int_eq(json_object_get_int_member(json_array_get_object_element(steps, mem - 1), "c"), putm_until);
+    const char *x = json_object_get_string_member(json_array_get_object_element(steps, fill - 1), "x");
+    ck_assert_msg(!strstr(x, "AckCount") && !strstr(x, "acks"), "a bus's Data row says: %s", x);
+    g_autofree char *chromium = g_find_program_in_path("chromium");
+    if (!chromium) {
+        qsim_test_skip_or_fail("trace/test_page_bus_writeback", "chromium is not installed: the page is not drawn");
+        rm_rf(dir);
+        return;
+    }
+    g_autofree char *profile = g_build_filename(dir, "profile", NULL);
+    g_autofree char *profile_arg = g_strdup_printf("--user-data-dir=%s", profile);
+    g_autofree char *want = g_strdup_printf("bus: held by core 0 for PutM (granted at cycle %" G_GINT64_FORMAT ";", putm_grant);
+    for (guint k = find_step(d, "M + PutM -> IorS_D", "x", 1); k <= mem; k++) {
+        g_autofree char *url = g_strdup_printf("file://%s#step=%u", path, k);
+        g_autofree char *dom = browse(chromium, profile_arg, url, NULL);
+        g_autofree char *label = dom_text(dom, "bus-label");
+        ck_assert_msg(label && g_str_has_prefix(label, want), "step %u: '%s', not '%s'", k, label, want);
+        const char *key = strstr(dom, "id=\"colour-key\"");
+        ck_assert(key);
+        g_autofree char *keys = g_strndup(key, strcspn(key, "\n"));
+        ck_assert_msg(!strstr(keys, ">ack<") && !strstr(keys, "inv / forward"), "a bus's colour key: %s", keys);
+    }
+    rm_rf(dir);
+}
+END_TEST
+
 Suite *make_trace_suite(void)
 {
     Suite *s = suite_create("trace");
@@ -1230,6 +1544,10 @@ Suite *make_trace_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_page_drawing_stays_put);
     tcase_add_test(tc, test_page_bus_held);
+    tcase_add_test(tc, test_page_smt_threads_share_the_core);
+    tcase_add_test(tc, test_page_time_shared_threads);
+    tcase_add_loop_test(tc, test_page_layout, 0, G_N_ELEMENTS(layout_pages));
+    tcase_add_test(tc, test_page_bus_writeback);
     suite_add_tcase(s, tc);
     return s;
 }

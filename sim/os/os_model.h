@@ -105,6 +105,11 @@ OsQuiet os_model_quiet(const OsModel *os);
 gboolean os_model_all_done(const OsModel *os);
 /* One line per thread not finished: where it is (running, ready, asleep on which word). */
 void os_model_describe(const OsModel *os, GString *out);
+/* Where thread `tid` is now, for a trace that draws time-shared threads: on a core, being
+ * switched onto one, in a core's run queue, asleep in futex_wait (woken but not yet queued counts
+ * as asleep), or finished; *core is the core it runs on, waits for, or last ran on. */
+typedef enum { OS_THREAD_RUNNING, OS_THREAD_READY, OS_THREAD_ASLEEP, OS_THREAD_DONE, OS_THREAD_LOADING } OsThreadWhere;
+OsThreadWhere os_model_thread_where(const OsModel *os, guint tid, guint *core);
 /* The counters so far, intervals still open (asleep, waiting, idle) counted up to now. */
 void os_model_stats(const OsModel *os, OsStats *out);
 

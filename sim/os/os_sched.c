@@ -358,6 +358,20 @@ gboolean os_model_all_done(const OsModel *os)
     return os->done == os->nthreads;
 }
 
+OsThreadWhere os_model_thread_where(const OsModel *os, guint tid, guint *core)
+{
+    g_assert(tid < os->nthreads);
+    const OsThread *t = &os->threads[tid];
+    *core = t->core ? t->core->id : 0;
+    switch (t->state) {
+    case OT_RUNNING: return OS_THREAD_RUNNING;
+    case OT_READY: return t->loading ? OS_THREAD_LOADING : OS_THREAD_READY;
+    case OT_SLEEPING: case OT_WOKEN: return OS_THREAD_ASLEEP;
+    case OT_DONE: break;
+    }
+    return OS_THREAD_DONE;
+}
+
 void os_model_stats(const OsModel *os, OsStats *out)
 {
     Cycle now = now_of(os);

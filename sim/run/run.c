@@ -326,6 +326,19 @@ TraceStream *run_trace_open(const RunTraceOptions *to, const TraceContext *ctx, 
     return t;
 }
 
+/* Where a time-shared thread is, for the step-through page (TraceContext.thread_where). */
+static TraceThreadWhere trace_thread_where(void *arg, guint t, guint *cpu)
+{
+    switch (os_model_thread_where(arg, t, cpu)) {
+    case OS_THREAD_RUNNING: return TRACE_THREAD_RUNNING;
+    case OS_THREAD_READY: return TRACE_THREAD_READY;
+    case OS_THREAD_ASLEEP: return TRACE_THREAD_ASLEEP;
+    case OS_THREAD_LOADING: return TRACE_THREAD_LOADING;
+    case OS_THREAD_DONE: break;
+    }
+    return TRACE_THREAD_DONE;
+}
+
 /* The trace stream with the writers asked for, fed by the memory system's, the cores' and the
  * marks' hooks (sim/trace/trace_events.h). */
 static gboolean wire_trace(const RunOptions *o, RunWiring *w, GError **error)
@@ -345,6 +358,8 @@ static gboolean wire_trace(const RunOptions *o, RunWiring *w, GError **error)
         .machine_cores = config_total_cores(w->cfg),
         .threads_per_core = (guint)w->cfg->topology.threads_per_core,
         .harness = o->scenario ? TRACE_HARNESS_SCENARIO : TRACE_HARNESS_LOCK,
+        .thread_where = machine_os(w->m) ? trace_thread_where : NULL,
+        .thread_where_arg = (void *)machine_os(w->m),
     };
     w->trace = run_trace_open(&o->trace, &ctx, (guint64)w->cfg->run.trace_limit, &w->page_cut, error);
     if (!w->trace)

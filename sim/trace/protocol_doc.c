@@ -24,6 +24,7 @@ typedef struct {
     guint (*event_group)(guint);
     const char *(*group_doc)(guint);
     gboolean (*stable)(guint);
+    gboolean bus;                 /* a snooping bus's: its events' words are the bus's */
 } Ctl;
 
 static gboolean cache_stable(guint s) { return coh_cache_state_stable(s); }
@@ -35,10 +36,10 @@ static Ctl ctl_of(const CohProtocol *p, gboolean dir)
         return (Ctl){ TRUE, p->bus ? "memory (LLC/memory) controller" : "directory (home) controller",
                       p->bus ? "memory" : "directory", p->dir, p->n_dir, DS__N, DE__N,
                       COH_DIR_GROUPS, coh_dir_state_name, coh_dir_state_doc, coh_dir_event_name, coh_dir_event_doc,
-                      coh_dir_event_group, p->bus ? coh_mem_group_doc : coh_dir_group_doc, dir_stable };
+                      coh_dir_event_group, p->bus ? coh_mem_group_doc : coh_dir_group_doc, dir_stable, p->bus };
     return (Ctl){ FALSE, "cache controller", "cache", p->cache, p->n_cache, CS__N, CE__N, COH_CACHE_GROUPS,
                   coh_cache_state_name, coh_cache_state_doc, coh_cache_event_name, coh_cache_event_doc,
-                  coh_cache_event_group, coh_cache_group_doc, cache_stable };
+                  coh_cache_event_group, coh_cache_group_doc, cache_stable, p->bus };
 }
 
 static const CohRow *ctl_row(const Ctl *c, guint s, guint e)
@@ -197,7 +198,7 @@ static void rows_in_words(GString *out, const Ctl *c, gboolean md)
         if (is_stall(c, r))
             continue;
         g_autofree char *head = coh_row_text(r, c->dir);
-        g_autofree char *words = coh_row_explain(r, c->dir);
+        g_autofree char *words = coh_row_explain_on(r, c->dir, c->bus);
         g_string_append_printf(out, md ? "- `%s`: %s\n" : "  %s\n      %s\n", head, words);
     }
     if (stalls)
@@ -288,7 +289,7 @@ static void table_csv(GString *out, const Ctl *c)
         const CohRow *r = &c->rows[i];
         g_autofree char *acts = coh_actions_text(r->actions, c->dir);
         g_autofree char *cell = coh_row_cell(r, c->dir);
-        g_autofree char *words = coh_row_explain(r, c->dir);
+        g_autofree char *words = coh_row_explain_on(r, c->dir, c->bus);
         const char *fields[] = {
             c->id, c->state_name(r->state), c->stable(r->state) ? "stable" : "transient", c->event_name(r->event),
             c->group_doc(c->event_group(r->event)), acts, c->state_name(r->next), cell, words,
@@ -625,13 +626,15 @@ char *protocol_doc_legend(const CohProtocol *p, ProtoDocFormat f)
         g_autoptr(GArray) events = ctl_events(c, -1);
         for (guint e = 0; e < events->len; e++) {
             guint ev = g_array_index(events, guint, e);
-            g_autofree char *doc = g_strdup_printf("%s (%s)", c->event_doc(ev), c->group_doc(c->event_group(ev)));
+            const char *evdoc = c->dir ? c->event_doc(ev) : coh_cache_event_doc_on(ev, c->bus);
+            g_autofree char *doc = g_strdup_printf("%s (%s)", evdoc, c->group_doc(c->event_group(ev)));
             legend_list(out, md, c->event_name(ev), doc);
         }
     }
     legend_head(out, md, "Messages");
-    for (guint m = 0; m < MSG__N; m++)
-        legend_list(out, md, memsys_msg_name(m), coh_msg_doc(m));
+    for (guint m = 0; m < MSG__N; m++) /* on a bus only those it sends: no acks, no forwards */
+        if (!p->bus || coh_msg_on_bus(m))
+            legend_list(out, md, memsys_msg_name(m), coh_msg_doc(m));
     for (guint k = 0; k < 2; k++) {
         g_autofree char *t = g_strdup_printf("Actions of the %s (in tables: the cell's words)", ctls[k].title);
         legend_head(out, md, t);

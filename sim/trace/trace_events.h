@@ -72,6 +72,15 @@ typedef struct {
     guint core;
 } TraceScriptAccess;
 
+/* Where a thread is, when more threads than cores share them (the OS model's time-sharing). */
+typedef enum {
+    TRACE_THREAD_RUNNING,        /* on a core */
+    TRACE_THREAD_READY,          /* in a core's run queue */
+    TRACE_THREAD_ASLEEP,         /* in futex_wait */
+    TRACE_THREAD_DONE,           /* finished */
+    TRACE_THREAD_LOADING,        /* being switched onto a core */
+} TraceThreadWhere;
+
 /* What the writers need to know about the run, borrowed for the stream's life. */
 typedef struct {
     const char *config, *lock;
@@ -87,6 +96,10 @@ typedef struct {
     TraceHarness harness;        /* what the marks bracket: the words for a thread's phase */
     const TraceScriptAccess *script; /* a script's accesses (TRACE_HARNESS_SCRIPT), else NULL */
     guint nscript;
+    /* Where thread `t` is now and on (or for) which logical CPU, asked as the events come; NULL:
+     * thread t runs on cores[t] throughout (no OS model). */
+    TraceThreadWhere (*thread_where)(void *arg, guint t, guint *cpu);
+    void *thread_where_arg;
 } TraceContext;
 
 /* A consumer of the stream.  `event` sees every event in order; `finish` runs once at the end

@@ -29,6 +29,9 @@ typedef struct {
     guint changes_from, changes_to; /* into HtmlSink.changes */
     guint8 *phase;               /* per thread: 0 outside, 1 acquiring, 2 holding */
     gint script_access;          /* the scripted access in progress (TraceContext.script), -1: none */
+    guint8 *where;               /* time-shared threads (TraceContext.thread_where), per thread:
+                                  * TraceThreadWhere; NULL: each thread on its own core */
+    guint *where_cpu;            /* ... and the CPU it runs on, waits for or last ran on */
 } Step;
 
 /* What the page draws of a line, column by column: the threads' caches (0 .. nthreads-1), then
@@ -82,7 +85,7 @@ typedef struct {
     GHashTable *words;           /* uint64 line -> GArray of Word: its variables */
     GHashTable *last;            /* "line:col" -> the signature of the last Change kept there */
     HtmlOps *ops;                /* the pipeline panel */
-    guint8 *phase;               /* per core id: the lock phase now */
+    guint8 *phase;               /* per thread: the lock phase now */
     guint *retire_after;         /* per core id: `after` of its last retire kept, G_MAXUINT: none */
     guint64 dropped;             /* steps past HTML_MAX_STEPS */
     guint64 limit;               /* the page's bytes at most (run.trace_limit) */
@@ -99,6 +102,8 @@ static void step_free(gpointer p)
     g_free(s->what);
     g_free(s->explain);
     g_free(s->phase);
+    g_free(s->where);
+    g_free(s->where_cpu);
     g_free(s);
 }
 
@@ -171,6 +176,12 @@ static Step *step_add(HtmlSink *h, const TraceContext *ctx, const TraceEvent *ev
     s->row_index = -1;
     s->phase = g_new0(guint8, ctx->nthreads);
     s->script_access = ev->script_access;
+    if (ctx->thread_where) {
+        s->where = g_new(guint8, ctx->nthreads);
+        s->where_cpu = g_new(guint, ctx->nthreads);
+        for (guint t = 0; t < ctx->nthreads; t++)
+            s->where[t] = (guint8)ctx->thread_where(ctx->thread_where_arg, t, &s->where_cpu[t]);
+    }
     g_ptr_array_add(h->steps, s);
     return s;
 }
@@ -186,13 +197,42 @@ static void add_messages(HtmlSink *h, const TraceEvent *ev, guint step)
     }
 }
 
-/* The column of a core in the page's table: its thread's index; the directory is last. */
-static guint column(const TraceContext *ctx, gint core)
+/* The physical core of a logical CPU: the memory system's core, whose L1 its hardware threads
+ * share (trace_who_cpu numbers CPU c as core c % machine_cores, thread c / machine_cores). */
+static guint physical_core(const TraceContext *ctx, guint cpu)
+{
+    return ctx->threads_per_core > 1 && ctx->machine_cores ? cpu % ctx->machine_cores : cpu;
+}
+
+/* The page's columns are per thread, in thread order; the directory is last.  A CPU's pipeline
+ * is drawn in the column of the first thread on that CPU (time-shared threads share it) ... */
+static guint cpu_column(const TraceContext *ctx, gint cpu)
 {
     for (guint t = 0; t < ctx->nthreads; t++)
-        if ((gint)ctx->cores[t] == core)
+        if ((gint)ctx->cores[t] == cpu)
             return t;
     return ctx->nthreads;
+}
+
+/* ... and a core's cache (a memory row's `core`) in the column of the first thread on that
+ * physical core: its hardware threads and its time-shared threads all use that one cache. */
+static guint cache_column(const TraceContext *ctx, gint core)
+{
+    for (guint t = 0; t < ctx->nthreads; t++)
+        if ((gint)physical_core(ctx, ctx->cores[t]) == core)
+            return t;
+    return ctx->nthreads;
+}
+
+/* The thread whose lock mark retired on `cpu`: the one running there. */
+static guint thread_on(const TraceContext *ctx, guint cpu)
+{
+    for (guint t = 0; ctx->thread_where && t < ctx->nthreads; t++) {
+        guint at = 0;
+        if (ctx->thread_where(ctx->thread_where_arg, t, &at) == TRACE_THREAD_RUNNING && at == cpu)
+            return t;
+    }
+    return cpu_column(ctx, (gint)cpu);
 }
 
 static gboolean steps_full(const HtmlSink *h) { return h->steps->len >= HTML_MAX_STEPS; }
@@ -285,7 +325,7 @@ static void row_changes(HtmlSink *h, const TraceContext *ctx, const MemTraceRow 
         keep_change(h, r->line, home + COL_DIR_AFTER_CORES, coh_dir_state_name(r->row->next),
                     home_words(ctx, r->row->next, r), NULL);
     else
-        keep_change(h, r->line, column(ctx, r->core), coh_cache_state_name(r->row->next), NULL,
+        keep_change(h, r->line, cache_column(ctx, r->core), coh_cache_state_name(r->row->next), NULL,
                     word_values(w, r->data));
     keep_change(h, r->line, home + COL_MEM, NULL, NULL, word_values(w, r->mem));
     GArray *q = g_array_new(FALSE, FALSE, sizeof(gint64));
@@ -310,13 +350,13 @@ static void html_event(TraceSink *sink, const TraceContext *ctx, const TraceEven
 {
     HtmlSink *h = (HtmlSink *)sink;
     if (!h->phase) {
-        h->phase = g_new0(guint8, ctx->ncores);
+        h->phase = g_new0(guint8, ctx->nthreads);
         h->retire_after = g_new(guint, ctx->ncores);
         for (guint c = 0; c < ctx->ncores; c++)
             h->retire_after[c] = G_MAXUINT;
     }
     if (ev->kind == TRACE_RETIRE && !steps_full(h))
-        html_ops_event(h->ops, column(ctx, ev->core), ev->pipe, step_showing(h, ev->cycle));
+        html_ops_event(h->ops, cpu_column(ctx, ev->core), ev->pipe, step_showing(h, ev->cycle));
     if (ev->kind == TRACE_RETIRE && ev->pipe->kind != CORE_TRACE_RETIRE)
         return;
     if (ev->kind == TRACE_RETIRE) {
@@ -329,8 +369,8 @@ static void html_event(TraceSink *sink, const TraceContext *ctx, const TraceEven
         h->retire_after[ev->core] = h->steps->len;
         return;
     }
-    if (ev->kind == TRACE_LOCK)
-        h->phase[ev->core] = ev->mark == TRACE_LOCK_CALL ? 1 : ev->mark == TRACE_LOCK_ACQUIRED ? 2 : 0;
+    if (ev->kind == TRACE_LOCK && thread_on(ctx, (guint)ev->core) < ctx->nthreads)
+        h->phase[thread_on(ctx, (guint)ev->core)] = ev->mark == TRACE_LOCK_CALL ? 1 : ev->mark == TRACE_LOCK_ACQUIRED ? 2 : 0;
     Message *consumed = NULL;
     if (ev->kind == TRACE_ROW && ev->line_ok) {
         const MemTraceRow *r = ev->row;
@@ -360,7 +400,7 @@ static void html_event(TraceSink *sink, const TraceContext *ctx, const TraceEven
             return;
         s->title = coh_row_text(ev->row->row, ev->row->dir);
         s->what = trace_row_actions(ctx, ev->row, ev->msgs, ev->nmsgs);
-        s->explain = coh_row_explain(ev->row->row, ev->row->dir);
+        s->explain = coh_row_explain_on(ev->row->row, ev->row->dir, ctx->proto->bus);
         s->transition = ev->row->row->next != ev->row->row->state;
         s->row_index = (gint)ev->row->index;
         s->row_dir = ev->row->dir;
@@ -377,11 +417,20 @@ static void html_event(TraceSink *sink, const TraceContext *ctx, const TraceEven
             return;
         s->title = g_strdup("pipeline event");
         s->what = trace_pipe_text(ctx, ev->pipe);
-        s->explain = g_strdup(ev->pipe->kind == CORE_TRACE_MACHINE_CLEAR
-            ? "x86 keeps loads in order: a load that already read a line which is now invalidated, before it "
+        s->explain = g_strdup(ev->pipe->kind != CORE_TRACE_MACHINE_CLEAR
+            ? "The core's pipeline threw away work it did on a guess and starts again."
+            : ev->pipe->sibling
+            ? "x86 keeps loads in order: this hardware thread's load read the line before it retired, and the "
+              "other hardware thread of the same core has since stored to it (the two share the core's cache, so "
+              "nothing was invalidated); the load may have read a value that store made stale, so the thread "
+              "squashes from that load and fetches again (a memory-ordering machine clear)."
+            : ev->pipe->evicted
+            ? "x86 keeps loads in order: a load that already read a line which has since been evicted from the "
+              "cache, before it retired, can no longer be sure no store made its value stale; the core squashes "
+              "from that load and fetches again (a memory-ordering machine clear)."
+            : "x86 keeps loads in order: a load that already read a line which is now invalidated, before it "
               "retired, may have read a value that a store made stale; the core squashes from that load and "
-              "fetches again (a memory-ordering machine clear)."
-            : "The core's pipeline threw away work it did on a guess and starts again.");
+              "fetches again (a memory-ordering machine clear).");
         break;
     case TRACE_LOCK:
         if (!(s = step_add(h, ctx, ev, "lock")))
@@ -402,8 +451,7 @@ static void html_event(TraceSink *sink, const TraceContext *ctx, const TraceEven
     }
     s->changes_from = h->steps->len > 1 ? ((Step *)h->steps->pdata[h->steps->len - 2])->changes_to : 0;
     s->changes_to = h->changes->len;
-    for (guint t = 0; t < ctx->nthreads; t++)
-        s->phase[t] = h->phase[ctx->cores[t]];
+    memcpy(s->phase, h->phase, ctx->nthreads);
     if (consumed)
         consumed->s1 = h->steps->len;
     add_messages(h, ev, h->steps->len);
@@ -502,6 +550,20 @@ static void add_header(JsonBuilder *b, const HtmlSink *h, const TraceContext *ct
     for (guint t = 0; t < ctx->nthreads; t++)
         json_builder_add_int_value(b, ctx->cores[t]);
     json_builder_end_array(b);
+    /* per thread: its name as the text trace gives it ("core 0.1" with SMT) and its physical
+     * core, whose one cache its hardware threads and time-shared threads use */
+    char who[16];
+    json_builder_set_member_name(b, "names");
+    json_builder_begin_array(b);
+    for (guint t = 0; t < ctx->nthreads; t++)
+        json_builder_add_string_value(b, trace_who_cpu(ctx, (gint)ctx->cores[t], who));
+    json_builder_end_array(b);
+    json_builder_set_member_name(b, "phys");
+    json_builder_begin_array(b);
+    for (guint t = 0; t < ctx->nthreads; t++)
+        json_builder_add_int_value(b, physical_core(ctx, ctx->cores[t]));
+    json_builder_end_array(b);
+    add_int(b, "timeShared", ctx->thread_where != NULL);
     json_builder_set_member_name(b, "lines");
     json_builder_begin_array(b);
     for (guint i = 0; i < lines->len; i++) {
@@ -595,7 +657,9 @@ static void add_step(JsonBuilder *b, const HtmlSink *h, const TraceContext *ctx,
     char who[16];
     json_builder_begin_object(b);
     add_int(b, "c", (gint64)s->cycle);
-    add_str(b, "who", trace_who(s->core, who));
+    /* as the text trace names it: a memory row's core, or a pipeline's CPU ("core 0.1") */
+    add_str(b, "who", !strcmp(s->kind, "row") || !strcmp(s->kind, "message") ? trace_who(s->core, who)
+                                                                              : trace_who_cpu(ctx, s->core, who));
     add_int(b, "l", s->line ? line_index(lines, s->line) : -1);
     add_str(b, "k", s->kind);
     add_str(b, "t", s->title);
@@ -632,6 +696,19 @@ static void add_step(JsonBuilder *b, const HtmlSink *h, const TraceContext *ctx,
     for (guint t = 0; t < ctx->nthreads; t++)
         json_builder_add_int_value(b, s->phase[t]);
     json_builder_end_array(b);
+    if (s->where) { /* time-shared threads: [where, cpu] each, where "run", "ready", "asleep", "done",
+                     * "load" (being switched onto the CPU) */
+        static const char *const where_word[] = { "run", "ready", "asleep", "done", "load" };
+        json_builder_set_member_name(b, "tw");
+        json_builder_begin_array(b);
+        for (guint t = 0; t < ctx->nthreads; t++) {
+            json_builder_begin_array(b);
+            json_builder_add_string_value(b, where_word[s->where[t]]);
+            json_builder_add_int_value(b, s->where_cpu[t]);
+            json_builder_end_array(b);
+        }
+        json_builder_end_array(b);
+    }
     json_builder_set_member_name(b, "run");
     add_next_retires(b, h, ctx, k + 1, cursor);
     json_builder_end_object(b);
@@ -673,6 +750,7 @@ static Cycle bus_held_until(const HtmlSink *h, guint i)
 static void add_msgs(JsonBuilder *b, HtmlSink *h, const GArray *lines)
 {
     char who[16];
+    Cycle bus_free = 0; /* the first cycle after the last transaction on the bus */
     json_builder_set_member_name(b, "msgs");
     json_builder_begin_array(b);
     for (guint i = 0; i < h->msgs->len; i++) {
@@ -697,8 +775,14 @@ static void add_msgs(JsonBuilder *b, HtmlSink *h, const GArray *lines)
         add_str(b, "k", msg_kind(m));
         add_int(b, "s0", m->s0);
         add_int(b, "s1", m->s1);
-        if (m->dst == MEMSYS_BUS)
+        if (m->dst == MEMSYS_BUS) {
+            /* a request is sent at its grant; a write-back when its line is replaced, and takes
+             * the bus's next slot (coherence/bus.c, bus_writeback_delay): its grant "g" */
+            Cycle grant = m->type == MSG_PUTM ? MAX(m->sent + 1, bus_free) : m->sent;
+            add_int(b, "g", (gint64)grant);
             add_int(b, "h", (gint64)bus_held_until(h, i));
+            bus_free = bus_held_until(h, i) + 1;
+        }
         json_builder_end_object(b);
     }
     json_builder_end_array(b);

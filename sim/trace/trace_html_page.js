@@ -31,21 +31,87 @@ D.lines.forEach((l, i) => { const o = document.createElement('option'); o.value 
 if (D.lockLine >= 0) lineSel.value = D.lockLine;
 document.getElementById('title').textContent = D.title;
 document.title = 'qsim: ' + D.title;
-function cellId(l, c) { return 'cell-' + D.lines[l].name + '-' + (c < NC ? 'c' + D.cores[c] : 'dir'); }
+function cellId(l, c) { return 'cell-' + D.lines[l].name + '-' + (c < NC ? 'c' + PHYS[c] : 'dir'); }
 function cycleAt(k) { return k > 0 ? D.steps[k - 1].c : 0; }
 function fmtVals(v) { return v == null ? '' : v.map(x => (x >= 65536 ? '0x' + x.toString(16) : String(x))).join(', '); }
 
 /* ---------------- the machine, drawn ---------------- */
 const svg = document.getElementById('machine'), tableBox = document.getElementById('table');
-const W = 840, PAD = 10, GAP = 12;
-const CW = Math.min(400, (W - 2 * PAD - (NC - 1) * GAP) / NC);
-const LINE_H = 20, CORE_Y = 8, CORE_H = 178, CACHE_Y = CORE_Y + CORE_H + 8;
-const CACHE_H = 24 + NL * LINE_H, BUS_Y = CACHE_Y + CACHE_H + 34, BUS_H = 26;
+/* Who is who: a thread's name as the text trace gives it ("core 0.1" with SMT), its CPU (D.cores)
+ * and its physical core (D.phys), whose one cache its hardware threads and time-shared threads
+ * use.  A core is drawn once, with a panel per CPU (two with SMT) and its one cache under it;
+ * time-shared threads show as the one on the CPU and a queue of the others. */
+const NAMES = D.names || D.cores.map(c => 'core ' + c), PHYS = D.phys || D.cores.slice();
+const GROUPS = []; /* {phys, col (the cache's column), panels: [{cpu, col, name}], threads: [t]} */
+for (let t = 0; t < NC; t++) {
+  let g = GROUPS.find(x => x.phys === PHYS[t]);
+  if (!g) GROUPS.push(g = { phys: PHYS[t], col: t, panels: [], threads: [] });
+  g.threads.push(t);
+  if (!g.panels.some(p => p.cpu === D.cores[t])) g.panels.push({ cpu: D.cores[t], col: t, name: NAMES[t] });
+}
+const SMT = GROUPS.some(g => g.panels.length > 1), SHARED = !!D.timeShared && GROUPS.some(g => g.threads.length > g.panels.length);
+const CACHE_COLS = GROUPS.map(g => g.col);
+function threadName(t) { return SHARED ? 'thread ' + t : NAMES[t]; }
+/* The sizes come from what the run will show, so that no state name, value, store-buffer or
+ * queue entry is ever cut: a box is as wide as its longest text, and a row of cores wraps. */
+const CH = 6.6; /* px per character of the 11px monospace */
+const LINE_H = 20, PAD = 10, GAP = 12, ROW_H = 16;
+function longest(list) { let n = 0; for (const s of list) n = Math.max(n, String(s).length); return n; }
+function opText(o, what) { return o[1] === 'l' ? 'ld ' + o[3] + ' ' + what : 'st ' + o[3] + ' \u2190 ' + o[4] + what; }
+const panelTexts = [];
+for (const o of D.ops) panelTexts.push(...(o[1] === 'l' ? [opText(o, 'squashed'), opText(o, '= ' + o[4])] : [opText(o, ' (written)')]));
+for (let t = 0; t < NC; t++) for (const p of PHASES) panelTexts.push(threadName(t) + ' \u00b7 ' + p);
+if (SHARED) panelTexts.push('asleep/done: thread ' + (NC - 1) + ' +' + NC, 'switching to thread ' + (NC - 1)); /* a run queue shows one and "+N" at least */
+/* the op a panel retires next, or a script's access, takes up to two rows: wrapped at spaces */
+function wrap(s, chars) {
+  const out = [''];
+  for (const w of String(s).split(' ')) {
+    const last = out[out.length - 1];
+    if (last && last.length + 1 + w.length > chars) out.push(w); else out[out.length - 1] = last ? last + ' ' + w : w;
+  }
+  return out;
+}
+function twoRows(s) { let n = longest(String(s).split(' ')); while (wrap(s, n).length > 2) n++; return n; }
+const nextTexts = D.insns.map(ins => 'next: ' + ins[1]).concat(D.accesses.map(a => 'doing ' + a.t));
+const PW = Math.max(150, longest(panelTexts) * CH + 28, Math.max(0, ...nextTexts.map(twoRows)) * CH + 20);
+/* a cache's row: the line's name, its state, its values (the longest any step shows) */
+const ALL_STATES = Object.keys(D.cacheStates).concat(Object.keys(D.dirStates));
+const NAME_W = Math.max(56, longest(D.lines.map(l => l.name)) * CH + 10), ST_W = Math.max(44, longest(ALL_STATES) * CH + 12);
+let valChars = 1, holdChars = 10, memChars = 1;
+for (const sn of snap) for (const row of sn) row.forEach(([, h, v], c) => {
+  const n = v == null ? 0 : c === COL_MEM ? (fmtVals(v) + ' (stale)').length : c < NC ? fmtVals(v).length : 0;
+  if (c < NC) valChars = Math.max(valChars, n); else if (c === COL_MEM) memChars = Math.max(memChars, n);
+  if (c === COL_DIR) holdChars = Math.max(holdChars, String(h).length);
+});
+const CACHE_NEED = 6 + NAME_W + ST_W + 8 + valChars * CH + 8;
+for (const g of GROUPS) {
+  g.w = Math.max(g.panels.length * PW + (g.panels.length - 1) * 6 + 12, CACHE_NEED, longest([groupTitle(g)]) * 7.8 + 16);
+}
+function groupTitle(g) {
+  return 'core ' + g.phys + (g.panels.length > 1 ? ' (' + g.panels.length + ' hardware threads share its cache)' : '');
+}
+/* the home and memory: the holders' words and the values, whole */
+const HOME_NEED = NAME_W + 12 + 64 + 12 + holdChars * CH + 8, MEM_NEED = NAME_W + 12 + memChars * CH + 8;
+/* up to four cores side by side, more on a wider drawing (it scales to the page): 16 in rows of 6 */
+const PER_ROW = GROUPS.length <= 4 ? GROUPS.length : Math.ceil(GROUPS.length / Math.ceil(GROUPS.length / 6));
+const ROW_W = Math.max(...GROUPS.map(g => g.w)) * PER_ROW + GAP * (PER_ROW - 1) + 2 * PAD;
+const W = Math.max(840, ROW_W, HOME_NEED + MEM_NEED + GAP + 2 * PAD);
+const HOME_X = PAD, HOME_W = Math.max(HOME_NEED, Math.min((W - 2 * PAD) * 0.62, W - 2 * PAD - GAP - MEM_NEED));
+const MEM_X = HOME_X + HOME_W + GAP, MEM_W = W - PAD - MEM_X;
+/* a panel: its name and phase, the next op, two loads in flight, three store-buffer entries;
+ * under it on a time-shared core, the threads waiting for it */
+const PANEL_H = 5 * ROW_H + 2 * 17 + 13 + 3 * 17 + 10, RUNQ_H = SHARED ? 2 * ROW_H + 4 : 0;
+const CORE_H = (SMT ? ROW_H + 6 : 0) + ROW_H + 4 + PANEL_H + RUNQ_H, CACHE_H = 24 + NL * LINE_H;
+const UNIT_H = CORE_H + 8 + CACHE_H + 30;
+let gx = PAD, gy = 8;
+for (const g of GROUPS) {
+  if (gx > PAD && gx + g.w > W - PAD + 0.5) { gx = PAD; gy += UNIT_H; }
+  g.x = gx; g.y = gy; gx += g.w + GAP;
+}
+const BUS_Y = gy + CORE_H + 8 + CACHE_H + 34, BUS_H = 26;
 const HOME_Y = BUS_Y + BUS_H + 34, HOME_H = 30 + NL * 2 * LINE_H, H = HOME_Y + HOME_H + 8;
-const HOME_X = PAD, HOME_W = (W - 2 * PAD) * 0.62, MEM_X = HOME_X + HOME_W + GAP, MEM_W = W - PAD - MEM_X;
 svg.setAttribute('viewBox', '0 0 ' + W + ' ' + H);
 svg.setAttribute('width', W); svg.setAttribute('height', H);
-function coreX(c) { return PAD + c * (CW + GAP); }
 function el(parent, tag, attrs, text) {
   const e = document.createElementNS(SVGNS, tag);
   for (const k in attrs) e.setAttribute(k, attrs[k]);
@@ -53,8 +119,8 @@ function el(parent, tag, attrs, text) {
   parent.appendChild(e);
   return e;
 }
+/* the widths above are made to hold every text; this only guards what they cannot foresee */
 function fit(s, chars) { s = String(s); return s.length > chars ? s.slice(0, chars - 1) + '\u2026' : s; }
-const CH = 6.6; /* px per character of the 11px monospace */
 function stateCell(g, x, y, w, st, id, changed) {
   const r = el(g, 'rect', { x, y, width: w, height: LINE_H - 4, rx: 3, fill: stateFill(st), stroke: changed ? '#000' : '#666',
                            'stroke-width': changed ? 2.5 : 1, id, 'class': 'state' });
@@ -67,85 +133,120 @@ function opsAt(col, k) {
 }
 /* a script's access in progress at step k ({t: '#2 1:st x=5', core}), or null */
 function accessAt(k) { const s = k > 0 ? D.steps[k - 1] : null; return s && s.a != null ? D.accesses[s.a] : null; }
-function drawCore(g, c, k, s) {
-  const x = coreX(c), run = s ? s.run : D.start, [pc, cyc] = run[c], ph = s ? s.ph[c] : 0;
-  el(g, 'rect', { x, y: CORE_Y, width: CW, height: CORE_H, rx: 6, fill: '#f7f7f7', stroke: '#444' });
-  el(g, 'text', { x: x + 8, y: CORE_Y + 16, 'font-weight': 700, 'font-size': 13, 'font-family': 'system-ui, sans-serif' }, 'core ' + D.cores[c]);
-  el(g, 'text', { x: x + CW - 8, y: CORE_Y + 16, 'text-anchor': 'end', 'font-family': 'system-ui, sans-serif',
-                  fill: ph === 2 ? '#D55E00' : ph === 1 ? '#0072B2' : '#555', 'font-weight': ph ? 700 : 400 }, PHASES[ph]);
-  const nchars = Math.floor((CW - 16) / CH);
+/* time-shared threads: where thread t is at step k ([where, cpu]; each thread on its own CPU
+ * when the run has no OS model) */
+function whereAt(k, t) { const s = k > 0 ? D.steps[k - 1] : null; return s && s.tw ? s.tw[t] : [t === panelCol(D.cores[t]) ? 'run' : 'ready', D.cores[t]]; }
+function panelCol(cpu) { return D.cores.indexOf(cpu); }
+/* the thread on a CPU at step k, -1: none */
+function loadingOn(k, cpu) { for (let t = 0; t < NC; t++) { const [w, c] = whereAt(k, t); if (w === 'load' && c === cpu) return t; } return -1; }
+function runningOn(k, cpu) { for (let t = 0; t < NC; t++) { const [w, c] = whereAt(k, t); if (w === 'run' && c === cpu) return t; } return -1; }
+function drawGroup(g, grp, k, s) {
+  const x = grp.x, y0 = grp.y;
+  el(g, 'rect', { x, y: y0, width: grp.w, height: CORE_H, rx: 6, fill: '#f7f7f7', stroke: '#444', id: 'core-' + grp.phys });
+  el(g, 'text', { x: x + 8, y: y0 + 15, 'font-weight': 700, 'font-size': 13, 'font-family': 'system-ui, sans-serif', id: 'core-title-' + grp.phys }, groupTitle(grp));
+  const pw = (grp.w - 12 - (grp.panels.length - 1) * 6) / grp.panels.length;
+  grp.panels.forEach((p, i) => drawPanel(g, p, x + 6 + i * (pw + 6), y0 + ROW_H + 4, pw, k, s));
+}
+function drawPanel(g, p, x, y0, w, k, s) {
+  const c = p.col, run = s ? s.run : D.start, [pc, cyc] = run[c];
+  const who = SHARED ? runningOn(k, p.cpu) : c, ph = who < 0 ? -1 : s ? s.ph[who] : 0;
+  const nchars = Math.floor((w - 16) / CH);
+  if (SMT) el(g, 'rect', { x, y: y0, width: w, height: PANEL_H + RUNQ_H - 4, rx: 4, fill: '#fbfbfb', stroke: '#999', id: 'panel-c' + p.cpu });
+  /* the thread's name (with SMT or time-sharing) and its phase, on a line of their own */
+  const coming = SHARED && who < 0 ? loadingOn(k, p.cpu) : -1;
+  const label = coming >= 0 ? 'switching to thread ' + coming
+              : (SMT || SHARED ? (who < 0 ? 'no thread' : threadName(who)) + ' \u00b7 ' : '') + (ph < 0 ? 'idle' : PHASES[ph]);
+  el(g, 'text', { x: x + 8, y: y0 + 13, 'font-family': 'system-ui, sans-serif', id: 'phase-c' + p.cpu,
+                  fill: ph === 2 ? '#D55E00' : ph === 1 ? '#0072B2' : '#555', 'font-weight': ph > 0 ? 700 : 400 }, label);
   const ins = pc >= 0 ? D.insns[pc] : null;
-  if (D.accesses.length) { /* a script: no program, the core does its access (or waits) */
-    const acc = accessAt(k), mine = acc && acc.core === D.cores[c];
-    el(g, 'text', { x: x + 8, y: CORE_Y + 32, id: 'access-c' + D.cores[c], 'font-weight': mine ? 700 : 400, fill: mine ? '#000' : '#777' },
-       fit(mine ? 'doing ' + acc.t : 'idle', nchars));
-  } else
-    el(g, 'text', { x: x + 8, y: CORE_Y + 32 }, fit(ins ? 'next: ' + ins[1] : 'halted', nchars));
+  const acc = accessAt(k), mine = acc && acc.core === p.cpu;
+  const next = D.accesses.length ? (mine ? 'doing ' + acc.t : 'idle') : ins ? 'next: ' + ins[1] : 'halted';
+  /* a script has no program: the core does its access (or waits) */
+  const nt = el(g, 'text', D.accesses.length ? { id: 'access-c' + p.cpu, 'font-weight': mine ? 700 : 400, fill: mine ? '#000' : '#777' } : {});
+  const rows = wrap(next, nchars);
+  if (rows.length === 1) { nt.setAttribute('x', x + 8); nt.setAttribute('y', y0 + 13 + ROW_H); nt.textContent = next; }
+  else rows.slice(0, 2).forEach((part, i) => el(nt, 'tspan', { x: x + 8, y: y0 + 13 + (1 + i) * ROW_H }, fit(part, nchars)));
   const ops = opsAt(c, k);
   const loads = ops.filter(o => o[1] === 'l'), sb = ops.filter(o => o[1] === 's');
-  let y = CORE_Y + 44;
+  let y = y0 + 3 * ROW_H + 4;
   el(g, 'text', { x: x + 8, y: y + 9, 'font-family': 'system-ui, sans-serif', fill: '#333' }, 'loads in flight');
-  const lb = el(g, 'g', { id: 'loads-c' + D.cores[c], 'data-n': loads.length });
+  const lb = el(g, 'g', { id: 'loads-c' + p.cpu, 'data-n': loads.length });
+  if (loads.length > 2) el(lb, 'text', { x: x + w - 8, y: y + 9, 'text-anchor': 'end', fill: '#000', 'font-weight': 700, 'class': 'more' }, '+' + (loads.length - 2) + ' older');
   y += 13;
-  for (const o of loads.slice(-4)) {
+  for (const o of loads.slice(-2)) {
     const done = o[7] === k ? o[8] : '', performed = o[6] >= 0 && o[6] <= k;
     const what = done === 'x' ? 'squashed' : done === 'r' ? 'retired' : performed ? '= ' + o[4] : 'issued';
-    el(lb, 'rect', { x: x + 6, y, width: CW - 12, height: 15, rx: 2, fill: done === 'x' ? '#fde0cf' : performed ? '#dbeefa' : '#fff', stroke: '#999' });
+    el(lb, 'rect', { x: x + 6, y, width: w - 12, height: 15, rx: 2, fill: done === 'x' ? '#fde0cf' : performed ? '#dbeefa' : '#fff', stroke: '#999', 'class': 'entry' });
     const t = el(lb, 'text', { x: x + 10, y: y + 11, fill: done === 'x' ? '#a33' : '#000', 'text-decoration': done === 'x' ? 'line-through' : 'none' },
-                 fit('ld ' + o[3] + ' ' + what, nchars - 1));
+                 fit(opText(o, what), nchars - 1));
     t.appendChild(document.createElementNS(SVGNS, 'title')).textContent = D.insns[o[2]] ? D.insns[o[2]].join(': ') : '';
     y += 17;
   }
-  if (loads.length > 4) el(lb, 'text', { x: x + CW - 10, y: CORE_Y + 53, 'text-anchor': 'end', fill: '#555' }, '+' + (loads.length - 4) + ' older');
-  if (!loads.length) { el(lb, 'text', { x: x + 10, y: y + 11, fill: '#777' }, 'none'); y += 17; }
-  y = Math.max(y, CORE_Y + 44 + 13 + 2 * 17) + 4;
+  if (!loads.length) el(lb, 'text', { x: x + 10, y: y + 11, fill: '#777' }, 'none');
+  y = y0 + 3 * ROW_H + 4 + 13 + 2 * 17 + 4;
   el(g, 'text', { x: x + 8, y: y + 9, 'font-family': 'system-ui, sans-serif', fill: '#333' }, 'store buffer');
-  const sbox = el(g, 'g', { id: 'sb-c' + D.cores[c], 'data-n': sb.filter(o => o[7] !== k).length });
+  const sbox = el(g, 'g', { id: 'sb-c' + p.cpu, 'data-n': sb.filter(o => o[7] !== k).length });
   y += 13;
-  const boxH = CORE_Y + CORE_H - 6 - y;
-  el(sbox, 'rect', { x: x + 6, y, width: CW - 12, height: boxH, fill: '#fff', stroke: '#444', 'stroke-dasharray': sb.length ? 'none' : '3 2' });
+  el(sbox, 'rect', { x: x + 6, y, width: w - 12, height: 3 * 17 + 4, fill: '#fff', stroke: '#444', 'stroke-dasharray': sb.length ? 'none' : '3 2' });
   let ey = y + 2;
   /* three entries fit: the waiting ones first, then those written at this step (older) before them */
   const waiting = sb.filter(o => o[7] !== k), written = sb.filter(o => o[7] === k);
   const shown = written.slice(written.length - Math.max(0, 3 - waiting.length)).concat(waiting.slice(0, 3));
   for (const o of shown) {
     const left = o[7] === k;
-    const r = el(sbox, 'rect', { x: x + 8, y: ey, width: CW - 16, height: 15, rx: 2, fill: left ? '#fff' : SB_FILL, stroke: '#666', 'class': 'sb-entry' });
-    el(sbox, 'text', { x: x + 12, y: ey + 11 }, fit('st ' + o[3] + ' \u2190 ' + o[4] + (left ? ' (written)' : ''), nchars - 1));
-    if (!left) r.setAttribute('id', 'sb-entry-c' + D.cores[c]);
+    const r = el(sbox, 'rect', { x: x + 8, y: ey, width: w - 16, height: 15, rx: 2, fill: left ? '#fff' : SB_FILL, stroke: '#666', 'class': 'sb-entry entry' });
+    el(sbox, 'text', { x: x + 12, y: ey + 11 }, fit(opText(o, left ? ' (written)' : ''), nchars - 1));
+    if (!left) r.setAttribute('id', 'sb-entry-c' + p.cpu);
     ey += 17;
   }
   if (!sb.length) el(sbox, 'text', { x: x + 12, y: ey + 11, fill: '#777' }, 'empty');
-  if (waiting.length > 3) el(sbox, 'text', { x: x + CW - 10, y: y - 4, 'text-anchor': 'end', fill: '#000', 'font-weight': 700 }, '+' + (waiting.length - 3) + ' younger');
+  if (waiting.length > 3) el(sbox, 'text', { x: x + w - 8, y: y - 4, 'text-anchor': 'end', fill: '#000', 'font-weight': 700, 'class': 'more' }, '+' + (waiting.length - 3) + ' younger');
   if (pc >= 0) el(g, 'title', {}, 'next to retire: ' + ins[1] + ' (' + ins[0] + '), retires at cycle ' + cyc);
+  if (SHARED) drawRunQueue(g, p, x, y0 + PANEL_H, w, k);
 }
-function drawCache(g, c, k, s, changed) {
-  const x = coreX(c), y = CACHE_Y;
-  el(g, 'rect', { x, y, width: CW, height: CACHE_H, rx: 4, fill: '#fff', stroke: '#444' });
-  el(g, 'text', { x: x + 8, y: y + 14, 'font-family': 'system-ui, sans-serif', fill: '#333' }, 'core ' + D.cores[c] + ' private cache');
-  const nameW = Math.min(96, CW * 0.38), stW = Math.min(70, CW * 0.28);
+/* the threads that time-share a CPU: those waiting in its run queue, asleep or finished there */
+function drawRunQueue(g, p, x, y, w, k) {
+  const q = { ready: [], asleep: [], done: [] };
+  for (let t = 0; t < NC; t++) { const [wh, c] = whereAt(k, t); if (c === p.cpu && q[wh]) q[wh].push(t); }
+  const rq = el(g, 'g', { id: 'runq-c' + p.cpu, 'data-n': q.ready.length, 'data-threads': q.ready.join(' ') });
+  const line = (ty, head, list) => {
+    let t = head + (list.length ? list.map(n => 'thread ' + n).join(', ') : 'none');
+    const room = Math.floor((w - 16) / CH);
+    for (let n = list.length - 1; t.length > room && n > 0; n--)
+      t = head + list.slice(0, n).map(m => 'thread ' + m).join(', ') + ' +' + (list.length - n);
+    el(rq, 'text', { x: x + 8, y: ty, fill: '#333' }, t);
+  };
+  line(y + 11, 'waiting: ', q.ready);
+  line(y + 11 + ROW_H, 'asleep/done: ', q.asleep.concat(q.done));
+}
+function drawCache(g, grp, k, s, changed) {
+  const x = grp.x, y = grp.y + CORE_H + 8, c = grp.col, w = grp.w;
+  el(g, 'rect', { x, y, width: w, height: CACHE_H, rx: 4, fill: '#fff', stroke: '#444', id: 'cache-' + grp.phys });
+  el(g, 'text', { x: x + 8, y: y + 14, 'font-family': 'system-ui, sans-serif', fill: '#333' },
+     'core ' + grp.phys + (grp.panels.length > 1 || SHARED ? ' cache (its threads share it)' : ' private cache'));
   D.lines.forEach((l, i) => {
     const [st, , v] = snap[k][i][c], ly = y + 20 + i * LINE_H, prev = v == null && !STABLE.has(st) ? lastVals(k, i, c) : null;
-    el(g, 'text', { x: x + 6, y: ly + 12, 'font-weight': s && s.l === i ? 700 : 400 }, fit(l.name, Math.floor(nameW / CH)));
-    const r = stateCell(g, x + nameW, ly, stW, st, 'svg-' + l.name + '-c' + D.cores[c], changed.has(i + ':' + c));
+    el(g, 'text', { x: x + 6, y: ly + 12, 'font-weight': s && s.l === i ? 700 : 400 }, fit(l.name, Math.floor(NAME_W / CH)));
+    const r = stateCell(g, x + 6 + NAME_W, ly, ST_W, st, 'svg-' + l.name + '-c' + grp.phys, changed.has(i + ':' + c));
     r.setAttribute('data-state', st);
     const shown = v != null ? fmtVals(v) : prev != null ? fmtVals(prev) : '';
-    el(g, 'text', { x: x + nameW + stW + 6, y: ly + 12, fill: v != null ? '#000' : '#999', 'font-style': v != null ? 'normal' : 'italic' },
-       fit(shown, Math.floor((CW - nameW - stW - 10) / CH)));
+    el(g, 'text', { x: x + 6 + NAME_W + ST_W + 8, y: ly + 12, fill: v != null ? '#000' : '#999', 'font-style': v != null ? 'normal' : 'italic' },
+       fit(shown, Math.floor((w - NAME_W - ST_W - 20) / CH)));
   });
 }
 /* the values a cache last held (drawn grey while a transient state waits for new data) */
 function lastVals(k, i, c) { for (let j = k; j >= 0; j--) { const [st, , v] = snap[j][i][c]; if (v != null) return v; if (st === 'I') return null; } return null; }
 /* the request whose transaction holds the bus at cycle cyc: from its grant until its data is in
  * (the page writer's m.h), address phase, the responder's wait and data phase alike */
+function grantOf(m) { return m.g != null ? m.g : m.s; }
 function busHolder(cyc) {
-  for (const m of D.msgs) if (m.to === 'bus' && m.s <= cyc && cyc <= m.h) return m;
+  for (const m of D.msgs) if (m.to === 'bus' && grantOf(m) <= cyc && cyc <= m.h) return m;
   return null;
 }
 function drawBus(g, k, cyc) {
   const hold = D.bus ? busHolder(cyc) : null;
   el(g, 'rect', { x: PAD, y: BUS_Y, width: W - 2 * PAD, height: BUS_H, rx: 4, fill: hold ? '#0072B2' : '#e8e8e8', stroke: '#444', id: 'bus' });
-  const label = D.bus ? (hold ? 'bus: held by ' + hold.f + ' for ' + hold.t + ' (granted at cycle ' + hold.s + '; ' +
+  const label = D.bus ? (hold ? 'bus: held by ' + hold.f + ' for ' + hold.t + ' (granted at cycle ' + grantOf(hold) + '; ' +
                                 (cyc <= hold.a ? 'address phase' : 'until its data is in') + ', free after cycle ' + hold.h + ')' : 'bus: free')
                       : 'interconnect (each message takes the cycles its arrow says)';
   el(g, 'text', { x: PAD + 10, y: BUS_Y + 17, fill: hold ? '#fff' : '#222', 'font-weight': 700, 'font-family': 'system-ui, sans-serif', id: 'bus-label' }, label);
@@ -154,25 +255,31 @@ function drawHome(g, k, s, changed) {
   el(g, 'rect', { x: HOME_X, y: HOME_Y, width: HOME_W, height: HOME_H, rx: 6, fill: '#f7f7f7', stroke: '#444', id: 'home' });
   el(g, 'text', { x: HOME_X + 8, y: HOME_Y + 16, 'font-weight': 700, 'font-size': 13, 'font-family': 'system-ui, sans-serif' },
      D.bus ? 'home: the memory controller' : 'home: directory entry and queue');
+  const stX = HOME_X + 8 + NAME_W, wordsX = stX + 64 + 8;
   D.lines.forEach((l, i) => {
     const [st, hold] = snap[k][i][COL_DIR], q = snap[k][i][COL_QUEUE][2] || [], y = HOME_Y + 24 + i * 2 * LINE_H;
-    el(g, 'text', { x: HOME_X + 8, y: y + 12, 'font-weight': s && s.l === i ? 700 : 400 }, fit(l.name, 14));
-    stateCell(g, HOME_X + 104, y, 64, st, 'svg-' + l.name + '-dir', changed.has(i + ':' + COL_DIR)).setAttribute('data-state', st);
+    el(g, 'text', { x: HOME_X + 8, y: y + 12, 'font-weight': s && s.l === i ? 700 : 400 }, l.name);
+    stateCell(g, stX, y, 64, st, 'svg-' + l.name + '-dir', changed.has(i + ':' + COL_DIR)).setAttribute('data-state', st);
     /* the directory's holders, or on a bus what the memory's state means: the page writer's words */
-    const hw = el(g, 'text', { x: HOME_X + 176, y: y + 12, id: 'home-' + l.name }, fit(hold, Math.floor((HOME_W - 184) / CH)));
+    const hw = el(g, 'text', { x: wordsX, y: y + 12, id: 'home-' + l.name }, fit(hold, Math.floor((HOME_X + HOME_W - wordsX - 4) / CH)));
     hw.appendChild(document.createElementNS(SVGNS, 'title')).textContent = hold;
     const qg = el(g, 'g', { id: 'queue-' + l.name, 'data-n': q.length });
     el(qg, 'text', { x: HOME_X + 24, y: y + LINE_H + 12, fill: '#333', 'font-family': 'system-ui, sans-serif' }, 'queue:');
-    let qx = HOME_X + 104;
+    let qx = stX, shownN = 0;
     if (!q.length) el(qg, 'text', { x: qx, y: y + LINE_H + 12, fill: '#777' }, 'empty');
-    q.forEach((mi, j) => {
-      const m = D.msgs[mi], t = m.t + ' from ' + m.f, w = t.length * CH + 8;
-      if (qx + w > HOME_X + HOME_W - 4) { qx = Infinity; return; } /* the rest would not fit */
+    const end = HOME_X + HOME_W - 4, MORE_W = 6 * CH + 8; /* room kept for "+N" when some do not fit */
+    for (let j = 0; j < q.length; j++) {
+      const m = D.msgs[q[j]], t = m.t + ' from ' + m.f, w = t.length * CH + 8;
+      if (qx + w > (j === q.length - 1 ? end : end - MORE_W - 4)) break; /* the rest would not fit */
       el(qg, 'rect', { x: qx, y: y + LINE_H, width: w, height: LINE_H - 4, rx: 3, fill: QUEUE_FILL, stroke: '#0072B2', 'stroke-width': 2,
-                       id: 'queue-' + l.name + '-' + j });
+                       id: 'queue-' + l.name + '-' + j, 'class': 'entry' });
       el(qg, 'text', { x: qx + 4, y: y + LINE_H + 12 }, t);
       qx += w + 4;
-    });
+      shownN++;
+    }
+    if (shownN < q.length)
+      el(qg, 'text', { x: qx + 2, y: y + LINE_H + 12, 'font-weight': 700, id: 'queue-' + l.name + '-more', 'class': 'more' }, '+' + (q.length - shownN));
+    qg.setAttribute('data-shown', shownN);
   });
 }
 function drawMemory(g, k) {
@@ -182,10 +289,10 @@ function drawMemory(g, k) {
     const v = snap[k][i][COL_MEM][2], y = HOME_Y + 24 + i * 2 * LINE_H;
     /* stale: a cache holds a stable copy with other values */
     let stale = false;
-    for (let c = 0; c < NC; c++) { const [st, , cv] = snap[k][i][c]; if (v && cv && STABLE.has(st) && fmtVals(cv) !== fmtVals(v)) stale = true; }
-    el(g, 'text', { x: MEM_X + 8, y: y + 12 }, fit(l.name, 14));
-    const t = el(g, 'text', { x: MEM_X + 104, y: y + 12, fill: stale ? '#999' : '#000', 'font-style': stale ? 'italic' : 'normal', id: 'mem-' + l.name,
-                              'data-stale': stale ? 1 : 0 }, fit(v ? fmtVals(v) + (stale ? ' (stale)' : '') : '\u2014', Math.floor((MEM_W - 110) / CH)));
+    for (const c of CACHE_COLS) { const [st, , cv] = snap[k][i][c]; if (v && cv && STABLE.has(st) && fmtVals(cv) !== fmtVals(v)) stale = true; }
+    el(g, 'text', { x: MEM_X + 8, y: y + 12 }, l.name);
+    const t = el(g, 'text', { x: MEM_X + 12 + NAME_W, y: y + 12, fill: stale ? '#999' : '#000', 'font-style': stale ? 'italic' : 'normal', id: 'mem-' + l.name,
+                              'data-stale': stale ? 1 : 0 }, fit(v ? fmtVals(v) + (stale ? ' (stale)' : '') : '\u2014', Math.floor((MEM_W - NAME_W - 16) / CH)));
     t.appendChild(document.createElementNS(SVGNS, 'title')).textContent = l.words.map((w, j) => w + ' = ' + (v ? v[j] : '?')).join(', ');
   });
 }
@@ -193,14 +300,16 @@ function drawMemory(g, k) {
 function anchor(who, slot) {
   if (who === 'home') return [HOME_X + HOME_W / 2 + slot * 14, HOME_Y];
   if (who === 'bus') return [null, BUS_Y];
-  const c = D.cores.indexOf(Number(who.slice(5)));
-  return [coreX(Math.max(c, 0)) + CW / 2 + slot * 14, CACHE_Y + CACHE_H];
+  const grp = GROUPS.find(x => x.phys === Number(who.slice(5))) || GROUPS[0];
+  return [grp.x + grp.w / 2 + slot * 14, grp.y + CORE_H + 8 + CACHE_H];
 }
 const MSG_COLOUR = { req: '#0072B2', data: '#009E73', inv: '#D55E00', ack: '#CC79A7' };
 /* a message's kind is the page writer's (by what it carries: a CopyBack is data), not its name's */
 function msgClass(m) { return MSG_COLOUR[m.k] ? m.k : 'req'; }
-function drawMsgs(g, k, cyc) {
-  const paths = el(g, 'g', {}), chips = el(g, 'g', {}); /* the chips over every arrow */
+function drawMsgs(g, k, cyc, under) {
+  /* the arrows under the boxes (from a row of cores above, one passes behind the rows below),
+   * the chips over everything */
+  const paths = under, chips = el(g, 'g', {});
   let slot = 0;
   const pairs = {}, placed = [];
   for (let i = 0; i < D.msgs.length; i++) {
@@ -248,12 +357,13 @@ function drawMachine(k, cyc) {
     const mk = el(defs, 'marker', { id: 'head-' + cl, viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 5, markerHeight: 5, orient: 'auto-start-reverse' });
     el(mk, 'path', { d: 'M0 0L10 5L0 10z', fill: MSG_COLOUR[cl] });
   }
+  const under = el(svg, 'g', { id: 'msg-paths' });
   const g = el(svg, 'g', { 'font-family': 'ui-monospace, monospace', 'font-size': 11 });
-  for (let c = 0; c < NC; c++) { drawCore(g, c, k, s); drawCache(g, c, k, s, changed); }
+  for (const grp of GROUPS) { drawGroup(g, grp, k, s); drawCache(g, grp, k, s, changed); }
   drawBus(g, k, cyc);
   drawHome(g, k, s, changed);
   drawMemory(g, k);
-  drawMsgs(el(svg, 'g', { 'font-family': 'system-ui, sans-serif', 'font-size': 11, id: 'msgs' }), k, cyc);
+  drawMsgs(el(svg, 'g', { 'font-family': 'system-ui, sans-serif', 'font-size': 11, id: 'msgs' }), k, cyc, under);
   /* where things are, for tests that look at the screenshot */
   for (const r of svg.querySelectorAll('[id]')) markBox(r);
   markBox(tableBox);
@@ -285,12 +395,13 @@ function render() {
   document.getElementById('explain').textContent = s ? s.x : 'Step forward to watch the run, one event at a time.';
   const changed = new Set(s ? s.ch.map(([l, c]) => l + ':' + c) : []);
   let h = '<tr><th>line</th>';
-  for (let c = 0; c < NC; c++) h += '<th>core ' + D.cores[c] + ' cache</th>';
+  for (const grp of GROUPS)
+    h += '<th>core ' + grp.phys + ' cache' + (grp.panels.length > 1 ? ' (' + esc(grp.panels.map(p => p.name).join(', ')) + ')' : '') + '</th>';
   h += '<th>' + esc(D.homeTitle) + '</th></tr>';
   const snapNow = snap[step];
   D.lines.forEach((l, i) => {
     h += '<tr' + (s && s.l === i ? ' class="current"' : '') + '><th title="' + esc(l.addr + ': ' + l.vars) + '">' + esc(l.name) + '</th>';
-    for (let c = 0; c <= NC; c++) {
+    for (const c of CACHE_COLS.concat([COL_DIR])) {
       const [st, hold] = snapNow[i][c];
       const doc = c < NC ? D.cacheStates[st] : D.dirStates[st];
       const cls = 'st ' + (STABLE.has(st) ? 'stable' : 'transient') + (changed.has(i + ':' + c) ? ' changed' : '');
@@ -314,7 +425,9 @@ function render() {
     const [pc, cyc] = run[t];
     const ins = pc >= 0 ? D.insns[pc] : null;
     const doing = D.accesses.length ? (acc && acc.core === D.cores[t] ? 'access <code>' + esc(acc.t) + '</code>' : 'idle') : null;
-    c += '<tr><td>core ' + D.cores[t] + '</td><td>' + PHASES[s ? s.ph[t] : 0] + '</td><td>' +
+    /* time-shared threads: where each is (the next op is its CPU's, while it runs there) */
+    const [wh, wc] = whereAt(step, t), on = { run: 'on', load: 'switching onto', ready: 'waiting for', asleep: 'asleep, last on', done: 'done, last on' }[wh];
+    c += '<tr><td>' + esc(SHARED ? threadName(t) + ' (' + on + ' core ' + wc + ')' : NAMES[t]) + '</td><td>' + PHASES[s ? s.ph[t] : 0] + '</td><td>' +
          (doing || (ins ? '<code>' + esc(ins[1]) + '</code> (' + esc(ins[0]) + ')' : 'halted')) + '</td><td>' + (ins && !doing ? cyc : '') + '</td></tr>';
   }
   document.getElementById('cores').innerHTML = c;
@@ -391,6 +504,7 @@ document.getElementById('legend').innerHTML = lg;
 let key = '';
 for (const st of ['M', 'O', 'E', 'S', 'F', 'I']) if (D.cacheStates[st]) key += '<span class="key" style="background:' + FILL[st] + ';color:' + INK[st] + '">' + st + '</span> ';
 key += '<span class="key transient">SM_AD</span> transient (hatched) &nbsp; <span class="key" style="background:' + SB_FILL + '">st</span> store waiting in the store buffer &nbsp; messages: ';
-for (const cl in MSG_COLOUR) key += '<span class="key" style="background:' + MSG_COLOUR[cl] + ';color:#fff">' + { req: 'request', data: 'data', inv: 'inv / forward', ack: 'ack' }[cl] + '</span> ';
+/* a bus carries requests and data only: no invalidation, forward or ack is ever drawn on one */
+for (const cl in MSG_COLOUR) if (!D.bus || cl === 'req' || cl === 'data') key += '<span class="key" style="background:' + MSG_COLOUR[cl] + ';color:#fff">' + { req: 'request', data: 'data', inv: 'inv / forward', ack: 'ack' }[cl] + '</span> ';
 document.getElementById('colour-key').innerHTML = key + ' &nbsp; memory in grey italics: stale';
 fromHash();
