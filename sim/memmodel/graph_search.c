@@ -276,10 +276,8 @@ static void add_write(Search *s, const GGraph *g, guint t, GEv *tmpl)
             ggraph_ev(n, t, (guint)e.pair)->pair = (int)wi, ggraph_ev(n, t, (guint)e.pair)->amo = e.amo;
         guint32 ref = gref(t, wi);
         g_array_insert_val(n->co[loc], pos, ref);
-        if (!consistent(s, n, TRUE)) {
-            ggraph_free(n);
-            continue;
-        }
+        /* the revisits come from n even when n is inconsistent: an atomic read-modify-write that
+         * read what another one read is made right by revisiting that one */
         g_autofree guint *pre = g_new0(guint, n->nthreads);
         porf_prefix(n, t, wi, pre);
         for (guint u = 0; u < n->nthreads && !s->stop; u++)
@@ -288,10 +286,12 @@ static void add_write(Search *s, const GGraph *g, guint t, GEv *tmpl)
                 if (x->marker || x->ev.kind != MM_READ || x->ev.loc != (int)loc)
                     continue;
                 GGraph *rv = revisit(n, u, i, t, wi);
-                visit(s, rv);
+                if (consistent(s, rv, TRUE))
+                    visit(s, rv);
                 ggraph_free(rv);
             }
-        visit(s, n);
+        if (!s->stop && consistent(s, n, TRUE))
+            visit(s, n);
         ggraph_free(n);
     }
 }
@@ -359,6 +359,7 @@ static void finished(Search *s, const GGraph *g, GNext *next)
     if (!consistent(s, g, FALSE))
         return;
     gboolean blocked = FALSE;
+    int stuck = -1;            /* the first thread stuck for good; -2: some blocked thread is not */
     for (guint t = 0; t < g->nthreads; t++) {
         if (next[t].kind != GNEXT_BLOCKED)
             continue;
@@ -381,15 +382,22 @@ static void finished(Search *s, const GGraph *g, GNext *next)
             guint32 last = j ? g_array_index(co, guint32, j - 1) : gref(GREF_INIT, (guint)e->ev.loc);
             latest = latest && e->rf == last;
         }
-        /* a store-exclusive that failed with nothing in the way succeeds on a later try */
-        if (latest && !stx_failed) {
-            const IsaInsn *in = isa_thread_insn(s->w.o->prog, &next[t].th);
-            g_autofree char *pos = in ? isa_insn_pos(s->w.o->prog, in) : g_strdup("?");
-            fail(s, g, MM_GRAPH_FAIL_LIVENESS,
-                 g_strdup_printf("thread %u can spin forever at %s: its loop reads the latest values and "
-                                 "writes nothing", t, pos));
-            return;
-        }
+        /* a thread reading an old value reads a newer one later (fairness), and a
+         * store-exclusive that failed with nothing in the way succeeds on a later try: then
+         * this graph is not where the execution ends, and the one where it moves on is
+         * explored apart */
+        if (!latest || stx_failed)
+            stuck = -2;
+        else if (stuck == -1)
+            stuck = (int)t;
+    }
+    if (stuck >= 0) {
+        const IsaInsn *in = isa_thread_insn(s->w.o->prog, &next[stuck].th);
+        g_autofree char *pos = in ? isa_insn_pos(s->w.o->prog, in) : g_strdup("?");
+        fail(s, g, MM_GRAPH_FAIL_LIVENESS,
+             g_strdup_printf("thread %d can spin forever at %s: its loop reads the latest values and writes "
+                             "nothing, and no thread is left to write", stuck, pos));
+        return;
     }
     if (blocked) {
         s->r->blocked++;
