@@ -230,6 +230,39 @@ static void porf_prefix(const GGraph *g, guint t, guint i, guint *len)
     g_free(done);
 }
 
+static int cmp_u32(gconstpointer a, gconstpointer b)
+{
+    guint32 x = *(const guint32 *)a, y = *(const guint32 *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Stamps renumbered 0.. in the same order: what the search does next depends only on their
+ * order, so graphs that differ only in the numbers are one (and a revisit that leads back to a
+ * graph already seen is caught, which keeps the search finite). */
+static void renumber_stamps(GGraph *g)
+{
+    GArray *all = g_array_new(FALSE, FALSE, sizeof(guint32));
+    for (guint t = 0; t < g->nthreads; t++)
+        for (guint i = 0; i < g->ev[t]->len; i++)
+            g_array_append_val(all, ggraph_ev(g, t, i)->stamp);
+    g_array_sort(all, cmp_u32);
+    for (guint t = 0; t < g->nthreads; t++)
+        for (guint i = 0; i < g->ev[t]->len; i++) {
+            GEv *e = ggraph_ev(g, t, i);
+            guint lo = 0, hi = all->len;
+            while (lo < hi) {
+                guint mid = (lo + hi) / 2;
+                if (g_array_index(all, guint32, mid) < e->stamp)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            e->stamp = lo;
+        }
+    g->stamp = all->len;
+    g_array_free(all, TRUE);
+}
+
 /* g where read (rt, ri) reads the write (wt, wi): what was added after the read and is not in
  * the write's porf-prefix is gone. */
 static GGraph *revisit(const GGraph *g, guint rt, guint ri, guint wt, guint wi)
@@ -261,6 +294,7 @@ static GGraph *revisit(const GGraph *g, guint rt, guint ri, guint wt, guint wi)
     r->ev.value = ggraph_ev(n, wt, wi)->ev.value;
     r->pair = -1;
     r->stamp = n->stamp++;
+    renumber_stamps(n);
     return n;
 }
 
