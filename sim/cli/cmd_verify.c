@@ -104,6 +104,8 @@ static int print_explored(const char *name, const VerifyOptions *o, const Verify
         report_add_int(b, "iterations", w->iterations);
         report_add_int(b, "readers", w->readers);
         explore_result_add_json(r, b);
+        if (vr->graphs_refused)
+            report_add_string(b, "graphs_refused", vr->graphs_refused);
         json_builder_end_object(b);
         g_autoptr(JsonNode) root = json_builder_get_root(b);
         g_autofree char *text = report_to_json(root);
@@ -118,6 +120,9 @@ static int print_explored(const char *name, const VerifyOptions *o, const Verify
                                                         r->transitions, r->states, r->blocked)
                                       : g_strdup_printf("%" G_GUINT64_FORMAT " states, %" G_GUINT64_FORMAT " transitions",
                                                         r->states, r->transitions);
+    if (vr->graphs_refused)
+        printf("%s: the graph engine does not take it (%s): explored by the state search instead\n", name,
+               vr->graphs_refused);
     switch (r->verdict) {
     case EXPLORE_VERIFIED:
         printf("%s: verified under %s on %s: %s, %s", name, o->model->name, on, size, shape);

@@ -79,7 +79,9 @@ typedef struct {
     MmModel *model;
     MmEval *eval;
     MmGraph mg;
-    guint *base;               /* per thread: its first event's index in mg */
+    guint *base;               /* per thread: where its events start in mgi */
+    guint *mgi;                /* each thread event's index in mg */
+    guint nmgi;
     GHashTable *seen;
     MmGraphResult *r;
     gboolean stop, bound;
@@ -109,20 +111,27 @@ static gboolean consistent(Search *s, const GGraph *g, gboolean partial)
         MmEvent iw = { MM_WRITE, -1, 0, (int)l, x->init, (guint8)x->size, MM_INIT, MM_FENCE_NONE, -1 };
         mm_graph_add(mg, &iw);
     }
-    /* index of each thread event in mg (markers: none) */
-    GHashTable *idx = g_hash_table_new(NULL, NULL);
-    g_autofree int *local = NULL;
+    /* index of each thread event in mg (markers: none): thread t's event i at s->mgi[base[t] + i] */
+    guint total = 0;
+    for (guint t = 0; t < nthreads; t++) {
+        s->base[t] = total;
+        total += g->ev[t]->len;
+    }
+    if (total > s->nmgi) {
+        s->nmgi = total * 2;
+        s->mgi = g_renew(guint, s->mgi, s->nmgi);
+    }
     for (guint t = 0; t < nthreads; t++) {
         for (guint i = 0; i < g->ev[t]->len; i++) {
             const GEv *e = ggraph_ev(g, t, i);
             if (e->marker)
                 continue;
-            g_hash_table_insert(idx, GUINT_TO_POINTER(gref(t, i) + 1), GUINT_TO_POINTER(mg->n));
+            s->mgi[s->base[t] + i] = mg->n;
             mm_graph_add(mg, &e->ev);
         }
     }
     mm_graph_finish(mg);
-#define IDX(ref) (gref_thread(ref) == GREF_INIT ? gref_index(ref) : GPOINTER_TO_UINT(g_hash_table_lookup(idx, GUINT_TO_POINTER((ref) + 1))))
+#define IDX(ref) (gref_thread(ref) == GREF_INIT ? gref_index(ref) : s->mgi[s->base[gref_thread(ref)] + gref_index(ref)])
     static const struct { MmRelName rel; gsize off; } deps[] = {
         { MM_REL_ADDR, G_STRUCT_OFFSET(GEv, addr_t) },
         { MM_REL_DATA, G_STRUCT_OFFSET(GEv, data_t) },
@@ -167,7 +176,6 @@ static gboolean consistent(Search *s, const GGraph *g, gboolean partial)
         }
     }
 #undef IDX
-    g_hash_table_destroy(idx);
     const char *failed = NULL;
     return mm_eval_prepare(s->eval, mg, &failed) && mm_eval_check(s->eval, mg, partial, &failed);
 }
@@ -579,6 +587,15 @@ gboolean mm_graph_explore(const MmGraphOptions *o, MmGraphResult *r, GError **er
         g_set_error(error, MM_ERROR, MM_ERROR_UNSUPPORTED, "%s: no entry point or no threads", o->prog->filename);
         return FALSE;
     }
+    for (guint k = 0; k < o->prog->insns->len; k++) {
+        const IsaInsn *in = &g_array_index(o->prog->insns, IsaInsn, k);
+        if (isa_op_info[in->op].is_syscall) {
+            g_autofree char *pos = isa_insn_pos(o->prog, in);
+            g_set_error(error, MM_ERROR, MM_ERROR_UNSUPPORTED, "%s: %s: the graph explorer does not model futex ops",
+                        pos, isa_op_info[in->op].name);
+            return FALSE;
+        }
+    }
     g_autoptr(MmModel) model = mm_model_compile(o->model, error);
     if (!model)
         return FALSE;
@@ -595,6 +612,7 @@ gboolean mm_graph_explore(const MmGraphOptions *o, MmGraphResult *r, GError **er
     s.eval = mm_eval_new(model);
     s.seen = g_hash_table_new_full(g_bytes_hash, g_bytes_equal, (GDestroyNotify)g_bytes_unref, NULL);
     s.r = r;
+    s.base = g_new0(guint, o->nthreads);
     s.max_graphs = o->max_graphs ? o->max_graphs : MM_GRAPH_DEFAULT_MAX_GRAPHS;
     s.started = g_get_monotonic_time();
     GGraph *g = ggraph_new(o->nthreads);
@@ -612,6 +630,8 @@ gboolean mm_graph_explore(const MmGraphOptions *o, MmGraphResult *r, GError **er
     g_free(s.refused);
     g_free(s.bound_why);
     g_hash_table_destroy(s.seen);
+    g_free(s.base);
+    g_free(s.mgi);
     mm_eval_free(s.eval);
     mm_graph_clear(&s.mg);
     g_array_free(s.w.locs, TRUE);

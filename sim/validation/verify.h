@@ -38,6 +38,7 @@ typedef struct {
     guint64 max_readers;     /* most readers seen inside at once, over all runs */
     guint64 steps;           /* interpreter steps, over all runs */
     ExploreResult explore;   /* explored: the search's result (ok: verified) */
+    char *graphs_refused;    /* the graph explorer refused the program (why): explored by states instead */
 } VerifyResult;
 
 /* The library's defaults: the workload schema's for WL_VERIFY, x86, sampled with seeds 1..100
