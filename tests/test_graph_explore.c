@@ -118,6 +118,45 @@ START_TEST(test_missing_release_is_liveness)
 }
 END_TEST
 
+/* A test-and-set lock whose waiters sleep in wfe: the unlock must send an event (a waiter's
+ * monitor is not armed: xchg does not arm it).  Without the sev, a waiter that went to sleep
+ * after the last unlock sleeps for ever: a lost wake-up, reported with its trace; with it, the
+ * lock verifies. */
+static char *wfe_lock(gboolean with_sev)
+{
+    return g_strdup_printf(".shared lock_word 4 own_line\n"
+                           ".entry lock\n"
+                           ".entry unlock\n"
+                           "lock:\n"
+                           "    xchg32.acq r0, [lock_word], 1\n"
+                           "    beq r0, 0, got\n"
+                           "    wfe\n"
+                           "    jmp lock\n"
+                           "got:\n"
+                           "    ret\n"
+                           "unlock:\n"
+                           "    st32.rel [lock_word], 0\n"
+                           "%s"
+                           "    ret\n", with_sev ? "    sev\n" : "");
+}
+
+START_TEST(test_missing_sev_is_lost_wakeup)
+{
+    g_autofree char *broken = wfe_lock(FALSE), *fixed = wfe_lock(TRUE);
+    VerifyResult r;
+    run("missing-sev", broken, &explore_model_arm64, TRUE, 2, 1, &r);
+    ck_assert_int_eq(r.explore.verdict, EXPLORE_FAILED);
+    ck_assert_int_eq(r.explore.property, EXPLORE_PROP_NO_FINISH);
+    ck_assert_msg(strstr(r.explore.message, "lost wake-up") && strstr(r.explore.message, "wfe"), "%s",
+                  r.explore.message);
+    ck_assert(r.explore.trace && r.explore.trace->steps->len > 0);
+    verify_result_clear(&r);
+    run("with-sev", fixed, &explore_model_arm64, TRUE, 2, 2, &r);
+    ck_assert_msg(r.explore.verdict == EXPLORE_VERIFIED, "%s", r.explore.message ? r.explore.message : "");
+    verify_result_clear(&r);
+}
+END_TEST
+
 /* A bound that cuts the search never says verified. */
 START_TEST(test_unroll_bound_not_verified)
 {
@@ -344,6 +383,7 @@ Suite *make_graph_explore_suite(void)
     tcase_add_loop_test(tc, test_builtin_verify, 0, 2 * G_N_ELEMENTS(builtin));
     tcase_add_loop_test(tc, test_broken_same_as_states, 0, G_N_ELEMENTS(broken));
     tcase_add_loop_test(tc, test_missing_release_is_liveness, 0, 2);
+    tcase_add_test(tc, test_missing_sev_is_lost_wakeup);
     tcase_add_test(tc, test_unroll_bound_not_verified);
     tcase_add_test(tc, test_cli);
     suite_add_tcase(s, tc);

@@ -17,8 +17,10 @@
  * since, is blocked (spin-assume, Kokologiannakis, Ren, Vafeiadis, FMCAD 2021); a graph that
  * ends with a blocked thread whose blocking reads read coherence-latest writes is a liveness
  * failure, any other is dropped (a later write revisits the reads).  Other loops: `unroll`
- * backward jumps per thread, past which the verdict is "bound reached".  wfe is a hint that
- * may return at once (the Arm ARM allows it), so lost wake-ups through wfe are not found here;
+ * backward jumps per thread, past which the verdict is "bound reached".  wfe sleeps until the
+ * graph holds something to wake it (another thread's sev, a write to its monitored line after
+ * what its ldx read): more wake-ups than hardware gives, never fewer, so a thread left asleep
+ * at the end is a lost wake-up (a missing sev);
  * futex ops and mixed-size accesses are refused (MM_ERROR_UNSUPPORTED). */
 #ifndef QSIM_MM_GRAPH_EXPLORE_H
 #define QSIM_MM_GRAPH_EXPLORE_H

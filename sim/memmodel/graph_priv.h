@@ -30,8 +30,12 @@ static inline guint32 gref(guint t, guint i) { return (guint32)t << 20 | i; }
 static inline guint gref_thread(guint32 r) { return r >> 20; }
 static inline guint gref_index(guint32 r) { return r & 0xfffff; }
 
-/* A store-exclusive that failed: no memory event, but the thread's choice, kept in its order. */
+/* Events that are no memory events (ev.kind is not looked at), kept in the thread's order: a
+ * store-exclusive that failed (the thread's choice); a sev; a wfe's wake-up, with rf naming
+ * what woke it (another thread's sev, or a write clearing its monitor). */
 #define GEV_STX_FAIL 1u
+#define GEV_SEV 2u
+#define GEV_WAKE 3u
 
 typedef struct {
     MmEvent ev;                /* kind, location, value, size, flags, fence, pc, instance */
@@ -83,7 +87,10 @@ typedef enum {
     GNEXT_WRITE,               /* ev: the write to add (choose its co place) */
     GNEXT_FENCE,
     GNEXT_STX,                 /* ev: the write if it succeeds; it may fail */
+    GNEXT_SEV,                 /* ev: the sev marker to add */
+    GNEXT_WAKE,                /* ev: the wfe's wake-up marker to add */
     GNEXT_HALTED,
+    GNEXT_WFE,                 /* asleep in wfe, nothing in the graph to wake it */
     GNEXT_BLOCKED,             /* spin-assume: block_from is its first blocking event */
     GNEXT_FAULT,
     GNEXT_BOUND,               /* the unroll bound */

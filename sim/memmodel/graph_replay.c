@@ -275,6 +275,44 @@ static void taint_alu(Replay *r, const IsaInsn *in)
     set_reg(r, in->rd, &t, &p);
 }
 
+/* What may wake thread r->t from wfe in r->g (*src): another thread's sev anywhere (an event
+ * sent before the wfe waits latched in the event register), or, while its monitor is armed, a
+ * write by another thread to the monitored line: coherence-after what its last ldx read, for the
+ * ldx's own location.  This lets a wfe wake more often than hardware may (one sev can wake every
+ * later wfe), so a lost wake-up found here is one on hardware. */
+static gboolean wake_source(const Replay *r, guint32 *src)
+{
+    const GGraph *g = r->g;
+    for (guint u = 0; u < g->nthreads; u++)
+        for (guint i = 0; u != r->t && i < g->ev[u]->len; i++)
+            if (ggraph_ev(g, u, i)->marker == GEV_SEV) {
+                *src = gref(u, i);
+                return TRUE;
+            }
+    if (!r->th.monitor || !r->th.has_ldx_line || r->last_ldx < 0)
+        return FALSE;
+    const GEv *ldx = ggraph_ev(g, r->t, (guint)r->last_ldx);
+    for (guint l = 0; l < g->nlocs && l < r->w->locs->len; l++) {
+        const GLoc *x = &g_array_index(r->w->locs, GLoc, l);
+        if (x->addr / r->w->line_size != r->th.ldx_line)
+            continue;
+        GArray *co = g->co[l];
+        guint from = 0;
+        if ((int)l == ldx->ev.loc && gref_thread(ldx->rf) != GREF_INIT)
+            for (guint j = 0; j < co->len; j++)
+                if (g_array_index(co, guint32, j) == ldx->rf)
+                    from = j + 1;
+        for (guint j = from; j < co->len; j++) {
+            guint32 ref = g_array_index(co, guint32, j);
+            if (gref_thread(ref) != r->t) {
+                *src = ref;
+                return TRUE;
+            }
+        }
+    }
+    return FALSE;
+}
+
 static gboolean is_alu(IsaOp op)
 {
     switch (op) {
@@ -295,7 +333,7 @@ static void finish(Replay *r, GNextKind kind)
 
 static gboolean same_spot(const IsaThread *a, const IsaThread *b)
 {
-    return a->pc == b->pc && a->depth == b->depth && a->monitor == b->monitor && a->has_ldx_line == b->has_ldx_line &&
+    return a->pc == b->pc && a->event == b->event && a->depth == b->depth && a->monitor == b->monitor && a->has_ldx_line == b->has_ldx_line &&
            a->ldx_line == b->ldx_line && !memcmp(a->regs, b->regs, sizeof a->regs) &&
            !memcmp(a->stack, b->stack, sizeof(a->stack[0]) * a->depth);
 }
@@ -344,8 +382,30 @@ void greplay(GWorld *w, const GGraph *g, guint t, GNext *out)
             finish(r, GNEXT_REFUSED);
             break;
         }
-        if (in->op == OP_WFE)
-            r->th.event = TRUE;          /* wfe may return at once (a hint) */
+        if (in->op == OP_SEV || (in->op == OP_WFE && !r->th.event)) {
+            if (r->k == nrecorded(r)) {
+                GEv *m = &out->ev;
+                memset(m, 0, sizeof *m);
+                m->ev.thread = (int)t;
+                m->ev.pc = r->th.pc;
+                m->ev.loc = -1;
+                m->pair = -1;
+                if (in->op == OP_SEV) {
+                    m->marker = GEV_SEV;
+                    finish(r, GNEXT_SEV);
+                } else if (wake_source(r, &m->rf)) {
+                    m->marker = GEV_WAKE;
+                    finish(r, GNEXT_WAKE);
+                } else {
+                    finish(r, GNEXT_WFE);
+                }
+                break;
+            }
+            g_assert(ggraph_ev(g, t, r->k)->marker == (in->op == OP_SEV ? GEV_SEV : GEV_WAKE));
+            r->k++;
+            if (in->op == OP_WFE)
+                r->th.event = TRUE;      /* the event that woke it, consumed by the step */
+        }
         int32_t pc0 = r->th.pc;
         r->read_k = r->write_k = -1;
         r->pending_write = r->wrote = FALSE;

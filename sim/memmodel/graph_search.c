@@ -190,8 +190,9 @@ static GBytes *graph_key(const GGraph *g)
         g_byte_array_append(b, (const guint8 *)&n, sizeof n);
         for (guint i = 0; i < n; i++) {
             const GEv *e = ggraph_ev(g, t, i);
+            gboolean reads = e->marker == GEV_WAKE || (!e->marker && e->ev.kind == MM_READ);
             guint32 v[6] = { e->ev.kind | e->marker << 4, (guint32)e->ev.loc, (guint32)e->ev.value,
-                             (guint32)(e->ev.value >> 32), e->ev.kind == MM_READ ? e->rf : 0, e->stamp };
+                             (guint32)(e->ev.value >> 32), reads ? e->rf : 0, e->stamp };
             g_byte_array_append(b, (const guint8 *)v, sizeof v);
         }
     }
@@ -225,7 +226,8 @@ static void porf_prefix(const GGraph *g, guint t, guint i, guint *len)
         for (guint u = 0; u < g->nthreads; u++) {
             for (; done[u] < len[u]; done[u]++) {
                 const GEv *e = ggraph_ev(g, u, done[u]);
-                if (e->marker || e->ev.kind != MM_READ || gref_thread(e->rf) == GREF_INIT)
+                gboolean reads = e->marker == GEV_WAKE || (!e->marker && e->ev.kind == MM_READ);
+                if (!reads || gref_thread(e->rf) == GREF_INIT)
                     continue;
                 guint v = gref_thread(e->rf), k = gref_index(e->rf) + 1;
                 if (len[v] < k) {
@@ -403,6 +405,13 @@ static void finished(Search *s, const GGraph *g, GNext *next)
     gboolean blocked = FALSE;
     int stuck = -1;            /* the first thread stuck for good; -2: some blocked thread is not */
     for (guint t = 0; t < g->nthreads; t++) {
+        if (next[t].kind == GNEXT_WFE) {
+            /* asleep with nothing left to wake it: stuck for good */
+            blocked = TRUE;
+            if (stuck == -1)
+                stuck = (int)t;
+            continue;
+        }
         if (next[t].kind != GNEXT_BLOCKED)
             continue;
         blocked = TRUE;
@@ -436,9 +445,14 @@ static void finished(Search *s, const GGraph *g, GNext *next)
     if (stuck >= 0) {
         const IsaInsn *in = isa_thread_insn(s->w.o->prog, &next[stuck].th);
         g_autofree char *pos = in ? isa_insn_pos(s->w.o->prog, in) : g_strdup("?");
-        fail(s, g, MM_GRAPH_FAIL_LIVENESS,
-             g_strdup_printf("thread %d can spin forever at %s: its loop reads the latest values and writes "
-                             "nothing, and no thread is left to write", stuck, pos));
+        if (next[stuck].kind == GNEXT_WFE)
+            fail(s, g, MM_GRAPH_FAIL_LIVENESS,
+                 g_strdup_printf("lost wake-up: thread %d sleeps in wfe at %s for ever: no other thread sends a "
+                                 "sev or writes the line its monitor watches", stuck, pos));
+        else
+            fail(s, g, MM_GRAPH_FAIL_LIVENESS,
+                 g_strdup_printf("thread %d can spin forever at %s: its loop reads the latest values and "
+                                 "writes nothing, and no thread is left to write", stuck, pos));
         return;
     }
     if (blocked) {
@@ -493,7 +507,7 @@ static void visit(Search *s, GGraph *g)
             s->stop = TRUE;
             return;
         }
-        if (pick < 0 && next[t].kind <= GNEXT_STX)
+        if (pick < 0 && next[t].kind <= GNEXT_WAKE)
             pick = (int)t;
     }
     ggraph_grow_locs(g, s->w.locs->len);
@@ -527,6 +541,15 @@ static void visit(Search *s, GGraph *g)
                 visit(s, n);
             ggraph_free(n);
         }
+        break;
+    }
+    case GNEXT_SEV:
+    case GNEXT_WAKE: {
+        /* no memory event: nothing for the model to check */
+        GGraph *n = ggraph_copy(g);
+        add_event(n, t, e);
+        visit(s, n);
+        ggraph_free(n);
         break;
     }
     case GNEXT_STX: {
