@@ -308,11 +308,33 @@ static GGraph *revisit(const GGraph *g, guint rt, guint ri, guint wt, guint wi)
     return n;
 }
 
+/* Coherence per location, which every model keeps (sc's po, tso's and arm64's internal or
+ * uniproc axioms): thread t's next access to loc comes after, in coherence, each write t
+ * already wrote there or read there.  The smallest place in loc's coherence order (0: the
+ * initial write, j: the j-th write) a read of t may read from, or after which a write may go. */
+static guint co_floor(const GGraph *g, guint t, guint loc)
+{
+    GArray *co = g->co[loc];
+    for (guint i = g->ev[t]->len; i-- > 0;) {
+        const GEv *e = ggraph_ev(g, t, i);
+        if (e->marker || e->ev.loc != (int)loc)
+            continue;
+        guint32 ref = e->ev.kind == MM_WRITE ? gref(t, i) : e->rf;
+        if (gref_thread(ref) == GREF_INIT)
+            return 0;
+        for (guint j = 0; j < co->len; j++)
+            if (g_array_index(co, guint32, j) == ref)
+                return j + 1;
+        return 0;
+    }
+    return 0;
+}
+
 static void add_write(Search *s, const GGraph *g, guint t, GEv *tmpl)
 {
     guint loc = (guint)tmpl->ev.loc;
     guint nco = g->co[loc]->len;
-    for (guint pos = 0; pos <= nco && !s->stop; pos++) {
+    for (guint pos = co_floor(g, t, loc); pos <= nco && !s->stop; pos++) {
         GGraph *n = ggraph_copy(g);
         GEv e = *tmpl;
         guint wi = add_event(n, t, &e);
@@ -529,7 +551,7 @@ static void visit(Search *s, GGraph *g)
     case GNEXT_READ: {
         guint loc = (guint)e->ev.loc;
         guint nco = g->co[loc]->len;
-        for (guint j = 0; j <= nco && !s->stop; j++) {
+        for (guint j = co_floor(g, t, loc); j <= nco && !s->stop; j++) {
             guint32 ref = j == 0 ? gref(GREF_INIT, loc) : g_array_index(g->co[loc], guint32, j - 1);
             GGraph *n = ggraph_copy(g);
             GEv r = *e;
