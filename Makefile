@@ -333,6 +333,7 @@ golden: $(B)/check_qsim $(B)/qsim
 # into docs/performance.md (long measurements live here, not in `make check`).
 bench: qsim
 	sh build-aux/bench.sh ./qsim docs/performance.md
+	sh build-aux/bench-verify.sh ./qsim docs/verify.md
 
 # Regenerates the studies' tables from qsim's own runs: docs/study-qspin-cmpxchg.md and
 # docs/study-adaptive-mutex.md (the glibc seed's sweep, sweeps/adaptive-mutex.yaml).
@@ -389,7 +390,7 @@ help:
 	@echo '  fuzz-build     the fuzz targets only (build/fuzz)'
 	@echo '  docs           regenerate the reference pages in docs/ from qsim'"'"'s tables'
 	@echo '  golden         rewrite tests/golden/ from qsim'"'"'s output (read the diff)'
-	@echo '  bench          simulation cost, into docs/performance.md'
+	@echo '  bench          simulation cost, into docs/performance.md; verify times, into docs/verify.md'
 	@echo '  study          the studies'"'"' tables, into docs/study-*.md'
 	@echo '  install        PREFIX=/usr/local DESTDIR=: binary, data, qsim(1), completion, docs'
 	@echo '  uninstall      remove what install put there'

@@ -502,11 +502,13 @@ void greplay(GWorld *w, const GGraph *g, guint t, GNext *out)
             r->ctrl_t = ct;
             r->ctrl_p = cp;
         }
-        /* a read-modify-write that wrote back what it read (a test-and-set that found the lock
-         * taken) changes no value: spin-assume treats it as writing nothing */
-        if (r->wrote && !(mem && isa_op_is_rmw(in->op) && r->read_k >= 0 &&
+        /* a read-modify-write, or a store-exclusive, that wrote back what it (its ldx) read (a
+         * test-and-set that found the lock taken) changes no value: spin-assume treats it as
+         * writing nothing */
+        int paired = !mem ? -1 : isa_op_is_rmw(in->op) ? r->read_k : in->op == OP_STX ? r->last_ldx : -1;
+        if (r->wrote && !(paired >= 0 &&
                           (r->pending_write ? r->cur.ev.value : ggraph_ev(g, t, (guint)r->write_k)->ev.value) ==
-                              ggraph_ev(g, t, (guint)r->read_k)->ev.value))
+                              ggraph_ev(g, t, (guint)paired)->ev.value))
             g_array_set_size(snaps, 0);
         if (r->th.state == THREAD_RUNNABLE && r->th.pc <= pc0 &&
             (in->op == OP_BR || in->op == OP_JMP)) {

@@ -398,13 +398,13 @@ static void fail(Search *s, const GGraph *g, MmGraphFailure f, char *message)
     s->stop = TRUE;
 }
 
-/* A read-modify-write's write of the value its read returned, by thread t. */
+/* A read-modify-write's or an exclusive pair's write of the value its read returned, by thread t. */
 static gboolean silent_write(const GGraph *g, guint32 ref, guint t)
 {
     if (gref_thread(ref) != t)
         return FALSE;
     const GEv *w = ev_of(g, ref);
-    return w->pair >= 0 && w->amo && ggraph_ev(g, t, (guint)w->pair)->ev.value == w->ev.value;
+    return w->pair >= 0 && ggraph_ev(g, t, (guint)w->pair)->ev.value == w->ev.value;
 }
 
 /* Every thread halted, blocked, faulted or bounded. */
