@@ -225,12 +225,14 @@ typedef struct {
     const IsaProgram *p;
     const HarnessOptions *h;
     IsaLayout *layout;
+    guint64 max_readers;       /* the most readers inside at once, over the executions */
 } GraphCtx;
 
 static char *graphed_end(const MmGraphEnd *end, void *ctx)
 {
-    const GraphCtx *c = ctx;
+    GraphCtx *c = ctx;
     Graphed x = { end, c->p, c->layout };
+    c->max_readers = MAX(c->max_readers, graphed_var(&x, HARNESS_MAX_READERS));
     RunEnd e = { c->p, c->h, graphed_var, graphed_state, graphed_pc, graphed_acquired, &x };
     GString *g = g_string_new(NULL);
     check_counts(&e, TRUE, g);
@@ -293,7 +295,7 @@ static gboolean verify_graphs(const IsaProgram *p, const HarnessOptions *h, cons
         g_set_error(error, MM_ERROR, MM_ERROR_UNSUPPORTED, "no axiomatic model %s for the graph explorer", o->model->name);
         return FALSE;
     }
-    GraphCtx c = { p, h, isa_layout_new(p, h->threads, o->line_size ? o->line_size : 64, INTERP_BASE) };
+    GraphCtx c = { p, h, isa_layout_new(p, h->threads, o->line_size ? o->line_size : 64, INTERP_BASE), 0 };
     MmGraphOptions go = {
         .prog = p, .nthreads = h->threads, .line_size = o->line_size, .model = def, .arch = o->target.arch,
         .unroll = o->unroll, .max_graphs = o->max_states, .end_check = graphed_end, .ctx = &c,
@@ -315,6 +317,8 @@ static gboolean verify_graphs(const IsaProgram *p, const HarnessOptions *h, cons
         x->seconds = gr.seconds;
         x->graphs = TRUE;
         x->blocked = gr.blocked;
+        x->max_shared = c.max_readers;
+        r->max_readers = c.max_readers;
         if (gr.verdict == MM_GRAPH_FAILED)
             x->trace = graph_trace(p, c.layout, gr.steps);
         r->ok = x->verdict == EXPLORE_VERIFIED;
