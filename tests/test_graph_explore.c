@@ -177,7 +177,7 @@ START_TEST(test_unroll_bound_not_verified)
 END_TEST
 
 /* The command line: --engine graphs prints its sizes; a lock it does not take (mixed sizes, futex
- * ops) is explored by states, and the verdict says so. */
+ * ops) is explored by states, and the verdict says so; --model arm64 on x86 code is refused. */
 START_TEST(test_cli)
 {
     g_autofree char *out = NULL, *err = NULL;
@@ -195,6 +195,12 @@ START_TEST(test_cli)
     out = err = NULL;
     rc = run_qsim_line("verify --lock futex-mutex --engine graphs --threads 2 --iterations 1 --format json", &out, &err);
     ck_assert_msg(rc == 0 && strstr(out, "\"graphs_refused\"") && strstr(out, "futex ops"), "%d %s %s", rc, out, err);
+    g_free(out);
+    g_free(err);
+    out = err = NULL;
+    /* issue 40: arm64's model on x86 code explores code no machine runs */
+    rc = run_qsim_line("verify --lock tas --model arm64 --threads 2 --iterations 1", &out, &err);
+    ck_assert_msg(rc == 2 && strstr(err, "--model arm64 on x86 code"), "%d %s %s", rc, out, err);
 }
 END_TEST
 

@@ -250,6 +250,12 @@ int cmd_verify(int argc, char **argv)
     } else if (!(o.model = pick_model(model_s, o.target.arch))) {
         return QSIM_EXIT_USAGE;
     }
+    if (o.model && o.model->has_promises && o.target.arch != ARCH_ARM64) {
+        /* x86 code under ARMv8 runs the locks' `.else` branches: no machine runs that code */
+        cli_eprintf("qsim verify: --model arm64 on x86 code: that explores the lock's x86 code under ARMv8, which no "
+                    "machine runs; add --arch arm64 (or a --config of an arm64 machine)\n");
+        return QSIM_EXIT_USAGE;
+    }
     if (max_states < 0)
         max_states = (gint64)(o.model && o.model->has_promises ? EXPLORE_DEFAULT_MAX_STATES_ARM64
                                                                 : EXPLORE_DEFAULT_MAX_STATES);
