@@ -334,7 +334,12 @@ static void add_write(Search *s, const GGraph *g, guint t, GEv *tmpl)
 {
     guint loc = (guint)tmpl->ev.loc;
     guint nco = g->co[loc]->len;
-    for (guint pos = co_floor(g, t, loc); pos <= nco && !s->stop; pos++) {
+    guint floor = co_floor(g, t, loc);
+    /* an atomic instruction's write goes right after the write its read read: any write between
+     * would be another thread's (atomicity: rmw & (fre; coe) is empty in every model) */
+    if (tmpl->pair >= 0 && tmpl->amo)
+        nco = MIN(nco, floor);
+    for (guint pos = floor; pos <= nco && !s->stop; pos++) {
         GGraph *n = ggraph_copy(g);
         GEv e = *tmpl;
         guint wi = add_event(n, t, &e);
