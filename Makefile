@@ -353,6 +353,7 @@ golden: $(B)/check_qsim $(B)/qsim
 # into docs/performance.md (long measurements live here, not in `make check`).
 bench: qsim
 	sh build-aux/bench.sh ./qsim docs/performance.md
+	sh build-aux/bench-verify.sh ./qsim docs/verify.md
 
 # Regenerates the studies' tables from qsim's own runs: docs/study-qspin-cmpxchg.md and
 # docs/study-adaptive-mutex.md (the glibc seed's sweep, sweeps/adaptive-mutex.yaml).
@@ -410,7 +411,7 @@ help:
 	@echo '  docs           regenerate the reference pages in docs/ from qsim'"'"'s tables'
 	@echo '  docs-images    the live page'"'"'s screenshots, into docs/images (headless Chromium)'
 	@echo '  golden         rewrite tests/golden/ from qsim'"'"'s output (read the diff)'
-	@echo '  bench          simulation cost, into docs/performance.md'
+	@echo '  bench          simulation cost, into docs/performance.md; verify times, into docs/verify.md'
 	@echo '  study          the studies'"'"' tables, into docs/study-*.md'
 	@echo '  install        PREFIX=/usr/local DESTDIR=: binary, data, qsim(1), completion, docs'
 	@echo '  uninstall      remove what install put there'

@@ -53,7 +53,7 @@ rule() {
     sim/machine)   echo "sim/machine/ sim/os/ cores/ cores/isa/ coherence/ sim/base/";;
     sim/report)    echo "sim/report/ sim/machine/ sim/workload/ cores/ cores/isa/ sim/base/";;
     sim/run)       echo "sim/run/ $RUNNER sim/os/ sim/trace/ cores/ cores/isa/ coherence/ sim/base/";;
-    sim/validation) echo "sim/validation/ sim/run/ $RUNNER sim/explore/ cores/ cores/isa/ coherence/ sim/base/";;
+    sim/validation) echo "sim/validation/ sim/run/ $RUNNER sim/explore/ sim/memmodel/ cores/ cores/isa/ coherence/ sim/base/";;
     locks/native)  echo "locks/native/ $RUNNER cores/isa/ sim/base/";;
     sim/litmus)    echo "sim/litmus/ sim/memmodel/ sim/run/ $RUNNER cores/isa/ coherence/ sim/base/";;
     sim/sweep)     echo "sim/sweep/ sim/validation/ sim/run/ $RUNNER cores/isa/ coherence/ sim/base/";;

@@ -754,18 +754,19 @@ static const struct {
     { "verify --lock-file tests/broken-locks/peterson-nofence.qs --iterations 2 --model sc", 0, "verified under sc", NULL },
     { "verify --lock mcs --iterations 2 --max-states 10", 1, "not verified under tso on x86, 2 threads x 2 "
       "acquisitions: search cut short at ", NULL },
-    /* arm64 code explores under arm64 by default (it was sc while the arm64 search did not finish). */
+    /* arm64 code explores under arm64 by default (it was sc while the arm64 search did not finish),
+     * by execution graphs; the rows after it hold the state search (--engine states). */
     { "verify --lock tas --iterations 1 --arch arm64", 0, "tas: verified under arm64 on arm64 (llsc): ", NULL },
-    { "verify --lock-file tests/broken-locks/peterson-fence.qs --arch arm64 --model arm64 --iterations 1", 1,
+    { "verify --lock-file tests/broken-locks/peterson-fence.qs --arch arm64 --model arm64 --engine states --iterations 1", 1,
       "FAILED under arm64 on arm64 (llsc), 2 threads x 1 acquisition: mutual exclusion failed: ", NULL },
-    { "verify --lock tas --arch arm64 --model arm64 --iterations 1 --max-states 100", 1,
+    { "verify --lock tas --arch arm64 --model arm64 --engine states --iterations 1 --max-states 100", 1,
       "not verified under arm64 on arm64 (llsc), 2 threads x 1 acquisition: search cut short at ", NULL },
     /* An ldx that reads an old value finds its monitor cleared by the newer write: no wfe waits
      * for ever (this was a false deadlock in ttas and ticket). */
-    { "verify --lock ttas --arch arm64 --model arm64 --iterations 1 --max-states 1500", 0,
+    { "verify --lock ttas --arch arm64 --model arm64 --engine states --iterations 1 --max-states 1500", 0,
       "ttas: verified under arm64 on arm64 (llsc): ", NULL },
     /* Only needed promises are fulfilled (model_arm64.c): before, this search did not finish. */
-    { "verify --lock ticket --config neoverse-n1 --model arm64 --iterations 1 --max-states 1500", 0,
+    { "verify --lock ticket --config neoverse-n1 --model arm64 --engine states --iterations 1 --max-states 1500", 0,
       "ticket: verified under arm64 on arm64 (lse): ", NULL },
     { "verify --lock tas --model pso", 2, NULL, "--model pso: no such model (sc, tso, arm64)" },
     { "verify --lock tas --model tso --seeds 3", 2, NULL, "--seeds/--seed sample" },

@@ -106,6 +106,7 @@ typedef struct {
     GPtrArray *steps;          /* ExploreStep* */
     char *end;                 /* each thread at the end: state, position, store buffer */
     gboolean without_promises; /* found in the pass without promises: a shortest one of those */
+    gboolean from_graph;       /* an execution graph's events in an order po and rf agree with (not a shortest) */
 } ExploreTrace;
 
 typedef struct {
@@ -121,6 +122,8 @@ typedef struct {
     gboolean buffer_full;      /* some store waited on a full buffer */
     double seconds;            /* host time (for people; never compared) */
     ExploreTrace *trace;       /* EXPLORE_FAILED */
+    gboolean graphs;           /* from the graph explorer: states are graphs, transitions executions */
+    guint64 blocked;           /* graphs: executions dropped with a thread blocked in a spin loop */
 } ExploreResult;
 
 /* Explores p under o.  FALSE with an error only for bad set-up (no entry point); otherwise the
@@ -135,6 +138,8 @@ const char *explore_cut_option(ExploreCut c);           /* "--max-states", ... *
 ExploreTrace *explore_trace_build(const ExploreWorld *w, const ExploreModel *m, const ExploreMove *moves,
                                   guint n);
 void explore_trace_free(ExploreTrace *t);
+/* An empty trace whose steps (ExploreStep*, every string member allocated) it frees. */
+ExploreTrace *explore_trace_new(void);
 
 /* Text: a numbered table of the steps, then the end; JSON: the result's members
  * (docs/verify.md names each key). */

@@ -11,9 +11,14 @@ static const char *verdict_name(ExploreVerdict v)
 char *explore_trace_text(const ExploreTrace *t)
 {
     GString *g = g_string_new(NULL);
-    g_string_append_printf(g, "counterexample, %u step%s (a shortest one%s; each step is one thread's op, with the "
-                              "ops private to it that follow, or a store leaving a buffer):\n", t->steps->len,
-                           t->steps->len == 1 ? "" : "s", t->without_promises ? " without promises" : "");
+    if (t->from_graph)
+        g_string_append_printf(g, "counterexample, %u step%s (the failing execution graph's memory events, in an "
+                                  "order that program order and reads-from agree with):\n", t->steps->len,
+                               t->steps->len == 1 ? "" : "s");
+    else
+        g_string_append_printf(g, "counterexample, %u step%s (a shortest one%s; each step is one thread's op, with "
+                                  "the ops private to it that follow, or a store leaving a buffer):\n", t->steps->len,
+                               t->steps->len == 1 ? "" : "s", t->without_promises ? " without promises" : "");
     gsize wat = 0;
     for (guint k = 0; k < t->steps->len; k++)
         wat = MAX(wat, strlen(((const ExploreStep *)t->steps->pdata[k])->at));
@@ -101,6 +106,12 @@ void explore_result_add_json(const ExploreResult *r, JsonBuilder *b)
     }
     if (r->message) {
         report_add_string(b, "message", r->message);
+    }
+    report_add_string(b, "engine", r->graphs ? "graphs" : "states");
+    if (r->graphs) {
+        report_add_int(b, "graphs", (gint64)r->states);
+        report_add_int(b, "executions", (gint64)r->transitions);
+        report_add_int(b, "blocked_executions", (gint64)r->blocked);
     }
     static const char *const names[] = { "states", "transitions", "finished_states", "depth", "max_readers_inside",
                                          "bytes" };

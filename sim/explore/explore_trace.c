@@ -39,6 +39,13 @@ static void step_free(gpointer p)
     g_free(st);
 }
 
+ExploreTrace *explore_trace_new(void)
+{
+    ExploreTrace *tr = g_new0(ExploreTrace, 1);
+    tr->steps = g_ptr_array_new_with_free_func(step_free);
+    return tr;
+}
+
 void explore_trace_free(ExploreTrace *t)
 {
     if (!t)

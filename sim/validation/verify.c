@@ -4,6 +4,9 @@
 #include "cores/isa/asm.h"
 #include "cores/isa/interp.h"
 #include "cores/isa/isa_exec.h"
+#include "cores/isa/isa_fault.h"
+#include "cores/isa/asm.h"
+#include "sim/memmodel/graph_explore.h"
 
 void verify_options_init(VerifyOptions *o)
 {
@@ -17,6 +20,7 @@ void verify_options_init(VerifyOptions *o)
 void verify_result_clear(VerifyResult *r)
 {
     g_clear_pointer(&r->failure, g_free);
+    g_clear_pointer(&r->graphs_refused, g_free);
     explore_result_clear(&r->explore);
 }
 
@@ -199,16 +203,159 @@ static gboolean verify_explored(const IsaProgram *p, const HarnessOptions *h, co
     return TRUE;
 }
 
+/* ======================================================================= graphs */
+
+typedef struct {
+    const MmGraphEnd *e;
+    const IsaProgram *p;
+    const IsaLayout *layout;
+} Graphed;
+
+static uint64_t graphed_var(const void *ctx, const char *name)
+{
+    const Graphed *x = ctx;
+    int sym = isa_program_find_sym(x->p, name);
+    return sym < 0 ? 0 : mm_graph_end_load(x->e, isa_sym_addr(x->layout, (guint)sym, 0), 8);
+}
+static InterpThreadState graphed_state(const void *ctx, guint t) { return mm_graph_end_thread(((const Graphed *)ctx)->e, t)->state; }
+static int32_t graphed_pc(const void *ctx, guint t) { return mm_graph_end_thread(((const Graphed *)ctx)->e, t)->pc; }
+static uint64_t graphed_acquired(const void *ctx, guint t) { return mm_graph_end_thread(((const Graphed *)ctx)->e, t)->marks[2]; }
+
+typedef struct {
+    const IsaProgram *p;
+    const HarnessOptions *h;
+    IsaLayout *layout;
+    guint64 max_readers;       /* the most readers inside at once, over the executions */
+} GraphCtx;
+
+static char *graphed_end(const MmGraphEnd *end, void *ctx)
+{
+    GraphCtx *c = ctx;
+    Graphed x = { end, c->p, c->layout };
+    c->max_readers = MAX(c->max_readers, graphed_var(&x, HARNESS_MAX_READERS));
+    RunEnd e = { c->p, c->h, graphed_var, graphed_state, graphed_pc, graphed_acquired, &x };
+    GString *g = g_string_new(NULL);
+    check_counts(&e, TRUE, g);
+    return problems(g);
+}
+
+/* The failing graph's events as the counterexample steps verify prints. */
+static ExploreTrace *graph_trace(const IsaProgram *p, const IsaLayout *layout, const GArray *steps)
+{
+    ExploreTrace *tr = explore_trace_new();
+    tr->from_graph = TRUE;
+    g_autofree guint *per_thread = g_new0(guint, layout->nthreads + 1);
+    for (guint k = 0; k < steps->len; k++) {
+        const MmGraphStep *x = &g_array_index(steps, MmGraphStep, k);
+        ExploreStep *st = g_new0(ExploreStep, 1);
+        st->step = k + 1;
+        st->note.thread = x->thread;
+        st->note.kind = EXPLORE_MOVE_STEP;
+        st->note.pc = x->pc;
+        st->thread_step = ++per_thread[MIN(x->thread, layout->nthreads)];
+        const IsaInsn *in = x->pc >= 0 && (guint)x->pc < p->insns->len ? &g_array_index(p->insns, IsaInsn, x->pc) : NULL;
+        st->op = in ? asm_format_insn(p, in) : g_strdup("?");
+        st->at = in ? isa_insn_pos(p, in) : g_strdup("?");
+        if (x->kind != MM_FENCE) {
+            char *sym = isa_layout_symbolize(p, layout, x->addr);
+            st->addr = sym ? sym : g_strdup_printf("0x%" G_GINT64_MODIFIER "x", x->addr);
+        }
+        if (x->kind == MM_READ) {
+            st->note.read = TRUE;
+            st->note.raddr = x->addr;
+            st->note.rvalue = x->value;
+            st->note.rsize = x->size;
+            st->source = x->source_step ? "memory" : "initial";
+            st->source_step = x->source_step;
+            st->source_thread = x->source_thread;
+            st->what = x->source_step
+                           ? g_strdup_printf("read %s = %" G_GUINT64_FORMAT " (written by T%u at step %u)", st->addr,
+                                             x->value, x->source_thread, x->source_step)
+                           : g_strdup_printf("read %s = %" G_GUINT64_FORMAT " (the initial value)", st->addr, x->value);
+        } else if (x->kind == MM_WRITE) {
+            st->note.wrote = TRUE;
+            st->note.waddr = x->addr;
+            st->note.wvalue = x->value;
+            st->note.wsize = x->size;
+            st->what = g_strdup_printf("wrote %s = %" G_GUINT64_FORMAT, st->addr, x->value);
+        } else {
+            st->what = g_strdup("fence");
+        }
+        g_ptr_array_add(tr->steps, st);
+    }
+    tr->end = g_strdup("(every event of the graph is above)\n");
+    return tr;
+}
+
+static gboolean verify_graphs(const IsaProgram *p, const HarnessOptions *h, const VerifyOptions *o,
+                              VerifyResult *r, GError **error)
+{
+    const MmModelDef *def = mm_model_def_find(o->model->name);
+    if (!def) {
+        g_set_error(error, MM_ERROR, MM_ERROR_UNSUPPORTED, "no axiomatic model %s for the graph explorer", o->model->name);
+        return FALSE;
+    }
+    GraphCtx c = { p, h, isa_layout_new(p, h->threads, o->line_size ? o->line_size : 64, INTERP_BASE), 0 };
+    MmGraphOptions go = {
+        .prog = p, .nthreads = h->threads, .line_size = o->line_size, .model = def, .arch = o->target.arch,
+        .unroll = o->unroll, .max_graphs = o->max_states, .end_check = graphed_end, .ctx = &c,
+    };
+    MmGraphResult gr;
+    gboolean ok = mm_graph_explore(&go, &gr, error);
+    if (ok) {
+        ExploreResult *x = &r->explore;
+        x->verdict = gr.verdict == MM_GRAPH_VERIFIED ? EXPLORE_VERIFIED
+                     : gr.verdict == MM_GRAPH_FAILED ? EXPLORE_FAILED : EXPLORE_INCOMPLETE;
+        x->property = gr.failure == MM_GRAPH_FAIL_END ? EXPLORE_PROP_END
+                      : gr.failure == MM_GRAPH_FAIL_FAULT ? EXPLORE_PROP_FAULT
+                      : gr.failure == MM_GRAPH_FAIL_LIVENESS ? EXPLORE_PROP_NO_FINISH : EXPLORE_PROP_NONE;
+        x->cut = gr.verdict == MM_GRAPH_BOUND ? EXPLORE_CUT_MODEL : EXPLORE_CUT_NONE;
+        x->message = g_steal_pointer(&gr.message);
+        x->states = gr.graphs;
+        x->transitions = gr.executions;
+        x->finished = gr.executions;
+        x->seconds = gr.seconds;
+        x->graphs = TRUE;
+        x->blocked = gr.blocked;
+        x->max_shared = c.max_readers;
+        r->max_readers = c.max_readers;
+        if (gr.verdict == MM_GRAPH_FAILED)
+            x->trace = graph_trace(p, c.layout, gr.steps);
+        r->ok = x->verdict == EXPLORE_VERIFIED;
+    }
+    mm_graph_result_clear(&gr);
+    isa_layout_free(c.layout);
+    return ok;
+}
+
 gboolean verify_lock(const char *lock_name, const char *lock_text, const VerifyOptions *o,
                      VerifyResult *r, GError **error)
 {
     memset(r, 0, sizeof *r);
     HarnessOptions h;
     workload_harness(&o->workload, &h);
-    h.release_stores = o->model && o->model->has_promises;
+    h.release_stores = o->model && o->model->has_promises && !o->graphs;
     h.unrolled = h.release_stores;
     g_autoptr(IsaProgram) p = harness_assemble(lock_name, lock_text, &h, o->target, o->lock_params, error);
     if (!p)
         return FALSE;
+    if (o->model && o->graphs) {
+        GError *refused = NULL;
+        if (verify_graphs(p, &h, o, r, &refused))
+            return TRUE;
+        if (!g_error_matches(refused, MM_ERROR, MM_ERROR_UNSUPPORTED)) {
+            g_propagate_error(error, refused);
+            return FALSE;
+        }
+        /* futex ops, mixed sizes: the state search explores those (the verdict says so) */
+        r->graphs_refused = g_strdup(refused->message);
+        g_error_free(refused);
+        if (o->model->has_promises) {
+            h.release_stores = h.unrolled = TRUE;
+            g_autoptr(IsaProgram) q = harness_assemble(lock_name, lock_text, &h, o->target, o->lock_params, error);
+            return q && verify_explored(q, &h, o, r, error);
+        }
+        return verify_explored(p, &h, o, r, error);
+    }
     return o->model ? verify_explored(p, &h, o, r, error) : verify_sampled(p, &h, o, r, error);
 }

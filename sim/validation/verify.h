@@ -1,8 +1,10 @@
 /* Lock verification: a lock plus the harness, checked for mutual exclusion, progress and
  * completion, in one of two ways:
  *
- *   explored  every execution under a memory model (sim/explore/: sc, tso), up to a bound:
- *             VerifyOptions.model set; "verified" means every reachable state was seen;
+ *   explored  every execution under a memory model, up to a bound: VerifyOptions.model set;
+ *             by states (sim/explore/: "verified" means every reachable state was seen) or,
+ *             with VerifyOptions.graphs, by execution graphs against the axiomatic model of the
+ *             same name (sim/memmodel/graph_explore.h: every consistent graph was seen);
  *   sampled   the reference interpreter (sequentially consistent) under seeded random
  *             interleavings: model NULL; a pass says only that those seeds held. */
 #ifndef QSIM_VERIFY_H
@@ -24,6 +26,8 @@ typedef struct {
     guint64 max_states;      /* explored: bounds (0: the explorer's defaults) */
     guint64 max_memory;      /* bytes */
     guint store_buffer;      /* entries per thread, models with store buffers */
+    gboolean graphs;         /* explore execution graphs (sim/memmodel/graph_explore.h), not states */
+    guint unroll;            /* graphs: backward jumps per thread (0: the explorer's default) */
 } VerifyOptions;
 
 typedef struct {
@@ -34,6 +38,7 @@ typedef struct {
     guint64 max_readers;     /* most readers seen inside at once, over all runs */
     guint64 steps;           /* interpreter steps, over all runs */
     ExploreResult explore;   /* explored: the search's result (ok: verified) */
+    char *graphs_refused;    /* the graph explorer refused the program (why): explored by states instead */
 } VerifyResult;
 
 /* The library's defaults: the workload schema's for WL_VERIFY, x86, sampled with seeds 1..100

@@ -1,0 +1,699 @@
+/* The graph search (graph_explore.h): depth-first over execution graphs, one event added per
+ * step, each graph checked by the model as it grows.  A read takes each write of its location
+ * already in the graph (forward); a write takes each place in its location's coherence order,
+ * and from each revisits every read of its location that is not in its porf-prefix (backward):
+ * the read now reads the write, and what was added after the read and is not in the write's
+ * porf-prefix goes (TruSt's deletion, by insertion stamps).  Graphs are keyed by their
+ * canonical bytes so that each is explored once. */
+#include <string.h>
+#include "sim/memmodel/graph_priv.h"
+#include "cores/isa/isa_exec.h"
+#include "cores/isa/interp.h"
+
+GGraph *ggraph_new(guint nthreads)
+{
+    GGraph *g = g_new0(GGraph, 1);
+    g->nthreads = nthreads;
+    g->ev = g_new0(GArray *, nthreads);
+    for (guint t = 0; t < nthreads; t++)
+        g->ev[t] = g_array_new(FALSE, FALSE, sizeof(GEv));
+    return g;
+}
+
+GGraph *ggraph_copy(const GGraph *g)
+{
+    GGraph *c = g_new0(GGraph, 1);
+    *c = *g;
+    c->ev = g_new0(GArray *, g->nthreads);
+    for (guint t = 0; t < g->nthreads; t++)
+        c->ev[t] = g_array_copy(g->ev[t]);
+    c->co = g_new0(GArray *, g->nlocs + 1);
+    for (guint l = 0; l < g->nlocs; l++)
+        c->co[l] = g_array_copy(g->co[l]);
+    return c;
+}
+
+void ggraph_free(GGraph *g)
+{
+    if (!g)
+        return;
+    for (guint t = 0; t < g->nthreads; t++)
+        g_array_free(g->ev[t], TRUE);
+    for (guint l = 0; l < g->nlocs; l++)
+        g_array_free(g->co[l], TRUE);
+    g_free(g->ev);
+    g_free(g->co);
+    g_free(g);
+}
+
+static void ggraph_grow_locs(GGraph *g, guint nlocs)
+{
+    if (nlocs <= g->nlocs)
+        return;
+    g->co = g_renew(GArray *, g->co, nlocs + 1);
+    for (guint l = g->nlocs; l < nlocs; l++)
+        g->co[l] = g_array_new(FALSE, FALSE, sizeof(guint32));
+    g->nlocs = nlocs;
+}
+
+int gworld_loc(GWorld *w, uint64_t addr, unsigned size)
+{
+    for (guint l = 0; l < w->locs->len; l++) {
+        const GLoc *x = &g_array_index(w->locs, GLoc, l);
+        if (x->addr == addr && x->size == size)
+            return (int)l;
+        if (addr < x->addr + x->size && x->addr < addr + size)
+            return -1;
+    }
+    GLoc x = { addr, size, 0 };
+    for (unsigned i = 0; i < size; i++)
+        x.init |= (uint64_t)w->init[addr - w->layout->base + i] << (8 * i);
+    g_array_append_val(w->locs, x);
+    return (int)w->locs->len - 1;
+}
+
+/* ======================================================================= the search */
+
+typedef struct {
+    GWorld w;
+    MmModel *model;
+    MmEval *eval;
+    MmGraph mg;
+    guint *base;               /* per thread: where its events start in mgi */
+    guint *mgi;                /* each thread event's index in mg */
+    guint nmgi;
+    GHashTable *seen;
+    MmGraphResult *r;
+    gboolean stop, bound;
+    char *bound_why;
+    char *refused;
+    guint64 max_graphs;
+    gint64 started;
+} Search;
+
+struct MmGraphEnd {
+    Search *s;
+    const GGraph *g;
+    const IsaThread *th;
+};
+
+static const GEv *ev_of(const GGraph *g, guint32 ref) { return ggraph_ev(g, gref_thread(ref), gref_index(ref)); }
+
+
+/* The graph as the oracle's MmGraph, then checked. */
+static gboolean consistent(Search *s, const GGraph *g, gboolean partial)
+{
+    guint nthreads = g->nthreads;
+    MmGraph *mg = &s->mg;
+    mm_graph_init(mg);
+    for (guint l = 0; l < g->nlocs; l++) {
+        const GLoc *x = &g_array_index(s->w.locs, GLoc, l);
+        MmEvent iw = { MM_WRITE, -1, 0, (int)l, x->init, (guint8)x->size, MM_INIT, MM_FENCE_NONE, -1 };
+        mm_graph_add(mg, &iw);
+    }
+    /* index of each thread event in mg (markers: none): thread t's event i at s->mgi[base[t] + i] */
+    guint total = 0;
+    for (guint t = 0; t < nthreads; t++) {
+        s->base[t] = total;
+        total += g->ev[t]->len;
+    }
+    if (total > s->nmgi) {
+        s->nmgi = total * 2;
+        s->mgi = g_renew(guint, s->mgi, s->nmgi);
+    }
+    for (guint t = 0; t < nthreads; t++) {
+        for (guint i = 0; i < g->ev[t]->len; i++) {
+            const GEv *e = ggraph_ev(g, t, i);
+            if (e->marker)
+                continue;
+            s->mgi[s->base[t] + i] = mg->n;
+            mm_graph_add(mg, &e->ev);
+        }
+    }
+    mm_graph_finish(mg);
+#define IDX(ref) (gref_thread(ref) == GREF_INIT ? gref_index(ref) : s->mgi[s->base[gref_thread(ref)] + gref_index(ref)])
+    static const struct { MmRelName rel; gsize off; } deps[] = {
+        { MM_REL_ADDR, G_STRUCT_OFFSET(GEv, addr_t) },
+        { MM_REL_DATA, G_STRUCT_OFFSET(GEv, data_t) },
+        { MM_REL_CTRL, G_STRUCT_OFFSET(GEv, ctrl_t) },
+        { MM_REL_PICK_ADDR, G_STRUCT_OFFSET(GEv, addr_p) },
+        { MM_REL_PICK_DATA, G_STRUCT_OFFSET(GEv, data_p) },
+        { MM_REL_PICK_CTRL, G_STRUCT_OFFSET(GEv, ctrl_p) },
+        { MM_REL_PICK_BASIC, G_STRUCT_OFFSET(GEv, reach_p) },
+    };
+    for (guint t = 0; t < nthreads; t++) {
+        for (guint i = 0; i < g->ev[t]->len; i++) {
+            const GEv *e = ggraph_ev(g, t, i);
+            if (e->marker)
+                continue;
+            guint to = IDX(gref(t, i));
+            for (guint d = 0; d < G_N_ELEMENTS(deps); d++) {
+                const GTaint *from = (const GTaint *)((const char *)e + deps[d].off);
+                for (guint wd = 0; wd < GT_WORDS; wd++)
+                    for (uint64_t b = from->w[wd]; b; b &= b - 1) {
+                        guint j = wd * 64 + (guint)__builtin_ctzll(b);
+                        if (j < g->ev[t]->len && !ggraph_ev(g, t, j)->marker)
+                            mm_rel_add(&mg->rels[deps[d].rel], IDX(gref(t, j)), to);
+                    }
+            }
+            if (e->ev.kind == MM_READ) {
+                mm_rel_add(&mg->rels[MM_REL_RF], IDX(e->rf), to);
+                if (e->pair >= 0 && (guint)e->pair < g->ev[t]->len) {
+                    guint w = IDX(gref(t, (guint)e->pair));
+                    mm_rel_add(&mg->rels[MM_REL_RMW], to, w);
+                    mm_rel_add(&mg->rels[e->amo ? MM_REL_AMO : MM_REL_LXSX], to, w);
+                }
+            }
+        }
+    }
+    for (guint l = 0; l < g->nlocs; l++) {
+        GArray *co = g->co[l];
+        for (guint a = 0; a < co->len; a++) {
+            guint ia = IDX(g_array_index(co, guint32, a));
+            mm_rel_add(&mg->rels[MM_REL_CO], l, ia);
+            for (guint b = a + 1; b < co->len; b++)
+                mm_rel_add(&mg->rels[MM_REL_CO], ia, IDX(g_array_index(co, guint32, b)));
+        }
+    }
+#undef IDX
+    const char *failed = NULL;
+    return mm_eval_prepare(s->eval, mg, &failed) && mm_eval_check(s->eval, mg, partial, &failed);
+}
+
+/* The canonical bytes of a graph: per thread its events (what, where, the value, the write
+ * read, stamp), per location its coherence order. */
+static GBytes *graph_key(const GGraph *g)
+{
+    GByteArray *b = g_byte_array_new();
+    for (guint t = 0; t < g->nthreads; t++) {
+        guint32 n = g->ev[t]->len;
+        g_byte_array_append(b, (const guint8 *)&n, sizeof n);
+        for (guint i = 0; i < n; i++) {
+            const GEv *e = ggraph_ev(g, t, i);
+            gboolean reads = e->marker == GEV_WAKE || (!e->marker && e->ev.kind == MM_READ);
+            guint32 v[6] = { e->ev.kind | e->marker << 4, (guint32)e->ev.loc, (guint32)e->ev.value,
+                             (guint32)(e->ev.value >> 32), reads ? e->rf : 0, e->stamp };
+            g_byte_array_append(b, (const guint8 *)v, sizeof v);
+        }
+    }
+    for (guint l = 0; l < g->nlocs; l++) {
+        guint32 n = g->co[l]->len;
+        g_byte_array_append(b, (const guint8 *)&n, sizeof n);
+        g_byte_array_append(b, (const guint8 *)g->co[l]->data, n * sizeof(guint32));
+    }
+    return g_byte_array_free_to_bytes(b);
+}
+
+static void visit(Search *s, GGraph *g);
+
+/* g with event e added to thread t (a new stamp): its index. */
+static guint add_event(GGraph *g, guint t, GEv *e)
+{
+    e->stamp = g->stamp++;
+    g_array_append_val(g->ev[t], *e);
+    return g->ev[t]->len - 1;
+}
+
+/* Per thread, how many of its events are in the porf-prefix of (t, i). */
+static void porf_prefix(const GGraph *g, guint t, guint i, guint *len)
+{
+    memset(len, 0, sizeof(guint) * g->nthreads);
+    len[t] = i + 1;
+    gboolean changed = TRUE;
+    guint *done = g_new0(guint, g->nthreads);
+    while (changed) {
+        changed = FALSE;
+        for (guint u = 0; u < g->nthreads; u++) {
+            for (; done[u] < len[u]; done[u]++) {
+                const GEv *e = ggraph_ev(g, u, done[u]);
+                gboolean reads = e->marker == GEV_WAKE || (!e->marker && e->ev.kind == MM_READ);
+                if (!reads || gref_thread(e->rf) == GREF_INIT)
+                    continue;
+                guint v = gref_thread(e->rf), k = gref_index(e->rf) + 1;
+                if (len[v] < k) {
+                    len[v] = k;
+                    changed = TRUE;
+                }
+            }
+        }
+    }
+    g_free(done);
+}
+
+static int cmp_u32(gconstpointer a, gconstpointer b)
+{
+    guint32 x = *(const guint32 *)a, y = *(const guint32 *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Stamps renumbered 0.. in the same order: what the search does next depends only on their
+ * order, so graphs that differ only in the numbers are one (and a revisit that leads back to a
+ * graph already seen is caught, which keeps the search finite). */
+static void renumber_stamps(GGraph *g)
+{
+    GArray *all = g_array_new(FALSE, FALSE, sizeof(guint32));
+    for (guint t = 0; t < g->nthreads; t++)
+        for (guint i = 0; i < g->ev[t]->len; i++)
+            g_array_append_val(all, ggraph_ev(g, t, i)->stamp);
+    g_array_sort(all, cmp_u32);
+    for (guint t = 0; t < g->nthreads; t++)
+        for (guint i = 0; i < g->ev[t]->len; i++) {
+            GEv *e = ggraph_ev(g, t, i);
+            guint lo = 0, hi = all->len;
+            while (lo < hi) {
+                guint mid = (lo + hi) / 2;
+                if (g_array_index(all, guint32, mid) < e->stamp)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            e->stamp = lo;
+        }
+    g->stamp = all->len;
+    g_array_free(all, TRUE);
+}
+
+/* g where read (rt, ri) reads the write (wt, wi): what was added after the read and is not in
+ * the write's porf-prefix is gone. */
+static GGraph *revisit(const GGraph *g, guint rt, guint ri, guint wt, guint wi)
+{
+    g_autofree guint *keep = g_new0(guint, g->nthreads);
+    porf_prefix(g, wt, wi, keep);
+    guint32 rstamp = ggraph_ev(g, rt, ri)->stamp;
+    GGraph *n = ggraph_copy(g);
+    for (guint t = 0; t < g->nthreads; t++) {
+        guint k = 0;
+        while (k < g->ev[t]->len && ggraph_ev(g, t, k)->stamp <= rstamp)
+            k++;
+        if (t == rt)
+            k = ri + 1;
+        g_array_set_size(n->ev[t], MAX(k, keep[t]));
+    }
+    for (guint l = 0; l < n->nlocs; l++) {
+        GArray *co = n->co[l];
+        guint o = 0;
+        for (guint j = 0; j < co->len; j++) {
+            guint32 ref = g_array_index(co, guint32, j);
+            if (gref_index(ref) < n->ev[gref_thread(ref)]->len)
+                g_array_index(co, guint32, o++) = ref;
+        }
+        g_array_set_size(co, o);
+    }
+    GEv *r = ggraph_ev(n, rt, ri);
+    r->rf = gref(wt, wi);
+    r->ev.value = ggraph_ev(n, wt, wi)->ev.value;
+    r->pair = -1;
+    r->stamp = n->stamp++;
+    renumber_stamps(n);
+    return n;
+}
+
+/* Coherence per location, which every model keeps (sc's po, tso's and arm64's internal or
+ * uniproc axioms): thread t's next access to loc comes after, in coherence, each write t
+ * already wrote there or read there.  The smallest place in loc's coherence order (0: the
+ * initial write, j: the j-th write) a read of t may read from, or after which a write may go. */
+static guint co_floor(const GGraph *g, guint t, guint loc)
+{
+    GArray *co = g->co[loc];
+    for (guint i = g->ev[t]->len; i-- > 0;) {
+        const GEv *e = ggraph_ev(g, t, i);
+        if (e->marker || e->ev.loc != (int)loc)
+            continue;
+        guint32 ref = e->ev.kind == MM_WRITE ? gref(t, i) : e->rf;
+        if (gref_thread(ref) == GREF_INIT)
+            return 0;
+        for (guint j = 0; j < co->len; j++)
+            if (g_array_index(co, guint32, j) == ref)
+                return j + 1;
+        return 0;
+    }
+    return 0;
+}
+
+static void add_write(Search *s, const GGraph *g, guint t, GEv *tmpl)
+{
+    guint loc = (guint)tmpl->ev.loc;
+    guint nco = g->co[loc]->len;
+    guint floor = co_floor(g, t, loc);
+    /* an atomic instruction's write goes right after the write its read read: any write between
+     * would be another thread's (atomicity: rmw & (fre; coe) is empty in every model) */
+    if (tmpl->pair >= 0 && tmpl->amo)
+        nco = MIN(nco, floor);
+    for (guint pos = floor; pos <= nco && !s->stop; pos++) {
+        GGraph *n = ggraph_copy(g);
+        GEv e = *tmpl;
+        guint wi = add_event(n, t, &e);
+        if (e.pair >= 0)
+            ggraph_ev(n, t, (guint)e.pair)->pair = (int)wi, ggraph_ev(n, t, (guint)e.pair)->amo = e.amo;
+        guint32 ref = gref(t, wi);
+        g_array_insert_val(n->co[loc], pos, ref);
+        /* the revisits come from n even when n is inconsistent: an atomic read-modify-write that
+         * read what another one read is made right by revisiting that one */
+        g_autofree guint *pre = g_new0(guint, n->nthreads);
+        porf_prefix(n, t, wi, pre);
+        for (guint u = 0; u < n->nthreads && !s->stop; u++)
+            for (guint i = pre[u]; i < n->ev[u]->len && !s->stop; i++) {
+                const GEv *x = ggraph_ev(n, u, i);
+                if (x->marker || x->ev.kind != MM_READ || x->ev.loc != (int)loc)
+                    continue;
+                GGraph *rv = revisit(n, u, i, t, wi);
+                if (consistent(s, rv, TRUE))
+                    visit(s, rv);
+                ggraph_free(rv);
+            }
+        if (!s->stop && consistent(s, n, TRUE))
+            visit(s, n);
+        ggraph_free(n);
+    }
+}
+
+/* The graph linearised by stamp (po and rf both run forward in stamps). */
+static GArray *linearise(Search *s, const GGraph *g)
+{
+    GArray *steps = g_array_new(FALSE, TRUE, sizeof(MmGraphStep));
+    GHashTable *step_of = g_hash_table_new(NULL, NULL);
+    for (guint32 st = 0; st < g->stamp; st++)
+        for (guint t = 0; t < g->nthreads; t++)
+            for (guint i = 0; i < g->ev[t]->len; i++) {
+                const GEv *e = ggraph_ev(g, t, i);
+                if (e->stamp != st || e->marker)
+                    continue;
+                MmGraphStep x = { t, e->ev.pc, e->ev.kind, e->addr, e->ev.value, e->ev.size, FALSE, 0, 0 };
+                if (e->ev.kind == MM_READ) {
+                    x.has_source = TRUE;
+                    if (gref_thread(e->rf) != GREF_INIT) {
+                        x.source_step = GPOINTER_TO_UINT(g_hash_table_lookup(step_of, GUINT_TO_POINTER(e->rf + 1)));
+                        x.source_thread = gref_thread(e->rf);
+                    }
+                }
+                g_array_append_val(steps, x);
+                g_hash_table_insert(step_of, GUINT_TO_POINTER(gref(t, i) + 1), GUINT_TO_POINTER(steps->len));
+            }
+    (void)s;
+    g_hash_table_destroy(step_of);
+    return steps;
+}
+
+static void fail(Search *s, const GGraph *g, MmGraphFailure f, char *message)
+{
+    s->r->verdict = MM_GRAPH_FAILED;
+    s->r->failure = f;
+    s->r->message = message;
+    s->r->steps = linearise(s, g);
+    s->stop = TRUE;
+}
+
+/* A read-modify-write's or an exclusive pair's write of the value its read returned, by thread t. */
+static gboolean silent_write(const GGraph *g, guint32 ref, guint t)
+{
+    if (gref_thread(ref) != t)
+        return FALSE;
+    const GEv *w = ev_of(g, ref);
+    return w->pair >= 0 && ggraph_ev(g, t, (guint)w->pair)->ev.value == w->ev.value;
+}
+
+/* Every thread halted, blocked, faulted or bounded. */
+static void finished(Search *s, const GGraph *g, GNext *next)
+{
+    for (guint t = 0; t < g->nthreads; t++)
+        if (next[t].kind == GNEXT_FAULT) {
+            fail(s, g, MM_GRAPH_FAIL_FAULT, g_strdup_printf("thread %u faulted at pc %d", t, next[t].th.pc));
+            return;
+        }
+    for (guint t = 0; t < g->nthreads; t++)
+        if (next[t].kind == GNEXT_BOUND) {
+            if (!s->bound_why)
+                s->bound_why = g_strdup(next[t].why);
+            s->bound = TRUE;
+            return;
+        }
+    if (!consistent(s, g, FALSE))
+        return;
+    gboolean blocked = FALSE;
+    int stuck = -1;            /* the first thread stuck for good; -2: some blocked thread is not */
+    for (guint t = 0; t < g->nthreads; t++) {
+        if (next[t].kind == GNEXT_WFE) {
+            /* asleep with nothing left to wake it: stuck for good */
+            blocked = TRUE;
+            if (stuck == -1)
+                stuck = (int)t;
+            continue;
+        }
+        if (next[t].kind != GNEXT_BLOCKED)
+            continue;
+        blocked = TRUE;
+        /* a liveness failure: every blocking read reads its location's latest write, so no
+         * write is left to come that would let the thread out */
+        gboolean latest = TRUE, stx_failed = FALSE;
+        for (guint i = next[t].block_from; i < g->ev[t]->len; i++) {
+            const GEv *e = ggraph_ev(g, t, i);
+            if (e->marker == GEV_STX_FAIL)
+                stx_failed = TRUE;
+            if (e->marker || e->ev.kind != MM_READ)
+                continue;
+            /* latest: nothing after its write in coherence but the thread's own silent writes */
+            GArray *co = g->co[e->ev.loc];
+            guint j = co->len;
+            while (j > 0 && silent_write(g, g_array_index(co, guint32, j - 1), t) &&
+                   g_array_index(co, guint32, j - 1) != e->rf)
+                j--;
+            guint32 last = j ? g_array_index(co, guint32, j - 1) : gref(GREF_INIT, (guint)e->ev.loc);
+            latest = latest && e->rf == last;
+        }
+        /* a thread reading an old value reads a newer one later (fairness), and a
+         * store-exclusive that failed with nothing in the way succeeds on a later try: then
+         * this graph is not where the execution ends, and the one where it moves on is
+         * explored apart */
+        if (!latest || stx_failed)
+            stuck = -2;
+        else if (stuck == -1)
+            stuck = (int)t;
+    }
+    if (stuck >= 0) {
+        const IsaInsn *in = isa_thread_insn(s->w.o->prog, &next[stuck].th);
+        g_autofree char *pos = in ? isa_insn_pos(s->w.o->prog, in) : g_strdup("?");
+        if (next[stuck].kind == GNEXT_WFE)
+            fail(s, g, MM_GRAPH_FAIL_LIVENESS,
+                 g_strdup_printf("lost wake-up: thread %d sleeps in wfe at %s for ever: no other thread sends a "
+                                 "sev or writes the line its monitor watches", stuck, pos));
+        else
+            fail(s, g, MM_GRAPH_FAIL_LIVENESS,
+                 g_strdup_printf("thread %d can spin forever at %s: its loop reads the latest values and "
+                                 "writes nothing, and no thread is left to write", stuck, pos));
+        return;
+    }
+    if (blocked) {
+        s->r->blocked++;
+        return;
+    }
+    s->r->executions++;
+    g_autofree IsaThread *th = g_new0(IsaThread, g->nthreads);
+    for (guint t = 0; t < g->nthreads; t++)
+        th[t] = next[t].th;
+    MmGraphEnd end = { s, g, th };
+    if (s->w.o->on_execution)
+        s->w.o->on_execution(&end, s->w.o->ctx);
+    if (s->w.o->end_check) {
+        char *why = s->w.o->end_check(&end, s->w.o->ctx);
+        if (why)
+            fail(s, g, MM_GRAPH_FAIL_END, why);
+    }
+}
+
+static void progress(Search *s)
+{
+    if (s->r->graphs % 20000)
+        return;
+    double secs = (g_get_monotonic_time() - s->started) / 1e6;
+    if (secs > 3)
+        g_printerr("qsim verify: %" G_GUINT64_FORMAT " graphs, %" G_GUINT64_FORMAT " executions, %.0f graphs/s\n",
+                   s->r->graphs, s->r->executions, s->r->graphs / secs);
+}
+
+static void visit(Search *s, GGraph *g)
+{
+    if (s->stop)
+        return;
+    GBytes *key = graph_key(g);
+    if (!g_hash_table_add(s->seen, key))
+        return;
+    if (++s->r->graphs > s->max_graphs) {
+        s->bound = TRUE;
+        if (!s->bound_why)
+            s->bound_why = g_strdup_printf("%" G_GUINT64_FORMAT " graphs (--max-executions)", s->max_graphs);
+        s->stop = TRUE;
+        return;
+    }
+    progress(s);
+    g_autofree GNext *next = g_new0(GNext, g->nthreads);
+    int pick = -1;
+    for (guint t = 0; t < g->nthreads; t++) {
+        greplay(&s->w, g, t, &next[t]);
+        if (next[t].kind == GNEXT_REFUSED) {
+            s->refused = g_strdup(next[t].why);
+            s->stop = TRUE;
+            return;
+        }
+        if (pick < 0 && next[t].kind <= GNEXT_WAKE)
+            pick = (int)t;
+    }
+    ggraph_grow_locs(g, s->w.locs->len);
+    if (pick < 0) {
+        finished(s, g, next);
+        return;
+    }
+    guint t = (guint)pick;
+    GEv *e = &next[t].ev;
+    switch (next[t].kind) {
+    case GNEXT_FENCE: {
+        GGraph *n = ggraph_copy(g);
+        add_event(n, t, e);
+        if (consistent(s, n, TRUE))
+            visit(s, n);
+        ggraph_free(n);
+        break;
+    }
+    case GNEXT_READ: {
+        guint loc = (guint)e->ev.loc;
+        guint nco = g->co[loc]->len;
+        for (guint j = co_floor(g, t, loc); j <= nco && !s->stop; j++) {
+            guint32 ref = j == 0 ? gref(GREF_INIT, loc) : g_array_index(g->co[loc], guint32, j - 1);
+            GGraph *n = ggraph_copy(g);
+            GEv r = *e;
+            r.rf = ref;
+            r.ev.value = j == 0 ? isa_truncate(g_array_index(s->w.locs, GLoc, loc).init, r.ev.size)
+                                : ev_of(g, ref)->ev.value;
+            add_event(n, t, &r);
+            if (consistent(s, n, TRUE))
+                visit(s, n);
+            ggraph_free(n);
+        }
+        break;
+    }
+    case GNEXT_SEV:
+    case GNEXT_WAKE: {
+        /* no memory event: nothing for the model to check */
+        GGraph *n = ggraph_copy(g);
+        add_event(n, t, e);
+        visit(s, n);
+        ggraph_free(n);
+        break;
+    }
+    case GNEXT_STX: {
+        GGraph *n = ggraph_copy(g);
+        GEv f = { 0 };
+        f.marker = GEV_STX_FAIL;
+        f.pair = -1;
+        f.ev.thread = (int)t;
+        f.ev.pc = e->ev.pc;
+        f.ev.loc = -1;
+        add_event(n, t, &f);
+        visit(s, n);
+        ggraph_free(n);
+        add_write(s, g, t, e);
+        break;
+    }
+    case GNEXT_WRITE:
+        add_write(s, g, t, e);
+        break;
+    default:
+        break;
+    }
+}
+
+uint64_t mm_graph_end_load(const MmGraphEnd *e, uint64_t addr, unsigned size)
+{
+    const GWorld *w = &e->s->w;
+    for (guint l = 0; l < w->locs->len && l < e->g->nlocs; l++) {
+        const GLoc *x = &g_array_index(w->locs, GLoc, l);
+        if (x->addr != addr)
+            continue;
+        GArray *co = e->g->co[l];
+        uint64_t v = co->len ? ev_of(e->g, g_array_index(co, guint32, co->len - 1))->ev.value : x->init;
+        return isa_truncate(v, size);
+    }
+    uint64_t v = 0;
+    if (addr < w->layout->base || addr + size > w->layout->base + w->layout->size)
+        return 0;
+    for (unsigned i = 0; i < size; i++)
+        v |= (uint64_t)w->init[addr - w->layout->base + i] << (8 * i);
+    return v;
+}
+
+const IsaThread *mm_graph_end_thread(const MmGraphEnd *e, guint t) { return &e->th[t]; }
+
+static void poke(void *ctx, uint64_t addr, unsigned size, uint64_t value)
+{
+    GWorld *w = ctx;
+    for (unsigned i = 0; i < size; i++)
+        w->init[addr - w->layout->base + i] = (guint8)(value >> (8 * i));
+}
+
+gboolean mm_graph_explore(const MmGraphOptions *o, MmGraphResult *r, GError **error)
+{
+    memset(r, 0, sizeof *r);
+    int entry = isa_program_find_entry(o->prog, o->entry ? o->entry : "main");
+    if (entry < 0 || !o->nthreads) {
+        g_set_error(error, MM_ERROR, MM_ERROR_UNSUPPORTED, "%s: no entry point or no threads", o->prog->filename);
+        return FALSE;
+    }
+    for (guint k = 0; k < o->prog->insns->len; k++) {
+        const IsaInsn *in = &g_array_index(o->prog->insns, IsaInsn, k);
+        if (isa_op_info[in->op].is_syscall) {
+            g_autofree char *pos = isa_insn_pos(o->prog, in);
+            g_set_error(error, MM_ERROR, MM_ERROR_UNSUPPORTED, "%s: %s: the graph explorer does not model futex ops",
+                        pos, isa_op_info[in->op].name);
+            return FALSE;
+        }
+    }
+    g_autoptr(MmModel) model = mm_model_compile(o->model, error);
+    if (!model)
+        return FALSE;
+    Search s = { 0 };
+    s.w.o = o;
+    s.w.line_size = o->line_size ? o->line_size : 64;
+    s.w.layout = isa_layout_new(o->prog, o->nthreads, s.w.line_size, INTERP_BASE);
+    s.w.init = g_malloc0(s.w.layout->size + 8);
+    isa_layout_init_memory(s.w.layout, o->prog, poke, &s.w);
+    s.w.entry = entry;
+    s.w.unroll = o->unroll ? o->unroll : MM_GRAPH_DEFAULT_UNROLL;
+    s.w.locs = g_array_new(FALSE, FALSE, sizeof(GLoc));
+    s.model = model;
+    s.eval = mm_eval_new(model);
+    s.seen = g_hash_table_new_full(g_bytes_hash, g_bytes_equal, (GDestroyNotify)g_bytes_unref, NULL);
+    s.r = r;
+    s.base = g_new0(guint, o->nthreads);
+    s.max_graphs = o->max_graphs ? o->max_graphs : MM_GRAPH_DEFAULT_MAX_GRAPHS;
+    s.started = g_get_monotonic_time();
+    GGraph *g = ggraph_new(o->nthreads);
+    visit(&s, g);
+    ggraph_free(g);
+    r->seconds = (g_get_monotonic_time() - s.started) / 1e6;
+    gboolean ok = TRUE;
+    if (s.refused) {
+        g_set_error(error, MM_ERROR, MM_ERROR_UNSUPPORTED, "%s", s.refused);
+        ok = FALSE;
+    } else if (r->verdict != MM_GRAPH_FAILED && s.bound) {
+        r->verdict = MM_GRAPH_BOUND;
+        r->message = g_strdup_printf("not verified: bound reached (%s)", s.bound_why ? s.bound_why : "?");
+    }
+    g_free(s.refused);
+    g_free(s.bound_why);
+    g_hash_table_destroy(s.seen);
+    g_free(s.base);
+    g_free(s.mgi);
+    mm_eval_free(s.eval);
+    mm_graph_clear(&s.mg);
+    g_array_free(s.w.locs, TRUE);
+    g_free(s.w.init);
+    isa_layout_free(s.w.layout);
+    return ok;
+}
+
+void mm_graph_result_clear(MmGraphResult *r)
+{
+    g_clear_pointer(&r->message, g_free);
+    if (r->steps)
+        g_array_free(r->steps, TRUE);
+    r->steps = NULL;
+}
