@@ -319,6 +319,86 @@ START_TEST(test_sweep)
 }
 END_TEST
 
+/* A lock whose -DBROKEN build tests the word and sets it with two plain accesses. */
+static const char broken_by_flag[] = "#include <stdint.h>\n"
+                                     "void lock_acquire(uint64_t *lock, unsigned long t)\n"
+                                     "{\n"
+                                     "    (void)t;\n"
+                                     "#ifdef BROKEN\n"
+                                     "    while (__atomic_load_n(lock, __ATOMIC_ACQUIRE))\n"
+                                     "        ;\n"
+                                     "    __atomic_store_n(lock, 1, __ATOMIC_RELAXED);\n"
+                                     "#else\n"
+                                     "    while (__atomic_exchange_n(lock, 1, __ATOMIC_ACQUIRE))\n"
+                                     "        ;\n"
+                                     "#endif\n"
+                                     "}\n"
+                                     "void lock_release(uint64_t *lock, unsigned long t)\n"
+                                     "{\n"
+                                     "    (void)t;\n"
+                                     "    __atomic_store_n(lock, 0, __ATOMIC_RELEASE);\n"
+                                     "}\n";
+
+/* --cc and --cflags: the flags reach the compiler after qsim's own and are in the cache key (the
+ * same file, verified from the cache, fails with -DBROKEN); --cc replaces the compiler; a --cc
+ * that is no program, or --cflags that are no command line, is exit 2 with a message naming the
+ * option, in every command that takes a lock. */
+START_TEST(test_cc_and_cflags)
+{
+    if (!have_gcc("cfront_locks/test_cc_and_cflags"))
+        return;
+    char *dir, *path = write_c("flagged.c", broken_by_flag, &dir);
+    g_autofree char *ok = g_strdup_printf("verify --lock %s", path);
+    g_autofree char *out = NULL, *err = NULL;
+    int rc = qsim(ok, &out, &err);
+    ck_assert_msg(rc == 0, "%s: rc %d\n%s%s", ok, rc, out, err);
+    /* from the cache now: the flag must still make a different compile */
+    const char *broken[] = { "verify", "--lock", path, "--cflags", "-DBROKEN -O1", NULL };
+    g_autofree char *out2 = NULL, *err2 = NULL;
+    rc = run_qsim(broken, &out2, &err2);
+    ck_assert_msg(rc == 1 && strstr(out2, "mutual exclusion failed"), "rc %d\n%s%s", rc, out2, err2);
+    const char *cc[] = { "verify", "--lock", path, "--cc", "gcc -DBROKEN", NULL };
+    g_autofree char *out3 = NULL, *err3 = NULL;
+    rc = run_qsim(cc, &out3, &err3);
+    ck_assert_msg(rc == 1 && strstr(out3, "mutual exclusion failed"), "rc %d\n%s%s", rc, out3, err3);
+    /* the translation's messages name the compiler --cc gave */
+    /* asm takes them too: the exchange is gone from the -DBROKEN translation */
+    const char *plain[] = { "asm", path, "--translated", NULL };
+    const char *named[] = { "asm", path, "--cc", "gcc", "--cflags", "-DBROKEN", "--translated", NULL };
+    g_autofree char *out4 = NULL, *out5 = NULL;
+    ck_assert_int_eq(run_qsim(plain, &out4, NULL), 0);
+    ck_assert_int_eq(run_qsim(named, &out5, NULL), 0);
+    ck_assert_msg(strstr(out4, "xchg") && !strstr(out5, "xchg"), "%s\n%s", out4, out5);
+    /* a bad --cc, a bad --cflags: exit 2, the option named, in each command */
+    static const char *const commands[] = {
+        "verify --lock %s", "run --lock %s --iterations 5", "native --lock %s --iterations 5", "asm %s",
+        "compare --lock %s --vs ticket --threads-list 2 --seeds 2 --timing-seeds 0 --check-seeds 0 --iterations 5",
+        "run --lock ticket --vs %s --iterations 5",
+    };
+    for (guint i = 0; i < G_N_ELEMENTS(commands); i++) {
+        g_autofree char *base = g_strdup_printf(commands[i], path);
+        g_autofree char *bad_cc = g_strdup_printf("%s --cc qsim-no-such-compiler", base);
+        g_autofree char *o1 = NULL, *e1 = NULL;
+        rc = qsim(bad_cc, &o1, &e1);
+        ck_assert_msg(rc == 2 && strstr(e1, "--cc qsim-no-such-compiler: `qsim-no-such-compiler` is not a program in "
+                                            "PATH"), "%s: rc %d\n%s%s", bad_cc, rc, o1, e1);
+        g_autofree char *line = g_strdup_printf("%s --cflags", base);
+        g_auto(GStrv) words = g_strsplit(line, " ", -1);
+        guint n = g_strv_length(words);
+        const char **argv = g_new0(const char *, n + 2);
+        for (guint k = 0; k < n; k++)
+            argv[k] = words[k];
+        argv[n] = "\"-DUNCLOSED";
+        g_autofree char *o2 = NULL, *e2 = NULL;
+        rc = run_qsim(argv, &o2, &e2);
+        g_free(argv);
+        ck_assert_msg(rc == 2 && strstr(e2, "--cflags `\"-DUNCLOSED` is not a list of flags"), "%s: rc %d\n%s%s", line,
+                      rc, o2, e2);
+    }
+    remove_c(dir, path);
+}
+END_TEST
+
 Suite *make_cfront_locks_suite(void)
 {
     Suite *s = suite_create("cfront_locks");
@@ -336,6 +416,7 @@ Suite *make_cfront_locks_suite(void)
     tcase_add_test(tc, test_asm_lists_c_lines);
     tcase_add_test(tc, test_native_runs_translation);
     tcase_add_test(tc, test_sweep);
+    tcase_add_test(tc, test_cc_and_cflags);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -24,4 +24,8 @@ extern const char *const cfront_base_flags[];
 char *cfront_compile(const char *path, const char *cc_env, const char *cc_default, const char *const *target_flags,
                      GError **error);
 
+/* The compiler's name as messages give it: --cc's program (cfront_set_compiler), else
+ * `cc_default`. */
+const char *cfront_compiler_name(const char *cc_default);
+
 #endif
