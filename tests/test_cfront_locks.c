@@ -374,6 +374,7 @@ START_TEST(test_cc_and_cflags)
         "verify --lock %s", "run --lock %s --iterations 5", "native --lock %s --iterations 5", "asm %s",
         "compare --lock %s --vs ticket --threads-list 2 --seeds 2 --timing-seeds 0 --check-seeds 0 --iterations 5",
         "run --lock ticket --vs %s --iterations 5",
+        "validate --host --config haswell --lock %s --repeat 2 --threads-max 2 --iterations 5",
     };
     for (guint i = 0; i < G_N_ELEMENTS(commands); i++) {
         g_autofree char *base = g_strdup_printf(commands[i], path);
@@ -399,6 +400,47 @@ START_TEST(test_cc_and_cflags)
 }
 END_TEST
 
+/* Every place a lock is taken takes a C file: run --vs (both sides), compare, the traces (text,
+ * Perfetto, the step-through page) and validate --host --lock. */
+START_TEST(test_every_place_takes_c)
+{
+    if (!have_gcc("cfront_locks/test_every_place_takes_c"))
+        return;
+    g_autofree char *out = NULL, *err = NULL;
+    int rc = qsim("run --lock examples/c-locks/ticket.c --vs examples/c-locks/tas.c --threads 2 --iterations 20 "
+                  "--no-host-time", &out, &err);
+    ck_assert_msg(rc == 0 && strstr(out, "examples/c-locks/tas.c"), "rc %d\n%s%s", rc, out, err);
+    g_autofree char *out2 = NULL, *err2 = NULL;
+    rc = qsim("compare --lock examples/c-locks/ticket.c --vs examples/c-locks/tas.c --threads-list 2 --data B "
+              "--placements fill --seeds 2 --iterations 20 --timing-seeds 0 --check-seeds 0", &out2, &err2);
+    ck_assert_msg(rc == 0 && strstr(out2, "examples/c-locks/tas.c"), "rc %d\n%s%s", rc, out2, err2);
+    g_autofree char *dir = tmpdir();
+    g_autofree char *html = g_build_filename(dir, "t.html", NULL), *json = g_build_filename(dir, "t.json", NULL);
+    const char *traced[] = { "run", "--lock", "examples/c-locks/ticket.c", "--threads", "2", "--iterations", "2",
+                             "--trace", "--trace-out", json, "--trace-html", html, NULL };
+    g_autofree char *out3 = NULL, *err3 = NULL;
+    rc = run_qsim(traced, &out3, &err3);
+    ck_assert_msg(rc == 0, "rc %d\n%s%s", rc, out3, err3);
+    ck_assert_msg(strstr(err3, "# qsim trace: examples/c-locks/ticket.c on haswell"), "%s", err3);
+    ck_assert(g_file_test(html, G_FILE_TEST_IS_REGULAR) && g_file_test(json, G_FILE_TEST_IS_REGULAR));
+    g_autofree char *page = NULL;
+    ck_assert(g_file_get_contents(html, &page, NULL, NULL));
+    ck_assert_msg(strstr(page, "ticket.c:"), "the page quotes no C line");
+    rm_rf(dir);
+    if (g_get_num_processors() < 2) {
+        qsim_test_skip("cfront_locks/test_every_place_takes_c", "validate --host needs two CPUs");
+        return;
+    }
+    g_autofree char *out4 = NULL, *err4 = NULL;
+    rc = qsim("validate --host --config haswell --lock examples/c-locks/ticket.c --repeat 2 --threads-max 2 "
+              "--iterations 200", &out4, &err4);
+    ck_assert_msg(rc == 0, "rc %d\n%s%s", rc, out4, err4);
+    ck_assert_msg(strstr(out4, "\nexamples/c-locks/ticket.c       2 same-line") &&
+                  strstr(out4, "\nexamples/c-locks/ticket.c       2 separate-line") && !strstr(out4, "\nticket "),
+                  "%s", out4);
+}
+END_TEST
+
 Suite *make_cfront_locks_suite(void)
 {
     Suite *s = suite_create("cfront_locks");
@@ -417,6 +459,7 @@ Suite *make_cfront_locks_suite(void)
     tcase_add_test(tc, test_native_runs_translation);
     tcase_add_test(tc, test_sweep);
     tcase_add_test(tc, test_cc_and_cflags);
+    tcase_add_test(tc, test_every_place_takes_c);
     suite_add_tcase(s, tc);
     return s;
 }
