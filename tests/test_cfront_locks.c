@@ -319,6 +319,47 @@ START_TEST(test_sweep)
 }
 END_TEST
 
+/* __builtin_trap (x86's ud2, AArch64's brk) faults at its C line, and a global aligned to its
+ * line (AArch64's `.align 6` is 2^6 bytes, x86's `.align 64` bytes) is laid out so. */
+START_TEST(test_trap_and_alignment)
+{
+    if (!have_gcc("cfront_locks/test_trap_and_alignment"))
+        return;
+    static const char text[] = "#include <stdint.h>\n"
+                               "static uint32_t word __attribute__((aligned(64)));\n"
+                               "void lock_acquire(uint64_t *lock, unsigned long t)\n"
+                               "{\n"
+                               "    if (t >= 1)\n"
+                               "        __builtin_trap();\n"
+                               "    while (__atomic_exchange_n(&word, 1, __ATOMIC_ACQUIRE))\n"
+                               "        ;\n"
+                               "    (void)lock;\n"
+                               "}\n"
+                               "void lock_release(uint64_t *lock, unsigned long t)\n"
+                               "{\n"
+                               "    (void)lock, (void)t;\n"
+                               "    __atomic_store_n(&word, 0, __ATOMIC_RELEASE);\n"
+                               "}\n";
+    char *dir, *path = write_c("trap.c", text, &dir);
+    static const char *const arches[] = { "x86", "arm64" };
+    for (guint a = 0; a < G_N_ELEMENTS(arches); a++) {
+        if (a == 1 && !have_arm64_gcc("cfront_locks/test_trap_and_alignment"))
+            break;
+        g_autofree char *line = g_strdup_printf("verify --lock %s --arch %s --model sc --threads 2 --iterations 1",
+                                                path, arches[a]);
+        g_autofree char *out = NULL, *err = NULL;
+        int rc = qsim(line, &out, &err);
+        g_autofree char *want = g_strdup_printf("thread 1 faulted at %s:6:", path);
+        ck_assert_msg(rc == 1 && strstr(out, want), "%s: rc %d\n%s%s", line, rc, out, err);
+        g_autofree char *asm_line = g_strdup_printf("asm %s --arch %s", path, arches[a]);
+        g_autofree char *listing = NULL;
+        ck_assert_int_eq(qsim(asm_line, &listing, NULL), 0);
+        ck_assert_msg(strstr(listing, "c_word") && strstr(listing, "align 64"), "%s", listing);
+    }
+    remove_c(dir, path);
+}
+END_TEST
+
 /* A lock whose -DBROKEN build tests the word and sets it with two plain accesses. */
 static const char broken_by_flag[] = "#include <stdint.h>\n"
                                      "void lock_acquire(uint64_t *lock, unsigned long t)\n"
@@ -459,6 +500,7 @@ Suite *make_cfront_locks_suite(void)
     tcase_add_test(tc, test_native_runs_translation);
     tcase_add_test(tc, test_sweep);
     tcase_add_test(tc, test_cc_and_cflags);
+    tcase_add_test(tc, test_trap_and_alignment);
     tcase_add_test(tc, test_every_place_takes_c);
     suite_add_tcase(s, tc);
     return s;

@@ -54,6 +54,9 @@ typedef struct {
     GHashTable *targets;
     gboolean changed;
     AdrpBase adrp[34];         /* what adrp (or a TLS high part) last put in each register */
+    GHashTable *label_adrp;    /* label -> AdrpBase[33]: what holds in every jump to it */
+    gboolean falls;            /* the last instruction falls through to the next */
+    gboolean adrp_top;         /* code no jump seen so far reaches: its bases are not known yet */
     GPtrArray *pool;
     GPtrArray *ops;            /* char*: the operands, split on commas outside brackets */
     GError **error;
@@ -743,8 +746,67 @@ static gboolean is_code_label(Al *x, const char *name)
     return FALSE;
 }
 
+static gboolean same_base(const AdrpBase *a, const AdrpBase *b)
+{
+    return a->sym && b->sym && !strcmp(a->sym, b->sym) && a->off == b->off;
+}
+
+static void adrp_state_free(gpointer p)
+{
+    AdrpBase *a = p;
+    for (int i = 0; i < 33; i++)
+        g_free(a[i].sym);
+    g_free(a);
+}
+
+/* The adrp bases at a jump to `label`, met with those of the other jumps to it: a register
+ * keeps its base where every jump agrees (the compiler hoists an adrp above a branch and uses
+ * its :lo12: on both sides). */
+static void note_jump_adrp(Al *x, const char *label)
+{
+    if (x->adrp_top)
+        return;                 /* a jump from code not reached yet says nothing yet */
+    AdrpBase *had = g_hash_table_lookup(x->label_adrp, label);
+    if (!had) {
+        AdrpBase *a = g_new0(AdrpBase, 33);
+        for (int i = 0; i < 33; i++)
+            if (x->adrp[i].sym)
+                a[i] = (AdrpBase){ g_strdup(x->adrp[i].sym), x->adrp[i].off };
+        g_hash_table_replace(x->label_adrp, g_strdup(label), a);
+        x->changed = TRUE;
+        return;
+    }
+    for (int i = 0; i < 33; i++)
+        if (had[i].sym && !same_base(&had[i], &x->adrp[i])) {
+            g_clear_pointer(&had[i].sym, g_free);
+            x->changed = TRUE;
+        }
+}
+
+/* At a label: the bases that hold on the way in, from its jumps and (when `fall`) the code
+ * before it. */
+static void enter_label_adrp(Al *x, const char *label, gboolean fall)
+{
+    const AdrpBase *in = g_hash_table_lookup(x->label_adrp, label);
+    fall = fall && !x->adrp_top;
+    x->adrp_top = !in && !fall;
+    for (int i = 0; i < 33; i++) {
+        if (!in) {
+            if (!fall)
+                forget_adrp(x, i);
+        } else if (!fall) {
+            forget_adrp(x, i);
+            if (in[i].sym)
+                x->adrp[i] = (AdrpBase){ g_strdup(in[i].sym), in[i].off };
+        } else if (!same_base(&x->adrp[i], &in[i])) {
+            forget_adrp(x, i);
+        }
+    }
+}
+
 static void note_jump(Al *x, const char *label)
 {
+    note_jump_adrp(x, label);
     gpointer had = g_hash_table_lookup(x->label_fl, label);
     guint now = had ? (GPOINTER_TO_UINT(had) - 1) & x->fl : x->fl;
     if (!had || GPOINTER_TO_UINT(had) - 1 != now) {
@@ -1234,6 +1296,8 @@ static gboolean one_pass(Al *x)
     guint lline = 0, lcol = 0;
     x->fl = FL_NONE;
     x->nlabel = 0;
+    x->falls = TRUE;
+    x->adrp_top = FALSE;
     for (int i = 0; i < 33; i++)
         forget_adrp(x, i);
     for (guint i = 0; i < x->g->stmts->len && !x->failed; i++) {
@@ -1244,7 +1308,15 @@ static gboolean one_pass(Al *x)
         if (s->label) {
             if (g_hash_table_contains(x->g->functions, s->label)) {
                 x->fl = FL_NONE;
+                x->adrp_top = FALSE;
+                for (int r = 0; r < 33; r++)
+                    forget_adrp(x, r);
             } else {
+                /* Labels no jump names (.LVL, .LBB: debug positions) change nothing. */
+                if (g_hash_table_contains(x->targets, s->label)) {
+                    enter_label_adrp(x, s->label, x->falls);
+                    x->falls = TRUE;
+                }
                 gpointer in = g_hash_table_lookup(x->label_fl, s->label);
                 if (in)
                     x->fl &= GPOINTER_TO_UINT(in) - 1;
@@ -1268,6 +1340,7 @@ static gboolean one_pass(Al *x)
             return fail(x, "an x86 prefix in AArch64 code");
         if (!translate_insn(x, s) && x->out)
             return FALSE;
+        x->falls = x->fl != FL_UNREACHED;
     }
     return !x->failed;
 }
@@ -1276,6 +1349,7 @@ static gboolean arm64_translate(const GasProgram *g, const char *s_name, gboolea
 {
     Al x = { .g = g, .s_name = s_name, .lse = lse, .error = error,
              .label_fl = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL),
+             .label_adrp = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, adrp_state_free),
              .pool = g_ptr_array_new_with_free_func(g_free), .ops = g_ptr_array_new(),
              .targets = g_hash_table_new(g_str_hash, g_str_equal) };
     for (guint i = 0; i < g->stmts->len; i++) {
@@ -1296,6 +1370,7 @@ static gboolean arm64_translate(const GasProgram *g, const char *s_name, gboolea
     for (int i = 0; i < 33; i++)
         forget_adrp(&x, i);
     g_hash_table_destroy(x.label_fl);
+    g_hash_table_destroy(x.label_adrp);
     g_hash_table_destroy(x.targets);
     g_ptr_array_free(x.ops, TRUE);
     g_ptr_array_free(x.pool, TRUE);

@@ -8,7 +8,7 @@
 
 const char *const cfront_base_flags[] = {
     "-S", "-O2", "-g", "-fno-pic", "-ftls-model=local-exec", "-fno-asynchronous-unwind-tables",
-    "-fno-stack-protector", "-fcf-protection=none", NULL,
+    "-fno-stack-protector", "-fcf-protection=none", "-mgeneral-regs-only", NULL,
 };
 
 /* What the command line named (cfront_set_compiler): the compiler's words and the extra flags,

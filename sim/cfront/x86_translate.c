@@ -1039,6 +1039,20 @@ static gboolean x_plain(Xl *x, const XRow *r, guint size, const XCond *c, Opd *o
     return TRUE;
 }
 
+/* ud2 (GCC's __builtin_trap, and what a store to a null pointer becomes): x86 raises #UD; the
+ * translation faults there, by a load from address 0, at the C line. */
+static gboolean x_trap(Xl *x, const XRow *r, guint size, const XCond *c, Opd *o, guint n)
+{
+    (void)r, (void)size, (void)c, (void)o;
+    if (!want_ops(x, n, 0, 0))
+        return FALSE;
+    const char *z = tmp(x);
+    em(x, "mov %s, 0", z);
+    em(x, "ld8 %s, [%s]", z, z);
+    x->fl = FL_UNREACHED;
+    return TRUE;
+}
+
 /* The table: one row per mnemonic form.  Longer names first where one is a prefix of another. */
 static const XRow x86_rows[] = {
     { "movzbl", SZ_EXACT, x_movx, NULL, 1, 4 }, { "movzbw", SZ_EXACT, x_movx, NULL, 1, 2 },
@@ -1074,7 +1088,7 @@ static const XRow x86_rows[] = {
     { "nop", SZ_SUFFIX, x_nop, NULL, 0, 0 },
     { "pause", SZ_EXACT, x_plain, "pause", 0, 0 }, { "mfence", SZ_EXACT, x_plain, "fence", 0, 0 },
     { "lfence", SZ_EXACT, x_plain, "fence.load", 0, 0 }, { "sfence", SZ_EXACT, x_plain, "fence.store", 0, 0 },
-    { "endbr64", SZ_EXACT, x_plain, "nop", 0, 0 },
+    { "endbr64", SZ_EXACT, x_plain, "nop", 0, 0 }, { "ud2", SZ_EXACT, x_trap, NULL, 0, 0 },
 };
 
 static guint suffix_size(char c)
