@@ -6,6 +6,8 @@
  *   gas_read.c         the reader of that text (statements, data, C positions)
  *   x86_translate.c    x86-64 instructions -> ISA ops, one table row per mnemonic form
  *   arm64_translate.c  AArch64 instructions -> ISA ops, the same way
+ *   cf_emit.c          what the two translators share: the emitter, the flags kept over the
+ *                      jumps, the passes over the code
  *   cfront.c           the glue: the lockhammer contract (lock_acquire/lock_release), the entry
  *                      points the harness calls, the stack, the data
  *
