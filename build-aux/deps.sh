@@ -31,6 +31,8 @@ command -v bash >/dev/null 2>&1 || pkgs="$pkgs bash"
 # also runs the AArch64 translator's forms for real under qemu-user (tests/test_cfront_arm64.c).
 command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 || pkgs="$pkgs gcc-aarch64-linux-gnu"
 command -v qemu-aarch64 >/dev/null 2>&1 || pkgs="$pkgs qemu-user"
+# and verifies Concurrency Kit's spinlocks from the system's headers (tests/test_cfront_ck.c).
+[ -e /usr/include/ck_spinlock.h ] || pkgs="$pkgs libck-dev"
 # and validates every mode's JSON against docs/report.schema.json with the reference validator
 python3 -c 'import jsonschema' >/dev/null 2>&1 || pkgs="$pkgs python3-jsonschema"
 [ ! -e .git ] || command -v git >/dev/null 2>&1 || pkgs="$pkgs git"

@@ -57,6 +57,8 @@
     X(cas_fails, "add x1, x1, 1\n ldr x9, [x0]\n cmp x1, x9\n csinc x1, x1, x1, ne\n cas x1, x2, [x0]\n") \
     X(cas_succeeds, "ldr x1, [x0]\n casal x1, x2, [x0]\n ldr w3, [x0, 8]\n add x9, x0, 8\n casa w3, w4, [x9]\n ldrh w5, [x0, 16]\n add x9, x0, 16\n casalh w5, w6, [x9]\n caslb w7, w8, [x0]\n") \
     X(swp_ldop, "swpal x1, x2, [x0]\n add x9, x0, 8\n swpb w3, w4, [x9]\n ldaddal w5, w6, [x0]\n ldseth w7, w8, [x9]\n add x9, x0, 16\n ldclral x1, x2, [x9]\n stadd x3, [x0]\n ldadda w4, w4, [x9]\n") \
+    X(numeric_labels, "and w1, w1, 7\n add w1, w1, 1\n mov w2, 0\n1:\n add w2, w2, w1\n subs w1, w1, 1\n b.ne 1b\n cbz x3, 1f\n mov x4, 9\n1:\n") \
+    X(adrp_over_branch, "adrp x9, cfx_buf\n cbz x1, .La1\n ldr x3, [x9, #:lo12:cfx_buf+8]\n mov x9, 0\n b .La2\n.La1:\n ldr x4, [x9, #:lo12:cfx_buf+16]\n.La2:\n") \
     X(barriers, "dmb ish\n dmb ishld\n dmb ishst\n yield\n nop\n prfm pldl1keep, [x0]\n sevl\n wfe\n")
 
 typedef struct {

@@ -319,6 +319,169 @@ START_TEST(test_sweep)
 }
 END_TEST
 
+/* __builtin_trap (x86's ud2, AArch64's brk) faults at its C line, and a global aligned to its
+ * line (AArch64's `.align 6` is 2^6 bytes, x86's `.align 64` bytes) is laid out so. */
+START_TEST(test_trap_and_alignment)
+{
+    if (!have_gcc("cfront_locks/test_trap_and_alignment"))
+        return;
+    static const char text[] = "#include <stdint.h>\n"
+                               "static uint32_t word __attribute__((aligned(64)));\n"
+                               "void lock_acquire(uint64_t *lock, unsigned long t)\n"
+                               "{\n"
+                               "    if (t >= 1)\n"
+                               "        __builtin_trap();\n"
+                               "    while (__atomic_exchange_n(&word, 1, __ATOMIC_ACQUIRE))\n"
+                               "        ;\n"
+                               "    (void)lock;\n"
+                               "}\n"
+                               "void lock_release(uint64_t *lock, unsigned long t)\n"
+                               "{\n"
+                               "    (void)lock, (void)t;\n"
+                               "    __atomic_store_n(&word, 0, __ATOMIC_RELEASE);\n"
+                               "}\n";
+    char *dir, *path = write_c("trap.c", text, &dir);
+    static const char *const arches[] = { "x86", "arm64" };
+    for (guint a = 0; a < G_N_ELEMENTS(arches); a++) {
+        if (a == 1 && !have_arm64_gcc("cfront_locks/test_trap_and_alignment"))
+            break;
+        g_autofree char *line = g_strdup_printf("verify --lock %s --arch %s --model sc --threads 2 --iterations 1",
+                                                path, arches[a]);
+        g_autofree char *out = NULL, *err = NULL;
+        int rc = qsim(line, &out, &err);
+        g_autofree char *want = g_strdup_printf("thread 1 faulted at %s:6:", path);
+        ck_assert_msg(rc == 1 && strstr(out, want), "%s: rc %d\n%s%s", line, rc, out, err);
+        g_autofree char *asm_line = g_strdup_printf("asm %s --arch %s", path, arches[a]);
+        g_autofree char *listing = NULL;
+        ck_assert_int_eq(qsim(asm_line, &listing, NULL), 0);
+        ck_assert_msg(strstr(listing, "c_word") && strstr(listing, "align 64"), "%s", listing);
+    }
+    remove_c(dir, path);
+}
+END_TEST
+
+/* A lock whose -DBROKEN build tests the word and sets it with two plain accesses. */
+static const char broken_by_flag[] = "#include <stdint.h>\n"
+                                     "void lock_acquire(uint64_t *lock, unsigned long t)\n"
+                                     "{\n"
+                                     "    (void)t;\n"
+                                     "#ifdef BROKEN\n"
+                                     "    while (__atomic_load_n(lock, __ATOMIC_ACQUIRE))\n"
+                                     "        ;\n"
+                                     "    __atomic_store_n(lock, 1, __ATOMIC_RELAXED);\n"
+                                     "#else\n"
+                                     "    while (__atomic_exchange_n(lock, 1, __ATOMIC_ACQUIRE))\n"
+                                     "        ;\n"
+                                     "#endif\n"
+                                     "}\n"
+                                     "void lock_release(uint64_t *lock, unsigned long t)\n"
+                                     "{\n"
+                                     "    (void)t;\n"
+                                     "    __atomic_store_n(lock, 0, __ATOMIC_RELEASE);\n"
+                                     "}\n";
+
+/* --cc and --cflags: the flags reach the compiler after qsim's own and are in the cache key (the
+ * same file, verified from the cache, fails with -DBROKEN); --cc replaces the compiler; a --cc
+ * that is no program, or --cflags that are no command line, is exit 2 with a message naming the
+ * option, in every command that takes a lock. */
+START_TEST(test_cc_and_cflags)
+{
+    if (!have_gcc("cfront_locks/test_cc_and_cflags"))
+        return;
+    char *dir, *path = write_c("flagged.c", broken_by_flag, &dir);
+    g_autofree char *ok = g_strdup_printf("verify --lock %s", path);
+    g_autofree char *out = NULL, *err = NULL;
+    int rc = qsim(ok, &out, &err);
+    ck_assert_msg(rc == 0, "%s: rc %d\n%s%s", ok, rc, out, err);
+    /* from the cache now: the flag must still make a different compile */
+    const char *broken[] = { "verify", "--lock", path, "--cflags", "-DBROKEN -O1", NULL };
+    g_autofree char *out2 = NULL, *err2 = NULL;
+    rc = run_qsim(broken, &out2, &err2);
+    ck_assert_msg(rc == 1 && strstr(out2, "mutual exclusion failed"), "rc %d\n%s%s", rc, out2, err2);
+    const char *cc[] = { "verify", "--lock", path, "--cc", "gcc -DBROKEN", NULL };
+    g_autofree char *out3 = NULL, *err3 = NULL;
+    rc = run_qsim(cc, &out3, &err3);
+    ck_assert_msg(rc == 1 && strstr(out3, "mutual exclusion failed"), "rc %d\n%s%s", rc, out3, err3);
+    /* the translation's messages name the compiler --cc gave */
+    /* asm takes them too: the exchange is gone from the -DBROKEN translation */
+    const char *plain[] = { "asm", path, "--translated", NULL };
+    const char *named[] = { "asm", path, "--cc", "gcc", "--cflags", "-DBROKEN", "--translated", NULL };
+    g_autofree char *out4 = NULL, *out5 = NULL;
+    ck_assert_int_eq(run_qsim(plain, &out4, NULL), 0);
+    ck_assert_int_eq(run_qsim(named, &out5, NULL), 0);
+    ck_assert_msg(strstr(out4, "xchg") && !strstr(out5, "xchg"), "%s\n%s", out4, out5);
+    /* a bad --cc, a bad --cflags: exit 2, the option named, in each command */
+    static const char *const commands[] = {
+        "verify --lock %s", "run --lock %s --iterations 5", "native --lock %s --iterations 5", "asm %s",
+        "compare --lock %s --vs ticket --threads-list 2 --seeds 2 --timing-seeds 0 --check-seeds 0 --iterations 5",
+        "run --lock ticket --vs %s --iterations 5",
+        "validate --host --config haswell --lock %s --repeat 2 --threads-max 2 --iterations 5",
+    };
+    for (guint i = 0; i < G_N_ELEMENTS(commands); i++) {
+        g_autofree char *base = g_strdup_printf(commands[i], path);
+        g_autofree char *bad_cc = g_strdup_printf("%s --cc qsim-no-such-compiler", base);
+        g_autofree char *o1 = NULL, *e1 = NULL;
+        rc = qsim(bad_cc, &o1, &e1);
+        ck_assert_msg(rc == 2 && strstr(e1, "--cc qsim-no-such-compiler: `qsim-no-such-compiler` is not a program in "
+                                            "PATH"), "%s: rc %d\n%s%s", bad_cc, rc, o1, e1);
+        g_autofree char *line = g_strdup_printf("%s --cflags", base);
+        g_auto(GStrv) words = g_strsplit(line, " ", -1);
+        guint n = g_strv_length(words);
+        const char **argv = g_new0(const char *, n + 2);
+        for (guint k = 0; k < n; k++)
+            argv[k] = words[k];
+        argv[n] = "\"-DUNCLOSED";
+        g_autofree char *o2 = NULL, *e2 = NULL;
+        rc = run_qsim(argv, &o2, &e2);
+        g_free(argv);
+        ck_assert_msg(rc == 2 && strstr(e2, "--cflags `\"-DUNCLOSED` is not a list of flags"), "%s: rc %d\n%s%s", line,
+                      rc, o2, e2);
+    }
+    remove_c(dir, path);
+}
+END_TEST
+
+/* Every place a lock is taken takes a C file: run --vs (both sides), compare, the traces (text,
+ * Perfetto, the step-through page) and validate --host --lock. */
+START_TEST(test_every_place_takes_c)
+{
+    if (!have_gcc("cfront_locks/test_every_place_takes_c"))
+        return;
+    g_autofree char *out = NULL, *err = NULL;
+    int rc = qsim("run --lock examples/c-locks/ticket.c --vs examples/c-locks/tas.c --threads 2 --iterations 20 "
+                  "--no-host-time", &out, &err);
+    ck_assert_msg(rc == 0 && strstr(out, "examples/c-locks/tas.c"), "rc %d\n%s%s", rc, out, err);
+    g_autofree char *out2 = NULL, *err2 = NULL;
+    rc = qsim("compare --lock examples/c-locks/ticket.c --vs examples/c-locks/tas.c --threads-list 2 --data B "
+              "--placements fill --seeds 2 --iterations 20 --timing-seeds 0 --check-seeds 0", &out2, &err2);
+    ck_assert_msg(rc == 0 && strstr(out2, "examples/c-locks/tas.c"), "rc %d\n%s%s", rc, out2, err2);
+    g_autofree char *dir = tmpdir();
+    g_autofree char *html = g_build_filename(dir, "t.html", NULL), *json = g_build_filename(dir, "t.json", NULL);
+    const char *traced[] = { "run", "--lock", "examples/c-locks/ticket.c", "--threads", "2", "--iterations", "2",
+                             "--trace", "--trace-out", json, "--trace-html", html, NULL };
+    g_autofree char *out3 = NULL, *err3 = NULL;
+    rc = run_qsim(traced, &out3, &err3);
+    ck_assert_msg(rc == 0, "rc %d\n%s%s", rc, out3, err3);
+    ck_assert_msg(strstr(err3, "# qsim trace: examples/c-locks/ticket.c on haswell"), "%s", err3);
+    ck_assert(g_file_test(html, G_FILE_TEST_IS_REGULAR) && g_file_test(json, G_FILE_TEST_IS_REGULAR));
+    g_autofree char *page = NULL;
+    ck_assert(g_file_get_contents(html, &page, NULL, NULL));
+    ck_assert_msg(strstr(page, "ticket.c:"), "the page quotes no C line");
+    rm_rf(dir);
+    if (g_get_num_processors() < 2) {
+        qsim_test_skip("cfront_locks/test_every_place_takes_c", "validate --host needs two CPUs");
+        return;
+    }
+    g_autofree char *out4 = NULL, *err4 = NULL;
+    rc = qsim("validate --host --config haswell --lock examples/c-locks/ticket.c --repeat 2 --threads-max 2 "
+              "--iterations 200", &out4, &err4);
+    ck_assert_msg(rc == 0, "rc %d\n%s%s", rc, out4, err4);
+    ck_assert_msg(strstr(out4, "\nexamples/c-locks/ticket.c       2 same-line") &&
+                  strstr(out4, "\nexamples/c-locks/ticket.c       2 separate-line") && !strstr(out4, "\nticket "),
+                  "%s", out4);
+}
+END_TEST
+
 Suite *make_cfront_locks_suite(void)
 {
     Suite *s = suite_create("cfront_locks");
@@ -336,6 +499,9 @@ Suite *make_cfront_locks_suite(void)
     tcase_add_test(tc, test_asm_lists_c_lines);
     tcase_add_test(tc, test_native_runs_translation);
     tcase_add_test(tc, test_sweep);
+    tcase_add_test(tc, test_cc_and_cflags);
+    tcase_add_test(tc, test_trap_and_alignment);
+    tcase_add_test(tc, test_every_place_takes_c);
     suite_add_tcase(s, tc);
     return s;
 }

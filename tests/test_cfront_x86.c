@@ -86,6 +86,7 @@
     X(idivq, "shrq $1, %rcx\n orq $1, %rcx\n cqto\n idivq %rcx\n")                                    \
     X(push_pop, "pushq %rcx\n pushq 8(%rdi)\n popq %rax\n popq %rdx\n")                               \
     X(high8_arith, "addb %ch, %ah\n" ZS "movb %ah, %cl\n")                                            \
+    X(numeric_labels, "andl $7, %ecx\n addl $1, %ecx\n xorl %eax, %eax\n1:\n addl %ecx, %eax\n subl $1, %ecx\n jne 1b\n testq %rdx, %rdx\n je 1f\n movl $9, %esi\n1:\n") \
     X(pause_fence, "pause\n rep; nop\n mfence\n")
 
 #if defined(__x86_64__) && defined(__GNUC__)

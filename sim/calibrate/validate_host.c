@@ -194,6 +194,11 @@ HostTable *validate_host_run(const HostValidateOptions *o, GError **error)
     t->frequency_ghz = cfg->frequency_ghz;
     t->placement = g_steal_pointer(&pl.text);
     g_autoptr(GPtrArray) locks = lock_names();
+    if (o->locks) {
+        g_ptr_array_set_size(locks, 0);
+        for (guint i = 0; o->locks[i]; i++)
+            g_ptr_array_add(locks, g_strdup(o->locks[i]));
+    }
     static const HarnessPlacement datas[] = { HARNESS_SAME_LINE, HARNESS_SEPARATE_LINE };
     for (guint threads = 2; threads <= max; threads = threads < 4 ? threads + 1 : threads * 2)
         for (guint d = 0; d < G_N_ELEMENTS(datas); d++)

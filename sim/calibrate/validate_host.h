@@ -17,6 +17,8 @@ typedef struct {
     guint max_threads;       /* 0: as many as CPUs this process may use */
     guint model_iterations;  /* acquisitions per thread in the model */
     guint host_iterations;   /* and on the host */
+    const char *const *locks;   /* the locks (names or paths, .qs or .c), NULL-terminated; NULL:
+                                 * every built-in lock */
 } HostValidateOptions;
 
 void host_validate_options_init(HostValidateOptions *o);

@@ -22,9 +22,10 @@
 #include <string.h>
 #include <ctype.h>
 #include "sim/cfront/cfront_priv.h"
+#include "sim/cfront/cf_emit.h"
 
-#define R_FA "r32"
-#define R_FB "r33"
+#define R_FA CF_FA
+#define R_FB CF_FB
 #define T_FIRST 50
 #define T_COUNT 14
 #define A_SP 31
@@ -34,8 +35,8 @@ enum { FL_Z = 1, FL_N = 2, FL_S = 4, FL_U = 8 };
 #define FL_CMP (FL_Z | FL_S | FL_U)
 #define FL_LOGIC (FL_Z | FL_N | FL_S)
 #define FL_ARITH (FL_Z | FL_N)
-#define FL_NONE 0
-#define FL_UNREACHED 0xff
+#define FL_NONE CF_FL_NONE
+#define FL_UNREACHED CF_FL_UNREACHED
 
 typedef struct {
     char *sym;
@@ -43,72 +44,33 @@ typedef struct {
 } AdrpBase;
 
 typedef struct {
-    const GasProgram *g;
-    const char *s_name;
+    CfEmit e;                  /* first: the emitter's hooks get the translator's state */
     gboolean lse;              /* the target has LSE atomics */
-    GString *out;              /* NULL on the passes that only work out the flags */
-    const GasStmt *st;
-    guint ntemp, nlabel;
-    guint fl;
-    GHashTable *label_fl;
-    GHashTable *targets;
-    gboolean changed;
     AdrpBase adrp[34];         /* what adrp (or a TLS high part) last put in each register */
-    GPtrArray *pool;
+    GHashTable *label_adrp;    /* label -> AdrpBase[33]: what holds in every jump to it */
+    gboolean falls;            /* the last instruction falls through to the next */
+    gboolean adrp_top;         /* code no jump seen so far reaches: its bases are not known yet */
     GPtrArray *ops;            /* char*: the operands, split on commas outside brackets */
-    GError **error;
-    gboolean failed;
 } Al;
 
-/* ---- output ---- */
+/* ---- output (sim/cfront/cf_emit.h) ---- */
 
-static void em(Al *x, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
-static void em(Al *x, const char *fmt, ...)
-{
-    if (!x->out)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    g_string_append(x->out, "    ");
-    g_string_append_vprintf(x->out, fmt, ap);
-    g_string_append_c(x->out, '\n');
-    va_end(ap);
-}
-
-static const char *keep(Al *x, char *s)
-{
-    g_ptr_array_add(x->pool, s);
-    return s;
-}
-
-static const char *tmp(Al *x)
-{
-    g_assert(x->ntemp < T_COUNT);   /* no row needs as many */
-    return keep(x, g_strdup_printf("r%u", T_FIRST + x->ntemp++));
-}
-
-static const char *new_label(Al *x) { return keep(x, g_strdup_printf("cf_L%u", x->nlabel++)); }
+#define em(x, ...) cf_em(&(x)->e, __VA_ARGS__)
+static const char *keep(Al *x, char *s) { return cf_keep(&x->e, s); }
+static const char *tmp(Al *x) { return cf_tmp(&x->e); }
+static const char *new_label(Al *x) { return cf_new_label(&x->e); }
 
 static gboolean fail(Al *x, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 static gboolean fail(Al *x, const char *fmt, ...)
 {
-    if (x->failed || !x->out)
-        return FALSE;
     va_list ap;
     va_start(ap, fmt);
-    g_autofree char *why = g_strdup_vprintf(fmt, ap);
+    cf_vfail(&x->e, fmt, ap);
     va_end(ap);
-    const GasStmt *s = x->st;
-    g_autofree char *at = s->cfile ? g_strdup_printf("%s:%u:%u", s->cfile, s->cline, s->ccol)
-                                   : g_strdup_printf("%s:%u", x->s_name, s->sline);
-    g_set_error(x->error, CFRONT_ERROR, CFRONT_ERROR_UNSUPPORTED,
-                "%s: cannot translate `%s` (AArch64, line %u of the compiler's output %s): %s", at, s->text, s->sline,
-                x->s_name, why);
-    x->failed = TRUE;
     return FALSE;
 }
 
-static const char *isa_name(Al *x, const char *sym) { return keep(x, cfront_isa_name(sym)); }
+static const char *isa_name(Al *x, const char *sym) { return cf_isa_name(&x->e, sym); }
 
 static guint64 mask_of(guint size) { return size >= 8 ? ~(guint64)0 : ((guint64)1 << (8 * size)) - 1; }
 
@@ -377,11 +339,11 @@ static const char *mem(Al *x, guint i, const char **post_base, gint64 *post)
             em(x, "add %s, %s, %s", a, base, iv);
             return keep(x, g_strdup_printf("[%s]", a));
         }
-        if (!lo12(x, parts[1], b, &off) && (x->failed || !parse_num(parts[1], &off))) {
+        if (!lo12(x, parts[1], b, &off) && (x->e.failed || !parse_num(parts[1], &off))) {
             fail(x, "`%s` is not an offset the translation knows", parts[1]);
             return NULL;
         }
-        if (x->failed)
+        if (x->e.failed)
             return NULL;
     }
     if (i + 1 < x->ops->len) {          /* post-index: [xn], #k */
@@ -443,7 +405,7 @@ static const ACond *cond_operand(Al *x, const char *cc, gboolean invert)
     }
     if (invert)
         c = find_cond(c->inv);
-    if (x->out && (x->fl & c->needs) != c->needs) {
+    if (x->e.out && (x->e.fl & c->needs) != c->needs) {
         fail(x, "the condition `%s` reads flags the translation does not keep here (after cmp and subs every "
                 "condition but mi, pl; after tst and ands eq, ne, mi, pl and the signed ones; after cmn and adds "
                 "eq, ne, mi, pl; after a call none)", cc);
@@ -455,26 +417,16 @@ static const ACond *cond_operand(Al *x, const char *cc, gboolean invert)
 static const char *cond_a(const ACond *c) { return c->swap ? R_FB : R_FA; }
 static const char *cond_b(const ACond *c) { return c->swap ? R_FA : R_FB; }
 
+/* cmp/subs: FA, FB = the operands; the others: FA = the result, FB = 0 (w forms sign-extended
+ * from 32 bits). */
 static void flags_cmp(Al *x, const char *a, const char *b, guint size)
 {
-    if (size >= 8) {
-        em(x, "mov %s, %s", R_FA, a);
-        em(x, "mov %s, %s", R_FB, b);
-    } else {
-        em(x, "sext %s, %s, 32", R_FA, a);
-        em(x, "sext %s, %s, 32", R_FB, b);
-    }
-    x->fl = FL_CMP;
+    cf_set_flags(&x->e, a, b, size >= 8 ? 64 : 32, FL_CMP);
 }
 
 static void flags_result(Al *x, const char *res, guint size, guint kept)
 {
-    if (size >= 8)
-        em(x, "mov %s, %s", R_FA, res);
-    else
-        em(x, "sext %s, %s, 32", R_FA, res);
-    em(x, "mov %s, 0", R_FB);
-    x->fl = kept;
+    cf_set_flags(&x->e, res, NULL, size >= 8 ? 64 : 32, kept);
 }
 
 /* ---- the rows ---- */
@@ -726,32 +678,74 @@ static gboolean a_csel(Al *x, const ARow *r, const char *sfx)
     case 2: em(x, "xor %s, %s, -1", res, isa_reg(x, m)); break;
     default: em(x, "sub %s, 0, %s", res, isa_reg(x, m)); break;
     }
-    if (x->out)
-        g_string_append_printf(x->out, "%s:\n", skip);
+    if (x->e.out)
+        g_string_append_printf(x->e.out, "%s:\n", skip);
     forget_adrp(x, d);
     wr(x, d, ds, res);
     return TRUE;
 }
 
-static gboolean is_code_label(Al *x, const char *name)
+static gboolean is_code_label(Al *x, const char *name) { return cf_is_code_label(&x->e, name); }
+
+static gboolean same_base(const AdrpBase *a, const AdrpBase *b)
 {
-    for (guint i = 0; i < x->g->stmts->len; i++) {
-        const GasStmt *s = x->g->stmts->pdata[i];
-        if (s->label && !strcmp(s->label, name))
-            return TRUE;
-    }
-    return FALSE;
+    return a->sym && b->sym && !strcmp(a->sym, b->sym) && a->off == b->off;
 }
 
-static void note_jump(Al *x, const char *label)
+static void adrp_state_free(gpointer p)
 {
-    gpointer had = g_hash_table_lookup(x->label_fl, label);
-    guint now = had ? (GPOINTER_TO_UINT(had) - 1) & x->fl : x->fl;
-    if (!had || GPOINTER_TO_UINT(had) - 1 != now) {
-        g_hash_table_replace(x->label_fl, g_strdup(label), GUINT_TO_POINTER(now + 1));
-        x->changed = TRUE;
+    AdrpBase *a = p;
+    for (int i = 0; i < 33; i++)
+        g_free(a[i].sym);
+    g_free(a);
+}
+
+/* The adrp bases at a jump to `label`, met with those of the other jumps to it: a register
+ * keeps its base where every jump agrees (the compiler hoists an adrp above a branch and uses
+ * its :lo12: on both sides). */
+static void note_jump_adrp(Al *x, const char *label)
+{
+    if (x->adrp_top)
+        return;                 /* a jump from code not reached yet says nothing yet */
+    AdrpBase *had = g_hash_table_lookup(x->label_adrp, label);
+    if (!had) {
+        AdrpBase *a = g_new0(AdrpBase, 33);
+        for (int i = 0; i < 33; i++)
+            if (x->adrp[i].sym)
+                a[i] = (AdrpBase){ g_strdup(x->adrp[i].sym), x->adrp[i].off };
+        g_hash_table_replace(x->label_adrp, g_strdup(label), a);
+        x->e.changed = TRUE;
+        return;
+    }
+    for (int i = 0; i < 33; i++)
+        if (had[i].sym && !same_base(&had[i], &x->adrp[i])) {
+            g_clear_pointer(&had[i].sym, g_free);
+            x->e.changed = TRUE;
+        }
+}
+
+/* At a label: the bases that hold on the way in, from its jumps and (when `fall`) the code
+ * before it. */
+static void enter_label_adrp(Al *x, const char *label, gboolean fall)
+{
+    const AdrpBase *in = g_hash_table_lookup(x->label_adrp, label);
+    fall = fall && !x->adrp_top;
+    x->adrp_top = !in && !fall;
+    for (int i = 0; i < 33; i++) {
+        if (!in) {
+            if (!fall)
+                forget_adrp(x, i);
+        } else if (!fall) {
+            forget_adrp(x, i);
+            if (in[i].sym)
+                x->adrp[i] = (AdrpBase){ g_strdup(in[i].sym), in[i].off };
+        } else if (!same_base(&x->adrp[i], &in[i])) {
+            forget_adrp(x, i);
+        }
     }
 }
+
+static void note_jump(Al *x, const char *label) { cf_note_jump(&x->e, label); }
 
 static gboolean want_label(Al *x, guint i)
 {
@@ -771,7 +765,7 @@ static gboolean a_b(Al *x, const ARow *r, const char *sfx)
     if (!*sfx) {
         note_jump(x, target);
         em(x, "jmp %s", isa_name(x, target));
-        x->fl = FL_UNREACHED;
+        x->e.fl = FL_UNREACHED;
         return TRUE;
     }
     const ACond *c = cond_operand(x, sfx, FALSE);
@@ -814,12 +808,12 @@ static gboolean a_bl(Al *x, const ARow *r, const char *sfx)
     if (!want_ops(x, 1, 1))
         return FALSE;
     const char *target = op(x, 0);
-    if (!g_hash_table_contains(x->g->functions, target) || !is_code_label(x, target))
+    if (!g_hash_table_contains(x->e.g->functions, target) || !is_code_label(x, target))
         return fail(x, "`%s` is not defined in this file (the translation has no libraries: a call out of the "
                        "file, a libc function or an outline atomic (compile with -mno-outline-atomics), is not "
                        "supported)", target);
     em(x, "call %s", isa_name(x, target));
-    x->fl = FL_NONE;
+    x->e.fl = FL_NONE;
     for (int i = 0; i < 33; i++)
         forget_adrp(x, i);
     return TRUE;
@@ -831,7 +825,7 @@ static gboolean a_ret(Al *x, const ARow *r, const char *sfx)
     if (x->ops->len && strcmp(op(x, 0), "x30"))
         return fail(x, "`ret` to a register other than x30 is not supported");
     em(x, "ret");
-    x->fl = FL_UNREACHED;
+    x->e.fl = FL_UNREACHED;
     return TRUE;
 }
 
@@ -847,7 +841,7 @@ static gboolean a_adrp(Al *x, const ARow *r, const char *sfx)
         return FALSE;
     if (!parse_symoff(x, op(x, 1), &sym, &off))
         return fail(x, "`%s` is not an address the translation knows", op(x, 1));
-    if (!gas_find_data(x->g, sym))
+    if (!gas_find_data(x->e.g, sym))
         return fail(x, "`%s` is not data of this file (a function's address as data is not supported)", sym);
     em(x, "la %s, %s", isa_reg(x, d), isa_name(x, sym));
     if (off)
@@ -890,7 +884,7 @@ static gboolean tls_high(Al *x)
     gint64 off;
     if (*t == '#')
         t++;
-    if (!parse_symoff(x, t + strlen(":tprel_hi12:"), &sym, &off) || !gas_find_data(x->g, sym))
+    if (!parse_symoff(x, t + strlen(":tprel_hi12:"), &sym, &off) || !gas_find_data(x->e.g, sym))
         return fail(x, "`%s` is not a thread-local of this file", op(x, 2));
     em(x, "la %s, %s", isa_reg(x, d), isa_name(x, sym));
     forget_adrp(x, d);
@@ -989,7 +983,7 @@ static gboolean a_excl(Al *x, const ARow *r, const char *sfx)
     if (!want_ops(x, 2 + r->a, 2 + r->a) || (r->a && !want_reg(x, 0, &s, &ss)) || !want_reg(x, ti, &t, &ts))
         return FALSE;
     (void)sfx;
-    const char *mn = x->st->mnemonic;
+    const char *mn = x->e.st->mnemonic;
     guint size = width_suffix(mn + strlen(mn) - 1, ts);       /* ldxrb, stlxrh: the width last */
     const char *pb;
     gint64 post;
@@ -1040,7 +1034,7 @@ static gboolean a_lse(Al *x, const ARow *r, const char *sfx)
     const char *w;
     const char *ord = lse_order(sfx, &w);
     if (!ord)
-        return fail(x, "`%s` is not an LSE form the translation knows", x->st->mnemonic);
+        return fail(x, "`%s` is not an LSE form the translation knows", x->e.st->mnemonic);
     if (!lse_allowed(x))
         return FALSE;
     int s, t = A_ZR;
@@ -1100,7 +1094,7 @@ static gboolean a_trap(Al *x, const ARow *r, const char *sfx)
     const char *z = tmp(x);
     em(x, "mov %s, 0", z);
     em(x, "ld8 %s, [%s]", z, z);
-    x->fl = FL_UNREACHED;
+    x->e.fl = FL_UNREACHED;
     return TRUE;
 }
 
@@ -1228,77 +1222,65 @@ static gboolean translate_insn(Al *x, const GasStmt *s)
     return row->fn(x, row, sfx);
 }
 
-static gboolean one_pass(Al *x)
+/* The emitter's hooks: the adrp bases flow as the flags do. */
+static gboolean insn(CfEmit *e, const GasStmt *s)
 {
-    const char *lfile = NULL;
-    guint lline = 0, lcol = 0;
-    x->fl = FL_NONE;
-    x->nlabel = 0;
+    Al *x = (Al *)e;
+    if (s->lock || s->rep)
+        return fail(x, "an x86 prefix in AArch64 code");
+    return translate_insn(x, s);
+}
+
+static void forget_all_adrp(Al *x)
+{
     for (int i = 0; i < 33; i++)
         forget_adrp(x, i);
-    for (guint i = 0; i < x->g->stmts->len && !x->failed; i++) {
-        const GasStmt *s = x->g->stmts->pdata[i];
-        x->st = s;
-        x->ntemp = 0;
-        g_ptr_array_set_size(x->pool, 0);
-        if (s->label) {
-            if (g_hash_table_contains(x->g->functions, s->label)) {
-                x->fl = FL_NONE;
-            } else {
-                gpointer in = g_hash_table_lookup(x->label_fl, s->label);
-                if (in)
-                    x->fl &= GPOINTER_TO_UINT(in) - 1;
-                else if (x->fl == FL_UNREACHED)
-                    x->fl = FL_NONE;
-            }
-            if (x->out && (!g_str_has_prefix(s->label, ".L") || g_hash_table_contains(x->targets, s->label)))
-                g_string_append_printf(x->out, "%s:\n", isa_name(x, s->label));
-            continue;
-        }
-        if (x->fl == FL_UNREACHED)
-            x->fl = FL_NONE;
-        if (x->out && s->cfile && (s->cfile != lfile || s->cline != lline || s->ccol != lcol)) {
-            g_autofree char *q = g_strescape(s->cfile, NULL);
-            g_string_append_printf(x->out, ".loc \"%s\" %u %u\n", q, s->cline, s->ccol);
-            lfile = s->cfile, lline = s->cline, lcol = s->ccol;
-        }
-        if (x->out)
-            g_string_append_printf(x->out, "    # %s\n", s->text);
-        if (s->lock || s->rep)
-            return fail(x, "an x86 prefix in AArch64 code");
-        if (!translate_insn(x, s) && x->out)
-            return FALSE;
-    }
-    return !x->failed;
 }
+
+static void pass_start(CfEmit *e)
+{
+    Al *x = (Al *)e;
+    x->falls = TRUE;
+    x->adrp_top = FALSE;
+    forget_all_adrp(x);
+}
+
+static void function_start(CfEmit *e)
+{
+    Al *x = (Al *)e;
+    x->adrp_top = FALSE;
+    forget_all_adrp(x);
+}
+
+/* Labels no jump names (.LVL, .LBB: debug positions) change nothing. */
+static void jump_target(CfEmit *e, const char *label)
+{
+    Al *x = (Al *)e;
+    enter_label_adrp(x, label, x->falls);
+    x->falls = TRUE;
+}
+
+static void after_insn(CfEmit *e)
+{
+    Al *x = (Al *)e;
+    x->falls = x->e.fl != FL_UNREACHED;
+}
+
+static void jump_adrp(CfEmit *e, const char *label) { note_jump_adrp((Al *)e, label); }
+
+static const CfArch a64_arch = {
+    .name = "AArch64", .t_first = T_FIRST, .t_count = T_COUNT, .insn = insn, .pass_start = pass_start,
+    .function_start = function_start, .jump_target = jump_target, .after_insn = after_insn, .note_jump = jump_adrp,
+};
 
 static gboolean arm64_translate(const GasProgram *g, const char *s_name, gboolean lse, GString *out, GError **error)
 {
-    Al x = { .g = g, .s_name = s_name, .lse = lse, .error = error,
-             .label_fl = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL),
-             .pool = g_ptr_array_new_with_free_func(g_free), .ops = g_ptr_array_new(),
-             .targets = g_hash_table_new(g_str_hash, g_str_equal) };
-    for (guint i = 0; i < g->stmts->len; i++) {
-        const GasStmt *s = g->stmts->pdata[i];
-        for (guint k = 0; s->ops && k < s->ops->len; k++)
-            g_hash_table_add(x.targets, s->ops->pdata[k]);
-    }
-    for (guint pass = 0; pass < 64; pass++) {
-        x.changed = FALSE;
-        one_pass(&x);
-        if (!x.changed)
-            break;
-    }
-    x.out = out;
-    gboolean ok = one_pass(&x);
-    if (!ok && !x.failed)   /* every refusal goes through fail(); never leave the caller without a why */
-        fail(&x, "the translation stopped here without a reason (a bug in qsim's AArch64 translator)");
-    for (int i = 0; i < 33; i++)
-        forget_adrp(&x, i);
-    g_hash_table_destroy(x.label_fl);
-    g_hash_table_destroy(x.targets);
+    Al x = { .lse = lse, .label_adrp = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, adrp_state_free),
+             .ops = g_ptr_array_new() };
+    gboolean ok = cf_translate(&x.e, &a64_arch, g, s_name, out, error);
+    forget_all_adrp(&x);
+    g_hash_table_destroy(x.label_adrp);
     g_ptr_array_free(x.ops, TRUE);
-    g_ptr_array_free(x.pool, TRUE);
     return ok;
 }
 

@@ -213,6 +213,6 @@ char *cfront_translate_file(const char *path, ArchTarget target, GError **error)
     g_autofree char *s = cfront_compile(path, t->cc_env, t->cc_default, t->flags, error);
     if (!s)
         return NULL;
-    g_autofree char *s_name = g_strdup_printf("`%s -S %s`", t->cc_default, path);
+    g_autofree char *s_name = g_strdup_printf("`%s -S %s`", cfront_compiler_name(t->cc_default), path);
     return cfront_translate_asm(s, s_name, path, target, error);
 }

@@ -6,6 +6,8 @@
  *   gas_read.c         the reader of that text (statements, data, C positions)
  *   x86_translate.c    x86-64 instructions -> ISA ops, one table row per mnemonic form
  *   arm64_translate.c  AArch64 instructions -> ISA ops, the same way
+ *   cf_emit.c          what the two translators share: the emitter, the flags kept over the
+ *                      jumps, the passes over the code
  *   cfront.c           the glue: the lockhammer contract (lock_acquire/lock_release), the entry
  *                      points the harness calls, the stack, the data
  *
@@ -38,6 +40,13 @@ gboolean cfront_is_c_path(const char *path);
 #define CF_STACK_VAR "cf_stack"
 #define CF_READY_VAR "cf_ready"
 gboolean cfront_is_glue_var(const char *name);
+
+/* The compiler the user names for every lock in C this process compiles (`--cc`, `--cflags`):
+ * `cc` a command line that replaces the target's compiler ($CC else gcc; $CC_ARM64 else
+ * aarch64-linux-gnu-gcc), `cflags` shell words put after qsim's own flags, so that GCC takes them
+ * over the target's (-march=..., -O1); NULL for neither.  Both are in the cache key.  Set before
+ * any lock is read.  FALSE with CFRONT_ERROR_COMPILER when either is not a command line. */
+gboolean cfront_set_compiler(const char *cc, const char *cflags, GError **error);
 
 /* The ISA text of the lock in C file `path`, for `target` (arm64: compiled for its atomics, LSE
  * code refused on an LL/SC machine). */

@@ -8,16 +8,65 @@
 
 const char *const cfront_base_flags[] = {
     "-S", "-O2", "-g", "-fno-pic", "-ftls-model=local-exec", "-fno-asynchronous-unwind-tables",
-    "-fno-stack-protector", "-fcf-protection=none", NULL,
+    "-fno-stack-protector", "-fcf-protection=none", "-mgeneral-regs-only", NULL,
 };
 
-/* $cc_env as a command line, else cc_default, resolved in PATH. */
+/* What the command line named (cfront_set_compiler): the compiler's words and the extra flags,
+ * each NULL when not named.  Set once, before any lock is read. */
+static GStrv user_cc, user_cflags;
+
+gboolean cfront_set_compiler(const char *cc, const char *cflags, GError **error)
+{
+    GStrv cc_words = NULL, flag_words = NULL;
+    GError *local = NULL;
+    if (cc && !g_shell_parse_argv(cc, NULL, &cc_words, &local)) {
+        g_set_error(error, CFRONT_ERROR, CFRONT_ERROR_COMPILER, "--cc `%s` is not a command line: %s", cc,
+                    local->message);
+        g_error_free(local);
+        return FALSE;
+    }
+    /* An empty --cflags is no flags (g_shell_parse_argv refuses an empty text). */
+    g_autofree char *stripped = cflags ? g_strstrip(g_strdup(cflags)) : NULL;
+    if (stripped && *stripped && !g_shell_parse_argv(cflags, NULL, &flag_words, &local)) {
+        g_set_error(error, CFRONT_ERROR, CFRONT_ERROR_COMPILER, "--cflags `%s` is not a list of flags: %s", cflags,
+                    local->message);
+        g_error_free(local);
+        g_strfreev(cc_words);
+        return FALSE;
+    }
+    g_strfreev(user_cc);
+    g_strfreev(user_cflags);
+    user_cc = cc_words;
+    user_cflags = flag_words;
+    return TRUE;
+}
+
+const char *cfront_compiler_name(const char *cc_default)
+{
+    return user_cc ? user_cc[0] : cc_default;
+}
+
+/* --cc, else $cc_env as a command line, else cc_default, resolved in PATH. */
 static GStrv find_compiler(const char *cc_env, const char *cc_default, GError **error)
 {
+    GStrv argv = NULL;
+    if (user_cc) {
+        argv = g_strdupv(user_cc);
+        g_autofree char *found = g_find_program_in_path(argv[0]);
+        if (!found) {
+            g_set_error(error, CFRONT_ERROR, CFRONT_ERROR_COMPILER,
+                        "--cc %s: `%s` is not a program in PATH (--cc names the C compiler for a lock in C, e.g. "
+                        "--cc gcc-12 or --cc \"ccache gcc\")", argv[0], argv[0]);
+            g_strfreev(argv);
+            return NULL;
+        }
+        g_free(argv[0]);
+        argv[0] = g_steal_pointer(&found);
+        return argv;
+    }
     const char *cc = g_getenv(cc_env);
     if (!cc || !*cc)
         cc = cc_default;
-    GStrv argv = NULL;
     if (!g_shell_parse_argv(cc, NULL, &argv, NULL)) {
         g_set_error(error, CFRONT_ERROR, CFRONT_ERROR_COMPILER, "$%s (%s) is not a command line", cc_env, cc);
         return NULL;
@@ -83,6 +132,9 @@ char *cfront_compile(const char *path, const char *cc_env, const char *cc_defaul
         g_ptr_array_add(argv, (char *)cfront_base_flags[i]);
     for (guint i = 0; target_flags && target_flags[i]; i++)
         g_ptr_array_add(argv, (char *)target_flags[i]);
+    /* After the target's: GCC takes the last of flags that disagree, so --cflags overrides. */
+    for (guint i = 0; user_cflags && user_cflags[i]; i++)
+        g_ptr_array_add(argv, user_cflags[i]);
     g_ptr_array_add(argv, "-o");
     g_ptr_array_add(argv, "-");
     g_ptr_array_add(argv, (char *)path);

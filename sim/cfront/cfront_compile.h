@@ -15,6 +15,9 @@
  *   -ftls-model=local-exec   thread-locals at %fs:SYM@tpoff, not through __tls_get_addr
  *   -fno-asynchronous-unwind-tables, -fno-stack-protector, -fcf-protection=none
  *                     no unwind directives, canary or ENDBR64 to read past
+ *   -mgeneral-regs-only      no SIMD or floating-point registers, which the ISA does not have
+ *                     (else GCC may set a few words up with one vector store from a 16-byte
+ *                     constant, as ck's Anderson lock's initialisation)
  * plus the target's own (x86-64: -m64). */
 extern const char *const cfront_base_flags[];
 
@@ -23,5 +26,9 @@ extern const char *const cfront_base_flags[];
  * CFRONT_ERROR_COMPILER when there is none. */
 char *cfront_compile(const char *path, const char *cc_env, const char *cc_default, const char *const *target_flags,
                      GError **error);
+
+/* The compiler's name as messages give it: --cc's program (cfront_set_compiler), else
+ * `cc_default`. */
+const char *cfront_compiler_name(const char *cc_default);
 
 #endif

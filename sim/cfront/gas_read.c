@@ -337,9 +337,10 @@ static void directive(Reader *r, const char *name, const char *args)
         common(r, args);
     } else if (k != SEC_DATA && k != SEC_TLS) {
         return;                 /* alignment of code, symbol binding, debug data: nothing to keep */
-    } else if (!strcmp(name, ".align") || !strcmp(name, ".balign")) {
+    } else if (!strcmp(name, ".balign") || (!strcmp(name, ".align") && !strcmp(r->comment, "#"))) {
         r->pending_align = (guint)g_ascii_strtoull(args, NULL, 0);
-    } else if (!strcmp(name, ".p2align")) {
+    } else if (!strcmp(name, ".p2align") || !strcmp(name, ".align")) {
+        /* AArch64's .align is a power of two, as .p2align (x86's: bytes). */
         guint e = (guint)g_ascii_strtoull(args, NULL, 0);
         r->pending_align = e < 16 ? 1u << e : 1;
     } else if (!strcmp(name, ".zero") || !strcmp(name, ".skip") || !strcmp(name, ".space")) {
@@ -456,6 +457,69 @@ static void statement(Reader *r, char *s)
     g_ptr_array_add(r->g->stmts, st);
 }
 
+static gboolean is_number(const char *s, gsize n)
+{
+    if (!n)
+        return FALSE;
+    for (gsize i = 0; i < n; i++)
+        if (!isdigit((unsigned char)s[i]))
+            return FALSE;
+    return TRUE;
+}
+
+/* The name the K-th definition of numeric local label N gets (".L" so that the translators take
+ * it for a local label). */
+static char *numeric_name(const char *n, guint k)
+{
+    return g_strdup_printf(".Lnum%s_%u", n, k);
+}
+
+/* Numeric local labels, as inline asm writes them (`1:` ... `cbnz w3, 1b`, `b.ne 2f`): gas lets
+ * N be defined again and again, `Nb` meaning the last definition before and `Nf` the next after.
+ * Each definition is given a name of its own and each whole operand `Nb`/`Nf` the name it
+ * means; one that means none is left as written (the translator refuses it as undefined). */
+static void name_numeric_labels(GasProgram *g)
+{
+    g_autoptr(GHashTable) total = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    for (guint i = 0; i < g->stmts->len; i++) {
+        const GasStmt *s = g->stmts->pdata[i];
+        if (s->label && is_number(s->label, strlen(s->label))) {
+            gpointer n = g_hash_table_lookup(total, s->label);
+            g_hash_table_replace(total, g_strdup(s->label), GUINT_TO_POINTER(GPOINTER_TO_UINT(n) + 1));
+        }
+    }
+    if (!g_hash_table_size(total))
+        return;
+    g_autoptr(GHashTable) seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    for (guint i = 0; i < g->stmts->len; i++) {
+        GasStmt *s = g->stmts->pdata[i];
+        if (s->label) {
+            if (!is_number(s->label, strlen(s->label)))
+                continue;
+            guint k = GPOINTER_TO_UINT(g_hash_table_lookup(seen, s->label));
+            g_hash_table_replace(seen, g_strdup(s->label), GUINT_TO_POINTER(k + 1));
+            char *name = numeric_name(s->label, k);
+            g_free(s->label);
+            s->label = name;
+            continue;
+        }
+        for (guint o = 0; o < s->ops->len; o++) {
+            const char *op = s->ops->pdata[o];
+            gsize len = strlen(op);
+            if (len < 2 || (op[len - 1] != 'b' && op[len - 1] != 'f') || !is_number(op, len - 1))
+                continue;
+            g_autofree char *n = g_strndup(op, len - 1);
+            guint before = GPOINTER_TO_UINT(g_hash_table_lookup(seen, n));
+            guint all = GPOINTER_TO_UINT(g_hash_table_lookup(total, n));
+            gboolean back = op[len - 1] == 'b';
+            if (back ? before == 0 : before >= all)
+                continue;
+            g_free(s->ops->pdata[o]);
+            s->ops->pdata[o] = numeric_name(n, back ? before - 1 : before);
+        }
+    }
+}
+
 GasProgram *gas_read(const char *text, const char *comment, GError **error)
 {
     GasProgram *g = g_new0(GasProgram, 1);
@@ -489,5 +553,6 @@ GasProgram *gas_read(const char *text, const char *comment, GError **error)
         if (!d->size)
             d->size = d->bytes->len;
     }
+    name_numeric_labels(g);
     return g;
 }

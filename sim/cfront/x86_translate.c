@@ -22,9 +22,10 @@
 #include <string.h>
 #include <ctype.h>
 #include "sim/cfront/cfront_priv.h"
+#include "sim/cfront/cf_emit.h"
 
-#define R_FA "r32"
-#define R_FB "r33"
+#define R_FA CF_FA
+#define R_FB CF_FB
 #define T_FIRST 40
 #define T_COUNT 20
 
@@ -33,76 +34,27 @@ enum { FL_ZF = 1, FL_SF = 2, FL_ORD = 4 };
 #define FL_LOGIC (FL_ZF | FL_SF | FL_ORD)
 #define FL_CMP (FL_ZF | FL_ORD)
 #define FL_ARITH (FL_ZF | FL_SF)
-#define FL_NONE 0
-#define FL_UNREACHED 0xff      /* after an unconditional jump: the next label decides */
+#define FL_NONE CF_FL_NONE
+#define FL_UNREACHED CF_FL_UNREACHED
 
 typedef struct {
-    const GasProgram *g;
-    const char *s_name;
-    GString *out;              /* NULL on the passes that only work out the flags */
-    const GasStmt *st;
-    guint ntemp, nlabel;
-    guint fl;                  /* the flags kept here */
-    GHashTable *label_fl;      /* label -> flags kept on every jump into it (GUINT_TO_POINTER + 1) */
-    GHashTable *targets;       /* the labels some instruction names (the others are debug info's) */
-    gboolean changed;
-    GPtrArray *pool;           /* strings made for the current instruction */
-    GError **error;
-    gboolean failed;
+    CfEmit e;                  /* first: the emitter's hooks get the translator's state */
 } Xl;
 
-/* ---- output ---- */
+/* ---- output (sim/cfront/cf_emit.h) ---- */
 
-static void em(Xl *x, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
-static void em(Xl *x, const char *fmt, ...)
-{
-    if (!x->out)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    g_string_append(x->out, "    ");
-    g_string_append_vprintf(x->out, fmt, ap);
-    g_string_append_c(x->out, '\n');
-    va_end(ap);
-}
-
-static const char *keep(Xl *x, char *s)
-{
-    g_ptr_array_add(x->pool, s);
-    return s;
-}
-
-static const char *tmp(Xl *x)
-{
-    static const char *const names[T_COUNT] = {
-        "r40", "r41", "r42", "r43", "r44", "r45", "r46", "r47", "r48", "r49",
-        "r50", "r51", "r52", "r53", "r54", "r55", "r56", "r57", "r58", "r59",
-    };
-    g_assert(x->ntemp < T_COUNT);   /* no row needs as many */
-    return names[x->ntemp++];
-}
-
-static const char *new_label(Xl *x)
-{
-    return keep(x, g_strdup_printf("cf_L%u", x->nlabel++));
-}
+#define em(x, ...) cf_em(&(x)->e, __VA_ARGS__)
+static const char *keep(Xl *x, char *s) { return cf_keep(&x->e, s); }
+static const char *tmp(Xl *x) { return cf_tmp(&x->e); }
+static const char *new_label(Xl *x) { return cf_new_label(&x->e); }
 
 static gboolean fail(Xl *x, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 static gboolean fail(Xl *x, const char *fmt, ...)
 {
-    if (x->failed || !x->out)
-        return FALSE;          /* only the pass that writes reports */
     va_list ap;
     va_start(ap, fmt);
-    g_autofree char *why = g_strdup_vprintf(fmt, ap);
+    cf_vfail(&x->e, fmt, ap);
     va_end(ap);
-    const GasStmt *s = x->st;
-    g_autofree char *at = s->cfile ? g_strdup_printf("%s:%u:%u", s->cfile, s->cline, s->ccol)
-                                   : g_strdup_printf("%s:%u", x->s_name, s->sline);
-    g_set_error(x->error, CFRONT_ERROR, CFRONT_ERROR_UNSUPPORTED,
-                "%s: cannot translate `%s` (x86-64, line %u of the compiler's output %s): %s", at, s->text, s->sline,
-                x->s_name, why);
-    x->failed = TRUE;
     return FALSE;
 }
 
@@ -267,9 +219,9 @@ static gboolean parse_opd(Xl *x, const char *t, Opd *o)
     if (o->tls && !fs)
         return fail(x, "an @tpoff offset outside a %%fs: access is not supported");
     if (o->sym) {
-        const GasData *d = gas_find_data(x->g, o->sym);
+        const GasData *d = gas_find_data(x->e.g, o->sym);
         if (!d)
-            return fail(x, g_hash_table_contains(x->g->functions, o->sym)
+            return fail(x, g_hash_table_contains(x->e.g->functions, o->sym)
                                ? "`%s` is a function: code addresses are not supported"
                                : "`%s` is not defined in this file (the translation has no libraries)", o->sym);
         if (d->tls != o->tls)
@@ -285,7 +237,7 @@ static const char *disp_text(Xl *x, gint64 d)
     return d == 0 ? "" : keep(x, g_strdup_printf("%+" G_GINT64_FORMAT, d));
 }
 
-static const char *isa_name(Xl *x, const char *sym) { return keep(x, cfront_isa_name(sym)); }
+static const char *isa_name(Xl *x, const char *sym) { return cf_isa_name(&x->e, sym); }
 
 /* The ISA memory operand of o ("[c_x+8]", "[r23-4]", "[c_a+r40]"), made once. */
 static const char *mem_text(Xl *x, Opd *o)
@@ -411,17 +363,13 @@ static void ext(Xl *x, const char *rd, const char *v, guint size)
 /* cmp and sub: FA, FB = destination, source. */
 static void flags_cmp(Xl *x, const char *dst, const char *src, guint size)
 {
-    ext(x, R_FA, dst, size);
-    ext(x, R_FB, src, size);
-    x->fl = FL_CMP;
+    cf_set_flags(&x->e, dst, src, size * 8, FL_CMP);
 }
 
 /* Everything else: FA = the result, FB = 0. */
 static void flags_result(Xl *x, const char *res, guint size, guint kept)
 {
-    ext(x, R_FA, res, size);
-    em(x, "mov %s, 0", R_FB);
-    x->fl = kept;
+    cf_set_flags(&x->e, res, NULL, size * 8, kept);
 }
 
 typedef struct {
@@ -464,7 +412,7 @@ static const char *inverse(const char *isa)
 /* Whether the flags condition c reads are kept here (reported when not). */
 static gboolean cond_ok(Xl *x, const XCond *c)
 {
-    if (!x->out || (x->fl & c->needs) == c->needs)
+    if (!x->e.out || (x->e.fl & c->needs) == c->needs)
         return TRUE;
     return fail(x, "the condition `%s` reads flags the translation does not keep here (every condition is exact "
                    "after cmp, sub, test, and, or, xor; after add, inc, dec, neg and shifts only e, ne, s, ns; after "
@@ -606,8 +554,8 @@ static gboolean locked_binop(Xl *x, const XRow *r, guint size, Opd *src, Opd *ds
     } else if (!strcmp(r->isa, "xor")) {
         /* No atomic xor in the ISA: a compare-and-swap loop, as x86 itself would need one. */
         const char *again = new_label(x), *seen = tmp(x);
-        if (x->out)
-            g_string_append_printf(x->out, "%s:\n", again);
+        if (x->e.out)
+            g_string_append_printf(x->e.out, "%s:\n", again);
         em(x, "ld%u %s, %s", size * 8, old, m);
         em(x, "xor %s, %s, %s", res, old, s);
         em(x, "cas%u %s, %s, %s, %s", size * 8, seen, m, old, res);
@@ -626,7 +574,7 @@ static gboolean x_binop(Xl *x, const XRow *r, guint size, const XCond *c, Opd *o
     gboolean mul3 = !strcmp(r->isa, "mul") && n == 3;
     if (!want_ops(x, n, 2, !strcmp(r->isa, "mul") ? 3 : 2))
         return FALSE;
-    if (x->st->lock) {
+    if (x->e.st->lock) {
         if (o[1].kind != OPD_MEM || n != 2)
             return fail(x, "`lock` needs a memory destination");
         return locked_binop(x, r, size, &o[0], &o[1]);
@@ -641,7 +589,7 @@ static gboolean x_binop(Xl *x, const XRow *r, guint size, const XCond *c, Opd *o
     else if (!strcmp(r->isa, "add"))
         flags_result(x, res, size, FL_ARITH);
     else if (!strcmp(r->isa, "mul"))
-        x->fl = FL_NONE;
+        x->e.fl = FL_NONE;
     else
         flags_result(x, res, size, FL_LOGIC);
     write_val(x, dst, size, res);
@@ -654,8 +602,8 @@ static gboolean x_binop(Xl *x, const XRow *r, guint size, const XCond *c, Opd *o
 static gboolean x_carry(Xl *x, const XRow *r, guint size, const XCond *c, Opd *o, guint n)
 {
     (void)c;
-    if (!want_ops(x, n, 2, 2) || x->st->lock)
-        return !x->st->lock || fail(x, "`lock` is not supported on this instruction");
+    if (!want_ops(x, n, 2, 2) || x->e.st->lock)
+        return !x->e.st->lock || fail(x, "`lock` is not supported on this instruction");
     static const XCond carry = { "b", "ltu", 0, FL_ORD };
     if (!cond_ok(x, &carry))
         return FALSE;
@@ -665,7 +613,7 @@ static gboolean x_carry(Xl *x, const XRow *r, guint size, const XCond *c, Opd *o
     const char *res = tmp(x);
     em(x, "%s %s, %s, %s", r->isa, res, d, s);
     em(x, "%s %s, %s, %s", r->isa, res, res, cf);
-    x->fl = FL_NONE;
+    x->e.fl = FL_NONE;
     write_val(x, &o[1], size, res);
     return TRUE;
 }
@@ -693,7 +641,7 @@ static gboolean x_unop(Xl *x, const XRow *r, guint size, const XCond *c, Opd *o,
     (void)c;
     if (!want_ops(x, n, 1, 1))
         return FALSE;
-    if (x->st->lock) {
+    if (x->e.st->lock) {
         if (o[0].kind != OPD_MEM || (strcmp(r->isa, "inc") && strcmp(r->isa, "dec")))
             return fail(x, "`lock` is not supported on this instruction");
         Opd one = { .kind = OPD_IMM, .imm = !strcmp(r->isa, "inc") ? 1 : -1, .reg = -1, .index = -1 };
@@ -748,50 +696,33 @@ static gboolean x_shift(Xl *x, const XRow *r, guint size, const XCond *c, Opd *o
         const char *cnt = tmp(x);
         em(x, "and %s, %s, %" G_GUINT64_FORMAT, cnt, isa_reg[X_RCX], cmask);
         em(x, "%s %s, %s, %s", r->isa, res, d, cnt);
-        x->fl = FL_NONE;        /* a count of 0 leaves them: not kept */
+        x->e.fl = FL_NONE;        /* a count of 0 leaves them: not kept */
     }
     write_val(x, dst, size, res);
     return TRUE;
 }
 
-static gboolean is_code_label(Xl *x, const char *name)
-{
-    for (guint i = 0; i < x->g->stmts->len; i++) {
-        const GasStmt *s = x->g->stmts->pdata[i];
-        if (s->label && !strcmp(s->label, name))
-            return TRUE;
-    }
-    return FALSE;
-}
-
-static void note_jump(Xl *x, const char *label)
-{
-    gpointer had = g_hash_table_lookup(x->label_fl, label);
-    guint now = had ? (GPOINTER_TO_UINT(had) - 1) & x->fl : x->fl;
-    if (!had || GPOINTER_TO_UINT(had) - 1 != now) {
-        g_hash_table_replace(x->label_fl, g_strdup(label), GUINT_TO_POINTER(now + 1));
-        x->changed = TRUE;
-    }
-}
+static gboolean is_code_label(Xl *x, const char *name) { return cf_is_code_label(&x->e, name); }
+static void note_jump(Xl *x, const char *label) { cf_note_jump(&x->e, label); }
 
 static gboolean x_jmp(Xl *x, const XRow *r, guint size, const XCond *c, Opd *o, guint n)
 {
     (void)r, (void)size, (void)c, (void)o;
-    const char *target = g_ptr_array_index(x->st->ops, 0);
+    const char *target = g_ptr_array_index(x->e.st->ops, 0);
     if (n != 1 || target[0] == '*')
         return fail(x, "an indirect jump is not supported");
     if (!is_code_label(x, target))
         return fail(x, "`%s` is not defined in this file (a tail call out of it: the translation has no libraries)", target);
     note_jump(x, target);
     em(x, "jmp %s", isa_name(x, target));
-    x->fl = FL_UNREACHED;
+    x->e.fl = FL_UNREACHED;
     return TRUE;
 }
 
 static gboolean x_jcc(Xl *x, const XRow *r, guint size, const XCond *c, Opd *o, guint n)
 {
     (void)r, (void)size, (void)o;
-    const char *target = g_ptr_array_index(x->st->ops, 0);
+    const char *target = g_ptr_array_index(x->e.st->ops, 0);
     if (n != 1 || !is_code_label(x, target))
         return fail(x, "jump target `%s` is not a label of this file", n ? target : "");
     if (!cond_ok(x, c))
@@ -804,17 +735,17 @@ static gboolean x_jcc(Xl *x, const XRow *r, guint size, const XCond *c, Opd *o, 
 static gboolean x_call(Xl *x, const XRow *r, guint size, const XCond *c, Opd *o, guint n)
 {
     (void)r, (void)size, (void)c, (void)o;
-    const char *target = g_ptr_array_index(x->st->ops, 0);
+    const char *target = g_ptr_array_index(x->e.st->ops, 0);
     if (n != 1 || target[0] == '*')
         return fail(x, "an indirect call is not supported");
-    if (!g_hash_table_contains(x->g->functions, target) || !is_code_label(x, target))
+    if (!g_hash_table_contains(x->e.g->functions, target) || !is_code_label(x, target))
         return fail(x, "`%s` is not defined in this file (the translation has no libraries: a call out of the "
                        "file, a libc function or an outline atomic, is not supported)", target);
     /* CALL pushes the return address: the stack moves as compiled, the ISA keeps the address. */
     em(x, "sub r20, r20, 8");
     em(x, "call %s", isa_name(x, target));
     em(x, "add r20, r20, 8");
-    x->fl = FL_NONE;
+    x->e.fl = FL_NONE;
     return TRUE;
 }
 
@@ -824,7 +755,7 @@ static gboolean x_ret(Xl *x, const XRow *r, guint size, const XCond *c, Opd *o, 
     if (n)
         return fail(x, "`ret` with an operand is not supported");
     em(x, "ret");
-    x->fl = FL_UNREACHED;
+    x->e.fl = FL_UNREACHED;
     return TRUE;
 }
 
@@ -887,8 +818,8 @@ static gboolean x_cmov(Xl *x, const XRow *r, guint size, const XCond *c, Opd *o,
     const char *skip = new_label(x);
     em(x, "b%s %s, %s, %s", inverse(c->isa), cond_a(c), cond_b(c), skip);
     em(x, "mov %s, %s", t, read_val(x, &o[0], size));
-    if (x->out)
-        g_string_append_printf(x->out, "%s:\n", skip);
+    if (x->e.out)
+        g_string_append_printf(x->e.out, "%s:\n", skip);
     write_val(x, &o[1], size, t);
     return TRUE;
 }
@@ -920,7 +851,7 @@ static gboolean x_cmpxchg(Xl *x, const XRow *r, guint size, const XCond *c, Opd 
         return FALSE;
     if (o[1].kind != OPD_MEM || o[0].kind != OPD_REG)
         return fail(x, "cmpxchg between registers is not supported");
-    if (!x->st->lock)
+    if (!x->e.st->lock)
         return fail(x, "cmpxchg without `lock` is not atomic (and not supported)");
     Opd acc = { .kind = OPD_REG, .reg = X_RAX, .rsize = size, .index = -1 };
     const char *expect = read_val(x, &acc, size);
@@ -932,8 +863,8 @@ static gboolean x_cmpxchg(Xl *x, const XRow *r, guint size, const XCond *c, Opd 
     const char *done = new_label(x);
     em(x, "beq %s, %s, %s", old, expect, done);
     write_val(x, &acc, size, old);
-    if (x->out)
-        g_string_append_printf(x->out, "%s:\n", done);
+    if (x->e.out)
+        g_string_append_printf(x->e.out, "%s:\n", done);
     return TRUE;
 }
 
@@ -944,7 +875,7 @@ static gboolean x_xadd(Xl *x, const XRow *r, guint size, const XCond *c, Opd *o,
         return FALSE;
     if (o[1].kind != OPD_MEM || o[0].kind != OPD_REG)
         return fail(x, "xadd between registers is not supported");
-    if (!x->st->lock)
+    if (!x->e.st->lock)
         return fail(x, "xadd without `lock` is not atomic (and not supported)");
     const char *v = read_copy(x, &o[0], size);
     const char *old = tmp(x), *res = tmp(x);
@@ -962,8 +893,8 @@ static void trap_if(Xl *x, const char *cond, const char *a, const char *b)
     em(x, "b%s %s, %s, %s", inverse(cond), a, b, ok);
     em(x, "mov %s, 0", z);
     em(x, "ld8 %s, [%s]", z, z);
-    if (x->out)
-        g_string_append_printf(x->out, "%s:\n", ok);
+    if (x->e.out)
+        g_string_append_printf(x->e.out, "%s:\n", ok);
 }
 
 /* div and idiv of rdx:rax (32 and 64 bits): isa "divu" or "div". */
@@ -1019,14 +950,14 @@ static gboolean x_div(Xl *x, const XRow *r, guint size, const XCond *c, Opd *o, 
     }
     write_val(x, &rax, size, q);
     write_val(x, &rdx, size, rem);
-    x->fl = FL_NONE;
+    x->e.fl = FL_NONE;
     return TRUE;
 }
 
 static gboolean x_nop(Xl *x, const XRow *r, guint size, const XCond *c, Opd *o, guint n)
 {
     (void)r, (void)size, (void)c, (void)o, (void)n;
-    em(x, x->st->rep ? "pause" : "nop");     /* `rep; nop` is PAUSE's encoding */
+    em(x, x->e.st->rep ? "pause" : "nop");     /* `rep; nop` is PAUSE's encoding */
     return TRUE;
 }
 
@@ -1036,6 +967,20 @@ static gboolean x_plain(Xl *x, const XRow *r, guint size, const XCond *c, Opd *o
     if (!want_ops(x, n, 0, 0))
         return FALSE;
     em(x, "%s", r->isa);
+    return TRUE;
+}
+
+/* ud2 (GCC's __builtin_trap, and what a store to a null pointer becomes): x86 raises #UD; the
+ * translation faults there, by a load from address 0, at the C line. */
+static gboolean x_trap(Xl *x, const XRow *r, guint size, const XCond *c, Opd *o, guint n)
+{
+    (void)r, (void)size, (void)c, (void)o;
+    if (!want_ops(x, n, 0, 0))
+        return FALSE;
+    const char *z = tmp(x);
+    em(x, "mov %s, 0", z);
+    em(x, "ld8 %s, [%s]", z, z);
+    x->e.fl = FL_UNREACHED;
     return TRUE;
 }
 
@@ -1074,7 +1019,7 @@ static const XRow x86_rows[] = {
     { "nop", SZ_SUFFIX, x_nop, NULL, 0, 0 },
     { "pause", SZ_EXACT, x_plain, "pause", 0, 0 }, { "mfence", SZ_EXACT, x_plain, "fence", 0, 0 },
     { "lfence", SZ_EXACT, x_plain, "fence.load", 0, 0 }, { "sfence", SZ_EXACT, x_plain, "fence.store", 0, 0 },
-    { "endbr64", SZ_EXACT, x_plain, "nop", 0, 0 },
+    { "endbr64", SZ_EXACT, x_plain, "nop", 0, 0 }, { "ud2", SZ_EXACT, x_trap, NULL, 0, 0 },
 };
 
 static guint suffix_size(char c)
@@ -1153,72 +1098,14 @@ static gboolean translate_insn(Xl *x, const GasStmt *s)
     return row->fn(x, row, size, cc, o, n);
 }
 
-/* One pass over the code.  The flag passes (out NULL) only work out x->label_fl. */
-static gboolean one_pass(Xl *x)
-{
-    const char *lfile = NULL;
-    guint lline = 0, lcol = 0;
-    x->fl = FL_NONE;
-    x->nlabel = 0;
-    for (guint i = 0; i < x->g->stmts->len && !x->failed; i++) {
-        const GasStmt *s = x->g->stmts->pdata[i];
-        x->st = s;
-        x->ntemp = 0;
-        g_ptr_array_set_size(x->pool, 0);
-        if (s->label) {
-            if (g_hash_table_contains(x->g->functions, s->label)) {
-                x->fl = FL_NONE;        /* a function starts with no flags */
-            } else {
-                gpointer in = g_hash_table_lookup(x->label_fl, s->label);
-                if (in)
-                    x->fl &= GPOINTER_TO_UINT(in) - 1;
-                else if (x->fl == FL_UNREACHED)
-                    x->fl = FL_NONE;    /* reached by no jump and no fall-through */
-            }
-            if (x->out && (!g_str_has_prefix(s->label, ".L") || g_hash_table_contains(x->targets, s->label)))
-                g_string_append_printf(x->out, "%s:\n", isa_name(x, s->label));
-            continue;
-        }
-        if (x->fl == FL_UNREACHED)
-            x->fl = FL_NONE;
-        if (x->out && s->cfile && (s->cfile != lfile || s->cline != lline || s->ccol != lcol)) {
-            g_autofree char *q = g_strescape(s->cfile, NULL);
-            g_string_append_printf(x->out, ".loc \"%s\" %u %u\n", q, s->cline, s->ccol);
-            lfile = s->cfile, lline = s->cline, lcol = s->ccol;
-        }
-        if (x->out)
-            g_string_append_printf(x->out, "    # %s\n", s->text);
-        if (!translate_insn(x, s) && x->out)
-            return FALSE;
-    }
-    return !x->failed;
-}
+static gboolean insn(CfEmit *e, const GasStmt *s) { return translate_insn((Xl *)e, s); }
+
+static const CfArch x86_arch = { .name = "x86-64", .t_first = T_FIRST, .t_count = T_COUNT, .insn = insn };
 
 static gboolean x86_translate(const GasProgram *g, const char *s_name, GString *out, GError **error)
 {
-    Xl x = { .g = g, .s_name = s_name, .error = error,
-             .label_fl = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL),
-             .pool = g_ptr_array_new_with_free_func(g_free),
-             .targets = g_hash_table_new(g_str_hash, g_str_equal) };
-    for (guint i = 0; i < g->stmts->len; i++) {
-        const GasStmt *s = g->stmts->pdata[i];
-        for (guint k = 0; s->ops && k < s->ops->len; k++)
-            g_hash_table_add(x.targets, s->ops->pdata[k]);
-    }
-    /* The flags kept at each label: passes until no label's set shrinks (each pass can only
-     * shrink one, so this ends), then the pass that writes. */
-    for (guint pass = 0; pass < 64; pass++) {
-        x.changed = FALSE;
-        one_pass(&x);
-        if (!x.changed)
-            break;
-    }
-    x.out = out;
-    gboolean ok = one_pass(&x);
-    g_hash_table_destroy(x.label_fl);
-    g_hash_table_destroy(x.targets);
-    g_ptr_array_free(x.pool, TRUE);
-    return ok;
+    Xl x = { { 0 } };
+    return cf_translate(&x.e, &x86_arch, g, s_name, out, error);
 }
 
 static const char *const x86_flags[] = { "-m64", NULL };

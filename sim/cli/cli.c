@@ -409,8 +409,12 @@ gboolean cli_parse_command(int *argc, char ***argv, const char *params, const ch
     GOptionContext *ctx = g_option_context_new(params);
     g_option_context_set_translate_func(ctx, doc_paths, NULL, NULL);
     g_option_context_set_summary(ctx, summary);
-    if (entries)
+    if (entries) {
         g_option_context_add_main_entries(ctx, entries, NULL);
+        /* The main group add_main_entries makes translates with gettext, not the context's
+         * function: an option's help naming a doc (--cc's) needs doc_paths too. */
+        g_option_group_set_translate_func(g_option_context_get_main_group(ctx), doc_paths, NULL, NULL);
+    }
     const GOptionEntry *groups[] = { entries, NULL };
     gboolean ok = parse_checked(ctx, entries ? groups : groups + 1, ranges, argc, argv);
     g_option_context_free(ctx);

@@ -13,6 +13,7 @@ int cmd_asm(int argc, char **argv)
     g_autofree char *arch_s = NULL, *atomics_s = NULL;
     gint threads = 2;
     gboolean with_harness = FALSE, translated = FALSE;
+    g_auto(CcFlags) cc = { 0 };
     GOptionEntry entries[] = {
         { "arch", 0, 0, G_OPTION_ARG_STRING, &arch_s, "target architecture: x86 (default) or arm64", "ARCH" },
         { "atomics", 0, 0, G_OPTION_ARG_STRING, &atomics_s, "arm64 atomics for `.if atomics=`: llsc (default) or lse", "KIND" },
@@ -20,6 +21,7 @@ int cmd_asm(int argc, char **argv)
         { "harness", 0, 0, G_OPTION_ARG_NONE, &with_harness, "assemble together with the workload harness", NULL },
         { "translated", 0, 0, G_OPTION_ARG_NONE, &translated,
           "a C lock (FILE.c): print the ISA text it translates into", NULL },
+        CC_FLAGS_ENTRIES(&cc),
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
     if (!cli_parse_command(&argc, &argv, "FILE",
@@ -36,7 +38,7 @@ int cmd_asm(int argc, char **argv)
     }
     g_autoptr(GError) error = NULL;
     ArchTarget target;
-    if (!arch_target_parse(arch_s, atomics_s, &target, &error))
+    if (!arch_target_parse(arch_s, atomics_s, &target, &error) || !cc_flags_apply(&cc, &error))
         return cli_fail(error);
     g_autofree char *text = NULL;
     if (!lock_read(argv[1], target, &text, &error))

@@ -99,10 +99,12 @@ int cmd_compare(int argc, char **argv)
     gint seeds = (gint)o.seeds, iterations = (gint)o.iterations, jobs = 0;
     gint timing_seeds = (gint)o.timing_seeds, timing_iterations = (gint)o.timing_iterations,
          check_seeds = (gint)o.check_seeds;
+    g_auto(CcFlags) cc = { 0 };
     GOptionEntry entries[] = {
         { "config", 'c', 0, G_OPTION_ARG_STRING, &config, "Machine config (default haswell)", "CFG" },
         { "lock", 'l', 0, G_OPTION_ARG_STRING, &lock, "Lock a, the baseline (default qspin)", "NAME|PATH" },
         { "vs", 0, 0, G_OPTION_ARG_STRING, &vs, "Lock b, the challenger (default qspin-cmpxchg)", "NAME|PATH" },
+        CC_FLAGS_ENTRIES(&cc),
         { "threads-list", 0, 0, G_OPTION_ARG_STRING, &threads, "Thread counts, one row each (default 2,3,4,8)",
           "N,N,..." },
         { "data", 0, 0, G_OPTION_ARG_STRING, &data,
@@ -152,7 +154,8 @@ int cmd_compare(int argc, char **argv)
     if ((format && !report_format_parse(format, &fmt, &error)) || (threads && !parse_threads(threads, &o, &error)) ||
         (data && !parse_data(data, &o, &error)) || (placements && !parse_placements(placements, &o, &error)) ||
         (thinks && !parse_cycles("--thinks", thinks, o.thinks, &o.nthinks, &error)) ||
-        (jitters && !parse_cycles("--jitters", jitters, o.jitters, &o.njitters, &error)))
+        (jitters && !parse_cycles("--jitters", jitters, o.jitters, &o.njitters, &error)) ||
+        !cc_flags_apply(&cc, &error))
         return cli_fail(error);
     if (threads)
         o.other_max_threads = 0;   /* the counts asked for, at every placement */

@@ -558,6 +558,8 @@ static int prepare_run(RunFlags *f, RunOptions *o, ReportFormat *fmt, gboolean r
         o->progress_cycles = (guint64)f->progress;
     if (f->format && !report_format_parse(f->format, fmt, &error))
         return cli_fail(error);
+    if (!cc_flags_apply(&f->lock.cc, &error))
+        return cli_fail(error);
     if (!run_options_from_flags(f, o, &error))
         return cli_fail(error);
     if (!check_modes(f))
@@ -579,7 +581,8 @@ static int run_script(RunFlags *f)
         gboolean given;
         const char *what;
     } others[] = {
-        { f->lock.lock || f->lock.lock_file || f->lock.params, "--lock, --lock-file and --lock-param" },
+        { f->lock.lock || f->lock.lock_file || f->lock.params || f->lock.cc.cc || f->lock.cc.cflags,
+          "--lock, --lock-file, --lock-param, --cc and --cflags" },
         { f->scenario != NULL, "--scenario" },
         { f->wf.given != 0, "the workload options (a script's accesses name their threads)" },
         { f->vs || f->native || f->repeat || f->out || f->profile || f->writers != -1 || f->progress != -1 ||

@@ -129,6 +129,7 @@ static gboolean print_aggregate(const char *dir, GError **error)
 typedef struct {
     gint jobs;                 /* 0 (below its range): not given, the host's CPUs */
     char *out, *shard, *plot_y, *plot_x, *plot_scale, *plot_unit;
+    CcFlags cc;                /* the compiler of the locks in C */
     char **lock_files;
     gboolean resume, plot, merge, quiet, aggregate, force;
 } SweepFlags;
@@ -149,6 +150,7 @@ static void sweep_flags_clear(SweepFlags *f)
     g_free(f->plot_scale);
     g_free(f->plot_unit);
     g_strfreev(f->lock_files);
+    cc_flags_clear(&f->cc);
 }
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(SweepFlags, sweep_flags_clear)
 
@@ -159,6 +161,7 @@ static gboolean sweep_parse(int *argc, char ***argv, SweepFlags *f)
         { "out", 'o', 0, G_OPTION_ARG_FILENAME, &f->out, "Results folder (default: sweep-out/NAME for sweeps/NAME.yaml)", "DIR" },
         { "lock-file", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &f->lock_files,
           "Add a lock of your own to the sweep's locks (repeatable)", "PATH" },
+        CC_FLAGS_ENTRIES(&f->cc),
         { "shard", 0, 0, G_OPTION_ARG_STRING, &f->shard, "Run only points whose index mod N is I-1 (for a job array)", "I/N" },
         { "resume", 0, 0, G_OPTION_ARG_NONE, &f->resume, "Skip points already in DIR/results.jsonl", NULL },
         { "quiet", 'q', 0, G_OPTION_ARG_NONE, &f->quiet, "No progress on stderr", NULL },
@@ -285,7 +288,7 @@ static int run_command(const SweepFlags *f, int argc, char **argv)
         return QSIM_EXIT_USAGE;
     }
     g_autofree char *file = sweep_find_file(argv[1], &error);
-    if (!file)
+    if (!file || !cc_flags_apply(&f->cc, &error))
         return cli_fail(error);
     SweepLoadOptions lo = { .lock_files = (const char *const *)f->lock_files };
     g_autoptr(Sweep) s = sweep_load(file, &lo, &error);

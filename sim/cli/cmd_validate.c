@@ -35,8 +35,8 @@ static char *quick_host_config(GError **error)
     return path;
 }
 
-static int validate_host(const char *config, gint repeat, gint threads_max, gint iterations, ReportFormat fmt,
-                         const char *command)
+static int validate_host(const char *config, const char *const *locks, gint repeat, gint threads_max, gint iterations,
+                         ReportFormat fmt, const char *command)
 {
     g_autoptr(GError) error = NULL;
     if (repeat < 2) {
@@ -52,6 +52,7 @@ static int validate_host(const char *config, gint repeat, gint threads_max, gint
     o.repeat = (guint)repeat;
     o.max_threads = (guint)threads_max;
     o.host_iterations = (guint)iterations;
+    o.locks = locks;
     g_autoptr(HostTable) t = validate_host_run(&o, &error);
     if (!t)
         return cli_fail(error);
@@ -74,7 +75,8 @@ static int validate_host(const char *config, gint repeat, gint threads_max, gint
 int cmd_validate(int argc, char **argv)
 {
     g_autofree char *command = provenance_command_line(argc, argv);
-    g_auto(GStrv) tables = NULL, sets = NULL;
+    g_auto(GStrv) tables = NULL, sets = NULL, locks = NULL;
+    g_auto(CcFlags) cc = { 0 };
     g_autofree char *config = NULL, *format = NULL;
     gboolean host = FALSE;
     gint repeat = 5, threads_max = 0, iterations = 10000;
@@ -83,6 +85,10 @@ int cmd_validate(int argc, char **argv)
           "Hold the model of this machine (--config, else a quick calibration) against native runs of "
           "every built-in lock here", NULL },
         { "repeat", 'n', 0, G_OPTION_ARG_INT, &repeat, "--host: runs per lock on each side (default 5)", "N" },
+        { "lock", 'l', 0, G_OPTION_ARG_STRING_ARRAY, &locks,
+          "--host: only this lock, a name or a path to a .qs or .c file (repeatable; default: every built-in lock)",
+          "NAME|PATH" },
+        CC_FLAGS_ENTRIES(&cc),
         { "threads-max", 0, 0, G_OPTION_ARG_INT, &threads_max,
           "--host: most threads (default: the CPUs this process may use)", "N" },
         { "iterations", 'i', 0, G_OPTION_ARG_INT, &iterations,
@@ -126,11 +132,18 @@ int cmd_validate(int argc, char **argv)
     }
     if (host) {
         if (tables || sets || markdown) {
-            cli_eprintf("qsim validate: --host takes --config, --repeat, --threads-max, --iterations and "
-                        "--format text|json\n");
+            cli_eprintf("qsim validate: --host takes --config, --lock, --cc, --cflags, --repeat, --threads-max, "
+                        "--iterations and --format text|json\n");
             return QSIM_EXIT_USAGE;
         }
-        return validate_host(config, repeat, threads_max, iterations, fmt, command);
+        if (!cc_flags_apply(&cc, &error))
+            return cli_fail(error);
+        return validate_host(config, (const char *const *)locks, repeat, threads_max, iterations, fmt, command);
+    }
+    if (locks || cc.cc || cc.cflags) {
+        cli_eprintf("qsim validate: --lock, --cc and --cflags go with --host (the published tables name their "
+                    "own locks)\n");
+        return QSIM_EXIT_USAGE;
     }
     if (!tables && !(tables = validation_default_tables(&error)))
         return cli_fail(error);

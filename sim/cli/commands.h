@@ -68,14 +68,38 @@ gboolean cli_parse_workload_command(int *argc, char ***argv, const char *params,
                                     const GOptionEntry *what, WorkloadFlags *wf, const GOptionEntry *how,
                                     const CliIntRange *ranges);
 
+/* The options that pick the compiler of a lock in C (sim/cli/cli_lock.c): --cc CMD and
+ * --cflags FLAGS, in every command that takes a lock. */
+typedef struct {
+    char *cc;
+    char *cflags;
+} CcFlags;
+#define CC_FLAGS_N 2
+/* The CC_FLAGS_N entries that parse into CcFlags *f, for a command's option table. */
+#define CC_FLAGS_ENTRIES(f)                                                                                        \
+    { "cc", 0, 0, G_OPTION_ARG_STRING, &(f)->cc,                                                                   \
+      "A lock in C: its compiler, in place of gcc (x86-64) or aarch64-linux-gnu-gcc (arm64) ("                     \
+      QSIM_DOC("c-locks.md") ")", "CMD" },                                                                         \
+    { "cflags", 0, 0, G_OPTION_ARG_STRING, &(f)->cflags,                                                           \
+      "A lock in C: compiler flags after qsim's own, which they override, e.g. --cflags \"-O1 -fno-inline\"",    \
+      "FLAGS" }
+void cc_flags_entries(CcFlags *f, GOptionEntry entries[CC_FLAGS_N]);
+/* Hands them to the C front end (cfront_set_compiler); FALSE with the error when one is not a
+ * command line. */
+gboolean cc_flags_apply(const CcFlags *f, GError **error);
+void cc_flags_clear(CcFlags *f);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(CcFlags, cc_flags_clear)
+
 /* The options that name the lock (sim/cli/cli_lock.c), the same in run, native and verify:
- * --lock/-l NAME|PATH, --lock-file PATH, --lock-param NAME=VALUE (repeatable). */
+ * --lock/-l NAME|PATH, --lock-file PATH, --lock-param NAME=VALUE (repeatable), and the
+ * compiler's --cc and --cflags. */
 typedef struct {
     char *lock;
     char *lock_file;
     char **params;            /* NULL-terminated, or NULL */
+    CcFlags cc;
 } LockFlags;
-#define LOCK_FLAGS_N 3
+#define LOCK_FLAGS_N (3 + CC_FLAGS_N)
 
 /* Writes the LOCK_FLAGS_N entries that parse into `f` at `entries`, for a command's option
  * table. */
