@@ -171,8 +171,12 @@ static void a_send_putm(CacheRowRun *x) { send_put(x->ms, x->c, x->pl, MSG_PUTM,
 static void a_send_puto(CacheRowRun *x) { send_put(x->ms, x->c, x->pl, MSG_PUTO, TRUE); }
 
 /* Every answer to a snoop leaves once the private caches have looked the line up; dirty data
- * must also be read out of them (memsys.h). */
-static Cycle snoop_answer_cycles(const MemSys *ms) { return (Cycle)ms->cfg->topology.snoop_response_cycles; }
+ * must also be read out of them (memsys.h).  With topology.snoop_acts lookup the snoop only
+ * acts after that lookup (cache_receive waits for it), so its answer leaves at once. */
+static Cycle snoop_answer_cycles(const MemSys *ms)
+{
+    return ms->cfg->topology.snoop_acts == SNOOP_ACTS_LOOKUP ? 0 : (Cycle)ms->cfg->topology.snoop_response_cycles;
+}
 
 /* CA_DATA_TO_REQ: the data to the forwarded request's requester, cache to cache, with the ack
  * count and the earliest completion the home gave the forward. */
@@ -413,6 +417,16 @@ gboolean cache_receive(MemSys *ms, CoreCaches *c, gint32 mi)
         g_error("coherence: a cache received %s", memsys_msg_name(m->type));
     }
     if (ev == CE_FWD_GETS || ev == CE_FWD_GETM || ev == CE_INV) {
+        Cycle lookup = (Cycle)ms->cfg->topology.snoop_response_cycles;
+        if (ms->cfg->topology.snoop_acts == SNOOP_ACTS_LOOKUP && !m->looked_up && lookup > 0) {
+            /* The snoop acts, and a forward reads the owner's data, only once the private caches
+             * have looked the line up: until then the line is the holder's as before, so a store
+             * the owner performs meanwhile is in the data the forward carries, and a sharer's
+             * copy stays readable. */
+            m->looked_up = TRUE;
+            engine_schedule_at(ms->e, now + lookup, msg_deliver, ms, (uint64_t)mi);
+            return TRUE;
+        }
         if (pl && pl->held_until > now) { /* a locked RMW keeps the line for hold_cycles */
             ms->stats.hold_wait_cycles += pl->held_until - now;
             m->held_since = m->held_since ? m->held_since : now;

@@ -18,7 +18,10 @@
  *    socket's LLC evicting it, ends it (then memory serves again).
  *  - snoops: a core's private caches answer a forwarded request or an invalidation after
  *    topology.snoop_response_cycles (R), plus topology.snoop_data_cycles (D) when the answer
- *    reads a dirty (M or O) line out of them.  cross_socket decides who is snooped: directory
+ *    reads a dirty (M or O) line out of them.  topology.snoop_acts says when the snoop changes
+ *    the line there: on arrival (the answer leaves R later), or after R, once looked up (the
+ *    holder keeps the line, and may write it, until then; the answer leaves at once).  The sums
+ *    below are the same either way.  cross_socket decides who is snooped: directory
  *    (only the holders), broadcast (every socket, for every miss not confined to the
  *    requester's socket), probe-filter (AMD HT Assist: directed, except that a write to a line
  *    with several sharers, or an owner and sharers, broadcasts its invalidations).

@@ -164,6 +164,7 @@ typedef struct {
     Cycle not_before;           /* broadcast snoops: data may not complete earlier */
     Cycle enq;                  /* when it joined the home FIFO (0: it did not) */
     Cycle held_since;           /* a snoop: when it found its line held by a locked op (0: it did not) */
+    gboolean looked_up;         /* a snoop: the private caches have looked its line up (cache_receive) */
     gint32 next;                /* home FIFO link or free list */
     guint8 *data;
     guint64 trace_id;           /* MemTraceMsg.id while tracing, else 0 */

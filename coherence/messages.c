@@ -72,6 +72,7 @@ gint32 msg_send(MemSys *ms, MsgType type, gint src, gint dst, gint req, DirEntry
     m->acc = NIL;
     m->not_before = 0;
     m->enq = m->held_since = 0;
+    m->looked_up = FALSE;
     m->next = NIL;
     m->trace_id = 0;
     if (ms->trace)

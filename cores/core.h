@@ -38,7 +38,7 @@ typedef struct {
     guint64 bm_squashed_ops;
     guint64 bm_penalty_cycles;
     guint64 pause_ops;
-    guint64 paused_cycles;          /* cycles dispatch was held by PAUSE/YIELD (not the config's core.pause_cycles) */
+    guint64 paused_cycles;          /* core.pause_cycles per retired PAUSE/YIELD (wrong-path ones not counted) */
     guint64 fence_ops;
     guint64 fence_cycles;           /* from reaching the ROB head to completion */
     guint64 atomics;

@@ -168,10 +168,7 @@ static gboolean stage_dispatch(Core *c)
             /* PAUSE holds back everything younger; that bounds a spin loop's loads in flight. */
             gint64 p = c->cfg->core.pause_cycles;
             c->dispatch_blocked_until = now + (Cycle)p;
-            exec_timer(c, en, p);
-            c->st.pause_ops++;
-            c->st.paused_cycles += (guint64)p;
-            CORE_PROFILE_ADD(&c->prof, en->pc, pause_cycles, (guint64)p);
+            exec_timer(c, en, p); /* counted when it retires (retire_effects): a wrong path's is not */
             if (p > 0)
                 break;
         }

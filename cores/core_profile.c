@@ -11,7 +11,7 @@ static const CounterInfo profile_rows_info[] = {
     S(misses, "accesses", "L1 misses of its accesses (a store's when it drained from the store buffer)"),
     S(rfos, "requests", "requests for ownership (GetM, Upgrade) its accesses sent"),
     S(failed_cas, "events", "compare-and-swaps that found another value and store-exclusives that failed"),
-    S(pause_cycles, "cycles", "cycles of PAUSE/YIELD holds (core.pause_cycles each) and WFE sleeps it started"),
+    S(pause_cycles, "cycles", "cycles of PAUSE/YIELD holds (core.pause_cycles each time it retired) and WFE sleeps it started"),
 };
 #undef S
 

@@ -35,7 +35,7 @@ typedef struct {
     guint64 misses;         /* L1 misses of its accesses (a store's when it drained) */
     guint64 rfos;           /* requests for ownership (GetM, Upgrade) its accesses sent */
     guint64 failed_cas;     /* CAS that found another value, store-exclusives that failed */
-    guint64 pause_cycles;   /* cycles of PAUSE/YIELD holds and WFE sleeps it started */
+    guint64 pause_cycles;   /* cycles of PAUSE/YIELD holds (each time it retired) and WFE sleeps it started */
 } ProfileRow;
 
 extern const CounterRegistry profile_row_registry;

@@ -68,6 +68,15 @@ static void retire_effects(Core *c, const RobEntry *en, Cycle now)
         else
             core_signal_event(c);
         break;
+    case OP_PAUSE: {
+        /* Its hold, counted once it retires: a PAUSE fetched down a mispredicted path held
+         * dispatch too, but the program never ran it. */
+        guint64 p = (guint64)c->cfg->core.pause_cycles;
+        c->st.pause_ops++;
+        c->st.paused_cycles += p;
+        CORE_PROFILE_ADD(&c->prof, en->pc, pause_cycles, p);
+        break;
+    }
     case OP_SEVL:
         c->event_reg = TRUE;
         c->event_cause = WAKE_SEV;

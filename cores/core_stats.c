@@ -20,8 +20,9 @@ static const CounterInfo core_stats_rows[] = {
     S(branch_mispredicts, "events", "mispredicted branches"),
     S(bm_squashed_ops, "ops", "ops squashed by mispredicted branches"),
     S(bm_penalty_cycles, "cycles", "refill cycles paid for mispredicted branches"),
-    S(pause_ops, "ops", "pause (x86 PAUSE, arm64 YIELD) dispatched"),
-    S(paused_cycles, "cycles", "cycles dispatch was held back by pause (each pause holds core.pause_cycles)"),
+    S(pause_ops, "ops", "pause (x86 PAUSE, arm64 YIELD) retired"),
+    S(paused_cycles, "cycles", "core.pause_cycles for each pause retired: the dispatch holds of the pauses the program ran "
+                               "(a wrong-path pause's hold is not counted)"),
     S(fence_ops, "ops", "fences completed"),
     S(fence_cycles, "cycles", "cycles fences spent at the ROB head"),
     S(atomics, "ops", "atomic read-modify-writes completed"),

@@ -44,10 +44,11 @@ qs_wait_handover:                               # wait for it to complete:
     wfe
     jmp qs_wait_handover
 .else
-qs_wait_handover:                               # wait for it to complete
-    pause
-    ld32 r0, [lock_word]
-    beq r0, PENDING, qs_wait_handover
+qs_wait_handover:                               # wait for it to complete, reading first:
+    ld32 r0, [lock_word]                        # while ((val = atomic_read(&lock->val)) == _Q_PENDING_VAL)
+    bne r0, PENDING, qs_trypending
+    pause                                       #     cpu_relax();
+    jmp qs_wait_handover
 .endif
 qs_trypending:                                  # trylock || pending
     and r6, r0, NOT_LOCKED_MASK

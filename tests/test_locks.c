@@ -167,6 +167,33 @@ START_TEST(test_builtin_arm64_waits)
 }
 END_TEST
 
+/* qspin's wait for a pending hand-over reads the word before its first PAUSE on x86, as v4.3
+ * does (`while ((val = atomic_read(&lock->val)) == _Q_PENDING_VAL) cpu_relax();`): the op at
+ * qs_wait_handover is the load, and the PAUSE comes only after a read saw PENDING. */
+START_TEST(test_qspin_handover_reads_first)
+{
+    static const char *const qspins[] = { "qspin", "qspin-cmpxchg" };
+    for (guint q = 0; q < G_N_ELEMENTS(qspins); q++) {
+        g_autofree char *text = read_lock(qspins[q]);
+        g_autoptr(GError) err = NULL;
+        IsaProgram *p = asm_assemble(qspins[q], text, targets[0], &err);
+        ck_assert_msg(p, "%s: %s", qspins[q], err ? err->message : "");
+        gint32 pc = -1;
+        for (guint i = 0; p->labels && i < p->labels->len; i++)
+            if (!strcmp(g_array_index(p->labels, IsaEntry, i).name, "qs_wait_handover"))
+                pc = g_array_index(p->labels, IsaEntry, i).pc;
+        ck_assert_msg(pc >= 0, "%s has no qs_wait_handover", qspins[q]);
+        const IsaInsn *first = &g_array_index(p->insns, IsaInsn, pc);
+        ck_assert_msg(first->op == OP_LD, "%s: qs_wait_handover starts with %s, not the read", qspins[q],
+                      isa_op_info[first->op].name);
+        const IsaInsn *next = &g_array_index(p->insns, IsaInsn, pc + 1);
+        ck_assert_int_eq(next->op, OP_BR);
+        ck_assert_int_eq(g_array_index(p->insns, IsaInsn, pc + 2).op, OP_PAUSE);
+        isa_program_free(p);
+    }
+}
+END_TEST
+
 /* TAS whose acquire is a plain load then a store: the checker must catch it within a few seeds. */
 START_TEST(test_broken_lock_fails)
 {
@@ -542,6 +569,7 @@ Suite *make_locks_suite(void)
     tc = tcase_create("sources");
     tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_qspin_cmpxchg_differs_only_in_patch);
+    tcase_add_test(tc, test_qspin_handover_reads_first);
     tcase_add_loop_test(tc, test_builtin_arm64_waits, 0, G_N_ELEMENTS(lock_names));
     suite_add_tcase(s, tc);
     tc = tcase_create("timing model");

@@ -758,6 +758,9 @@ static gboolean cross_check(const Loader *L, GError **error)
           ("core.atomics", "topology.interconnect", "arch"),
           "lse-far performs atomics at the line's home directory, which a bus does not have: use "
           "lse-near or llsc");
+    CHECK(!bus || c->topology.snoop_acts == SNOOP_ACTS_ARRIVAL, ("topology.snoop_acts", "topology.interconnect"),
+          "lookup defers a directory's forwards and invalidations in the caches they reach; the bus's "
+          "snoops are atomic (coherence/bus.c): use arrival");
     return TRUE;
 }
 #undef CHECK

@@ -15,6 +15,8 @@ typedef enum { ATOMICS_LLSC, ATOMICS_LSE_NEAR, ATOMICS_LSE_FAR } AtomicsKind;
 typedef enum { SOCKETS_FULL, SOCKETS_RING, SOCKETS_TWISTED_HYPERCUBE, SOCKETS_MCM_PAIRS } SocketTopology;
 typedef enum { ONDIE_RING, ONDIE_MESH, ONDIE_CROSSBAR } OnDieTopology;
 typedef enum { XSOCKET_BROADCAST, XSOCKET_DIRECTORY, XSOCKET_PROBE_FILTER } CrossSocketCoherence;
+/* When a snoop changes the line in the private caches it reaches (topology.snoop_acts). */
+typedef enum { SNOOP_ACTS_ARRIVAL, SNOOP_ACTS_LOOKUP } SnoopActs;
 typedef enum { HOME_INTERLEAVE, HOME_FIRST_TOUCH } HomePolicy;
 /* How coherence requests travel: to the line's home directory over the on-die network and the
  * socket links, or broadcast on one atomic snooping bus (coherence/bus.c). */
@@ -51,6 +53,7 @@ typedef struct {
         gint64 ondie_hop_cycles;       /* one ring stop / mesh hop, one way */
         gint64 snoop_response_cycles;  /* a private hierarchy answering a snoop (ack or data) */
         gint64 snoop_data_cycles;      /* more when the answer reads a dirty line out of it */
+        SnoopActs snoop_acts;          /* on arrival, or once the lookup (snoop_response_cycles) is done */
         CrossSocketCoherence cross_socket;
         InterconnectKind interconnect;
     } topology;

@@ -21,6 +21,7 @@ static const char *const atomics_choices[] = { "llsc", "lse-near", "lse-far", NU
 static const char *const links_choices[] = { "full", "ring", "twisted-hypercube", "mcm-pairs", NULL };
 static const char *const ondie_choices[] = { "ring", "mesh", "crossbar", NULL };
 static const char *const xsock_choices[] = { "broadcast", "directory", "probe-filter", NULL };
+static const char *const snoop_acts_choices[] = { "arrival", "lookup", NULL };
 static const char *const home_choices[] = { "interleave", "first-touch", NULL };
 static const char *const interconnect_choices[] = { "directory", "bus", NULL };
 static const char *const smt_choices[] = { "partitioned", "shared", "replicated", NULL }; /* SmtSharing order */
@@ -71,6 +72,14 @@ const CfgKey qsim_config_schema[] = {
     { "topology.snoop_data_cycles", CFG_INT, OFF(topology.snoop_data_cycles), "0", 0, 10000, NULL, "cycles",
       "More, when the answer carries a dirty line (M or O) read out of the private caches; a clean "
       "line's answer (E, or an ack) does not pay it.", ANY_ARCH },
+    { "topology.snoop_acts", CFG_ENUM, OFF(topology.snoop_acts), "arrival", 0, 0, snoop_acts_choices, NULL,
+      "When a Fwd-GetS, Fwd-GetM or Inv changes the line in the private caches it reaches: on "
+      "arrival (the line is downgraded, and a forward's data copied, as the snoop enters them; "
+      "the answer leaves snoop_response_cycles later), or lookup (the line stays the holder's, "
+      "writable if it was, until snoop_response_cycles have looked it up; then it changes and the "
+      "answer leaves at once, a forward carrying the data as it is then).  The total latency is the "
+      "same; what differs is which of the holder's own stores a forward's data carries and how "
+      "long a sharer's stale copy stays readable.", ANY_ARCH },
     { "topology.cross_socket", CFG_ENUM, OFF(topology.cross_socket), "directory", 0, 0, xsock_choices, NULL,
       "Cross-socket coherence: broadcast (the home snoops every other socket and waits for every "
       "answer), directory (the home records every holder and sends directed messages), or "
