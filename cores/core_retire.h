@@ -75,7 +75,7 @@ static void retire_effects(Core *c, const RobEntry *en, Cycle now)
     case OP_BR:
     case OP_JMP:
         if (en->pred_next <= en->pc)
-            c->ff.want_snap = TRUE; /* a loop closed: the state may repeat from here */
+            ff_lead(c)->ff.want_snap = TRUE; /* a loop closed: the state may repeat from here */
         break;
     default:
         break;
