@@ -221,8 +221,12 @@ static guint64 fingerprint(const Core *c, const FfSnap *s, Cycle t)
         MIX(en->state);
     }
     if (c->sib) {
+        /* A pair's thread is often mid-way through a `work` or a miss while its sibling spins:
+         * its timers tell those states apart without writing the whole down. */
         MIX(rel_time(c->tick_at, t));
         MIX(t & 1);
+        MIX(cmp_time(c->timer_next, t));
+        MIX(c->fq_count ? (guint32)c->fq[c->fq_head].pc : 0);
     }
 #undef MIX
     return h;
@@ -357,15 +361,16 @@ gboolean ff_try_sleep(Core *c)
     g_assert(ff_lead(c) == c);
     FfSnap *s = &f->snap[f->snap_next];
     FfSnap *so = o ? &o->ff.snap[f->snap_next] : NULL;
-    if (!at_point(c, s))
-        return FALSE; /* not a point to compare at: try again next tick */
-    if (o) {
-        if (!smt_active(o) || o->stopped || c->stopped || in_syscall(c) || in_syscall(o) || o->wfe_sleeping) {
-            f->want_snap = FALSE; /* not one steady pair now: wait for the next loop to close */
-            return FALSE;
-        }
-        if (!at_point(o, so))
-            return FALSE; /* the follower has a miss or a store in flight: try again next tick */
+    /* A core alone tries again next tick; a pair at the next loop either thread closes (a
+     * leader ticking every cycle while its sibling's store waits for a line costs more than
+     * the sleep saves). */
+    if (!at_point(c, s)) {
+        f->want_snap = f->want_snap && !o;
+        return FALSE;
+    }
+    if (o && (!smt_active(o) || o->stopped || c->stopped || in_syscall(c) || in_syscall(o) || !at_point(o, so))) {
+        f->want_snap = FALSE;
+        return FALSE;
     }
     f->want_snap = FALSE;
     if (!f->mem->mark(c->ms, c->id, &s->mem))
