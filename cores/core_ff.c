@@ -138,7 +138,7 @@ static void encode(const Core *c, FfSnap *s, Cycle t)
         put(s, (guint64)(guint32)c->ras[i]);
     put(s, c->fq_count);
     for (guint i = 0; i < c->fq_count; i++) {
-        const FetchSlot *f = &c->fq[(c->fq_head + i) % c->fq_size];
+        const FetchSlot *f = &c->fq[ring_at(c->fq_head, i, c->fq_size)];
         put(s, (guint64)(guint32)f->pc | (guint64)(guint32)f->pred_next << 32);
         put(s, (guint64)(guint32)f->ras_sp | (guint64)(guint32)(f->ras_sp >= 0 ? f->ras_val : 0) << 32);
     }

@@ -321,6 +321,14 @@ struct Core {
     GHashTable *clears_by_line;     /* line -> memory-ordering clears it caused (NULL: none yet) */
 };
 
+/* Position i of a ring of `size` entries whose oldest is at `head` (both below size, so the sum
+ * is below 2 * size): a compare, not a division, on the front end's and store buffer's paths. */
+static inline guint ring_at(guint head, guint i, guint size)
+{
+    guint j = head + i;
+    return j >= size ? j - size : j;
+}
+
 /* The ROB's operations (rob.h inline, rob.c the rest). */
 #include "cores/rob.h"
 /* SMT's turns and limits (inline for the stages). */
