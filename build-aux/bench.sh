@@ -3,7 +3,10 @@
 # so that a busy machine does not inflate it), for locks qspin, mcs, ticket and tas at 2, 8,
 # 32, 64 and 256 threads on haswell (2 x 18 cores; 2 x 128 from 64 threads on) and neoverse-n1
 # (64 cores; 256 at 256 threads), and at 2 and 8 threads on haswell's hardware threads
-# (--placement smt: two threads a core, "haswell 2x18x2 smt", beside the row with one a core).
+# (--placement smt: two threads a core, "haswell 2x18x2 smt", beside the row with one a core);
+# then hardware threads at scale: qspin on busy sibling pairs from 8 to 1,024 threads (2 x 128
+# cores x 2 threads, 4 x 128 x 2), a few thousand acquisitions each, with the CPU seconds
+# 100,000 acquisitions would take at that rate and the peak resident memory beside it.
 # Prints a Markdown table and keeps it, with the machine it ran on, in docs/performance.md
 # between the bench markers.  Targets: docs/performance.md.
 #
@@ -85,13 +88,50 @@ for cfg in haswell neoverse-n1; do
         for t in 2 8 32 64 256; do
             # shellcheck disable=SC2046
             row "$(machine_name "$cfg" "$t")" "$lock" "$t" $(machine "$cfg" "$t")
-            # The same threads two a core, on sibling hardware threads (which do not fast-forward).
+            # The same threads two a core, on sibling hardware threads (busy pairs fast-forward as one).
             case "$cfg:$t" in
             haswell:2|haswell:8) row "haswell 2x18x2 smt" "$lock" "$t" --config haswell --placement smt ;;
             esac
         done
     done
 done
+
+# Hardware threads at scale: every thread beside its sibling (--placement smt), qspin.  The
+# figure is per acquisition, so a few thousand stand for 100,000 (start-up, every thread
+# arriving at once, weighs more in the few: the projection is on the high side).
+scale_head=0
+scale_row() {
+    m=$1 t=$2 n=$3
+    shift 3
+    case "$m" in *"$ONLY"*) ;; *) return 0 ;; esac
+    if [ -n "$QUICK" ]; then n=$((n / 10)); fi
+    it=$(( (n + t - 1) / t ))
+    if [ "$scale_head" = 0 ]; then
+        scale_head=1
+        {
+            echo ""
+            echo "Hardware threads at scale (qspin, \`--placement smt\`: every thread beside its sibling):"
+            echo ""
+            echo "| config | threads | acquisitions | CPU s | µs/acq | 100,000 acquisitions, projected CPU s | fast-forward | peak RSS MB |"
+            echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+        } | tee -a "$table"
+    fi
+    $Q run "$@" --placement smt --lock qspin --threads "$t" --iterations "$it" --format csv > "$csv" 2> "$errs" ||
+        { cat "$errs" >&2; exit 1; }
+    line=$(awk -f "$AUX/csv-kv.awk" "$csv" | awk -F '\t' -v m="$m" -v t="$t" '
+        { v[$1] = $2 }
+        END { acq = v["acquisitions"]; cpu = v["host_cpu_seconds"]; ff = v["host_fast_forward_share"];
+          kib = v["host_peak_rss_kib"];
+          if (cpu <= 0) cpu = 1e-6;
+          printf "| %s | %d | %d | %.2f | %.1f | %.1f | %.0f%% | %.0f |\n",
+                 m, t, acq, cpu, cpu * 1e6 / acq, cpu / acq * 100000, ff * 100, kib / 1024 }')
+    echo "$line"
+    echo "$line" >> "$table"
+}
+scale_row "haswell 2x18x2" 8 20000 --config haswell
+scale_row "haswell 2x18x2" 64 10240 --config haswell
+scale_row "haswell 2x128x2" 512 10240 --config haswell --set topology.cores_per_socket=128
+scale_row "haswell 4x128x2" 1024 10240 --config haswell --set topology.sockets=4 --set topology.cores_per_socket=128
 
 if [ -z "$ONLY" ] && [ -f "$DOC" ] && grep -q '<!-- bench:begin -->' "$DOC"; then
     model=$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1)

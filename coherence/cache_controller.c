@@ -326,6 +326,7 @@ static gboolean sibling_held(MemSys *ms, const PrivLine *pl, Access *a, gint32 a
     a->deferred = pl && pl->held_until > now && pl->held_by != a->thread;
     if (!a->deferred)
         return FALSE;
+    ms->cores[a->core].ff_epoch++; /* not a hit in its time: no steady loop for fast-forward */
     ms->stats.sibling_hold_wait_cycles += pl->held_until - now;
     engine_schedule_class(ms->e, pl->held_until, EV_HIT, access_cpu(ms, a), hit_event, ms,
                           (uint64_t)ai);

@@ -10,8 +10,10 @@
  * k times the clock's growth. */
 #include "coherence/memsys_internal.h"
 
-/* `core` in these is the fast-forwarding core's logical CPU (config.h): a hardware thread alone
- * on its core (a core whose threads both run does not fast-forward: cores/core_ff.c). */
+/* `core` in these is a fast-forwarding hardware thread's logical CPU (config.h).  The two
+ * threads of an SMT core fast-forward as one unit (cores/core_ff.c): the counters, the clock
+ * and the epoch are the core's, marked and advanced once for both (by the leader's CPU), and
+ * each thread asks for its own hits in flight. */
 
 /* Mark layout: [0] epoch, [1] hits, [2] L1 clock, [3 ..] completions by stable state. */
 G_STATIC_ASSERT(3 + CS_M + 1 <= G_N_ELEMENTS(((PortFfMark *)0)->w));
@@ -38,13 +40,19 @@ static void ff_hits_in_flight(void *obj, guint core, PortFfHit *out, guint max, 
 {
     MemSys *ms = obj;
     GArray *p = ms->cores[cpu_core(ms, core)].ff_pending;
-    *n = p->len;
-    for (guint i = 0; i < p->len && i < max; i++) {
+    guint thread = cpu_thread(ms, core), k = 0;
+    for (guint i = 0; i < p->len; i++) {
         const Access *a = acc_at(ms, g_array_index(p, gint32, i));
-        out[i] = (PortFfHit){ a->req, a->issued, a->done };
+        if (a->thread != thread)
+            continue;
+        if (k < max)
+            out[k] = (PortFfHit){ a->req, a->issued, a->done };
+        k++;
     }
+    *n = k;
 }
 
+/* Every hardware thread's of the core: they sleep together. */
 static void ff_hits_cancel(void *obj, guint core)
 {
     MemSys *ms = obj;

@@ -308,7 +308,7 @@ void core_set_fast_forward(Core *c, const PortFastForward *ff)
 {
     g_assert(!c->ff.sleeping);
     c->ff.mem = ff;
-    c->ff.on = ff != NULL && !c->sib; /* SMT: the sibling's stores and turns are not the loop's */
+    c->ff.on = ff != NULL; /* SMT: the two threads of a core go as one unit (core_ff.c) */
 }
 
 void core_catch_up(Core *c, Cycle before)

@@ -22,7 +22,16 @@
  * growth over one period (and the memory system's: hits, rows fired, LRU stamps); times and
  * sequence numbers move by k periods' worth; then the core runs alone from there up to x, its
  * loads answered from the frozen lines with the hit path's side effects; hits still in flight
- * at x become hit events, and its next tick an engine tick. */
+ * at x become hit events, and its next tick an engine tick.
+ *
+ * SMT.  The two hardware threads of a core share its L1 (a sibling's store reaches it without a
+ * message) and take fetch, dispatch and retirement by turns, so neither's loop is its own; the
+ * pair is one unit.  Its snapshots are taken at the start of the leader's tick (the lower CPU id
+ * ticks first in a cycle: nothing of the follower's has happened in that cycle's ticks yet) and
+ * hold both threads' states, with what the turns read (the follower's pending and ghost ticks,
+ * each thread's last use of a stage) and the cycle's parity (whose turn it is).  The pair
+ * sleeps when the whole repeats, and wakes as one: a catch-up of either runs both, their hits
+ * and ticks interleaved in the engine's order. */
 #include <string.h>
 #include "cores/core_internal.h"
 
@@ -129,7 +138,7 @@ static void encode(const Core *c, FfSnap *s, Cycle t)
         put(s, (guint64)(guint32)c->ras[i]);
     put(s, c->fq_count);
     for (guint i = 0; i < c->fq_count; i++) {
-        const FetchSlot *f = &c->fq[(c->fq_head + i) % c->fq_size];
+        const FetchSlot *f = &c->fq[ring_at(c->fq_head, i, c->fq_size)];
         put(s, (guint64)(guint32)f->pc | (guint64)(guint32)f->pred_next << 32);
         put(s, (guint64)(guint32)f->ras_sp | (guint64)(guint32)(f->ras_sp >= 0 ? f->ras_val : 0) << 32);
     }
@@ -171,6 +180,17 @@ static void encode(const Core *c, FfSnap *s, Cycle t)
     /* the clock as the core saw it */
     put(s, rel_time(c->last_tick, t));
     put(s, rel_time(c->last_retire, t));
+    if (c->sib) {
+        /* SMT: the pair's state is taken at the start of the leader's tick, where the follower
+         * may have a tick pending later in the cycle or a ghost one; the stages' last users
+         * are only compared with the clock (all before t here). */
+        put(s, rel_time(c->tick_at, t));
+        put(s, rel_time(c->ghost_tick, t));
+        for (guint i = 0; i < G_N_ELEMENTS(c->stage_used); i++)
+            put(s, cmp_time(c->stage_used[i], t - 1));
+        put(s, (guint64)c->smt_denied);
+        put(s, t & 1); /* whose turn the stages are (core_smt.h) */
+    }
     guint64 hash = 1469598103934665603ULL;
     for (guint i = 0; i < s->len; i++)
         hash = (hash ^ s->words[i]) * 1099511628211ULL;
@@ -200,16 +220,22 @@ static guint64 fingerprint(const Core *c, const FfSnap *s, Cycle t)
         MIX(en->in - c->code);
         MIX(en->state);
     }
+    if (c->sib) {
+        /* A pair's thread is often mid-way through a `work` or a miss while its sibling spins:
+         * its timers tell those states apart without writing the whole down. */
+        MIX(rel_time(c->tick_at, t));
+        MIX(t & 1);
+        MIX(cmp_time(c->timer_next, t));
+        MIX(c->fq_count ? (guint32)c->fq[c->fq_head].pc : 0);
+    }
 #undef MIX
     return h;
 }
 
+/* One core's part of the match: its state at b is the one at a, P cycles on. */
 static gboolean snap_match(const Core *c, const FfSnap *a, const FfSnap *b)
 {
     if (a->hash != b->hash || a->len != b->len || a->taint != b->taint)
-        return FALSE;
-    Cycle p = b->t - a->t;
-    if (p == 0 || p > FF_MAX_PERIOD || b->head_seq == a->head_seq)
         return FALSE;
     /* A stall that began in the period began at the same place in it; one older than the
      * period goes on through every period (and only counts when it ends). */
@@ -221,9 +247,25 @@ static gboolean snap_match(const Core *c, const FfSnap *a, const FfSnap *b)
     if (c->prof.rows && b->prof_head_since - b->t != a->prof_head_since - a->t &&
         b->prof_head_since != a->prof_head_since)
         return FALSE;
+    return memcmp(a->words, b->words, a->len * sizeof(guint64)) == 0;
+}
+
+/* The unit's match (o: the SMT follower, ao and bo its parts, or NULL): a period of at most
+ * FF_MAX_PERIOD in which something retired, nothing but the core's own L1 load hits touched its
+ * caches, and every thread's state came back. */
+static gboolean unit_match(const Core *c, const FfSnap *a, const FfSnap *b, const Core *o, const FfSnap *ao,
+                           const FfSnap *bo)
+{
+    Cycle p = b->t - a->t;
+    if (p == 0 || p > FF_MAX_PERIOD)
+        return FALSE;
+    if (o && p % 2)
+        return FALSE; /* SMT: the stages go by turns on even and odd cycles (core_smt.h) */
+    if (b->head_seq == a->head_seq && (!o || bo->head_seq == ao->head_seq))
+        return FALSE;
     if (!c->ff.mem->quiet(&a->mem, &b->mem))
         return FALSE;
-    return memcmp(a->words, b->words, a->len * sizeof(guint64)) == 0;
+    return snap_match(c, a, b) && (!o || snap_match(o, ao, bo));
 }
 
 /* ==================== going to sleep ==================== */
@@ -253,25 +295,33 @@ static gboolean hits_in_flight(Core *c, FfSnap *s)
     return TRUE;
 }
 
-gboolean ff_try_sleep(Core *c)
+/* Waiting for the OS model: a system call at the ROB head (its answer comes from outside). */
+static gboolean in_syscall(Core *c)
 {
-    CoreFf *f = &c->ff;
-    if (c->sb_count || c->wfe_sleeping || c->trace_fn || !c->started || c->halted)
-        return FALSE; /* not a point to compare at: try again next tick */
-    FfSnap *s = &f->snap[f->snap_next];
-    if (f->inflight > c->lb_used || !hits_in_flight(c, s))
-        return FALSE; /* a miss or an atomic in flight: try again next tick */
-    f->want_snap = FALSE;
-    if (!f->mem->mark(c->ms, c->id, &s->mem))
+    if (c->next_seq == c->head_seq)
         return FALSE;
-    s->fingerprint = fingerprint(c, s, c->now);
-    s->full = FALSE;
-    s->t = c->now;
+    const RobEntry *en = rob_at(c, c->head_seq);
+    return isa_op_info[en->in->op].is_syscall && en->state == E_EXEC && en->req_id;
+}
+
+/* Whether core c is at a point to compare at: nothing in flight but L1 load hits (written into
+ * s), an empty store buffer, not in WFE. */
+static gboolean at_point(Core *c, FfSnap *s)
+{
+    if (c->sb_count || c->wfe_sleeping || c->trace_fn || !c->started || c->halted)
+        return FALSE;
+    return c->ff.inflight <= c->lb_used && hits_in_flight(c, s);
+}
+
+/* Writes down what a period adds to, at the start of the tick at t. */
+static void snap_counters(Core *c, FfSnap *s, Cycle t)
+{
+    s->t = t;
     s->head_seq = c->head_seq;
     s->next_req = c->next_req;
     s->sb_epoch = c->sb_epoch;
     s->stall_since = c->stall_since;
-    s->taint = f->taint;
+    s->taint = c->ff.taint;
     s->st = c->st;
     if (c->prof.rows) {
         if (s->prof_n != c->prof.n) {
@@ -281,30 +331,86 @@ gboolean ff_try_sleep(Core *c)
         memcpy(s->prof, c->prof.rows, c->prof.n * sizeof(ProfileRow));
         s->prof_head_since = c->prof.head_since;
     }
+}
+
+static void sleep_from(Core *c, FfSnap *a, FfSnap *b)
+{
+    CoreFf *f = &c->ff;
+    f->sleeping = TRUE;
+    f->t0 = b->t;
+    f->period = b->t - a->t;
+    f->a = a;
+    f->b = b;
+}
+
+/* How many snapshots the unit keeps.  A pair's period is a whole number of its leader's loops
+ * (taken at its closures) that brings both threads, and the turns' parity, back together: one
+ * or two for a core alone, up to FF_HISTORY_SMT - 1 for a pair. */
+static inline guint ff_history(const Core *c)
+{
+    return c->sib ? FF_HISTORY_SMT : FF_HISTORY;
+}
+
+/* c is the unit's leader (ff_lead), at the start of its tick.  SMT: the follower o is written
+ * down with it, in the snapshot ring's same slot; the two are one state, which repeats only as
+ * a whole, and sleep and wake together. */
+gboolean ff_try_sleep(Core *c)
+{
+    CoreFf *f = &c->ff;
+    Core *o = c->sib;
+    g_assert(ff_lead(c) == c);
+    FfSnap *s = &f->snap[f->snap_next];
+    FfSnap *so = o ? &o->ff.snap[f->snap_next] : NULL;
+    /* A core alone tries again next tick; a pair at the next loop either thread closes (a
+     * leader ticking every cycle while its sibling's store waits for a line costs more than
+     * the sleep saves). */
+    if (!at_point(c, s)) {
+        f->want_snap = f->want_snap && !o;
+        return FALSE;
+    }
+    if (o && (!smt_active(o) || o->stopped || c->stopped || in_syscall(c) || in_syscall(o) || !at_point(o, so))) {
+        f->want_snap = FALSE;
+        return FALSE;
+    }
+    f->want_snap = FALSE;
+    if (!f->mem->mark(c->ms, c->id, &s->mem))
+        return FALSE;
+    Cycle t = c->now;
+    s->fingerprint = fingerprint(c, s, t);
+    if (o)
+        s->fingerprint = (s->fingerprint ^ fingerprint(o, so, t)) * 1099511628211ULL;
+    s->full = FALSE;
+    snap_counters(c, s, t);
+    if (o)
+        snap_counters(o, so, t);
     /* The oldest kept one was just overwritten when the ring was full.  The whole state is
      * written down only once its fingerprint repeats, and compared with a whole one. */
-    guint older = MIN(f->nsnap, FF_HISTORY - 1);
+    guint hist = ff_history(c), older = MIN(f->nsnap, hist - 1);
     for (guint i = 1; i <= older; i++) {
-        FfSnap *o = &f->snap[(f->snap_next + FF_HISTORY - i) % FF_HISTORY];
-        if (o->fingerprint != s->fingerprint || o->taint != s->taint)
+        guint slot = (f->snap_next + hist - i) % hist;
+        FfSnap *a = &f->snap[slot], *ao = o ? &o->ff.snap[slot] : NULL;
+        if (a->fingerprint != s->fingerprint || a->taint != s->taint || (o && ao->taint != so->taint))
             continue;
         if (!s->full) {
-            encode(c, s, c->now);
+            encode(c, s, t);
+            if (o)
+                encode(o, so, t);
             s->full = TRUE;
         }
-        if (o->full && snap_match(c, o, s)) {
-            f->sleeping = TRUE;
-            f->t0 = s->t;
-            f->period = s->t - o->t;
-            f->a = o;
-            f->b = s;
-            c->tick_at = c->now; /* this tick, not run: the frozen state's next step */
-            f->mem->hits_cancel(c->ms, c->id); /* its hits in flight are its own business now */
+        if (a->full && unit_match(c, a, s, o, ao, so)) {
+            sleep_from(c, a, s);
+            c->tick_at = t; /* this tick, not run: the frozen state's next step */
+            if (o) {
+                sleep_from(o, ao, so);
+                if (o->tick_at != CYCLE_NEVER)
+                    engine_tick_cancel(o->e, o->id); /* kept in tick_at: the frozen state's */
+            }
+            f->mem->hits_cancel(c->ms, c->id); /* its hits in flight (both threads') are its own business now */
             return TRUE;
         }
     }
-    f->snap_next = (f->snap_next + 1) % FF_HISTORY;
-    f->nsnap = MIN(f->nsnap + 1, FF_HISTORY);
+    f->snap_next = (f->snap_next + 1) % hist;
+    f->nsnap = MIN(f->nsnap + 1, hist);
     return FALSE;
 }
 
@@ -322,7 +428,8 @@ static inline void shift_seq(uint64_t *x, uint64_t d)
         *x += d;
 }
 
-/* The state k periods on: counters, times and sequence numbers, and the memory's side. */
+/* One core's state k periods on: counters, times and sequence numbers (the memory's side is
+ * the unit's, ff_catch_up). */
 static void advance_periods(Core *c, guint64 k)
 {
     CoreFf *f = &c->ff;
@@ -341,12 +448,14 @@ static void advance_periods(Core *c, guint64 k)
         if (a->prof_head_since != b->prof_head_since)
             c->prof.head_since += dt;
     }
-    f->mem->advance(c->ms, c->id, &a->mem, &b->mem, k);
     uint64_t dreq = k * (b->next_req - a->next_req);
     c->next_req += dreq;
     c->sb_epoch += k * (b->sb_epoch - a->sb_epoch);
-    /* times */
-    c->tick_at += dt;
+    /* times (an SMT follower's pending or ghost tick too: the leader's is t0, its ghost none) */
+    if (c->tick_at != CYCLE_NEVER)
+        c->tick_at += dt;
+    if (c->ghost_tick != CYCLE_NEVER)
+        c->ghost_tick += dt;
     c->last_tick += dt;
     c->last_retire += dt;
     if (c->stall_cause != STALL_NONE && a->stall_since != b->stall_since)
@@ -414,53 +523,66 @@ void ff_local_issue(Core *c, const MemRequest *r)
     f->hits[i] = h;
 }
 
-/* Runs the core alone, its hits and ticks in the engine's order, up to place x. */
-static void run_alone(Core *c, EventPos x)
+/* The unit's next event of its own (a hit completing, a tick), in the engine's order: FALSE
+ * when it has none. */
+static gboolean next_event(Core *const *u, guint n, Core **who, EventPos *at)
 {
-    CoreFf *f = &c->ff;
-    f->local = TRUE;
-    for (;;) {
-        Cycle th = f->nhits ? f->hits[0].done : CYCLE_NEVER;
-        if (th != CYCLE_NEVER && th <= c->tick_at) {
-            if (!event_pos_before(th, EV_HIT, c->id, x))
-                break;
+    gboolean any = FALSE;
+    for (guint i = 0; i < n; i++) {
+        Core *c = u[i];
+        const CoreFf *f = &c->ff;
+        EventPos e[2] = { { f->nhits ? f->hits[0].done : CYCLE_NEVER, EV_HIT, c->id },
+                          { c->tick_at, EV_TICK, c->id } };
+        for (guint j = 0; j < 2; j++) {
+            if (e[j].when == CYCLE_NEVER)
+                continue;
+            if (!any || event_pos_before(e[j].when, e[j].cls, e[j].sub, *at)) {
+                *at = e[j];
+                *who = c;
+                any = TRUE;
+            }
+        }
+    }
+    return any;
+}
+
+/* Runs the unit (u[0], and u[1] its SMT follower when n is 2) alone, its hits and ticks in the
+ * engine's order, up to place x. */
+static void run_alone(Core *const *u, guint n, EventPos x)
+{
+    for (guint i = 0; i < n; i++)
+        u[i]->ff.local = TRUE;
+    Core *c = NULL;
+    EventPos e = { CYCLE_NEVER, EV_TICK, 0 };
+    while (next_event(u, n, &c, &e) && event_pos_before(e.when, e.cls, e.sub, x)) {
+        CoreFf *f = &c->ff;
+        c->now = e.when;
+        if (e.cls == EV_HIT) {
             PortFfHit h = f->hits[0];
             memmove(f->hits, f->hits + 1, --f->nhits * sizeof(PortFfHit));
-            c->now = th;
             f->mem->hit_done(c->ms, c->id, &h.req, h.issued);
-        } else if (c->tick_at != CYCLE_NEVER) {
-            if (!event_pos_before(c->tick_at, EV_TICK, c->id, x))
-                break;
-            c->now = c->tick_at;
+        } else {
             c->tick_at = CYCLE_NEVER;
             core_tick(c);
             g_assert(!c->halted); /* a period does not halt, nor does its replay */
-        } else {
-            break;
         }
     }
-    f->local = FALSE;
-    for (guint i = 0; i < f->nhits; i++)
-        f->mem->hit_resume(c->ms, c->id, &f->hits[i].req, f->hits[i].issued, f->hits[i].done);
-    f->nhits = 0;
-    if (c->tick_at != CYCLE_NEVER)
-        engine_tick_at(c->e, c->id, c->tick_at);
+    for (guint i = 0; i < n; i++) {
+        c = u[i];
+        CoreFf *f = &c->ff;
+        f->local = FALSE;
+        for (guint j = 0; j < f->nhits; j++)
+            f->mem->hit_resume(c->ms, c->id, &f->hits[j].req, f->hits[j].issued, f->hits[j].done);
+        f->nhits = 0;
+        if (c->tick_at != CYCLE_NEVER)
+            engine_tick_at(c->e, c->id, c->tick_at);
+    }
 }
 
-void ff_catch_up(Core *c, EventPos x)
+/* The frozen state's hits in flight become the catch-up's. */
+static void hits_from_snap(Core *c)
 {
     CoreFf *f = &c->ff;
-    g_assert(f->sleeping);
-    /* The start of the tick at t0 + kP comes before x when the core's hits of that cycle do. */
-    Cycle t0 = f->t0, p = f->period;
-    guint64 k = 0;
-    if (x.when > t0) {
-        k = (x.when - t0) / p;
-        if (k && t0 + k * p == x.when && !event_pos_before(x.when, EV_HIT, c->id, x))
-            k--;
-    }
-    f->sleeping = FALSE;
-    /* The frozen state's hits in flight become the catch-up's. */
     const FfSnap *b = f->b;
     if (b->nhits > f->hits_cap) {
         f->hits_cap = b->nhits;
@@ -469,16 +591,41 @@ void ff_catch_up(Core *c, EventPos x)
     if (b->nhits)
         memcpy(f->hits, b->hits, b->nhits * sizeof(PortFfHit));
     f->nhits = b->nhits;
+}
+
+void ff_catch_up(Core *c, EventPos x)
+{
+    c = ff_lead(c); /* SMT: the pair wakes as one */
+    CoreFf *f = &c->ff;
+    g_assert(f->sleeping);
+    Core *u[2] = { c, c->sib };
+    guint n = c->sib ? 2 : 1;
+    g_assert(n == 1 || u[1]->ff.sleeping);
+    /* The start of the leader's tick at t0 + kP comes before x when the unit's hits of that
+     * cycle do (the follower's, a higher CPU id, come last). */
+    Cycle t0 = f->t0, p = f->period;
+    guint64 k = 0;
+    if (x.when > t0) {
+        k = (x.when - t0) / p;
+        if (k && t0 + k * p == x.when && !event_pos_before(x.when, EV_HIT, u[n - 1]->id, x))
+            k--;
+    }
+    for (guint i = 0; i < n; i++) {
+        u[i]->ff.sleeping = FALSE;
+        hits_from_snap(u[i]);
+        if (k)
+            advance_periods(u[i], k);
+    }
     if (k)
-        advance_periods(c, k);
+        f->mem->advance(c->ms, c->id, &f->a->mem, &f->b->mem, k);
     f->nsnap = 0;
     f->snap_next = 0;
-    run_alone(c, x);
+    run_alone(u, n, x);
 }
 
 void ff_free(Core *c)
 {
-    for (guint i = 0; i < FF_HISTORY; i++) {
+    for (guint i = 0; i < FF_HISTORY_SMT; i++) {
         g_free(c->ff.snap[i].words);
         g_free(c->ff.snap[i].hits);
         g_free(c->ff.snap[i].prof);

@@ -33,7 +33,7 @@ static gboolean stage_fetch(Core *c)
             break;
         }
         const IsaInsn *in = &c->code[pc];
-        FetchSlot *f = &c->fq[(c->fq_head + c->fq_count) % c->fq_size];
+        FetchSlot *f = &c->fq[ring_at(c->fq_head, c->fq_count, c->fq_size)];
         f->pc = pc;
         f->ras_sp = -1;
         f->fault = ISA_FAULT_NONE;
@@ -155,7 +155,7 @@ static gboolean stage_dispatch(Core *c)
         IsaOp op = in->op;
         core_touch(c, en->seq);
         dispatch_take_buffers(c, en, f);
-        c->fq_head = (c->fq_head + 1) % c->fq_size;
+        c->fq_head = ring_at(c->fq_head, 1, c->fq_size);
         c->fq_count--;
         n++;
         if (op == OP_WORK && in->n > work_window(c)) {

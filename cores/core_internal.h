@@ -141,6 +141,7 @@ MIN_HEAP_DEFINE(TimerHeap, timer_heap, CoreTimer, timer_before)
 
 /* Fast-forward of steady loops (cores/core_ff.c). */
 #define FF_HISTORY 3
+#define FF_HISTORY_SMT 8
 
 /* The core's state at the start of a tick, made comparable across periods (times relative to
  * the tick, sequence numbers to the ROB head), with what a period adds to it. */
@@ -170,7 +171,8 @@ typedef struct {
     guint64 taint;                  /* bumped by whatever makes a stretch not a period */
     gboolean want_snap;             /* a loop closed since the last snapshot */
     guint inflight;                 /* requests issued and not answered */
-    FfSnap snap[FF_HISTORY];        /* the last snapshots, a ring */
+    FfSnap snap[FF_HISTORY_SMT];    /* the last snapshots, a ring (FF_HISTORY of them used
+                                     * by a core alone, core_ff.c) */
     guint nsnap, snap_next;
     /* asleep: the state is the one at the start of the tick at t0, which repeats every period */
     gboolean sleeping;
@@ -319,6 +321,14 @@ struct Core {
     GHashTable *clears_by_line;     /* line -> memory-ordering clears it caused (NULL: none yet) */
 };
 
+/* Position i of a ring of `size` entries whose oldest is at `head` (both below size, so the sum
+ * is below 2 * size): a compare, not a division, on the front end's and store buffer's paths. */
+static inline guint ring_at(guint head, guint i, guint size)
+{
+    guint j = head + i;
+    return j >= size ? j - size : j;
+}
+
 /* The ROB's operations (rob.h inline, rob.c the rest). */
 #include "cores/rob.h"
 /* SMT's turns and limits (inline for the stages). */
@@ -393,6 +403,13 @@ gboolean bp_predict(const Core *c, int32_t pc);
 void bp_update(Core *c, int32_t pc, gboolean taken);
 
 /* ==================== fast-forward (core_ff.c) ==================== */
+/* The unit that fast-forwards: a core, or (SMT) the two hardware threads of one core together,
+ * led by the lower CPU id (it ticks first in a cycle, so the start of its tick is the start of
+ * the pair's cycle): the leader's ticks are the pair's snapshot points. */
+static inline Core *ff_lead(Core *c)
+{
+    return G_UNLIKELY(c->sib) && c->sib->id < c->id ? c->sib : c;
+}
 /* At the start of a tick that may close a period: TRUE when the core went to sleep instead. */
 gboolean ff_try_sleep(Core *c);
 /* A sleeping core brings itself up to position `x` (everything of its own before x done). */

@@ -39,7 +39,7 @@ static void raise_fault(Core *c, CoreFault f)
 static void retire_effects(Core *c, const RobEntry *en, Cycle now)
 {
     const IsaInsn *in = en->in;
-    if (core_op_takes_lb(in->op))
+    if (c->dec[in - c->code].takes_lb) /* decoded once per pc */
         c->lb_used--;
     switch (in->op) {
     case OP_LD:
@@ -84,7 +84,7 @@ static void retire_effects(Core *c, const RobEntry *en, Cycle now)
     case OP_BR:
     case OP_JMP:
         if (en->pred_next <= en->pc)
-            c->ff.want_snap = TRUE; /* a loop closed: the state may repeat from here */
+            ff_lead(c)->ff.want_snap = TRUE; /* a loop closed: the state may repeat from here */
         break;
     default:
         break;

@@ -13,7 +13,6 @@ void core_smt_pair(Core *a, Core *b)
     g_assert(a->hw_thread != b->hw_thread);
     for (guint s = 0; s < G_N_ELEMENTS(a->stage_used); s++)
         a->stage_used[s] = b->stage_used[s] = CYCLE_NEVER;
-    a->ff.on = b->ff.on = FALSE; /* core_set_fast_forward keeps it so */
     if (a->cfg->smt.branch_predictor == SMT_SHARED) {
         /* One table of counters, the first thread's: the threads train each other. */
         Core *first = a->hw_thread < b->hw_thread ? a : b, *second = first == a ? b : a;

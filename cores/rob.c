@@ -40,7 +40,7 @@ guint rob_squash_from(Core *c, uint64_t seq)
     g_assert(seq >= c->head_seq && seq <= c->next_seq);
     core_trace_mem(c, CORE_TRACE_SQUASH, seq, -1, 0, 0);
     for (guint i = c->fq_count; i-- > 0;) {
-        const FetchSlot *f = &c->fq[(c->fq_head + i) % c->fq_size];
+        const FetchSlot *f = &c->fq[ring_at(c->fq_head, i, c->fq_size)];
         if (f->ras_sp >= 0) {
             c->ras_sp = f->ras_sp;
             c->ras[f->ras_sp % RAS_DEPTH] = f->ras_val;

@@ -6,7 +6,7 @@
 #include "cores/core_internal.h"
 #include "cores/isa/isa_exec.h"
 
-static inline SbEntry *sb_at(Core *c, guint i) { return &c->sb[(c->sb_head + i) % c->sb_size]; }
+static inline SbEntry *sb_at(Core *c, guint i) { return &c->sb[ring_at(c->sb_head, i, c->sb_size)]; }
 
 void sb_init(Core *c)
 {
@@ -17,7 +17,7 @@ void sb_init(Core *c)
 SbEntry *sb_alloc(Core *c, uint64_t seq, guint *slot)
 {
     g_assert(c->sb_count < c->sb_size);
-    *slot = (c->sb_head + c->sb_count) % c->sb_size;
+    *slot = ring_at(c->sb_head, c->sb_count, c->sb_size);
     SbEntry *s = sb_at(c, c->sb_count++);
     *s = (SbEntry){ .seq = seq };
     return s;
@@ -93,14 +93,14 @@ static void sb_issue(Core *c, SbEntry *s, guint i)
     s->issued = TRUE;
     s->req_id = core_new_req(c);
     MemRequest r = { .kind = MEM_STORE, .addr = s->addr, .size = s->size, .value = s->data,
-                     .tag = tag_make(s->req_id, TRUE, (c->sb_head + i) % c->sb_size), .pc = s->pc };
+                     .tag = tag_make(s->req_id, TRUE, ring_at(c->sb_head, i, c->sb_size)), .pc = s->pc };
     core_issue(c, &r);
 }
 
 gboolean sb_may_drain(const Core *c)
 {
     for (guint i = 0; i < c->sb_ncommit; i++)
-        if (!c->sb[(c->sb_head + i) % c->sb_size].issued)
+        if (!c->sb[ring_at(c->sb_head, i, c->sb_size)].issued)
             return TRUE;
     return FALSE;
 }
@@ -144,7 +144,7 @@ void sb_store_done(Core *c, guint slot, uint64_t req_id)
     c->st.stores_drained++;
     core_trace_mem(c, CORE_TRACE_SB_DRAIN, s->seq, s->pc, s->addr, s->data);
     while (c->sb_ncommit && c->sb[c->sb_head].drained) {
-        c->sb_head = (c->sb_head + 1) % c->sb_size;
+        c->sb_head = ring_at(c->sb_head, 1, c->sb_size);
         c->sb_count--;
         c->sb_ncommit--;
     }

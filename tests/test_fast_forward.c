@@ -451,11 +451,11 @@ START_TEST(test_profiles_identical)
 }
 END_TEST
 
-/* SMT (topology.threads_per_core 2): threads on the two hardware threads of a core (which do not
- * fast-forward: the sibling's stores and the shared stages make their loops not their own), a
- * thread alone on a core's second hardware thread (which does: the memory system answers it as
- * its core), and both in one run, every lock on the machines with two threads per core, fixed
- * work and fixed time: the reports byte for byte, and the lone threads fast-forwarded. */
+/* SMT (topology.threads_per_core 2): threads on the two hardware threads of a core (which
+ * fast-forward together, as one unit), a thread alone on a core's second hardware thread (the
+ * memory system answers it as its core), and both in one run, every lock on the machines with
+ * two threads per core, fixed work and fixed time: the reports byte for byte, and some
+ * fast-forwarded. */
 START_TEST(test_sibling_placements_identical)
 {
     static const char *const configs[] = { "haswell", "skylake-sp" };
@@ -493,6 +493,128 @@ START_TEST(test_sibling_placements_identical)
     g_ptr_array_unref(locks);
     ck_assert_uint_gt(compared, 0);
     ck_assert_msg(forwarded > 0, "none of %u runs fast-forwarded", compared);
+}
+END_TEST
+
+/* A small SMT machine: haswell's core with two cores a socket (2 x 2 x 2 logical CPUs), so that
+ * every CPU has a thread at 8 and the OS model's run queues take the rest. */
+static const char *const smt_small_sets[] = { "topology.cores_per_socket=2", "llc.slices=2", NULL };
+
+/* One run both ways where every thread shares its core with a sibling: returns the share. */
+static double compare_pair_run(RunOptions *o, const char *machine, guint *forwarded, guint *compared)
+{
+    double share = compare_run(o, machine);
+    (*compared)++;
+    if (share > 0)
+        (*forwarded)++;
+    return share;
+}
+
+/* Busy sibling pairs (--placement smt, every thread beside its sibling) fast-forward as one
+ * unit: every lock on haswell (4 threads, two pairs, fixed work, both data placements) and on
+ * the small SMT machine (8 threads: every CPU; 10: the OS model moves threads on and off the
+ * pairs, with jitter; a warm-up window and a --profile run), skylake-sp and westmere-ex at 6
+ * with jitter: the reports byte for byte.  On haswell the queue locks' pairs (qspin, mcs, clh)
+ * must have fast-forwarded, and three in four of the spinning locks' runs (not tas, whose
+ * waiters spin with xchg; not the sleeping locks; qspin-cmpxchg with the data in the lock's
+ * line does not in 20 acquisitions). */
+START_TEST(test_sibling_pairs_identical)
+{
+    gboolean quick = test_scale_quick();
+    GPtrArray *locks = lock_names();
+    guint compared = 0, forwarded = 0, spinners = 0, spinners_forwarded = 0;
+    FfMachine haswell = { "haswell", "haswell", { NULL } };
+    FfMachine small = { "haswell 2x2x2", "haswell", { NULL } };
+    FfMachine skylake = { "skylake-sp", "skylake-sp", { NULL } };
+    FfMachine westmere = { "westmere-ex", "westmere-ex", { NULL } };
+    for (guint l = 0; l < locks->len; l++) {
+        const char *lock = locks->pdata[l];
+        for (guint v = 0; v < 2; v++) {
+            if (quick && v != l % 2)
+                continue;
+            RunOptions o;
+            options_for(&o, &haswell, lock, 4);
+            ck_assert(placement_parse(NULL, "smt", &o.workload.placement, NULL));
+            o.workload.data = v ? HARNESS_SAME_LINE : HARNESS_SEPARATE_LINE;
+            o.workload.iterations = 20;
+            double share = compare_pair_run(&o, haswell.name, &forwarded, &compared);
+            if (strcmp(lock, "tas") && !sleeping_lock(lock)) {
+                spinners++;
+                if (share > 0)
+                    spinners_forwarded++;
+                else if (g_getenv("QSIM_TEST_COUNT"))
+                    fprintf(stderr, "%s: %s data, pairs did not fast-forward\n", lock, v ? "same-line" : "separate-line");
+                /* The queue locks' waiters spin on a load of their own line. */
+                ck_assert_msg(share > 0 || !(!strcmp(lock, "qspin") || !strcmp(lock, "mcs") || !strcmp(lock, "clh")),
+                              "%s: the pairs did not fast-forward", lock);
+            }
+        }
+        if (quick && l % 2)
+            continue;
+        static const guint small_threads[] = { 8, 10 };
+        for (guint k = 0; k < G_N_ELEMENTS(small_threads); k++) {
+            RunOptions o;
+            options_for(&o, &small, lock, small_threads[k]);
+            o.sets = smt_small_sets;
+            ck_assert(placement_parse(NULL, "smt", &o.workload.placement, NULL));
+            o.workload.data = (l + k) % 2 ? HARNESS_SAME_LINE : HARNESS_SEPARATE_LINE;
+            if (k == 1) {
+                o.workload.duration = 12000;
+                o.workload.jitter = 40;
+            } else {
+                o.workload.iterations = 6;
+            }
+            compare_pair_run(&o, small.name, &forwarded, &compared);
+        }
+        RunOptions w;
+        options_for(&w, &small, lock, 8);
+        w.sets = smt_small_sets;
+        ck_assert(placement_parse(NULL, "smt", &w.workload.placement, NULL));
+        w.workload.warmup = 1500 + 97 * l;
+        w.workload.duration = 5000;
+        w.profile = l % 2 == 0;
+        compare_pair_run(&w, small.name, &forwarded, &compared);
+        const FfMachine *six = l % 2 ? &westmere : &skylake;
+        RunOptions j;
+        options_for(&j, six, lock, 6);
+        ck_assert(placement_parse(NULL, "smt", &j.workload.placement, NULL));
+        j.workload.iterations = 8;
+        j.workload.jitter = 25;
+        compare_pair_run(&j, six->name, &forwarded, &compared);
+    }
+    g_ptr_array_unref(locks);
+    if (g_getenv("QSIM_TEST_COUNT"))
+        fprintf(stderr, "%s: %u runs compared, %u fast-forwarded; spinning pairs %u of %u\n", __func__, compared,
+                forwarded, spinners_forwarded, spinners);
+    ck_assert_uint_gt(compared, 0);
+    ck_assert_msg(spinners_forwarded * 4 >= spinners * 3, "only %u of %u spinning-lock pair runs fast-forwarded",
+                  spinners_forwarded, spinners);
+}
+END_TEST
+
+/* A pair asleep is woken at every phase of its period: a critical section one cycle longer each
+ * time moves the release (the store that wakes the waiters' pair) across the period, and a
+ * --duration one cycle longer each time ends the run (catching every sleeper up) at every
+ * phase; qspin and mcs, two pairs on haswell. */
+START_TEST(test_sibling_pairs_every_phase)
+{
+    static const char *const pair_locks[] = { "qspin", "mcs" };
+    FfMachine haswell = { "haswell", "haswell", { NULL } };
+    guint compared = 0, forwarded = 0, n = test_scale_quick() ? 8 : 40;
+    for (guint l = 0; l < G_N_ELEMENTS(pair_locks); l++)
+        for (guint i = 0; i < n; i++) {
+            RunOptions o;
+            options_for(&o, &haswell, pair_locks[l], 4);
+            ck_assert(placement_parse(NULL, "smt", &o.workload.placement, NULL));
+            if (i % 2) {
+                o.workload.duration = 3000 + i / 2;
+            } else {
+                o.workload.iterations = 4;
+                o.workload.cs_work = 200 + i / 2;
+            }
+            compare_pair_run(&o, haswell.name, &forwarded, &compared);
+        }
+    ck_assert_msg(forwarded * 2 > compared, "only %u of %u runs fast-forwarded", forwarded, compared);
 }
 END_TEST
 
@@ -615,6 +737,8 @@ Suite *make_fast_forward_suite(void)
     tcase_add_loop_test(eq, test_warmup_windows_identical, 0, G_N_ELEMENTS(machines));
     tcase_add_loop_test(eq, test_profiles_identical, 0, G_N_ELEMENTS(machines));
     tcase_add_test(eq, test_sibling_placements_identical);
+    tcase_add_test(eq, test_sibling_pairs_identical);
+    tcase_add_test(eq, test_sibling_pairs_every_phase);
     tcase_add_test(eq, test_cli_no_fast_forward);
     tcase_add_test(eq, test_litmus_no_fast_forward);
     suite_add_tcase(s, eq);
