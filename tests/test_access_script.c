@@ -149,7 +149,7 @@ START_TEST(test_file_and_refusals)
     static const struct {
         const char *line, *err;
     } refused[] = {
-        { "run --script 0:ld_x --lock tas", "not with --lock, --lock-file and --lock-param" },
+        { "run --script 0:ld_x --lock tas", "not with --lock, --lock-file, --lock-param, --cc and --cflags" },
         { "run --script 0:ld_x --threads 3", "not with the workload options" },
         { "run --script 0:ld_x --vs tas", "not with --vs, --native, --repeat" },
         { "run --script 0:ld_x --format csv", "--script reports as text or json" },

@@ -5,6 +5,7 @@
 #include <glib/gstdio.h>
 #include "sim/cfront/cfront.h"
 #include "sim/cfront/cfront_compile.h"
+#include "sim/base/echo.h"
 
 const char *const cfront_base_flags[] = {
     "-S", "-O2", "-g", "-fno-pic", "-ftls-model=local-exec", "-fno-asynchronous-unwind-tables",
@@ -20,7 +21,8 @@ gboolean cfront_set_compiler(const char *cc, const char *cflags, GError **error)
     GStrv cc_words = NULL, flag_words = NULL;
     GError *local = NULL;
     if (cc && !g_shell_parse_argv(cc, NULL, &cc_words, &local)) {
-        g_set_error(error, CFRONT_ERROR, CFRONT_ERROR_COMPILER, "--cc `%s` is not a command line: %s", cc,
+        g_autofree char *said = echo_clip(cc);
+        g_set_error(error, CFRONT_ERROR, CFRONT_ERROR_COMPILER, "--cc `%s` is not a command line: %s", said,
                     local->message);
         g_error_free(local);
         return FALSE;
@@ -28,7 +30,8 @@ gboolean cfront_set_compiler(const char *cc, const char *cflags, GError **error)
     /* An empty --cflags is no flags (g_shell_parse_argv refuses an empty text). */
     g_autofree char *stripped = cflags ? g_strstrip(g_strdup(cflags)) : NULL;
     if (stripped && *stripped && !g_shell_parse_argv(cflags, NULL, &flag_words, &local)) {
-        g_set_error(error, CFRONT_ERROR, CFRONT_ERROR_COMPILER, "--cflags `%s` is not a list of flags: %s", cflags,
+        g_autofree char *said = echo_clip(cflags);
+        g_set_error(error, CFRONT_ERROR, CFRONT_ERROR_COMPILER, "--cflags `%s` is not a list of flags: %s", said,
                     local->message);
         g_error_free(local);
         g_strfreev(cc_words);
@@ -54,9 +57,10 @@ static GStrv find_compiler(const char *cc_env, const char *cc_default, GError **
         argv = g_strdupv(user_cc);
         g_autofree char *found = g_find_program_in_path(argv[0]);
         if (!found) {
+            g_autofree char *said = echo_clip(argv[0]);
             g_set_error(error, CFRONT_ERROR, CFRONT_ERROR_COMPILER,
-                        "--cc %s: `%s` is not a program in PATH (--cc names the C compiler for a lock in C, e.g. "
-                        "--cc gcc-12 or --cc \"ccache gcc\")", argv[0], argv[0]);
+                        "--cc %s: not a program in PATH (--cc names the C compiler for a lock in C, e.g. "
+                        "--cc gcc-12 or --cc \"ccache gcc\")", said);
             g_strfreev(argv);
             return NULL;
         }

@@ -11,8 +11,20 @@ void cc_flags_entries(CcFlags *f, GOptionEntry entries[CC_FLAGS_N])
     memcpy(entries, table, sizeof table);
 }
 
-gboolean cc_flags_apply(const CcFlags *f, GError **error)
+gboolean cc_flags_apply(const CcFlags *f, const char *const *locks, guint n_locks, GError **error)
 {
+    if ((f->cc || f->cflags) && locks) {
+        gboolean any_c = FALSE;
+        for (guint i = 0; i < n_locks; i++)
+            any_c |= locks[i] && cfront_is_c_path(locks[i]);
+        /* A compiler named for no C source is a mistake, not a choice: say so (the values
+         * themselves are not echoed, they may be long). */
+        if (!any_c) {
+            g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                        "--cc and --cflags compile a lock in C (--lock FILE.c), and no lock here is one");
+            return FALSE;
+        }
+    }
     return cfront_set_compiler(f->cc, f->cflags, error);
 }
 

@@ -38,7 +38,7 @@ int cmd_asm(int argc, char **argv)
     }
     g_autoptr(GError) error = NULL;
     ArchTarget target;
-    if (!arch_target_parse(arch_s, atomics_s, &target, &error) || !cc_flags_apply(&cc, &error))
+    if (!arch_target_parse(arch_s, atomics_s, &target, &error) || !cc_flags_apply(&cc, (const char *const *)&argv[1], 1, &error))
         return cli_fail(error);
     g_autofree char *text = NULL;
     if (!lock_read(argv[1], target, &text, &error))

@@ -155,7 +155,7 @@ int cmd_compare(int argc, char **argv)
         (data && !parse_data(data, &o, &error)) || (placements && !parse_placements(placements, &o, &error)) ||
         (thinks && !parse_cycles("--thinks", thinks, o.thinks, &o.nthinks, &error)) ||
         (jitters && !parse_cycles("--jitters", jitters, o.jitters, &o.njitters, &error)) ||
-        !cc_flags_apply(&cc, &error))
+        !cc_flags_apply(&cc, (const char *const[]){ lock, vs }, 2, &error))
         return cli_fail(error);
     if (threads)
         o.other_max_threads = 0;   /* the counts asked for, at every placement */

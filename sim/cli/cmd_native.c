@@ -84,7 +84,7 @@ static gboolean native_options(const NativeFlags *f, NativeRunOptions *o, GArray
     /* The native backend reads the file; a device or an oversized one is refused before it does. */
     if (f->lock.lock_file && !input_file_check(f->lock.lock_file, INPUT_LOCK, error))
         return FALSE;
-    if (!workload_flags_check(&f->wf, error) || !cc_flags_apply(&f->lock.cc, error))
+    if (!workload_flags_check(&f->wf, error) || !cc_flags_apply(&f->lock.cc, (const char *const[]){ f->lock.lock, f->lock.lock_file }, 2, error))
         return FALSE;
     if (f->progress != -1) /* not given: -1, below its range */
         o->progress_ms = (guint)f->progress;

@@ -558,7 +558,8 @@ static int prepare_run(RunFlags *f, RunOptions *o, ReportFormat *fmt, gboolean r
         o->progress_cycles = (guint64)f->progress;
     if (f->format && !report_format_parse(f->format, fmt, &error))
         return cli_fail(error);
-    if (!cc_flags_apply(&f->lock.cc, &error))
+    const char *run_locks[] = { f->lock.lock, f->lock.lock_file, f->vs };
+    if (!cc_flags_apply(&f->lock.cc, run_locks, G_N_ELEMENTS(run_locks), &error))
         return cli_fail(error);
     if (!run_options_from_flags(f, o, &error))
         return cli_fail(error);

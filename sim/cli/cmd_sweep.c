@@ -288,7 +288,7 @@ static int run_command(const SweepFlags *f, int argc, char **argv)
         return QSIM_EXIT_USAGE;
     }
     g_autofree char *file = sweep_find_file(argv[1], &error);
-    if (!file || !cc_flags_apply(&f->cc, &error))
+    if (!file || !cc_flags_apply(&f->cc, NULL, 0, &error))
         return cli_fail(error);
     SweepLoadOptions lo = { .lock_files = (const char *const *)f->lock_files };
     g_autoptr(Sweep) s = sweep_load(file, &lo, &error);

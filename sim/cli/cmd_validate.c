@@ -136,7 +136,8 @@ int cmd_validate(int argc, char **argv)
                         "--iterations and --format text|json\n");
             return QSIM_EXIT_USAGE;
         }
-        if (!cc_flags_apply(&cc, &error))
+        const char *const none[] = { NULL };   /* no --lock: the built-in ones, none in C */
+        if (!cc_flags_apply(&cc, locks ? (const char *const *)locks : none, locks ? g_strv_length(locks) : 0, &error))
             return cli_fail(error);
         return validate_host(config, (const char *const *)locks, repeat, threads_max, iterations, fmt, command);
     }

@@ -230,7 +230,7 @@ int cmd_verify(int argc, char **argv)
     if (config ? !verify_options_from_config(&o, config, &error) : !arch_target_parse(arch_s, atomics_s, &o.target, &error)) {
         return cli_fail(error);
     }
-    if (!workload_validate(&o.workload, WL_VERIFY, &error) || !cc_flags_apply(&lf.cc, &error))
+    if (!workload_validate(&o.workload, WL_VERIFY, &error) || !cc_flags_apply(&lf.cc, (const char *const[]){ lock, lock_file }, 2, &error))
         return cli_fail(error);
     ReportFormat fmt = REPORT_TEXT;
     if (format && (!report_format_parse(format, &fmt, &error) || fmt == REPORT_CSV)) {

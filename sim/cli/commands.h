@@ -85,8 +85,9 @@ typedef struct {
       "FLAGS" }
 void cc_flags_entries(CcFlags *f, GOptionEntry entries[CC_FLAGS_N]);
 /* Hands them to the C front end (cfront_set_compiler); FALSE with the error when one is not a
- * command line. */
-gboolean cc_flags_apply(const CcFlags *f, GError **error);
+ * command line, or when they are given and none of the n_locks names the command will compile
+ * is a C file (locks NULL: the command cannot tell yet, as a sweep's file names its locks). */
+gboolean cc_flags_apply(const CcFlags *f, const char *const *locks, guint n_locks, GError **error);
 void cc_flags_clear(CcFlags *f);
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(CcFlags, cc_flags_clear)
 
