@@ -169,6 +169,149 @@ START_TEST(test_file_and_refusals)
 }
 END_TEST
 
+/* `C.T:`: core C's hardware thread T, beside `N:` (core N's first) in one script. */
+START_TEST(test_hw_grammar)
+{
+    GError *error = NULL;
+    g_autoptr(AccessScript) s = access_script_parse("--script", "0.1:st x=5, 1:ld x\n1.0 : ld y", &error);
+    ck_assert_msg(s, "%s", error ? error->message : "");
+    ck_assert_uint_eq(s->accesses->len, 3);
+    ck_assert(s->hw_named);
+    ck_assert_uint_eq(s->nthreads, 2);
+    ck_assert_uint_eq(s->hw_threads, 2);
+    static const struct {
+        guint core, hw;
+        gboolean named;
+        const char *text;
+    } want[] = { { 0, 1, TRUE, "0.1:st x=5" }, { 1, 0, FALSE, "1:ld x" }, { 1, 0, TRUE, "1.0 : ld y" } };
+    for (guint i = 0; i < G_N_ELEMENTS(want); i++) {
+        const ScriptAccess *a = &g_array_index(s->accesses, ScriptAccess, i);
+        ck_assert_uint_eq(a->thread, want[i].core);
+        ck_assert_uint_eq(a->hw_thread, want[i].hw);
+        ck_assert_int_eq(a->hw_named, want[i].named);
+        ck_assert_str_eq(a->text, want[i].text);
+    }
+    /* a script of `N:` only names no hardware thread: its run and report are as before */
+    g_autoptr(AccessScript) old = access_script_parse("--script", "0:ld x, 1:st x", &error);
+    ck_assert(old && !old->hw_named && old->hw_threads == 1);
+    static const struct {
+        const char *text, *err;
+    } bad[] = {
+        { "0.:ld x", "--script:1:3: expected a hardware thread (a whole number), found `:ld`" },
+        { "0.a:ld x", "--script:1:3: expected a hardware thread (a whole number), found `a:ld`" },
+        { "0.64:ld x", "--script:1:3: a hardware thread: at most 63" },
+        { "0.1.1:ld x", "--script:1:4: expected `:` after the thread (THREAD:OP VAR, e.g. 0:ld x), found `.1:ld`" },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS(bad); i++) {
+        ck_assert_msg(!access_script_parse("--script", bad[i].text, &error), "%s: parsed", bad[i].text);
+        ck_assert_msg(!strcmp(error->message, bad[i].err), "%s:\n  %s\n  %s", bad[i].text, error->message, bad[i].err);
+        g_clear_error(&error);
+    }
+}
+END_TEST
+
+/* A hardware thread the machine does not have: refused at its column, exit 2. */
+START_TEST(test_hw_refused)
+{
+    static const struct {
+        const char *tpc, *script, *err;
+    } cases[] = {
+        { "1", "0:ld x, 0.1:st x",
+          "qsim: --script:1:11: core 0.1: teaching has 1 hardware thread per core, thread 0 only (more with --set "
+          "topology.threads_per_core=N)\n" },
+        { "2", "1.2:st x",
+          "qsim: --script:1:3: core 1.2: teaching has 2 hardware threads per core, threads 0 to 1 (more with --set "
+          "topology.threads_per_core=N)\n" },
+        { "2", "2.1:st x",
+          "qsim: --script:1:1: core 2: teaching has 2 cores, cores 0 to 1 (more with --set "
+          "topology.cores_per_socket=N)\n" },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+        g_autofree char *set = g_strdup_printf("topology.threads_per_core=%s", cases[i].tpc);
+        const char *args[] = { "run", "--config", "teaching", "--set", set, "--script", cases[i].script, NULL };
+        g_autofree char *out = NULL, *err = NULL;
+        ck_assert_int_eq(run_qsim(args, &out, &err), 2);
+        ck_assert_str_eq(err, cases[i].err);
+    }
+}
+END_TEST
+
+/* Core 0's second hardware thread stores to the line core 0's first read: the siblings share
+ * the L1, so the store hits the E copy there (E -> M, no message, nothing invalidated) and the
+ * first thread's next load hits the value the sibling wrote. */
+START_TEST(test_hw_shared_line)
+{
+    const char *line = "0.0:ld x, 0.1:st x=5, 0.0:ld x";
+    const char *args[] = { "run", "--config", "teaching", "--set", "topology.threads_per_core=2", "--script", line,
+                           "--format", "json", NULL };
+    g_autofree char *out = NULL, *err = NULL;
+    ck_assert_msg(run_qsim(args, &out, &err) == 0, "%s", err);
+    g_autoptr(JsonParser) p = json_parser_new();
+    ck_assert(json_parser_load_from_data(p, out, -1, NULL));
+    JsonObject *r = json_node_get_object(json_parser_get_root(p));
+    /* the threads are the logical CPUs up to core 0.1 (CPU 2 of 2 cores), named as the trace names them */
+    ck_assert_int_eq(json_object_get_int_member(r, "threads"), 3);
+    JsonArray *names = json_object_get_array_member(r, "thread_names");
+    static const char *const want_names[] = { "core 0.0", "core 1.0", "core 0.1" };
+    for (guint t = 0; t < 3; t++)
+        ck_assert_str_eq(json_array_get_string_element(names, t), want_names[t]);
+    JsonArray *a = json_object_get_array_member(r, "accesses");
+    static const struct {
+        gint64 thread, core, hw;
+        const char *by, *states[3], *home;
+    } want[] = {
+        { 0, 0, 0, "memory", { "E", "I", "E" }, "EM" },
+        { 2, 0, 1, "L1", { "M", "I", "M" }, "EM" }, /* a hit in the shared L1: the home never hears of it */
+        { 0, 0, 0, "L1", { "M", "I", "M" }, "EM" },
+    };
+    for (guint i = 0; i < 3; i++) {
+        JsonObject *x = json_array_get_object_element(a, i);
+        ck_assert_int_eq(json_object_get_int_member(x, "thread"), want[i].thread);
+        ck_assert_int_eq(json_object_get_int_member(x, "core"), want[i].core);
+        ck_assert_int_eq(json_object_get_int_member(x, "hw_thread"), want[i].hw);
+        ck_assert_str_eq(json_object_get_string_member(x, "answered_by"), want[i].by);
+        JsonArray *st = json_object_get_array_member(x, "states");
+        for (guint t = 0; t < 3; t++)
+            ck_assert_str_eq(json_array_get_string_element(st, t), want[i].states[t]);
+        ck_assert_str_eq(json_object_get_string_member(x, "home"), want[i].home);
+    }
+    ck_assert_int_eq(json_object_get_int_member(json_array_get_object_element(a, 2), "value"), 5);
+    /* the trace: the sibling's store is one row of core 0's cache, a hit, and no message at all
+     * goes out from its start to the end */
+    const char *targs[] = { "run", "--config", "teaching", "--set", "topology.threads_per_core=2", "--script", line,
+                            "--trace", NULL };
+    g_autofree char *tout = NULL, *terr = NULL;
+    ck_assert_msg(run_qsim(targs, &tout, &terr) == 0, "%s", terr);
+    const char *from = strstr(terr, "  core 0.1   ");
+    ck_assert_msg(from && strstr(from, "script: access #2 0.1:st x=5\n"), "%s", terr);
+    const char *store = strstr(from, "  core 0    x           E + Store -> M              store x: hit\n");
+    ck_assert_msg(store, "%s", terr);
+    ck_assert_msg(!strstr(from, " to home") && !strstr(from, "Inv") && !strstr(from, "home "), "%s", terr);
+    ck_assert_msg(strstr(store, "  core 0.0              script: access #3 0.0:ld x\n"), "%s", terr);
+    /* the text report's columns are the threads' names */
+    const char *rargs[] = { "run", "--config", "teaching", "--set", "topology.threads_per_core=2", "--script", line,
+                            NULL };
+    g_autofree char *rout = NULL;
+    ck_assert_int_eq(run_qsim(rargs, &rout, NULL), 0);
+    ck_assert_msg(strstr(rout, "after: core 0.0 core 1.0 core 0.1 home\n"), "%s", rout);
+    ck_assert_msg(strstr(rout, "    2  0.1:st x=5       1  L1                         -         M        I        M "
+                               "       EM\n"), "%s", rout);
+}
+END_TEST
+
+/* A script of `N:` accesses on a machine with two hardware threads per core keeps its report:
+ * no names, no hardware-thread fields, the columns as before. */
+START_TEST(test_hw_old_form_unchanged)
+{
+    const char *args[] = { "run", "--config", "teaching", "--set", "topology.threads_per_core=2", "--script",
+                           "0:ld x, 1:st x=5", "--format", "json", NULL };
+    g_autofree char *out = NULL, *err = NULL;
+    ck_assert_msg(run_qsim(args, &out, &err) == 0, "%s", err);
+    ck_assert_msg(!strstr(out, "thread_names") && !strstr(out, "hw_thread"), "%s", out);
+    ck_assert_msg(strstr(out, "\"threads\" : 2"), "%s", out);
+}
+END_TEST
+
 Suite *make_access_script_suite(void)
 {
     Suite *s = suite_create("access_script");
@@ -179,6 +322,10 @@ Suite *make_access_script_suite(void)
     tcase_add_test(tc, test_run);
     tcase_add_test(tc, test_trace);
     tcase_add_test(tc, test_file_and_refusals);
+    tcase_add_test(tc, test_hw_grammar);
+    tcase_add_test(tc, test_hw_refused);
+    tcase_add_test(tc, test_hw_shared_line);
+    tcase_add_test(tc, test_hw_old_form_unchanged);
     suite_add_tcase(s, tc);
     return s;
 }

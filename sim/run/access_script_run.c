@@ -39,9 +39,18 @@ typedef struct {
     Engine *e;
     MemSys *ms;
     MemWaiter *cores;
-    guint *thread_core;
+    guint ncores;                /* physical cores */
+    guint nthreads;              /* the script's threads: logical CPUs 0 .. nthreads - 1 */
+    guint *thread_core;          /* per thread: its logical CPU (thread t is CPU t) */
     TraceScriptAccess *script;   /* the accesses as the trace names them */
 } ScriptWiring;
+
+/* The logical CPU an access runs on: core C's hardware thread T is CPU T x cores + C, as
+ * config.h numbers them (and the text trace names CPU c `core c % cores.c / cores`). */
+static guint access_cpu(const ScriptWiring *w, const ScriptAccess *a)
+{
+    return a->hw_thread * w->ncores + a->thread;
+}
 
 static void wiring_free(ScriptWiring *w)
 {
@@ -72,7 +81,7 @@ static gboolean wire_program(const AccessScript *s, ScriptWiring *w, GError **er
     g_string_free(src, TRUE);
     if (!w->prog)
         return FALSE;
-    w->layout = isa_layout_new(w->prog, s->nthreads, (uint32_t)w->cfg->line_size, SCRIPT_MEMORY_BASE);
+    w->layout = isa_layout_new(w->prog, w->nthreads, (uint32_t)w->cfg->line_size, SCRIPT_MEMORY_BASE);
     return TRUE;
 }
 
@@ -89,16 +98,26 @@ static gboolean wire(const AccessScript *s, const ScriptRunOptions *o, ScriptWir
     w->cfg = config_load(o->config, o->sets, error);
     if (!w->cfg)
         return FALSE;
-    guint ncores = config_total_cores(w->cfg);
+    guint ncores = config_total_cores(w->cfg), tpc = (guint)w->cfg->topology.threads_per_core;
+    w->ncores = ncores;
     for (guint i = 0; i < s->accesses->len; i++) {
         const ScriptAccess *a = &g_array_index(s->accesses, ScriptAccess, i);
         if (a->thread >= ncores) {
             g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                        "%s:%u:%u: thread %u: %s has %u cores, threads 0 to %u (more with --set "
-                        "topology.cores_per_socket=N)", s->who, a->line, a->col, a->thread, w->cfg->name, ncores,
-                        ncores - 1);
+                        "%s:%u:%u: %s %u: %s has %u cores, %s 0 to %u (more with --set "
+                        "topology.cores_per_socket=N)", s->who, a->line, a->col, a->hw_named ? "core" : "thread",
+                        a->thread, w->cfg->name, ncores, a->hw_named ? "cores" : "threads", ncores - 1);
             return FALSE;
         }
+        if (a->hw_thread >= tpc) {
+            g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                        "%s:%u:%u: core %u.%u: %s has %u hardware thread%s per core, %s (more with --set "
+                        "topology.threads_per_core=N)", s->who, a->line, a->hw_col, a->thread, a->hw_thread,
+                        w->cfg->name, tpc, tpc == 1 ? "" : "s", tpc == 1 ? "thread 0 only" : "threads 0 to 1");
+            return FALSE;
+        }
+        /* the threads are the logical CPUs up to the highest one named: `N:` is CPU N as before */
+        w->nthreads = MAX(w->nthreads, access_cpu(w, a) + 1);
     }
     if (!wire_program(s, w, error))
         return FALSE;
@@ -109,12 +128,14 @@ static gboolean wire(const AccessScript *s, const ScriptRunOptions *o, ScriptWir
     memsys_set_check(w->ms, o->check);
     if (o->fault && !memsys_apply_fault(w->ms, o->fault, error))
         return FALSE;
-    w->cores = g_new0(MemWaiter, ncores);
+    /* every core's first hardware thread, as always, and the others up to the highest named */
+    guint ncpus = MAX(ncores, w->nthreads);
+    w->cores = g_new0(MemWaiter, ncpus);
     static const PortClient client = { mem_waiter_done, on_lost, NULL, NULL };
-    for (guint c = 0; c < ncores; c++)
+    for (guint c = 0; c < ncpus; c++)
         memsys_attach(w->ms, c, &client, &w->cores[c]);
-    w->thread_core = g_new0(guint, s->nthreads);
-    for (guint t = 0; t < s->nthreads; t++)
+    w->thread_core = g_new0(guint, w->nthreads);
+    for (guint t = 0; t < w->nthreads; t++)
         w->thread_core[t] = t;
     if (!o->trace.text && !o->trace.perfetto && !o->trace.html)
         return TRUE;
@@ -122,7 +143,7 @@ static gboolean wire(const AccessScript *s, const ScriptRunOptions *o, ScriptWir
     w->script = g_new0(TraceScriptAccess, s->accesses->len);
     for (guint i = 0; i < s->accesses->len; i++) {
         const ScriptAccess *a = &g_array_index(s->accesses, ScriptAccess, i);
-        w->script[i] = (TraceScriptAccess){ a->text, w->thread_core[a->thread] };
+        w->script[i] = (TraceScriptAccess){ a->text, access_cpu(w, a) };
     }
     TraceContext ctx = {
         .config = w->cfg->name,
@@ -130,14 +151,15 @@ static gboolean wire(const AccessScript *s, const ScriptRunOptions *o, ScriptWir
         .proto = memsys_protocol(w->ms),
         .prog = w->prog,
         .names = w->names,
-        .nthreads = s->nthreads,
+        .nthreads = w->nthreads,
         .cores = w->thread_core,
-        .ncores = ncores,
+        .ncores = ncpus,
         .machine_cores = ncores,
         .harness = TRACE_HARNESS_SCRIPT,
         .threads_per_core = (guint)w->cfg->topology.threads_per_core,
         .script = w->script,
         .nscript = s->accesses->len,
+        .script_who = s->hw_named,
     };
     w->trace = run_trace_open(&o->trace, &ctx, (guint64)w->cfg->run.trace_limit, page_cut, error);
     if (!w->trace)
@@ -154,7 +176,7 @@ static gboolean wire(const AccessScript *s, const ScriptRunOptions *o, ScriptWir
 static gboolean run_access(const AccessScript *s, guint i, ScriptWiring *w, JsonBuilder *b)
 {
     const ScriptAccess *a = &g_array_index(s->accesses, ScriptAccess, i);
-    guint core = w->thread_core[a->thread];
+    guint cpu = access_cpu(w, a), core = a->thread;
     int sym = isa_program_find_sym(w->prog, s->vars->pdata[a->var]);
     uint64_t addr = isa_sym_addr(w->layout, (guint)sym, 0);
     Cycle start = engine_now(w->e);
@@ -164,12 +186,14 @@ static gboolean run_access(const AccessScript *s, guint i, ScriptWiring *w, Json
     json_builder_begin_object(b);
     report_add_int(b, "n", i + 1);
     report_add_string(b, "access", a->text);
-    report_add_int(b, "thread", a->thread);
+    report_add_int(b, "thread", cpu);
     report_add_int(b, "core", core);
+    if (s->hw_named)
+        report_add_int(b, "hw_thread", a->hw_thread);
     report_add_string(b, "var", s->vars->pdata[a->var]);
     report_add_int(b, "start", (gint64)start);
     if (a->op == SCRIPT_EVICT) {
-        gboolean held = memsys_evict(w->ms, core, addr);
+        gboolean held = memsys_evict(w->ms, core, addr); /* the core's copy: its threads share it */
         mem_waiter_settle(w->e);
         report_add_int(b, "cycles", (gint64)(engine_now(w->e) - start));
         report_add_string(b, "answered_by", held ? "-" : "nothing to evict");
@@ -177,7 +201,7 @@ static gboolean run_access(const AccessScript *s, guint i, ScriptWiring *w, Json
         MemRequest q = { .kind = a->op == SCRIPT_LD ? MEM_LOAD : a->op == SCRIPT_ST ? MEM_STORE : MEM_RMW,
                          .rmw = a->op == SCRIPT_FADD ? RMW_ADD : RMW_XCHG, .addr = addr, .size = 8,
                          .value = a->value, .tag = i };
-        const MemResponse *r = mem_waiter_try_access(&w->cores[core], w->ms, w->e, core, &q);
+        const MemResponse *r = mem_waiter_try_access(&w->cores[cpu], w->ms, w->e, cpu, &q);
         mem_waiter_settle(w->e);
         completed = r != NULL;
         report_add_int(b, "cycles", (gint64)((r ? r->done : engine_now(w->e)) - start));
@@ -190,7 +214,7 @@ static gboolean run_access(const AccessScript *s, guint i, ScriptWiring *w, Json
     /* the line everywhere afterwards */
     json_builder_set_member_name(b, "states");
     json_builder_begin_array(b);
-    for (guint t = 0; t < s->nthreads; t++)
+    for (guint t = 0; t < w->nthreads; t++)
         json_builder_add_string_value(b, coh_cache_state_name(memsys_cache_state(w->ms, w->thread_core[t], addr)));
     json_builder_end_array(b);
     report_add_string(b, "home", coh_dir_state_name(memsys_dir_state(w->ms, addr)));
@@ -222,7 +246,16 @@ JsonNode *access_script_run(const AccessScript *s, const ScriptRunOptions *o, Tr
     report_add_string(b, "protocol", memsys_protocol(w.ms)->name);
     report_add_string(b, "harness", "script");
     report_add_string(b, "script", script_name(s));
-    report_add_int(b, "threads", s->nthreads);
+    report_add_int(b, "threads", w.nthreads);
+    if (s->hw_named) { /* each thread's name, as the trace gives it: the states' columns */
+        json_builder_set_member_name(b, "thread_names");
+        json_builder_begin_array(b);
+        for (guint t = 0; t < w.nthreads; t++) {
+            g_autofree char *name = g_strdup_printf("core %u.%u", t % w.ncores, t / w.ncores);
+            json_builder_add_string_value(b, name);
+        }
+        json_builder_end_array(b);
+    }
     json_builder_set_member_name(b, "accesses");
     json_builder_begin_array(b);
     g_autofree char *complaint = NULL;
@@ -262,8 +295,16 @@ char *access_script_report_text(JsonNode *report)
         w = MAX(w, (guint)strlen(json_object_get_string_member(json_array_get_object_element(acc, i), "access")));
     g_string_append_printf(s, "  %3s  %-*s  %6s  %-21s  %5s  after:", "#", (int)w, "access", "cycles", "answered by",
                            "value");
-    for (guint t = 0; t < threads; t++)
-        g_string_append_printf(s, " core %-2u", t);
+    /* the columns: "core N", or with hardware threads named, "core C.T" as the trace has them */
+    JsonArray *names = json_object_has_member(o, "thread_names") ? json_object_get_array_member(o, "thread_names")
+                                                                  : NULL;
+    int cw = names ? 8 : 7;
+    for (guint t = 0; t < threads; t++) {
+        if (names)
+            g_string_append_printf(s, " %-*s", cw, json_array_get_string_element(names, t));
+        else
+            g_string_append_printf(s, " core %-2u", t);
+    }
     g_string_append(s, " home\n");
     for (guint i = 0; i < n; i++) {
         JsonObject *a = json_array_get_object_element(acc, i);
@@ -277,7 +318,7 @@ char *access_script_report_text(JsonNode *report)
                                value);
         JsonArray *st = json_object_get_array_member(a, "states");
         for (guint t = 0; t < json_array_get_length(st); t++)
-            g_string_append_printf(s, " %-7s", json_array_get_string_element(st, t));
+            g_string_append_printf(s, " %-*s", cw, json_array_get_string_element(st, t));
         g_string_append_printf(s, " %s\n", json_object_get_string_member(a, "home"));
     }
     if (json_object_has_member(o, "invariant"))

@@ -96,6 +96,8 @@ typedef struct {
     TraceHarness harness;        /* what the marks bracket: the words for a thread's phase */
     const TraceScriptAccess *script; /* a script's accesses (TRACE_HARNESS_SCRIPT), else NULL */
     guint nscript;
+    gboolean script_who;         /* the script names hardware threads (`0.1:st x`): the text trace
+                                  * says, as each access starts, which thread does it */
     /* Where thread `t` is now and on (or for) which logical CPU, asked as the events come; NULL:
      * thread t runs on cores[t] throughout (no OS model). */
     TraceThreadWhere (*thread_where)(void *arg, guint t, guint *cpu);

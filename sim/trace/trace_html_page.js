@@ -52,6 +52,8 @@ for (let t = 0; t < NC; t++) {
 const SMT = GROUPS.some(g => g.panels.length > 1), SHARED = !!D.timeShared && GROUPS.some(g => g.threads.length > g.panels.length);
 const CACHE_COLS = GROUPS.map(g => g.col);
 function threadName(t) { return SHARED ? 'thread ' + t : NAMES[t]; }
+/* a logical CPU as the text trace names it ("core 0.1" with SMT) */
+function cpuName(cpu) { const t = D.cores.indexOf(cpu); return t >= 0 ? NAMES[t] : 'core ' + cpu; }
 /* The sizes come from what the run will show, so that no state name, value, store-buffer or
  * queue entry is ever cut: a box is as wide as its longest text, and a row of cores wraps. */
 const CH = 6.6; /* px per character of the 11px monospace */
@@ -391,7 +393,7 @@ function render() {
   document.getElementById('event').textContent = s ? s.c + '  ' + s.who + '  ' + (s.l >= 0 ? D.lines[s.l].name + '  ' : '') + s.t : 'start: every line is I in every cache and ' + D.homeStart + ' at the home';
   document.getElementById('what').textContent = s ? s.w : '';
   const acc = accessAt(step);
-  document.getElementById('access').textContent = acc ? 'scripted access ' + acc.t + ' in progress, on core ' + acc.core : '';
+  document.getElementById('access').textContent = acc ? 'scripted access ' + acc.t + ' in progress, on ' + cpuName(acc.core) : '';
   document.getElementById('explain').textContent = s ? s.x : 'Step forward to watch the run, one event at a time.';
   const changed = new Set(s ? s.ch.map(([l, c]) => l + ':' + c) : []);
   let h = '<tr><th>line</th>';

@@ -24,6 +24,7 @@ typedef struct {
     GArray *collapsed;           /* Collapsed, in the order first seen */
     TraceLimit limit;
     Cycle now;                   /* the event being written */
+    gint script_access;          /* the scripted access last announced (TraceContext.script_who) */
 } TextSink;
 
 #define ROW_W 26
@@ -125,6 +126,15 @@ static void text_event(TraceSink *s, const TraceContext *ctx, const TraceEvent *
     t->now = ev->cycle;
     header(t, ctx);
     char who[16];
+    if (ctx->script_who && ev->script_access > t->script_access) {
+        /* a script's access starts: its thread, named as the other thread lines name it, since
+         * the rows name the cache, which the core's hardware threads share */
+        const TraceScriptAccess *a = &ctx->script[ev->script_access];
+        flush_collapsed(t, ctx, -2, 0);
+        put(t, "%10" G_GUINT64_FORMAT "  %-*s %-*s  script: access #%d %s\n", ev->cycle, t->who_w,
+            trace_who_cpu(ctx, (gint)a->core, who), t->line_w, "", ev->script_access + 1, a->text);
+        t->script_access = ev->script_access;
+    }
     if (ev->kind == TRACE_ROW && !ev->shown) {
         if (ev->line_ok && t->summaries && trace_row_is_hit(ev->row))
             collapse(t, ev->row);
@@ -196,5 +206,6 @@ TraceSink *trace_text_new(FILE *out, guint show, gboolean summaries, guint64 lim
     t->show = show;
     t->summaries = summaries;
     t->collapsed = g_array_new(FALSE, FALSE, sizeof(Collapsed));
+    t->script_access = -1;
     return &t->sink;
 }

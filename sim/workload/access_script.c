@@ -151,6 +151,14 @@ static gboolean parse_access(Scan *s, AccessScript *sc, ScriptAccess *a, GError 
     if (!parse_number(s, ACCESS_SCRIPT_MAX_THREAD, &t, "a thread", error))
         return FALSE;
     a->thread = (guint)t;
+    if (*s->p == '.') { /* C.T: a hardware thread of core C, as the text trace names it */
+        advance(s);
+        a->hw_col = s->col;
+        if (!parse_number(s, ACCESS_SCRIPT_MAX_THREAD, &t, "a hardware thread", error))
+            return FALSE;
+        a->hw_thread = (guint)t;
+        a->hw_named = TRUE;
+    }
     skip_blanks(s);
     if (*s->p != ':') {
         g_autofree char *found = found_text(s);
@@ -217,6 +225,8 @@ AccessScript *access_script_parse(const char *who, const char *text, GError **er
             a.value = ops[a.op].default_is_number ? sc->accesses->len + 1 : 1;
         g_array_append_val(sc->accesses, a);
         sc->nthreads = MAX(sc->nthreads, a.thread + 1);
+        sc->hw_threads = MAX(sc->hw_threads, a.hw_thread + 1);
+        sc->hw_named |= a.hw_named;
         skip_blanks(&s);
         if (*s.p == ',' || *s.p == ';' || *s.p == '\n') {
             advance(&s);

@@ -7,7 +7,10 @@
  *
  *   script  := access { SEP access }         SEP: ',' or ';' or a new line
  *   access  := THREAD ':' OP VAR [ '=' VALUE ]
- *   THREAD  := 0, 1, ...                     thread N runs on core N
+ *   THREAD  := N | C '.' T                   N: thread N, on core N (its first hardware thread);
+ *                                            C.T: core C's hardware thread T, named as the text
+ *                                            trace names it (`0.1:st x=5`): it shares core C's
+ *                                            caches with the core's other hardware threads
  *   OP      := ld | st | xchg | fadd | evict
  *   VAR     := a name (letters, digits, _; not starting with a digit): an 8-byte word in a
  *              line of its own, one per name
@@ -27,7 +30,10 @@
 typedef enum { SCRIPT_LD, SCRIPT_ST, SCRIPT_XCHG, SCRIPT_FADD, SCRIPT_EVICT } ScriptOp;
 
 typedef struct {
-    guint thread;
+    guint thread;           /* the core: N of `N:`, C of `C.T:` */
+    guint hw_thread;        /* T of `C.T:` (0 for `N:`): the core's hardware thread */
+    gboolean hw_named;      /* written `C.T:` */
+    guint hw_col;           /* where T starts, for its error */
     ScriptOp op;
     guint var;              /* index into AccessScript.vars */
     guint64 value;          /* st/xchg: written; fadd: added (defaults filled in) */
@@ -40,7 +46,9 @@ typedef struct {
     char *who;              /* the file, or "--script" */
     GArray *accesses;       /* ScriptAccess */
     GPtrArray *vars;        /* char*: the variables, in order of first use */
-    guint nthreads;         /* the highest thread + 1 */
+    guint nthreads;         /* the highest core + 1 */
+    guint hw_threads;       /* the highest hardware thread + 1 (1: every access is a core's first) */
+    gboolean hw_named;      /* some access is written `C.T:`: the run names every thread `core C.T` */
 } AccessScript;
 
 /* At most this many accesses in one script (a demonstration, traced access by access). */
