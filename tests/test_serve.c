@@ -327,6 +327,80 @@ static void click_session(Cdp *c, guint port, const char *config, const char *sh
     }
 }
 
+/* With 2 threads per core: a button per hardware thread, and an access from core 0's second
+ * one (0.1:st x=5) against `qsim run --script` of the same line: the states and values, the
+ * script line and link in C.T, and the drawing's panel for core 0.1 doing the store. */
+static void click_smt_session(Cdp *c, guint port)
+{
+    g_autofree char *url = g_strdup_printf("http://127.0.0.1:%u/#config=teaching&threads=2", port);
+    cdp_navigate(c, "about:blank");
+    cdp_navigate(c, url);
+    cdp_wait(c, "document.getElementById('status').dataset.ready === '1'");
+    g_autofree char *buttons = cdp_eval_string(c, "Array.from(document.querySelectorAll('#who button')).map(b => b.id + "
+                                                  "'=' + b.textContent).join(' ')");
+    ck_assert_str_eq(buttons, "core-0.0=core 0.0 core-0.1=core 0.1 core-1.0=core 1.0 core-1.1=core 1.1");
+    static const struct {
+        const char *who, *op, *value;
+    } clicks[] = { { "core-0.0", "op-ld", "" }, { "core-0.1", "op-st", "5" }, { "core-0.0", "op-ld", "" } };
+    for (guint i = 0; i < G_N_ELEMENTS(clicks); i++) {
+        g_autofree char *runs = cdp_eval_string(c, "document.getElementById('status').dataset.runs");
+        cdp_click(c, clicks[i].who);
+        cdp_click(c, "var-x");
+        g_autofree char *set = g_strdup_printf("document.getElementById('value').value = '%s'", clicks[i].value);
+        g_free(cdp_eval(c, set));
+        cdp_click(c, clicks[i].op);
+        g_autofree char *done = g_strdup_printf("document.getElementById('status').dataset.runs !== '%s'", runs);
+        cdp_wait(c, done);
+    }
+    const char *line = "0.0:ld x, 0.1:st x=5, 0.0:ld x";
+    g_autofree char *shown = cdp_eval_string(c, "document.getElementById('script-line').textContent");
+    g_autofree char *cmd = g_strdup_printf("qsim run --config teaching --set=topology.threads_per_core=2 --script '%s'",
+                                           line);
+    ck_assert_str_eq(shown, cmd);
+    g_autofree char *err = cdp_eval_string(c, "document.getElementById('error').textContent");
+    ck_assert_str_eq(err, "");
+    g_autofree char *link = cdp_eval_string(c, "document.getElementById('session-link').getAttribute('href')");
+    ck_assert_msg(strstr(link, "threads=2") && strstr(link, "script=0.0%3Ald+x%2C+0.1%3Ast+x%3D5%2C+0.0%3Ald+x"), "%s",
+                  link);
+    g_autofree char *head = cdp_eval_string(c, "Array.from(document.getElementById('results').rows[0].cells)"
+                                               ".map(x => x.textContent).slice(5).join(',')");
+    ck_assert_str_eq(head, "core 0.0,core 1.0,core 0.1,home");
+    g_autofree char *out = NULL;
+    const char *args[] = { "run", "--config", "teaching", "--set=topology.threads_per_core=2", "--script", line,
+                           "--format", "json", NULL };
+    ck_assert_int_eq(run_qsim(args, &out, NULL), 0);
+    g_autoptr(JsonNode) rn = json_from_string(out, NULL);
+    JsonArray *acc = json_object_get_array_member(json_node_get_object(rn), "accesses");
+    ck_assert_uint_eq(json_array_get_length(acc), 3);
+    for (guint i = 0; i < 3; i++) {
+        JsonObject *a = json_array_get_object_element(acc, i);
+        JsonArray *sts = json_object_get_array_member(a, "states");
+        GString *want = g_string_new(NULL);
+        for (guint t = 0; t < json_array_get_length(sts); t++)
+            g_string_append_printf(want, "%s%s", t ? " " : "", json_array_get_string_element(sts, t));
+        g_autofree char *q = g_strdup_printf("document.getElementById('result-%u').dataset.states", i + 1);
+        g_autofree char *got = cdp_eval_string(c, q);
+        ck_assert_str_eq(got, want->str);
+        g_string_free(want, TRUE);
+    }
+    g_autofree char *v = cdp_eval_string(c, "document.getElementById('result-3').dataset.value");
+    ck_assert_str_eq(v, "5"); /* the sibling's store, read through the core's one L1 */
+    /* the drawing at the sibling's store: core 0.1's panel does it, inside core 0 */
+    g_free(cdp_eval(c, FRAME ".defaultView.location.hash = 'step=' + (JSON.parse(" FRAME
+                       ".getElementById('data').textContent).steps.findIndex(s => s.a === 1) + 1)"));
+    cdp_wait(c, FRAME ".getElementById('access') && " FRAME ".getElementById('access').textContent.includes('#2')");
+    g_autofree char *doing = cdp_eval_string(c, FRAME ".getElementById('access').textContent");
+    ck_assert_str_eq(doing, "scripted access #2 0.1:st x=5 in progress, on core 0.1");
+    g_autofree char *panel = cdp_eval_string(c, FRAME ".getElementById('access-c2').textContent");
+    ck_assert_str_eq(panel, "doing #2 0.1:st x=5");
+    g_autofree char *label = cdp_eval_string(c, FRAME ".getElementById('phase-c2').textContent");
+    ck_assert_msg(g_str_has_prefix(label, "core 0.1"), "%s", label);
+    g_autofree char *cache = cdp_eval_string(c, FRAME ".getElementById('svg-x-c0').dataset.state");
+    ck_assert_str_eq(cache, "M");
+    g_autofree char *none = cdp_eval_string(c, "String(" FRAME ".getElementById('svg-x-c2'))");
+    ck_assert_str_eq(none, "null"); /* no cache of its own */
+}
+
 START_TEST(test_page_in_browser)
 {
     g_autofree char *chromium = g_find_program_in_path("chromium");
@@ -340,6 +414,7 @@ START_TEST(test_page_in_browser)
     ck_assert_msg(c, "chromium: %s", error ? error->message : "");
     const char *shots = g_getenv("QSIM_DOCS_IMAGES");
     click_session(c, s.port, "teaching", shots);
+    click_smt_session(c, s.port);
     click_session(c, s.port, "teaching-bus", shots);
     /* a scenario button starts its run: the frame shows the ttas lock's page */
     {
