@@ -261,7 +261,8 @@ static gboolean run_parse(int *argc, char ***argv, RunFlags *f, RunOptions *o)
         "which the command line's override (" QSIM_DOC("teaching.md") ")", "NAME|PATH" };
     what[2 + LOCK_FLAGS_N] = (GOptionEntry){ "script", 0, 0, G_OPTION_ARG_STRING, &f->script,
         "Run scripted accesses instead of a program, one after another on the memory system alone, e.g. "
-        "'0:ld x, 1:st x, 0:ld x' (THREAD:OP VAR[=VALUE], OP ld, st, xchg, fadd or evict; or a file of them): a "
+        "'0:ld x, 1:st x, 0:ld x' (THREAD:OP VAR[=VALUE], OP ld, st, xchg, fadd or evict; THREAD N is core N, "
+        "C.T core C's hardware thread T, as in '0.0:ld x, 0.1:st x=5'; or a file of them): a "
         "table of each access's latency, who answered and the line's states after it; with the trace options, "
         "each access's transitions (" QSIM_DOC("teaching.md") ")", "SCRIPT|FILE" };
     const GOptionEntry how[] = {
