@@ -46,7 +46,7 @@ typedef struct {
 } ScriptWiring;
 
 /* The logical CPU an access runs on: core C's hardware thread T is CPU T x cores + C, as
- * config.h numbers them (and the text trace names CPU c `core c % cores.c / cores`). */
+ * config.h numbers them, and the trace names CPU c back as `core (c mod cores).(c / cores)`. */
 static guint access_cpu(const ScriptWiring *w, const ScriptAccess *a)
 {
     return a->hw_thread * w->ncores + a->thread;
@@ -110,10 +110,11 @@ static gboolean wire(const AccessScript *s, const ScriptRunOptions *o, ScriptWir
             return FALSE;
         }
         if (a->hw_thread >= tpc) {
+            g_autofree char *range = tpc == 1 ? g_strdup("thread 0 only") : g_strdup_printf("threads 0 to %u", tpc - 1);
             g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                         "%s:%u:%u: core %u.%u: %s has %u hardware thread%s per core, %s (more with --set "
                         "topology.threads_per_core=N)", s->who, a->line, a->hw_col, a->thread, a->hw_thread,
-                        w->cfg->name, tpc, tpc == 1 ? "" : "s", tpc == 1 ? "thread 0 only" : "threads 0 to 1");
+                        w->cfg->name, tpc, tpc == 1 ? "" : "s", range);
             return FALSE;
         }
         /* the threads are the logical CPUs up to the highest one named: `N:` is CPU N as before */
