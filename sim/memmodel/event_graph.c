@@ -78,6 +78,7 @@ static const char *const rel_names[MM_REL__COUNT] = {
     [MM_REL_EXT] = "ext",
     [MM_REL_INT] = "int",
     [MM_REL_SAME_INSTANCE] = "same-instance",
+    [MM_REL_SCA_CLASS] = "sca-class",
     [MM_REL_RMW] = "rmw",
     [MM_REL_AMO] = "amo",
     [MM_REL_LXSX] = "lxsx",
@@ -128,6 +129,9 @@ void mm_graph_finish(MmGraph *g)
                 mm_rel_add(&g->rels[MM_REL_PO], i, j);
             if (same_thread && a->instance == b->instance)
                 mm_rel_add(&g->rels[MM_REL_SAME_INSTANCE], i, j);
+            /* the bytes of one access (an initial write is its own class) */
+            if (a->kind != MM_FENCE && a->kind == b->kind && (i == j || (same_thread && a->instance == b->instance)))
+                mm_rel_add(&g->rels[MM_REL_SCA_CLASS], i, j);
             if (same_thread)
                 mm_rel_add(&g->rels[MM_REL_INT], i, j);
             else

@@ -28,6 +28,13 @@ typedef struct {
     gboolean pending_write;    /* the step wanted a write the graph does not have: out->ev */
     gboolean wrote;
     int last_ldx;
+    guint last_ldx_n;          /* its byte events (1: a whole access) */
+    /* the current memory op: its locations, one event per location, each esize bytes */
+    int locs[8];
+    guint nb;
+    unsigned esize;
+    uint64_t op_addr;
+    uint64_t read_val, write_val, ldx_val;
     /* the event of the current op being built (its address, control) */
     GEv cur;
     GTaint t_reg[ISA_NREG_SLOTS], p_reg[ISA_NREG_SLOTS];
@@ -53,16 +60,38 @@ static uint64_t rf_value(const Replay *r, const GEv *e)
     return ggraph_ev(r->g, gref_thread(ref), gref_index(ref))->ev.value;
 }
 
+/* A read's value, from its events: one, or one per byte (little-endian). */
 static uint64_t cb_read(void *ctx, guint t, uint64_t addr, unsigned size)
 {
     (void)t; (void)addr; (void)size;
     Replay *r = ctx;
     /* the caller made sure the read is recorded */
-    g_assert(r->k < nrecorded(r));
-    const GEv *e = ggraph_ev(r->g, r->t, r->k);
-    g_assert(e->ev.kind == MM_READ);
-    r->read_k = (int)r->k++;
-    return rf_value(r, e);
+    g_assert(r->k + r->nb <= nrecorded(r));
+    uint64_t v = 0;
+    for (guint i = 0; i < r->nb; i++) {
+        const GEv *e = ggraph_ev(r->g, r->t, r->k + i);
+        g_assert(e->ev.kind == MM_READ);
+        v |= rf_value(r, e) << (8 * r->esize * i);
+    }
+    r->read_k = (int)r->k;
+    r->k += r->nb;
+    r->read_val = v;
+    return v;
+}
+
+/* Byte i of a write of `value` (all of it for a whole access). */
+static uint64_t part_value(const Replay *r, uint64_t value, unsigned size, guint i)
+{
+    return r->nb > 1 ? (value >> (8 * i)) & 0xff : isa_truncate(value, size);
+}
+
+/* The other event of byte i's atomic or exclusive pair: the read event of the same location. */
+static int pair_of(const Replay *r, int first, guint n, int loc)
+{
+    for (guint j = 0; first >= 0 && j < n; j++)
+        if (ggraph_ev(r->g, r->t, (guint)first + j)->ev.loc == loc)
+            return first + (int)j;
+    return -1;
 }
 
 static void cb_write(void *ctx, guint t, uint64_t addr, unsigned size, uint64_t value)
@@ -70,15 +99,25 @@ static void cb_write(void *ctx, guint t, uint64_t addr, unsigned size, uint64_t 
     (void)t; (void)addr; (void)size;
     Replay *r = ctx;
     r->wrote = TRUE;
-    if (r->k < nrecorded(r)) {
-        g_assert(ggraph_ev(r->g, r->t, r->k)->ev.kind == MM_WRITE);
-        r->write_k = (int)r->k++;
+    r->write_val = isa_truncate(value, size);
+    r->write_k = (int)r->k;
+    guint j = 0;
+    while (j < r->nb && r->k + j < nrecorded(r)) {
+        g_assert(ggraph_ev(r->g, r->t, r->k + j)->ev.kind == MM_WRITE);
+        j++;
+    }
+    if (j == r->nb) {
+        r->k += r->nb;
         return;
     }
+    /* byte j is the next event; the ones before it are recorded */
     r->pending_write = TRUE;
-    r->write_k = (int)r->k;
+    r->k += j;
     r->cur.ev.kind = MM_WRITE;
-    r->cur.ev.value = isa_truncate(value, size);
+    r->cur.ev.loc = r->locs[j];
+    r->cur.ev.size = (guint8)r->esize;
+    r->cur.addr = r->op_addr + j;
+    r->cur.ev.value = part_value(r, value, size, j);
 }
 
 static uint64_t cb_load(void *ctx, guint t, uint64_t addr, unsigned size) { return cb_read(ctx, t, addr, size); }
@@ -202,10 +241,10 @@ static void taint_memory(Replay *r, const IsaInsn *in)
 {
     static const GTaint none;
     GTaint rt = none, rp = none;
-    if (r->read_k >= 0) {
-        guint k = (guint)r->read_k;
-        rt = r->reach_t[k];
-        rp = r->reach_p[k];
+    for (guint i = 0; r->read_k >= 0 && i < r->nb; i++) {
+        guint k = (guint)r->read_k + i;
+        gt_or(&rt, &r->reach_t[k]);
+        gt_or(&rp, &r->reach_p[k]);
         gt_add(&rt, k);
         gt_add(&rp, k);
     }
@@ -258,6 +297,11 @@ static void taint_memory(Replay *r, const IsaInsn *in)
         break;
     }
     }
+    /* a write's bytes are reached alike */
+    for (guint j = 1; r->write_k >= 0 && j < r->nb; j++) {
+        r->reach_t[r->write_k + j] = r->reach_t[r->write_k];
+        r->reach_p[r->write_k + j] = r->reach_p[r->write_k];
+    }
 }
 
 /* rd := a OP b; a CSEL's masking AND passes a's data only when it selects it. */
@@ -298,10 +342,13 @@ static gboolean wake_source(const Replay *r, guint32 *src)
             continue;
         GArray *co = g->co[l];
         guint from = 0;
-        if ((int)l == ldx->ev.loc && gref_thread(ldx->rf) != GREF_INIT)
-            for (guint j = 0; j < co->len; j++)
-                if (g_array_index(co, guint32, j) == ldx->rf)
-                    from = j + 1;
+        for (guint b = 0; b < r->last_ldx_n; b++) {
+            const GEv *x = ldx + b;
+            if ((int)l == x->ev.loc && gref_thread(x->rf) != GREF_INIT)
+                for (guint j = 0; j < co->len; j++)
+                    if (g_array_index(co, guint32, j) == x->rf)
+                        from = j + 1;
+        }
         for (guint j = from; j < co->len; j++) {
             guint32 ref = g_array_index(co, guint32, j);
             if (gref_thread(ref) != r->t) {
@@ -364,8 +411,8 @@ void greplay(GWorld *w, const GGraph *g, guint t, GNext *out)
             finish(r, GNEXT_FAULT);
             break;
         }
-        if (r->k >= MM_GRAPH_MAX_THREAD_EVENTS - 2) {
-            g_snprintf(out->why, sizeof out->why, "thread %u has more than %d events", t, MM_GRAPH_MAX_THREAD_EVENTS - 2);
+        if (r->k >= MM_GRAPH_MAX_THREAD_EVENTS - 10) {
+            g_snprintf(out->why, sizeof out->why, "thread %u has more than %d events", t, MM_GRAPH_MAX_THREAD_EVENTS - 10);
             finish(r, GNEXT_BOUND);
             break;
         }
@@ -409,6 +456,7 @@ void greplay(GWorld *w, const GGraph *g, guint t, GNext *out)
         int32_t pc0 = r->th.pc;
         r->read_k = r->write_k = -1;
         r->pending_write = r->wrote = FALSE;
+        r->nb = 1;
         gboolean mem = info->is_load || info->is_store;
         if (mem) {
             uint64_t addr = isa_address(&in->mem, w->layout, t, r->th.regs);
@@ -417,35 +465,42 @@ void greplay(GWorld *w, const GGraph *g, guint t, GNext *out)
                 finish(r, GNEXT_FAULT);
                 break;
             }
-            int loc = gworld_loc(w, addr, in->size);
-            if (loc < 0) {
-                g_autofree char *pos = isa_insn_pos(w->o->prog, in);
-                g_snprintf(out->why, sizeof out->why, "%s: a %u-byte access at 0x%" G_GINT64_MODIFIER "x overlaps "
-                           "another size or address: mixed-size accesses are not modelled", pos, in->size, addr);
+            if (!gworld_access(w, addr, in->size, r->locs, &r->nb)) {
+                /* a block turned mixed: the search starts again (w->restart) */
+                g_snprintf(out->why, sizeof out->why, "restart");
                 finish(r, GNEXT_REFUSED);
                 break;
             }
+            r->esize = r->nb > 1 ? 1 : in->size;
+            r->op_addr = addr;
             gboolean reads = in->op == OP_LD || in->op == OP_LDX || isa_op_is_rmw(in->op);
-            if (reads) {
-                begin_event(r, in, MM_READ, loc, addr);
+            gboolean wanted = FALSE;
+            for (guint i = 0; reads && i < r->nb && !wanted; i++) {
+                begin_event(r, in, MM_READ, r->locs[i], addr + i);
+                r->cur.ev.size = (guint8)r->esize;
                 r->cur.ev.flags = read_flags(in);
-                reach_read(r, r->k, &r->cur);
-                if (r->k == nrecorded(r)) {
-                    out->ev = r->cur;
-                    finish(r, GNEXT_READ);
-                    break;
-                }
-                if (in->op == OP_LDX)
-                    r->last_ldx = (int)r->k;
+                reach_read(r, r->k + i, &r->cur);
+                wanted = r->k + i == nrecorded(r);
+            }
+            if (wanted) {
+                out->ev = r->cur;
+                finish(r, GNEXT_READ);
+                break;
+            }
+            if (reads && in->op == OP_LDX) {
+                r->last_ldx = (int)r->k;
+                r->last_ldx_n = r->nb;
             }
             if (in->op == OP_STX) {
                 gboolean can = r->th.monitor && r->th.has_ldx_line && r->th.ldx_line == addr / w->line_size &&
                                r->last_ldx >= 0;
                 if (can && r->k == nrecorded(r)) {
-                    begin_event(r, in, MM_WRITE, loc, addr);
+                    /* the first byte decides: it succeeds, or the store-exclusive fails */
+                    begin_event(r, in, MM_WRITE, r->locs[0], addr);
+                    r->cur.ev.size = (guint8)r->esize;
                     r->cur.ev.flags = write_flags(in);
-                    r->cur.ev.value = isa_truncate(isa_src(&in->a, r->th.regs), in->size);
-                    r->cur.pair = r->last_ldx;
+                    r->cur.ev.value = part_value(r, isa_src(&in->a, r->th.regs), in->size, 0);
+                    r->cur.pair = pair_of(r, r->last_ldx, r->last_ldx_n, r->locs[0]);
                     GTaint none = { { 0 } };
                     reach_write(r, r->k, &r->cur, src_t(r, in->a), src_p(r, in->a), &none, &none);
                     out->ev = r->cur;
@@ -457,16 +512,20 @@ void greplay(GWorld *w, const GGraph *g, guint t, GNext *out)
                     r->k++;
                 }
             }
-            begin_event(r, in, MM_WRITE, loc, addr);
+            begin_event(r, in, MM_WRITE, r->locs[0], addr);
             r->cur.ev.flags = write_flags(in);
             isa_thread_step(&sw, t);
             r->instance++;
             if (r->pending_write) {
                 if (r->read_k >= 0) {
-                    r->cur.pair = r->read_k;
-                    r->cur.amo = in->op != OP_STX;
+                    r->cur.pair = pair_of(r, r->read_k, r->nb, r->cur.ev.loc);
+                    r->cur.amo = TRUE;
+                } else if (in->op == OP_STX) {
+                    r->cur.pair = pair_of(r, r->last_ldx, r->last_ldx_n, r->cur.ev.loc);
                 }
             }
+            if (in->op == OP_LDX)
+                r->ldx_val = r->read_val;
             taint_memory(r, in);
             if (r->pending_write) {
                 out->ev = r->cur;
@@ -505,10 +564,9 @@ void greplay(GWorld *w, const GGraph *g, guint t, GNext *out)
         /* a read-modify-write, or a store-exclusive, that wrote back what it (its ldx) read (a
          * test-and-set that found the lock taken) changes no value: spin-assume treats it as
          * writing nothing */
-        int paired = !mem ? -1 : isa_op_is_rmw(in->op) ? r->read_k : in->op == OP_STX ? r->last_ldx : -1;
-        if (r->wrote && !(paired >= 0 &&
-                          (r->pending_write ? r->cur.ev.value : ggraph_ev(g, t, (guint)r->write_k)->ev.value) ==
-                              ggraph_ev(g, t, (guint)paired)->ev.value))
+        gboolean paired = mem && ((isa_op_is_rmw(in->op) && r->read_k >= 0) || (in->op == OP_STX && r->last_ldx >= 0));
+        uint64_t paired_val = isa_op_is_rmw(in->op) ? r->read_val : r->ldx_val;
+        if (r->wrote && !(paired && r->write_val == paired_val))
             g_array_set_size(snaps, 0);
         if (r->th.state == THREAD_RUNNABLE && r->th.pc <= pc0 &&
             (in->op == OP_BR || in->op == OP_JMP)) {
