@@ -97,6 +97,8 @@ typedef struct {
  * FALSE when it makes a block mixed that was not (w->restart is then set: the locations
  * found so far assumed whole accesses there). */
 gboolean gworld_access(GWorld *w, uint64_t addr, unsigned size, int *locs, guint *n);
+/* The location of futex word m's wait queue (graph_replay.c), outside memory. */
+int gworld_queue(GWorld *w, uint64_t m);
 
 typedef enum {
     GNEXT_READ,                /* ev: the read to add (choose its rf) */

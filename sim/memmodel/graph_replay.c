@@ -378,6 +378,151 @@ static void finish(Replay *r, GNextKind kind)
     r->out->th = r->th;
 }
 
+/* ---- futex ops ----
+ * The kernel runs a futex op under its hash bucket's lock, with full barriers (Linux
+ * kernel/futex/waitwake.c, the ordering comment at its top: smp_mb (A) and (B)).  Here each
+ * word's wait queue is a location of its own outside memory (GQUEUE_ADDR), and a futex op an
+ * atomic read-modify-write of it between full fences: futex ops on one word are then in one
+ * total order (the queue's coherence order), each seeing the queue the one before left, and
+ * the search explores every such order as it does for any atomic.  The queue's value is its
+ * sleepers oldest first, a thread id + 1 per 4 bits (so at most 15 threads).
+ *
+ *   futex_wait rd, [m], a:  F; R queue (acquire); R m (4 bytes); W queue (release), with the
+ *                           thread appended if m held a; F; then, asleep, it waits for the
+ *                           queue to lose it: R queue (acquire), a spin loop (spin-assume:
+ *                           blocked while it reads itself queued; if that read is the latest,
+ *                           nobody will wake it: a lost wake-up); F
+ *   futex_wake rd, [m], n:  F; R queue (acquire); W queue less its n oldest (release); F
+ */
+#define GQUEUE_ADDR (G_GUINT64_CONSTANT(1) << 63)
+
+static gboolean queue_has(uint64_t q, guint t)
+{
+    for (; q; q >>= 4)
+        if ((q & 15) == t + 1)
+            return TRUE;
+    return FALSE;
+}
+
+static uint64_t queue_push(uint64_t q, guint t)
+{
+    guint n = 0;
+    while (n < 16 && (q >> (4 * n)))
+        n++;
+    return q | (uint64_t)(t + 1) << (4 * n);
+}
+
+/* The next event of the op: TRUE when it is not recorded yet (out->ev set, kind `kind`). */
+static gboolean futex_event(Replay *r, GNextKind kind)
+{
+    r->cur.ev.thread = (int)r->t;
+    if (r->k == nrecorded(r)) {
+        r->out->ev = r->cur;
+        finish(r, kind);
+        return TRUE;
+    }
+    g_assert(ggraph_ev(r->g, r->t, r->k)->ev.kind == r->cur.ev.kind);
+    r->k++;
+    r->instance++;
+    return FALSE;
+}
+
+static gboolean futex_fence(Replay *r, const IsaInsn *in)
+{
+    begin_event(r, in, MM_FENCE, -1, 0);
+    r->cur.ev.fence = MM_FENCE_FULL;
+    return futex_event(r, GNEXT_FENCE);
+}
+
+/* A queue read: TRUE when it is the next event; else *value, and its index added to *rt. */
+static gboolean futex_queue_read(Replay *r, const IsaInsn *in, int q, uint64_t m, guint32 flags, uint64_t *value,
+                                 guint *idx)
+{
+    begin_event(r, in, MM_READ, q, GQUEUE_ADDR | m);
+    r->cur.ev.size = 8;
+    r->cur.ev.flags = flags;
+    reach_read(r, r->k, &r->cur);
+    if (r->k == nrecorded(r))
+        return futex_event(r, GNEXT_READ);
+    *idx = r->k;
+    *value = rf_value(r, ggraph_ev(r->g, r->t, r->k));
+    return futex_event(r, GNEXT_READ);
+}
+
+/* Thread r->t's futex op at `m`: TRUE when the replay stops in it (out set), FALSE when it is
+ * done (pc moved on; *changed: it changed the queue). */
+static gboolean futex_op(Replay *r, const IsaInsn *in, uint64_t m, gboolean *changed)
+{
+    GWorld *w = r->w;
+    int q = gworld_queue(w, m);
+    GTaint rt = { { 0 } };
+    uint64_t queue = 0, word = 0, nq, ret;
+    guint qr = 0;
+    if (futex_fence(r, in) || futex_queue_read(r, in, q, m, MM_ATOMIC | MM_ACQ, &queue, &qr))
+        return TRUE;
+    gt_add(&rt, qr);
+    gboolean sleeps = FALSE;
+    if (in->op == OP_FUTEX_WAIT) {
+        if (!gworld_access(w, m, 4, r->locs, &r->nb)) {
+            g_snprintf(r->out->why, sizeof r->out->why, "restart");
+            finish(r, GNEXT_REFUSED);
+            return TRUE;
+        }
+        for (guint i = 0; i < r->nb; i++) {
+            begin_event(r, in, MM_READ, r->locs[i], m + i);
+            r->cur.ev.size = r->nb > 1 ? 1 : 4;
+            reach_read(r, r->k, &r->cur);
+            if (r->k < nrecorded(r)) {
+                word |= rf_value(r, ggraph_ev(r->g, r->t, r->k)) << (8 * r->cur.ev.size * i);
+                gt_add(&rt, r->k);
+            }
+            if (futex_event(r, GNEXT_READ))
+                return TRUE;
+        }
+        sleeps = word == isa_truncate(isa_src(&in->a, r->th.regs), 4);
+        if (sleeps && r->w->o->nthreads > 15) {
+            g_snprintf(r->out->why, sizeof r->out->why, "futex ops with more than 15 threads");
+            finish(r, GNEXT_REFUSED);
+            return TRUE;
+        }
+        nq = sleeps ? queue_push(queue, r->t) : queue;
+        ret = sleeps ? 0 : 1;
+    } else {
+        uint64_t n = isa_src(&in->a, r->th.regs);
+        for (ret = 0, nq = queue; nq && ret < n; ret++)
+            nq >>= 4;
+    }
+    begin_event(r, in, MM_WRITE, q, GQUEUE_ADDR | m);
+    r->cur.ev.size = 8;
+    r->cur.ev.flags = MM_ATOMIC | MM_REL;
+    r->cur.ev.value = nq;
+    r->cur.pair = (int)qr;
+    r->cur.amo = TRUE;
+    if (futex_event(r, GNEXT_WRITE) || futex_fence(r, in))
+        return TRUE;
+    if (sleeps) {
+        uint64_t now = 0;
+        guint wr = 0;
+        if (futex_queue_read(r, in, q, m, MM_ACQ, &now, &wr))
+            return TRUE;
+        if (queue_has(now, r->t)) {
+            /* still queued: asleep; blocked unless a later op dequeues it */
+            r->out->block_from = wr;
+            finish(r, GNEXT_BLOCKED);
+            return TRUE;
+        }
+        if (futex_fence(r, in))
+            return TRUE;
+    }
+    *changed = nq != queue;
+    if (in->rd >= 0 && in->rd < ISA_NREGS) {
+        r->th.regs[in->rd] = ret;
+        set_reg(r, in->rd, &rt, &rt);
+    }
+    r->th.pc++;
+    return FALSE;
+}
+
 static gboolean same_spot(const IsaThread *a, const IsaThread *b)
 {
     return a->pc == b->pc && a->event == b->event && a->depth == b->depth && a->monitor == b->monitor && a->has_ldx_line == b->has_ldx_line &&
@@ -424,10 +569,18 @@ void greplay(GWorld *w, const GGraph *g, guint t, GNext *out)
         }
         const IsaOpInfo *info = &isa_op_info[in->op];
         if (info->is_syscall) {
-            g_autofree char *pos = isa_insn_pos(w->o->prog, in);
-            g_snprintf(out->why, sizeof out->why, "%s: %s: the graph explorer does not model futex ops", pos, info->name);
-            finish(r, GNEXT_REFUSED);
-            break;
+            uint64_t addr = isa_address(&in->mem, w->layout, t, r->th.regs);
+            if (isa_access_check(w->layout, addr, 4) != ISA_FAULT_NONE) {
+                isa_thread_step(&sw, t);
+                finish(r, GNEXT_FAULT);
+                break;
+            }
+            gboolean changed = FALSE;
+            if (futex_op(r, in, addr, &changed))
+                break;
+            if (changed)
+                g_array_set_size(snaps, 0);
+            continue;
         }
         if (in->op == OP_SEV || (in->op == OP_WFE && !r->th.event)) {
             if (r->k == nrecorded(r)) {

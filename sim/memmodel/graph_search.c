@@ -98,6 +98,17 @@ static int byte_loc(GWorld *w, uint64_t addr)
     return (int)(b.first + (addr - block));
 }
 
+int gworld_queue(GWorld *w, uint64_t m)
+{
+    uint64_t addr = G_GUINT64_CONSTANT(1) << 63 | m;
+    for (guint l = 0; l < w->locs->len; l++)
+        if (g_array_index(w->locs, GLoc, l).addr == addr)
+            return (int)l;
+    GLoc x = { addr, 8, 0 };
+    g_array_append_val(w->locs, x);
+    return (int)w->locs->len - 1;
+}
+
 gboolean gworld_access(GWorld *w, uint64_t addr, unsigned size, int *locs, guint *n)
 {
     guint nmixed = 0, nblocks = 0;
@@ -532,7 +543,11 @@ static void finished(Search *s, const GGraph *g, GNext *next)
     if (stuck >= 0) {
         const IsaInsn *in = isa_thread_insn(s->w.o->prog, &next[stuck].th);
         g_autofree char *pos = in ? isa_insn_pos(s->w.o->prog, in) : g_strdup("?");
-        if (next[stuck].kind == GNEXT_WFE)
+        if (in && in->op == OP_FUTEX_WAIT)
+            fail(s, g, MM_GRAPH_FAIL_LIVENESS,
+                 g_strdup_printf("lost wake-up: thread %d sleeps in futex_wait at %s for ever: no futex_wake takes "
+                                 "it off the word's queue", stuck, pos));
+        else if (next[stuck].kind == GNEXT_WFE)
             fail(s, g, MM_GRAPH_FAIL_LIVENESS,
                  g_strdup_printf("lost wake-up: thread %d sleeps in wfe at %s for ever: no other thread sends a "
                                  "sev or writes the line its monitor watches", stuck, pos));
@@ -704,15 +719,6 @@ gboolean mm_graph_explore(const MmGraphOptions *o, MmGraphResult *r, GError **er
     if (entry < 0 || !o->nthreads) {
         g_set_error(error, MM_ERROR, MM_ERROR_UNSUPPORTED, "%s: no entry point or no threads", o->prog->filename);
         return FALSE;
-    }
-    for (guint k = 0; k < o->prog->insns->len; k++) {
-        const IsaInsn *in = &g_array_index(o->prog->insns, IsaInsn, k);
-        if (isa_op_info[in->op].is_syscall) {
-            g_autofree char *pos = isa_insn_pos(o->prog, in);
-            g_set_error(error, MM_ERROR, MM_ERROR_UNSUPPORTED, "%s: %s: the graph explorer does not model futex ops",
-                        pos, isa_op_info[in->op].name);
-            return FALSE;
-        }
     }
     g_autoptr(MmModel) model = mm_model_compile(o->model, error);
     if (!model)
