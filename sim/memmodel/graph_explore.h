@@ -34,6 +34,10 @@
 #include "sim/memmodel/memmodel.h"
 #include "cores/isa/thread_step.h"
 
+/* A step's address with this bit set is the futex wait queue of the word at the rest; its
+ * value the sleepers, oldest first, thread id + 1 per 4 bits. */
+#define MM_GRAPH_QUEUE_ADDR (G_GUINT64_CONSTANT(1) << 63)
+
 #define MM_GRAPH_DEFAULT_UNROLL 64
 #define MM_GRAPH_DEFAULT_MAX_GRAPHS G_GUINT64_CONSTANT(2000000)
 /* Events one thread may add (the taint sets' width). */

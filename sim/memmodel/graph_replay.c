@@ -394,7 +394,7 @@ static void finish(Replay *r, GNextKind kind)
  *                           nobody will wake it: a lost wake-up); F
  *   futex_wake rd, [m], n:  F; R queue (acquire); W queue less its n oldest (release); F
  */
-#define GQUEUE_ADDR (G_GUINT64_CONSTANT(1) << 63)
+#define GQUEUE_ADDR MM_GRAPH_QUEUE_ADDR
 
 static gboolean queue_has(uint64_t q, guint t)
 {

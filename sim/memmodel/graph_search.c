@@ -100,7 +100,7 @@ static int byte_loc(GWorld *w, uint64_t addr)
 
 int gworld_queue(GWorld *w, uint64_t m)
 {
-    uint64_t addr = G_GUINT64_CONSTANT(1) << 63 | m;
+    uint64_t addr = MM_GRAPH_QUEUE_ADDR | m;
     for (guint l = 0; l < w->locs->len; l++)
         if (g_array_index(w->locs, GLoc, l).addr == addr)
             return (int)l;
