@@ -361,7 +361,8 @@ gboolean verify_lock(const char *lock_name, const char *lock_text, const VerifyO
             g_propagate_error(error, refused);
             return FALSE;
         }
-        /* futex ops, mixed sizes: the state search explores those (the verdict says so) */
+        /* what the graph engine refuses (futex ops with more than 15 threads): the state search
+         * explores it (the verdict says so) */
         r->graphs_refused = g_strdup(refused->message);
         g_error_free(refused);
         if (o->model->has_promises) {
