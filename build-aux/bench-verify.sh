@@ -11,7 +11,7 @@
 # A cell: the verdict (ok: verified, FAIL: a check failed, cut: a bound cut it short, timeout)
 # and the host seconds the search reported (wall time of the search, on a machine that may be
 # busy: compare within one table only); "g>s" marks a graphs run that the graph engine refused
-# (futex ops, mixed sizes) and the state search did instead.
+# (futex ops with more than 15 threads) and the state search did instead.
 set -eu
 Q=${1:-./qsim}
 DOC=${2:-docs/verify.md}

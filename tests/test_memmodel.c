@@ -867,6 +867,62 @@ START_TEST(test_command)
 }
 END_TEST
 
+/* mm_graph_finish's static relations against their definitions, on random graphs whose
+ * threads' events are in runs (the row-by-row path) and on the same events with two threads'
+ * events interleaved (the pairwise path): po (same thread, earlier instance), same-instance,
+ * sca-class (the same kind within an instance, and the identity on memory events), int, ext
+ * (an initial write external to all), loc. */
+static void finish_check(const MmGraph *g)
+{
+    for (guint i = 0; i < g->n; i++)
+        for (guint j = 0; j < g->n; j++) {
+            const MmEvent *a = &g->ev[i], *b = &g->ev[j];
+            gboolean st = a->thread >= 0 && a->thread == b->thread, si = st && a->instance == b->instance;
+            ck_assert_int_eq(mm_rel_has(&g->rels[MM_REL_PO], i, j), st && a->instance < b->instance);
+            ck_assert_int_eq(mm_rel_has(&g->rels[MM_REL_SAME_INSTANCE], i, j), si);
+            ck_assert_int_eq(mm_rel_has(&g->rels[MM_REL_SCA_CLASS], i, j),
+                             a->kind != MM_FENCE && a->kind == b->kind && (i == j || si));
+            ck_assert_int_eq(mm_rel_has(&g->rels[MM_REL_INT], i, j), st);
+            ck_assert_int_eq(mm_rel_has(&g->rels[MM_REL_EXT], i, j), !st);
+            ck_assert_int_eq(mm_rel_has(&g->rels[MM_REL_LOC], i, j), a->loc >= 0 && a->loc == b->loc);
+        }
+}
+
+START_TEST(test_finish_relations)
+{
+    GRand *r = g_rand_new_with_seed(43);
+    for (guint round = 0; round < 50; round++) {
+        g_auto(MmGraph) g = MM_GRAPH_INIT;
+        guint nlocs = (guint)g_rand_int_range(r, 1, 5), nthreads = (guint)g_rand_int_range(r, 1, 4);
+        for (guint l = 0; l < nlocs; l++) {
+            MmEvent iw = { MM_WRITE, -1, 0, (int)l, 0, 1, MM_INIT, MM_FENCE_NONE, -1 };
+            mm_graph_add(&g, &iw);
+        }
+        for (guint t = 0; t < nthreads; t++) {
+            guint inst = 0, n = (guint)g_rand_int_range(r, 1, 90);
+            for (guint k = 0; k < n; k++) {
+                inst += g_rand_int_range(r, 0, 3) ? 1 : 0;      /* some events share an instance */
+                MmKind kind = (MmKind)g_rand_int_range(r, 0, 3);
+                MmEvent e = { kind, (int)t, inst, kind == MM_FENCE ? -1 : g_rand_int_range(r, 0, (int)nlocs), 0, 1, 0,
+                              kind == MM_FENCE ? MM_FENCE_FULL : MM_FENCE_NONE, 0 };
+                mm_graph_add(&g, &e);
+            }
+        }
+        mm_graph_finish(&g);
+        finish_check(&g);
+        if (nthreads > 1 && g.n > nlocs + 2) {
+            /* move the last event (the last thread's) to the front of the threads: the runs break */
+            MmEvent last = g.ev[g.n - 1];
+            memmove(&g.ev[nlocs + 1], &g.ev[nlocs], sizeof(MmEvent) * (g.n - 1 - nlocs));
+            g.ev[nlocs] = last;
+            mm_graph_finish(&g);
+            finish_check(&g);
+        }
+    }
+    g_rand_free(r);
+}
+END_TEST
+
 Suite *make_memmodel_suite(void)
 {
     Suite *s = suite_create("memmodel");
@@ -875,6 +931,7 @@ Suite *make_memmodel_suite(void)
     tcase_add_test(tc, test_relation_large);
     tcase_add_test(tc, test_cat_parse);
     tcase_add_test(tc, test_models_compile);
+    tcase_add_test(tc, test_finish_relations);
     suite_add_tcase(s, tc);
     tc = tcase_create("models");
     tcase_add_test(tc, test_model_sb);

@@ -47,7 +47,7 @@ typedef enum {
 } MmSetName;
 
 typedef enum {
-    MM_REL_ID, MM_REL_PO, MM_REL_LOC, MM_REL_EXT, MM_REL_INT, MM_REL_SAME_INSTANCE,
+    MM_REL_ID, MM_REL_PO, MM_REL_LOC, MM_REL_EXT, MM_REL_INT, MM_REL_SAME_INSTANCE, MM_REL_SCA_CLASS,
     MM_REL_RMW, MM_REL_AMO, MM_REL_LXSX,
     MM_REL_ADDR, MM_REL_DATA, MM_REL_CTRL,
     MM_REL_PICK_ADDR, MM_REL_PICK_DATA, MM_REL_PICK_CTRL, MM_REL_PICK_BASIC,
@@ -78,11 +78,14 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(MmGraph, mm_graph_clear)
 /* Appends an event: its index. */
 guint mm_graph_add(MmGraph *g, const MmEvent *e);
 /* Computes the sets and the relations that follow from the events alone (id, po, loc, ext,
- * int, same-instance) and clears the others to n events. */
+ * int, same-instance, sca-class) and clears the others to n events.  sca-class is herd's
+ * single-copy-atomic class under mixed sizes: the byte events of one access (same thread and
+ * instance, both reads or both writes), and each memory event with itself; with one event per
+ * access it is the identity on memory events. */
 void mm_graph_finish(MmGraph *g);
 
 /* A name a model may use: a set (R, W, M, F, IW, A, Q, L, NoRet, X, DMB.FULL/MFENCE, DMB.LD,
- * DMB.ST, ISB) or a relation (id, po, loc, ext, int, same-instance, rmw, amo, lxsx, addr,
+ * DMB.ST, ISB) or a relation (id, po, loc, ext, int, same-instance, sca-class, rmw, amo, lxsx, addr,
  * data, ctrl, pick-addr-dep, pick-data-dep, pick-ctrl-dep, pick-basic-dep, rf, co).  FALSE
  * when there is no such name. */
 gboolean mm_graph_builtin(const char *name, gboolean *is_set, guint *index);

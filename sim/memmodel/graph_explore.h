@@ -20,13 +20,23 @@
  * backward jumps per thread, past which the verdict is "bound reached".  wfe sleeps until the
  * graph holds something to wake it (another thread's sev, a write to its monitored line after
  * what its ldx read): more wake-ups than hardware gives, never fewer, so a thread left asleep
- * at the end is a lost wake-up (a missing sev);
- * futex ops and mixed-size accesses are refused (MM_ERROR_UNSUPPORTED). */
+ * at the end is a lost wake-up (a missing sev).
+ * Mixed sizes: an 8-byte block accessed with two addresses or sizes is taken per byte, each
+ * access one byte event per byte, rf and co per byte, tied by the model's sca-class (Flur et
+ * al., POPL 2017; herd -variant mixed); finding such a block restarts the search.
+ * Futex ops: atomic read-modify-writes of the word's wait queue (a location outside memory)
+ * between full fences, so one word's futex ops are in one total order; a thread asleep waits
+ * for the queue to lose it (a spin loop under spin-assume), and if nothing dequeues it, that
+ * is a lost wake-up (graph_replay.c). */
 #ifndef QSIM_MM_GRAPH_EXPLORE_H
 #define QSIM_MM_GRAPH_EXPLORE_H
 
 #include "sim/memmodel/memmodel.h"
 #include "cores/isa/thread_step.h"
+
+/* A step's address with this bit set is the futex wait queue of the word at the rest; its
+ * value the sleepers, oldest first, thread id + 1 per 4 bits. */
+#define MM_GRAPH_QUEUE_ADDR (G_GUINT64_CONSTANT(1) << 63)
 
 #define MM_GRAPH_DEFAULT_UNROLL 64
 #define MM_GRAPH_DEFAULT_MAX_GRAPHS G_GUINT64_CONSTANT(2000000)
@@ -92,7 +102,8 @@ typedef struct {
     double seconds;            /* host time, for people */
 } MmGraphResult;
 
-/* FALSE with an error for bad set-up or what the explorer refuses (futex ops, mixed sizes). */
+/* FALSE with an error for bad set-up or what the explorer refuses (futex ops with more than 15
+ * threads). */
 gboolean mm_graph_explore(const MmGraphOptions *o, MmGraphResult *r, GError **error);
 void mm_graph_result_clear(MmGraphResult *r);
 

@@ -48,11 +48,18 @@ typedef struct {
     GTaint addr_t, addr_p, data_t, data_p, ctrl_t, ctrl_p, reach_p;
 } GEv;
 
+/* A location: a whole access's bytes (every access to them has this address and size), or one
+ * byte of a mixed-size block. */
 typedef struct {
     uint64_t addr;
     unsigned size;
     uint64_t init;
 } GLoc;
+
+/* Mixed sizes (Flur et al., POPL 2017; herd -variant mixed): memory in aligned blocks of this
+ * many bytes; a block accessed with two different addresses or sizes is mixed, and every access
+ * to it is one byte event per byte, rf and co per byte, tied by sca-class in the model. */
+#define GBLOCK 8u
 
 typedef struct {
     guint nthreads;
@@ -76,11 +83,22 @@ typedef struct {
     int32_t entry;
     guint unroll;
     GArray *locs;              /* GLoc, found as threads access them */
+    GArray *mixed;             /* uint64_t: the mixed blocks' addresses, kept over restarts */
+    GArray *blocks;            /* GBlock: where each mixed block's byte locations start */
+    gboolean restart;          /* a block turned mixed: the search starts again */
 } GWorld;
 
-/* A location's index for an access, adding it when new; -1 when it overlaps another location
- * with a different address or size (mixed sizes: refused). */
-int gworld_loc(GWorld *w, uint64_t addr, unsigned size);
+typedef struct {
+    uint64_t addr;
+    guint first;
+} GBlock;
+
+/* The locations of an access: one (*n = 1) or, in mixed blocks, one per byte (*n = size).
+ * FALSE when it makes a block mixed that was not (w->restart is then set: the locations
+ * found so far assumed whole accesses there). */
+gboolean gworld_access(GWorld *w, uint64_t addr, unsigned size, int *locs, guint *n);
+/* The location of futex word m's wait queue (graph_replay.c), outside memory. */
+int gworld_queue(GWorld *w, uint64_t m);
 
 typedef enum {
     GNEXT_READ,                /* ev: the read to add (choose its rf) */

@@ -28,6 +28,13 @@ typedef struct {
     gboolean pending_write;    /* the step wanted a write the graph does not have: out->ev */
     gboolean wrote;
     int last_ldx;
+    guint last_ldx_n;          /* its byte events (1: a whole access) */
+    /* the current memory op: its locations, one event per location, each esize bytes */
+    int locs[8];
+    guint nb;
+    unsigned esize;
+    uint64_t op_addr;
+    uint64_t read_val, write_val, ldx_val;
     /* the event of the current op being built (its address, control) */
     GEv cur;
     GTaint t_reg[ISA_NREG_SLOTS], p_reg[ISA_NREG_SLOTS];
@@ -53,16 +60,38 @@ static uint64_t rf_value(const Replay *r, const GEv *e)
     return ggraph_ev(r->g, gref_thread(ref), gref_index(ref))->ev.value;
 }
 
+/* A read's value, from its events: one, or one per byte (little-endian). */
 static uint64_t cb_read(void *ctx, guint t, uint64_t addr, unsigned size)
 {
     (void)t; (void)addr; (void)size;
     Replay *r = ctx;
     /* the caller made sure the read is recorded */
-    g_assert(r->k < nrecorded(r));
-    const GEv *e = ggraph_ev(r->g, r->t, r->k);
-    g_assert(e->ev.kind == MM_READ);
-    r->read_k = (int)r->k++;
-    return rf_value(r, e);
+    g_assert(r->k + r->nb <= nrecorded(r));
+    uint64_t v = 0;
+    for (guint i = 0; i < r->nb; i++) {
+        const GEv *e = ggraph_ev(r->g, r->t, r->k + i);
+        g_assert(e->ev.kind == MM_READ);
+        v |= rf_value(r, e) << (8 * r->esize * i);
+    }
+    r->read_k = (int)r->k;
+    r->k += r->nb;
+    r->read_val = v;
+    return v;
+}
+
+/* Byte i of a write of `value` (all of it for a whole access). */
+static uint64_t part_value(const Replay *r, uint64_t value, unsigned size, guint i)
+{
+    return r->nb > 1 ? (value >> (8 * i)) & 0xff : isa_truncate(value, size);
+}
+
+/* The other event of byte i's atomic or exclusive pair: the read event of the same location. */
+static int pair_of(const Replay *r, int first, guint n, int loc)
+{
+    for (guint j = 0; first >= 0 && j < n; j++)
+        if (ggraph_ev(r->g, r->t, (guint)first + j)->ev.loc == loc)
+            return first + (int)j;
+    return -1;
 }
 
 static void cb_write(void *ctx, guint t, uint64_t addr, unsigned size, uint64_t value)
@@ -70,15 +99,25 @@ static void cb_write(void *ctx, guint t, uint64_t addr, unsigned size, uint64_t 
     (void)t; (void)addr; (void)size;
     Replay *r = ctx;
     r->wrote = TRUE;
-    if (r->k < nrecorded(r)) {
-        g_assert(ggraph_ev(r->g, r->t, r->k)->ev.kind == MM_WRITE);
-        r->write_k = (int)r->k++;
+    r->write_val = isa_truncate(value, size);
+    r->write_k = (int)r->k;
+    guint j = 0;
+    while (j < r->nb && r->k + j < nrecorded(r)) {
+        g_assert(ggraph_ev(r->g, r->t, r->k + j)->ev.kind == MM_WRITE);
+        j++;
+    }
+    if (j == r->nb) {
+        r->k += r->nb;
         return;
     }
+    /* byte j is the next event; the ones before it are recorded */
     r->pending_write = TRUE;
-    r->write_k = (int)r->k;
+    r->k += j;
     r->cur.ev.kind = MM_WRITE;
-    r->cur.ev.value = isa_truncate(value, size);
+    r->cur.ev.loc = r->locs[j];
+    r->cur.ev.size = (guint8)r->esize;
+    r->cur.addr = r->op_addr + j;
+    r->cur.ev.value = part_value(r, value, size, j);
 }
 
 static uint64_t cb_load(void *ctx, guint t, uint64_t addr, unsigned size) { return cb_read(ctx, t, addr, size); }
@@ -202,10 +241,10 @@ static void taint_memory(Replay *r, const IsaInsn *in)
 {
     static const GTaint none;
     GTaint rt = none, rp = none;
-    if (r->read_k >= 0) {
-        guint k = (guint)r->read_k;
-        rt = r->reach_t[k];
-        rp = r->reach_p[k];
+    for (guint i = 0; r->read_k >= 0 && i < r->nb; i++) {
+        guint k = (guint)r->read_k + i;
+        gt_or(&rt, &r->reach_t[k]);
+        gt_or(&rp, &r->reach_p[k]);
         gt_add(&rt, k);
         gt_add(&rp, k);
     }
@@ -258,6 +297,11 @@ static void taint_memory(Replay *r, const IsaInsn *in)
         break;
     }
     }
+    /* a write's bytes are reached alike */
+    for (guint j = 1; r->write_k >= 0 && j < r->nb; j++) {
+        r->reach_t[r->write_k + j] = r->reach_t[r->write_k];
+        r->reach_p[r->write_k + j] = r->reach_p[r->write_k];
+    }
 }
 
 /* rd := a OP b; a CSEL's masking AND passes a's data only when it selects it. */
@@ -298,10 +342,13 @@ static gboolean wake_source(const Replay *r, guint32 *src)
             continue;
         GArray *co = g->co[l];
         guint from = 0;
-        if ((int)l == ldx->ev.loc && gref_thread(ldx->rf) != GREF_INIT)
-            for (guint j = 0; j < co->len; j++)
-                if (g_array_index(co, guint32, j) == ldx->rf)
-                    from = j + 1;
+        for (guint b = 0; b < r->last_ldx_n; b++) {
+            const GEv *x = ldx + b;
+            if ((int)l == x->ev.loc && gref_thread(x->rf) != GREF_INIT)
+                for (guint j = 0; j < co->len; j++)
+                    if (g_array_index(co, guint32, j) == x->rf)
+                        from = j + 1;
+        }
         for (guint j = from; j < co->len; j++) {
             guint32 ref = g_array_index(co, guint32, j);
             if (gref_thread(ref) != r->t) {
@@ -329,6 +376,151 @@ static void finish(Replay *r, GNextKind kind)
 {
     r->out->kind = kind;
     r->out->th = r->th;
+}
+
+/* ---- futex ops ----
+ * The kernel runs a futex op under its hash bucket's lock, with full barriers (Linux
+ * kernel/futex/waitwake.c, the ordering comment at its top: smp_mb (A) and (B)).  Here each
+ * word's wait queue is a location of its own outside memory (GQUEUE_ADDR), and a futex op an
+ * atomic read-modify-write of it between full fences: futex ops on one word are then in one
+ * total order (the queue's coherence order), each seeing the queue the one before left, and
+ * the search explores every such order as it does for any atomic.  The queue's value is its
+ * sleepers oldest first, a thread id + 1 per 4 bits (so at most 15 threads).
+ *
+ *   futex_wait rd, [m], a:  F; R queue (acquire); R m (4 bytes); W queue (release), with the
+ *                           thread appended if m held a; F; then, asleep, it waits for the
+ *                           queue to lose it: R queue (acquire), a spin loop (spin-assume:
+ *                           blocked while it reads itself queued; if that read is the latest,
+ *                           nobody will wake it: a lost wake-up); F
+ *   futex_wake rd, [m], n:  F; R queue (acquire); W queue less its n oldest (release); F
+ */
+#define GQUEUE_ADDR MM_GRAPH_QUEUE_ADDR
+
+static gboolean queue_has(uint64_t q, guint t)
+{
+    for (; q; q >>= 4)
+        if ((q & 15) == t + 1)
+            return TRUE;
+    return FALSE;
+}
+
+static uint64_t queue_push(uint64_t q, guint t)
+{
+    guint n = 0;
+    while (n < 16 && (q >> (4 * n)))
+        n++;
+    return q | (uint64_t)(t + 1) << (4 * n);
+}
+
+/* The next event of the op: TRUE when it is not recorded yet (out->ev set, kind `kind`). */
+static gboolean futex_event(Replay *r, GNextKind kind)
+{
+    r->cur.ev.thread = (int)r->t;
+    if (r->k == nrecorded(r)) {
+        r->out->ev = r->cur;
+        finish(r, kind);
+        return TRUE;
+    }
+    g_assert(ggraph_ev(r->g, r->t, r->k)->ev.kind == r->cur.ev.kind);
+    r->k++;
+    r->instance++;
+    return FALSE;
+}
+
+static gboolean futex_fence(Replay *r, const IsaInsn *in)
+{
+    begin_event(r, in, MM_FENCE, -1, 0);
+    r->cur.ev.fence = MM_FENCE_FULL;
+    return futex_event(r, GNEXT_FENCE);
+}
+
+/* A queue read: TRUE when it is the next event; else *value, and its index added to *rt. */
+static gboolean futex_queue_read(Replay *r, const IsaInsn *in, int q, uint64_t m, guint32 flags, uint64_t *value,
+                                 guint *idx)
+{
+    begin_event(r, in, MM_READ, q, GQUEUE_ADDR | m);
+    r->cur.ev.size = 8;
+    r->cur.ev.flags = flags;
+    reach_read(r, r->k, &r->cur);
+    if (r->k == nrecorded(r))
+        return futex_event(r, GNEXT_READ);
+    *idx = r->k;
+    *value = rf_value(r, ggraph_ev(r->g, r->t, r->k));
+    return futex_event(r, GNEXT_READ);
+}
+
+/* Thread r->t's futex op at `m`: TRUE when the replay stops in it (out set), FALSE when it is
+ * done (pc moved on; *changed: it changed the queue). */
+static gboolean futex_op(Replay *r, const IsaInsn *in, uint64_t m, gboolean *changed)
+{
+    GWorld *w = r->w;
+    int q = gworld_queue(w, m);
+    GTaint rt = { { 0 } };
+    uint64_t queue = 0, word = 0, nq, ret;
+    guint qr = 0;
+    if (futex_fence(r, in) || futex_queue_read(r, in, q, m, MM_ATOMIC | MM_ACQ, &queue, &qr))
+        return TRUE;
+    gt_add(&rt, qr);
+    gboolean sleeps = FALSE;
+    if (in->op == OP_FUTEX_WAIT) {
+        if (!gworld_access(w, m, 4, r->locs, &r->nb)) {
+            g_snprintf(r->out->why, sizeof r->out->why, "restart");
+            finish(r, GNEXT_REFUSED);
+            return TRUE;
+        }
+        for (guint i = 0; i < r->nb; i++) {
+            begin_event(r, in, MM_READ, r->locs[i], m + i);
+            r->cur.ev.size = r->nb > 1 ? 1 : 4;
+            reach_read(r, r->k, &r->cur);
+            if (r->k < nrecorded(r)) {
+                word |= rf_value(r, ggraph_ev(r->g, r->t, r->k)) << (8 * r->cur.ev.size * i);
+                gt_add(&rt, r->k);
+            }
+            if (futex_event(r, GNEXT_READ))
+                return TRUE;
+        }
+        sleeps = word == isa_truncate(isa_src(&in->a, r->th.regs), 4);
+        if (sleeps && r->w->o->nthreads > 15) {
+            g_snprintf(r->out->why, sizeof r->out->why, "futex ops with more than 15 threads");
+            finish(r, GNEXT_REFUSED);
+            return TRUE;
+        }
+        nq = sleeps ? queue_push(queue, r->t) : queue;
+        ret = sleeps ? 0 : 1;
+    } else {
+        uint64_t n = isa_src(&in->a, r->th.regs);
+        for (ret = 0, nq = queue; nq && ret < n; ret++)
+            nq >>= 4;
+    }
+    begin_event(r, in, MM_WRITE, q, GQUEUE_ADDR | m);
+    r->cur.ev.size = 8;
+    r->cur.ev.flags = MM_ATOMIC | MM_REL;
+    r->cur.ev.value = nq;
+    r->cur.pair = (int)qr;
+    r->cur.amo = TRUE;
+    if (futex_event(r, GNEXT_WRITE) || futex_fence(r, in))
+        return TRUE;
+    if (sleeps) {
+        uint64_t now = 0;
+        guint wr = 0;
+        if (futex_queue_read(r, in, q, m, MM_ACQ, &now, &wr))
+            return TRUE;
+        if (queue_has(now, r->t)) {
+            /* still queued: asleep; blocked unless a later op dequeues it */
+            r->out->block_from = wr;
+            finish(r, GNEXT_BLOCKED);
+            return TRUE;
+        }
+        if (futex_fence(r, in))
+            return TRUE;
+    }
+    *changed = nq != queue;
+    if (in->rd >= 0 && in->rd < ISA_NREGS) {
+        r->th.regs[in->rd] = ret;
+        set_reg(r, in->rd, &rt, &rt);
+    }
+    r->th.pc++;
+    return FALSE;
 }
 
 static gboolean same_spot(const IsaThread *a, const IsaThread *b)
@@ -364,8 +556,8 @@ void greplay(GWorld *w, const GGraph *g, guint t, GNext *out)
             finish(r, GNEXT_FAULT);
             break;
         }
-        if (r->k >= MM_GRAPH_MAX_THREAD_EVENTS - 2) {
-            g_snprintf(out->why, sizeof out->why, "thread %u has more than %d events", t, MM_GRAPH_MAX_THREAD_EVENTS - 2);
+        if (r->k >= MM_GRAPH_MAX_THREAD_EVENTS - 10) {
+            g_snprintf(out->why, sizeof out->why, "thread %u has more than %d events", t, MM_GRAPH_MAX_THREAD_EVENTS - 10);
             finish(r, GNEXT_BOUND);
             break;
         }
@@ -377,10 +569,18 @@ void greplay(GWorld *w, const GGraph *g, guint t, GNext *out)
         }
         const IsaOpInfo *info = &isa_op_info[in->op];
         if (info->is_syscall) {
-            g_autofree char *pos = isa_insn_pos(w->o->prog, in);
-            g_snprintf(out->why, sizeof out->why, "%s: %s: the graph explorer does not model futex ops", pos, info->name);
-            finish(r, GNEXT_REFUSED);
-            break;
+            uint64_t addr = isa_address(&in->mem, w->layout, t, r->th.regs);
+            if (isa_access_check(w->layout, addr, 4) != ISA_FAULT_NONE) {
+                isa_thread_step(&sw, t);
+                finish(r, GNEXT_FAULT);
+                break;
+            }
+            gboolean changed = FALSE;
+            if (futex_op(r, in, addr, &changed))
+                break;
+            if (changed)
+                g_array_set_size(snaps, 0);
+            continue;
         }
         if (in->op == OP_SEV || (in->op == OP_WFE && !r->th.event)) {
             if (r->k == nrecorded(r)) {
@@ -409,6 +609,7 @@ void greplay(GWorld *w, const GGraph *g, guint t, GNext *out)
         int32_t pc0 = r->th.pc;
         r->read_k = r->write_k = -1;
         r->pending_write = r->wrote = FALSE;
+        r->nb = 1;
         gboolean mem = info->is_load || info->is_store;
         if (mem) {
             uint64_t addr = isa_address(&in->mem, w->layout, t, r->th.regs);
@@ -417,35 +618,42 @@ void greplay(GWorld *w, const GGraph *g, guint t, GNext *out)
                 finish(r, GNEXT_FAULT);
                 break;
             }
-            int loc = gworld_loc(w, addr, in->size);
-            if (loc < 0) {
-                g_autofree char *pos = isa_insn_pos(w->o->prog, in);
-                g_snprintf(out->why, sizeof out->why, "%s: a %u-byte access at 0x%" G_GINT64_MODIFIER "x overlaps "
-                           "another size or address: mixed-size accesses are not modelled", pos, in->size, addr);
+            if (!gworld_access(w, addr, in->size, r->locs, &r->nb)) {
+                /* a block turned mixed: the search starts again (w->restart) */
+                g_snprintf(out->why, sizeof out->why, "restart");
                 finish(r, GNEXT_REFUSED);
                 break;
             }
+            r->esize = r->nb > 1 ? 1 : in->size;
+            r->op_addr = addr;
             gboolean reads = in->op == OP_LD || in->op == OP_LDX || isa_op_is_rmw(in->op);
-            if (reads) {
-                begin_event(r, in, MM_READ, loc, addr);
+            gboolean wanted = FALSE;
+            for (guint i = 0; reads && i < r->nb && !wanted; i++) {
+                begin_event(r, in, MM_READ, r->locs[i], addr + i);
+                r->cur.ev.size = (guint8)r->esize;
                 r->cur.ev.flags = read_flags(in);
-                reach_read(r, r->k, &r->cur);
-                if (r->k == nrecorded(r)) {
-                    out->ev = r->cur;
-                    finish(r, GNEXT_READ);
-                    break;
-                }
-                if (in->op == OP_LDX)
-                    r->last_ldx = (int)r->k;
+                reach_read(r, r->k + i, &r->cur);
+                wanted = r->k + i == nrecorded(r);
+            }
+            if (wanted) {
+                out->ev = r->cur;
+                finish(r, GNEXT_READ);
+                break;
+            }
+            if (reads && in->op == OP_LDX) {
+                r->last_ldx = (int)r->k;
+                r->last_ldx_n = r->nb;
             }
             if (in->op == OP_STX) {
                 gboolean can = r->th.monitor && r->th.has_ldx_line && r->th.ldx_line == addr / w->line_size &&
                                r->last_ldx >= 0;
                 if (can && r->k == nrecorded(r)) {
-                    begin_event(r, in, MM_WRITE, loc, addr);
+                    /* the first byte decides: it succeeds, or the store-exclusive fails */
+                    begin_event(r, in, MM_WRITE, r->locs[0], addr);
+                    r->cur.ev.size = (guint8)r->esize;
                     r->cur.ev.flags = write_flags(in);
-                    r->cur.ev.value = isa_truncate(isa_src(&in->a, r->th.regs), in->size);
-                    r->cur.pair = r->last_ldx;
+                    r->cur.ev.value = part_value(r, isa_src(&in->a, r->th.regs), in->size, 0);
+                    r->cur.pair = pair_of(r, r->last_ldx, r->last_ldx_n, r->locs[0]);
                     GTaint none = { { 0 } };
                     reach_write(r, r->k, &r->cur, src_t(r, in->a), src_p(r, in->a), &none, &none);
                     out->ev = r->cur;
@@ -457,16 +665,20 @@ void greplay(GWorld *w, const GGraph *g, guint t, GNext *out)
                     r->k++;
                 }
             }
-            begin_event(r, in, MM_WRITE, loc, addr);
+            begin_event(r, in, MM_WRITE, r->locs[0], addr);
             r->cur.ev.flags = write_flags(in);
             isa_thread_step(&sw, t);
             r->instance++;
             if (r->pending_write) {
                 if (r->read_k >= 0) {
-                    r->cur.pair = r->read_k;
-                    r->cur.amo = in->op != OP_STX;
+                    r->cur.pair = pair_of(r, r->read_k, r->nb, r->cur.ev.loc);
+                    r->cur.amo = TRUE;
+                } else if (in->op == OP_STX) {
+                    r->cur.pair = pair_of(r, r->last_ldx, r->last_ldx_n, r->cur.ev.loc);
                 }
             }
+            if (in->op == OP_LDX)
+                r->ldx_val = r->read_val;
             taint_memory(r, in);
             if (r->pending_write) {
                 out->ev = r->cur;
@@ -505,10 +717,9 @@ void greplay(GWorld *w, const GGraph *g, guint t, GNext *out)
         /* a read-modify-write, or a store-exclusive, that wrote back what it (its ldx) read (a
          * test-and-set that found the lock taken) changes no value: spin-assume treats it as
          * writing nothing */
-        int paired = !mem ? -1 : isa_op_is_rmw(in->op) ? r->read_k : in->op == OP_STX ? r->last_ldx : -1;
-        if (r->wrote && !(paired >= 0 &&
-                          (r->pending_write ? r->cur.ev.value : ggraph_ev(g, t, (guint)r->write_k)->ev.value) ==
-                              ggraph_ev(g, t, (guint)paired)->ev.value))
+        gboolean paired = mem && ((isa_op_is_rmw(in->op) && r->read_k >= 0) || (in->op == OP_STX && r->last_ldx >= 0));
+        uint64_t paired_val = isa_op_is_rmw(in->op) ? r->read_val : r->ldx_val;
+        if (r->wrote && !(paired && r->write_val == paired_val))
             g_array_set_size(snaps, 0);
         if (r->th.state == THREAD_RUNNABLE && r->th.pc <= pc0 &&
             (in->op == OP_BR || in->op == OP_JMP)) {

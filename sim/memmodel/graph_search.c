@@ -56,20 +56,91 @@ static void ggraph_grow_locs(GGraph *g, guint nlocs)
     g->nlocs = nlocs;
 }
 
-int gworld_loc(GWorld *w, uint64_t addr, unsigned size)
+static gboolean block_mixed(const GWorld *w, uint64_t block)
 {
-    for (guint l = 0; l < w->locs->len; l++) {
-        const GLoc *x = &g_array_index(w->locs, GLoc, l);
-        if (x->addr == addr && x->size == size)
-            return (int)l;
-        if (addr < x->addr + x->size && x->addr < addr + size)
-            return -1;
-    }
-    GLoc x = { addr, size, 0 };
+    for (guint i = 0; i < w->mixed->len; i++)
+        if (g_array_index(w->mixed, uint64_t, i) == block)
+            return TRUE;
+    return FALSE;
+}
+
+static void mark_mixed(GWorld *w, uint64_t addr, unsigned size)
+{
+    for (uint64_t b = addr / GBLOCK * GBLOCK; b < addr + size; b += GBLOCK)
+        if (!block_mixed(w, b))
+            g_array_append_val(w->mixed, b);
+    w->restart = TRUE;
+}
+
+static uint64_t init_bytes(const GWorld *w, uint64_t addr, unsigned size)
+{
+    uint64_t v = 0;
     for (unsigned i = 0; i < size; i++)
-        x.init |= (uint64_t)w->init[addr - w->layout->base + i] << (8 * i);
+        v |= (uint64_t)w->init[addr - w->layout->base + i] << (8 * i);
+    return v;
+}
+
+/* The byte location of addr, in a mixed block. */
+static int byte_loc(GWorld *w, uint64_t addr)
+{
+    uint64_t block = addr / GBLOCK * GBLOCK;
+    for (guint i = 0; i < w->blocks->len; i++) {
+        const GBlock *b = &g_array_index(w->blocks, GBlock, i);
+        if (b->addr == block)
+            return (int)(b->first + (addr - block));
+    }
+    GBlock b = { block, w->locs->len };
+    g_array_append_val(w->blocks, b);
+    for (unsigned i = 0; i < GBLOCK; i++) {
+        GLoc x = { block + i, 1, init_bytes(w, block + i, 1) };
+        g_array_append_val(w->locs, x);
+    }
+    return (int)(b.first + (addr - block));
+}
+
+int gworld_queue(GWorld *w, uint64_t m)
+{
+    uint64_t addr = MM_GRAPH_QUEUE_ADDR | m;
+    for (guint l = 0; l < w->locs->len; l++)
+        if (g_array_index(w->locs, GLoc, l).addr == addr)
+            return (int)l;
+    GLoc x = { addr, 8, 0 };
     g_array_append_val(w->locs, x);
     return (int)w->locs->len - 1;
+}
+
+gboolean gworld_access(GWorld *w, uint64_t addr, unsigned size, int *locs, guint *n)
+{
+    guint nmixed = 0, nblocks = 0;
+    for (uint64_t b = addr / GBLOCK * GBLOCK; b < addr + size; b += GBLOCK, nblocks++)
+        nmixed += block_mixed(w, b);
+    if (nmixed && nmixed < nblocks) {
+        mark_mixed(w, addr, size);
+        return FALSE;
+    }
+    if (nmixed) {
+        for (unsigned i = 0; i < size; i++)
+            locs[i] = byte_loc(w, addr + i);
+        *n = size;
+        return TRUE;
+    }
+    *n = 1;
+    for (guint l = 0; l < w->locs->len; l++) {
+        const GLoc *x = &g_array_index(w->locs, GLoc, l);
+        if (x->addr == addr && x->size == size) {
+            locs[0] = (int)l;
+            return TRUE;
+        }
+        if (addr < x->addr + x->size && x->addr < addr + size) {
+            mark_mixed(w, x->addr, x->size);
+            mark_mixed(w, addr, size);
+            return FALSE;
+        }
+    }
+    GLoc x = { addr, size, init_bytes(w, addr, size) };
+    g_array_append_val(w->locs, x);
+    locs[0] = (int)w->locs->len - 1;
+    return TRUE;
 }
 
 /* ======================================================================= the search */
@@ -472,7 +543,11 @@ static void finished(Search *s, const GGraph *g, GNext *next)
     if (stuck >= 0) {
         const IsaInsn *in = isa_thread_insn(s->w.o->prog, &next[stuck].th);
         g_autofree char *pos = in ? isa_insn_pos(s->w.o->prog, in) : g_strdup("?");
-        if (next[stuck].kind == GNEXT_WFE)
+        if (in && in->op == OP_FUTEX_WAIT)
+            fail(s, g, MM_GRAPH_FAIL_LIVENESS,
+                 g_strdup_printf("lost wake-up: thread %d sleeps in futex_wait at %s for ever: no futex_wake takes "
+                                 "it off the word's queue", stuck, pos));
+        else if (next[stuck].kind == GNEXT_WFE)
             fail(s, g, MM_GRAPH_FAIL_LIVENESS,
                  g_strdup_printf("lost wake-up: thread %d sleeps in wfe at %s for ever: no other thread sends a "
                                  "sev or writes the line its monitor watches", stuck, pos));
@@ -530,7 +605,8 @@ static void visit(Search *s, GGraph *g)
     for (guint t = 0; t < g->nthreads; t++) {
         greplay(&s->w, g, t, &next[t]);
         if (next[t].kind == GNEXT_REFUSED) {
-            s->refused = g_strdup(next[t].why);
+            if (!s->w.restart)
+                s->refused = g_strdup(next[t].why);
             s->stop = TRUE;
             return;
         }
@@ -601,22 +677,29 @@ static void visit(Search *s, GGraph *g)
     }
 }
 
-uint64_t mm_graph_end_load(const MmGraphEnd *e, uint64_t addr, unsigned size)
+/* The value of byte `addr` after the execution: from the coherence-last write of the location
+ * holding it, else the initial image. */
+static guint8 end_byte(const MmGraphEnd *e, uint64_t addr)
 {
     const GWorld *w = &e->s->w;
     for (guint l = 0; l < w->locs->len && l < e->g->nlocs; l++) {
         const GLoc *x = &g_array_index(w->locs, GLoc, l);
-        if (x->addr != addr)
+        if (addr < x->addr || addr >= x->addr + x->size)
             continue;
         GArray *co = e->g->co[l];
         uint64_t v = co->len ? ev_of(e->g, g_array_index(co, guint32, co->len - 1))->ev.value : x->init;
-        return isa_truncate(v, size);
+        return (guint8)(v >> (8 * (addr - x->addr)));
     }
-    uint64_t v = 0;
-    if (addr < w->layout->base || addr + size > w->layout->base + w->layout->size)
+    if (addr < w->layout->base || addr >= w->layout->base + w->layout->size)
         return 0;
+    return w->init[addr - w->layout->base];
+}
+
+uint64_t mm_graph_end_load(const MmGraphEnd *e, uint64_t addr, unsigned size)
+{
+    uint64_t v = 0;
     for (unsigned i = 0; i < size; i++)
-        v |= (uint64_t)w->init[addr - w->layout->base + i] << (8 * i);
+        v |= (uint64_t)end_byte(e, addr + i) << (8 * i);
     return v;
 }
 
@@ -637,15 +720,6 @@ gboolean mm_graph_explore(const MmGraphOptions *o, MmGraphResult *r, GError **er
         g_set_error(error, MM_ERROR, MM_ERROR_UNSUPPORTED, "%s: no entry point or no threads", o->prog->filename);
         return FALSE;
     }
-    for (guint k = 0; k < o->prog->insns->len; k++) {
-        const IsaInsn *in = &g_array_index(o->prog->insns, IsaInsn, k);
-        if (isa_op_info[in->op].is_syscall) {
-            g_autofree char *pos = isa_insn_pos(o->prog, in);
-            g_set_error(error, MM_ERROR, MM_ERROR_UNSUPPORTED, "%s: %s: the graph explorer does not model futex ops",
-                        pos, isa_op_info[in->op].name);
-            return FALSE;
-        }
-    }
     g_autoptr(MmModel) model = mm_model_compile(o->model, error);
     if (!model)
         return FALSE;
@@ -658,16 +732,28 @@ gboolean mm_graph_explore(const MmGraphOptions *o, MmGraphResult *r, GError **er
     s.w.entry = entry;
     s.w.unroll = o->unroll ? o->unroll : MM_GRAPH_DEFAULT_UNROLL;
     s.w.locs = g_array_new(FALSE, FALSE, sizeof(GLoc));
+    s.w.mixed = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+    s.w.blocks = g_array_new(FALSE, FALSE, sizeof(GBlock));
     s.model = model;
     s.eval = mm_eval_new(model);
-    s.seen = g_hash_table_new_full(g_bytes_hash, g_bytes_equal, (GDestroyNotify)g_bytes_unref, NULL);
     s.r = r;
     s.base = g_new0(guint, o->nthreads);
     s.max_graphs = o->max_graphs ? o->max_graphs : MM_GRAPH_DEFAULT_MAX_GRAPHS;
     s.started = g_get_monotonic_time();
-    GGraph *g = ggraph_new(o->nthreads);
-    visit(&s, g);
-    ggraph_free(g);
+    /* Each time an access makes a block mixed, what was explored assumed whole accesses
+     * there: start again with the block in bytes (a block turns mixed once, so this ends). */
+    do {
+        memset(r, 0, sizeof *r);
+        g_clear_pointer(&s.bound_why, g_free);
+        s.stop = s.bound = s.w.restart = FALSE;
+        g_array_set_size(s.w.locs, 0);
+        g_array_set_size(s.w.blocks, 0);
+        s.seen = g_hash_table_new_full(g_bytes_hash, g_bytes_equal, (GDestroyNotify)g_bytes_unref, NULL);
+        GGraph *g = ggraph_new(o->nthreads);
+        visit(&s, g);
+        ggraph_free(g);
+        g_hash_table_destroy(s.seen);
+    } while (s.w.restart && !s.refused);
     r->seconds = (g_get_monotonic_time() - s.started) / 1e6;
     gboolean ok = TRUE;
     if (s.refused) {
@@ -679,12 +765,13 @@ gboolean mm_graph_explore(const MmGraphOptions *o, MmGraphResult *r, GError **er
     }
     g_free(s.refused);
     g_free(s.bound_why);
-    g_hash_table_destroy(s.seen);
     g_free(s.base);
     g_free(s.mgi);
     mm_eval_free(s.eval);
     mm_graph_clear(&s.mg);
     g_array_free(s.w.locs, TRUE);
+    g_array_free(s.w.mixed, TRUE);
+    g_array_free(s.w.blocks, TRUE);
     g_free(s.w.init);
     isa_layout_free(s.w.layout);
     return ok;

@@ -8,14 +8,17 @@
  *
  * Dependencies (addr, data, ctrl and the pick-* relations: through a CSEL or the comparison
  * inside a CAS) come from the instructions' semantics in herd's AArch64Sem.ml, computed by
- * thread_paths.c; sca-class (mixed-size single-copy-atomic classes) is the identity here. */
+ * thread_paths.c.  Mixed sizes (herd -variant mixed; Flur et al., POPL 2017): an access is
+ * split into byte events of one instance, rf and co per byte, and obs lifted through sca-class
+ * (the bytes of one access, event_graph.h), the identity when every access is one event. */
 #include "sim/memmodel/model.h"
 
 static const MmRow arm64_rows[] = {
     /* kind          name             expression                                 cat line */
     { MM_LET,        "ca",            "fr | co" },                        /* Coherence-after */
-    /* Exp-obs = rf & ext | ca & ext */
-    { MM_LET,        "obs",           "rfe | (ca & ext)" },
+    /* Exp-obs = rf & ext | ca & ext; obs = Exp-obs; sca-class? (an access observed in one
+     * byte is observed in all its bytes: sca-class holds the identity) */
+    { MM_LET,        "obs",           "(rfe | (ca & ext)); sca-class" },
     /* aarch64deps.cat: lmrs = [W]; ((po & same-loc) & ~intervening(W, po & same-loc)); [R] */
     { MM_LET,        "lmrs",          "[W]; (po-loc \\ (po-loc; [W]; po-loc)); [R]" },
     { MM_LET,        "lmws",          "[M]; po-loc; [W]" },            /* lmws = [Exp & M]; (po & same-loc); [Exp & W] */

@@ -10,7 +10,7 @@ static const MmRow sc_rows[] = {
     /* kind         name     expression                    sc.cat */
     { MM_LET,       "com",   "rf | fr | co" },          /* (fr | rf | co) */
     { MM_EMPTY,     "atom",  "rmw & (fre; coe)" },      /* empty rmw & (fre;coe) as atom */
-    { MM_ACYCLIC,   "sc",    "po | rmw | com" },        /* acyclic po | ((fr | rf | co);sm) as sc */
+    { MM_ACYCLIC,   "sc",    "po | rmw | (com; sca-class)" }, /* acyclic po | ((fr | rf | co);sm) as sc */
 };
 
 const MmModelDef mm_model_sc = {

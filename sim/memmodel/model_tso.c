@@ -14,7 +14,7 @@ static const MmRow tso_rows[] = {
     { MM_LET,       "mfence",  "[M]; po; [MFENCE]; po; [M]" },           /* x86fences.cat: fencerel(MFENCE) */
     { MM_LET,       "poWR",    "[W]; po; [R]" },                         /* let poWR = WR(po) */
     { MM_LET,       "implied", "poWR; [X] | [X]; poWR" },                /* let implied = MA(poWR) | AM(poWR) */
-    { MM_LET,       "ghb",     "mfence | implied | po-ghb | rfe | fr | co" }, /* let ghb = ... */
+    { MM_LET,       "ghb",     "mfence | implied | po-ghb | ((rfe | fr | co); sca-class)" }, /* let ghb = ... */
     { MM_ACYCLIC,   "tso",     "ghb" },                                  /* acyclic ghb as tso */
 };
 

@@ -239,6 +239,16 @@ static char *graphed_end(const MmGraphEnd *end, void *ctx)
     return problems(g);
 }
 
+/* A futex wait queue's value as its sleepers, oldest first: "[T1 T0]". */
+static char *queue_text(uint64_t q)
+{
+    GString *g = g_string_new("[");
+    for (; q; q >>= 4)
+        g_string_append_printf(g, "%sT%u", g->len > 1 ? " " : "", (guint)(q & 15) - 1);
+    g_string_append(g, "]");
+    return g_string_free(g, FALSE);
+}
+
 /* The failing graph's events as the counterexample steps verify prints. */
 static ExploreTrace *graph_trace(const IsaProgram *p, const IsaLayout *layout, const GArray *steps)
 {
@@ -256,10 +266,14 @@ static ExploreTrace *graph_trace(const IsaProgram *p, const IsaLayout *layout, c
         const IsaInsn *in = x->pc >= 0 && (guint)x->pc < p->insns->len ? &g_array_index(p->insns, IsaInsn, x->pc) : NULL;
         st->op = in ? asm_format_insn(p, in) : g_strdup("?");
         st->at = in ? isa_insn_pos(p, in) : g_strdup("?");
+        gboolean queue = x->kind != MM_FENCE && (x->addr & MM_GRAPH_QUEUE_ADDR);
         if (x->kind != MM_FENCE) {
-            char *sym = isa_layout_symbolize(p, layout, x->addr);
-            st->addr = sym ? sym : g_strdup_printf("0x%" G_GINT64_MODIFIER "x", x->addr);
+            uint64_t a = x->addr & ~MM_GRAPH_QUEUE_ADDR;
+            g_autofree char *sym = isa_layout_symbolize(p, layout, a);
+            g_autofree char *name = sym ? g_strdup(sym) : g_strdup_printf("0x%" G_GINT64_MODIFIER "x", a);
+            st->addr = queue ? g_strdup_printf("the futex queue of %s", name) : g_strdup(name);
         }
+        g_autofree char *val = queue ? queue_text(x->value) : g_strdup_printf("%" G_GUINT64_FORMAT, x->value);
         if (x->kind == MM_READ) {
             st->note.read = TRUE;
             st->note.raddr = x->addr;
@@ -269,15 +283,15 @@ static ExploreTrace *graph_trace(const IsaProgram *p, const IsaLayout *layout, c
             st->source_step = x->source_step;
             st->source_thread = x->source_thread;
             st->what = x->source_step
-                           ? g_strdup_printf("read %s = %" G_GUINT64_FORMAT " (written by T%u at step %u)", st->addr,
-                                             x->value, x->source_thread, x->source_step)
-                           : g_strdup_printf("read %s = %" G_GUINT64_FORMAT " (the initial value)", st->addr, x->value);
+                           ? g_strdup_printf("read %s = %s (written by T%u at step %u)", st->addr, val,
+                                             x->source_thread, x->source_step)
+                           : g_strdup_printf("read %s = %s (the initial value)", st->addr, val);
         } else if (x->kind == MM_WRITE) {
             st->note.wrote = TRUE;
             st->note.waddr = x->addr;
             st->note.wvalue = x->value;
             st->note.wsize = x->size;
-            st->what = g_strdup_printf("wrote %s = %" G_GUINT64_FORMAT, st->addr, x->value);
+            st->what = g_strdup_printf("wrote %s = %s", st->addr, val);
         } else {
             st->what = g_strdup("fence");
         }
@@ -347,7 +361,8 @@ gboolean verify_lock(const char *lock_name, const char *lock_text, const VerifyO
             g_propagate_error(error, refused);
             return FALSE;
         }
-        /* futex ops, mixed sizes: the state search explores those (the verdict says so) */
+        /* what the graph engine refuses (futex ops with more than 15 threads): the state search
+         * explores it (the verdict says so) */
         r->graphs_refused = g_strdup(refused->message);
         g_error_free(refused);
         if (o->model->has_promises) {
