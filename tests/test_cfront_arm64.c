@@ -267,6 +267,27 @@ START_TEST(test_unknown_refused)
 }
 END_TEST
 
+/* No op that does nothing (cf_peephole.c): an exclusive pair and a load-acquire write their
+ * registers straight, a compare masks nothing, an LSE add reads its register unmasked.  The
+ * forms above check that what remains computes the same. */
+START_TEST(test_no_idle_ops)
+{
+    const char *s = "\t.text\n\t.globl lock_acquire\n\t.type lock_acquire, %function\nlock_acquire:\n"
+                    "\tldxr\tw1, [x0]\n\tadd\tw3, w1, 1\n\tstxr\tw4, w3, [x0]\n\tcbnz\tw4, lock_acquire\n"
+                    "\tldar\tw0, [x2]\n\tcmp\tw0, w1\n\tbne\tlock_acquire\n\tldadd\tw1, w1, [x0]\n\tret\n"
+                    "\t.globl lock_release\n\t.type lock_release, %function\nlock_release:\n\tret\n";
+    g_autoptr(GError) err = NULL;
+    ArchTarget t = { ARCH_ARM64, ARCH_ATOMICS_LSE, 0 };
+    g_autofree char *isa = cfront_translate_asm(s, "n.s", "n.c", t, &err);
+    ck_assert_msg(isa, "%s", err ? err->message : "");
+    ck_assert_msg(strstr(isa, "    # ldxr w1, [x0]\n    ldx32 r17, [r16]\n    # add"), "%s", isa);
+    ck_assert_msg(strstr(isa, "    # stxr w4, w3, [x0]\n    stx32 r20, [r16], r19\n    # cbnz"), "%s", isa);
+    ck_assert_msg(strstr(isa, "    # ldar w0, [x2]\n    ld32.acq r16, [r18]\n    # cmp"), "%s", isa);
+    ck_assert_msg(strstr(isa, "    # cmp w0, w1\n    sext r32, r16, 32\n    sext r33, r17, 32\n    # bne"), "%s", isa);
+    ck_assert_msg(strstr(isa, "    # ldadd w1, w1, [x0]\n    fadd32 r17, [r16], r17\n"), "%s", isa);
+}
+END_TEST
+
 Suite *make_cfront_arm64_suite(void)
 {
     Suite *s = suite_create("cfront_arm64");
@@ -276,6 +297,7 @@ Suite *make_cfront_arm64_suite(void)
     tcase_add_test(tc, test_lse_on_llsc_refused);
     tcase_add_test(tc, test_flags_not_kept_refused);
     tcase_add_test(tc, test_unknown_refused);
+    tcase_add_test(tc, test_no_idle_ops);
     suite_add_tcase(s, tc);
     return s;
 }
