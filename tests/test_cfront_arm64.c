@@ -52,6 +52,7 @@
     X(load_store, "ldr x1, [x0, 8]\n ldr w2, [x0, 12]\n ldrb w3, [x0, 3]\n ldrsb x4, [x0, 1]\n ldrsh w5, [x0, 2]\n ldrsw x6, [x0, 4]\n ldrh w7, [x0, 6]\n str w8, [x0, 16]\n strb w1, [x0, 25]\n strh w2, [x0, 30]\n str xzr, [x0]\n ldur w3, [x0, 4]\n") \
     X(index_writeback, "and x1, x1, 3\n ldr x2, [x0, x1, lsl 3]\n ldr w3, [x0, x1, lsl 2]\n and w5, w5, 7\n ldr w4, [x0, w5, uxtw 2]\n mov x9, x0\n ldr x6, [x9, 8]!\n ldr x7, [x9], 8\n str x8, [x9, -8]!\n sub x5, x9, x0\n") \
     X(pairs, "stp x1, x2, [x0, 16]\n ldp w3, w4, [x0]\n ldp x5, x6, [x0, 8]\n stp w7, w8, [x0, 4]\n ldpsw x7, x8, [x0, 24]\n") \
+    X(narrow_chain, "mov w1, w2\n add w3, w1, 7\n ldaddal w3, w4, [x0]\n ldxr w5, [x0]\n stxr w6, w5, [x0]\n orr x7, x6, x4\n add x8, x5, x1\n cmp w4, w1\n" ALL) \
     X(exclusive, "ldxr x1, [x0]\n add x1, x1, x2\n stxr w8, x1, [x0]\n add x9, x0, 8\n ldaxrh w3, [x9]\n stlxrh w7, w4, [x9]\n add x9, x0, 16\n ldxrb w5, [x9]\n") \
     X(acquire_release, "ldar x1, [x0]\n add x9, x0, 8\n ldarb w2, [x9]\n stlr w3, [x9]\n ldarh w4, [x0]\n stlrb w5, [x0]\n stlr x6, [x9]\n") \
     X(cas_fails, "add x1, x1, 1\n ldr x9, [x0]\n cmp x1, x9\n csinc x1, x1, x1, ne\n cas x1, x2, [x0]\n") \

@@ -77,6 +77,7 @@
     X(cmpxchg8, "movb 3(%rdi), %al\n andb $1, %dl\n subb %dl, %al\n lock cmpxchgb %cl, 3(%rdi)\n" ALL) \
     X(cmpxchg16, "lock cmpxchgw %cx, 2(%rdi)\n" ALL)                                                 \
     X(xadd, "lock xaddl %ecx, 4(%rdi)\n" ZS)                                                          \
+    X(narrow_chain, "movl %ecx, %eax\n movl %eax, %edx\n addl %edx, %esi\n lock xaddl %eax, 4(%rdi)\n xchgl %edx, (%rdi)\n movq %rdx, %r8\n movzbl %sil, %r9d\n orq %rax, %r9\n cmpl %esi, %eax\n" ALL) \
     X(lock_add_sub, "lock addq %rcx, 8(%rdi)\n" ZS "lock subl %edx, 4(%rdi)\n setb 104(%rdi)\n setle 105(%rdi)\n") \
     X(lock_logic, "lock andl %ecx, (%rdi)\n" ALL "lock orq %rdx, 8(%rdi)\n setg 104(%rdi)\n lock xorw %si, 18(%rdi)\n sete 105(%rdi)\n") \
     X(lock_inc_dec, "lock incl (%rdi)\n" ZS "lock decq 8(%rdi)\n sete 104(%rdi)\n")                   \

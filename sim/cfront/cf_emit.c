@@ -25,7 +25,7 @@ static void flush_ops(CfEmit *e)
 {
     if (!e->out || !e->ops->len)
         return;
-    cf_peephole(e->ops, e->arch->t_first, e->arch->t_count);
+    cf_peephole(e->ops, e->arch->t_first, e->arch->t_count, &e->zext32);
     for (guint i = 0; i < e->ops->len; i++) {
         const char *op = e->ops->pdata[i];
         g_string_append_printf(e->out, g_str_has_suffix(op, ":") ? "%s\n" : "    %s\n", op);
@@ -117,6 +117,7 @@ static gboolean one_pass(CfEmit *e)
     guint lline = 0, lcol = 0;
     e->fl = CF_FL_NONE;
     e->nlabel = 0;
+    e->zext32 = 0;
     if (e->arch->pass_start)
         e->arch->pass_start(e);
     for (guint i = 0; i < e->g->stmts->len && !e->failed; i++) {
@@ -125,6 +126,7 @@ static gboolean one_pass(CfEmit *e)
         e->ntemp = 0;
         g_ptr_array_set_size(e->pool, 0);
         if (s->label) {
+            e->zext32 = 0;                 /* control may arrive here from elsewhere */
             if (g_hash_table_contains(e->g->functions, s->label)) {
                 e->fl = CF_FL_NONE;        /* a function starts with no flags */
                 if (e->arch->function_start)

@@ -47,6 +47,7 @@ struct CfEmit {
     gboolean changed;          /* a pass changed what holds at some label */
     GPtrArray *pool;           /* strings made for the current instruction */
     GPtrArray *ops;            /* the current instruction's ops, written when it ends */
+    guint64 zext32;            /* registers known zero-extended from 32 bits here (cf_peephole.h) */
     GError **error;
     gboolean failed;
 };

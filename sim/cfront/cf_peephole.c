@@ -178,6 +178,86 @@ static gboolean reads_low(const Op *o, guint k, guint bits)
     return FALSE;
 }
 
+/* The number of register `s` ("r17"), or -1. */
+static int reg_num(const char *s)
+{
+    if (!is_reg(s))
+        return -1;
+    char *end;
+    guint64 n = g_ascii_strtoull(s + 1, &end, 10);
+    return *end || n >= 64 ? -1 : (int)n;
+}
+
+static gboolean known_narrow(const char *s, guint64 zext32)
+{
+    int r = reg_num(s);
+    return r >= 0 && (zext32 >> r & 1);
+}
+
+/* `and D, R, 2^N-1` (N >= 32) of a register R an earlier instruction left zero-extended from 32
+ * bits: a move. */
+static gboolean narrow_mask_to_move(Op *o, guint64 zext32, GPtrArray *pool)
+{
+    if (strcmp(o->base, "and") || o->nopd != 3 || mask_bits(o->opd[2]) < 32 || !known_narrow(o->opd[1], zext32))
+        return FALSE;
+    memcpy(o->base, "mov", 4);
+    g_free(o->opd[2]);
+    o->nopd = 2;
+    o->text = g_strdup_printf("mov %s, %s", o->opd[0], o->opd[1]);
+    g_ptr_array_add(pool, o->text);
+    return TRUE;
+}
+
+/* `mov t, X` (X a register) whose later uses are whole operands, X and t unchanged until the
+ * last: the uses read X, and the move goes. */
+static gboolean propagate_copy(Op *ops, guint n, guint i, guint t_first, guint t_count)
+{
+    Op *m = &ops[i];
+    if (strcmp(m->base, "mov") || m->nopd != 2 || !is_temp(m->opd[0], t_first, t_count) || !is_reg(m->opd[1]) ||
+        !strcmp(m->opd[0], m->opd[1]))
+        return FALSE;
+    const char *t = m->opd[0], *x = m->opd[1];
+    guint last = 0;
+    for (guint k = i + 1; k < n; k++) {
+        const Op *o = &ops[k];
+        for (guint j = 0; j < o->nopd; j++)
+            if (mentions(o->opd[j], t)) {
+                if (strcmp(o->opd[j], t) || (j == 0 && IN(o->base, writes_first)))
+                    return FALSE;
+                last = k;
+            }
+    }
+    if (!last)
+        return FALSE;
+    for (guint k = i + 1; k < last; k++)
+        if (op_writes(&ops[k], x) || op_writes(&ops[k], t))
+            return FALSE;
+    for (guint k = i + 1; k <= last; k++)
+        for (guint j = 0; j < ops[k].nopd; j++)
+            if (!strcmp(ops[k].opd[j], t)) {
+                g_free(ops[k].opd[j]);
+                ops[k].opd[j] = g_strdup(x);
+            }
+    return TRUE;
+}
+
+/* The registers zero-extended from 32 bits after `o`, from those before. */
+static guint64 narrow_after(const Op *o, guint64 zext32)
+{
+    if (o->label)
+        return 0;
+    if (!IN(o->base, writes_first))
+        return IN(o->base, writes_none) ? zext32 : 0;
+    int r = o->nopd ? reg_num(o->opd[0]) : -1;
+    if (r < 0)
+        return 0;
+    gboolean narrow = result_bits(o) <= 32;
+    if (!strcmp(o->base, "mov") && o->nopd == 2)
+        narrow = known_narrow(o->opd[1], zext32) ||
+                 (g_ascii_isdigit(o->opd[1][0]) && g_ascii_strtoull(o->opd[1], NULL, 10) <= G_MAXUINT32);
+    return narrow ? zext32 | (guint64)1 << r : zext32 & ~((guint64)1 << r);
+}
+
 /* `OP t, ...; mov R, t` with t a temporary read by nothing later: `OP R, ...`. */
 static gboolean fold_move(Op *ops, guint n, guint i, guint t_first, guint t_count)
 {
@@ -254,11 +334,9 @@ static gboolean drop_mask(Op *ops, guint n, guint i, guint t_first, guint t_coun
     return TRUE;
 }
 
-void cf_peephole(GPtrArray *lines, guint t_first, guint t_count)
+void cf_peephole(GPtrArray *lines, guint t_first, guint t_count, guint64 *zext32)
 {
     guint n = lines->len;
-    if (n < 2)
-        return;
     g_autoptr(GPtrArray) pool = g_ptr_array_new_with_free_func(g_free);
     Op *ops = g_new0(Op, n);
     gboolean labelled = FALSE;
@@ -267,6 +345,11 @@ void cf_peephole(GPtrArray *lines, guint t_first, guint t_count)
         labelled |= ops[i].label;
     }
     if (!labelled) {
+        guint64 narrow = *zext32;          /* what the ops before each have left zero-extended */
+        for (guint i = 0; i < n; i++) {
+            narrow_mask_to_move(&ops[i], narrow, pool);
+            narrow = narrow_after(&ops[i], narrow);
+        }
         gboolean changed = TRUE;
         while (changed) {
             changed = FALSE;
@@ -280,7 +363,7 @@ void cf_peephole(GPtrArray *lines, guint t_first, guint t_count)
                     memmove(&ops[i + 1], &ops[i + 2], (n - i - 2) * sizeof *ops);
                     n--;
                     changed = TRUE;
-                } else if (drop_mask(ops, n, i, t_first, t_count)) {
+                } else if (drop_mask(ops, n, i, t_first, t_count) || propagate_copy(ops, n, i, t_first, t_count)) {
                     op_clear(&ops[i]);
                     memmove(&ops[i], &ops[i + 1], (n - i - 1) * sizeof *ops);
                     n--;
@@ -289,6 +372,8 @@ void cf_peephole(GPtrArray *lines, guint t_first, guint t_count)
             }
         }
     }
+    for (guint i = 0; i < n; i++)
+        *zext32 = narrow_after(&ops[i], *zext32);
     GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
     for (guint i = 0; i < n; i++) {
         g_ptr_array_add(out, ops[i].label ? g_strdup(ops[i].text) : op_text(&ops[i]));
