@@ -301,6 +301,22 @@ START_TEST(test_glue_stack_only_when_used)
 }
 END_TEST
 
+/* The text trace's header names the lock's lines, not the 65 lines of each thread's stack. */
+START_TEST(test_trace_header_leaves_glue_out)
+{
+    if (!have_gcc("cfront_locks/test_trace_header_leaves_glue_out"))
+        return;
+    g_autofree char *out = NULL, *err = NULL;
+    int rc = qsim("run --lock examples/c-locks/ticket.c --threads 2 --iterations 1 --trace", &out, &err);
+    ck_assert_msg(rc == 0, "rc %d\n%s", rc, err);
+    const char *lines = strstr(err, "# lines: lock_word 0x");
+    ck_assert_msg(lines, "%s", err);
+    g_autofree char *header = g_strndup(lines, strcspn(lines, "\n"));
+    ck_assert_msg(!strstr(header, "cf_"), "%s", header);
+    ck_assert_msg(strstr(header, "h_counter"), "%s", header);
+}
+END_TEST
+
 START_TEST(test_native_runs_translation)
 {
     if (!have_gcc("cfront_locks/test_native_runs_translation"))
@@ -523,6 +539,7 @@ Suite *make_cfront_locks_suite(void)
     tcase_add_test(tc, test_arm64_thread_locals);
     tcase_add_test(tc, test_asm_lists_c_lines);
     tcase_add_test(tc, test_glue_stack_only_when_used);
+    tcase_add_test(tc, test_trace_header_leaves_glue_out);
     tcase_add_test(tc, test_native_runs_translation);
     tcase_add_test(tc, test_sweep);
     tcase_add_test(tc, test_cc_and_cflags);
