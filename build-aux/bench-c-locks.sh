@@ -3,9 +3,11 @@
 # costs to simulate, beside the hand-written lock of the same algorithm.  Per example lock:
 # translating it with an empty cache (GCC and the translator) and from the cache, in wall-clock
 # milliseconds; then 4 threads x ACQ acquisitions on haswell, the simulation's CPU time
-# (host_cpu_seconds) of the translated lock and of locks/NAME.qs, and the model's cycles per
-# acquisition of each (different instruction sequences: they need not agree).  Prints a Markdown
-# table and keeps it in docs/c-locks.md between its bench markers.
+# (host_cpu_seconds) of the translated lock, of the same compiled instructions written by hand
+# (tests/c-locks/same-insns/NAME-x86.qs, where there is one: like with like) and of
+# locks/NAME.qs, and the model's cycles per acquisition of each (locks/NAME.qs is a different
+# instruction sequence: its cycles need not agree).  Prints a Markdown table and keeps it in
+# docs/c-locks.md between its bench markers.
 #
 #   sh build-aux/bench-c-locks.sh [QSIM] [DOC]
 set -u
@@ -27,8 +29,8 @@ ms() { # command... -> its wall-clock milliseconds
 member() { sed -n "s/^  \"$1\" : \\([0-9.e+-]*\\),*\$/\\1/p" | head -1; }
 
 {
-    echo "| lock (C) | translate, cold (ms) | translate, cached (ms) | simulate C (CPU s) | simulate .qs (CPU s) | C / .qs | cycles per acquisition, C / .qs |"
-    echo "| --- | ---: | ---: | ---: | ---: | ---: | --- |"
+    echo "| lock (C) | translate, cold (ms) | translate, cached (ms) | simulate C (CPU s) | same instructions (CPU s) | C / same | locks/NAME.qs (CPU s) | C / .qs | cycles per acquisition, C / same / .qs |"
+    echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
 } > "$table"
 for c in examples/c-locks/*.c; do
     name=$(basename "$c" .c)
@@ -41,7 +43,16 @@ for c in examples/c-locks/*.c; do
     tc=$(echo "$jc" | member host_cpu_seconds); tq=$(echo "$jq" | member host_cpu_seconds)
     cc=$(echo "$jc" | member cycles_per_acquisition); cq=$(echo "$jq" | member cycles_per_acquisition)
     ratio=$(awk -v a="$tc" -v b="$tq" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
-    printf '| %s | %s | %s | %.2f | %.2f | %s | %.1f / %.1f |\n' "$name" "$cold" "$warm" "$tc" "$tq" "$ratio" "$cc" "$cq" >> "$table"
+    same="tests/c-locks/same-insns/$name-x86.qs"
+    if [ -f "$same" ]; then
+        js=$(run "$same") || exit 1
+        ts=$(echo "$js" | member host_cpu_seconds); cs=$(echo "$js" | member cycles_per_acquisition)
+        rs=$(awk -v a="$tc" -v b="$ts" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
+        ts=$(printf '%.2f' "$ts"); cs=$(printf '%.1f' "$cs")
+    else
+        ts="-"; rs="-"; cs="-"
+    fi
+    printf '| %s | %s | %s | %.2f | %s | %s | %.2f | %s | %.1f / %s / %.1f |\n' "$name" "$cold" "$warm" "$tc" "$ts" "$rs" "$tq" "$ratio" "$cc" "$cs" "$cq" >> "$table"
 done
 cat "$table"
 

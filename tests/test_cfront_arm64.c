@@ -52,6 +52,7 @@
     X(load_store, "ldr x1, [x0, 8]\n ldr w2, [x0, 12]\n ldrb w3, [x0, 3]\n ldrsb x4, [x0, 1]\n ldrsh w5, [x0, 2]\n ldrsw x6, [x0, 4]\n ldrh w7, [x0, 6]\n str w8, [x0, 16]\n strb w1, [x0, 25]\n strh w2, [x0, 30]\n str xzr, [x0]\n ldur w3, [x0, 4]\n") \
     X(index_writeback, "and x1, x1, 3\n ldr x2, [x0, x1, lsl 3]\n ldr w3, [x0, x1, lsl 2]\n and w5, w5, 7\n ldr w4, [x0, w5, uxtw 2]\n mov x9, x0\n ldr x6, [x9, 8]!\n ldr x7, [x9], 8\n str x8, [x9, -8]!\n sub x5, x9, x0\n") \
     X(pairs, "stp x1, x2, [x0, 16]\n ldp w3, w4, [x0]\n ldp x5, x6, [x0, 8]\n stp w7, w8, [x0, 4]\n ldpsw x7, x8, [x0, 24]\n") \
+    X(narrow_chain, "mov w1, w2\n add w3, w1, 7\n ldaddal w3, w4, [x0]\n ldxr w5, [x0]\n stxr w6, w5, [x0]\n orr x7, x6, x4\n add x8, x5, x1\n cmp w4, w1\n" ALL) \
     X(exclusive, "ldxr x1, [x0]\n add x1, x1, x2\n stxr w8, x1, [x0]\n add x9, x0, 8\n ldaxrh w3, [x9]\n stlxrh w7, w4, [x9]\n add x9, x0, 16\n ldxrb w5, [x9]\n") \
     X(acquire_release, "ldar x1, [x0]\n add x9, x0, 8\n ldarb w2, [x9]\n stlr w3, [x9]\n ldarh w4, [x0]\n stlrb w5, [x0]\n stlr x6, [x9]\n") \
     X(cas_fails, "add x1, x1, 1\n ldr x9, [x0]\n cmp x1, x9\n csinc x1, x1, x1, ne\n cas x1, x2, [x0]\n") \
@@ -267,6 +268,27 @@ START_TEST(test_unknown_refused)
 }
 END_TEST
 
+/* No op that does nothing (cf_peephole.c): an exclusive pair and a load-acquire write their
+ * registers straight, a compare masks nothing, an LSE add reads its register unmasked.  The
+ * forms above check that what remains computes the same. */
+START_TEST(test_no_idle_ops)
+{
+    const char *s = "\t.text\n\t.globl lock_acquire\n\t.type lock_acquire, %function\nlock_acquire:\n"
+                    "\tldxr\tw1, [x0]\n\tadd\tw3, w1, 1\n\tstxr\tw4, w3, [x0]\n\tcbnz\tw4, lock_acquire\n"
+                    "\tldar\tw0, [x2]\n\tcmp\tw0, w1\n\tbne\tlock_acquire\n\tldadd\tw1, w1, [x0]\n\tret\n"
+                    "\t.globl lock_release\n\t.type lock_release, %function\nlock_release:\n\tret\n";
+    g_autoptr(GError) err = NULL;
+    ArchTarget t = { ARCH_ARM64, ARCH_ATOMICS_LSE, 0 };
+    g_autofree char *isa = cfront_translate_asm(s, "n.s", "n.c", t, &err);
+    ck_assert_msg(isa, "%s", err ? err->message : "");
+    ck_assert_msg(strstr(isa, "    # ldxr w1, [x0]\n    ldx32 r17, [r16]\n    # add"), "%s", isa);
+    ck_assert_msg(strstr(isa, "    # stxr w4, w3, [x0]\n    stx32 r20, [r16], r19\n    # cbnz"), "%s", isa);
+    ck_assert_msg(strstr(isa, "    # ldar w0, [x2]\n    ld32.acq r16, [r18]\n    # cmp"), "%s", isa);
+    ck_assert_msg(strstr(isa, "    # cmp w0, w1\n    sext r32, r16, 32\n    sext r33, r17, 32\n    # bne"), "%s", isa);
+    ck_assert_msg(strstr(isa, "    # ldadd w1, w1, [x0]\n    fadd32 r17, [r16], r17\n"), "%s", isa);
+}
+END_TEST
+
 Suite *make_cfront_arm64_suite(void)
 {
     Suite *s = suite_create("cfront_arm64");
@@ -276,6 +298,7 @@ Suite *make_cfront_arm64_suite(void)
     tcase_add_test(tc, test_lse_on_llsc_refused);
     tcase_add_test(tc, test_flags_not_kept_refused);
     tcase_add_test(tc, test_unknown_refused);
+    tcase_add_test(tc, test_no_idle_ops);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -678,8 +678,7 @@ static gboolean a_csel(Al *x, const ARow *r, const char *sfx)
     case 2: em(x, "xor %s, %s, -1", res, isa_reg(x, m)); break;
     default: em(x, "sub %s, 0, %s", res, isa_reg(x, m)); break;
     }
-    if (x->e.out)
-        g_string_append_printf(x->e.out, "%s:\n", skip);
+    cf_label(&x->e, skip);
     forget_adrp(x, d);
     wr(x, d, ds, res);
     return TRUE;

@@ -2,6 +2,7 @@
 #include <string.h>
 #include "sim/cfront/cf_emit.h"
 #include "sim/cfront/cfront_priv.h"
+#include "sim/cfront/cf_peephole.h"
 
 void cf_em(CfEmit *e, const char *fmt, ...)
 {
@@ -9,10 +10,27 @@ void cf_em(CfEmit *e, const char *fmt, ...)
         return;
     va_list ap;
     va_start(ap, fmt);
-    g_string_append(e->out, "    ");
-    g_string_append_vprintf(e->out, fmt, ap);
-    g_string_append_c(e->out, '\n');
+    g_ptr_array_add(e->ops, g_strdup_vprintf(fmt, ap));
     va_end(ap);
+}
+
+void cf_label(CfEmit *e, const char *label)
+{
+    if (e->out)
+        g_ptr_array_add(e->ops, g_strdup_printf("%s:", label));
+}
+
+/* The current instruction's ops, made fewer (cf_peephole.h), onto the output. */
+static void flush_ops(CfEmit *e)
+{
+    if (!e->out || !e->ops->len)
+        return;
+    cf_peephole(e->ops, e->arch->t_first, e->arch->t_count, &e->zext32);
+    for (guint i = 0; i < e->ops->len; i++) {
+        const char *op = e->ops->pdata[i];
+        g_string_append_printf(e->out, g_str_has_suffix(op, ":") ? "%s\n" : "    %s\n", op);
+    }
+    g_ptr_array_set_size(e->ops, 0);
 }
 
 const char *cf_keep(CfEmit *e, char *s)
@@ -99,6 +117,7 @@ static gboolean one_pass(CfEmit *e)
     guint lline = 0, lcol = 0;
     e->fl = CF_FL_NONE;
     e->nlabel = 0;
+    e->zext32 = 0;
     if (e->arch->pass_start)
         e->arch->pass_start(e);
     for (guint i = 0; i < e->g->stmts->len && !e->failed; i++) {
@@ -107,6 +126,7 @@ static gboolean one_pass(CfEmit *e)
         e->ntemp = 0;
         g_ptr_array_set_size(e->pool, 0);
         if (s->label) {
+            e->zext32 = 0;                 /* control may arrive here from elsewhere */
             if (g_hash_table_contains(e->g->functions, s->label)) {
                 e->fl = CF_FL_NONE;        /* a function starts with no flags */
                 if (e->arch->function_start)
@@ -133,7 +153,9 @@ static gboolean one_pass(CfEmit *e)
         }
         if (e->out)
             g_string_append_printf(e->out, "    # %s\n", s->text);
-        if (!e->arch->insn(e, s) && e->out)
+        gboolean ok = e->arch->insn(e, s);
+        flush_ops(e);
+        if (!ok && e->out)
             return FALSE;
         if (e->arch->after_insn)
             e->arch->after_insn(e);
@@ -162,6 +184,7 @@ gboolean cf_translate(CfEmit *e, const CfArch *arch, const GasProgram *g, const 
     e->failed = FALSE;
     e->label_fl = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     e->pool = g_ptr_array_new_with_free_func(g_free);
+    e->ops = g_ptr_array_new_with_free_func(g_free);
     e->targets = g_hash_table_new(g_str_hash, g_str_equal);
     for (guint i = 0; i < g->stmts->len; i++) {
         const GasStmt *s = g->stmts->pdata[i];
@@ -183,5 +206,6 @@ gboolean cf_translate(CfEmit *e, const CfArch *arch, const GasProgram *g, const 
     g_hash_table_destroy(e->label_fl);
     g_hash_table_destroy(e->targets);
     g_ptr_array_free(e->pool, TRUE);
+    g_ptr_array_free(e->ops, TRUE);
     return ok;
 }

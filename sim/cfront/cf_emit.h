@@ -46,12 +46,16 @@ struct CfEmit {
     GHashTable *targets;       /* the labels some instruction names (the others are debug info's) */
     gboolean changed;          /* a pass changed what holds at some label */
     GPtrArray *pool;           /* strings made for the current instruction */
+    GPtrArray *ops;            /* the current instruction's ops, written when it ends */
+    guint64 zext32;            /* registers known zero-extended from 32 bits here (cf_peephole.h) */
     GError **error;
     gboolean failed;
 };
 
 /* One op of ISA text, indented (nothing on the passes that do not write). */
 void cf_em(CfEmit *e, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+/* A label among the current instruction's ops (a loop or a skip inside it). */
+void cf_label(CfEmit *e, const char *label);
 /* `s`, kept until the next instruction. */
 const char *cf_keep(CfEmit *e, char *s);
 /* A fresh temporary register, a fresh label. */

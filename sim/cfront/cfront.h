@@ -8,6 +8,8 @@
  *   arm64_translate.c  AArch64 instructions -> ISA ops, the same way
  *   cf_emit.c          what the two translators share: the emitter, the flags kept over the
  *                      jumps, the passes over the code
+ *   cf_peephole.c      one instruction's ops made fewer before they are written (no op that
+ *                      moves or masks what is already so)
  *   cfront.c           the glue: the lockhammer contract (lock_acquire/lock_release), the entry
  *                      points the harness calls, the stack, the data
  *

@@ -554,8 +554,7 @@ static gboolean locked_binop(Xl *x, const XRow *r, guint size, Opd *src, Opd *ds
     } else if (!strcmp(r->isa, "xor")) {
         /* No atomic xor in the ISA: a compare-and-swap loop, as x86 itself would need one. */
         const char *again = new_label(x), *seen = tmp(x);
-        if (x->e.out)
-            g_string_append_printf(x->e.out, "%s:\n", again);
+        cf_label(&x->e, again);
         em(x, "ld%u %s, %s", size * 8, old, m);
         em(x, "xor %s, %s, %s", res, old, s);
         em(x, "cas%u %s, %s, %s, %s", size * 8, seen, m, old, res);
@@ -818,8 +817,7 @@ static gboolean x_cmov(Xl *x, const XRow *r, guint size, const XCond *c, Opd *o,
     const char *skip = new_label(x);
     em(x, "b%s %s, %s, %s", inverse(c->isa), cond_a(c), cond_b(c), skip);
     em(x, "mov %s, %s", t, read_val(x, &o[0], size));
-    if (x->e.out)
-        g_string_append_printf(x->e.out, "%s:\n", skip);
+    cf_label(&x->e, skip);
     write_val(x, &o[1], size, t);
     return TRUE;
 }
@@ -863,8 +861,7 @@ static gboolean x_cmpxchg(Xl *x, const XRow *r, guint size, const XCond *c, Opd 
     const char *done = new_label(x);
     em(x, "beq %s, %s, %s", old, expect, done);
     write_val(x, &acc, size, old);
-    if (x->e.out)
-        g_string_append_printf(x->e.out, "%s:\n", done);
+    cf_label(&x->e, done);
     return TRUE;
 }
 
@@ -893,8 +890,7 @@ static void trap_if(Xl *x, const char *cond, const char *a, const char *b)
     em(x, "b%s %s, %s, %s", inverse(cond), a, b, ok);
     em(x, "mov %s, 0", z);
     em(x, "ld8 %s, [%s]", z, z);
-    if (x->e.out)
-        g_string_append_printf(x->e.out, "%s:\n", ok);
+    cf_label(&x->e, ok);
 }
 
 /* div and idiv of rdx:rax (32 and 64 bits): isa "divu" or "div". */

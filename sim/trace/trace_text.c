@@ -55,10 +55,15 @@ static void header(TextSink *t, const TraceContext *ctx)
     put(t, "# qsim trace: %s on %s (%s), %u thread%s\n", ctx->lock, ctx->config, ctx->proto->name,
             ctx->nthreads, ctx->nthreads == 1 ? "" : "s");
     put(t, "# lines:");
+    guint shown = 0;
     for (guint i = 0; i < lines->len; i++) {
         uint64_t l = g_array_index(lines, uint64_t, i);
-        put(t, "%s %s 0x%" G_GINT64_MODIFIER "x (%s)", i ? ";" : "", trace_names_line(ctx->names, l), l,
-                trace_names_line_vars(ctx->names, l));
+        const char *vars = trace_names_line_vars(ctx->names, l);
+        /* A lock in C: each thread's stack and init flag, the glue's (sim/cfront/cfront.h:
+         * CF_STACK_VAR, CF_READY_VAR), are 65 lines a thread that are not the lock's. */
+        if (g_str_has_prefix(vars, "cf_stack[") || g_str_has_prefix(vars, "cf_ready["))
+            continue;
+        put(t, "%s %s 0x%" G_GINT64_MODIFIER "x (%s)", shown++ ? ";" : "", trace_names_line(ctx->names, l), l, vars);
     }
     put(t, "\n# columns: cycle, who, line, protocol row (state + event -> next), what it did; "
                     "`qsim protocol %s --legend` explains them\n", ctx->proto->name);
