@@ -9,6 +9,7 @@
 #include <string.h>
 #include "sim/memmodel/graph_priv.h"
 #include "cores/isa/isa_exec.h"
+#include "sim/memmodel/insn_events.h"
 
 /* A loop head seen since the thread's last write: spin-assume compares the thread there. */
 typedef struct {
@@ -130,39 +131,6 @@ static void cb_store(void *ctx, guint t, uint64_t addr, unsigned size, uint64_t 
 static const IsaStepOps replay_ops = {
     .thread = cb_thread, .load = cb_load, .store = cb_store, .read = cb_read, .write = cb_write,
 };
-
-static guint32 read_flags(const IsaInsn *in)
-{
-    guint32 f = 0;
-    if (in->order == ORD_ACQ || in->order == ORD_ACQREL)
-        f |= (in->mm & ISA_MM_ACQ_PC) ? MM_ACQ_PC : MM_ACQ;
-    if (in->mm & ISA_MM_NORET)
-        f |= MM_NORET;
-    if (isa_op_is_rmw(in->op) || in->op == OP_LDX)
-        f |= MM_ATOMIC;
-    if (in->op == OP_LDX)
-        f |= MM_EXCL;
-    return f;
-}
-
-static guint32 write_flags(const IsaInsn *in)
-{
-    guint32 f = 0;
-    if (in->order == ORD_REL || in->order == ORD_ACQREL)
-        f |= MM_REL;
-    if (isa_op_is_rmw(in->op) || in->op == OP_STX)
-        f |= MM_ATOMIC;
-    if (in->op == OP_STX)
-        f |= MM_EXCL;
-    return f;
-}
-
-static MmFenceKind fence_kind(const IsaInsn *in)
-{
-    if (in->mm & ISA_MM_ISB)
-        return MM_FENCE_ISB;
-    return in->fence == FENCE_LOAD ? MM_FENCE_LOAD : in->fence == FENCE_STORE ? MM_FENCE_STORE : MM_FENCE_FULL;
-}
 
 static const GTaint *src_t(const Replay *r, IsaSrc a)
 {
@@ -631,7 +599,7 @@ void greplay(GWorld *w, const GGraph *g, guint t, GNext *out)
             for (guint i = 0; reads && i < r->nb && !wanted; i++) {
                 begin_event(r, in, MM_READ, r->locs[i], addr + i);
                 r->cur.ev.size = (guint8)r->esize;
-                r->cur.ev.flags = read_flags(in);
+                r->cur.ev.flags = mm_insn_read_flags(in);
                 reach_read(r, r->k + i, &r->cur);
                 wanted = r->k + i == nrecorded(r);
             }
@@ -651,7 +619,7 @@ void greplay(GWorld *w, const GGraph *g, guint t, GNext *out)
                     /* the first byte decides: it succeeds, or the store-exclusive fails */
                     begin_event(r, in, MM_WRITE, r->locs[0], addr);
                     r->cur.ev.size = (guint8)r->esize;
-                    r->cur.ev.flags = write_flags(in);
+                    r->cur.ev.flags = mm_insn_write_flags(in);
                     r->cur.ev.value = part_value(r, isa_src(&in->a, r->th.regs), in->size, 0);
                     r->cur.pair = pair_of(r, r->last_ldx, r->last_ldx_n, r->locs[0]);
                     GTaint none = { { 0 } };
@@ -666,7 +634,7 @@ void greplay(GWorld *w, const GGraph *g, guint t, GNext *out)
                 }
             }
             begin_event(r, in, MM_WRITE, r->locs[0], addr);
-            r->cur.ev.flags = write_flags(in);
+            r->cur.ev.flags = mm_insn_write_flags(in);
             isa_thread_step(&sw, t);
             r->instance++;
             if (r->pending_write) {
@@ -687,7 +655,7 @@ void greplay(GWorld *w, const GGraph *g, guint t, GNext *out)
             }
         } else if (in->op == OP_FENCE) {
             begin_event(r, in, MM_FENCE, -1, 0);
-            r->cur.ev.fence = fence_kind(in);
+            r->cur.ev.fence = mm_insn_fence_kind(in);
             if (r->k == nrecorded(r)) {
                 out->ev = r->cur;
                 finish(r, GNEXT_FENCE);

@@ -23,6 +23,7 @@
 #include <string.h>
 #include "sim/memmodel/thread_paths.h"
 #include "cores/isa/isa_exec.h"
+#include "sim/memmodel/insn_events.h"
 
 #define MM_MAX_PATHS 65536
 
@@ -166,32 +167,6 @@ static void pair(PathState *s, int r, int w, gboolean amo)
     s->ev[r].amo = s->ev[w].amo = amo;
 }
 
-static guint32 read_flags(const IsaInsn *in)
-{
-    guint32 f = 0;
-    if (in->order == ORD_ACQ || in->order == ORD_ACQREL)
-        f |= (in->mm & ISA_MM_ACQ_PC) ? MM_ACQ_PC : MM_ACQ;
-    if (in->mm & ISA_MM_NORET)
-        f |= MM_NORET;
-    if (isa_op_is_rmw(in->op) || in->op == OP_LDX)
-        f |= MM_ATOMIC;
-    if (in->op == OP_LDX)
-        f |= MM_EXCL;
-    return f;
-}
-
-static guint32 write_flags(const IsaInsn *in)
-{
-    guint32 f = 0;
-    if (in->order == ORD_REL || in->order == ORD_ACQREL)
-        f |= MM_REL;
-    if (isa_op_is_rmw(in->op) || in->op == OP_STX)
-        f |= MM_ATOMIC;
-    if (in->op == OP_STX)
-        f |= MM_EXCL;
-    return f;
-}
-
 static gboolean run(const PathCtx *c, PathState *s);
 
 /* Continues a copy of s after the current instruction. */
@@ -224,7 +199,7 @@ static gboolean exec_load(const PathCtx *c, const PathState *s, const IsaInsn *i
     for (guint i = 0; i < vs->len; i++) {
         uint64_t v = g_array_index(vs, uint64_t, i);
         PathState n = *s;
-        int r = read_event(c, &n, in, loc, v, read_flags(in));
+        int r = read_event(c, &n, in, loc, v, mm_insn_read_flags(in));
         if (r < 0)
             return FALSE;
         if (in->op == OP_LDX)
@@ -238,7 +213,7 @@ static gboolean exec_load(const PathCtx *c, const PathState *s, const IsaInsn *i
 
 static gboolean exec_store(const PathCtx *c, PathState *s, const IsaInsn *in, int loc)
 {
-    if (write_event(c, s, in, loc, src_value(s, in->a), write_flags(in), src_t(s, in->a), src_p(s, in->a), 0, 0) < 0)
+    if (write_event(c, s, in, loc, src_value(s, in->a), mm_insn_write_flags(in), src_t(s, in->a), src_p(s, in->a), 0, 0) < 0)
         return FALSE;
     return next(c, s);
 }
@@ -251,14 +226,14 @@ static gboolean exec_amo(const PathCtx *c, const PathState *s, const IsaInsn *in
     for (guint i = 0; i < vs->len; i++) {
         uint64_t old = g_array_index(vs, uint64_t, i), nv;
         PathState n = *s;
-        int r = read_event(c, &n, in, loc, old, read_flags(in));
+        int r = read_event(c, &n, in, loc, old, mm_insn_read_flags(in));
         if (r < 0)
             return FALSE;
         uint64_t rt = path_bit((guint)r) | n.reach_t[r], rp = path_bit((guint)r) | n.ev[r].reach_p;
         isa_rmw(in->op, old, a, 0, &nv);
         /* SWP's write takes the register only; LDADD's computes from the value read too */
         gboolean from_mem = in->op != OP_XCHG;
-        int w = write_event(c, &n, in, loc, nv, write_flags(in), at, ap, from_mem ? rt : 0, from_mem ? rp : 0);
+        int w = write_event(c, &n, in, loc, nv, mm_insn_write_flags(in), at, ap, from_mem ? rt : 0, from_mem ? rp : 0);
         if (w < 0)
             return FALSE;
         pair(&n, r, w, TRUE);
@@ -276,7 +251,7 @@ static gboolean exec_cas_mode(const PathCtx *c, const PathState *s, const IsaIns
                               CasMode mode)
 {
     PathState n = *s;
-    int r = read_event(c, &n, in, loc, old, read_flags(in));
+    int r = read_event(c, &n, in, loc, old, mm_insn_read_flags(in));
     if (r < 0)
         return FALSE;
     uint64_t rt = path_bit((guint)r) | n.reach_t[r], rp = path_bit((guint)r) | n.ev[r].reach_p;
@@ -284,10 +259,10 @@ static gboolean exec_cas_mode(const PathCtx *c, const PathState *s, const IsaIns
     uint64_t br_p = src_p(&n, in->a) | rp;
     int w = -1;
     if (mode == CAS_OK_FROM_RS || mode == CAS_OK_FROM_MEM)
-        w = write_event(c, &n, in, loc, src_value(&n, in->b), write_flags(in), src_t(&n, in->b),
+        w = write_event(c, &n, in, loc, src_value(&n, in->b), mm_insn_write_flags(in), src_t(&n, in->b),
                         src_p(&n, in->b) | src_p(&n, in->a), 0, br_p);
     else if (mode == CAS_FAIL_WRITEBACK)
-        w = write_event(c, &n, in, loc, old, write_flags(in), 0, src_p(&n, in->a), rt, rp | br_p);
+        w = write_event(c, &n, in, loc, old, mm_insn_write_flags(in), 0, src_p(&n, in->a), rt, rp | br_p);
     if (mode != CAS_FAIL && w < 0)
         return FALSE;
     if (w >= 0)
@@ -328,7 +303,7 @@ static gboolean exec_stx(const PathCtx *c, const PathState *s, const IsaInsn *in
         return TRUE;
     n = *s;
     n.monitor = -1;
-    int w = write_event(c, &n, in, loc, src_value(&n, in->a), write_flags(in), src_t(&n, in->a), src_p(&n, in->a), 0, 0);
+    int w = write_event(c, &n, in, loc, src_value(&n, in->a), mm_insn_write_flags(in), src_t(&n, in->a), src_p(&n, in->a), 0, 0);
     if (w < 0)
         return FALSE;
     pair(&n, s->monitor, w, FALSE);
@@ -351,13 +326,6 @@ static gboolean exec_memory(const PathCtx *c, PathState *s, const IsaInsn *in)
     case OP_CAS: return exec_cas(c, s, in, loc);
     default: return exec_amo(c, s, in, loc);
     }
-}
-
-static MmFenceKind fence_kind(const IsaInsn *in)
-{
-    if (in->mm & ISA_MM_ISB)
-        return MM_FENCE_ISB;
-    return in->fence == FENCE_LOAD ? MM_FENCE_LOAD : in->fence == FENCE_STORE ? MM_FENCE_STORE : MM_FENCE_FULL;
 }
 
 /* rd := a OP b; a CSEL's masking AND passes a's data only when it selects it. */
@@ -428,7 +396,7 @@ static gboolean run(const PathCtx *c, PathState *s)
         case OP_FENCE:
             if (add_event(c, s, in, MM_FENCE, -1, 0, 0) < 0)
                 return FALSE;
-            s->ev[s->nev - 1].ev.fence = fence_kind(in);
+            s->ev[s->nev - 1].ev.fence = mm_insn_fence_kind(in);
             break;
         case OP_NOP: case OP_PAUSE: case OP_WORK: case OP_MARK:
             break;
