@@ -17,4 +17,12 @@ IsaSrc tb_r(int reg);
 IsaSrc tb_i(int64_t imm);
 IsaMem tb_m(int sym, int64_t offset);
 
+/* Appends one random op to p; `left` is how many the body still gets, itself included (a branch
+ * may jump over the next op, or to the body's halt when it is the last). */
+typedef void (*TbRandomOp)(GRand *r, IsaProgram *p, guint left);
+/* A random program for differential tests: shared variables a (own line), b and c (with a's
+ * line), a main that dispatches on tid to one body per thread, each body between min_ops and
+ * max_ops - 1 ops from random_op, then halt. */
+IsaProgram *tb_random_program(GRand *r, guint nthreads, guint min_ops, guint max_ops, TbRandomOp random_op);
+
 #endif

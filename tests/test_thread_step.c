@@ -121,29 +121,9 @@ static void random_op(GRand *r, IsaProgram *p, guint left)
     }
 }
 
-/* main dispatches on tid to one body per thread; each body ends in halt. */
 static IsaProgram *random_program(GRand *r, guint nthreads)
 {
-    IsaProgram *p = tb_program("random.qs");
-    tb_sym(p, "a", SYM_SHARED, 8, TRUE, -1);
-    tb_sym(p, "b", SYM_SHARED, 8, FALSE, 0);
-    tb_sym(p, "c", SYM_SHARED, 8, TRUE, -1);
-    tb_entry(p, "main");
-    for (guint t = 0; t < nthreads; t++) {
-        IsaInsn *b = tb_op(p, OP_BR);
-        b->cond = COND_EQ;
-        b->a = tb_r(ISA_REG_TID);
-        b->b = tb_i(t);
-    }
-    tb_op(p, OP_HALT);
-    for (guint t = 0; t < nthreads; t++) {
-        g_array_index(p->insns, IsaInsn, t).target = (int32_t)p->insns->len;
-        guint nops = (guint)g_rand_int_range(r, 2, 7);
-        for (guint k = 0; k < nops; k++)
-            random_op(r, p, nops - k);
-        tb_op(p, OP_HALT);
-    }
-    return p;
+    return tb_random_program(r, nthreads, 2, 7, random_op);
 }
 
 /* ======================================================================= replay */
