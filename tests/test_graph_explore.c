@@ -6,6 +6,7 @@
  * sc, tso and arm64. */
 #include <check.h>
 #include <string.h>
+#include <json-glib/json-glib.h>
 #include "tests/run_qsim.h"
 #include "sim/validation/verify.h"
 #include "sim/explore/explore.h"
@@ -83,7 +84,8 @@ START_TEST(test_broken_same_as_states)
     ck_assert_int_eq(s.explore.verdict, want);
     if (broken[_i].fails) {
         g_autofree char *trace = explore_trace_text(g.explore.trace);
-        ck_assert_msg(strstr(trace, "the failing execution graph's memory events") && strstr(trace, "    1  T"), "%s",
+        ck_assert_msg(strstr(trace, "the failing execution graph's accesses, one step per instruction") &&
+                          strstr(trace, "    1  T"), "%s",
                       trace);
     }
     verify_result_clear(&g);
@@ -173,6 +175,89 @@ START_TEST(test_broken_mixed_fails)
                   r.explore.message ? r.explore.message : "verified");
     ck_assert(r.explore.graphs && r.explore.trace && r.explore.trace->steps->len > 0);
     verify_result_clear(&r);
+}
+END_TEST
+
+/* An op's access size in bytes from its mnemonic: "fadd32.acq" 4, "st8" 1, "ld" 8. */
+static unsigned op_size(const char *op)
+{
+    const char *p = op;
+    while (*p && *p != ' ' && !g_ascii_isdigit(*p))
+        p++;
+    return g_ascii_isdigit(*p) ? (unsigned)g_ascii_strtoull(p, NULL, 10) / 8 : 8;
+}
+
+/* Issue 40: the broken locks that mix sizes fail with one step per instruction (each read or
+ * write at the instruction's size, not a step per byte event), a mixed read naming the writes
+ * its bytes came from, an atomic's write in its read's step, and reads saying which newer
+ * write they did not see; every write a step names is an earlier step. */
+START_TEST(test_mixed_counterexample_steps)
+{
+    g_autofree char *text = read_source(broken_mixed[_i]);
+    VerifyResult r;
+    run(broken_mixed[_i], text, &explore_model_arm64, TRUE, 2, 2, &r);
+    ck_assert_int_eq(r.explore.verdict, EXPLORE_FAILED);
+    const ExploreTrace *tr = r.explore.trace;
+    guint mixed_reads = 0, amo = 0, not_seen = 0;
+    for (guint k = 0; k < tr->steps->len; k++) {
+        const ExploreStep *st = tr->steps->pdata[k];
+        ck_assert_uint_eq(st->step, k + 1);
+        if (st->note.read)
+            ck_assert_msg(st->note.rsize == op_size(st->op), "%s step %u `%s` reads %u bytes", broken_mixed[_i],
+                          st->step, st->op, st->note.rsize);
+        if (st->note.wrote)
+            ck_assert_msg(st->note.wsize == op_size(st->op), "%s step %u `%s` writes %u bytes", broken_mixed[_i],
+                          st->step, st->op, st->note.wsize);
+        amo += st->note.read && st->note.wrote;
+        for (guint j = 0; j < st->nsources; j++)
+            ck_assert_uint_lt(st->sources[j].step, st->step);
+        mixed_reads += st->nsources > 1 && strstr(st->what, "its bytes from T");
+        for (guint j = 0; j < st->nunseen; j++)
+            ck_assert_uint_lt(st->unseen[j].step, st->step);
+        if (st->nunseen) {
+            ck_assert_msg(g_str_has_prefix(st->not_seen, "did not see T") && strstr(st->not_seen, "(step "), "%s",
+                          st->not_seen);
+            not_seen++;
+        }
+    }
+    ck_assert_msg(mixed_reads > 0 && amo > 0 && not_seen > 0, "%s: %u mixed reads, %u atomics, %u not seen",
+                  broken_mixed[_i], mixed_reads, amo, not_seen);
+    verify_result_clear(&r);
+}
+END_TEST
+
+/* The same from the command line, text and JSON. */
+START_TEST(test_mixed_counterexample_cli)
+{
+    g_autofree char *out = NULL, *err = NULL;
+    int rc = run_qsim_line("verify --lock-file tests/broken-locks/ticket-plain-unlock.qs --arch arm64", &out, &err);
+    ck_assert_msg(rc == 1 && strstr(out, "one step per instruction") && strstr(out, "its bytes from T") &&
+                  strstr(out, "did not see T"), "rc %d, %.300s (stderr %.300s)", rc, out, err);
+    g_free(out);
+    g_free(err);
+    out = err = NULL;
+    rc = run_qsim_line("verify --lock-file tests/broken-locks/ticket-plain-unlock.qs --arch arm64 --format json", &out,
+                       &err);
+    ck_assert_msg(rc == 1, "%d %s", rc, err);
+    g_autoptr(JsonParser) p = json_parser_new();
+    ck_assert(json_parser_load_from_data(p, out, -1, NULL));
+    JsonArray *steps = json_object_get_array_member(json_node_get_object(json_parser_get_root(p)), "counterexample");
+    guint mixed = 0, not_seen = 0;
+    for (guint k = 0; k < json_array_get_length(steps); k++) {
+        JsonObject *st = json_array_get_object_element(steps, k);
+        ck_assert_int_eq(json_object_get_int_member(st, "step"), k + 1);
+        if (!json_object_has_member(st, "read"))
+            continue;
+        JsonObject *rd = json_object_get_object_member(st, "read");
+        if (json_object_has_member(rd, "store_steps"))
+            mixed += json_array_get_length(json_object_get_array_member(rd, "store_steps")) > 1;
+        if (json_object_has_member(rd, "not_seen_steps")) {
+            ck_assert(json_array_get_length(json_object_get_array_member(rd, "not_seen_steps")) > 0);
+            ck_assert(g_str_has_prefix(json_object_get_string_member(st, "not_seen"), "did not see T"));
+            not_seen++;
+        }
+    }
+    ck_assert_msg(mixed > 0 && not_seen > 0, "%u %u", mixed, not_seen);
 }
 END_TEST
 
@@ -427,6 +512,8 @@ Suite *make_graph_explore_suite(void)
     tcase_add_loop_test(tc, test_missing_release_is_liveness, 0, 2);
     tcase_add_test(tc, test_missing_sev_is_lost_wakeup);
     tcase_add_loop_test(tc, test_broken_mixed_fails, 0, G_N_ELEMENTS(broken_mixed));
+    tcase_add_loop_test(tc, test_mixed_counterexample_steps, 0, G_N_ELEMENTS(broken_mixed));
+    tcase_add_test(tc, test_mixed_counterexample_cli);
     tcase_add_loop_test(tc, test_missing_futex_wake_is_lost_wakeup, 0, 2);
     tcase_add_test(tc, test_unroll_bound_not_verified);
     tcase_add_test(tc, test_cli);

@@ -83,6 +83,15 @@ typedef enum {
     EXPLORE_CUT_MODEL,         /* a bound of the model's own (arm64: messages, certification) */
 } ExploreCut;
 
+/* Most writes a step names besides its first source (graph counterexamples: an access of up to
+ * 8 bytes reads at most 8 writes). */
+#define EXPLORE_STEP_LINKS 8
+
+/* A write a step names: its step (0: the initial value) and thread. */
+typedef struct {
+    guint step, thread;
+} ExploreLink;
+
 /* One move of a counterexample, as a person reads it. */
 typedef struct {
     guint step;                /* 1.. */
@@ -96,6 +105,11 @@ typedef struct {
     guint source_step;         /* the store's step (0: the initial value) */
     guint source_thread;
     guint source_in_memory;    /* "memory": the step it reached memory (its drain) */
+    guint nsources;            /* graphs: every write its bytes read (more than one: a mixed read) */
+    ExploreLink sources[EXPLORE_STEP_LINKS];
+    guint nunseen;             /* graphs: newer writes to what it read, earlier in the steps */
+    ExploreLink unseen[EXPLORE_STEP_LINKS];
+    char *not_seen;            /* those in words ("did not see T1's st32 [lock], 0 at f.qs:9 (step 4)") */
     char *what;                /* the whole effect in words */
     char *buffers;             /* a read from memory: the thread's own store buffer, when not empty */
     char *pending;             /* a read from memory: other threads' buffered stores to what it read */

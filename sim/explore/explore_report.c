@@ -12,8 +12,9 @@ char *explore_trace_text(const ExploreTrace *t)
 {
     GString *g = g_string_new(NULL);
     if (t->from_graph)
-        g_string_append_printf(g, "counterexample, %u step%s (the failing execution graph's memory events, in an "
-                                  "order that program order and reads-from agree with):\n", t->steps->len,
+        g_string_append_printf(g, "counterexample, %u step%s (the failing execution graph's accesses, one step per "
+                                  "instruction's read or write, in an order that program order and reads-from "
+                                  "agree with):\n", t->steps->len,
                                t->steps->len == 1 ? "" : "s");
     else
         g_string_append_printf(g, "counterexample, %u step%s (a shortest one%s; each step is one thread's op, with "
@@ -39,11 +40,27 @@ char *explore_trace_text(const ExploreTrace *t)
             g_string_append_printf(g, "%s%s\n", pad, st->buffers);
         if (st->pending)
             g_string_append_printf(g, "%s%s\n", pad, st->pending);
+        if (st->not_seen)
+            g_string_append_printf(g, "%s%s\n", pad, st->not_seen);
         if (st->after)
             g_string_append_printf(g, "%sthen: %s\n", pad, st->after);
     }
     g_string_append_printf(g, "at the end:\n%s", t->end);
     return g_string_free(g, FALSE);
+}
+
+/* Writes a step names, as [{"step": 3, "thread": 1}, ...] (step 0: the initial value). */
+static void add_links_json(JsonBuilder *b, const char *name, const ExploreLink *links, guint n)
+{
+    json_builder_set_member_name(b, name);
+    json_builder_begin_array(b);
+    for (guint k = 0; k < n; k++) {
+        json_builder_begin_object(b);
+        report_add_int(b, "step", links[k].step);
+        report_add_int(b, "thread", links[k].thread);
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
 }
 
 static void add_step_json(const ExploreStep *st, JsonBuilder *b)
@@ -77,6 +94,10 @@ static void add_step_json(const ExploreStep *st, JsonBuilder *b)
         if (st->source_in_memory && st->source_in_memory != st->source_step) {
             report_add_int(b, "in_memory_step", st->source_in_memory);
         }
+        if (st->nsources > 1)
+            add_links_json(b, "store_steps", st->sources, st->nsources);
+        if (st->nunseen)
+            add_links_json(b, "not_seen_steps", st->unseen, st->nunseen);
         json_builder_end_object(b);
     }
     if (n->wrote || n->buffered) {
@@ -89,6 +110,8 @@ static void add_step_json(const ExploreStep *st, JsonBuilder *b)
     }
     if (st->pending)
         report_add_string(b, "pending", st->pending);
+    if (st->not_seen)
+        report_add_string(b, "not_seen", st->not_seen);
     if (st->after) {
         report_add_string(b, "after", st->after);
     }

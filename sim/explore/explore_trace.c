@@ -36,6 +36,7 @@ static void step_free(gpointer p)
     g_free(st->buffers);
     g_free(st->pending);
     g_free(st->after);
+    g_free(st->not_seen);
     g_free(st);
 }
 

@@ -79,16 +79,38 @@ typedef enum {
     MM_GRAPH_FAIL_LIVENESS,    /* a thread spins forever reading the latest writes */
 } MmGraphFailure;
 
-/* One event of a counterexample, in an order consistent with po and rf. */
+/* Most writes one step names as its sources, or as writes it did not see (an access of 8
+ * bytes reads at most 8 writes). */
+#define MM_GRAPH_STEP_LINKS 8
+
+/* A write a step names: its 1-based step (0: the initial value) and thread. */
+typedef struct {
+    guint step, thread;
+} MmGraphLink;
+
+/* One instruction's access in a counterexample (in a mixed block, its byte events taken
+ * together; an atomic read-modify-write's read and write together), in an order consistent
+ * with po and rf. */
 typedef struct {
     guint thread;
     int32_t pc;
     MmKind kind;
-    uint64_t addr, value;
+    uint64_t addr, value;      /* the access's first byte; the value at its size, little-endian */
     unsigned size;
     gboolean has_source;       /* a read: where its value came from */
-    guint source_step;         /* 1-based step of the write; 0: the initial value */
+    guint source_step;         /* 1-based step of the (first) write; 0: the initial value */
     guint source_thread;
+    guint nsources;            /* a read: the distinct writes its bytes read, in byte order */
+    MmGraphLink sources[MM_GRAPH_STEP_LINKS];
+    /* A read: writes to what it read, coherence-later than what it read and earlier in the
+     * steps than it, so that a person sees what was not yet visible to it. */
+    guint nunseen;             /* newest first */
+    MmGraphLink unseen[MM_GRAPH_STEP_LINKS];
+    guint unseen_total;        /* how many there were (unseen keeps the newest) */
+    /* A read of an atomic read-modify-write: its write, the same instruction, in this step. */
+    gboolean wrote;
+    uint64_t wvalue;
+    unsigned wsize;
 } MmGraphStep;
 
 typedef struct {

@@ -438,27 +438,96 @@ static void add_write(Search *s, const GGraph *g, guint t, GEv *tmpl)
     }
 }
 
-/* The graph linearised by stamp (po and rf both run forward in stamps). */
+/* Adds write (step, thread) to a step's list unless it is there (steps name writes uniquely;
+ * 0 is the initial value). */
+static void link_add(MmGraphLink *links, guint *n, guint step, guint thread)
+{
+    for (guint k = 0; k < *n; k++)
+        if (links[k].step == step)
+            return;
+    if (*n < MM_GRAPH_STEP_LINKS)
+        links[(*n)++] = (MmGraphLink){ step, thread };
+}
+
+/* The 1-based step holding write ref (0: the initial value, or not yet a step). */
+static guint step_of_write(GHashTable *step_of, guint32 ref)
+{
+    if (gref_thread(ref) == GREF_INIT)
+        return 0;
+    return GPOINTER_TO_UINT(g_hash_table_lookup(step_of, GUINT_TO_POINTER(ref + 1)));
+}
+
+/* Read e's location's writes coherence-later than the one it read that are already steps
+ * before `step`: what it did not see. */
+static void add_unseen(const GGraph *g, const GEv *e, GHashTable *step_of, MmGraphStep *x, guint step)
+{
+    const GArray *co = g->co[e->ev.loc];
+    guint from = 0;
+    if (gref_thread(e->rf) != GREF_INIT)
+        for (guint j = 0; j < co->len; j++)
+            if (g_array_index(co, guint32, j) == e->rf)
+                from = j + 1;
+    for (guint j = co->len; j > from; j--) {
+        guint32 w = g_array_index(co, guint32, j - 1);
+        guint ws = step_of_write(step_of, w);
+        if (ws && ws < step) {
+            guint before = x->nunseen;
+            link_add(x->unseen, &x->nunseen, ws, gref_thread(w));
+            x->unseen_total += x->nunseen > before;
+        }
+    }
+}
+
+/* The graph linearised by stamp (po and rf both run forward in stamps), one step per access:
+ * a mixed block's byte events of one instruction's read (or write) are one step, in the place
+ * of its first byte, its value the bytes put together little-endian. */
 static GArray *linearise(Search *s, const GGraph *g)
 {
     GArray *steps = g_array_new(FALSE, TRUE, sizeof(MmGraphStep));
     GHashTable *step_of = g_hash_table_new(NULL, NULL);
+    g_autofree guint *last = g_new0(guint, g->nthreads);     /* per thread: its latest step, 1-based */
+    g_autofree guint *last_instance = g_new0(guint, g->nthreads);
     for (guint32 st = 0; st < g->stamp; st++)
         for (guint t = 0; t < g->nthreads; t++)
             for (guint i = 0; i < g->ev[t]->len; i++) {
                 const GEv *e = ggraph_ev(g, t, i);
                 if (e->stamp != st || e->marker)
                     continue;
-                MmGraphStep x = { t, e->ev.pc, e->ev.kind, e->addr, e->ev.value, e->ev.size, FALSE, 0, 0 };
-                if (e->ev.kind == MM_READ) {
-                    x.has_source = TRUE;
-                    if (gref_thread(e->rf) != GREF_INIT) {
-                        x.source_step = GPOINTER_TO_UINT(g_hash_table_lookup(step_of, GUINT_TO_POINTER(e->rf + 1)));
-                        x.source_thread = gref_thread(e->rf);
-                    }
+                MmGraphStep *x = last[t] ? &g_array_index(steps, MmGraphStep, last[t] - 1) : NULL;
+                /* the next byte of the same access: same instance and kind, the next address */
+                gboolean more = x && e->ev.kind != MM_FENCE && x->kind == e->ev.kind &&
+                                last_instance[t] == e->ev.instance && e->addr == x->addr + x->size &&
+                                x->size + e->ev.size <= GBLOCK;
+                /* an atomic's write: its read's step, same instance (no other write comes
+                 * between them: rmw & (fre; coe) is empty), byte by byte in a mixed block */
+                gboolean amo_write = x && e->ev.kind == MM_WRITE && e->amo && x->kind == MM_READ &&
+                                     last_instance[t] == e->ev.instance &&
+                                     e->addr == x->addr + (x->wrote ? x->wsize : 0) &&
+                                     (x->wrote ? x->wsize : 0) + e->ev.size <= x->size;
+                if (amo_write) {
+                    x->wvalue = x->wrote ? x->wvalue | e->ev.value << (8 * x->wsize) : e->ev.value;
+                    x->wsize = x->wrote ? x->wsize + e->ev.size : e->ev.size;
+                    x->wrote = TRUE;
+                } else if (more) {
+                    x->value |= e->ev.value << (8 * x->size);
+                    x->size += e->ev.size;
+                } else {
+                    MmGraphStep n = { .thread = t, .pc = e->ev.pc, .kind = e->ev.kind, .addr = e->addr,
+                                      .value = e->ev.value, .size = e->ev.size };
+                    g_array_append_val(steps, n);
+                    last[t] = steps->len;
+                    last_instance[t] = e->ev.instance;
+                    x = &g_array_index(steps, MmGraphStep, steps->len - 1);
                 }
-                g_array_append_val(steps, x);
-                g_hash_table_insert(step_of, GUINT_TO_POINTER(gref(t, i) + 1), GUINT_TO_POINTER(steps->len));
+                if (e->ev.kind == MM_READ) {
+                    x->has_source = TRUE;
+                    link_add(x->sources, &x->nsources, step_of_write(step_of, e->rf),
+                             gref_thread(e->rf) == GREF_INIT ? 0 : gref_thread(e->rf));
+                    x->source_step = x->sources[0].step;
+                    x->source_thread = x->sources[0].thread;
+                    add_unseen(g, e, step_of, x, last[t]);
+                }
+                g_hash_table_insert(step_of, GUINT_TO_POINTER(gref(t, i) + 1), GUINT_TO_POINTER(last[t]));
             }
     (void)s;
     g_hash_table_destroy(step_of);

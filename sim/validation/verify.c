@@ -249,7 +249,44 @@ static char *queue_text(uint64_t q)
     return g_string_free(g, FALSE);
 }
 
-/* The failing graph's events as the counterexample steps verify prints. */
+/* A read step in words: the value at the access's size and the write(s) its bytes read. */
+static char *graph_read_text(const ExploreTrace *tr, const MmGraphStep *x, const char *addr, const char *val)
+{
+    (void)tr;
+    if (x->nsources <= 1)
+        return x->source_step ? g_strdup_printf("read %s = %s (written by T%u at step %u)", addr, val,
+                                                x->source_thread, x->source_step)
+                              : g_strdup_printf("read %s = %s (the initial value)", addr, val);
+    GString *g = g_string_new(NULL);
+    g_string_append_printf(g, "read %s = %s (its bytes from ", addr, val);
+    for (guint j = 0; j < x->nsources; j++) {
+        const MmGraphLink *l = &x->sources[j];
+        g_string_append(g, j == 0 ? "" : j + 1 == x->nsources ? " and " : ", ");
+        if (l->step)
+            g_string_append_printf(g, "T%u at step %u", l->thread, l->step);
+        else
+            g_string_append(g, "the initial value");
+    }
+    g_string_append(g, ")");
+    return g_string_free(g, FALSE);
+}
+
+/* The newer writes a read step did not see, in words: the newest (with its op and place: an
+ * earlier step, already in tr) and how many older ones; NULL when it saw the newest. */
+static char *graph_not_seen_text(const ExploreTrace *tr, const MmGraphStep *x)
+{
+    if (!x->nunseen)
+        return NULL;
+    const MmGraphLink *l = &x->unseen[0];
+    const ExploreStep *w = tr->steps->pdata[l->step - 1];
+    guint older = x->unseen_total - 1;
+    g_autofree char *more = older == 0   ? g_strdup("")
+                            : older == 1 ? g_strdup(", nor an older write there")
+                                         : g_strdup_printf(", nor %u older writes there", older);
+    return g_strdup_printf("did not see T%u's %s at %s (step %u)%s", l->thread, w->op, w->at, l->step, more);
+}
+
+/* The failing graph's accesses as the counterexample steps verify prints. */
 static ExploreTrace *graph_trace(const IsaProgram *p, const IsaLayout *layout, const GArray *steps)
 {
     ExploreTrace *tr = explore_trace_new();
@@ -282,10 +319,23 @@ static ExploreTrace *graph_trace(const IsaProgram *p, const IsaLayout *layout, c
             st->source = x->source_step ? "memory" : "initial";
             st->source_step = x->source_step;
             st->source_thread = x->source_thread;
-            st->what = x->source_step
-                           ? g_strdup_printf("read %s = %s (written by T%u at step %u)", st->addr, val,
-                                             x->source_thread, x->source_step)
-                           : g_strdup_printf("read %s = %s (the initial value)", st->addr, val);
+            st->what = graph_read_text(tr, x, st->addr, val);
+            st->nsources = MIN(x->nsources, EXPLORE_STEP_LINKS);
+            for (guint j = 0; j < st->nsources; j++)
+                st->sources[j] = (ExploreLink){ x->sources[j].step, x->sources[j].thread };
+            st->nunseen = MIN(x->nunseen, EXPLORE_STEP_LINKS);
+            for (guint j = 0; j < st->nunseen; j++)
+                st->unseen[j] = (ExploreLink){ x->unseen[j].step, x->unseen[j].thread };
+            st->not_seen = graph_not_seen_text(tr, x);
+            if (x->wrote) {
+                g_autofree char *wval = queue ? queue_text(x->wvalue) : g_strdup_printf("%" G_GUINT64_FORMAT, x->wvalue);
+                g_autofree char *read = st->what;
+                st->note.wrote = TRUE;
+                st->note.waddr = x->addr;
+                st->note.wvalue = x->wvalue;
+                st->note.wsize = x->wsize;
+                st->what = g_strdup_printf("%s, wrote %s", read, wval);
+            }
         } else if (x->kind == MM_WRITE) {
             st->note.wrote = TRUE;
             st->note.waddr = x->addr;
