@@ -7,6 +7,7 @@
 #include "cores/isa/isa_fault.h"
 #include "cores/isa/asm.h"
 #include "sim/memmodel/graph_explore.h"
+#include "sim/validation/verify_reach.h"
 
 void verify_options_init(VerifyOptions *o)
 {
@@ -350,6 +351,8 @@ gboolean verify_lock(const char *lock_name, const char *lock_text, const VerifyO
     workload_harness(&o->workload, &h);
     h.release_stores = o->model && o->model->has_promises && !o->graphs;
     h.unrolled = h.release_stores;
+    if (!verify_reach_check(&h, o, error))
+        return FALSE;
     g_autoptr(IsaProgram) p = harness_assemble(lock_name, lock_text, &h, o->target, o->lock_params, error);
     if (!p)
         return FALSE;
