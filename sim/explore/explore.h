@@ -58,7 +58,13 @@ typedef struct {
     /* Called on the world before the search, to set initial memory beyond the program's own
      * (a litmus test's pointer locations): NULL for none.  Gets ctx. */
     void (*prepare)(ExploreWorld *w, void *ctx);
+    /* Called after every EXPLORE_PROGRESS_EVERY states expanded, with the states found and the
+     * transitions taken so far (verify's progress line on stderr): NULL for none. */
+    void (*progress)(guint64 states, guint64 transitions, void *progress_ctx);
+    void *progress_ctx;
 } ExploreOptions;
+
+#define EXPLORE_PROGRESS_EVERY 4096
 
 typedef enum {
     EXPLORE_VERIFIED,          /* every reachable state explored, every check held */

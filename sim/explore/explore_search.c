@@ -238,13 +238,20 @@ static void search(Search *x, ExploreResult *r)
                 g_array_append_val(depth, d);
                 r->depth = MAX(r->depth, d);
             }
+            /* at the first state past the bound, so the count is the bound exactly (the one
+             * past it is held but not counted: explore_run) */
+            if (added && explore_table_len(&x->table) > x->max_states) {
+                r->transitions += k + 1;
+                r->verdict = EXPLORE_INCOMPLETE;
+                r->cut = EXPLORE_CUT_STATES;
+                break;
+            }
         }
-        r->transitions += moves->len;
-        if (explore_table_len(&x->table) > x->max_states) {
-            r->verdict = EXPLORE_INCOMPLETE;
-            r->cut = EXPLORE_CUT_STATES;
+        if (r->cut == EXPLORE_CUT_STATES)
             break;
-        }
+        r->transitions += moves->len;
+        if (x->o->progress && (id + 1) % EXPLORE_PROGRESS_EVERY == 0)
+            x->o->progress(explore_table_len(&x->table), r->transitions, x->o->progress_ctx);
         if ((id & 1023) == 0 && search_memory(x) > x->max_memory) {
             r->verdict = EXPLORE_INCOMPLETE;
             r->cut = EXPLORE_CUT_MEMORY;
@@ -302,6 +309,12 @@ static void restart(Search *x, ExploreResult *r)
     r->verdict = EXPLORE_VERIFIED;
 }
 
+/* States found, up to --max-states: the one past it, found when the search stopped, is not. */
+static guint counted_states(const Search *x)
+{
+    return (guint)MIN((guint64)explore_table_len(&x->table), x->max_states);
+}
+
 gboolean explore_run(const IsaProgram *p, const ExploreOptions *o, ExploreResult *r, GError **error)
 {
     memset(r, 0, sizeof *r);
@@ -350,10 +363,10 @@ gboolean explore_run(const IsaProgram *p, const ExploreOptions *o, ExploreResult
                      : r->cut == EXPLORE_CUT_BUFFER
                          ? g_strdup_printf("a store waited on a full store buffer (%u entries): executions with "
                                            "deeper buffers were not explored", x.w->sb_size)
-                         : g_strdup_printf("search cut short at %u states (%s)", explore_table_len(&x.table),
+                         : g_strdup_printf("search cut short at %u states (%s)", counted_states(&x),
                                            explore_cut_option(r->cut));
 done:
-    r->states = explore_table_len(&x.table);
+    r->states = counted_states(&x);
     r->bytes = search_memory(&x);
     explore_table_clear(&x.table);
     g_array_free(x.edges, TRUE);

@@ -661,13 +661,15 @@ static void visit(Search *s, GGraph *g)
     GBytes *key = graph_key(g);
     if (!g_hash_table_add(s->seen, key))
         return;
-    if (++s->r->graphs > s->max_graphs) {
+    /* a new graph past the bound stops the search uncounted: the count is the bound exactly */
+    if (s->r->graphs == s->max_graphs) {
         s->bound = TRUE;
         if (!s->bound_why)
-            s->bound_why = g_strdup_printf("%" G_GUINT64_FORMAT " graphs (--max-executions)", s->max_graphs);
+            s->bound_why = g_strdup_printf("%" G_GUINT64_FORMAT " graphs (--max-states)", s->max_graphs);
         s->stop = TRUE;
         return;
     }
+    s->r->graphs++;
     progress(s);
     g_autofree GNext *next = g_new0(GNext, g->nthreads);
     int pick = -1;

@@ -7,6 +7,7 @@
 #include "cores/isa/isa_fault.h"
 #include "cores/isa/asm.h"
 #include "sim/memmodel/graph_explore.h"
+#include "sim/validation/verify_reach.h"
 
 void verify_options_init(VerifyOptions *o)
 {
@@ -180,6 +181,24 @@ static char *explored_end(const ExploreWorld *w, const ExploreState *s, void *ct
     return problems(g);
 }
 
+/* The state search's progress line on stderr, for people waiting on a long search: every 3 s
+ * after the first 3 (host time: never part of a result). */
+typedef struct {
+    gint64 started, printed;
+} Progress;
+
+static void explored_progress(guint64 states, guint64 transitions, void *ctx)
+{
+    Progress *pr = ctx;
+    gint64 now = g_get_monotonic_time();
+    if (now - pr->printed < 3 * G_USEC_PER_SEC)
+        return;
+    pr->printed = now;
+    double secs = (double)(now - pr->started) / G_USEC_PER_SEC;
+    g_printerr("qsim verify: %" G_GUINT64_FORMAT " states, %" G_GUINT64_FORMAT " transitions, %.0f states/s\n",
+               states, transitions, states / secs);
+}
+
 static gboolean verify_explored(const IsaProgram *p, const HarnessOptions *h, const VerifyOptions *o,
                                 VerifyResult *r, GError **error)
 {
@@ -194,8 +213,10 @@ static gboolean verify_explored(const IsaProgram *p, const HarnessOptions *h, co
     ExploreOptions eo = {
         .model = o->model, .threads = h->threads, .line_size = o->line_size, .sb_size = o->store_buffer,
         .max_states = o->max_states, .max_memory = o->max_memory, .regions = regions, .nregions = n,
-        .end_check = explored_end, .ctx = (void *)h,
+        .end_check = explored_end, .ctx = (void *)h, .progress = explored_progress,
     };
+    Progress pr = { g_get_monotonic_time(), g_get_monotonic_time() };
+    eo.progress_ctx = &pr;
     if (!explore_run(p, &eo, &r->explore, error))
         return FALSE;
     r->ok = r->explore.verdict == EXPLORE_VERIFIED;
@@ -400,6 +421,8 @@ gboolean verify_lock(const char *lock_name, const char *lock_text, const VerifyO
     workload_harness(&o->workload, &h);
     h.release_stores = o->model && o->model->has_promises && !o->graphs;
     h.unrolled = h.release_stores;
+    if (!verify_reach_check(&h, o, error))
+        return FALSE;
     g_autoptr(IsaProgram) p = harness_assemble(lock_name, lock_text, &h, o->target, o->lock_params, error);
     if (!p)
         return FALSE;
