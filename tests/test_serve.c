@@ -213,6 +213,25 @@ static GPtrArray *trace_rows(const char *config, const char *line)
 
 #define FRAME "document.getElementById('view').contentDocument"
 
+/* Clicks `A:ld x`, `B:st x=5`, `A:ld x` (A, B: the buttons of the thread that does each), each
+ * after the last one's run has come back. */
+static void click_ld_st_ld(Cdp *c, const char *a, const char *b)
+{
+    const struct {
+        const char *who, *op, *value;
+    } clicks[] = { { a, "op-ld", "" }, { b, "op-st", "5" }, { a, "op-ld", "" } };
+    for (guint i = 0; i < G_N_ELEMENTS(clicks); i++) {
+        g_autofree char *runs = cdp_eval_string(c, "document.getElementById('status').dataset.runs");
+        cdp_click(c, clicks[i].who);
+        cdp_click(c, "var-x");
+        g_autofree char *set = g_strdup_printf("document.getElementById('value').value = '%s'", clicks[i].value);
+        g_free(cdp_eval(c, set));
+        cdp_click(c, clicks[i].op);
+        g_autofree char *done = g_strdup_printf("document.getElementById('status').dataset.runs !== '%s'", runs);
+        cdp_wait(c, done);
+    }
+}
+
 /* On `config`: 0:ld x, 1:st x=5, 0:ld x by clicks; the page against `qsim run --script`. */
 static void click_session(Cdp *c, guint port, const char *config, const char *shots)
 {
@@ -222,19 +241,7 @@ static void click_session(Cdp *c, guint port, const char *config, const char *sh
     cdp_wait(c, "document.getElementById('status').dataset.ready === '1'");
     g_autofree char *picked = cdp_eval_string(c, "document.getElementById('config').value");
     ck_assert_str_eq(picked, config);
-    static const struct {
-        const char *core, *op, *value;
-    } clicks[] = { { "core-0", "op-ld", "" }, { "core-1", "op-st", "5" }, { "core-0", "op-ld", "" } };
-    for (guint i = 0; i < G_N_ELEMENTS(clicks); i++) {
-        g_autofree char *runs = cdp_eval_string(c, "document.getElementById('status').dataset.runs");
-        cdp_click(c, clicks[i].core);
-        cdp_click(c, "var-x");
-        g_autofree char *set = g_strdup_printf("document.getElementById('value').value = '%s'", clicks[i].value);
-        g_free(cdp_eval(c, set));
-        cdp_click(c, clicks[i].op);
-        g_autofree char *done = g_strdup_printf("document.getElementById('status').dataset.runs !== '%s'", runs);
-        cdp_wait(c, done);
-    }
+    click_ld_st_ld(c, "core-0", "core-1");
     const char *line = "0:ld x, 1:st x=5, 0:ld x";
     g_autofree char *shown = cdp_eval_string(c, "document.getElementById('script-line').textContent");
     g_autofree char *cmd = g_strdup_printf("qsim run --config %s --script '%s'", config, line);
@@ -339,19 +346,7 @@ static void click_smt_session(Cdp *c, guint port)
     g_autofree char *buttons = cdp_eval_string(c, "Array.from(document.querySelectorAll('#who button')).map(b => b.id + "
                                                   "'=' + b.textContent).join(' ')");
     ck_assert_str_eq(buttons, "core-0.0=core 0.0 core-0.1=core 0.1 core-1.0=core 1.0 core-1.1=core 1.1");
-    static const struct {
-        const char *who, *op, *value;
-    } clicks[] = { { "core-0.0", "op-ld", "" }, { "core-0.1", "op-st", "5" }, { "core-0.0", "op-ld", "" } };
-    for (guint i = 0; i < G_N_ELEMENTS(clicks); i++) {
-        g_autofree char *runs = cdp_eval_string(c, "document.getElementById('status').dataset.runs");
-        cdp_click(c, clicks[i].who);
-        cdp_click(c, "var-x");
-        g_autofree char *set = g_strdup_printf("document.getElementById('value').value = '%s'", clicks[i].value);
-        g_free(cdp_eval(c, set));
-        cdp_click(c, clicks[i].op);
-        g_autofree char *done = g_strdup_printf("document.getElementById('status').dataset.runs !== '%s'", runs);
-        cdp_wait(c, done);
-    }
+    click_ld_st_ld(c, "core-0.0", "core-0.1");
     const char *line = "0.0:ld x, 0.1:st x=5, 0.0:ld x";
     g_autofree char *shown = cdp_eval_string(c, "document.getElementById('script-line').textContent");
     g_autofree char *cmd = g_strdup_printf("qsim run --config teaching --set=topology.threads_per_core=2 --script '%s'",
