@@ -215,14 +215,17 @@ want qrwlock && {
                   for (role in n) printf "%s %d %.3f %d\n", role, mn[role], s[role] / n[role], mx[role] }'
             done | awk -v load="${load%:*} / ${load#*:}" -v lock="$lock" -v r="$r" -v w="$w" '
                 { k = $1; c[k]++; mn[k] += $2; av[k] += $3; av2[k] += $3 * $3; mx[k] += $4 }
-                function ci(k,   m, sd) {
+                # a count is never below 0: the interval is cut there
+                function ci(k,   m, sd, lo) {
                     m = av[k] / c[k]; sd = c[k] > 1 ? sqrt((av2[k] - c[k] * m * m) / (c[k] - 1)) : 0
-                    return sprintf("%.1f / %.1f [%.1f, %.1f] / %.1f", mn[k] / c[k], m, m - t95(c[k] - 1) * sd / sqrt(c[k]),
+                    lo = m - t95(c[k] - 1) * sd / sqrt(c[k]); if (lo < 0) lo = 0
+                    return sprintf("%.1f / %.1f [%.1f, %.1f] / %.1f", mn[k] / c[k], m, lo,
                                    m + t95(c[k] - 1) * sd / sqrt(c[k]), mx[k] / c[k]) }
                 function t95(df) { return df >= 30 ? 1.96 : df >= 9 ? 2.262 : df >= 4 ? 2.776 : df >= 1 ? 12.706 : 0 }
                 END {
                     rs = ("reader" in c) ? ci("reader") : "-"; ws = ("writer" in c) ? ci("writer") : "-"
-                    ratio = ("reader" in c) && ("writer" in c) && av["writer"] > 0 ? sprintf("%.2f", av["reader"] / av["writer"]) : "-"
+                    # starved writers (under one acquisition each on average): no ratio, it would say nothing
+                    ratio = ("reader" in c) && ("writer" in c) && av["writer"] / c["writer"] >= 1 ? sprintf("%.2f", av["reader"] / av["writer"]) : "-"
                     printf "| %s | %s | %s | %s | %s | %s | %s |\n", load, lock, r, w, rs, ws, ratio }'
         done
     done
