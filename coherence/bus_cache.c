@@ -121,7 +121,7 @@ void bus_cache_event(MemSys *ms, CoreCaches *c, DirEntry *d, PrivLine *pl, CohCa
     ms->stats.cache_rows_fired[ri]++;
     if (!cache_row_begin(ms, c, d, &pl, row, mi, ai, bus_granted(ms, ai) ? bus_grant_wait(ms) : 0))
         return;
-    CacheRowRun x = { .ms = ms, .c = c, .pl = pl, .d = d, .line = line, .row = row, .state = state, .mi = mi,
+    CacheRowRun x = { .ms = ms, .c = c, .pl = pl, .d = d, .row = row, .state = state, .mi = mi,
                       .ai = ai, .waiters = NIL };
     cache_row_run(&x, bus_cache_actions);
     /* only a transient line has waiting accesses; the bus keeps those that wait for it */

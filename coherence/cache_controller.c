@@ -241,7 +241,7 @@ static void a_send_unblock(CacheRowRun *x)
 static void tell_lost(CacheRowRun *x, LineLossCause why)
 {
     if (x->pl->in_l1)
-        core_tell_lost_line(x->c, x->line, why);
+        core_tell_lost_line(x->c, x->d->line, why);
 }
 void a_tell_core_invalidated(CacheRowRun *x) { tell_lost(x, LINE_INVALIDATED); }
 void a_tell_core_lost_write(CacheRowRun *x) { tell_lost(x, LINE_DOWNGRADED); }
@@ -294,7 +294,7 @@ void apply_cache_event(MemSys *ms, CoreCaches *c, DirEntry *d, PrivLine *pl, Coh
     const CohRow *row = cache_row(ms, state, ev);
     if (!cache_row_begin(ms, c, d, &pl, row, mi, ai, 0))
         return;
-    CacheRowRun x = { .ms = ms, .c = c, .pl = pl, .d = d, .line = line, .row = row, .state = state, .mi = mi,
+    CacheRowRun x = { .ms = ms, .c = c, .pl = pl, .d = d, .row = row, .state = state, .mi = mi,
                       .ai = ai, .waiters = NIL };
     cache_row_run(&x, directory_cache_actions);
     if (row->actions & CA_FREE)

@@ -510,8 +510,7 @@ typedef struct {
     MemSys *ms;
     CoreCaches *c;
     PrivLine *pl;       /* the line's record (NULL only for a row that leaves an absent line in I) */
-    DirEntry *d;        /* the line's directory entry */
-    uint64_t line;
+    DirEntry *d;        /* the line's directory entry (d->line: the line) */
     const CohRow *row;
     guint state;        /* the line's state before the row */
     gint32 mi, ai;      /* the message or the access that caused the row (NIL: none) */
